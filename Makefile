@@ -1,0 +1,112 @@
+# mcp-codemode: one non-recursive Makefile.
+#   make            build build/mcp-codemode
+#   make run        set up, build, run the example program through the server's execution path
+#   make serve      start the stdio server with the example config
+#   make test       set up (system packages, pinned npm modules), build, run every test
+#   make unit | e2e | programs | bench
+#   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make install PREFIX=/usr/local
+# Sources are found by directory: a new .c file in common/ transport/ mcp-server/
+# sandbox/ tools/ is built into the program; a new tests/unit/test_*.c is a test.
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+B       ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+B       ?= build
+SANFLAGS :=
+endif
+OPT     ?= -O2
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+           -Wformat=2 -Wno-format-nonliteral
+PKGS    := libuv libcjson libseccomp libcurl
+CPPFLAGS += -I. -I$(B)/duk -I$(B)/gen -D_GNU_SOURCE
+CFLAGS  += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp -lcurl) -lm -lpthread
+LDFLAGS += $(SANFLAGS)
+
+SRC_DIRS := common transport mcp-server sandbox tools
+LIB_SRCS := $(filter-out mcp-server/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o
+PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+BIN     := $(B)/mcp-codemode
+DUK_OBJ := $(B)/duk/duktape.o
+
+.PHONY: all run serve test unit e2e programs bench install clean deps npm-deps format check-format
+all: $(BIN)
+
+# --- Duktape, derived from the packaged amalgamation ------------------------
+$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape-variant.sh sandbox/duk_overrides.h
+	sh sandbox/duktape-variant.sh $(B)/duk
+# Duktape itself is always optimised (the interpreter is the hot path) and is
+# not instrumented: ASan/UBSan findings inside the engine are not ours to fix.
+$(DUK_OBJ): $(B)/duk/duktape.c $(B)/duk/duk_config.h
+	$(CC) -std=c99 -O2 -g -fno-omit-frame-pointer -w -I$(B)/duk -c $< -o $@
+
+# --- embedded prelude --------------------------------------------------------
+$(B)/gen/prelude_js.c: $(PRELUDE) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh sandbox_prelude_js $(PRELUDE) > $@.tmp && mv $@.tmp $@
+
+# --- objects -----------------------------------------------------------------
+$(B)/obj/%.o: %.c $(B)/duk/duk_config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/libmcpcodemode.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(B)/obj/mcp-server/main.o $(DUK_OBJ) $(B)/libmcpcodemode.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+# --- unit tests (cmocka) -----------------------------------------------------
+$(B)/tests/%: tests/unit/%.c $(B)/libmcpcodemode.a $(DUK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS) -lcmocka
+
+# --- set-up ------------------------------------------------------------------
+deps:
+	sh scripts/setup.sh
+npm-deps:
+	sh scripts/setup.sh --npm
+
+# --- user-facing targets -----------------------------------------------------
+run: deps
+	$(MAKE) $(BIN)
+	sh scripts/run-example.sh $(BIN)
+
+serve: $(BIN)
+	$(BIN) --stdio --config examples/config.json
+
+test: npm-deps
+	$(MAKE) $(BIN) $(UNIT_BINS)
+	sh scripts/run-tests.sh $(B)
+
+unit: $(BIN) $(UNIT_BINS)
+	sh scripts/run-tests.sh $(B) unit
+e2e: $(BIN)
+	sh scripts/run-tests.sh $(B) e2e
+programs: $(BIN)
+	sh scripts/run-tests.sh $(B) programs
+bench: $(BIN)
+	sh scripts/run-bench.sh $(B)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mcp-codemode
+
+format:
+	clang-format -i $(LIB_SRCS) mcp-server/main.c $(wildcard */*.h) $(UNIT_SRCS)
+
+clean:
+	rm -rf build build-san

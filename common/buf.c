@@ -1,0 +1,160 @@
+/* Growable capped byte buffer. */
+#include "common/buf.h"
+#include "common/alloc.h"
+#include "common/utf8.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void buf_init(struct buf *b, size_t limit)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->limit = limit;
+}
+
+void buf_free(struct buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void buf_reset(struct buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+static int reserve(struct buf *b, size_t extra)
+{
+    if (b->limit && (extra > b->limit || b->len > b->limit - extra))
+        return -1;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+    return 0;
+}
+
+int buf_append(struct buf *b, const void *data, size_t len)
+{
+    if (reserve(b, len) < 0)
+        return -1;
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int buf_append_str(struct buf *b, const char *s)
+{
+    return buf_append(b, s, strlen(s));
+}
+
+int buf_append_char(struct buf *b, char c)
+{
+    return buf_append(b, &c, 1);
+}
+
+int buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0 || reserve(b, (size_t) n) < 0)
+        return -1;
+    vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
+    b->len += (size_t) n;
+    return 0;
+}
+
+int buf_printf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int buf_append_json_string(struct buf *b, const char *s, size_t len)
+{
+    size_t start = b->len;
+    static const char hex[] = "0123456789abcdef";
+    if (buf_append_char(b, '"') < 0)
+        goto fail;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char) s[i];
+        if (c >= 0x80) {
+            size_t n = utf8_valid_prefix((const unsigned char *) s + i, len - i);
+            if (n == 0) {
+                if (buf_append(b, "\xEF\xBF\xBD", 3) < 0)
+                    goto fail;
+                i++;
+            } else {
+                if (buf_append(b, s + i, n) < 0)
+                    goto fail;
+                i += n;
+            }
+            continue;
+        }
+        const char *esc = NULL;
+        char u[6];
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        default:
+            if (c < 0x20) {
+                u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0', u[4] = hex[c >> 4], u[5] = hex[c & 15];
+                if (buf_append(b, u, 6) < 0)
+                    goto fail;
+                i++;
+                continue;
+            }
+        }
+        if (esc ? buf_append_str(b, esc) : buf_append_char(b, (char) c))
+            goto fail;
+        i++;
+    }
+    if (buf_append_char(b, '"') < 0)
+        goto fail;
+    return 0;
+fail:
+    b->len = start;
+    if (b->data)
+        b->data[start] = '\0';
+    return -1;
+}
+
+void buf_consume(struct buf *b, size_t n)
+{
+    if (n >= b->len) {
+        buf_reset(b);
+        return;
+    }
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
+    b->data[b->len] = '\0';
+}
+
+char *buf_steal(struct buf *b)
+{
+    char *d = b->data ? b->data : xstrdup("");
+    buf_init(b, b->limit);
+    return d;
+}

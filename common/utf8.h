@@ -1,0 +1,26 @@
+/* UTF-8 validation and repair. Text from the JS engine (lone surrogates come
+ * out of Duktape as invalid byte sequences) and from downstream servers must
+ * be valid UTF-8 before it reaches a client's JSON parser. */
+#ifndef COMMON_UTF8_H
+#define COMMON_UTF8_H
+
+#include <stddef.h>
+
+struct buf;
+
+/* Length (1-4) of the well-formed UTF-8 sequence at p, or 0 if the bytes at p
+ * do not start one (overlongs, surrogates and values past U+10FFFF are
+ * ill-formed). n > 0 is the number of readable bytes. */
+size_t utf8_valid_prefix(const unsigned char *p, size_t n);
+
+/* Returns 1 when all n bytes are well-formed UTF-8. */
+int utf8_is_valid(const char *s, size_t n);
+
+/* Appends s to out with every ill-formed byte replaced by U+FFFD.
+ * Returns 0, or -1 if out's limit was reached. */
+int utf8_append_repaired(struct buf *out, const char *s, size_t n);
+
+/* Number of code points in a valid UTF-8 string (ill-formed bytes count one each). */
+size_t utf8_length(const char *s, size_t n);
+
+#endif

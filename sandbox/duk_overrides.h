@@ -1,0 +1,12 @@
+/* Sandbox configuration of the Duktape build, inserted after the
+ * __OVERRIDE_DEFINES__ marker of the packaged duk_config.h by
+ * sandbox/duktape-variant.sh. The hooks are implemented in sandbox/limits.c. */
+#define DUK_USE_INTERRUPT_COUNTER
+#define DUK_USE_EXEC_TIMEOUT_CHECK(udata) sandbox__exec_timeout_check((udata))
+#define DUK_USE_NATIVE_STACK_CHECK() sandbox__native_stack_check()
+#define DUK_USE_DATE_GET_LOCAL_TZOFFSET(d) 0
+#define DUK_USE_GET_RANDOM_DOUBLE(udata) sandbox__random_double((udata))
+#define DUK_USE_FASTINT
+extern int sandbox__exec_timeout_check(void *udata);
+extern int sandbox__native_stack_check(void);
+extern double sandbox__random_double(void *udata);

@@ -1,0 +1,165 @@
+/* Engine-side limits: capped allocator, sticky deadline, native stack check
+ * and Math.random. The three sandbox__ hooks are called by the Duktape build
+ * configured in sandbox/duk_overrides.h. */
+#include "sandbox/limits.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+/* Every block carries its size in a 16-byte header (keeps 16-byte alignment). */
+#define HDR 16
+
+void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap)
+{
+    memset(l, 0, sizeof *l);
+    l->mem_cap = mem_cap;
+}
+
+static int over_cap(struct sandbox_limits *l, size_t grow)
+{
+    if (l->mem_cap == 0)
+        return 0;
+    if (grow > l->mem_cap || l->mem_used > l->mem_cap - grow) {
+        l->alloc_failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+void *sandbox_limits_alloc(void *udata, size_t size)
+{
+    struct sandbox_limits *l = udata;
+    if (size > SIZE_MAX - HDR || over_cap(l, size))
+        return NULL;
+    unsigned char *p = malloc(size + HDR);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    l->mem_used += size;
+    if (l->mem_used > l->mem_peak)
+        l->mem_peak = l->mem_used;
+    return p + HDR;
+}
+
+void sandbox_limits_free(void *udata, void *ptr)
+{
+    struct sandbox_limits *l = udata;
+    if (ptr == NULL)
+        return;
+    unsigned char *p = (unsigned char *) ptr - HDR;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    l->mem_used -= size;
+    free(p);
+}
+
+void *sandbox_limits_realloc(void *udata, void *ptr, size_t size)
+{
+    struct sandbox_limits *l = udata;
+    if (ptr == NULL)
+        return sandbox_limits_alloc(udata, size);
+    if (size == 0) {
+        sandbox_limits_free(udata, ptr);
+        return NULL;
+    }
+    unsigned char *p = (unsigned char *) ptr - HDR;
+    size_t old;
+    memcpy(&old, p, sizeof old);
+    if (size > SIZE_MAX - HDR || (size > old && over_cap(l, size - old)))
+        return NULL;
+    unsigned char *q = realloc(p, size + HDR);
+    if (q == NULL)
+        return NULL;
+    memcpy(q, &size, sizeof size);
+    l->mem_used = l->mem_used - old + size;
+    if (l->mem_used > l->mem_peak)
+        l->mem_peak = l->mem_used;
+    return q + HDR;
+}
+
+uint64_t sandbox_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+void sandbox_limits_set_deadline(struct sandbox_limits *l, uint64_t ms)
+{
+    l->timed_out = 0;
+    l->deadline_ns = ms ? sandbox_now_ns() + ms * 1000000u : 0;
+}
+
+int sandbox__exec_timeout_check(void *udata);
+int sandbox__exec_timeout_check(void *udata)
+{
+    struct sandbox_limits *l = udata;
+    if (l == NULL)
+        return 0;
+    if (l->timed_out)
+        return 1;
+    if (l->deadline_ns && sandbox_now_ns() >= l->deadline_ns)
+        l->timed_out = 1;
+    return l->timed_out;
+}
+
+/* --- native stack ----------------------------------------------------------- */
+
+static uintptr_t stack_base, stack_budget;
+
+void sandbox_limits_stack_init(size_t budget)
+{
+    char here;
+    stack_base = (uintptr_t) &here;
+    stack_budget = budget;
+}
+
+int sandbox__native_stack_check(void);
+int sandbox__native_stack_check(void)
+{
+    char here;
+    if (stack_base == 0)
+        return 0;
+    uintptr_t now = (uintptr_t) &here;
+    return now < stack_base && stack_base - now > stack_budget;
+}
+
+/* --- Math.random: xoshiro256+ ------------------------------------------------ */
+
+static uint64_t rng[4] = {0x9E3779B97F4A7C15u, 0xBF58476D1CE4E5B9u, 0x94D049BB133111EBu, 1};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+void sandbox_limits_reseed(void)
+{
+    uint64_t seed[4];
+    if (getrandom(seed, sizeof seed, 0) == (ssize_t) sizeof seed) {
+        memcpy(rng, seed, sizeof rng);
+    } else {
+        uint64_t t = sandbox_now_ns();
+        for (int i = 0; i < 4; i++)
+            rng[i] ^= t * (uint64_t) (i + 1) + (uint64_t) i;
+    }
+    if ((rng[0] | rng[1] | rng[2] | rng[3]) == 0)
+        rng[0] = 1;
+}
+
+double sandbox__random_double(void *udata);
+double sandbox__random_double(void *udata)
+{
+    uint64_t r = rng[0] + rng[3];
+    uint64_t t = rng[1] << 17;
+    rng[2] ^= rng[0];
+    rng[3] ^= rng[1];
+    rng[1] ^= rng[2];
+    rng[0] ^= rng[3];
+    rng[2] ^= t;
+    rng[3] = rotl(rng[3], 45);
+    return (double) (r >> 11) * 0x1.0p-53;
+}

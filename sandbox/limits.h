@@ -1,0 +1,42 @@
+/* Limits inside the JS engine: a capped allocator, a sticky execution
+ * deadline checked by Duktape's interrupt hook, the native stack budget, and
+ * the per-process random generator behind Math.random. One heap per process
+ * uses one struct sandbox_limits as its heap udata. */
+#ifndef SANDBOX_LIMITS_H
+#define SANDBOX_LIMITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sandbox_limits {
+    size_t mem_used;   /* bytes handed out by the allocator (headers excluded) */
+    size_t mem_peak;
+    size_t mem_cap;    /* 0 = unlimited */
+    uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0 = none */
+    int timed_out;        /* sticky once the deadline passed */
+    int alloc_failed;     /* an allocation was refused by the cap */
+};
+
+void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap);
+
+/* Duktape allocator functions; udata is the struct sandbox_limits. */
+void *sandbox_limits_alloc(void *udata, size_t size);
+void *sandbox_limits_realloc(void *udata, void *ptr, size_t size);
+void sandbox_limits_free(void *udata, void *ptr);
+
+/* Arms the deadline `ms` milliseconds from now (0 disarms) and clears the
+ * sticky flag. */
+void sandbox_limits_set_deadline(struct sandbox_limits *l, uint64_t ms);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t sandbox_now_ns(void);
+
+/* Records the current stack position as the base of the thread that runs
+ * Duktape and the budget it may use below it. */
+void sandbox_limits_stack_init(size_t budget);
+
+/* Reseeds the Math.random generator from getrandom(2); call in every fresh
+ * worker before the seccomp filter is installed. */
+void sandbox_limits_reseed(void);
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Runs the test suites against the build in directory B (build or build-san).
+# Usage: run-tests.sh B [unit|e2e|programs]...  (no suite named: all of them)
+set -eu
+cd "$(dirname "$0")/.."
+B=$1
+shift
+suites=${*:-unit e2e programs}
+export MCP_CODEMODE_BIN="$PWD/$B/mcp-codemode"
+fail=0
+for s in $suites; do
+    case $s in
+    unit)
+        for t in "$B"/tests/test_*; do
+            [ -x "$t" ] || continue
+            echo "== unit: $(basename "$t")"
+            "$t" || fail=1
+        done
+        ;;
+    e2e)
+        if ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
+            echo "== e2e"
+            node --test --test-concurrency=2 tests/e2e/*.test.mjs || fail=1
+        fi
+        ;;
+    programs)
+        if [ -f tests/programs/run.mjs ]; then
+            echo "== programs"
+            node tests/programs/run.mjs || fail=1
+        fi
+        ;;
+    *) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
+    esac
+done
+exit $fail

@@ -1,0 +1,44 @@
+/* JSON Schema validation on cJSON: draft 2020-12 and draft-07 (chosen by
+ * "$schema"; 2020-12 when absent). The host validates every downstream tool
+ * call's arguments with it before anything is sent, and structuredContent
+ * against outputSchema. Offline: remote $refs are not fetched. */
+#ifndef TOOLS_SCHEMA_H
+#define TOOLS_SCHEMA_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+struct tools_schema; /* opaque: a prepared schema (owns a copy of the document) */
+
+struct tools_schema_error {
+    char *instance_path; /* JSON Pointer into the instance, "" for the root */
+    char *keyword;       /* the failing keyword: "type", "required", ... */
+    char *message;       /* words a model can act on: "expected string, got number" */
+};
+
+struct tools_schema_result {
+    struct tools_schema_error *errors;
+    size_t count;     /* errors kept (capped) */
+    size_t total;     /* violations found; > count when the cap was hit */
+};
+
+/* Prepares a schema for validation. Does not take ownership of `schema`
+ * (copies what it needs). On an unusable schema (not an object/boolean, a
+ * pattern that does not compile, ...) returns NULL and, if err != NULL,
+ * sets *err to a malloc'd message the caller frees. */
+struct tools_schema *tools_schema_compile(const cJSON *schema, char **err);
+void tools_schema_free(struct tools_schema *s);
+
+/* Validates `instance` (borrowed). Returns 1 when valid, 0 when not. When
+ * out != NULL it receives every violation (up to an internal cap); release it
+ * with tools_schema_result_free. Never fails otherwise: recursion is bounded,
+ * and a schema loop ends as a violation, not a crash. */
+int tools_schema_validate(const struct tools_schema *s, const cJSON *instance,
+                          struct tools_schema_result *out);
+void tools_schema_result_free(struct tools_schema_result *r);
+
+/* Formats the violations as lines "- <path or (root)>: <message> [<keyword>]",
+ * one per violation, plus "- ... and N more" past the cap. Caller frees. */
+char *tools_schema_result_format(const struct tools_schema_result *r);
+
+#endif
