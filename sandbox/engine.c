@@ -506,6 +506,12 @@ void sandbox_engine_abort(struct sandbox_engine *e, const char *name, const char
     set_error(e, name, message, 0, 0);
 }
 
+void sandbox_engine_request_interrupt(struct sandbox_engine *e)
+{
+    if (e)
+        sandbox_request_interrupt(e->ctx);
+}
+
 size_t sandbox_engine_mem_peak(struct sandbox_engine *e)
 {
     return e->limits.mem_peak;
