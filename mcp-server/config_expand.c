@@ -80,20 +80,33 @@ static int expand_default(struct expand *e, size_t dollar, size_t i, size_t end,
     return expand_range(e, i + 2, close, use ? out : NULL, depth + 1);
 }
 
-static int expand_ref(struct expand *e, size_t dollar, size_t end, struct buf *out, unsigned depth,
-                      size_t *next)
+/* Checks the name after "${" at dollar; sets *name_end past it. */
+static int scan_name(struct expand *e, size_t dollar, size_t end, size_t *name_end)
 {
     const char *s = e->s;
     size_t i = dollar + 2;
     if (i < end && s[i] == '}')
         return fail(e, dollar, "empty variable name in \"${}\"");
-    if (i >= end || !name_start(s[i]))
+    if (i >= end)
+        return fail(e, dollar, unterminated);
+    if (!name_start(s[i]))
         return fail(e, dollar,
-                    i >= end ? unterminated
-                             : "invalid variable name after \"${\" (expected a "
-                               "letter or '_', then letters, digits or '_')");
+                    "invalid variable name after \"${\" (expected a letter or '_', "
+                    "then letters, digits or '_')");
     while (i < end && name_char(s[i]))
         i++;
+    *name_end = i;
+    return 0;
+}
+
+/* ${NAME} or ${NAME:-default} at dollar; *next is set past its '}'. */
+static int expand_ref(struct expand *e, size_t dollar, size_t end, struct buf *out, unsigned depth,
+                      size_t *next)
+{
+    const char *s = e->s;
+    size_t i;
+    if (scan_name(e, dollar, end, &i) < 0)
+        return -1;
     char *name = xstrndup(s + dollar + 2, i - dollar - 2);
     const char *val = getenv(name);
     int r = 0;

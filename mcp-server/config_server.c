@@ -59,6 +59,23 @@ static int parse_type(struct config_ctx *x, const cJSON *v, const struct config_
     return -1;
 }
 
+/* An explicit "type" must agree with command/url; it then decides. */
+static int apply_type(struct config_ctx *x, const cJSON *type, int has_command,
+                      const struct config_kpath *p, struct config_server *s)
+{
+    struct config_kpath kp = {p, "type", 0};
+    enum config_transport t;
+    if (parse_type(x, type, &kp, &t) < 0)
+        return -1;
+    if ((t == CONFIG_TRANSPORT_STDIO) != has_command) {
+        config__error(x, config__at(x, type, 0), &kp, "type \"%s\" needs \"%s\"",
+                      transport_names[t], has_command ? "url" : "command");
+        return -1;
+    }
+    s->transport = t;
+    return 0;
+}
+
 /* Checks command/url/type agree; sets s->transport (sse inference comes later). */
 static int choose_transport(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
                             struct config_server *s)
@@ -78,19 +95,7 @@ static int choose_transport(struct config_ctx *x, const cJSON *m, const struct c
         return -1;
     }
     s->transport = cmd ? CONFIG_TRANSPORT_STDIO : CONFIG_TRANSPORT_HTTP;
-    if (type == NULL)
-        return 0;
-    struct config_kpath kp = {p, "type", 0};
-    enum config_transport t;
-    if (parse_type(x, type, &kp, &t) < 0)
-        return -1;
-    if ((t == CONFIG_TRANSPORT_STDIO) != (cmd != NULL)) {
-        config__error(x, config__at(x, type, 0), &kp, "type \"%s\" needs \"%s\"",
-                      transport_names[t], cmd ? "url" : "command");
-        return -1;
-    }
-    s->transport = t;
-    return 0;
+    return type == NULL ? 0 : apply_type(x, type, cmd != NULL, p, s);
 }
 
 /* --- stdio ------------------------------------------------------------------ */

@@ -285,7 +285,11 @@ static void test_file_errors(void **state)
                       FIX "missing.json: cannot open: No such file or directory");
     expect_file_error("tests/fixtures/config", "tests/fixtures/config: is a directory, expected a "
                                                "JSON file");
+    expect_file_error(FIX "full.json/x", FIX "full.json/x: cannot open: Not a directory");
     expect_file_error(FIX "empty.json", FIX "empty.json: empty file: expected a JSON object");
+    expect_file_error("/dev/null", "/dev/null: empty file: expected a JSON object");
+    /* not a regular file: the cap is enforced while reading */
+    expect_file_error("/dev/zero", "/dev/zero: file too large (the limit is 16 MiB)");
     expect_file_error(FIX "whitespace.json", FIX "whitespace.json: empty file: expected a JSON "
                                                  "object");
     expect_file_error(FIX "array.json", FIX "array.json:1:1: expected a JSON object at the top "
