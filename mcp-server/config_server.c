@@ -197,9 +197,10 @@ static const char *url_problem(const char *u)
 /* A URL whose path ends in /sse (before any query or fragment) is legacy SSE. */
 static int looks_like_sse(const char *u)
 {
-    const char *path = strchr(strstr(u, "//") + 2, '/');
-    if (path == NULL)
-        return 0;
+    const char *host = strstr(u, "//") + 2;
+    const char *path = host + strcspn(host, "/?#");
+    if (*path != '/')
+        return 0; /* no path: "http://h?x=/sse" is not sse */
     size_t n = strcspn(path, "?#");
     if (n > 1 && path[n - 1] == '/')
         n--;

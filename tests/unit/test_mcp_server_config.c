@@ -838,6 +838,8 @@ static void test_transport_inference(void **state)
     assert_int_equal(transport_of("{\"url\": \"https://h/sse-mcp\"}"), CONFIG_TRANSPORT_HTTP);
     assert_int_equal(transport_of("{\"url\": \"https://h/mcp?x=/sse\"}"), CONFIG_TRANSPORT_HTTP);
     assert_int_equal(transport_of("{\"url\": \"https://sse\"}"), CONFIG_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"http://h?x=/sse\"}"), CONFIG_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"http://h#/sse\"}"), CONFIG_TRANSPORT_HTTP);
     assert_int_equal(transport_of("{\"url\": \"HTTPS://h\"}"), CONFIG_TRANSPORT_HTTP);
 }
 
