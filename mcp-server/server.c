@@ -110,7 +110,9 @@ static struct mcp_request *request_new(struct mcp_server *s, const struct rpc_me
     return r;
 }
 
-static void request_end(struct mcp_request *r)
+/* Takes the request out of the in-flight list, so nothing (a cancellation
+ * triggered while its reply is being written) can end it twice. */
+static void request_detach(struct mcp_request *r)
 {
     struct mcp_server *s = r->server;
     if (r->prev)
@@ -119,7 +121,12 @@ static void request_end(struct mcp_request *r)
         s->inflight = r->next;
     if (r->next)
         r->next->prev = r->prev;
+    r->prev = r->next = NULL;
     s->ninflight--;
+}
+
+static void request_free(struct mcp_request *r)
+{
     if (r->batch)
         batch_release(r->batch);
     free(r->id);
@@ -127,6 +134,15 @@ static void request_end(struct mcp_request *r)
     free(r->method);
     free(r->progress_token);
     free(r);
+}
+
+/* Ends a request with an optional reply line. */
+static void request_end(struct mcp_request *r, struct buf *reply)
+{
+    request_detach(r);
+    if (reply)
+        emit(r->server, r->batch, reply);
+    request_free(r);
 }
 
 static void add_server_info(cJSON *meta)
@@ -152,20 +168,22 @@ void mcp_request_result(struct mcp_request *r, cJSON *result)
     buf_init(&b, 0);
     rpc_write_result(&b, r->id, text);
     free(text);
-    emit(r->server, r->batch, &b);
+    request_end(r, &b);
     buf_free(&b);
-    request_end(r);
 }
 
 void mcp_request_error(struct mcp_request *r, int code, const char *message, const cJSON *data)
 {
-    send_error(r->server, r->batch, r->id, code, message, data);
-    request_end(r);
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_error(&b, r->id, 0, code, message, data);
+    request_end(r, &b);
+    buf_free(&b);
 }
 
 void mcp_request_drop(struct mcp_request *r)
 {
-    request_end(r);
+    request_end(r, NULL);
 }
 
 void mcp_request_progress(struct mcp_request *r, const char *message)

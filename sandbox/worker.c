@@ -134,6 +134,30 @@ static void set_limit(int resource, rlim_t value)
     setrlimit(resource, &r);
 }
 
+/* --- the interrupt ticker ------------------------------------------------------------- */
+
+static void on_tick(int sig)
+{
+    (void) sig;
+    sandbox_engine_request_interrupt(ticker_engine);
+}
+
+/* Installed before the seccomp filter (sigaction is not on the allow-list). */
+static void install_tick_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tick;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &sa, NULL);
+}
+
+static void start_ticker(void)
+{
+    struct itimerval it = {{0, 5000}, {0, 5000}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
 static void lock_down(const struct sandbox_worker_config *cfg)
 {
     set_limit(RLIMIT_NPROC, 0);
@@ -144,27 +168,9 @@ static void lock_down(const struct sandbox_worker_config *cfg)
         set_limit(RLIMIT_AS, cfg->address_space_bytes);
     if (cfg->cpu_seconds)
         set_limit(RLIMIT_CPU, cfg->cpu_seconds);
+    install_tick_handler();
     if (sandbox_seccomp_install(SANDBOX_IPC_FD) != 0 && cfg->require_seccomp)
         _exit(5);
-}
-
-/* --- the interrupt ticker ------------------------------------------------------------- */
-
-static void on_tick(int sig)
-{
-    (void) sig;
-    sandbox_engine_request_interrupt(ticker_engine);
-}
-
-static void start_ticker(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_tick;
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 5000}, {0, 5000}};
-    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* --- input ----------------------------------------------------------------------------- */
