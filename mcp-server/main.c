@@ -104,7 +104,7 @@ static int run_zygote(const struct cli *cli)
     if (cli->log_level)
         log_level_parse(cli->log_level, &level);
     log_set_level(level);
-    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, 1};
+    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, 1, NULL};
 #if defined(__SANITIZE_ADDRESS__)
     wc.address_space_bytes = 0;
 #endif

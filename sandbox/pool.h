@@ -1,7 +1,9 @@
 /* Host side of the sandbox: the zygote process, a pool of pre-forked idle
  * workers, leases, and each leased worker's message channel. Everything a
  * worker says is hostile input: lines are size-capped; a worker that dies is
- * reported, never trusted. Runs on the host's libuv loop and never blocks. */
+ * reported, never trusted. Runs on the host's libuv loop and never blocks.
+ * The process must ignore SIGPIPE (as libuv expects): a worker or the zygote
+ * may die with writes to it still queued. */
 #ifndef SANDBOX_POOL_H
 #define SANDBOX_POOL_H
 

@@ -171,6 +171,8 @@ static void lock_down(const struct sandbox_worker_config *cfg)
     install_tick_handler();
     if (sandbox_seccomp_install(SANDBOX_IPC_FD) != 0 && cfg->require_seccomp)
         _exit(5);
+    if (cfg->after_lockdown)
+        cfg->after_lockdown();
 }
 
 /* --- input ----------------------------------------------------------------------------- */

@@ -21,6 +21,7 @@ struct sandbox_worker_config {
     uint64_t address_space_bytes; /* RLIMIT_AS; 0 = leave as is */
     unsigned cpu_seconds;         /* RLIMIT_CPU backstop; 0 = none */
     int require_seccomp;          /* exit when the filter cannot be installed */
+    void (*after_lockdown)(void); /* tests only: runs once the worker is locked down */
 };
 
 /* Locks the process down (fds, rlimits, no_new_privs, seccomp), waits for a

@@ -51,6 +51,10 @@ void frame_reader_feed(struct frame_reader *r, const char *data, size_t len,
         const char *nl = memchr(data, '\n', len);
         size_t chunk = nl ? (size_t) (nl - data) : len;
         if (r->skipping) {
+            size_t room = FRAME_OVERSIZE_PREFIX - r->prefix_len;
+            size_t take = chunk < room ? chunk : room;
+            memcpy(r->prefix + r->prefix_len, data, take);
+            r->prefix_len += take;
             r->skipped += chunk;
         } else if (r->line.len + chunk > r->max + 1) { /* +1: a trailing '\r' is not content */
             size_t before = r->line.len;
