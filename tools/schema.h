@@ -27,6 +27,21 @@ struct tools_schema_result {
  * pattern that does not compile, ...) returns NULL and, if err != NULL,
  * sets *err to a malloc'd message the caller frees. */
 struct tools_schema *tools_schema_compile(const cJSON *schema, char **err);
+
+enum tools_schema_draft { TOOLS_SCHEMA_DRAFT_2020_12 = 0, TOOLS_SCHEMA_DRAFT_07 = 7 };
+
+/* tools_schema_compile with another dialect for documents that have no
+ * "$schema" (draft-07 for the draft-07 test suite, or for servers known to
+ * emit draft-07 without saying so). A "$schema" in the document wins. */
+struct tools_schema *tools_schema_compile_draft(const cJSON *schema,
+                                                enum tools_schema_draft default_draft, char **err);
+
+/* The first reference the compiled schema could not resolve offline (a $ref
+ * to a remote document or metaschema, or an unknown "$schema" metaschema), or
+ * NULL when everything resolved. Such a $ref validates as true (accepts
+ * anything); the string belongs to s. */
+const char *tools_schema_unresolved(const struct tools_schema *s);
+
 void tools_schema_free(struct tools_schema *s);
 
 /* Validates `instance` (borrowed). Returns 1 when valid, 0 when not. When
