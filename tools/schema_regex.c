@@ -114,7 +114,8 @@ static char *read_name(struct parser *ps)
     buf_init(&b, 0);
     while (peek(ps) >= 0 && peek(ps) != '>') {
         uint32_t c = ps->p[ps->i++];
-        if (c < 0x80 && !(schema__rx_is_word(c) || c == '$')) {
+        int digit_first = b.len == 0 && c >= '0' && c <= '9';
+        if ((c < 0x80 && !(schema__rx_is_word(c) || c == '$')) || digit_first) {
             buf_free(&b);
             return NULL;
         }

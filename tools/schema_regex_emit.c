@@ -133,6 +133,7 @@ static void emit_repeat(struct emitter *e, const struct rx_node *nd)
 static void emit_look(struct emitter *e, const struct rx_node *nd)
 {
     int look = emit(e, RX_LOOK, 0);
+    e->re->has_look = 1;
     if (!e->overflow) {
         e->re->prog[look].behind = (uint8_t) nd->behind;
         e->re->prog[look].negate = (uint8_t) nd->negate;

@@ -60,6 +60,7 @@ struct schema__regex {
     int ncaps;        /* capture groups, group 0 excluded */
     int nregs;        /* empty-iteration registers */
     int has_backrefs; /* disables memoisation */
+    int has_look;     /* lookaround: several runs share the memo, so it needs stamps */
 };
 
 /* Character classes (schema_regex_class.c). */

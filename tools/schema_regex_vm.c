@@ -12,7 +12,8 @@
 
 #define NO_END ((size_t) -1)
 #define MAX_STACK (1u << 20) /* frames; beyond this the search gives up like the budget */
-#define MAX_MEMO (1u << 20)  /* memo states; beyond this only the budget bounds the work */
+#define MAX_MEMO (1u << 20)       /* stamped memo states (4 MB) */
+#define MAX_MEMO_BITS (1u << 25)  /* memo states as bits (4 MB), when there is one run */
 #define SMALL_MEMO 1024
 #define SMALL_TEXT 256
 
@@ -30,7 +31,8 @@ struct vm {
     const uint32_t *s;
     size_t n;
     unsigned long budget;
-    uint32_t *stamp; /* memo: stamp[pc * (n + 1) + pos] == generation of the run; NULL: off */
+    uint32_t *stamp; /* memo: stamp[pc * (n + 1) + pos] == generation of the run */
+    uint64_t *bits;  /* memo without lookaround (a single run): one bit per state */
     uint32_t gen;
     size_t *caps;    /* 2 slots per group, group 0 unused */
     size_t *regs;    /* position at the start of a loop iteration */
@@ -110,7 +112,13 @@ static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
         if (v->budget == 0)
             return -1;
         v->budget--;
-        if (v->stamp) {
+        if (v->bits) {
+            size_t k = (size_t) pc * (v->n + 1) + sp;
+            uint64_t mask = (uint64_t) 1 << (k % 64);
+            if (v->bits[k / 64] & mask)
+                return 0;
+            v->bits[k / 64] |= mask;
+        } else if (v->stamp) {
             uint32_t *st = &v->stamp[(size_t) pc * (v->n + 1) + sp];
             if (*st == gen)
                 return 0;
@@ -151,7 +159,7 @@ static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
             pc++;
             break;
         case RX_MARK:
-            if (!v->stamp) {
+            if (!v->stamp && !v->bits) {
                 if (push(v, F_REG, 0, in->arg, v->regs[in->arg]) < 0)
                     return -1;
                 v->regs[in->arg] = sp;
@@ -159,7 +167,7 @@ static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
             pc++;
             break;
         case RX_CHECK:
-            if (!v->stamp && v->regs[in->arg] == sp)
+            if (!v->stamp && !v->bits && v->regs[in->arg] == sp)
                 return 0; /* an iteration that matched nothing ends the loop */
             pc++;
             break;
@@ -224,6 +232,7 @@ int schema__regex_search(const struct schema__regex *re, const char *s, size_t l
                          unsigned long budget)
 {
     uint32_t small_text[SMALL_TEXT], small_memo[SMALL_MEMO];
+    uint64_t small_bits[SMALL_MEMO / 64];
     size_t small_slots[16];
     struct vm v = {0};
     uint32_t *text = len <= SMALL_TEXT ? small_text : xmalloc(len * sizeof *text);
@@ -232,7 +241,11 @@ int schema__regex_search(const struct schema__regex *re, const char *s, size_t l
     v.n = schema__rx_decode(s, len, text);
     v.budget = (budget ? budget : SCHEMA_REGEX_BUDGET) + 64 * (unsigned long) v.n;
     size_t states = re->len * (v.n + 1);
-    if (!re->has_backrefs && states <= MAX_MEMO) {
+    if (!re->has_backrefs && !re->has_look && states <= MAX_MEMO_BITS) {
+        size_t words = states / 64 + 1;
+        v.bits = words <= SMALL_MEMO / 64 ? small_bits : xmalloc(words * sizeof *v.bits);
+        memset(v.bits, 0, words * sizeof *v.bits);
+    } else if (!re->has_backrefs && states <= MAX_MEMO) {
         v.stamp = states <= SMALL_MEMO ? small_memo : xmalloc(states * sizeof *v.stamp);
         memset(v.stamp, 0, states * sizeof *v.stamp);
     }
@@ -247,6 +260,8 @@ int schema__regex_search(const struct schema__regex *re, const char *s, size_t l
         free(slots);
     if (v.stamp != small_memo)
         free(v.stamp);
+    if (v.bits != small_bits)
+        free(v.bits);
     if (text != small_text)
         free(text);
     return r;
