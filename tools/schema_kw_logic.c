@@ -1,7 +1,8 @@
 /* Applicators that combine schemas on the same value: allOf, anyOf, oneOf,
  * not, if/then/else. When anyOf/oneOf match nothing, the errors of the
  * closest alternative are reported (or one merged type message when every
- * alternative only wanted another type). */
+ * alternative wants another type); alternatives are otherwise evaluated for
+ * their verdict only, so error reporting costs no more than the verdict. */
 #include "tools/schema_internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -10,143 +11,142 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The errors of the closest failed alternative, moved out of the list. */
-struct best {
-    struct tools_schema_error *errs;
-    size_t n, total, index;
-    long score;
-    int have;
-};
+#define MAX_HOPS 8 /* $ref/allOf levels the closeness estimate looks through */
+
+/* Whether v fails the node's own enum/const (not its subschemas). */
+static int value_mismatch(const struct schema__node *k, const cJSON *v)
+{
+    if (k->kind != K_OBJECT)
+        return k->kind == K_FALSE;
+    if ((k->groups & G_CONST) && schema__json_equal(k->const_value, v) != 1)
+        return 1;
+    if (k->groups & G_ENUM) {
+        for (const cJSON *e = k->enum_values->child; e; e = e->next)
+            if (schema__json_equal(e, v) == 1)
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+static const struct schema__node *find_prop(const struct schema__node *k, const char *name)
+{
+    for (size_t i = 0; i < k->n_props; i++)
+        if (strcmp(k->props[i].name, name) == 0)
+            return k->props[i].node;
+    return NULL;
+}
+
+/* Object-level closeness: missing required members, members with the wrong
+ * discriminator (const/enum), members additionalProperties forbids. */
+static long object_distance(const struct schema__node *k, const cJSON *inst)
+{
+    long d = 0;
+    for (size_t i = 0; i < k->n_required; i++)
+        if (!cJSON_GetObjectItemCaseSensitive(inst, k->required[i]))
+            d += 10;
+    for (const cJSON *m = inst->child; m; m = m->next) {
+        const struct schema__node *p = find_prop(k, m->string);
+        if (p && value_mismatch(p, m))
+            d += 500;
+        else if (!p && k->additional && k->additional->kind == K_FALSE && k->n_patprops == 0)
+            d += 10;
+    }
+    return d;
+}
+
+/* A cheap estimate of how far a failed alternative is from the value, from
+ * its own keywords (no evaluation): lower is closer. Alternatives meant for
+ * another type or another discriminator value are far. */
+static long distance(const struct schema__node *k, const cJSON *inst, int hops)
+{
+    long d = 0;
+    if (k->kind != K_OBJECT)
+        return k->kind == K_FALSE ? 1000 : 0;
+    if (hops > MAX_HOPS)
+        return 0;
+    if ((k->groups & G_TYPE) && !(k->types & schema__type_bits(inst)))
+        d += 1000;
+    if ((k->groups & (G_ENUM | G_CONST)) && value_mismatch(k, inst))
+        d += 500;
+    if (k->ref)
+        d += distance(k->ref, inst, hops + 1);
+    for (size_t i = 0; i < k->all_of.n; i++)
+        d += distance(k->all_of.items[i], inst, hops + 1);
+    if (cJSON_IsObject(inst) && (k->groups & G_OBJ))
+        d += object_distance(k, inst);
+    return d;
+}
+
+/* The types an alternative wants (through $ref), 0 when it does not say. */
+static unsigned wanted_types(const struct schema__node *k, int hops)
+{
+    if (k->kind != K_OBJECT || hops > MAX_HOPS)
+        return 0;
+    if (k->groups & G_TYPE)
+        return k->types;
+    return k->ref ? wanted_types(k->ref, hops + 1) : 0;
+}
 
 struct branches {
     size_t matched, first, second;
-    struct best best;
-    int type_only;  /* every failure so far was one type mismatch of the value itself */
-    unsigned types; /* the types those alternatives wanted */
 };
 
-static void best_free(struct best *b)
-{
-    schema__errors_free(b->errs, b->n);
-    free(b->errs);
-    memset(b, 0, sizeof *b);
-}
-
-/* Lower is closer: fewer violations, and none saying the alternative was
- * meant for another type of value or another discriminator value. */
-static long branch_score(const struct schema__ctx *c, size_t mark, size_t tmark, const char *here)
-{
-    long score = (long) (c->total - tmark);
-    size_t here_len = strlen(here);
-    for (size_t i = mark; i < c->count; i++) {
-        const struct tools_schema_error *e = &c->errors[i];
-        int at_value = strcmp(e->instance_path, here) == 0;
-        int at_member = strncmp(e->instance_path, here, here_len) == 0 &&
-                        e->instance_path[here_len] == '/' &&
-                        strchr(e->instance_path + here_len + 1, '/') == NULL;
-        if (at_value && strcmp(e->keyword, "type") == 0)
-            score += 1000;
-        else if ((at_value || at_member) &&
-                 (strcmp(e->keyword, "const") == 0 || strcmp(e->keyword, "enum") == 0))
-            score += 500;
-    }
-    return score;
-}
-
-static void keep_best(struct schema__ctx *c, struct best *b, size_t mark, size_t tmark,
-                      size_t index, const char *here)
-{
-    long score = branch_score(c, mark, tmark, here);
-    if (b->have && score >= b->score) {
-        schema__errors_truncate(c, mark, tmark);
-        return;
-    }
-    best_free(b);
-    size_t n = c->count > mark ? c->count - mark : 0;
-    b->errs = xmalloc((n ? n : 1) * sizeof *b->errs);
-    if (n) {
-        memcpy(b->errs, c->errors + mark, n * sizeof *b->errs);
-        memset(c->errors + mark, 0, n * sizeof *b->errs);
-    }
-    b->n = n;
-    b->total = c->total - tmark;
-    b->index = index;
-    b->score = score;
-    b->have = 1;
-    c->count = mark;
-    c->total = tmark;
-}
-
-static void restore_best(struct schema__ctx *c, struct best *b)
-{
-    for (size_t i = 0; i < b->n; i++) {
-        if (c->count < SCHEMA_MAX_ERRORS) {
-            c->errors[c->count++] = b->errs[i];
-            memset(&b->errs[i], 0, sizeof b->errs[i]);
-        }
-    }
-    c->total += b->total;
-    best_free(b);
-}
-
-static void note_type_only(const struct schema__ctx *c, struct branches *br,
-                           const struct schema__node *k, size_t mark, size_t tmark, const char *here)
-{
-    const struct tools_schema_error *e = c->count == mark + 1 ? &c->errors[mark] : NULL;
-    if (c->total - tmark == 1 && e && strcmp(e->keyword, "type") == 0 &&
-        strcmp(e->instance_path, here) == 0 && k->kind == K_OBJECT && (k->groups & G_TYPE))
-        br->types |= k->types;
-    else
-        br->type_only = 0;
-}
-
-/* Evaluates alternatives until stop_at of them matched. Failed ones leave
- * no errors in the list; the closest one's are kept in br->best. */
+/* Evaluates the alternatives for the verdict only (quietly), until stop_at
+ * of them matched. Errors are explained afterwards, from one alternative:
+ * exploring every failed alternative with errors on would multiply the work
+ * at each nesting level. */
 static void run_branches(struct schema__ctx *c, const struct schema__list *l, const cJSON *inst,
                          struct schema__annot *a, struct branches *br, size_t stop_at)
 {
-    char *here = c->quiet ? NULL : schema__render_path(c);
-    br->type_only = 1;
+    int quiet = c->quiet;
+    c->quiet = 1;
     for (size_t i = 0; i < l->n && !c->aborted; i++) {
-        size_t mark = c->count, tmark = c->total;
-        if (schema__eval(c, l->items[i], inst, a)) {
-            if (br->matched++ == 0)
-                br->first = i;
-            else if (br->matched == 2)
-                br->second = i;
-            if (br->matched >= stop_at)
-                break;
+        if (!schema__eval(c, l->items[i], inst, a))
             continue;
-        }
-        if (here == NULL)
-            continue;
-        note_type_only(c, br, l->items[i], mark, tmark, here);
-        keep_best(c, &br->best, mark, tmark, i, here);
+        if (br->matched++ == 0)
+            br->first = i;
+        else if (br->matched == 2)
+            br->second = i;
+        if (br->matched >= stop_at)
+            break;
     }
-    free(here);
+    c->quiet = quiet;
 }
 
-static void report_none(struct schema__ctx *c, const char *keyword, const char *words,
-                        struct branches *br, const cJSON *inst, size_t n)
+/* No alternative matched: one merged type message when every alternative
+ * wants another type, else the errors of the closest alternative. */
+static void explain_none(struct schema__ctx *c, const char *keyword, const char *words,
+                         const struct schema__list *l, const cJSON *inst)
 {
-    if (c->quiet || c->aborted) {
-        best_free(&br->best);
+    unsigned types = 0, have = schema__type_bits(inst);
+    size_t best = 0;
+    long best_d = -1;
+    int type_only = 1;
+    if (c->quiet || c->aborted)
         return;
+    for (size_t i = 0; i < l->n; i++) {
+        unsigned w = wanted_types(l->items[i], 0);
+        if (w == 0 || (w & have))
+            type_only = 0;
+        types |= w;
+        long d = distance(l->items[i], inst, 0);
+        if (best_d < 0 || d < best_d)
+            best_d = d, best = i;
     }
-    if (br->type_only && br->types) {
+    if (type_only) {
         struct buf b;
         buf_init(&b, 0);
-        schema__types_text(&b, br->types);
+        schema__types_text(&b, types);
         char *v = schema__value_text(inst);
         schema__error(c, keyword, "expected %s, got %s %s", b.data, schema__type_name(inst), v);
         free(v);
         buf_free(&b);
-        best_free(&br->best);
         return;
     }
     schema__error(c, keyword, "must match %s of %zu schemas (matched 0); closest is %s[%zu], "
-                              "whose errors follow", words, n, keyword, br->best.index);
-    restore_best(c, &br->best);
+                              "whose errors follow", words, l->n, keyword, best);
+    schema__eval(c, l->items[best], inst, NULL);
 }
 
 static int any_of(struct schema__ctx *c, const struct schema__node *n, const cJSON *inst,
@@ -156,11 +156,9 @@ static int any_of(struct schema__ctx *c, const struct schema__node *n, const cJS
     memset(&br, 0, sizeof br);
     /* With annotations wanted, every alternative counts: no short cut. */
     run_branches(c, &n->any_of, inst, a, &br, a ? SIZE_MAX : 1);
-    if (br.matched) {
-        best_free(&br.best);
+    if (br.matched)
         return 1;
-    }
-    report_none(c, "anyOf", "at least one", &br, inst, n->any_of.n);
+    explain_none(c, "anyOf", "at least one", &n->any_of, inst);
     return 0;
 }
 
@@ -170,15 +168,12 @@ static int one_of(struct schema__ctx *c, const struct schema__node *n, const cJS
     struct branches br;
     memset(&br, 0, sizeof br);
     run_branches(c, &n->one_of, inst, a, &br, 2);
-    if (br.matched == 1) {
-        best_free(&br.best);
+    if (br.matched == 1)
         return 1;
-    }
     if (br.matched == 0) {
-        report_none(c, "oneOf", "exactly one", &br, inst, n->one_of.n);
+        explain_none(c, "oneOf", "exactly one", &n->one_of, inst);
         return 0;
     }
-    best_free(&br.best);
     schema__error(c, "oneOf", "must match exactly one of %zu schemas (matched more than one: "
                               "oneOf[%zu] and oneOf[%zu])", n->one_of.n, br.first, br.second);
     return 0;

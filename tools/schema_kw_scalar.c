@@ -11,8 +11,14 @@
 #define ENUM_SHOWN 10   /* enum values listed in a message */
 #define ENUM_BYTES 200  /* ... or fewer, when they are long */
 
-static const char *const type_words[] = {"null", "boolean", "object", "array", "number", "string",
-                                         "integer"};
+/* Display order: the usual types first, null last ("string or null"). */
+static const struct {
+    unsigned bit;
+    const char *word;
+} type_words[] = {
+    {T_STRING, "string"}, {T_NUMBER, "number"}, {T_INTEGER, "integer"}, {T_BOOLEAN, "boolean"},
+    {T_OBJECT, "object"}, {T_ARRAY, "array"},   {T_NULL, "null"},
+};
 
 /* "string", "string or null", "string, number or null". */
 void schema__types_text(struct buf *b, unsigned types)
@@ -21,13 +27,13 @@ void schema__types_text(struct buf *b, unsigned types)
     if ((types & T_NUMBER) && (types & T_INTEGER))
         types &= ~(unsigned) T_INTEGER;
     for (int i = 0; i < 7; i++)
-        total += (types >> i) & 1;
+        total += (types & type_words[i].bit) != 0;
     for (int i = 0; i < 7; i++) {
-        if (!((types >> i) & 1))
+        if (!(types & type_words[i].bit))
             continue;
         if (seen)
             buf_append_str(b, seen == total - 1 ? " or " : ", ");
-        buf_append_str(b, type_words[i]);
+        buf_append_str(b, type_words[i].word);
         seen++;
     }
     if (total == 0)
