@@ -18,8 +18,8 @@ struct tools_schema_error {
 
 struct tools_schema_result {
     struct tools_schema_error *errors;
-    size_t count;     /* errors kept (capped) */
-    size_t total;     /* violations found; > count when the cap was hit */
+    size_t count; /* errors kept (capped) */
+    size_t total; /* violations found; > count when the cap was hit */
 };
 
 /* Prepares a schema for validation. Does not take ownership of `schema`

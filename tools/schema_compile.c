@@ -115,8 +115,8 @@ static const cJSON *kw(const cJSON *obj, const char *name)
 }
 
 /* A non-negative integer keyword ("minLength": 3; 3.0 is accepted). */
-int schema__read_count(struct schema__compiler *cp, const cJSON *obj, const char *name,
-                      size_t *out, unsigned flag, struct schema__node *n)
+int schema__read_count(struct schema__compiler *cp, const cJSON *obj, const char *name, size_t *out,
+                       unsigned flag, struct schema__node *n)
 {
     const cJSON *v = kw(obj, name);
     if (v == NULL)
@@ -133,8 +133,8 @@ int schema__read_count(struct schema__compiler *cp, const cJSON *obj, const char
     return 0;
 }
 
-static int read_number(struct schema__compiler *cp, const cJSON *obj, const char *name,
-                       double *out, unsigned flag, struct schema__node *n)
+static int read_number(struct schema__compiler *cp, const cJSON *obj, const char *name, double *out,
+                       unsigned flag, struct schema__node *n)
 {
     const cJSON *v = kw(obj, name);
     if (v == NULL)
@@ -152,7 +152,7 @@ static int read_number(struct schema__compiler *cp, const cJSON *obj, const char
 
 /* Compiles the subschema obj[name] if present. */
 int schema__sub(struct schema__compiler *cp, const cJSON *obj, const char *name,
-               struct schema__resource *res, struct schema__node **out)
+                struct schema__resource *res, struct schema__node **out)
 {
     const cJSON *v = kw(obj, name);
     if (v == NULL)
@@ -201,7 +201,7 @@ static const struct {
     const char *name;
     unsigned bits;
 } type_names[] = {
-    {"null", T_NULL},     {"boolean", T_BOOLEAN}, {"object", T_OBJECT}, {"array", T_ARRAY},
+    {"null", T_NULL},     {"boolean", T_BOOLEAN}, {"object", T_OBJECT},   {"array", T_ARRAY},
     {"number", T_NUMBER}, {"string", T_STRING},   {"integer", T_INTEGER},
 };
 
@@ -329,7 +329,8 @@ static int parse_items(struct schema__compiler *cp, const cJSON *obj, struct sch
 static int parse_array(struct schema__compiler *cp, const cJSON *obj, struct schema__node *n,
                        struct schema__resource *res)
 {
-    if (parse_items(cp, obj, n, res) < 0 || schema__sub(cp, obj, "contains", res, &n->contains) < 0 ||
+    if (parse_items(cp, obj, n, res) < 0 ||
+        schema__sub(cp, obj, "contains", res, &n->contains) < 0 ||
         schema__read_count(cp, obj, "minItems", &n->min_items, F_MINITEMS, n) < 0 ||
         schema__read_count(cp, obj, "maxItems", &n->max_items, F_MAXITEMS, n) < 0)
         return -1;
@@ -353,8 +354,10 @@ static int parse_logic(struct schema__compiler *cp, const cJSON *obj, struct sch
 {
     if (list_kw(cp, obj, "allOf", res, &n->all_of) < 0 ||
         list_kw(cp, obj, "anyOf", res, &n->any_of) < 0 ||
-        list_kw(cp, obj, "oneOf", res, &n->one_of) < 0 || schema__sub(cp, obj, "not", res, &n->not_) < 0 ||
-        schema__sub(cp, obj, "if", res, &n->if_) < 0 || schema__sub(cp, obj, "then", res, &n->then_) < 0 ||
+        list_kw(cp, obj, "oneOf", res, &n->one_of) < 0 ||
+        schema__sub(cp, obj, "not", res, &n->not_) < 0 ||
+        schema__sub(cp, obj, "if", res, &n->if_) < 0 ||
+        schema__sub(cp, obj, "then", res, &n->then_) < 0 ||
         schema__sub(cp, obj, "else", res, &n->else_) < 0)
         return -1;
     if (n->all_of.n || n->any_of.n || n->one_of.n || n->not_ || n->if_)
@@ -430,10 +433,10 @@ static int parse_keywords(struct schema__compiler *cp, const cJSON *js, struct s
     struct schema__resource *res = n->res;
     if (res->draft == SCHEMA_DRAFT7 && kw(js, "$ref")) /* draft-07: $ref siblings are ignored */
         return parse_refs(cp, js, n) < 0 ? -1 : parse_defs(cp, js, res);
-    if (parse_refs(cp, js, n) < 0 || parse_type(cp, js, n) < 0 ||
-        parse_enum_const(cp, js, n) < 0 || parse_numeric(cp, js, n) < 0 ||
-        parse_string(cp, js, n) < 0 || parse_array(cp, js, n, res) < 0 ||
-        schema__parse_object(cp, js, n, res) < 0 || parse_logic(cp, js, n, res) < 0)
+    if (parse_refs(cp, js, n) < 0 || parse_type(cp, js, n) < 0 || parse_enum_const(cp, js, n) < 0 ||
+        parse_numeric(cp, js, n) < 0 || parse_string(cp, js, n) < 0 ||
+        parse_array(cp, js, n, res) < 0 || schema__parse_object(cp, js, n, res) < 0 ||
+        parse_logic(cp, js, n, res) < 0)
         return -1;
     return parse_defs(cp, js, res);
 }

@@ -46,8 +46,8 @@ void schema__path_pop(struct schema__compiler *cp, size_t mark);
 
 /* Reads obj[name] as a non-negative integer into *out and sets flag on n.
  * Absent: 0 and nothing set. Wrong: -1 after schema__fail. */
-int schema__read_count(struct schema__compiler *cp, const cJSON *obj, const char *name,
-                       size_t *out, unsigned flag, struct schema__node *n);
+int schema__read_count(struct schema__compiler *cp, const cJSON *obj, const char *name, size_t *out,
+                       unsigned flag, struct schema__node *n);
 
 /* Compiles the subschema obj[name] into *out if present. Returns 0 or -1. */
 int schema__sub(struct schema__compiler *cp, const cJSON *obj, const char *name,

@@ -56,7 +56,8 @@ static int parse_pattern_props(struct schema__compiler *cp, const cJSON *obj,
     if (v == NULL)
         return 0;
     if (!cJSON_IsObject(v))
-        return fail_at(cp, "patternProperties", "\"patternProperties\" must be an object of schemas");
+        return fail_at(cp, "patternProperties",
+                       "\"patternProperties\" must be an object of schemas");
     size_t count = (size_t) cJSON_GetArraySize(v);
     n->patprops = schema__alloc(cp->s, (count ? count : 1) * sizeof *n->patprops);
     size_t mark = schema__path_push(cp, "patternProperties");
@@ -122,8 +123,8 @@ static int add_dep_schema(struct schema__compiler *cp, const cJSON *m, const cha
 }
 
 /* dependentRequired, dependentSchemas and their draft-07 union "dependencies". */
-static int parse_dependencies(struct schema__compiler *cp, const cJSON *obj,
-                              struct schema__node *n, struct schema__resource *res)
+static int parse_dependencies(struct schema__compiler *cp, const cJSON *obj, struct schema__node *n,
+                              struct schema__resource *res)
 {
     static const char *const names[] = {"dependentRequired", "dependentSchemas", "dependencies"};
     size_t total = 0;
@@ -155,8 +156,7 @@ int schema__parse_object(struct schema__compiler *cp, const cJSON *js, struct sc
 {
     if (parse_properties(cp, js, n, res) < 0 || parse_pattern_props(cp, js, n, res) < 0 ||
         schema__sub(cp, js, "additionalProperties", res, &n->additional) < 0 ||
-        schema__sub(cp, js, "propertyNames", res, &n->names) < 0 ||
-        parse_required(cp, js, n) < 0 ||
+        schema__sub(cp, js, "propertyNames", res, &n->names) < 0 || parse_required(cp, js, n) < 0 ||
         schema__read_count(cp, js, "minProperties", &n->min_props, F_MINPROPS, n) < 0 ||
         schema__read_count(cp, js, "maxProperties", &n->max_props, F_MAXPROPS, n) < 0 ||
         parse_dependencies(cp, js, n, res) < 0)

@@ -143,7 +143,9 @@ static void string_text(struct buf *b, const char *s)
 {
     size_t len = strlen(s), cut = 0, chars = 0;
     while (cut < len && chars < TEXT_MAX_CHARS) {
-        size_t k = (unsigned char) s[cut] < 0x80 ? 1 : utf8_valid_prefix((const unsigned char *) s + cut, len - cut);
+        size_t k = (unsigned char) s[cut] < 0x80
+                       ? 1
+                       : utf8_valid_prefix((const unsigned char *) s + cut, len - cut);
         cut += k ? k : 1;
         chars++;
     }

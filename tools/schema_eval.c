@@ -131,13 +131,16 @@ int schema__eval(struct schema__ctx *c, const struct schema__node *n, const cJSO
         return 0;
     }
     if (--c->budget < 0) {
-        schema__abort(c, "schema", "validation stopped: over %ld schema evaluations (a schema "
-                                   "this expensive is likely recursive)", SCHEMA_EVAL_BUDGET);
+        schema__abort(c, "schema",
+                      "validation stopped: over %ld schema evaluations (a schema "
+                      "this expensive is likely recursive)",
+                      SCHEMA_EVAL_BUDGET);
         return 0;
     }
     if (c->depth >= SCHEMA_MAX_DEPTH) {
-        schema__abort(c, "$ref", "validation stopped: schema evaluation nested more than %d "
-                                 "levels (a recursive $ref, or a value nested too deeply)",
+        schema__abort(c, "$ref",
+                      "validation stopped: schema evaluation nested more than %d "
+                      "levels (a recursive $ref, or a value nested too deeply)",
                       SCHEMA_MAX_DEPTH);
         return 0;
     }
@@ -184,8 +187,10 @@ int schema__pattern_test(struct schema__ctx *c, const struct schema__regex *re, 
         tmp.type = cJSON_String | cJSON_IsReference;
         tmp.valuestring = (char *) src;
         p = schema__value_text(&tmp);
-        schema__abort(c, "pattern", "validation stopped: pattern %s is too expensive to match "
-                                    "against this value (regex step budget exhausted)", p);
+        schema__abort(c, "pattern",
+                      "validation stopped: pattern %s is too expensive to match "
+                      "against this value (regex step budget exhausted)",
+                      p);
         free(p);
     }
     return r;

@@ -12,31 +12,55 @@
 
 struct buf;
 
-#define SCHEMA_MAX_DEPTH 256        /* nested evaluations (schema x instance) */
-#define SCHEMA_MAX_ERRORS 32        /* violations kept in a result */
-#define SCHEMA_EVAL_BUDGET 4000000L /* schema evaluations per validation */
-#define SCHEMA_DOC_MAX_DEPTH 512    /* nesting of a schema document */
-#define SCHEMA_CMP_MAX_DEPTH 1000   /* nesting compared by enum/const/uniqueItems */
+#define SCHEMA_MAX_DEPTH     256      /* nested evaluations (schema x instance) */
+#define SCHEMA_MAX_ERRORS    32       /* violations kept in a result */
+#define SCHEMA_EVAL_BUDGET   4000000L /* schema evaluations per validation */
+#define SCHEMA_DOC_MAX_DEPTH 512      /* nesting of a schema document */
+#define SCHEMA_CMP_MAX_DEPTH 1000     /* nesting compared by enum/const/uniqueItems */
 
 enum schema_draft { SCHEMA_DRAFT7 = 7, SCHEMA_DRAFT2020 = 2020 };
 
 /* Instance types, as bits ("integer" is a number with no fraction). */
 enum {
-    T_NULL = 1, T_BOOLEAN = 2, T_OBJECT = 4, T_ARRAY = 8, T_NUMBER = 16, T_STRING = 32,
+    T_NULL = 1,
+    T_BOOLEAN = 2,
+    T_OBJECT = 4,
+    T_ARRAY = 8,
+    T_NUMBER = 16,
+    T_STRING = 32,
     T_INTEGER = 64
 };
 
 /* Which keyword groups a node has, so evaluation skips the rest quickly. */
 enum {
-    G_TYPE = 1, G_ENUM = 2, G_CONST = 4, G_NUM = 8, G_STR = 16, G_ARR = 32, G_OBJ = 64,
-    G_LOGIC = 128, G_REF = 256, G_UNEVAL = 512
+    G_TYPE = 1,
+    G_ENUM = 2,
+    G_CONST = 4,
+    G_NUM = 8,
+    G_STR = 16,
+    G_ARR = 32,
+    G_OBJ = 64,
+    G_LOGIC = 128,
+    G_REF = 256,
+    G_UNEVAL = 512
 };
 
 /* Bounds present on a node. */
 enum {
-    F_MIN = 1, F_MAX = 2, F_XMIN = 4, F_XMAX = 8, F_MULT = 16, F_MINLEN = 32, F_MAXLEN = 64,
-    F_MINITEMS = 128, F_MAXITEMS = 256, F_MINCONT = 512, F_MAXCONT = 1024, F_MINPROPS = 2048,
-    F_MAXPROPS = 4096, F_UNIQUE = 8192
+    F_MIN = 1,
+    F_MAX = 2,
+    F_XMIN = 4,
+    F_XMAX = 8,
+    F_MULT = 16,
+    F_MINLEN = 32,
+    F_MAXLEN = 64,
+    F_MINITEMS = 128,
+    F_MAXITEMS = 256,
+    F_MINCONT = 512,
+    F_MAXCONT = 1024,
+    F_MINPROPS = 2048,
+    F_MAXPROPS = 4096,
+    F_UNIQUE = 8192
 };
 
 enum schema_kind { K_TRUE, K_FALSE, K_OBJECT };
@@ -95,10 +119,10 @@ struct schema__node {
     struct schema__regex *pattern;
     const char *pattern_src;
     size_t min_items, max_items, min_contains, max_contains, min_props, max_props;
-    struct schema__list prefix;  /* prefixItems, or draft-07 array-form items */
-    struct schema__node *items;  /* items past the prefix */
+    struct schema__list prefix; /* prefixItems, or draft-07 array-form items */
+    struct schema__node *items; /* items past the prefix */
     struct schema__node *contains, *uneval_items;
-    struct schema__prop *props;  /* sorted by name */
+    struct schema__prop *props; /* sorted by name */
     size_t n_props;
     struct schema__patprop *patprops;
     size_t n_patprops;

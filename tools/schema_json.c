@@ -17,15 +17,22 @@ static int is_integral(double v)
 unsigned schema__type_bits(const cJSON *v)
 {
     switch (v->type & 0xFF) {
-    case cJSON_NULL: return T_NULL;
+    case cJSON_NULL:
+        return T_NULL;
     case cJSON_True:
-    case cJSON_False: return T_BOOLEAN;
-    case cJSON_Number: return T_NUMBER | (is_integral(v->valuedouble) ? T_INTEGER : 0);
+    case cJSON_False:
+        return T_BOOLEAN;
+    case cJSON_Number:
+        return T_NUMBER | (is_integral(v->valuedouble) ? T_INTEGER : 0);
     case cJSON_String:
-    case cJSON_Raw: return T_STRING;
-    case cJSON_Array: return T_ARRAY;
-    case cJSON_Object: return T_OBJECT;
-    default: return 0;
+    case cJSON_Raw:
+        return T_STRING;
+    case cJSON_Array:
+        return T_ARRAY;
+    case cJSON_Object:
+        return T_OBJECT;
+    default:
+        return 0;
     }
 }
 
@@ -70,11 +77,16 @@ static int equal_at(const cJSON *a, const cJSON *b, int depth)
     if (ta != tb)
         return 0;
     switch (ta) {
-    case cJSON_Number: return a->valuedouble == b->valuedouble;
-    case cJSON_String: return strcmp(a->valuestring, b->valuestring) == 0;
-    case cJSON_Array: return arrays_equal(a, b, depth);
-    case cJSON_Object: return objects_equal(a, b, depth);
-    default: return 1; /* null, true, false */
+    case cJSON_Number:
+        return a->valuedouble == b->valuedouble;
+    case cJSON_String:
+        return strcmp(a->valuestring, b->valuestring) == 0;
+    case cJSON_Array:
+        return arrays_equal(a, b, depth);
+    case cJSON_Object:
+        return objects_equal(a, b, depth);
+    default:
+        return 1; /* null, true, false */
     }
 }
 

@@ -21,8 +21,8 @@ static int check_items(struct schema__ctx *c, const struct schema__node *n, cons
         if (n->prefix.n == 0)
             schema__error(c, items_keyword(n), "must be an empty array (got %zu items)", size);
         else
-            schema__error(c, items_keyword(n), "must have at most %zu items (got %zu)",
-                          n->prefix.n, size);
+            schema__error(c, items_keyword(n), "must have at most %zu items (got %zu)", n->prefix.n,
+                          size);
         if (c->quiet)
             return 0;
     }
@@ -56,15 +56,17 @@ static int check_contains(struct schema__ctx *c, const struct schema__node *n, c
     if (c->aborted)
         return 0;
     if (found < min) {
-        schema__error(c, (n->flags & F_MINCONT) ? "minContains" : "contains",
-                      "must contain at least %zu item%s matching the \"contains\" schema (found %zu)",
-                      min, min == 1 ? "" : "s", found);
+        schema__error(
+            c, (n->flags & F_MINCONT) ? "minContains" : "contains",
+            "must contain at least %zu item%s matching the \"contains\" schema (found %zu)", min,
+            min == 1 ? "" : "s", found);
         return 0;
     }
     if ((n->flags & F_MAXCONT) && found > n->max_contains) {
-        schema__error(c, "maxContains",
-                      "must contain at most %zu item%s matching the \"contains\" schema (found %zu)",
-                      n->max_contains, n->max_contains == 1 ? "" : "s", found);
+        schema__error(
+            c, "maxContains",
+            "must contain at most %zu item%s matching the \"contains\" schema (found %zu)",
+            n->max_contains, n->max_contains == 1 ? "" : "s", found);
         return 0;
     }
     return 1;
@@ -79,11 +81,13 @@ static int check_unique(struct schema__ctx *c, const cJSON *inst)
         for (const cJSON *y = x->next; y; y = y->next, j++) {
             int r = schema__json_equal(x, y);
             if (r < 0) {
-                schema__abort(c, "uniqueItems", "validation stopped: items nested too deeply to compare");
+                schema__abort(c, "uniqueItems",
+                              "validation stopped: items nested too deeply to compare");
                 return 0;
             }
             if (r) {
-                schema__error(c, "uniqueItems", "items must be unique (items %zu and %zu are equal)", i, j);
+                schema__error(c, "uniqueItems",
+                              "items must be unique (items %zu and %zu are equal)", i, j);
                 return 0;
             }
         }
@@ -140,8 +144,10 @@ int schema__kw_uneval(struct schema__ctx *c, const struct schema__node *n, const
                           it->string);
             r = 0;
         } else if (k->kind == K_FALSE) {
-            schema__error(c, "unevaluatedItems", "item %zu is not allowed here (no schema "
-                                                 "evaluates it)", i);
+            schema__error(c, "unevaluatedItems",
+                          "item %zu is not allowed here (no schema "
+                          "evaluates it)",
+                          i);
             r = 0;
         } else {
             r = cJSON_IsArray(inst) ? schema__eval_item(c, k, it, i)

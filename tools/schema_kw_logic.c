@@ -144,8 +144,10 @@ static void explain_none(struct schema__ctx *c, const char *keyword, const char 
         buf_free(&b);
         return;
     }
-    schema__error(c, keyword, "must match %s of %zu schemas (matched 0); closest is %s[%zu], "
-                              "whose errors follow", words, l->n, keyword, best);
+    schema__error(c, keyword,
+                  "must match %s of %zu schemas (matched 0); closest is %s[%zu], "
+                  "whose errors follow",
+                  words, l->n, keyword, best);
     schema__eval(c, l->items[best], inst, NULL);
 }
 
@@ -174,8 +176,10 @@ static int one_of(struct schema__ctx *c, const struct schema__node *n, const cJS
         explain_none(c, "oneOf", "exactly one", &n->one_of, inst);
         return 0;
     }
-    schema__error(c, "oneOf", "must match exactly one of %zu schemas (matched more than one: "
-                              "oneOf[%zu] and oneOf[%zu])", n->one_of.n, br.first, br.second);
+    schema__error(c, "oneOf",
+                  "must match exactly one of %zu schemas (matched more than one: "
+                  "oneOf[%zu] and oneOf[%zu])",
+                  n->one_of.n, br.first, br.second);
     return 0;
 }
 

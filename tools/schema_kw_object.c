@@ -167,8 +167,9 @@ static int check_required(struct schema__ctx *c, const struct schema__node *n, c
             ok = 0;
             if (c->quiet)
                 return 0;
-            schema__error(c, "dependentRequired", "property \"%s\" is required when \"%s\" is present",
-                          dep->names[i], dep->name);
+            schema__error(c, "dependentRequired",
+                          "property \"%s\" is required when \"%s\" is present", dep->names[i],
+                          dep->name);
         }
     }
     return ok;
@@ -184,8 +185,8 @@ static int check_count(struct schema__ctx *c, const struct schema__node *n, cons
         schema__error(c, "minProperties", "must have at least %zu propert%s (got %zu)",
                       n->min_props, n->min_props == 1 ? "y" : "ies", count);
     if ((n->flags & F_MAXPROPS) && count > n->max_props && (ok = 0, !c->quiet))
-        schema__error(c, "maxProperties", "must have at most %zu propert%s (got %zu)",
-                      n->max_props, n->max_props == 1 ? "y" : "ies", count);
+        schema__error(c, "maxProperties", "must have at most %zu propert%s (got %zu)", n->max_props,
+                      n->max_props == 1 ? "y" : "ies", count);
     return ok;
 }
 

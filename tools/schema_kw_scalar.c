@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENUM_SHOWN 10   /* enum values listed in a message */
-#define ENUM_BYTES 200  /* ... or fewer, when they are long */
+#define ENUM_SHOWN 10  /* enum values listed in a message */
+#define ENUM_BYTES 200 /* ... or fewer, when they are long */
 
 /* Display order: the usual types first, null last ("string or null"). */
 static const struct {

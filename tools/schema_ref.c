@@ -121,7 +121,8 @@ int schema__identify(struct schema__compiler *cp, const cJSON *js, struct schema
     const cJSON *sch = kw(js, "$schema"), *id = kw(js, "$id");
     int is_root = js == cp->s->doc;
     enum schema_draft draft = res->draft;
-    if (cJSON_IsString(sch) && (is_root || cJSON_IsString(id)) && dialect(sch->valuestring, &draft) < 0)
+    if (cJSON_IsString(sch) && (is_root || cJSON_IsString(id)) &&
+        dialect(sch->valuestring, &draft) < 0)
         note_unresolved(cp, sch->valuestring);
     if (draft == SCHEMA_DRAFT7 && kw(js, "$ref"))
         id = NULL; /* draft-07: a $ref makes its siblings, $id included, ignored */

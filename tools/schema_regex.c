@@ -17,9 +17,9 @@ struct parser {
     struct schema__regex *re;
     struct rx_node **nodes; /* every node, for freeing */
     size_t nnodes, cap;
-    int ncaps_total;        /* capturing groups in the whole pattern */
-    int ncaps;              /* numbered so far */
-    char **names;           /* names[k]: name of group k+1, or NULL */
+    int ncaps_total; /* capturing groups in the whole pattern */
+    int ncaps;       /* numbered so far */
+    char **names;    /* names[k]: name of group k+1, or NULL */
     int depth;
     char *err;
 };
@@ -218,8 +218,9 @@ static int property_escape(struct parser *ps, struct rx_class *cl, int negate)
     if (!accept(ps, '}'))
         return fail(ps, "unterminated \\p{...}"), -1;
     if (schema__rx_class_property(cl, name, negate) < 0)
-        return fail(ps, "unsupported Unicode property \\p{%s} (supported: General_Category "
-                        "values such as L, Letter, Lu, N, Nd, P, S, Z, and ASCII, Any, Assigned)",
+        return fail(ps,
+                    "unsupported Unicode property \\p{%s} (supported: General_Category "
+                    "values such as L, Letter, Lu, N, Nd, P, S, Z, and ASCII, Any, Assigned)",
                     name),
                -1;
     return 0;
@@ -238,16 +239,32 @@ static enum esc_kind char_escape(struct parser *ps, uint32_t *cp, struct rx_clas
         return fail(ps, "pattern ends with a lone \\"), ESC_ERROR;
     ps->i++;
     switch (c) {
-    case 'd': case 'D': case 'w': case 'W': case 's': case 'S':
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
         schema__rx_class_escape(cl, c);
         return ESC_CLASS;
-    case 'p': case 'P':
+    case 'p':
+    case 'P':
         return property_escape(ps, cl, c == 'P') < 0 ? ESC_ERROR : ESC_CLASS;
-    case 'f': *cp = '\f'; return ESC_CHAR;
-    case 'n': *cp = '\n'; return ESC_CHAR;
-    case 'r': *cp = '\r'; return ESC_CHAR;
-    case 't': *cp = '\t'; return ESC_CHAR;
-    case 'v': *cp = '\v'; return ESC_CHAR;
+    case 'f':
+        *cp = '\f';
+        return ESC_CHAR;
+    case 'n':
+        *cp = '\n';
+        return ESC_CHAR;
+    case 'r':
+        *cp = '\r';
+        return ESC_CHAR;
+    case 't':
+        *cp = '\t';
+        return ESC_CHAR;
+    case 'v':
+        *cp = '\v';
+        return ESC_CHAR;
     case 'c':
         c = peek(ps);
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
@@ -330,7 +347,8 @@ static struct rx_node *parse_class(struct parser *ps)
             else if (k2 == ESC_CHAR)
                 schema__rx_class_add(&cl, lo, hi);
             else if (k2 == ESC_CLASS) /* [a-\d]: "-" is a literal (Annex B) */
-                schema__rx_class_add(&cl, lo, lo), schema__rx_class_add(&cl, '-', '-'), schema__rx_class_add_class(&cl, &esc2);
+                schema__rx_class_add(&cl, lo, lo), schema__rx_class_add(&cl, '-', '-'),
+                    schema__rx_class_add_class(&cl, &esc2);
             schema__rx_class_free(&esc2);
         } else if (k == ESC_CHAR) {
             schema__rx_class_add(&cl, lo, lo);

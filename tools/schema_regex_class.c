@@ -95,7 +95,7 @@ int schema__rx_is_line_terminator(uint32_t c)
 
 /* ECMA-262 WhiteSpace and LineTerminator. */
 static const uint32_t space_ranges[] = {
-    0x09, 0x0D, 0x20, 0x20, 0xA0, 0xA0, 0x1680, 0x1680, 0x2000, 0x200A,
+    0x09,   0x0D,   0x20,   0x20,   0xA0,   0xA0,   0x1680, 0x1680, 0x2000, 0x200A,
     0x2028, 0x2029, 0x202F, 0x202F, 0x205F, 0x205F, 0x3000, 0x3000, 0xFEFF, 0xFEFF,
 };
 static const uint32_t word_ranges[] = {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'};
@@ -131,13 +131,13 @@ void schema__rx_class_escape(struct rx_class *cl, int letter)
 }
 
 #define GC(x) (1u << SCHEMA_GC_##x)
-#define GC_L (GC(Lu) | GC(Ll) | GC(Lt) | GC(Lm) | GC(Lo))
-#define GC_M (GC(Mn) | GC(Mc) | GC(Me))
-#define GC_N (GC(Nd) | GC(Nl) | GC(No))
-#define GC_P (GC(Pc) | GC(Pd) | GC(Ps) | GC(Pe) | GC(Pi) | GC(Pf) | GC(Po))
-#define GC_S (GC(Sm) | GC(Sc) | GC(Sk) | GC(So))
-#define GC_Z (GC(Zs) | GC(Zl) | GC(Zp))
-#define GC_C (GC(Cc) | GC(Cf) | GC(Cs) | GC(Co) | GC(Cn))
+#define GC_L  (GC(Lu) | GC(Ll) | GC(Lt) | GC(Lm) | GC(Lo))
+#define GC_M  (GC(Mn) | GC(Mc) | GC(Me))
+#define GC_N  (GC(Nd) | GC(Nl) | GC(No))
+#define GC_P  (GC(Pc) | GC(Pd) | GC(Ps) | GC(Pe) | GC(Pi) | GC(Pf) | GC(Po))
+#define GC_S  (GC(Sm) | GC(Sc) | GC(Sk) | GC(So))
+#define GC_Z  (GC(Zs) | GC(Zl) | GC(Zp))
+#define GC_C  (GC(Cc) | GC(Cf) | GC(Cs) | GC(Co) | GC(Cn))
 
 /* General_Category values: short name, long name, alias (ECMA-262 table 67). */
 static const struct {

@@ -50,7 +50,9 @@ static int nullable(const struct rx_node *nd)
 {
     const struct rx_node *k;
     switch (nd->kind) {
-    case RXN_CHAR: case RXN_ANY: case RXN_CLASS:
+    case RXN_CHAR:
+    case RXN_ANY:
+    case RXN_CLASS:
         return 0;
     case RXN_CAT:
         for (k = nd->kids; k; k = k->next)
@@ -149,22 +151,45 @@ static void emit_node(struct emitter *e, const struct rx_node *nd)
     if (e->overflow || nd == NULL)
         return;
     switch (nd->kind) {
-    case RXN_EMPTY: break;
-    case RXN_CHAR: emit(e, RX_CHAR, nd->c); break;
-    case RXN_ANY: emit(e, RX_ANY, 0); break;
-    case RXN_CLASS: emit(e, RX_CLASS, (uint32_t) nd->index); break;
-    case RXN_BOL: emit(e, RX_BOL, 0); break;
-    case RXN_EOL: emit(e, RX_EOL, 0); break;
-    case RXN_WORDB: emit(e, RX_WORDB, 0); break;
-    case RXN_NWORDB: emit(e, RX_NWORDB, 0); break;
-    case RXN_BACKREF: emit(e, RX_BACKREF, (uint32_t) nd->index); break;
+    case RXN_EMPTY:
+        break;
+    case RXN_CHAR:
+        emit(e, RX_CHAR, nd->c);
+        break;
+    case RXN_ANY:
+        emit(e, RX_ANY, 0);
+        break;
+    case RXN_CLASS:
+        emit(e, RX_CLASS, (uint32_t) nd->index);
+        break;
+    case RXN_BOL:
+        emit(e, RX_BOL, 0);
+        break;
+    case RXN_EOL:
+        emit(e, RX_EOL, 0);
+        break;
+    case RXN_WORDB:
+        emit(e, RX_WORDB, 0);
+        break;
+    case RXN_NWORDB:
+        emit(e, RX_NWORDB, 0);
+        break;
+    case RXN_BACKREF:
+        emit(e, RX_BACKREF, (uint32_t) nd->index);
+        break;
     case RXN_CAT:
         for (const struct rx_node *k = nd->kids; k; k = k->next)
             emit_node(e, k);
         break;
-    case RXN_ALT: emit_alt(e, nd); break;
-    case RXN_REPEAT: emit_repeat(e, nd); break;
-    case RXN_LOOK: emit_look(e, nd); break;
+    case RXN_ALT:
+        emit_alt(e, nd);
+        break;
+    case RXN_REPEAT:
+        emit_repeat(e, nd);
+        break;
+    case RXN_LOOK:
+        emit_look(e, nd);
+        break;
     case RXN_GROUP:
         if (nd->index)
             emit(e, RX_SAVE, (uint32_t) (2 * nd->index));

@@ -7,10 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RX_INF ((unsigned) -1)  /* unbounded repetition */
-#define RX_MAX_PROG 50000       /* instructions after expanding {n,m} */
-#define RX_MAX_NEST 100         /* nested groups in a pattern */
-#define RX_MAX_REPEAT 100000    /* largest n in {n} and {n,m} */
+#define RX_INF        ((unsigned) -1) /* unbounded repetition */
+#define RX_MAX_PROG   50000           /* instructions after expanding {n,m} */
+#define RX_MAX_NEST   100             /* nested groups in a pattern */
+#define RX_MAX_REPEAT 100000          /* largest n in {n} and {n,m} */
 
 /* A character class: sorted, disjoint ranges plus General_Category bits. */
 struct rx_class {
@@ -22,25 +22,51 @@ struct rx_class {
 };
 
 enum rx_node_kind {
-    RXN_EMPTY, RXN_CHAR, RXN_ANY, RXN_CLASS, RXN_CAT, RXN_ALT, RXN_GROUP,
-    RXN_REPEAT, RXN_BOL, RXN_EOL, RXN_WORDB, RXN_NWORDB, RXN_LOOK, RXN_BACKREF
+    RXN_EMPTY,
+    RXN_CHAR,
+    RXN_ANY,
+    RXN_CLASS,
+    RXN_CAT,
+    RXN_ALT,
+    RXN_GROUP,
+    RXN_REPEAT,
+    RXN_BOL,
+    RXN_EOL,
+    RXN_WORDB,
+    RXN_NWORDB,
+    RXN_LOOK,
+    RXN_BACKREF
 };
 
 /* Parse tree. CAT and ALT list their children through `kids`/`next`. */
 struct rx_node {
     enum rx_node_kind kind;
-    uint32_t c;          /* CHAR: the code point */
-    int index;           /* CLASS: class index; GROUP/BACKREF: capture number (0 = none) */
-    unsigned min, max;   /* REPEAT */
-    int greedy;          /* REPEAT */
-    int behind, negate;  /* LOOK */
+    uint32_t c;         /* CHAR: the code point */
+    int index;          /* CLASS: class index; GROUP/BACKREF: capture number (0 = none) */
+    unsigned min, max;  /* REPEAT */
+    int greedy;         /* REPEAT */
+    int behind, negate; /* LOOK */
     struct rx_node *kids;
     struct rx_node *next;
 };
 
 enum rx_op {
-    RX_CHAR, RX_ANY, RX_ANYALL, RX_CLASS, RX_SPLIT, RX_JMP, RX_SAVE, RX_BOL, RX_EOL,
-    RX_WORDB, RX_NWORDB, RX_LOOK, RX_BACKREF, RX_MARK, RX_CHECK, RX_MATCH
+    RX_CHAR,
+    RX_ANY,
+    RX_ANYALL,
+    RX_CLASS,
+    RX_SPLIT,
+    RX_JMP,
+    RX_SAVE,
+    RX_BOL,
+    RX_EOL,
+    RX_WORDB,
+    RX_NWORDB,
+    RX_LOOK,
+    RX_BACKREF,
+    RX_MARK,
+    RX_CHECK,
+    RX_MATCH
 };
 
 /* One instruction. SPLIT tries x first, then y. LOOK runs the sub-program
@@ -48,7 +74,7 @@ enum rx_op {
 struct rx_insn {
     uint8_t op;
     uint8_t behind, negate; /* LOOK */
-    uint32_t arg;           /* CHAR code point; CLASS index; SAVE slot; BACKREF group; MARK/CHECK register */
+    uint32_t arg; /* CHAR code point; CLASS index; SAVE slot; BACKREF group; MARK/CHECK register */
     int x, y;
 };
 

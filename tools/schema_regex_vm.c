@@ -10,20 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_END ((size_t) -1)
-#define MAX_STACK (1u << 20) /* frames; beyond this the search gives up like the budget */
-#define MAX_MEMO (1u << 20)       /* stamped memo states (4 MB) */
-#define MAX_MEMO_BITS (1u << 25)  /* memo states as bits (4 MB), when there is one run */
-#define SMALL_MEMO 1024
-#define SMALL_TEXT 256
+#define NO_END        ((size_t) -1)
+#define MAX_STACK     (1u << 20) /* frames; beyond this the search gives up like the budget */
+#define MAX_MEMO      (1u << 20) /* stamped memo states (4 MB) */
+#define MAX_MEMO_BITS (1u << 25) /* memo states as bits (4 MB), when there is one run */
+#define SMALL_MEMO    1024
+#define SMALL_TEXT    256
 
 enum frame_kind { F_THREAD, F_CAP, F_REG };
 
 struct frame {
     enum frame_kind kind;
-    int pc;     /* F_THREAD */
-    size_t a;   /* F_THREAD: position; F_CAP/F_REG: slot */
-    size_t b;   /* F_CAP/F_REG: value to restore */
+    int pc;   /* F_THREAD */
+    size_t a; /* F_THREAD: position; F_CAP/F_REG: slot */
+    size_t b; /* F_CAP/F_REG: value to restore */
 };
 
 struct vm {
@@ -34,8 +34,8 @@ struct vm {
     uint32_t *stamp; /* memo: stamp[pc * (n + 1) + pos] == generation of the run */
     uint64_t *bits;  /* memo without lookaround (a single run): one bit per state */
     uint32_t gen;
-    size_t *caps;    /* 2 slots per group, group 0 unused */
-    size_t *regs;    /* position at the start of a loop iteration */
+    size_t *caps; /* 2 slots per group, group 0 unused */
+    size_t *regs; /* position at the start of a loop iteration */
     struct frame *stack;
     size_t top, cap;
 };
@@ -96,10 +96,14 @@ static int consume(const struct vm *v, const struct rx_insn *in, size_t sp)
         return 0;
     uint32_t c = v->s[sp];
     switch (in->op) {
-    case RX_CHAR: return c == in->arg;
-    case RX_ANY: return !schema__rx_is_line_terminator(c);
-    case RX_ANYALL: return 1;
-    default: return schema__rx_class_matches(&v->re->classes[in->arg], c);
+    case RX_CHAR:
+        return c == in->arg;
+    case RX_ANY:
+        return !schema__rx_is_line_terminator(c);
+    case RX_ANYALL:
+        return 1;
+    default:
+        return schema__rx_class_matches(&v->re->classes[in->arg], c);
     }
 }
 
@@ -125,7 +129,10 @@ static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
             *st = gen;
         }
         switch (in->op) {
-        case RX_CHAR: case RX_ANY: case RX_ANYALL: case RX_CLASS:
+        case RX_CHAR:
+        case RX_ANY:
+        case RX_ANYALL:
+        case RX_CLASS:
             if (!consume(v, in, sp))
                 return 0;
             sp++, pc++;
@@ -135,7 +142,9 @@ static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
                 return -1;
             pc = in->x;
             break;
-        case RX_JMP: pc = in->x; break;
+        case RX_JMP:
+            pc = in->x;
+            break;
         case RX_SAVE:
             if (v->re->has_backrefs) {
                 if (push(v, F_CAP, 0, in->arg, v->caps[in->arg]) < 0)
@@ -144,10 +153,26 @@ static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
             }
             pc++;
             break;
-        case RX_BOL: if (sp != 0) return 0; pc++; break;
-        case RX_EOL: if (sp != v->n) return 0; pc++; break;
-        case RX_WORDB: if (!word_boundary(v, sp)) return 0; pc++; break;
-        case RX_NWORDB: if (word_boundary(v, sp)) return 0; pc++; break;
+        case RX_BOL:
+            if (sp != 0)
+                return 0;
+            pc++;
+            break;
+        case RX_EOL:
+            if (sp != v->n)
+                return 0;
+            pc++;
+            break;
+        case RX_WORDB:
+            if (!word_boundary(v, sp))
+                return 0;
+            pc++;
+            break;
+        case RX_NWORDB:
+            if (word_boundary(v, sp))
+                return 0;
+            pc++;
+            break;
         case RX_LOOK:
             if ((r = look(v, pc, sp)) <= 0)
                 return r;

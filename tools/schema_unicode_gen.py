@@ -23,10 +23,12 @@ print()
 print("#include <stddef.h>")
 print()
 print("/* (first code point << 5) | category, one entry per run of equal category. */")
+print("/* clang-format off */")
 print("static const uint32_t runs[%d] = {" % len(runs))
 for i in range(0, len(runs), 8):
     print("    " + ", ".join("0x%x" % r for r in runs[i:i + 8]) + ",")
 print("};")
+print("/* clang-format on */")
 print()
 print("""int schema__unicode_category(uint32_t cp)
 {

@@ -100,7 +100,8 @@ static void remove_dots(struct buf *out, const char *in, size_t len)
     }
 }
 
-static void append_part(struct buf *b, const char *prefix, const struct part *pt, const char *suffix)
+static void append_part(struct buf *b, const char *prefix, const struct part *pt,
+                        const char *suffix)
 {
     if (!pt->present)
         return;
@@ -167,7 +168,8 @@ char *schema__uri_percent_decode(const char *s, size_t len)
     size_t k = 0;
     for (size_t i = 0; i < len; i++) {
         int h, l;
-        if (s[i] == '%' && i + 2 < len && (h = hexval((unsigned char) s[i + 1])) >= 0 && (l = hexval((unsigned char) s[i + 2])) >= 0) {
+        if (s[i] == '%' && i + 2 < len && (h = hexval((unsigned char) s[i + 1])) >= 0 &&
+            (l = hexval((unsigned char) s[i + 2])) >= 0) {
             out[k++] = (char) (h * 16 + l);
             i += 2;
         } else {

@@ -71,28 +71,31 @@ static int verdict(const char *schema, const char *instance)
 static void test_error_texts(void **state)
 {
     (void) state;
-    expect_errors("{\"type\":\"object\",\"properties\":{"
-                  "\"user\":{\"type\":\"object\",\"properties\":{\"age\":{\"type\":\"integer\"}}},"
-                  "\"path\":{\"type\":\"string\"},"
-                  "\"items\":{\"type\":\"array\",\"items\":{\"enum\":[\"asc\",\"desc\"]}},"
-                  "\"name\":{\"type\":\"string\",\"maxLength\":64}},"
-                  "\"required\":[\"path\"],\"additionalProperties\":false}",
-                  "{\"user\":{\"age\":\"12\"},\"items\":[\"asc\",\"desc\",\"asc\",\"up\"],"
-                  "\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\","
-                  "\"colour\":1}",
-                  "- /user/age: expected integer, got string \"12\" [type]\n"
-                  "- /items/3: must be one of \"asc\", \"desc\" (got \"up\") [enum]\n"
-                  "- /name: must be at most 64 characters (got 71) [maxLength]\n"
-                  "- (root): property \"colour\" is not allowed (allowed: \"items\", \"name\", "
-                  "\"path\", \"user\") [additionalProperties]\n"
-                  "- (root): missing required property \"path\" [required]\n");
+    expect_errors(
+        "{\"type\":\"object\",\"properties\":{"
+        "\"user\":{\"type\":\"object\",\"properties\":{\"age\":{\"type\":\"integer\"}}},"
+        "\"path\":{\"type\":\"string\"},"
+        "\"items\":{\"type\":\"array\",\"items\":{\"enum\":[\"asc\",\"desc\"]}},"
+        "\"name\":{\"type\":\"string\",\"maxLength\":64}},"
+        "\"required\":[\"path\"],\"additionalProperties\":false}",
+        "{\"user\":{\"age\":\"12\"},\"items\":[\"asc\",\"desc\",\"asc\",\"up\"],"
+        "\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\","
+        "\"colour\":1}",
+        "- /user/age: expected integer, got string \"12\" [type]\n"
+        "- /items/3: must be one of \"asc\", \"desc\" (got \"up\") [enum]\n"
+        "- /name: must be at most 64 characters (got 71) [maxLength]\n"
+        "- (root): property \"colour\" is not allowed (allowed: \"items\", \"name\", "
+        "\"path\", \"user\") [additionalProperties]\n"
+        "- (root): missing required property \"path\" [required]\n");
     expect_errors("{\"minimum\":1,\"maximum\":10,\"multipleOf\":2}", "11",
                   "- (root): must be <= 10 (got 11) [maximum]\n"
                   "- (root): must be a multiple of 2 (got 11) [multipleOf]\n");
-    expect_errors("{\"exclusiveMinimum\":0}", "0", "- (root): must be > 0 (got 0) [exclusiveMinimum]\n");
+    expect_errors("{\"exclusiveMinimum\":0}", "0",
+                  "- (root): must be > 0 (got 0) [exclusiveMinimum]\n");
     expect_errors("{\"type\":[\"string\",\"null\"]}", "1.5",
                   "- (root): expected string or null, got number 1.5 [type]\n");
-    expect_errors("{\"const\":\"x\"}", "{\"a\":[1,2]}", "- (root): must be \"x\" (got {\"a\":[1,2]}) [const]\n");
+    expect_errors("{\"const\":\"x\"}", "{\"a\":[1,2]}",
+                  "- (root): must be \"x\" (got {\"a\":[1,2]}) [const]\n");
     expect_errors("{\"pattern\":\"^[a-z]+$\"}", "\"ABC\"",
                   "- (root): must match the pattern \"^[a-z]+$\" (got \"ABC\") [pattern]\n");
     expect_errors("{\"minItems\":2,\"uniqueItems\":true}", "[1]",
@@ -101,17 +104,22 @@ static void test_error_texts(void **state)
                   "- (root): items must be unique (items 0 and 2 are equal) [uniqueItems]\n");
     expect_errors("{\"prefixItems\":[{}],\"items\":false}", "[1,2,3]",
                   "- (root): must have at most 1 items (got 3) [items]\n");
-    expect_errors("{\"contains\":{\"type\":\"string\"}}", "[1,2]",
-                  "- (root): must contain at least 1 item matching the \"contains\" schema (found 0) "
-                  "[contains]\n");
-    expect_errors("{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}",
-                  "- (root): property \"b\" is required when \"a\" is present [dependentRequired]\n");
-    expect_errors("{\"propertyNames\":{\"maxLength\":3}}", "{\"long\":1}",
-                  "- (root): property name \"long\": must be at most 3 characters (got 4) [maxLength]\n");
+    expect_errors(
+        "{\"contains\":{\"type\":\"string\"}}", "[1,2]",
+        "- (root): must contain at least 1 item matching the \"contains\" schema (found 0) "
+        "[contains]\n");
+    expect_errors(
+        "{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}",
+        "- (root): property \"b\" is required when \"a\" is present [dependentRequired]\n");
+    expect_errors(
+        "{\"propertyNames\":{\"maxLength\":3}}", "{\"long\":1}",
+        "- (root): property name \"long\": must be at most 3 characters (got 4) [maxLength]\n");
     expect_errors("{\"properties\":{\"a\":false}}", "{\"a\":1}",
                   "- (root): property \"a\" is not allowed [properties]\n");
-    expect_errors("{\"not\":{\"type\":\"string\"}}", "\"x\"", "- (root): must not be of type string [not]\n");
-    expect_errors("{\"unevaluatedProperties\":false,\"properties\":{\"a\":true}}", "{\"a\":1,\"b\":2}",
+    expect_errors("{\"not\":{\"type\":\"string\"}}", "\"x\"",
+                  "- (root): must not be of type string [not]\n");
+    expect_errors("{\"unevaluatedProperties\":false,\"properties\":{\"a\":true}}",
+                  "{\"a\":1,\"b\":2}",
                   "- (root): property \"b\" is not allowed here [unevaluatedProperties]\n");
 }
 
@@ -207,14 +215,19 @@ static void test_draft_selection(void **state)
     assert_int_equal(verdict(text, "[\"x\"]"), 0);
     assert_int_equal(verdict("{\"prefixItems\":[{\"type\":\"integer\"}]}", "[\"x\"]"), 0);
     /* draft-07: $ref makes its siblings ignored; 2020-12 applies both. */
-    snprintf(text, sizeof text, "{%s,\"definitions\":{\"a\":{\"type\":\"integer\"}},"
-                                "\"$ref\":\"#/definitions/a\",\"maximum\":5}", d7);
+    snprintf(text, sizeof text,
+             "{%s,\"definitions\":{\"a\":{\"type\":\"integer\"}},"
+             "\"$ref\":\"#/definitions/a\",\"maximum\":5}",
+             d7);
     assert_int_equal(verdict(text, "10"), 1);
     assert_int_equal(verdict(text, "\"x\""), 0);
     assert_int_equal(verdict("{\"$defs\":{\"a\":{\"type\":\"integer\"}},\"$ref\":\"#/$defs/a\","
-                             "\"maximum\":5}", "10"), 0);
+                             "\"maximum\":5}",
+                             "10"),
+                     0);
     /* draft-07 array-form items with additionalItems. */
-    snprintf(text, sizeof text, "{%s,\"items\":[{\"type\":\"integer\"}],\"additionalItems\":false}", d7);
+    snprintf(text, sizeof text, "{%s,\"items\":[{\"type\":\"integer\"}],\"additionalItems\":false}",
+             d7);
     assert_int_equal(verdict(text, "[1]"), 1);
     assert_int_equal(verdict(text, "[1,2]"), 0);
     /* The default dialect for documents without $schema; $schema still wins. */
@@ -235,7 +248,8 @@ static void test_draft_selection(void **state)
 static void test_draft04_exclusive_booleans(void **state)
 {
     (void) state;
-    const char *x = "{\"minimum\":5,\"exclusiveMinimum\":true,\"maximum\":9,\"exclusiveMaximum\":true}";
+    const char *x =
+        "{\"minimum\":5,\"exclusiveMinimum\":true,\"maximum\":9,\"exclusiveMaximum\":true}";
     assert_int_equal(verdict(x, "5"), 0);
     assert_int_equal(verdict(x, "6"), 1);
     assert_int_equal(verdict(x, "9"), 0);
@@ -259,25 +273,28 @@ static void test_schema_loops_end_as_violations(void **state)
     (void) state;
     expect_stopped("{\"$ref\":\"#\"}", "1", "nested more than 256 levels");
     expect_stopped("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},"
-                   "\"$ref\":\"#/$defs/a\"}", "{}", "nested more than 256 levels");
+                   "\"$ref\":\"#/$defs/a\"}",
+                   "{}", "nested more than 256 levels");
     /* A limit is final: "not" must not turn it into a success. */
     expect_stopped("{\"not\":{\"$ref\":\"#\"}}", "1", "nested more than 256 levels");
     expect_stopped("{\"anyOf\":[{\"$ref\":\"#\"},true]}", "1", "nested more than 256 levels");
     /* Exponential fan-out (three alternatives that each recurse, then fail)
      * is stopped by the evaluation budget, in well under a second. */
-    expect_stopped("{\"$defs\":{\"t\":{\"anyOf\":[{\"items\":{\"$ref\":\"#/$defs/t\"},\"not\":{}},"
-                   "{\"items\":{\"$ref\":\"#/$defs/t\"},\"not\":{}},"
-                   "{\"items\":{\"$ref\":\"#/$defs/t\"},\"not\":{}}]}},\"$ref\":\"#/$defs/t\"}",
-                   "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]"
-                   "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
-                   "over 4000000 schema evaluations");
+    expect_stopped(
+        "{\"$defs\":{\"t\":{\"anyOf\":[{\"items\":{\"$ref\":\"#/$defs/t\"},\"not\":{}},"
+        "{\"items\":{\"$ref\":\"#/$defs/t\"},\"not\":{}},"
+        "{\"items\":{\"$ref\":\"#/$defs/t\"},\"not\":{}}]}},\"$ref\":\"#/$defs/t\"}",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]"
+        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        "over 4000000 schema evaluations");
     /* Alternatives that fail early are explained along one path only:
      * linear, with the closest alternative's errors at every level. */
-    expect_stopped("{\"$defs\":{\"t\":{\"anyOf\":[{\"items\":{\"$ref\":\"#/$defs/t\"},\"minItems\":9},"
-                   "{\"items\":{\"$ref\":\"#/$defs/t\"},\"maxItems\":0}]}},\"$ref\":\"#/$defs/t\"}",
-                   "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]"
-                   "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
-                   "- /0/0: must match at least one of 2 schemas (matched 0); closest is anyOf[0]");
+    expect_stopped(
+        "{\"$defs\":{\"t\":{\"anyOf\":[{\"items\":{\"$ref\":\"#/$defs/t\"},\"minItems\":9},"
+        "{\"items\":{\"$ref\":\"#/$defs/t\"},\"maxItems\":0}]}},\"$ref\":\"#/$defs/t\"}",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]"
+        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        "- /0/0: must match at least one of 2 schemas (matched 0); closest is anyOf[0]");
 }
 
 /* 100000 nested arrays, built without the parser (cJSON caps nesting at 1000)
@@ -355,7 +372,8 @@ static void expect_invalid_schema(const char *schema, const char *needle)
     char *err = NULL;
     struct tools_schema *s = tools_schema_compile(doc, &err);
     if (s || err == NULL || strstr(err, needle) == NULL)
-        printf("schema %s: want an error with \"%s\", got %s\n", schema, needle, err ? err : "none");
+        printf("schema %s: want an error with \"%s\", got %s\n", schema, needle,
+               err ? err : "none");
     assert_null(s);
     assert_non_null(err);
     assert_non_null(strstr(err, needle));
@@ -368,8 +386,9 @@ static void test_invalid_schemas(void **state)
     (void) state;
     expect_invalid_schema("5", "a schema must be an object or a boolean (got integer)");
     expect_invalid_schema("{\"type\":\"strin\"}", "at /type: \"type\" must be one of");
-    expect_invalid_schema("{\"properties\":{\"a\":{\"minLength\":-1}}}",
-                          "at /properties/a/minLength: \"minLength\" must be a non-negative integer");
+    expect_invalid_schema(
+        "{\"properties\":{\"a\":{\"minLength\":-1}}}",
+        "at /properties/a/minLength: \"minLength\" must be a non-negative integer");
     expect_invalid_schema("{\"maxItems\":\"3\"}", "non-negative integer");
     expect_invalid_schema("{\"multipleOf\":0}", "greater than 0");
     expect_invalid_schema("{\"required\":\"a\"}", "must be an array of strings");
@@ -404,7 +423,7 @@ static void test_multiple_of_edges(void **state)
         {"{\"multipleOf\":1.5}", "4.5", 1},
         {"{\"multipleOf\":1.5}", "35", 0},
         {"{\"multipleOf\":2}", "0", 1},
-        {"{\"multipleOf\":3}", "1e20", 0},   /* exact on integers past 2^53 */
+        {"{\"multipleOf\":3}", "1e20", 0}, /* exact on integers past 2^53 */
         {"{\"multipleOf\":5}", "1e20", 1},
         {"{\"multipleOf\":1e-8}", "12391239123", 1},
         {"{\"multipleOf\":0.123456789}", "1e308", 0}, /* the quotient overflows */
@@ -431,7 +450,8 @@ static void test_lengths_count_code_points(void **state)
     assert_int_equal(verdict("{\"maxLength\":2}", "\"\xf0\x9f\x98\x80\xf0\x9f\x98\x80\""), 1);
     assert_int_equal(verdict("{\"maxLength\":3}", "\"caf\xc3\xa9\""), 0);
     assert_int_equal(verdict("{\"maxLength\":4}", "\"caf\xc3\xa9\""), 1);
-    expect_errors("{\"minLength\":3}", emoji, "- (root): must be at least 3 characters (got 1) [minLength]\n");
+    expect_errors("{\"minLength\":3}", emoji,
+                  "- (root): must be at least 3 characters (got 1) [minLength]\n");
 }
 
 static void test_patterns_in_schemas(void **state)
@@ -442,43 +462,50 @@ static void test_patterns_in_schemas(void **state)
     memset(instance + 1, 'a', 30);
     strcpy(instance + 31, "!\"");
     /* Catastrophic for a naive matcher: a plain violation, quickly. */
-    expect_errors("{\"pattern\":\"^(a+)+$\"}", instance,
-                  "- (root): must match the pattern \"^(a+)+$\" (got \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\") "
-                  "[pattern]\n");
+    expect_errors(
+        "{\"pattern\":\"^(a+)+$\"}", instance,
+        "- (root): must match the pattern \"^(a+)+$\" (got \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\") "
+        "[pattern]\n");
     /* Budget exhausted (backreferences defeat the memo): a violation saying so. */
     expect_stopped("{\"pattern\":\"^(a|a)+\\\\1$\"}", instance, "too expensive to match");
     expect_stopped("{\"not\":{\"pattern\":\"^(a|a)+\\\\1$\"}}", instance, "too expensive to match");
     assert_int_equal(verdict("{\"patternProperties\":{\"^\\\\p{Lu}\":{\"type\":\"integer\"}}}",
-                             "{\"\xc3\x89t\xc3\xa9\":1,\"x\":\"y\"}"), 1);
+                             "{\"\xc3\x89t\xc3\xa9\":1,\"x\":\"y\"}"),
+                     1);
     assert_int_equal(verdict("{\"patternProperties\":{\"^\\\\p{Lu}\":{\"type\":\"integer\"}}}",
-                             "{\"\xc3\x89t\xc3\xa9\":\"no\"}"), 0);
+                             "{\"\xc3\x89t\xc3\xa9\":\"no\"}"),
+                     0);
     assert_int_equal(verdict("{\"pattern\":\"\\\\d{3}\"}", "\"ab123cd\""), 1); /* unanchored */
 }
 
 static void test_offline_references(void **state)
 {
     (void) state;
-    struct tools_schema *s = compile_text("{\"properties\":{\"a\":{\"$ref\":\"https://example.com/a.json\"}}}");
+    struct tools_schema *s =
+        compile_text("{\"properties\":{\"a\":{\"$ref\":\"https://example.com/a.json\"}}}");
     assert_string_equal(tools_schema_unresolved(s), "https://example.com/a.json");
     char *text = NULL;
     assert_int_equal(validate_text(s, "{\"a\":[1,{}]}", &text), 1); /* treated as true */
     free(text);
     tools_schema_free(s);
-    s = compile_text("{\"$id\":\"https://example.com/root.json\",\"$defs\":{\"a\":{\"$id\":\"item.json\","
-                     "\"type\":\"integer\"}},\"items\":{\"$ref\":\"item.json\"}}");
+    s = compile_text(
+        "{\"$id\":\"https://example.com/root.json\",\"$defs\":{\"a\":{\"$id\":\"item.json\","
+        "\"type\":\"integer\"}},\"items\":{\"$ref\":\"item.json\"}}");
     assert_null(tools_schema_unresolved(s));
     assert_int_equal(validate_text(s, "[1,2]", NULL), 1);
     assert_int_equal(validate_text(s, "[1,\"x\"]", NULL), 0);
     tools_schema_free(s);
-    s = compile_text("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"a\":{\"type\":\"string\"}},"
-                     "\"$ref\":\"http://example.com/root.json#/definitions/a\"}");
+    s = compile_text(
+        "{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"a\":{\"type\":\"string\"}},"
+        "\"$ref\":\"http://example.com/root.json#/definitions/a\"}");
     assert_int_equal(validate_text(s, "\"x\"", NULL), 1);
     assert_int_equal(validate_text(s, "1", NULL), 0);
     tools_schema_free(s);
     /* JSON Pointer escapes and percent-encoding in fragments. */
-    s = compile_text("{\"$defs\":{\"a/b\":{\"type\":\"integer\"},\"c~d\":{\"type\":\"string\"},"
-                     "\"e%f\":{\"type\":\"null\"}},\"properties\":{\"x\":{\"$ref\":\"#/$defs/a~1b\"},"
-                     "\"y\":{\"$ref\":\"#/$defs/c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}");
+    s = compile_text(
+        "{\"$defs\":{\"a/b\":{\"type\":\"integer\"},\"c~d\":{\"type\":\"string\"},"
+        "\"e%f\":{\"type\":\"null\"}},\"properties\":{\"x\":{\"$ref\":\"#/$defs/a~1b\"},"
+        "\"y\":{\"$ref\":\"#/$defs/c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}");
     assert_int_equal(validate_text(s, "{\"x\":1,\"y\":\"s\",\"z\":null}", NULL), 1);
     assert_int_equal(validate_text(s, "{\"x\":\"1\"}", NULL), 0);
     assert_int_equal(validate_text(s, "{\"y\":1}", NULL), 0);
@@ -539,8 +566,9 @@ static void test_speed_of_a_typical_tool_call(void **state)
            failing = median_ns(s, bad, 1);
     double t0 = now_ns();
     for (int i = 0; i < 200; i++) {
-        cJSON *doc = cJSON_Parse("{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\","
-                                 "\"pattern\":\"^[A-Za-z0-9_./-]+$\"}},\"required\":[\"path\"]}");
+        cJSON *doc =
+            cJSON_Parse("{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\","
+                        "\"pattern\":\"^[A-Za-z0-9_./-]+$\"}},\"required\":[\"path\"]}");
         tools_schema_free(tools_schema_compile(doc, NULL));
         cJSON_Delete(doc);
     }

@@ -54,12 +54,24 @@ static void test_literals_and_search(void **state)
 {
     (void) state;
     static const struct rcase cases[] = {
-        {"abc", "xxabcxx", 1},  {"abc", "ab", 0},     {"^abc", "xabc", 0}, {"abc$", "abcx", 0},
-        {"^abc$", "abc", 1},    {"", "", 1},          {"^$", "", 1},       {"^$", "x", 0},
-        {"a|b|c", "zzc", 1},    {"^(ab|cd)+$", "abcdab", 1},               {"^(ab|cd)+$", "abce", 0},
+        {"abc", "xxabcxx", 1},
+        {"abc", "ab", 0},
+        {"^abc", "xabc", 0},
+        {"abc$", "abcx", 0},
+        {"^abc$", "abc", 1},
+        {"", "", 1},
+        {"^$", "", 1},
+        {"^$", "x", 0},
+        {"a|b|c", "zzc", 1},
+        {"^(ab|cd)+$", "abcdab", 1},
+        {"^(ab|cd)+$", "abce", 0},
         /* Annex B leniency (what Node accepts without the u flag): */
-        {"x{", "x{", 1},        {"a}", "a}", 1},      {"^\\.$", ".", 1},   {"^\\.$", "a", 0},
-        {"^\\/$", "/", 1},      {"^\\$\\^$", "$^", 1},
+        {"x{", "x{", 1},
+        {"a}", "a}", 1},
+        {"^\\.$", ".", 1},
+        {"^\\.$", "a", 0},
+        {"^\\/$", "/", 1},
+        {"^\\$\\^$", "$^", 1},
     };
     CHECK(cases);
 }
@@ -74,8 +86,9 @@ static void test_class_escapes(void **state)
         {"^\\w+$", "az_AZ09", 1},
         {"^\\w+$", "h\xc3\xa9llo", 0}, /* \w is ASCII only without the i flag */
         {"^\\W+$", "!?", 1},
-        {"^\\s+$", " \t\n\r\v\f\xc2\xa0\xe3\x80\x80\xef\xbb\xbf", 1}, /* incl. U+00A0 U+3000 U+FEFF */
-        {"^\\s$", "\xc2\x85", 0},                                   /* U+0085 is not \s */
+        {"^\\s+$", " \t\n\r\v\f\xc2\xa0\xe3\x80\x80\xef\xbb\xbf",
+         1},                      /* incl. U+00A0 U+3000 U+FEFF */
+        {"^\\s$", "\xc2\x85", 0}, /* U+0085 is not \s */
         {"^\\S+$", "ab", 1},
         {"^[^a-z]+$", "ABC123", 1},
         {"^[^a-z]+$", "ABc", 0},
@@ -97,7 +110,7 @@ static void test_unicode_code_points(void **state)
 {
     (void) state;
     static const struct rcase cases[] = {
-        {"^.$", "\xf0\x9f\x98\x80", 1},  /* one emoji is one code point */
+        {"^.$", "\xf0\x9f\x98\x80", 1}, /* one emoji is one code point */
         {"^..$", "\xf0\x9f\x98\x80", 0},
         {"^\\u{1F600}$", "\xf0\x9f\x98\x80", 1},
         {"^\\uD83D\\uDE00$", "\xf0\x9f\x98\x80", 1}, /* surrogate pair escapes join */
@@ -125,13 +138,25 @@ static void test_quantifiers(void **state)
 {
     (void) state;
     static const struct rcase cases[] = {
-        {"^a{2,3}$", "a", 0},     {"^a{2,3}$", "aa", 1},   {"^a{2,3}$", "aaa", 1},
-        {"^a{2,3}$", "aaaa", 0},  {"^a{2,}$", "aaaaaa", 1}, {"^a{2}$", "aa", 1},
-        {"^a{2,3}?$", "aaa", 1},  {"^a+?$", "aaa", 1},     {"^<.+?>$", "<a><b>", 1},
-        {"a.*?b", "axxbyyb", 1},  {"^a.*?b$", "axxbyyb", 1}, {"^(?:a|b)*?c$", "ababc", 1},
-        {"^(a?){3}$", "aa", 1},   {"^(a*?)*$", "aaa", 1},  {"^(a*)*$", "aaab", 0},
-        {"^(?:a+|b+)*c$", "aaabbbbaaac", 1},               {"^\\d+(\\.\\d+)?$", "3.14", 1},
-        {"^\\d+(\\.\\d+)?$", "3.", 0},                      {"^[a-c]{1,64}$", "abcabc", 1},
+        {"^a{2,3}$", "a", 0},
+        {"^a{2,3}$", "aa", 1},
+        {"^a{2,3}$", "aaa", 1},
+        {"^a{2,3}$", "aaaa", 0},
+        {"^a{2,}$", "aaaaaa", 1},
+        {"^a{2}$", "aa", 1},
+        {"^a{2,3}?$", "aaa", 1},
+        {"^a+?$", "aaa", 1},
+        {"^<.+?>$", "<a><b>", 1},
+        {"a.*?b", "axxbyyb", 1},
+        {"^a.*?b$", "axxbyyb", 1},
+        {"^(?:a|b)*?c$", "ababc", 1},
+        {"^(a?){3}$", "aa", 1},
+        {"^(a*?)*$", "aaa", 1},
+        {"^(a*)*$", "aaab", 0},
+        {"^(?:a+|b+)*c$", "aaabbbbaaac", 1},
+        {"^\\d+(\\.\\d+)?$", "3.14", 1},
+        {"^\\d+(\\.\\d+)?$", "3.", 0},
+        {"^[a-c]{1,64}$", "abcabc", 1},
     };
     CHECK(cases);
 }
@@ -176,8 +201,23 @@ static void test_compile_errors(void **state)
 {
     (void) state;
     static const char *const bad[] = {
-        "[", "(", ")", "*a", "a**", "\\q", "a{3,2}", "[z-a]", "(?i)a", "\\k<x>", "^(a)\\2$",
-        "\\p{Foo}", "\\p{Script=Greek}", "\\u{110000}", "\\c1", "(?<1a>x)", "a{1,100001}",
+        "[",
+        "(",
+        ")",
+        "*a",
+        "a**",
+        "\\q",
+        "a{3,2}",
+        "[z-a]",
+        "(?i)a",
+        "\\k<x>",
+        "^(a)\\2$",
+        "\\p{Foo}",
+        "\\p{Script=Greek}",
+        "\\u{110000}",
+        "\\c1",
+        "(?<1a>x)",
+        "a{1,100001}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *err = NULL;
