@@ -107,98 +107,109 @@ static int consume(const struct vm *v, const struct rx_insn *in, size_t sp)
     }
 }
 
-/* Runs one thread until it fails (0), matches (1) or exhausts the budget (-1). */
+/* Memo: 1 when (pc, sp) was already explored in this run (and failed). */
+static int seen(struct vm *v, int pc, size_t sp, uint32_t gen)
+{
+    size_t k = (size_t) pc * (v->n + 1) + sp;
+    if (v->bits) {
+        uint64_t mask = (uint64_t) 1 << (k % 64);
+        if (v->bits[k / 64] & mask)
+            return 1;
+        v->bits[k / 64] |= mask;
+    } else if (v->stamp) {
+        if (v->stamp[k] == gen)
+            return 1;
+        v->stamp[k] = gen;
+    }
+    return 0;
+}
+
+static int memoised(const struct vm *v)
+{
+    return v->bits || v->stamp;
+}
+
+static int assertion_holds(const struct vm *v, int op, size_t sp)
+{
+    switch (op) {
+    case RX_BOL:
+        return sp == 0;
+    case RX_EOL:
+        return sp == v->n;
+    case RX_WORDB:
+        return word_boundary(v, sp);
+    default:
+        return !word_boundary(v, sp);
+    }
+}
+
+/* Sets a capture or loop register so that backtracking restores it.
+ * Returns 1, or -1 when the stack is full. */
+static int set_slot(struct vm *v, enum frame_kind kind, size_t *slots, uint32_t slot, size_t sp)
+{
+    if (push(v, kind, 0, slot, slots[slot]) < 0)
+        return -1;
+    slots[slot] = sp;
+    return 1;
+}
+
+/* Runs one thread until it fails (0), matches (1) or exhausts the budget (-1).
+ * Captures matter only for backreferences, loop registers only without the
+ * memo (which already stops an iteration that matched nothing). */
 static int thread(struct vm *v, int pc, size_t sp, size_t end_at, uint32_t gen)
 {
     for (;;) {
         const struct rx_insn *in = &v->re->prog[pc];
-        int r;
+        int r = 1;
         if (v->budget == 0)
             return -1;
         v->budget--;
-        if (v->bits) {
-            size_t k = (size_t) pc * (v->n + 1) + sp;
-            uint64_t mask = (uint64_t) 1 << (k % 64);
-            if (v->bits[k / 64] & mask)
-                return 0;
-            v->bits[k / 64] |= mask;
-        } else if (v->stamp) {
-            uint32_t *st = &v->stamp[(size_t) pc * (v->n + 1) + sp];
-            if (*st == gen)
-                return 0;
-            *st = gen;
-        }
+        if (seen(v, pc, sp, gen))
+            return 0;
         switch (in->op) {
         case RX_CHAR:
         case RX_ANY:
         case RX_ANYALL:
         case RX_CLASS:
-            if (!consume(v, in, sp))
-                return 0;
-            sp++, pc++;
+            r = consume(v, in, sp);
+            sp += (size_t) r;
             break;
         case RX_SPLIT:
             if (push(v, F_THREAD, in->y, sp, 0) < 0)
                 return -1;
             pc = in->x;
-            break;
+            continue;
         case RX_JMP:
             pc = in->x;
-            break;
+            continue;
         case RX_SAVE:
-            if (v->re->has_backrefs) {
-                if (push(v, F_CAP, 0, in->arg, v->caps[in->arg]) < 0)
-                    return -1;
-                v->caps[in->arg] = sp;
-            }
-            pc++;
+            if (v->re->has_backrefs)
+                r = set_slot(v, F_CAP, v->caps, in->arg, sp);
             break;
-        case RX_BOL:
-            if (sp != 0)
-                return 0;
-            pc++;
+        case RX_MARK:
+            if (!memoised(v))
+                r = set_slot(v, F_REG, v->regs, in->arg, sp);
             break;
-        case RX_EOL:
-            if (sp != v->n)
-                return 0;
-            pc++;
-            break;
-        case RX_WORDB:
-            if (!word_boundary(v, sp))
-                return 0;
-            pc++;
-            break;
-        case RX_NWORDB:
-            if (word_boundary(v, sp))
-                return 0;
-            pc++;
+        case RX_CHECK: /* an iteration that matched nothing ends the loop */
+            r = memoised(v) || v->regs[in->arg] != sp;
             break;
         case RX_LOOK:
             if ((r = look(v, pc, sp)) <= 0)
                 return r;
             pc = in->x;
-            break;
+            continue;
         case RX_BACKREF:
-            if (!backref(v, in->arg, &sp))
-                return 0;
-            pc++;
-            break;
-        case RX_MARK:
-            if (!v->stamp && !v->bits) {
-                if (push(v, F_REG, 0, in->arg, v->regs[in->arg]) < 0)
-                    return -1;
-                v->regs[in->arg] = sp;
-            }
-            pc++;
-            break;
-        case RX_CHECK:
-            if (!v->stamp && !v->bits && v->regs[in->arg] == sp)
-                return 0; /* an iteration that matched nothing ends the loop */
-            pc++;
+            r = backref(v, in->arg, &sp);
             break;
         case RX_MATCH:
             return end_at == NO_END || sp == end_at;
+        default:
+            r = assertion_holds(v, in->op, sp);
+            break;
         }
+        if (r <= 0)
+            return r;
+        pc++;
     }
 }
 
@@ -253,41 +264,69 @@ size_t schema__rx_decode(const char *s, size_t len, uint32_t *out)
     return k;
 }
 
+/* Stack room for the common case: short texts, small programs. */
+struct scratch {
+    uint32_t text[SMALL_TEXT];
+    uint32_t stamp[SMALL_MEMO];
+    uint64_t bits[SMALL_MEMO / 64];
+    size_t slots[16];
+};
+
+/* Memo choice: one bit per state when there is a single run (no lookaround),
+ * generation stamps when lookarounds start runs of their own, none with
+ * backreferences (captures are part of the state) or past the size caps. */
+static void memo_init(struct vm *v, struct scratch *sc)
+{
+    const struct schema__regex *re = v->re;
+    size_t states = re->len * (v->n + 1);
+    if (re->has_backrefs)
+        return;
+    if (!re->has_look && states <= MAX_MEMO_BITS) {
+        size_t words = states / 64 + 1;
+        v->bits = words <= SMALL_MEMO / 64 ? sc->bits : xmalloc(words * sizeof *v->bits);
+        memset(v->bits, 0, words * sizeof *v->bits);
+    } else if (states <= MAX_MEMO) {
+        v->stamp = states <= SMALL_MEMO ? sc->stamp : xmalloc(states * sizeof *v->stamp);
+        memset(v->stamp, 0, states * sizeof *v->stamp);
+    }
+}
+
+static void vm_init(struct vm *v, struct scratch *sc, const struct schema__regex *re, const char *s,
+                    size_t len, unsigned long budget)
+{
+    memset(v, 0, sizeof *v);
+    uint32_t *text = len <= SMALL_TEXT ? sc->text : xmalloc(len * sizeof *text);
+    v->re = re;
+    v->s = text;
+    v->n = schema__rx_decode(s, len, text);
+    v->budget = (budget ? budget : SCHEMA_REGEX_BUDGET) + 64 * (unsigned long) v->n;
+    memo_init(v, sc);
+    size_t nslots = 2 * (size_t) (re->ncaps + 1) + (size_t) re->nregs;
+    v->caps = nslots <= 16 ? sc->slots : xmalloc(nslots * sizeof *v->caps);
+    memset(v->caps, 0xFF, nslots * sizeof *v->caps); /* NO_END: unset */
+    v->regs = v->caps + 2 * (re->ncaps + 1);
+}
+
+static void vm_free(struct vm *v, struct scratch *sc)
+{
+    free(v->stack);
+    if (v->caps != sc->slots)
+        free(v->caps);
+    if (v->stamp != sc->stamp)
+        free(v->stamp);
+    if (v->bits != sc->bits)
+        free(v->bits);
+    if (v->s != sc->text)
+        free((void *) v->s);
+}
+
 int schema__regex_search(const struct schema__regex *re, const char *s, size_t len,
                          unsigned long budget)
 {
-    uint32_t small_text[SMALL_TEXT], small_memo[SMALL_MEMO];
-    uint64_t small_bits[SMALL_MEMO / 64];
-    size_t small_slots[16];
-    struct vm v = {0};
-    uint32_t *text = len <= SMALL_TEXT ? small_text : xmalloc(len * sizeof *text);
-    v.re = re;
-    v.s = text;
-    v.n = schema__rx_decode(s, len, text);
-    v.budget = (budget ? budget : SCHEMA_REGEX_BUDGET) + 64 * (unsigned long) v.n;
-    size_t states = re->len * (v.n + 1);
-    if (!re->has_backrefs && !re->has_look && states <= MAX_MEMO_BITS) {
-        size_t words = states / 64 + 1;
-        v.bits = words <= SMALL_MEMO / 64 ? small_bits : xmalloc(words * sizeof *v.bits);
-        memset(v.bits, 0, words * sizeof *v.bits);
-    } else if (!re->has_backrefs && states <= MAX_MEMO) {
-        v.stamp = states <= SMALL_MEMO ? small_memo : xmalloc(states * sizeof *v.stamp);
-        memset(v.stamp, 0, states * sizeof *v.stamp);
-    }
-    size_t nslots = 2 * (size_t) (re->ncaps + 1) + (size_t) re->nregs;
-    size_t *slots = nslots <= 16 ? small_slots : xmalloc(nslots * sizeof *slots);
-    memset(slots, 0xFF, nslots * sizeof *slots); /* NO_END: unset */
-    v.caps = slots;
-    v.regs = slots + 2 * (re->ncaps + 1);
+    struct scratch sc;
+    struct vm v;
+    vm_init(&v, &sc, re, s, len, budget);
     int r = run(&v, 0, 0, NO_END);
-    free(v.stack);
-    if (slots != small_slots)
-        free(slots);
-    if (v.stamp != small_memo)
-        free(v.stamp);
-    if (v.bits != small_bits)
-        free(v.bits);
-    if (text != small_text)
-        free(text);
+    vm_free(&v, &sc);
     return r;
 }
