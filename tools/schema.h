@@ -1,7 +1,8 @@
 /* JSON Schema validation on cJSON: draft 2020-12 and draft-07 (chosen by
  * "$schema"; 2020-12 when absent). The host validates every downstream tool
  * call's arguments with it before anything is sent, and structuredContent
- * against outputSchema. Offline: remote $refs are not fetched. */
+ * against outputSchema. "format" is an annotation (not asserted); patterns
+ * follow ECMA-262. Offline: remote $refs are not fetched. */
 #ifndef TOOLS_SCHEMA_H
 #define TOOLS_SCHEMA_H
 
@@ -23,9 +24,12 @@ struct tools_schema_result {
 };
 
 /* Prepares a schema for validation. Does not take ownership of `schema`
- * (copies what it needs). On an unusable schema (not an object/boolean, a
- * pattern that does not compile, ...) returns NULL and, if err != NULL,
- * sets *err to a malloc'd message the caller frees. */
+ * (copies what it needs: keywords parsed, patterns compiled, $id/$anchor
+ * indexed and $refs resolved once). On an unusable schema (not an
+ * object/boolean, a malformed keyword, a pattern that does not compile, a
+ * local $ref that leads nowhere, nesting past 512 levels) returns NULL and,
+ * if err != NULL, sets *err to a malloc'd message naming the schema location
+ * (and the pattern) that the caller frees. */
 struct tools_schema *tools_schema_compile(const cJSON *schema, char **err);
 
 enum tools_schema_draft { TOOLS_SCHEMA_DRAFT_2020_12 = 0, TOOLS_SCHEMA_DRAFT_07 = 7 };
@@ -44,10 +48,14 @@ const char *tools_schema_unresolved(const struct tools_schema *s);
 
 void tools_schema_free(struct tools_schema *s);
 
-/* Validates `instance` (borrowed). Returns 1 when valid, 0 when not. When
- * out != NULL it receives every violation (up to an internal cap); release it
- * with tools_schema_result_free. Never fails otherwise: recursion is bounded,
- * and a schema loop ends as a violation, not a crash. */
+/* Validates `instance` (borrowed, not modified). Returns 1 when valid, 0 when
+ * not. When out != NULL it receives every violation (up to 32 kept, `total`
+ * counts all; none when valid); release it with tools_schema_result_free.
+ * With out == NULL it only decides, stopping at the first violation. Never
+ * fails otherwise: nesting is bounded (256 nested evaluations), as are the
+ * work (4M evaluations) and each pattern match (a step budget); hitting a
+ * limit ends as a violation saying so, never a crash or a hang. `s` is not
+ * modified: concurrent validations with one schema are safe. */
 int tools_schema_validate(const struct tools_schema *s, const cJSON *instance,
                           struct tools_schema_result *out);
 void tools_schema_result_free(struct tools_schema_result *r);
