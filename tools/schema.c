@@ -52,8 +52,8 @@ static void set_err(char **err, const char *msg)
         *err = xstrdup(msg);
 }
 
-struct tools_schema *tools_schema_compile_draft(const cJSON *schema,
-                                                enum tools_schema_draft default_draft, char **err)
+static struct tools_schema *compile(const cJSON *schema, enum tools_schema_draft default_draft,
+                                    const char *entry, char **err)
 {
     if (err)
         *err = NULL;
@@ -69,7 +69,7 @@ struct tools_schema *tools_schema_compile_draft(const cJSON *schema,
         return NULL;
     }
     enum schema_draft d = default_draft == TOOLS_SCHEMA_DRAFT_07 ? SCHEMA_DRAFT7 : SCHEMA_DRAFT2020;
-    if (schema__build(s, d, err) < 0) {
+    if (schema__build(s, d, entry, err) < 0) {
         tools_schema_free(s);
         return NULL;
     }
@@ -78,7 +78,23 @@ struct tools_schema *tools_schema_compile_draft(const cJSON *schema,
 
 struct tools_schema *tools_schema_compile(const cJSON *schema, char **err)
 {
-    return tools_schema_compile_draft(schema, TOOLS_SCHEMA_DRAFT_2020_12, err);
+    return compile(schema, TOOLS_SCHEMA_DRAFT_2020_12, NULL, err);
+}
+
+struct tools_schema *tools_schema_compile_draft(const cJSON *schema,
+                                                enum tools_schema_draft default_draft, char **err)
+{
+    return compile(schema, default_draft, NULL, err);
+}
+
+struct tools_schema *tools_schema_compile_entry(const cJSON *schema, const char *ref, char **err)
+{
+    if (ref == NULL) {
+        if (err)
+            *err = xstrdup("invalid schema: no entry reference given");
+        return NULL;
+    }
+    return compile(schema, TOOLS_SCHEMA_DRAFT_2020_12, ref, err);
 }
 
 const char *tools_schema_unresolved(const struct tools_schema *s)

@@ -40,6 +40,13 @@ enum tools_schema_draft { TOOLS_SCHEMA_DRAFT_2020_12 = 0, TOOLS_SCHEMA_DRAFT_07 
 struct tools_schema *tools_schema_compile_draft(const cJSON *schema,
                                                 enum tools_schema_draft default_draft, char **err);
 
+/* Prepares the subschema `ref` of a document instead of its root: a URI
+ * reference resolved against the document's base, such as "#/$defs/Tool" or
+ * "#/definitions/JSONRPCRequest" of an MCP revision's schema.json. The whole
+ * document is compiled (its $refs keep working). NULL with *err when the
+ * document is unusable or ref leads nowhere in it. */
+struct tools_schema *tools_schema_compile_entry(const cJSON *schema, const char *ref, char **err);
+
 /* The first reference the compiled schema could not resolve offline (a $ref
  * to a remote document or metaschema, or an unknown "$schema" metaschema), or
  * NULL when everything resolved. Such a $ref validates as true (accepts

@@ -156,9 +156,10 @@ struct tools_schema {
 void *schema__alloc(struct tools_schema *s, size_t size);
 char *schema__strdup(struct tools_schema *s, const char *str);
 
-/* Builds the node tree for s->doc (schema_compile.c). Returns 0, or -1 with
- * a malloc'd message in *err. */
-int schema__build(struct tools_schema *s, enum schema_draft draft, char **err);
+/* Builds the node tree for s->doc (schema_ref.c); s->root is the document
+ * root, or the target of the reference `entry` when not NULL. Returns 0, or
+ * -1 with a malloc'd message in *err. */
+int schema__build(struct tools_schema *s, enum schema_draft draft, const char *entry, char **err);
 
 /* --- evaluation (schema_eval.c) ------------------------------------------ */
 

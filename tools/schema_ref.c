@@ -276,7 +276,20 @@ static void compiler_free(struct schema__compiler *cp)
     buf_free(&cp->path);
 }
 
-int schema__build(struct tools_schema *s, enum schema_draft draft, char **err)
+/* An entry point other than the document root: a node holding only a $ref,
+ * resolved like any other (against the root's base URI). */
+static struct schema__node *entry_node(struct schema__compiler *cp, const char *ref)
+{
+    struct schema__node *n = schema__alloc(cp->s, sizeof *n);
+    n->json = cp->s->doc;
+    n->res = cp->s->root->res;
+    n->kind = K_OBJECT;
+    n->groups = G_REF;
+    schema__ref_pending(cp, n, ref, 0);
+    return n;
+}
+
+int schema__build(struct tools_schema *s, enum schema_draft draft, const char *entry, char **err)
 {
     struct schema__compiler cp;
     memset(&cp, 0, sizeof cp);
@@ -285,8 +298,12 @@ int schema__build(struct tools_schema *s, enum schema_draft draft, char **err)
     struct schema__resource *def = schema__resource_new(&cp, DEFAULT_BASE, draft);
     s->root = schema__compile_node(&cp, s->doc, def);
     def->root = s->root;
+    if (!cp.err && entry)
+        s->root = entry_node(&cp, entry);
     if (!cp.err)
         schema__ref_resolve_all(&cp);
+    if (!cp.err && entry && s->root->ref == NULL)
+        schema__fail(&cp, "the entry \"%s\" is not in this document", entry);
     compiler_free(&cp);
     if (cp.err) {
         if (err)

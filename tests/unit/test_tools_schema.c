@@ -513,6 +513,79 @@ static void test_offline_references(void **state)
     tools_schema_free(s);
 }
 
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *data = malloc((size_t) n + 1);
+    size_t got = fread(data, 1, (size_t) n, f);
+    data[got] = '\0';
+    fclose(f);
+    return data;
+}
+
+static double now_ns(void);
+
+/* The official MCP schemas (draft-07 up to 2025-06-18, 2020-12 after), used
+ * through an entry point: one definition of a large document. */
+static void test_mcp_schemas(void **state)
+{
+    (void) state;
+    static const char *const revisions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25",
+                                            "2026-07-28"};
+    for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++) {
+        char path[256], ref[64];
+        snprintf(path, sizeof path, "tests/data/mcp-schema/%s/schema.json", revisions[i]);
+        char *text = read_text(path);
+        assert_non_null(text);
+        size_t size = strlen(text);
+        cJSON *doc = cJSON_Parse(text);
+        free(text);
+        assert_non_null(doc);
+        const char *defs = cJSON_GetObjectItem(doc, "$defs") ? "$defs" : "definitions";
+        snprintf(ref, sizeof ref, "#/%s/CallToolRequest", defs);
+        double t0 = now_ns();
+        char *err = NULL;
+        struct tools_schema *s = tools_schema_compile_entry(doc, ref, &err);
+        double t1 = now_ns();
+        if (s == NULL)
+            printf("%s: %s\n", revisions[i], err);
+        assert_non_null(s);
+        assert_null(tools_schema_unresolved(s));
+        char *got = NULL;
+        assert_int_equal(
+            validate_text(s,
+                          "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+                          "\"params\":{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"},"
+                          /* 2026-07-28 requires per-request _meta; older revisions allow it */
+                          "\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{},"
+                          "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}",
+                          NULL),
+            1);
+        assert_int_equal(validate_text(s,
+                                       "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+                                       "\"params\":{\"name\":5}}",
+                                       &got),
+                         0);
+        assert_non_null(strstr(got, "- /params/name: expected string, got integer 5 [type]\n"));
+        printf("MCP %s CallToolRequest: compiled %zu-byte document in %.2f ms\n", revisions[i],
+               size, (t1 - t0) / 1e6);
+        free(got);
+        tools_schema_free(s);
+        cJSON_Delete(doc);
+    }
+    char *err = NULL;
+    cJSON *doc = cJSON_Parse("{\"$defs\":{\"a\":{}}}");
+    assert_null(tools_schema_compile_entry(doc, "#/$defs/b", &err));
+    assert_non_null(strstr(err, "does not resolve"));
+    free(err);
+    cJSON_Delete(doc);
+}
+
 static double now_ns(void)
 {
     struct timespec ts;
@@ -602,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_lengths_count_code_points),
         cmocka_unit_test(test_patterns_in_schemas),
         cmocka_unit_test(test_offline_references),
+        cmocka_unit_test(test_mcp_schemas),
         cmocka_unit_test(test_speed_of_a_typical_tool_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
