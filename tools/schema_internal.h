@@ -261,6 +261,8 @@ void schema__pointer_append(struct buf *b, const char *name);
 unsigned schema__type_bits(const cJSON *v);
 /* Deep equality with numbers compared by value: 1 equal, 0 not, -1 too deep. */
 int schema__json_equal(const cJSON *a, const cJSON *b);
+/* A hash consistent with schema__json_equal (equal values, equal hashes). */
+uint64_t schema__json_hash(const cJSON *v);
 /* Whether v nests deeper than limit (iterative: safe on any depth). */
 int schema__json_deeper_than(const cJSON *v, int limit);
 int schema__is_multiple(double x, double m);

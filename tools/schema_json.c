@@ -38,11 +38,43 @@ unsigned schema__type_bits(const cJSON *v)
 
 static int equal_at(const cJSON *a, const cJSON *b, int depth);
 
+#define SMALL_OBJECT 16 /* members compared by lookup; larger objects are sorted first */
+
+static int cmp_member(const void *x, const void *y)
+{
+    return strcmp((*(const cJSON *const *) x)->string, (*(const cJSON *const *) y)->string);
+}
+
+static const cJSON **sorted_members(const cJSON *o, int n)
+{
+    const cJSON **m = xmalloc((size_t) n * sizeof *m);
+    int i = 0;
+    for (const cJSON *k = o->child; k; k = k->next)
+        m[i++] = k;
+    qsort(m, (size_t) n, sizeof *m, cmp_member);
+    return m;
+}
+
+/* Large objects: sort both member lists by key, then compare in step, so
+ * equal objects of n members cost n log n, not n^2. */
+static int large_objects_equal(const cJSON *a, const cJSON *b, int n, int depth)
+{
+    const cJSON **x = sorted_members(a, n), **y = sorted_members(b, n);
+    int r = 1;
+    for (int i = 0; i < n && r == 1; i++)
+        r = strcmp(x[i]->string, y[i]->string) == 0 ? equal_at(x[i], y[i], depth + 1) : 0;
+    free(x);
+    free(y);
+    return r;
+}
+
 static int objects_equal(const cJSON *a, const cJSON *b, int depth)
 {
     int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
     if (na != nb)
         return 0;
+    if (na > SMALL_OBJECT)
+        return large_objects_equal(a, b, na, depth);
     for (const cJSON *m = a->child; m; m = m->next) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(b, m->string);
         if (o == NULL)
@@ -93,6 +125,58 @@ static int equal_at(const cJSON *a, const cJSON *b, int depth)
 int schema__json_equal(const cJSON *a, const cJSON *b)
 {
     return equal_at(a, b, 0);
+}
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t string_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char) *s) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t hash_at(const cJSON *v, int depth)
+{
+    uint64_t h;
+    double d;
+    if (depth > SCHEMA_CMP_MAX_DEPTH)
+        return 1; /* equality will report the depth */
+    switch (v->type & 0xFF) {
+    case cJSON_Number:
+        d = v->valuedouble == 0 ? 0 : v->valuedouble; /* -0 == 0 */
+        memcpy(&h, &d, sizeof h);
+        return mix(h ^ 0x11);
+    case cJSON_String:
+    case cJSON_Raw:
+        return mix(string_hash(v->valuestring ? v->valuestring : "") ^ 0x22);
+    case cJSON_Array:
+        h = 0x33;
+        for (const cJSON *k = v->child; k; k = k->next)
+            h = mix(h * 31 + hash_at(k, depth + 1));
+        return h;
+    case cJSON_Object:
+        h = 0x44; /* a sum: member order does not matter */
+        for (const cJSON *k = v->child; k; k = k->next)
+            h += mix(string_hash(k->string) * 0x9E3779B97F4A7C15ULL + hash_at(k, depth + 1));
+        return mix(h);
+    default:
+        return mix((uint64_t) (v->type & 0xFF) + 0x55);
+    }
+}
+
+uint64_t schema__json_hash(const cJSON *v)
+{
+    return hash_at(v, 0);
 }
 
 static int is_container(const cJSON *v)

@@ -4,6 +4,8 @@
  * in-place applicators). */
 #include "tools/schema_internal.h"
 
+#include "common/alloc.h"
+
 #include <stdlib.h>
 
 static const char *items_keyword(const struct schema__node *n)
@@ -72,27 +74,67 @@ static int check_contains(struct schema__ctx *c, const struct schema__node *n, c
     return 1;
 }
 
-/* uniqueItems: pairwise, stopping at the first equal pair. */
-static int check_unique(struct schema__ctx *c, const cJSON *inst)
+#define SMALL_ARRAY 16 /* items compared pairwise; larger arrays are hashed first */
+
+struct hashed {
+    uint64_t hash;
+    size_t index;
+    const cJSON *item;
+};
+
+static int cmp_hashed(const void *x, const void *y)
+{
+    const struct hashed *a = x, *b = y;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Compares x and y; 1 and a recorded error when equal, -1 (aborted) when too deep. */
+static int duplicate(struct schema__ctx *c, const cJSON *x, const cJSON *y, size_t i, size_t j)
+{
+    int r = schema__json_equal(x, y);
+    if (r < 0) {
+        schema__abort(c, "uniqueItems", "validation stopped: items nested too deeply to compare");
+        return -1;
+    }
+    if (r)
+        schema__error(c, "uniqueItems", "items must be unique (items %zu and %zu are equal)", i, j);
+    return r;
+}
+
+static int unique_small(struct schema__ctx *c, const cJSON *inst)
 {
     size_t i = 0;
     for (const cJSON *x = inst->child; x; x = x->next, i++) {
         size_t j = i + 1;
-        for (const cJSON *y = x->next; y; y = y->next, j++) {
-            int r = schema__json_equal(x, y);
-            if (r < 0) {
-                schema__abort(c, "uniqueItems",
-                              "validation stopped: items nested too deeply to compare");
+        for (const cJSON *y = x->next; y; y = y->next, j++)
+            if (duplicate(c, x, y, i, j))
                 return 0;
-            }
-            if (r) {
-                schema__error(c, "uniqueItems",
-                              "items must be unique (items %zu and %zu are equal)", i, j);
-                return 0;
-            }
-        }
     }
     return 1;
+}
+
+/* Large arrays: sort by hash, compare only items whose hashes are equal. */
+static int unique_large(struct schema__ctx *c, const cJSON *inst, size_t size)
+{
+    struct hashed *h = xmalloc(size * sizeof *h);
+    size_t n = 0, i, j;
+    for (const cJSON *x = inst->child; x; x = x->next, n++)
+        h[n] = (struct hashed){schema__json_hash(x), n, x};
+    qsort(h, n, sizeof *h, cmp_hashed);
+    int ok = 1;
+    for (i = 0; i < n && ok; i++)
+        for (j = i + 1; j < n && h[j].hash == h[i].hash && ok; j++)
+            ok = !duplicate(c, h[i].item, h[j].item, h[i].index, h[j].index);
+    free(h);
+    return ok;
+}
+
+/* uniqueItems: stops at the first equal pair. */
+static int check_unique(struct schema__ctx *c, const cJSON *inst, size_t size)
+{
+    return size <= SMALL_ARRAY ? unique_small(c, inst) : unique_large(c, inst, size);
 }
 
 static int check_size(struct schema__ctx *c, const struct schema__node *n, size_t size)
@@ -120,7 +162,7 @@ int schema__kw_array(struct schema__ctx *c, const struct schema__node *n, const 
         return 0;
     if (n->contains && !check_contains(c, n, inst, a) && (ok = 0, c->quiet))
         return 0;
-    if ((n->flags & F_UNIQUE) && !check_unique(c, inst))
+    if ((n->flags & F_UNIQUE) && !check_unique(c, inst, size))
         ok = 0;
     return ok;
 }

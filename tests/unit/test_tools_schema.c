@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+static double now_ns(void);
+
 static struct tools_schema *compile_text(const char *text)
 {
     cJSON *doc = cJSON_Parse(text);
@@ -365,6 +367,45 @@ static void test_deep_instances(void **state)
     free_deep(deep_schema);
 }
 
+/* uniqueItems and object equality on big instances: n log n, not n^2. */
+static void test_large_instances_stay_fast(void **state)
+{
+    (void) state;
+    struct tools_schema *s = compile_text("{\"uniqueItems\":true}");
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < 100000; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateNumber(i));
+    double t0 = now_ns();
+    assert_int_equal(tools_schema_validate(s, arr, NULL), 1);
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber(5.0));
+    struct tools_schema_result r;
+    assert_int_equal(tools_schema_validate(s, arr, &r), 0);
+    assert_string_equal(r.errors[0].message, "items must be unique (items 5 and 100000 are equal)");
+    tools_schema_result_free(&r);
+    cJSON_Delete(arr);
+    /* Two equal objects of 20000 members, keys in opposite orders. */
+    cJSON *a = cJSON_CreateObject(), *b = cJSON_CreateObject();
+    char key[32];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        cJSON_AddNumberToObject(a, key, i);
+        snprintf(key, sizeof key, "k%d", 19999 - i);
+        cJSON_AddNumberToObject(b, key, 19999 - i);
+    }
+    arr = cJSON_CreateArray();
+    cJSON_AddItemToArray(arr, a);
+    cJSON_AddItemToArray(arr, b);
+    assert_int_equal(tools_schema_validate(s, arr, NULL), 0);
+    cJSON_DeleteItemFromObject(b, "k7");
+    cJSON_AddNumberToObject(b, "k7", -1);
+    assert_int_equal(tools_schema_validate(s, arr, NULL), 1);
+    double ms = (now_ns() - t0) / 1e6;
+    printf("uniqueItems on 100000 numbers (twice) and 2 x 20000-member objects: %.1f ms\n", ms);
+    assert_true(ms < 5000);
+    cJSON_Delete(arr);
+    tools_schema_free(s);
+}
+
 static void expect_invalid_schema(const char *schema, const char *needle)
 {
     cJSON *doc = cJSON_Parse(schema);
@@ -528,8 +569,6 @@ static char *read_text(const char *path)
     return data;
 }
 
-static double now_ns(void);
-
 /* The official MCP schemas (draft-07 up to 2025-06-18, 2020-12 after), used
  * through an entry point: one definition of a large document. */
 static void test_mcp_schemas(void **state)
@@ -670,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_draft04_exclusive_booleans),
         cmocka_unit_test(test_schema_loops_end_as_violations),
         cmocka_unit_test(test_deep_instances),
+        cmocka_unit_test(test_large_instances_stay_fast),
         cmocka_unit_test(test_invalid_schemas),
         cmocka_unit_test(test_multiple_of_edges),
         cmocka_unit_test(test_lengths_count_code_points),
