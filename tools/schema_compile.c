@@ -286,6 +286,15 @@ struct schema__regex *schema__compile_pattern(struct schema__compiler *cp, const
         return NULL;
     }
     struct tools_schema *s = cp->s;
+    s->regex_insns += schema__regex_size(re);
+    if (s->regex_insns > SCHEMA_REGEX_TOTAL) {
+        schema__regex_free(re);
+        schema__fail(cp,
+                     "patterns too large in total (over %d steps once counted repetitions "
+                     "are expanded)",
+                     SCHEMA_REGEX_TOTAL);
+        return NULL;
+    }
     s->regexes = xrealloc(s->regexes, (s->n_regexes + 1) * sizeof *s->regexes);
     s->regexes[s->n_regexes++] = re;
     return re;

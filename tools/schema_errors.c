@@ -53,6 +53,16 @@ static void fill_error(struct schema__ctx *c, struct tools_schema_error *e, cons
     e->message = buf_steal(&b);
 }
 
+int schema__error_kept(struct schema__ctx *c)
+{
+    if (c->quiet)
+        return 0;
+    if (c->count < SCHEMA_MAX_ERRORS)
+        return 1;
+    c->total++;
+    return 0;
+}
+
 void schema__error(struct schema__ctx *c, const char *keyword, const char *fmt, ...)
 {
     if (c->quiet)

@@ -17,6 +17,7 @@ struct buf;
 #define SCHEMA_EVAL_BUDGET   4000000L /* schema evaluations per validation */
 #define SCHEMA_DOC_MAX_DEPTH 512      /* nesting of a schema document */
 #define SCHEMA_CMP_MAX_DEPTH 1000     /* nesting compared by enum/const/uniqueItems */
+#define SCHEMA_REGEX_TOTAL   1000000  /* pattern instructions per schema (16 MB) */
 
 enum schema_draft { SCHEMA_DRAFT7 = 7, SCHEMA_DRAFT2020 = 2020 };
 
@@ -148,8 +149,9 @@ struct tools_schema {
     struct schema__resource *resources;
     struct schema__regex **regexes; /* owned, freed with the schema */
     size_t n_regexes;
-    char *unresolved; /* first reference we could not resolve offline, or NULL */
-    int has_dynamic;  /* any $dynamicRef with a dynamic anchor */
+    size_t regex_insns; /* their total size, capped by SCHEMA_REGEX_TOTAL */
+    char *unresolved;   /* first reference we could not resolve offline, or NULL */
+    int has_dynamic;    /* any $dynamicRef with a dynamic anchor */
 };
 
 /* Arena allocation of zeroed memory owned by the schema (schema.c). */
@@ -234,6 +236,10 @@ int schema__pattern_test(struct schema__ctx *c, const struct schema__regex *re, 
 
 /* --- errors (schema_errors.c) --------------------------------------------- */
 
+/* Whether a violation recorded now would be kept (not quiet, below the cap).
+ * When it would not, a non-quiet violation is only counted here: callers
+ * that build costly messages check this first and skip schema__error. */
+int schema__error_kept(struct schema__ctx *c);
 /* Records a violation at the current instance path (nothing in quiet mode). */
 void schema__error(struct schema__ctx *c, const char *keyword, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -52,7 +52,7 @@ static void allowed_text(struct buf *b, const struct schema__node *n)
 static void not_allowed(struct schema__ctx *c, const char *keyword, const struct schema__node *n,
                         const char *name)
 {
-    if (c->quiet)
+    if (!schema__error_kept(c))
         return;
     struct buf q, allowed;
     buf_init(&q, 0);

@@ -44,7 +44,7 @@ static int check_type(struct schema__ctx *c, const struct schema__node *n, const
 {
     if (n->types & schema__type_bits(inst))
         return 1;
-    if (!c->quiet) {
+    if (schema__error_kept(c)) {
         struct buf b;
         buf_init(&b, 0);
         schema__types_text(&b, n->types);
@@ -102,7 +102,7 @@ static int check_enum_const(struct schema__ctx *c, const struct schema__node *n,
     if (n->groups & G_ENUM) {
         if ((r = find_equal(c, n->enum_values, inst)) < 0)
             return 0;
-        if (r == 0 && (ok = 0, !c->quiet))
+        if (r == 0 && (ok = 0, schema__error_kept(c)))
             enum_error(c, n->enum_values, inst);
     }
     if ((n->groups & G_CONST) && (ok || !c->quiet)) {
@@ -110,7 +110,7 @@ static int check_enum_const(struct schema__ctx *c, const struct schema__node *n,
             schema__abort(c, "const", "validation stopped: value nested too deeply to compare");
             return 0;
         }
-        if (r == 0 && (ok = 0, !c->quiet)) {
+        if (r == 0 && (ok = 0, schema__error_kept(c))) {
             char *want = schema__value_text(n->const_value), *got = schema__value_text(inst);
             schema__error(c, "const", "must be %s (got %s)", want, got);
             free(want);
@@ -123,7 +123,7 @@ static int check_enum_const(struct schema__ctx *c, const struct schema__node *n,
 static int bound_error(struct schema__ctx *c, const char *keyword, const char *op, double limit,
                        double got)
 {
-    if (c->quiet)
+    if (!schema__error_kept(c))
         return 0;
     struct buf a, b;
     buf_init(&a, 0);
@@ -171,7 +171,7 @@ static int check_string(struct schema__ctx *c, const struct schema__node *n, con
         int r = schema__pattern_test(c, n->pattern, n->pattern_src, s);
         if (r < 0)
             return 0;
-        if (r == 0 && (ok = 0, !c->quiet)) {
+        if (r == 0 && (ok = 0, schema__error_kept(c))) {
             cJSON tmp;
             memset(&tmp, 0, sizeof tmp);
             tmp.type = cJSON_String | cJSON_IsReference;

@@ -637,6 +637,11 @@ struct schema__regex *schema__regex_compile(const char *pattern, char **err)
     return re;
 }
 
+size_t schema__regex_size(const struct schema__regex *re)
+{
+    return re->len;
+}
+
 void schema__regex_free(struct schema__regex *re)
 {
     if (re == NULL)

@@ -25,6 +25,9 @@ struct schema__regex *schema__regex_compile(const char *pattern, char **err);
 int schema__regex_search(const struct schema__regex *re, const char *s, size_t len,
                          unsigned long budget);
 
+/* Instructions of the compiled program (a measure of its memory, 16 bytes each). */
+size_t schema__regex_size(const struct schema__regex *re);
+
 void schema__regex_free(struct schema__regex *re);
 
 #endif

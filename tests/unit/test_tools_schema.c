@@ -446,6 +446,19 @@ static void test_invalid_schemas(void **state)
     char *err = NULL;
     assert_null(tools_schema_compile(NULL, &err));
     free(err);
+    /* Many large patterns: refused once they pass 1M instructions (16 MB) in all. */
+    cJSON *props = cJSON_CreateObject(), *doc = cJSON_CreateObject();
+    cJSON_AddItemToObject(doc, "properties", props);
+    for (int i = 0; i < 60; i++) { /* about 20000 instructions each */
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        cJSON *p = cJSON_AddObjectToObject(props, name);
+        cJSON_AddStringToObject(p, "pattern", "^(?:[a-z]{1,100}-){1,100}$");
+    }
+    assert_null(tools_schema_compile(doc, &err));
+    assert_non_null(strstr(err, "patterns too large in total"));
+    free(err);
+    cJSON_Delete(doc);
 }
 
 static void test_multiple_of_edges(void **state)
