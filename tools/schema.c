@@ -143,6 +143,7 @@ int tools_schema_validate(const struct tools_schema *s, const cJSON *instance,
     c.quiet = out == NULL;
     c.want_errors = out != NULL;
     c.budget = SCHEMA_EVAL_BUDGET;
+    c.regex_budget = SCHEMA_REGEX_STEPS;
     int ok = instance != NULL && schema__eval(&c, s->root, instance, NULL);
     if (c.aborted)
         ok = 0;

@@ -179,7 +179,17 @@ int schema__eval_item(struct schema__ctx *c, const struct schema__node *n, const
 int schema__pattern_test(struct schema__ctx *c, const struct schema__regex *re, const char *src,
                          const char *str)
 {
-    int r = schema__regex_search(re, str, strlen(str), 0);
+    /* Every search may take 64 steps per byte (linear patterns never need
+     * more); the superlinear excess is drawn from one budget per validation,
+     * and no single search takes more than SCHEMA_REGEX_BUDGET of it. */
+    size_t len = strlen(str);
+    unsigned long linear = 64 * (unsigned long) len;
+    unsigned long extra =
+        c->regex_budget < SCHEMA_REGEX_BUDGET ? c->regex_budget : SCHEMA_REGEX_BUDGET;
+    unsigned long left = linear + extra;
+    int r = schema__regex_search(re, str, len, &left);
+    unsigned long used = linear + extra - left;
+    c->regex_budget -= used > linear ? used - linear : 0;
     if (r < 0) {
         char *p = NULL;
         cJSON tmp;

@@ -12,12 +12,13 @@
 
 struct buf;
 
-#define SCHEMA_MAX_DEPTH     256      /* nested evaluations (schema x instance) */
-#define SCHEMA_MAX_ERRORS    32       /* violations kept in a result */
-#define SCHEMA_EVAL_BUDGET   4000000L /* schema evaluations per validation */
-#define SCHEMA_DOC_MAX_DEPTH 512      /* nesting of a schema document */
-#define SCHEMA_CMP_MAX_DEPTH 1000     /* nesting compared by enum/const/uniqueItems */
-#define SCHEMA_REGEX_TOTAL   1000000  /* pattern instructions per schema (16 MB) */
+#define SCHEMA_MAX_DEPTH     256        /* nested evaluations (schema x instance) */
+#define SCHEMA_MAX_ERRORS    32         /* violations kept in a result */
+#define SCHEMA_EVAL_BUDGET   4000000L   /* schema evaluations per validation */
+#define SCHEMA_DOC_MAX_DEPTH 512        /* nesting of a schema document */
+#define SCHEMA_CMP_MAX_DEPTH 1000       /* nesting compared by enum/const/uniqueItems */
+#define SCHEMA_REGEX_TOTAL   1000000    /* pattern instructions per schema (16 MB) */
+#define SCHEMA_REGEX_STEPS   16000000UL /* superlinear pattern steps per validation */
 
 enum schema_draft { SCHEMA_DRAFT7 = 7, SCHEMA_DRAFT2020 = 2020 };
 
@@ -186,6 +187,7 @@ struct schema__ctx {
     int aborted;     /* a limit was hit: the verdict is "invalid", whatever a "not" says */
     int depth;
     long budget;
+    unsigned long regex_budget; /* SCHEMA_REGEX_STEPS, drawn by schema__pattern_test */
     int path_len;
     int scope_len;
     struct tools_schema_error *errors; /* room for SCHEMA_MAX_ERRORS, allocated on first use */

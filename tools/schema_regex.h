@@ -19,11 +19,12 @@ struct schema__regex;
 struct schema__regex *schema__regex_compile(const char *pattern, char **err);
 
 /* Searches s[0..len) (UTF-8; ill-formed bytes read as U+FFFD) for a match
- * anywhere. budget 0 means SCHEMA_REGEX_BUDGET (a floor of 64 steps per
- * input code point is added). Returns 1 (match), 0 (no match) or -1 (budget
+ * anywhere. budget == NULL allows SCHEMA_REGEX_BUDGET steps plus 64 per
+ * input code point; otherwise *budget steps are allowed and *budget is left
+ * with the steps not used. Returns 1 (match), 0 (no match) or -1 (budget
  * exhausted: the answer is unknown). */
 int schema__regex_search(const struct schema__regex *re, const char *s, size_t len,
-                         unsigned long budget);
+                         unsigned long *budget);
 
 /* Instructions of the compiled program (a measure of its memory, 16 bytes each). */
 size_t schema__regex_size(const struct schema__regex *re);

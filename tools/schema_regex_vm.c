@@ -292,14 +292,14 @@ static void memo_init(struct vm *v, struct scratch *sc)
 }
 
 static void vm_init(struct vm *v, struct scratch *sc, const struct schema__regex *re, const char *s,
-                    size_t len, unsigned long budget)
+                    size_t len, const unsigned long *budget)
 {
     memset(v, 0, sizeof *v);
     uint32_t *text = len <= SMALL_TEXT ? sc->text : xmalloc(len * sizeof *text);
     v->re = re;
     v->s = text;
     v->n = schema__rx_decode(s, len, text);
-    v->budget = (budget ? budget : SCHEMA_REGEX_BUDGET) + 64 * (unsigned long) v->n;
+    v->budget = budget ? *budget : SCHEMA_REGEX_BUDGET + 64 * (unsigned long) v->n;
     memo_init(v, sc);
     size_t nslots = 2 * (size_t) (re->ncaps + 1) + (size_t) re->nregs;
     v->caps = nslots <= 16 ? sc->slots : xmalloc(nslots * sizeof *v->caps);
@@ -321,12 +321,14 @@ static void vm_free(struct vm *v, struct scratch *sc)
 }
 
 int schema__regex_search(const struct schema__regex *re, const char *s, size_t len,
-                         unsigned long budget)
+                         unsigned long *budget)
 {
     struct scratch sc;
     struct vm v;
     vm_init(&v, &sc, re, s, len, budget);
     int r = run(&v, 0, 0, NO_END);
+    if (budget)
+        *budget = v.budget;
     vm_free(&v, &sc);
     return r;
 }

@@ -532,6 +532,31 @@ static void test_patterns_in_schemas(void **state)
     assert_int_equal(verdict("{\"pattern\":\"\\\\d{3}\"}", "\"ab123cd\""), 1); /* unanchored */
 }
 
+/* Each search below stays under its own budget (300k steps), but together
+ * they would take 30M: the per-validation pattern budget stops them. */
+static void test_pattern_work_is_bounded_per_validation(void **state)
+{
+    (void) state;
+    struct tools_schema *s = compile_text("{\"patternProperties\":{\"^(a|a)+\\\\1$\":{}}}");
+    cJSON *inst = cJSON_CreateObject();
+    for (int i = 0; i < 100; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "aaaaaaaaaaaaaa!%d", i);
+        cJSON_AddNullToObject(inst, key);
+    }
+    double t0 = now_ns();
+    struct tools_schema_result r;
+    assert_int_equal(tools_schema_validate(s, inst, &r), 0);
+    double ms = (now_ns() - t0) / 1e6;
+    assert_int_equal(r.count, 1);
+    assert_non_null(strstr(r.errors[0].message, "too expensive to match"));
+    printf("100 keys x 300k-step pattern: stopped after %.1f ms\n", ms);
+    assert_true(ms < 3000);
+    tools_schema_result_free(&r);
+    cJSON_Delete(inst);
+    tools_schema_free(s);
+}
+
 static void test_offline_references(void **state)
 {
     (void) state;
@@ -727,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_multiple_of_edges),
         cmocka_unit_test(test_lengths_count_code_points),
         cmocka_unit_test(test_patterns_in_schemas),
+        cmocka_unit_test(test_pattern_work_is_bounded_per_validation),
         cmocka_unit_test(test_offline_references),
         cmocka_unit_test(test_mcp_schemas),
         cmocka_unit_test(test_speed_of_a_typical_tool_call),
