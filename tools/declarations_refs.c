@@ -211,40 +211,119 @@ void tools__decl_edge_add(struct tools__decl_doc *d, size_t from, size_t to, int
     t->edges[t->nedges++] = (struct tools__decl_edge){to, unguarded};
 }
 
-/* Whether `start` reaches itself along one or more edges (only unguarded
- * ones when `unguarded_only`). Iterative depth-first search. */
-static int on_cycle(const struct tools__decl_doc *d, size_t start, int unguarded_only,
-                    unsigned char *seen, size_t *stack)
+struct tarjan {
+    const struct tools__decl_doc *d;
+    int unguarded_only;
+    size_t *index, *low, *stack, *frame_v, *frame_e;
+    unsigned char *on_stack;
+    size_t next, top, frames;
+};
+
+#define UNSEEN ((size_t) -1)
+
+static int edge_counts(const struct tarjan *tj, const struct tools__decl_edge *e)
 {
-    size_t top = 0;
-    memset(seen, 0, d->n);
-    stack[top++] = start;
-    while (top > 0) {
-        const struct tools__decl_target *t = &d->t[stack[--top]];
-        for (size_t i = 0; i < t->nedges; i++) {
-            size_t to = t->edges[i].to;
-            if (unguarded_only && !t->edges[i].unguarded)
-                continue;
-            if (to == start)
-                return 1;
-            if (!seen[to]) {
-                seen[to] = 1;
-                stack[top++] = to;
-            }
-        }
-    }
+    return !tj->unguarded_only || e->unguarded;
+}
+
+static int self_loop(const struct tarjan *tj, size_t v)
+{
+    const struct tools__decl_target *t = &tj->d->t[v];
+    for (size_t i = 0; i < t->nedges; i++)
+        if (t->edges[i].to == v && edge_counts(tj, &t->edges[i]))
+            return 1;
     return 0;
+}
+
+static void visit(struct tarjan *tj, size_t v)
+{
+    tj->index[v] = tj->low[v] = tj->next++;
+    tj->stack[tj->top++] = v;
+    tj->on_stack[v] = 1;
+    tj->frame_v[tj->frames] = v;
+    tj->frame_e[tj->frames++] = 0;
+}
+
+/* Pops the component rooted at v; marks its members when it is a cycle. */
+static void pop_component(struct tarjan *tj, size_t v, unsigned char *cyclic)
+{
+    size_t first = tj->top;
+    do
+        tj->on_stack[tj->stack[--first]] = 0;
+    while (tj->stack[first] != v);
+    int cycle = tj->top - first > 1 || self_loop(tj, v);
+    for (size_t i = first; i < tj->top; i++)
+        cyclic[tj->stack[i]] = (unsigned char) cycle;
+    tj->top = first;
+}
+
+/* One step of the iterative depth-first search at the top frame. */
+static void step_frame(struct tarjan *tj, unsigned char *cyclic)
+{
+    size_t v = tj->frame_v[tj->frames - 1];
+    const struct tools__decl_target *t = &tj->d->t[v];
+    size_t *ei = &tj->frame_e[tj->frames - 1];
+    if (*ei < t->nedges) {
+        const struct tools__decl_edge *e = &t->edges[(*ei)++];
+        if (!edge_counts(tj, e))
+            return;
+        if (tj->index[e->to] == UNSEEN)
+            visit(tj, e->to);
+        else if (tj->on_stack[e->to] && tj->index[e->to] < tj->low[v])
+            tj->low[v] = tj->index[e->to];
+        return;
+    }
+    tj->frames--;
+    if (tj->frames > 0) {
+        size_t u = tj->frame_v[tj->frames - 1];
+        if (tj->low[v] < tj->low[u])
+            tj->low[u] = tj->low[v];
+    }
+    if (tj->low[v] == tj->index[v])
+        pop_component(tj, v, cyclic);
+}
+
+/* cyclic[v] = 1 when v lies on a cycle of the (unguarded) reference graph:
+ * Tarjan's strongly connected components, without recursion. */
+static void mark_cycles(const struct tools__decl_doc *d, int unguarded_only,
+                        unsigned char *cyclic)
+{
+    size_t n = d->n;
+    struct tarjan tj = {d, unguarded_only, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0};
+    tj.index = xmalloc(n * sizeof *tj.index);
+    tj.low = xmalloc(n * sizeof *tj.low);
+    tj.stack = xmalloc(n * sizeof *tj.stack);
+    tj.frame_v = xmalloc(n * sizeof *tj.frame_v);
+    tj.frame_e = xmalloc(n * sizeof *tj.frame_e);
+    tj.on_stack = xcalloc(n, 1);
+    for (size_t v = 0; v < n; v++)
+        tj.index[v] = UNSEEN;
+    memset(cyclic, 0, n);
+    for (size_t v = 0; v < n; v++) {
+        if (tj.index[v] != UNSEEN)
+            continue;
+        visit(&tj, v);
+        while (tj.frames > 0)
+            step_frame(&tj, cyclic);
+    }
+    free(tj.on_stack);
+    free(tj.frame_e);
+    free(tj.frame_v);
+    free(tj.stack);
+    free(tj.low);
+    free(tj.index);
 }
 
 void tools__decl_doc_analyse(struct tools__decl_doc *d)
 {
-    unsigned char *seen = xmalloc(d->n);
-    size_t *stack = xmalloc(d->n * sizeof *stack);
+    unsigned char *cyclic = xmalloc(d->n), *unguarded = xmalloc(d->n);
+    mark_cycles(d, 0, cyclic);
+    mark_cycles(d, 1, unguarded);
     for (size_t i = 0; i < d->n; i++) {
         struct tools__decl_target *t = &d->t[i];
-        t->aliased = t->refs >= 2 || (t->refs >= 1 && on_cycle(d, i, 0, seen, stack));
-        t->poisoned = t->aliased && on_cycle(d, i, 1, seen, stack);
+        t->aliased = t->refs >= 2 || (t->refs >= 1 && cyclic[i]);
+        t->poisoned = t->aliased && unguarded[i];
     }
-    free(stack);
-    free(seen);
+    free(unguarded);
+    free(cyclic);
 }

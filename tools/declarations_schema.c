@@ -224,6 +224,20 @@ static int has_key(const cJSON *obj, const char *key, const cJSON *before)
     return 0;
 }
 
+/* Members of TypeScript's Object interface: an object literal that omits
+ * an optional property of that name is checked against the inherited
+ * member (a function), so such a property must also accept Function. */
+static int is_object_member(const char *name)
+{
+    static const char *const names[] = {"constructor", "toString", "toLocaleString", "valueOf",
+                                        "hasOwnProperty", "isPrototypeOf",
+                                        "propertyIsEnumerable"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* A member's doc: its own, else that of the schema an inlined $ref names. */
 static void member_doc(struct render *r, const cJSON *p, struct buf *doc)
 {
@@ -246,9 +260,13 @@ static void named_members(struct render *r, const cJSON *props, const cJSON *req
         struct member *m = members_push(ms);
         if (!r->collect)
             member_doc(r, p, &m->doc);
+        int optional = !has_string(req, p->string, NULL);
         tools__decl_key(&m->text, p->string);
-        buf_append_str(&m->text, has_string(req, p->string, NULL) ? ": " : "?: ");
+        buf_append_str(&m->text, optional ? "?: " : ": ");
+        size_t at = m->text.len;
         type_of(r, p, indent, &m->text);
+        if (optional && is_object_member(p->string) && strcmp(m->text.data + at, "unknown"))
+            buf_append_str(&m->text, " | Function");
     }
     for (const cJSON *q = req ? req->child : NULL; q; q = q->next) {
         if (!cJSON_IsString(q) || has_key(props, q->valuestring, NULL) ||
