@@ -244,8 +244,8 @@ int tools_declarations_tool(const struct tools_decl_tool *tools, size_t count, s
     return deliver(out, &tmp);
 }
 
-int tools_declarations_for_budget(const struct tools_decl_tool *tools, size_t count,
-                                  size_t budget, struct buf *out)
+int tools_declarations_for_budget(const struct tools_decl_tool *tools, size_t count, size_t budget,
+                                  struct buf *out)
 {
     struct buf full;
     buf_init(&full, 0);

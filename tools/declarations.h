@@ -22,14 +22,14 @@ struct buf;
  * (tools/names.h: tools_names_assign over the servers, and over each
  * server's tools); they must be unique per (server_id, id). */
 struct tools_decl_tool {
-    const char *server;          /* original server name (config key) */
-    const char *server_id;       /* sanitised: tools.<server_id> */
-    const char *name;            /* original tool name */
-    const char *id;              /* sanitised: tools.<server_id>.<id> */
-    const char *title;           /* optional, may be NULL */
-    const char *description;     /* optional, may be NULL */
-    const cJSON *input_schema;   /* NULL means any object */
-    const cJSON *output_schema;  /* optional: NULL types the result unknown */
+    const char *server;         /* original server name (config key) */
+    const char *server_id;      /* sanitised: tools.<server_id> */
+    const char *name;           /* original tool name */
+    const char *id;             /* sanitised: tools.<server_id>.<id> */
+    const char *title;          /* optional, may be NULL */
+    const char *description;    /* optional, may be NULL */
+    const cJSON *input_schema;  /* NULL means any object */
+    const cJSON *output_schema; /* optional: NULL types the result unknown */
 };
 
 /* All functions below append to `out` and return 0, or -ENOSPC when `out`'s
@@ -67,8 +67,8 @@ int tools_declarations_index(const struct tools_decl_tool *tools, size_t count, 
 
 /* The full text when it is at most `budget` bytes (0 = the default budget),
  * else the index. Returns 0 (full), 1 (index), or -ENOSPC as above. */
-int tools_declarations_for_budget(const struct tools_decl_tool *tools, size_t count,
-                                  size_t budget, struct buf *out);
+int tools_declarations_for_budget(const struct tools_decl_tool *tools, size_t count, size_t budget,
+                                  struct buf *out);
 
 /* One-line summary: the first sentence of `description` (or `title` when the
  * description is NULL or blank), whitespace collapsed, cut at a word

@@ -95,9 +95,9 @@ static void json_tag(struct buf *text, const char *tag, const cJSON *v, size_t m
 
 static void number_tags(struct buf *text, const cJSON *s)
 {
-    static const char *const keys[] = {"minimum",   "maximum",   "exclusiveMinimum",
+    static const char *const keys[] = {"minimum",          "maximum",    "exclusiveMinimum",
                                        "exclusiveMaximum", "multipleOf", "minLength",
-                                       "maxLength", "minItems",  "maxItems"};
+                                       "maxLength",        "minItems",   "maxItems"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, keys[i]);
         if (cJSON_IsNumber(v))

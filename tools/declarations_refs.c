@@ -10,12 +10,14 @@
 
 void tools__decl_doc_init(struct tools__decl_doc *d, const cJSON *root, const char *root_hint)
 {
+    memset(d, 0, sizeof *d);
     d->root = root;
     d->n = 1;
     d->cap = 4;
     d->t = xcalloc(d->cap, sizeof *d->t);
     d->t[0].node = root;
     d->t[0].hint = xstrdup(root_hint);
+    tools__decl_map_put(&d->targets, root, NULL, NULL)->num = 0;
 }
 
 void tools__decl_doc_free(struct tools__decl_doc *d)
@@ -26,8 +28,12 @@ void tools__decl_doc_free(struct tools__decl_doc *d)
         free(d->t[i].edges);
     }
     free(d->t);
-    d->t = NULL;
-    d->n = d->cap = 0;
+    tools__decl_map_free(&d->targets);
+    tools__decl_map_free(&d->refs);
+    tools__decl_map_free(&d->members);
+    tools__decl_map_free(&d->indexed);
+    tools__decl_map_free(&d->anchors);
+    memset(d, 0, sizeof *d);
 }
 
 static int hex_value(char c)
@@ -67,10 +73,34 @@ static char *segment(const char *p, size_t n)
     return buf_steal(&out);
 }
 
-static const cJSON *step(const cJSON *node, const char *seg)
+/* Objects with more members than this get an index on first lookup. */
+#define INDEX_FROM 16
+
+/* The member `key` of object `obj` (the first one, as cJSON finds it). */
+static const cJSON *member(struct tools__decl_doc *d, const cJSON *obj, const char *key)
+{
+    if (!tools__decl_map_find(&d->indexed, obj, NULL)) {
+        size_t n = 0;
+        for (const cJSON *c = obj->child; c && n <= INDEX_FROM; c = c->next)
+            n++;
+        if (n <= INDEX_FROM)
+            return cJSON_GetObjectItemCaseSensitive(obj, key);
+        for (const cJSON *c = obj->child; c; c = c->next) {
+            int added;
+            struct tools__decl_slot *s = tools__decl_map_put(&d->members, obj, c->string, &added);
+            if (added && c->string)
+                s->ptr = c;
+        }
+        tools__decl_map_put(&d->indexed, obj, NULL, NULL);
+    }
+    const struct tools__decl_slot *s = tools__decl_map_find(&d->members, obj, key);
+    return s ? s->ptr : NULL;
+}
+
+static const cJSON *step(struct tools__decl_doc *d, const cJSON *node, const char *seg)
 {
     if (cJSON_IsObject(node))
-        return cJSON_GetObjectItemCaseSensitive(node, seg);
+        return member(d, node, seg);
     if (!cJSON_IsArray(node) || seg[0] == '\0' || (seg[0] == '0' && seg[1] != '\0'))
         return NULL;
     for (const char *p = seg; *p; p++)
@@ -79,71 +109,108 @@ static const cJSON *step(const cJSON *node, const char *seg)
     return cJSON_GetArrayItem(node, atoi(seg));
 }
 
-static const cJSON *resolve_pointer(const cJSON *root, const char *p)
+static const cJSON *resolve_pointer(struct tools__decl_doc *d, const char *p)
 {
-    const cJSON *node = root;
+    const cJSON *node = d->root;
     while (node && *p == '/') {
         p++;
         size_t n = strcspn(p, "/");
         char *seg = segment(p, n);
-        node = step(node, seg);
+        node = step(d, node, seg);
         free(seg);
         p += n;
     }
     return *p == '\0' ? node : NULL;
 }
 
-static int is_anchor_of(const cJSON *node, const char *name)
+/* The anchor name a schema object declares, or NULL. */
+static const char *anchor_of(const cJSON *node, const char *key)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(node, "$anchor");
-    if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0)
-        return 1;
-    a = cJSON_GetObjectItemCaseSensitive(node, "$dynamicAnchor");
-    if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0)
-        return 1;
-    a = cJSON_GetObjectItemCaseSensitive(node, "$id");
-    return cJSON_IsString(a) && a->valuestring[0] == '#' && strcmp(a->valuestring + 1, name) == 0;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(node, key);
+    if (!cJSON_IsString(a))
+        return NULL;
+    if (strcmp(key, "$id") == 0)
+        return a->valuestring[0] == '#' ? a->valuestring + 1 : NULL;
+    return a->valuestring;
 }
 
-static const cJSON *find_anchor(const cJSON *node, const char *name, int depth)
+/* Records every anchor in document order (the first of a name wins). */
+static void collect_anchors(struct tools__decl_doc *d, const cJSON *node, int depth)
 {
+    static const char *const keys[] = {"$anchor", "$dynamicAnchor", "$id"};
     if (depth > 64 || !(cJSON_IsObject(node) || cJSON_IsArray(node)))
-        return NULL;
-    if (cJSON_IsObject(node) && is_anchor_of(node, name))
-        return node;
+        return;
+    for (size_t k = 0; k < 3 && cJSON_IsObject(node); k++) {
+        const char *name = anchor_of(node, keys[k]);
+        int added;
+        struct tools__decl_slot *s =
+            name ? tools__decl_map_put(&d->anchors, NULL, name, &added) : NULL;
+        if (s && added)
+            s->ptr = node;
+    }
     for (const cJSON *c = node->child; c; c = c->next) {
         /* "enum", "const", "default" and "examples" hold data, not schemas */
         if (c->string && (!strcmp(c->string, "enum") || !strcmp(c->string, "const") ||
                           !strcmp(c->string, "default") || !strcmp(c->string, "examples")))
             continue;
-        const cJSON *hit = find_anchor(c, name, depth + 1);
-        if (hit)
-            return hit;
+        collect_anchors(d, c, depth + 1);
     }
-    return NULL;
 }
 
-const cJSON *tools__decl_resolve(const cJSON *root, const char *ref)
+static const cJSON *resolve_uncached(struct tools__decl_doc *d, const char *ref)
 {
-    if (ref == NULL || ref[0] != '#')
+    if (ref[0] != '#')
         return NULL;
     if (ref[1] == '\0')
-        return root;
+        return d->root;
     if (ref[1] == '/')
-        return resolve_pointer(root, ref + 1);
+        return resolve_pointer(d, ref + 1);
+    if (!d->anchors_built) {
+        collect_anchors(d, d->root, 0);
+        d->anchors_built = 1;
+    }
     char *name = segment(ref + 1, strlen(ref + 1));
-    const cJSON *hit = find_anchor(root, name, 0);
+    const struct tools__decl_slot *s = tools__decl_map_find(&d->anchors, NULL, name);
     free(name);
-    return hit;
+    return s ? s->ptr : NULL;
+}
+
+const cJSON *tools__decl_resolve(struct tools__decl_doc *d, const char *ref)
+{
+    if (ref == NULL)
+        return NULL;
+    int added;
+    struct tools__decl_slot *s = tools__decl_map_put(&d->refs, NULL, ref, &added);
+    if (added) {
+        const cJSON *node = resolve_uncached(d, ref);
+        s = tools__decl_map_find(&d->refs, NULL, ref); /* still valid: no put since */
+        s->ptr = node;
+    }
+    return s->ptr;
 }
 
 static int is_schema_keyword(const char *s)
 {
-    static const char *const words[] = {
-        "properties", "patternProperties", "additionalProperties", "items", "prefixItems",
-        "additionalItems", "$defs", "definitions", "anyOf", "oneOf", "allOf", "not", "if",
-        "then", "else", "contains", "dependentSchemas", "propertyNames", "unevaluatedItems",
-        "unevaluatedProperties"};
+    static const char *const words[] = {"properties",
+                                        "patternProperties",
+                                        "additionalProperties",
+                                        "items",
+                                        "prefixItems",
+                                        "additionalItems",
+                                        "$defs",
+                                        "definitions",
+                                        "anyOf",
+                                        "oneOf",
+                                        "allOf",
+                                        "not",
+                                        "if",
+                                        "then",
+                                        "else",
+                                        "contains",
+                                        "dependentSchemas",
+                                        "propertyNames",
+                                        "unevaluatedItems",
+                                        "unevaluatedProperties"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(s, words[i]) == 0)
             return 1;
@@ -175,17 +242,17 @@ static char *hint_of(const char *ref)
 
 size_t tools__decl_target_find(const struct tools__decl_doc *d, const cJSON *node)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->t[i].node == node)
-            return i;
-    return (size_t) -1;
+    const struct tools__decl_slot *s = tools__decl_map_find(&d->targets, node, NULL);
+    return s ? s->num : (size_t) -1;
 }
 
 size_t tools__decl_target_add(struct tools__decl_doc *d, const cJSON *node, const char *ref)
 {
-    size_t i = tools__decl_target_find(d, node);
-    if (i != (size_t) -1)
-        return i;
+    int added;
+    struct tools__decl_slot *s = tools__decl_map_put(&d->targets, node, NULL, &added);
+    if (!added)
+        return s->num;
+    s->num = d->n;
     if (d->n == d->cap) {
         d->cap *= 2;
         d->t = xrealloc(d->t, d->cap * sizeof *d->t);
@@ -285,8 +352,7 @@ static void step_frame(struct tarjan *tj, unsigned char *cyclic)
 
 /* cyclic[v] = 1 when v lies on a cycle of the (unguarded) reference graph:
  * Tarjan's strongly connected components, without recursion. */
-static void mark_cycles(const struct tools__decl_doc *d, int unguarded_only,
-                        unsigned char *cyclic)
+static void mark_cycles(const struct tools__decl_doc *d, int unguarded_only, unsigned char *cyclic)
 {
     size_t n = d->n;
     struct tarjan tj = {d, unguarded_only, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0};

@@ -9,6 +9,8 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "tools/declarations_map.h"
+
 /* A reference from one target's body to another. */
 struct tools__decl_edge {
     size_t to;
@@ -26,11 +28,18 @@ struct tools__decl_target {
     size_t nedges, capedges;
 };
 
-/* The targets of one schema document (an inputSchema or an outputSchema). */
+/* The targets of one schema document (an inputSchema or an outputSchema),
+ * and the caches that keep resolution linear in the document's size. */
 struct tools__decl_doc {
     const cJSON *root;
     struct tools__decl_target *t; /* t[0] is the root */
     size_t n, cap;
+    struct tools__decl_map targets; /* node -> target index (num) */
+    struct tools__decl_map refs;    /* ref text -> node (ptr), once resolved */
+    struct tools__decl_map members; /* (object, key) -> member, for big objects */
+    struct tools__decl_map indexed; /* objects whose members are in `members` */
+    struct tools__decl_map anchors; /* anchor name -> node */
+    int anchors_built;
 };
 
 /* Starts a document whose root target gets `root_hint` (copied). */
@@ -39,9 +48,10 @@ void tools__decl_doc_free(struct tools__decl_doc *d);
 
 /* Resolves a local reference: "#", "#/json/pointer" (with ~0 ~1 and %XX
  * unescaped), or "#name" (a "$anchor", a "$dynamicAnchor", or a draft-07
- * "$id": "#name"). Returns the node inside `root`, or NULL for remote,
- * relative or dangling references. */
-const cJSON *tools__decl_resolve(const cJSON *root, const char *ref);
+ * "$id": "#name"; the first in document order). Returns the node inside
+ * the document, or NULL for remote, relative or dangling references.
+ * `ref` must live as long as the document (it is cached). */
+const cJSON *tools__decl_resolve(struct tools__decl_doc *d, const char *ref);
 
 /* Index of the target for `node`, or (size_t)-1 when there is none. */
 size_t tools__decl_target_find(const struct tools__decl_doc *d, const cJSON *node);

@@ -7,14 +7,15 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "tools/declarations_doc.h"
+#include "tools/declarations_map.h"
 #include "tools/declarations_refs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 40    /* schema nesting rendered before `unknown` */
-#define INLINE_WIDTH 80 /* objects up to this width stay on one line */
-#define LITERAL_DEPTH 8 /* nesting of enum/const values */
+#define MAX_DEPTH     40 /* schema nesting rendered before `unknown` */
+#define INLINE_WIDTH  80 /* objects up to this width stay on one line */
+#define LITERAL_DEPTH 8  /* nesting of enum/const values */
 
 /* Precedence of a rendered type: whether it needs parentheses as an array
  * element (anything below ATOM) or an intersection operand (UNION). */
@@ -22,10 +23,10 @@ enum { P_UNION, P_INTER, P_ATOM };
 
 struct render {
     struct tools__decl_doc *doc;
-    int collect;  /* count references instead of rendering */
-    size_t cur;   /* the target whose body is being walked */
-    int guarded;  /* inside an object member, array element or tuple */
-    int depth;    /* schema nesting */
+    int collect; /* count references instead of rendering */
+    size_t cur;  /* the target whose body is being walked */
+    int guarded; /* inside an object member, array element or tuple */
+    int depth;   /* schema nesting */
 };
 
 struct part {
@@ -86,6 +87,10 @@ static int same_text(const struct buf *a, const struct buf *b)
     return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
 }
 
+/* Unions longer than this keep their repeats (TypeScript accepts them):
+ * removing them would cost quadratic time on huge enums. */
+#define DEDUPE_MAX 64
+
 /* "A | B | C" without repeats; `unknown` when any part is unknown. */
 static int join_union(const struct parts *ps, struct buf *out)
 {
@@ -98,9 +103,9 @@ static int join_union(const struct parts *ps, struct buf *out)
     int prec = ps->v[0].prec;
     for (size_t i = 0; i < ps->n; i++) {
         size_t j = 0;
-        while (j < i && !same_text(&ps->v[j].text, &ps->v[i].text))
+        while (ps->n <= DEDUPE_MAX && j < i && !same_text(&ps->v[j].text, &ps->v[i].text))
             j++;
-        if (j < i)
+        if (ps->n <= DEDUPE_MAX && j < i)
             continue;
         if (kept++)
             buf_append_str(out, " | ");
@@ -153,7 +158,7 @@ static int collect_ref(struct render *r, const cJSON *node, const char *ref, str
 static int render_ref(struct render *r, const char *ref, int indent, struct buf *out)
 {
     struct tools__decl_doc *d = r->doc;
-    const cJSON *node = tools__decl_resolve(d->root, ref);
+    const cJSON *node = tools__decl_resolve(d, ref);
     if (node == NULL)
         return put(out, "unknown", P_ATOM);
     if (r->collect)
@@ -208,30 +213,14 @@ static void members_free(struct members *ms)
     free(ms->v);
 }
 
-static int has_string(const cJSON *arr, const char *s, const cJSON *before)
-{
-    for (const cJSON *c = arr ? arr->child : NULL; c && c != before; c = c->next)
-        if (cJSON_IsString(c) && strcmp(c->valuestring, s) == 0)
-            return 1;
-    return 0;
-}
-
-static int has_key(const cJSON *obj, const char *key, const cJSON *before)
-{
-    for (const cJSON *c = obj ? obj->child : NULL; c && c != before; c = c->next)
-        if (c->string && strcmp(c->string, key) == 0)
-            return 1;
-    return 0;
-}
-
 /* Members of TypeScript's Object interface: an object literal that omits
  * an optional property of that name is checked against the inherited
  * member (a function), so such a property must also accept Function. */
 static int is_object_member(const char *name)
 {
-    static const char *const names[] = {"constructor", "toString", "toLocaleString", "valueOf",
-                                        "hasOwnProperty", "isPrototypeOf",
-                                        "propertyIsEnumerable"};
+    static const char *const names[] = {
+        "constructor",    "toString",      "toLocaleString",      "valueOf",
+        "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return 1;
@@ -245,22 +234,30 @@ static void member_doc(struct render *r, const cJSON *p, struct buf *doc)
     const char *ref = ref_of(p);
     if (doc->len || ref == NULL)
         return;
-    const cJSON *node = tools__decl_resolve(r->doc->root, ref);
+    const cJSON *node = tools__decl_resolve(r->doc, ref);
     size_t i = node ? tools__decl_target_find(r->doc, node) : (size_t) -1;
     if (i != (size_t) -1 && !r->doc->t[i].aliased)
         tools__decl_doc_of_schema(doc, node);
 }
 
+/* One member per distinct property (the first of repeated keys, as cJSON
+ * lookups see it), then one per required name that has no property. Sets
+ * keep this linear however many properties there are. */
 static void named_members(struct render *r, const cJSON *props, const cJSON *req, int indent,
                           struct members *ms)
 {
+    struct tools__decl_map required = {0}, seen = {0};
+    for (const cJSON *q = req ? req->child : NULL; q; q = q->next)
+        if (cJSON_IsString(q))
+            tools__decl_map_put(&required, NULL, q->valuestring, NULL);
     for (const cJSON *p = props ? props->child : NULL; p; p = p->next) {
-        if (p->string == NULL || has_key(props, p->string, p))
-            continue; /* duplicate keys: the first one wins, as in lookups */
+        int added;
+        if (p->string == NULL || (tools__decl_map_put(&seen, NULL, p->string, &added), !added))
+            continue;
         struct member *m = members_push(ms);
         if (!r->collect)
             member_doc(r, p, &m->doc);
-        int optional = !has_string(req, p->string, NULL);
+        int optional = tools__decl_map_find(&required, NULL, p->string) == NULL;
         tools__decl_key(&m->text, p->string);
         buf_append_str(&m->text, optional ? "?: " : ": ");
         size_t at = m->text.len;
@@ -269,13 +266,16 @@ static void named_members(struct render *r, const cJSON *props, const cJSON *req
             buf_append_str(&m->text, " | Function");
     }
     for (const cJSON *q = req ? req->child : NULL; q; q = q->next) {
-        if (!cJSON_IsString(q) || has_key(props, q->valuestring, NULL) ||
-            has_string(req, q->valuestring, q))
+        int added;
+        if (!cJSON_IsString(q) ||
+            (tools__decl_map_put(&seen, NULL, q->valuestring, &added), !added))
             continue;
         struct member *m = members_push(ms);
         tools__decl_key(&m->text, q->valuestring);
         buf_append_str(&m->text, ": unknown");
     }
+    tools__decl_map_free(&seen);
+    tools__decl_map_free(&required);
 }
 
 /* `[key: string]: T` for extra keys: when additionalProperties is true or a
@@ -292,8 +292,8 @@ static void index_signature(struct render *r, const cJSON *s, int indent, struct
     const cJSON *pp = item(s, "patternProperties");
     if (!cJSON_IsObject(pp) || pp->child == NULL)
         pp = NULL;
-    int open = ap ? !cJSON_IsFalse(ap)
-                  : !item(s, "properties") && !item(s, "required") && pp == NULL;
+    int open =
+        ap ? !cJSON_IsFalse(ap) : !item(s, "properties") && !item(s, "required") && pp == NULL;
     if (!open && pp == NULL)
         return;
     int named = ms->n > 0;
@@ -508,9 +508,9 @@ static int render_base(struct render *r, const cJSON *s, int indent, struct buf 
  * branches alone describe it better than "object & (A | B)". */
 static int is_bare(const cJSON *s)
 {
-    static const char *const keys[] = {"properties", "required", "additionalProperties",
-                                       "patternProperties", "items", "prefixItems",
-                                       "additionalItems", "enum", "const"};
+    static const char *const keys[] = {"properties",        "required", "additionalProperties",
+                                       "patternProperties", "items",    "prefixItems",
+                                       "additionalItems",   "enum",     "const"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (item(s, keys[i]))
             return 0;
@@ -634,11 +634,11 @@ static int has_object_type(const cJSON *type)
     return 0;
 }
 
-int tools__decl_args_optional(const struct tools__decl_doc *d)
+int tools__decl_args_optional(struct tools__decl_doc *d)
 {
     const cJSON *s = d->root;
     for (int hops = 0; hops < 8 && cJSON_IsObject(s) && ref_of(s); hops++)
-        s = tools__decl_resolve(d->root, ref_of(s));
+        s = tools__decl_resolve(d, ref_of(s));
     if (s == NULL || cJSON_IsTrue(s))
         return 1;
     if (!cJSON_IsObject(s) || item(s, "anyOf") || item(s, "oneOf") || item(s, "allOf"))

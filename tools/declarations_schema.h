@@ -29,6 +29,6 @@ void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, int indent, str
 /* Returns 1 when an empty object satisfies what the root declares at its
  * top (no `required`, no combinators, object or untyped), so that the
  * tool's `args` can be optional. */
-int tools__decl_args_optional(const struct tools__decl_doc *d);
+int tools__decl_args_optional(struct tools__decl_doc *d);
 
 #endif

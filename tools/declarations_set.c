@@ -63,10 +63,10 @@ size_t *tools__decl_order(const struct tools_decl_tool *tools, size_t count, siz
 /* TypeScript refuses these as type alias names. */
 static int is_type_keyword(const char *s)
 {
-    static const char *const words[] = {"any",    "asserts", "bigint", "boolean", "global",
-                                        "infer",  "is",      "keyof",  "never",   "number",
-                                        "object", "readonly", "string", "symbol", "type",
-                                        "undefined", "unique", "unknown"};
+    static const char *const words[] = {"any",       "asserts",  "bigint", "boolean", "global",
+                                        "infer",     "is",       "keyof",  "never",   "number",
+                                        "object",    "readonly", "string", "symbol",  "type",
+                                        "undefined", "unique",   "unknown"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(s, words[i]) == 0)
             return 1;
@@ -75,10 +75,7 @@ static int is_type_keyword(const char *s)
 
 static int name_taken(const struct tools__decl_set *set, const char *name)
 {
-    for (size_t i = 0; i < set->nnames; i++)
-        if (strcmp(set->names[i], name) == 0)
-            return 1;
-    return 0;
+    return tools__decl_map_find(&set->taken, NULL, name) != NULL;
 }
 
 /* A fresh alias name from a hint; the set keeps its own copy. */
@@ -95,8 +92,10 @@ static char *alias_name(struct tools__decl_set *set, const char *hint)
         buf_printf(&b, "%s%s_%lu", base, is_type_keyword(base) ? "_" : "", k);
     }
     free(base);
-    set->names = xrealloc(set->names, (set->nnames + 1) * sizeof *set->names);
-    set->names[set->nnames++] = xstrdup(b.data);
+    if (set->nnames % 64 == 0)
+        set->names = xrealloc(set->names, (set->nnames + 64) * sizeof *set->names);
+    set->names[set->nnames] = xstrdup(b.data);
+    tools__decl_map_put(&set->taken, NULL, set->names[set->nnames++], NULL);
     return buf_steal(&b);
 }
 
@@ -151,6 +150,7 @@ void tools__decl_set_free(struct tools__decl_set *set)
         if (set->has_out[i])
             tools__decl_doc_free(&set->out[i]);
     }
+    tools__decl_map_free(&set->taken);
     for (size_t i = 0; i < set->nnames; i++)
         free(set->names[i]);
     free(set->names);

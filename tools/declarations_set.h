@@ -8,20 +8,23 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "tools/declarations_map.h"
+
 struct tools_decl_tool;
 struct tools__decl_doc;
 
 struct tools__decl_set {
     const struct tools_decl_tool *tools; /* borrowed */
     size_t count;
-    size_t *order;                 /* indices into tools, in output order */
-    size_t n;                      /* entries in order */
-    struct tools__decl_doc *in;    /* per tool index (valid when in order) */
-    struct tools__decl_doc *out;   /* per tool index, when has_out */
+    size_t *order;               /* indices into tools, in output order */
+    size_t n;                    /* entries in order */
+    struct tools__decl_doc *in;  /* per tool index (valid when in order) */
+    struct tools__decl_doc *out; /* per tool index, when has_out */
     unsigned char *has_out;
-    cJSON *any_object;             /* stands in for a missing inputSchema */
-    char **names;                  /* alias names handed out */
+    cJSON *any_object; /* stands in for a missing inputSchema */
+    char **names;      /* alias names handed out */
     size_t nnames;
+    struct tools__decl_map taken; /* the same names, for lookups */
 };
 
 /* Which tools an output covers: all, one server, or one tool. */

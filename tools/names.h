@@ -58,8 +58,8 @@ size_t tools_names_suggest(const char *name, const char *const *candidates, size
 /* Appends " Did you mean: a, b?" to `out` when tools_names_suggest finds up
  * to `max` candidates for `name`; appends nothing otherwise. Returns 0, or
  * -1 when `out`'s limit was reached (out is then unchanged). */
-int tools_names_append_suggestions(struct buf *out, const char *name,
-                                   const char *const *candidates, size_t count, size_t max);
+int tools_names_append_suggestions(struct buf *out, const char *name, const char *const *candidates,
+                                   size_t count, size_t max);
 
 /* Splits "server.tool" at the FIRST dot (tool names may contain dots, server
  * names given to callTool may not). Returns a pointer to the tool part inside

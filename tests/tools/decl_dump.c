@@ -71,11 +71,15 @@ static size_t build(const cJSON *list, struct tools_decl_tool *tools, char ***id
         char **tids = tools_names_assign(names, k);
         for (size_t j = 0; j < k; j++) {
             const cJSON *e = cJSON_GetArrayItem(list, (int) at[j]);
-            tools[at[j]] = (struct tools_decl_tool){
-                servers[s], sids[s], get_string(e, "name"), tids[j],
-                get_string(e, "title"), get_string(e, "description"),
-                cJSON_GetObjectItemCaseSensitive(e, "inputSchema"),
-                cJSON_GetObjectItemCaseSensitive(e, "outputSchema")};
+            tools[at[j]] =
+                (struct tools_decl_tool){servers[s],
+                                         sids[s],
+                                         get_string(e, "name"),
+                                         tids[j],
+                                         get_string(e, "title"),
+                                         get_string(e, "description"),
+                                         cJSON_GetObjectItemCaseSensitive(e, "inputSchema"),
+                                         cJSON_GetObjectItemCaseSensitive(e, "outputSchema")};
             ids[at[j]] = tids[j];
         }
         free(tids);
@@ -102,8 +106,8 @@ static size_t find_tool(const struct tools_decl_tool *tools, size_t count, const
     return count;
 }
 
-static int run(const char *mode, const char *arg, const struct tools_decl_tool *tools,
-               size_t count, struct buf *out)
+static int run(const char *mode, const char *arg, const struct tools_decl_tool *tools, size_t count,
+               struct buf *out)
 {
     if (mode == NULL)
         return tools_declarations_full(tools, count, out);

@@ -38,11 +38,15 @@ static void test_sanitize_edges(void **state)
     expect_sanitized(NULL, "_");
     expect_sanitized("2fa", "_2fa");
     expect_sanitized("9", "_9");
-    expect_sanitized("caf\xc3\xa9", "caf_");         /* one code point, one '_' */
-    expect_sanitized("\xe2\x82\xac" "x", "_x");      /* euro sign */
-    expect_sanitized("\xf0\x9f\x98\x80", "_");       /* 4-byte emoji */
-    expect_sanitized("a\xff\xfe" "b", "a__b");       /* ill-formed bytes: one each */
-    expect_sanitized("\xc3", "_");                   /* truncated sequence */
+    expect_sanitized("caf\xc3\xa9", "caf_"); /* one code point, one '_' */
+    expect_sanitized("\xe2\x82\xac"
+                     "x",
+                     "_x");                    /* euro sign */
+    expect_sanitized("\xf0\x9f\x98\x80", "_"); /* 4-byte emoji */
+    expect_sanitized("a\xff\xfe"
+                     "b",
+                     "a__b");      /* ill-formed bytes: one each */
+    expect_sanitized("\xc3", "_"); /* truncated sequence */
 }
 
 static void test_sanitize_reserved(void **state)
@@ -68,16 +72,69 @@ static void test_sanitize_reserved(void **state)
 static void test_reserved_list(void **state)
 {
     (void) state;
-    static const char *const words[] = {
-        "break", "case", "catch", "continue", "debugger", "default", "delete", "do", "else",
-        "finally", "for", "function", "if", "in", "instanceof", "new", "return", "switch",
-        "this", "throw", "try", "typeof", "var", "void", "while", "with", "class", "const",
-        "enum", "export", "extends", "import", "super", "implements", "interface", "let",
-        "package", "private", "protected", "public", "static", "yield", "null", "true",
-        "false", "await", "arguments", "eval", "__proto__", "constructor", "prototype",
-        "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
-        "propertyIsEnumerable", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
-        "__lookupSetter__", "then", "toJSON"};
+    static const char *const words[] = {"break",
+                                        "case",
+                                        "catch",
+                                        "continue",
+                                        "debugger",
+                                        "default",
+                                        "delete",
+                                        "do",
+                                        "else",
+                                        "finally",
+                                        "for",
+                                        "function",
+                                        "if",
+                                        "in",
+                                        "instanceof",
+                                        "new",
+                                        "return",
+                                        "switch",
+                                        "this",
+                                        "throw",
+                                        "try",
+                                        "typeof",
+                                        "var",
+                                        "void",
+                                        "while",
+                                        "with",
+                                        "class",
+                                        "const",
+                                        "enum",
+                                        "export",
+                                        "extends",
+                                        "import",
+                                        "super",
+                                        "implements",
+                                        "interface",
+                                        "let",
+                                        "package",
+                                        "private",
+                                        "protected",
+                                        "public",
+                                        "static",
+                                        "yield",
+                                        "null",
+                                        "true",
+                                        "false",
+                                        "await",
+                                        "arguments",
+                                        "eval",
+                                        "__proto__",
+                                        "constructor",
+                                        "prototype",
+                                        "toString",
+                                        "toLocaleString",
+                                        "valueOf",
+                                        "hasOwnProperty",
+                                        "isPrototypeOf",
+                                        "propertyIsEnumerable",
+                                        "__defineGetter__",
+                                        "__defineSetter__",
+                                        "__lookupGetter__",
+                                        "__lookupSetter__",
+                                        "then",
+                                        "toJSON"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         if (!tools_names_is_reserved(words[i]))
             fail_msg("not reserved: %s", words[i]);
@@ -148,10 +205,10 @@ static void test_assign_collisions_order_independent(void **state)
     (void) state;
     /* get_weather is its own sanitised form: it keeps the plain name;
      * get_weather_2 is another name's plain form: suffixes skip it. */
-    static const char *const names[] = {"get-weather", "get.weather", "get weather",
+    static const char *const names[] = {"get-weather", "get.weather",   "get weather",
                                         "get_weather", "get_weather_2", "other"};
     static const char *const want[] = {"get_weather_4", "get_weather_5", "get_weather_3",
-                                       "get_weather", "get_weather_2", "other"};
+                                       "get_weather",   "get_weather_2", "other"};
     all_orders(names, want, 6);
 }
 
@@ -213,9 +270,14 @@ static void test_assign_many_same_base(void **state)
         free(storage[i]);
 }
 
-static const char *const candidates[] = {
-    "github.create_issue", "github.list_issues", "github.get_issue", "github.create_pull_request",
-    "weather.get_forecast", "memory.read_graph", NULL, "weather.get-alerts"};
+static const char *const candidates[] = {"github.create_issue",
+                                         "github.list_issues",
+                                         "github.get_issue",
+                                         "github.create_pull_request",
+                                         "weather.get_forecast",
+                                         "memory.read_graph",
+                                         NULL,
+                                         "weather.get-alerts"};
 #define NCAND (sizeof candidates / sizeof candidates[0])
 
 static void test_suggest_typo(void **state)
@@ -270,8 +332,8 @@ static void test_append_suggestions(void **state)
     struct buf b;
     buf_init(&b, 0);
     buf_append_str(&b, "Unknown tool \"github.create_isue\".");
-    assert_int_equal(
-        tools_names_append_suggestions(&b, "github.create_isue", candidates, NCAND, 1), 0);
+    assert_int_equal(tools_names_append_suggestions(&b, "github.create_isue", candidates, NCAND, 1),
+                     0);
     assert_string_equal(b.data,
                         "Unknown tool \"github.create_isue\". Did you mean: github.create_issue?");
     size_t len = b.len;
