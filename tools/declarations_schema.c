@@ -622,10 +622,15 @@ void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, int indent, str
     d->t[i].rendering = 0;
 }
 
-static int has_object_type(const cJSON *type)
+/* Whether an empty object can match `type` (absent: when nothing else
+ * says the value is something other than an object). */
+static int allows_object(const cJSON *s)
 {
-    if (type == NULL)
-        return 1;
+    const cJSON *type = item(s, "type");
+    if (type == NULL) {
+        const char *implied = implied_type(s);
+        return !item(s, "enum") && !item(s, "const") && (!implied || !strcmp(implied, "object"));
+    }
     if (cJSON_IsString(type))
         return strcmp(type->valuestring, "object") == 0;
     for (const cJSON *t = cJSON_IsArray(type) ? type->child : NULL; t; t = t->next)
@@ -646,5 +651,5 @@ int tools__decl_args_optional(struct tools__decl_doc *d)
     const cJSON *req = item(s, "required");
     if (cJSON_IsArray(req) && req->child)
         return 0;
-    return has_object_type(item(s, "type"));
+    return allows_object(s);
 }

@@ -27,8 +27,8 @@ void tools__decl_root(struct tools__decl_doc *d, int indent, struct buf *out);
 void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, int indent, struct buf *out);
 
 /* Returns 1 when an empty object satisfies what the root declares at its
- * top (no `required`, no combinators, object or untyped), so that the
- * tool's `args` can be optional. */
+ * top (no `required`, no combinators, an object type or none that says
+ * otherwise), so that the tool's `args` can be optional. */
 int tools__decl_args_optional(struct tools__decl_doc *d);
 
 #endif

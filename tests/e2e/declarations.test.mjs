@@ -242,6 +242,25 @@ test('nasty schemas: the types say what the schemas say', () => {
   assertEachRejected(decls, NASTY_BAD.map((line) => [line]), 'nasty-bad');
 });
 
+// Every schema of the vendored JSON Schema Test Suite (draft-07 and 2020-12),
+// as an inputSchema and an outputSchema: remote refs, $dynamicRef, anchors,
+// unevaluated*, boolean schemas... the output must stay valid TypeScript.
+test('JSON Schema Test Suite: declarations of every schema compile', () => {
+  const base = path.join(ROOT, 'tests', 'data', 'json-schema-test-suite');
+  const list = [];
+  for (const draft of ['draft7', 'draft2020-12']) {
+    for (const f of fs.readdirSync(path.join(base, draft)).filter((n) => n.endsWith('.json')).sort()) {
+      const groups = JSON.parse(fs.readFileSync(path.join(base, draft, f), 'utf8'));
+      groups.forEach((g, i) => list.push({
+        server: draft, name: `${f.replace(/\.json$/, '')}-${i}`, description: g.description,
+        inputSchema: g.schema, outputSchema: g.schema,
+      }));
+    }
+  }
+  assert.ok(list.length > 600, `only ${list.length} schemas found`);
+  assertCompiles({ 'suite.d.ts': dump(list) }, 'schema-test-suite');
+});
+
 test('budget: past the budget the index replaces the full text', () => {
   const all = Object.keys(SERVERS).flatMap((s) => lists[s] ?? readFixture(`${s}.tools.json`));
   const full = dump(all);

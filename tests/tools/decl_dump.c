@@ -59,8 +59,7 @@ static size_t build(const cJSON *list, struct tools_decl_tool *tools, char ***id
     char **ids = xcalloc(count + 1, sizeof *ids);
     const char **names = xcalloc(count + 1, sizeof *names);
     for (size_t s = 0; s < ns; s++) {
-        size_t k = 0, at[count + 1];
-        size_t i = 0;
+        size_t k = 0, i = 0, *at = xcalloc(count + 1, sizeof *at);
         for (const cJSON *e = list->child; e; e = e->next, i++) {
             const char *srv = get_string(e, "server");
             if (strcmp(srv ? srv : "", servers[s]) == 0) {
@@ -83,6 +82,7 @@ static size_t build(const cJSON *list, struct tools_decl_tool *tools, char ***id
             ids[at[j]] = tids[j];
         }
         free(tids);
+        free(at);
     }
     /* server ids are shared: keep them alive by parking them after the ids */
     *ids_out = xcalloc(count + ns + 1, sizeof **ids_out);

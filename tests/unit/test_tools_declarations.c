@@ -228,6 +228,12 @@ static void test_boolean_and_unsupported(void **state)
         "    }");
     expect_tool("true", "false", "    t(args?: unknown): Promise<never>;\n");
     expect_tool("42", NULL, "    t(args: unknown): Promise<unknown>;\n");
+    /* args are optional only when an empty object would do */
+    expect_tool("{\"items\":{}}", NULL, "    t(args: unknown[]): Promise<unknown>;\n");
+    expect_tool("{\"enum\":[{}]}", NULL,
+                "    t(args: { [key: string]: never }): Promise<unknown>;\n");
+    expect_tool("{\"type\":[\"object\",\"null\"]}", NULL,
+                "    t(args?: { [key: string]: unknown } | null): Promise<unknown>;\n");
 }
 
 /* --- docs and escaping ------------------------------------------------------ */
