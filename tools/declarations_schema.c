@@ -6,6 +6,7 @@
 #include "tools/declarations_schema.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/utf8.h"
 #include "tools/declarations_doc.h"
 #include "tools/declarations_map.h"
 #include "tools/declarations_refs.h"
@@ -240,6 +241,23 @@ static void member_doc(struct render *r, const cJSON *p, struct buf *doc)
         tools__decl_doc_of_schema(doc, node);
 }
 
+/* Marks a member name as used; 0 when it was used before as written out
+ * (ill-formed UTF-8 repaired: two such names may become one). Repaired
+ * copies live in `owned` until the caller frees it. */
+static int first_use(struct tools__decl_map *seen, struct parts *owned, const char *name)
+{
+    const char *key = name;
+    size_t n = strlen(name);
+    if (!utf8_is_valid(name, n)) {
+        struct part *p = parts_push(owned);
+        utf8_append_repaired(&p->text, name, n);
+        key = p->text.data;
+    }
+    int added;
+    tools__decl_map_put(seen, NULL, key, &added);
+    return added;
+}
+
 /* One member per distinct property (the first of repeated keys, as cJSON
  * lookups see it), then one per required name that has no property. Sets
  * keep this linear however many properties there are. */
@@ -247,12 +265,12 @@ static void named_members(struct render *r, const cJSON *props, const cJSON *req
                           struct members *ms)
 {
     struct tools__decl_map required = {0}, seen = {0};
+    struct parts owned = {0};
     for (const cJSON *q = req ? req->child : NULL; q; q = q->next)
         if (cJSON_IsString(q))
             tools__decl_map_put(&required, NULL, q->valuestring, NULL);
     for (const cJSON *p = props ? props->child : NULL; p; p = p->next) {
-        int added;
-        if (p->string == NULL || (tools__decl_map_put(&seen, NULL, p->string, &added), !added))
+        if (p->string == NULL || !first_use(&seen, &owned, p->string))
             continue;
         struct member *m = members_push(ms);
         if (!r->collect)
@@ -266,9 +284,7 @@ static void named_members(struct render *r, const cJSON *props, const cJSON *req
             buf_append_str(&m->text, " | Function");
     }
     for (const cJSON *q = req ? req->child : NULL; q; q = q->next) {
-        int added;
-        if (!cJSON_IsString(q) ||
-            (tools__decl_map_put(&seen, NULL, q->valuestring, &added), !added))
+        if (!cJSON_IsString(q) || !first_use(&seen, &owned, q->valuestring))
             continue;
         struct member *m = members_push(ms);
         tools__decl_key(&m->text, q->valuestring);
@@ -276,6 +292,7 @@ static void named_members(struct render *r, const cJSON *props, const cJSON *req
     }
     tools__decl_map_free(&seen);
     tools__decl_map_free(&required);
+    parts_free(&owned);
 }
 
 /* `[key: string]: T` for extra keys: when additionalProperties is true or a

@@ -4,8 +4,8 @@
 // TypeScript compiler must accept every output under --strict. Usage files
 // prove the types are real: a correct call type-checks, a wrong one does not.
 //
-//   cd tests && npm ci && cd .. && make build/tests/decl_dump
-//   node --test tests/e2e/declarations.test.mjs
+//   cd tests && npm ci && cd ..
+//   node --test tests/e2e/declarations.test.mjs      (builds build/tests/decl_dump if missing)
 //   UPDATE_FIXTURES=1 node --test tests/e2e/declarations.test.mjs   (re-saves the tool lists)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,8 +60,17 @@ async function fetchTools(server) {
   });
 }
 
+// decl_dump is a test-only build product: build it when it is missing.
+function ensureDump() {
+  if (fs.existsSync(DUMP)) return;
+  const target = path.relative(ROOT, DUMP);
+  const r = spawnSync('make', ['-s', target, ...(BUILD.endsWith('build-san') ? ['SANITIZE=1'] : [])],
+    { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, `make ${target} failed:\n${r.stdout}${r.stderr}`);
+}
+
 function dump(list, ...args) {
-  assert.ok(fs.existsSync(DUMP), `${DUMP} is missing: run make ${path.relative(ROOT, DUMP)}`);
+  ensureDump();
   const r = spawnSync(DUMP, args, { input: JSON.stringify(list), encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, `decl_dump ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;

@@ -120,6 +120,9 @@ static void test_object_keys_quoted(void **state)
                 "      $ok?: unknown;\n"
                 "      \"1\"?: unknown;\n"
                 "    }");
+    /* two ill-formed names that repair to the same text: one member */
+    expect_args("{\"properties\":{\"a\xff\":{\"type\":\"string\"},\"a\xfe\":{}}}",
+                "args?: { \"a\xef\xbf\xbd\"?: string }");
     /* an optional Object member name also accepts Function (see tsc) */
     expect_args("{\"properties\":{\"constructor\":{\"type\":\"string\"},"
                 "\"then\":{\"type\":\"string\"}},\"required\":[\"then\"]}",
