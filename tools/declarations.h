@@ -55,8 +55,9 @@ int tools_declarations_server(const struct tools_decl_tool *tools, size_t count,
                               const char *server_id, struct buf *out);
 
 /* Standalone declaration of tools[index] alone (for describeTool), in the
- * same shape as tools_declarations_server. Returns -EINVAL when index >=
- * count. The whole list is needed so alias names match the full text. */
+ * same shape as tools_declarations_server (when tools[index] repeats an id,
+ * the tool kept for that id). Returns -EINVAL when index >= count. The
+ * whole list is needed so alias names match the full text. */
 int tools_declarations_tool(const struct tools_decl_tool *tools, size_t count, size_t index,
                             struct buf *out);
 
