@@ -74,6 +74,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
+# --- test-only helpers (tests/tools/*.c, driven by the e2e tests) ------------
+TOOL_BINS := $(B)/tests/decl_dump
+$(B)/tests/decl_dump: tests/tools/decl_dump.c $(B)/libmcpcodemode.a $(DUK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
+
 # --- set-up ------------------------------------------------------------------
 deps:
 	sh scripts/setup.sh
@@ -89,12 +95,12 @@ serve: $(BIN)
 	$(BIN) --stdio --config examples/config.json
 
 test: npm-deps
-	$(MAKE) $(BIN) $(UNIT_BINS)
+	$(MAKE) $(BIN) $(UNIT_BINS) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B)
 
 unit: $(BIN) $(UNIT_BINS)
 	sh scripts/run-tests.sh $(B) unit
-e2e: $(BIN)
+e2e: $(BIN) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B) e2e
 programs: $(BIN)
 	sh scripts/run-tests.sh $(B) programs
