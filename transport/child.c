@@ -94,7 +94,9 @@ static void kill_group(struct transport_child *c, int signum)
 static void timer_fired(uv_timer_t *t)
 {
     struct transport_child *c = t->data;
-    if (c->exited) { /* drain time is over: stop waiting for a grandchild's pipes */
+    if (c->exited) { /* drain time is over: a grandchild holds the pipes; end the group */
+        if (c->pid > 0)
+            kill(-c->pid, SIGKILL);
         close_handle(c, (uv_handle_t *) &c->out, &c->out_open);
         close_handle(c, (uv_handle_t *) &c->err, &c->err_open);
         maybe_finish(c);
