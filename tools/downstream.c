@@ -25,7 +25,7 @@ static const char *const legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-
 
 static void start_attempt(uv_timer_t *t);
 
-/* --- small helpers -------------------------------------------------------------------------- */
+/* --- small helpers ---------------------------------------------------------------------------- */
 
 static char *dup_or_null(const char *s)
 {
@@ -89,8 +89,7 @@ cJSON *tools__downstream_params(const struct tools_downstream *d, cJSON *params)
     cJSON *meta = cJSON_CreateObject();
     cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion",
                             TOOLS_DOWNSTREAM_MODERN_VERSION);
-    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/clientCapabilities",
-                          cJSON_CreateObject());
+    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/clientCapabilities", cJSON_CreateObject());
     cJSON *info = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientInfo");
     cJSON_AddStringToObject(info, "name", "mcp-codemode");
     cJSON_AddStringToObject(info, "version", d->opt.client_version);
@@ -98,7 +97,7 @@ cJSON *tools__downstream_params(const struct tools_downstream *d, cJSON *params)
     return params;
 }
 
-/* --- losing the process ------------------------------------------------------------------------- */
+/* --- losing the process ----------------------------------------------------------------------- */
 
 static void drop_connection(struct tools_downstream *d, uint64_t grace_ms)
 {
@@ -169,7 +168,7 @@ static void describe_exit(struct tools_downstream *d, int64_t status, int sig, s
     }
 }
 
-/* --- child and rpc events ---------------------------------------------------------------------- */
+/* --- child and rpc events --------------------------------------------------------------------- */
 
 static void child_line(void *ud, char *line, size_t len)
 {
@@ -230,7 +229,7 @@ static void rpc_notification(void *ud, const char *method, const cJSON *params)
 
 static const struct rpc_client_events rpc_events = {rpc_write, rpc_notification};
 
-/* --- handshake ------------------------------------------------------------------------------------ */
+/* --- handshake -------------------------------------------------------------------------------- */
 
 static void take_server_info(struct tools_downstream *d, const cJSON *caps, const cJSON *info,
                              const char *instructions)
@@ -270,7 +269,8 @@ static void handshake_done(struct tools_downstream *d)
              d->server_name ? d->server_name : "unnamed",
              d->server_version ? d->server_version : "");
     const cJSON *tools = cJSON_GetObjectItemCaseSensitive(d->caps, "tools");
-    if (d->era == DS_ERA_MODERN && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tools, "listChanged")))
+    if (d->era == DS_ERA_MODERN &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tools, "listChanged")))
         open_listen(d);
     tools__downstream_list(d);
 }
@@ -291,7 +291,8 @@ static void init_reply(void *ud, const struct rpc_client_reply *r)
     }
     const char *v = json_str(r->result, "protocolVersion");
     if (!in_list(v, legacy_versions)) {
-        snprintf(msg, sizeof msg, "answered initialize with protocol version \"%.40s\", which "
+        snprintf(msg, sizeof msg,
+                 "answered initialize with protocol version \"%.40s\", which "
                  "mcp-codemode does not speak (it speaks 2024-11-05 to 2025-11-25, and 2026-07-28)",
                  v ? v : "(none)");
         tools__downstream_lost(d, msg, 1);
@@ -325,8 +326,8 @@ static int has_version(const cJSON *arr, const char *v)
     const cJSON *it;
     cJSON_ArrayForEach(it, arr)
     {
-        if (cJSON_IsString(it) && (v ? strcmp(it->valuestring, v) == 0
-                                     : in_list(it->valuestring, legacy_versions)))
+        if (cJSON_IsString(it) &&
+            (v ? strcmp(it->valuestring, v) == 0 : in_list(it->valuestring, legacy_versions)))
             return 1;
     }
     return 0;
@@ -359,8 +360,10 @@ static void probe_reply(void *ud, const struct rpc_client_reply *r)
     if (r->status == RPC_CLIENT_ERROR && r->code == -32022 && cJSON_IsArray(supported) &&
         !has_version(supported, NULL)) {
         char *list = cJSON_PrintUnformatted(supported), msg[512];
-        snprintf(msg, sizeof msg, "speaks only protocol versions %.300s, none of which "
-                 "mcp-codemode speaks", list);
+        snprintf(msg, sizeof msg,
+                 "speaks only protocol versions %.300s, none of which "
+                 "mcp-codemode speaks",
+                 list);
         free(list);
         tools__downstream_lost(d, msg, 1);
         return;
@@ -381,7 +384,7 @@ static void send_probe(struct tools_downstream *d)
         tools__downstream_lost(d, "its stdin is closed", 0);
 }
 
-/* --- starting ----------------------------------------------------------------------------------------- */
+/* --- starting --------------------------------------------------------------------------------- */
 
 static int spawn(struct tools_downstream *d, char *err, size_t errlen)
 {
@@ -390,9 +393,13 @@ static int spawn(struct tools_downstream *d, char *err, size_t errlen)
                  strerror(errno));
         return -1;
     }
-    struct transport_child_options o = {
-        .name = d->label, .file = d->command, .args = d->args, .env = d->env, .cwd = d->cwd,
-        .max_line = d->opt.max_message_bytes, .stderr_level = d->opt.stderr_level};
+    struct transport_child_options o = {.name = d->label,
+                                        .file = d->command,
+                                        .args = d->args,
+                                        .env = d->env,
+                                        .cwd = d->cwd,
+                                        .max_line = d->opt.max_message_bytes,
+                                        .stderr_level = d->opt.stderr_level};
     int rc = transport_child_spawn(d->loop, &o, &child_events, d, &d->child);
     if (rc == UV_ENOENT && strchr(d->command, '/') == NULL)
         snprintf(err, errlen, "cannot start \"%s\": command not found in PATH", d->command);
@@ -431,7 +438,7 @@ static void start_attempt(uv_timer_t *t)
         send_initialize(d);
 }
 
-/* --- life ---------------------------------------------------------------------------------------------- */
+/* --- life ------------------------------------------------------------------------------------- */
 
 static void apply_defaults(struct tools_downstream_options *o)
 {
@@ -453,7 +460,9 @@ static void apply_defaults(struct tools_downstream_options *o)
         o->max_message_bytes = (size_t) 32 << 20;
     if (!o->client_version)
         o->client_version = "unknown";
-    o->stderr_level = o->stderr_level == 0 ? LOG_INFO : o->stderr_level < 0 ? LOG_DEBUG : o->stderr_level;
+    o->stderr_level = o->stderr_level == 0  ? LOG_INFO
+                      : o->stderr_level < 0 ? LOG_DEBUG
+                                            : o->stderr_level;
 }
 
 static void copy_entry(struct tools_downstream *d, const struct config_server *s)
@@ -536,7 +545,7 @@ void tools_downstream_free(struct tools_downstream *d)
     uv_close((uv_handle_t *) &d->call_timer, timer_closed);
 }
 
-/* --- queries ---------------------------------------------------------------------------------------------- */
+/* --- queries ---------------------------------------------------------------------------------- */
 
 const char *tools_downstream_name(const struct tools_downstream *d)
 {

@@ -105,12 +105,12 @@ const cJSON *tools_downstream_tools(const struct tools_downstream *d);
 const cJSON *tools_downstream_excluded(const struct tools_downstream *d);
 
 enum tools_downstream_outcome {
-    TOOLS_DOWNSTREAM_RESULT,     /* the server's CallToolResult (isError may be true) */
-    TOOLS_DOWNSTREAM_TIMEOUT,    /* no result in time; the server was told to cancel */
-    TOOLS_DOWNSTREAM_DOWN,       /* not running, crashed during the call, or shutting down */
-    TOOLS_DOWNSTREAM_RPC_ERROR,  /* a JSON-RPC error response */
-    TOOLS_DOWNSTREAM_TOO_LARGE,  /* the result was over max_message_bytes */
-    TOOLS_DOWNSTREAM_BAD_RESULT  /* the result is not a CallToolResult we can use */
+    TOOLS_DOWNSTREAM_RESULT,    /* the server's CallToolResult (isError may be true) */
+    TOOLS_DOWNSTREAM_TIMEOUT,   /* no result in time; the server was told to cancel */
+    TOOLS_DOWNSTREAM_DOWN,      /* not running, crashed during the call, or shutting down */
+    TOOLS_DOWNSTREAM_RPC_ERROR, /* a JSON-RPC error response */
+    TOOLS_DOWNSTREAM_TOO_LARGE, /* the result was over max_message_bytes */
+    TOOLS_DOWNSTREAM_BAD_RESULT /* the result is not a CallToolResult we can use */
 };
 
 struct tools_downstream_reply {

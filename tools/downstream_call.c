@@ -34,7 +34,7 @@ struct tools_downstream_call {
 static void send_call(struct tools_downstream_call *c);
 static void call_reply(void *ud, const struct rpc_client_reply *r);
 
-/* --- list and timer ----------------------------------------------------------------------- */
+/* --- list and timer --------------------------------------------------------------------------- */
 
 static void link_init(struct ds_link *l)
 {
@@ -119,7 +119,7 @@ static void fail(struct tools_downstream_call *c, enum tools_downstream_outcome 
     buf_free(&b);
 }
 
-/* --- cancelling ---------------------------------------------------------------------------- */
+/* --- cancelling ------------------------------------------------------------------------------- */
 
 static void ignore_reply(void *ud, const struct rpc_client_reply *r)
 {
@@ -138,8 +138,8 @@ static void cancel_remote(struct tools_downstream_call *c, const char *reason)
         rpc_client_abandon(c->req);
         cJSON *p = cJSON_CreateObject();
         cJSON_AddStringToObject(p, "taskId", c->task_id);
-        rpc_client_call(d->rpc, "tasks/cancel", p, d->opt.request_timeout_ms,
-                        RPC_CLIENT_NO_CANCEL, ignore_reply, NULL);
+        rpc_client_call(d->rpc, "tasks/cancel", p, d->opt.request_timeout_ms, RPC_CLIENT_NO_CANCEL,
+                        ignore_reply, NULL);
     } else {
         rpc_client_cancel(c->req, reason);
     }
@@ -192,40 +192,43 @@ static void start_task_result(struct tools_downstream_call *c, const char *task_
     c->req = rpc_client_call(c->d->rpc, "tasks/result", p, 0, 0, call_reply, c);
 }
 
-/* A 2026 result that is not "complete". Returns 1 when the call goes on. */
-static int input_required(struct tools_downstream_call *c, const cJSON *res, const char *type)
+/* A 2026 result that is not "complete": retried when it only carries a
+ * requestState (load shedding), failed otherwise. */
+static void input_required(struct tools_downstream_call *c, const cJSON *res, const char *type)
 {
     const char *label = c->d->label;
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(res, "requestState");
     const cJSON *asks = cJSON_GetObjectItemCaseSensitive(res, "inputRequests");
     if (strcmp(type, "input_required") != 0) {
-        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT, "%s answered '%s' with an unknown resultType \"%.40s\"",
-             label, c->tool, type);
+        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT,
+             "%s answered '%s' with an unknown resultType \"%.40s\"", label, c->tool, type);
     } else if (cJSON_GetArraySize(asks) > 0 || !cJSON_IsString(state)) {
-        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT, "%s asked for input (elicitation, sampling or "
-             "roots) during '%s', which mcp-codemode cannot provide", label, c->tool);
+        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT,
+             "%s asked for input (elicitation, sampling or roots) during '%s', which "
+             "mcp-codemode cannot provide",
+             label, c->tool);
     } else if (c->retries >= MAX_INPUT_RETRIES) {
-        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT, "%s kept answering '%s' with input_required "
-             "(%u retries)", label, c->tool, c->retries);
+        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT,
+             "%s kept answering '%s' with input_required (%u retries)", label, c->tool, c->retries);
     } else {
         c->retries++;
         free(c->request_state);
         c->request_state = xstrdup(state->valuestring);
         send_call(c);
-        return 1;
     }
-    return 0;
 }
 
 static void got_result(struct tools_downstream_call *c, const cJSON *res)
 {
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(res, "task");
-    const char *task_id = cJSON_IsObject(task) ? cJSON_GetStringValue(
-                              cJSON_GetObjectItemCaseSensitive(task, "taskId")) : NULL;
+    const char *task_id =
+        cJSON_IsObject(task)
+            ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(task, "taskId"))
+            : NULL;
     const cJSON *rt = cJSON_GetObjectItemCaseSensitive(res, "resultType");
     if (!cJSON_IsObject(res)) {
-        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT, "%s answered '%s' with a result that is not an "
-             "object", c->d->label, c->tool);
+        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT, "%s answered '%s' with a result that is not an object",
+             c->d->label, c->tool);
     } else if (c->task && !c->task_id && task_id) {
         start_task_result(c, task_id);
     } else if (cJSON_IsString(rt) && strcmp(rt->valuestring, "complete") != 0) {
@@ -251,15 +254,19 @@ static void call_reply(void *ud, const struct rpc_client_reply *r)
         buf_printf(&b, "%s: '%s' failed: %s (JSON-RPC error %d)", label, c->tool, r->message,
                    r->code);
         struct tools_downstream_reply rep = {.outcome = TOOLS_DOWNSTREAM_RPC_ERROR,
-                                             .message = b.data, .code = r->code,
-                                             .rpc_message = r->message, .data = r->data};
+                                             .message = b.data,
+                                             .code = r->code,
+                                             .rpc_message = r->message,
+                                             .data = r->data};
         finish(c, &rep);
         buf_free(&b);
         return;
     }
     case RPC_CLIENT_TOO_LARGE:
-        fail(c, TOOLS_DOWNSTREAM_TOO_LARGE, "%s: the result of '%s' is too large (%zu bytes; the "
-             "limit is %zu bytes)", label, c->tool, r->size, c->d->opt.max_message_bytes);
+        fail(c, TOOLS_DOWNSTREAM_TOO_LARGE,
+             "%s: the result of '%s' is too large (%zu bytes; the "
+             "limit is %zu bytes)",
+             label, c->tool, r->size, c->d->opt.max_message_bytes);
         return;
     case RPC_CLIENT_TIMEOUT:
     case RPC_CLIENT_CLOSED:
@@ -268,15 +275,15 @@ static void call_reply(void *ud, const struct rpc_client_reply *r)
     }
 }
 
-/* --- sending ------------------------------------------------------------------------------------ */
+/* --- sending ---------------------------------------------------------------------------------- */
 
 static void send_call(struct tools_downstream_call *c)
 {
     struct tools_downstream *d = c->d;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "name", c->tool);
-    cJSON_AddItemToObject(p, "arguments", c->args ? cJSON_Duplicate(c->args, 1)
-                                                  : cJSON_CreateObject());
+    cJSON_AddItemToObject(p, "arguments",
+                          c->args ? cJSON_Duplicate(c->args, 1) : cJSON_CreateObject());
     if (c->task) {
         cJSON *task = cJSON_AddObjectToObject(p, "task");
         cJSON_AddNumberToObject(task, "ttl", (double) c->timeout_ms);
@@ -284,8 +291,8 @@ static void send_call(struct tools_downstream_call *c)
     if (c->request_state)
         cJSON_AddStringToObject(p, "requestState", c->request_state);
     c->sent = 1;
-    c->req = rpc_client_call(d->rpc, "tools/call", tools__downstream_params(d, p), 0, 0,
-                             call_reply, c);
+    c->req =
+        rpc_client_call(d->rpc, "tools/call", tools__downstream_params(d, p), 0, 0, call_reply, c);
     /* NULL: stdin is gone; the exit that follows fails the call. */
 }
 
@@ -313,8 +320,8 @@ void tools__downstream_calls_fail(struct tools_downstream *d, const char *why)
         if (why == NULL)
             fail(c, TOOLS_DOWNSTREAM_DOWN, "%s is shutting down", d->label);
         else if (c->sent)
-            fail(c, TOOLS_DOWNSTREAM_DOWN, "%s went down during the call to '%s': it %s",
-                 d->label, c->tool, why);
+            fail(c, TOOLS_DOWNSTREAM_DOWN, "%s went down during the call to '%s': it %s", d->label,
+                 c->tool, why);
         else
             fail(c, TOOLS_DOWNSTREAM_DOWN, "%s could not be started for the call to '%s': it %s",
                  d->label, c->tool, why);
@@ -323,7 +330,7 @@ void tools__downstream_calls_fail(struct tools_downstream *d, const char *why)
         arm(d);
 }
 
-/* --- the call ----------------------------------------------------------------------------------- */
+/* --- the call --------------------------------------------------------------------------------- */
 
 /* Fails a call at once when the server cannot take it. Returns 1 if so. */
 static int refuse(struct tools_downstream *d, const char *tool, tools_downstream_reply_cb *cb,
@@ -369,7 +376,7 @@ struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, 
     c->args = args ? cJSON_Duplicate(args, 1) : NULL;
     c->cb = cb;
     c->ud = ud;
-    c->timeout_ms = timeout_ms ? timeout_ms
+    c->timeout_ms = timeout_ms            ? timeout_ms
                     : d->entry_timeout_ms ? d->entry_timeout_ms
                                           : d->opt.call_timeout_ms;
     c->start = uv_now(d->loop);

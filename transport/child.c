@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TAIL_BYTES 4096
+#define TAIL_BYTES      4096
 #define STDERR_LINE_MAX 4096
-#define DRAIN_MS 500     /* after exit: how long stdout/stderr may stay open */
-#define EOF_KILL_MS 1000 /* stdout closed but the child runs on: kill it after this */
+#define DRAIN_MS        500  /* after exit: how long stdout/stderr may stay open */
+#define EOF_KILL_MS     1000 /* stdout closed but the child runs on: kill it after this */
 
 struct write_req {
     uv_write_t req;
@@ -51,7 +51,7 @@ struct transport_child {
 
 static void maybe_finish(struct transport_child *c);
 
-/* --- handles ------------------------------------------------------------------------------ */
+/* --- handles ---------------------------------------------------------------------------------- */
 
 static void handle_closed(uv_handle_t *h)
 {
@@ -89,7 +89,7 @@ static void kill_group(struct transport_child *c, int signum)
         uv_process_kill(&c->proc, signum);
 }
 
-/* --- exit ------------------------------------------------------------------------------------ */
+/* --- exit ------------------------------------------------------------------------------------- */
 
 static void timer_fired(uv_timer_t *t)
 {
@@ -214,7 +214,7 @@ static void out_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
     maybe_finish(c);
 }
 
-/* --- stderr ------------------------------------------------------------------------------------ */
+/* --- stderr ----------------------------------------------------------------------------------- */
 
 static void keep_last(struct transport_child *c, const char *line, size_t len)
 {
@@ -254,7 +254,7 @@ static void err_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
     maybe_finish(c);
 }
 
-/* --- stdin -------------------------------------------------------------------------------------- */
+/* --- stdin ------------------------------------------------------------------------------------ */
 
 static void write_done(uv_write_t *req, int status)
 {
@@ -287,7 +287,7 @@ size_t transport_child_write_queue(const struct transport_child *c)
     return c->write_queue;
 }
 
-/* --- spawn ---------------------------------------------------------------------------------------- */
+/* --- spawn ------------------------------------------------------------------------------------ */
 
 static void init_pipe(struct transport_child *c, uv_pipe_t *p, int *open)
 {
@@ -379,7 +379,7 @@ int transport_child_spawn(uv_loop_t *loop, const struct transport_child_options 
     return 0;
 }
 
-/* --- stop ------------------------------------------------------------------------------------------ */
+/* --- stop ------------------------------------------------------------------------------------- */
 
 void transport_child_kill(struct transport_child *c, int signum)
 {
@@ -415,7 +415,7 @@ const char *transport_child_last_stderr(const struct transport_child *c)
     return c->last_err;
 }
 
-/* --- environment -------------------------------------------------------------------------------------- */
+/* --- environment ------------------------------------------------------------------------------ */
 
 static size_t name_len(const char *kv)
 {

@@ -13,13 +13,13 @@
 struct transport_child;
 
 struct transport_child_options {
-    const char *name;       /* for logs: "server 'github'"; copied */
-    const char *file;       /* program, looked up in the child's PATH when it has no '/' */
-    char *const *args;      /* argv[1..], NULL-terminated; may be NULL */
-    char *const *env;       /* the child's whole environment, "K=V", NULL-terminated */
-    const char *cwd;        /* NULL: ours */
-    size_t max_line;        /* cap on one stdout line (newline excluded) */
-    int stderr_level;       /* enum log_level for the child's stderr lines */
+    const char *name;  /* for logs: "server 'github'"; copied */
+    const char *file;  /* program, looked up in the child's PATH when it has no '/' */
+    char *const *args; /* argv[1..], NULL-terminated; may be NULL */
+    char *const *env;  /* the child's whole environment, "K=V", NULL-terminated */
+    const char *cwd;   /* NULL: ours */
+    size_t max_line;   /* cap on one stdout line (newline excluded) */
+    int stderr_level;  /* enum log_level for the child's stderr lines */
 };
 
 struct transport_child_events {
@@ -28,8 +28,8 @@ struct transport_child_events {
     void (*line)(void *ud, char *line, size_t len);
     /* A stdout line over max_line: its first and last bytes (each at most
      * 4 KiB) and its total length. The line itself is dropped. */
-    void (*oversize)(void *ud, const char *head, size_t head_len, const char *tail,
-                     size_t tail_len, size_t total);
+    void (*oversize)(void *ud, const char *head, size_t head_len, const char *tail, size_t tail_len,
+                     size_t total);
     /* The child is gone: it exited (status >= 0, signal 0) or was killed by
      * a signal (signal > 0), and every stdout line has been delivered. Runs
      * once; no event follows it. The owner still calls transport_child_close. */

@@ -23,7 +23,7 @@ struct rpc_client_request {
     struct rpc_client *rc;
     uint64_t id;
     char *method;
-    uint64_t start, deadline; /* deadline 0: none */
+    uint64_t start, timeout, deadline; /* deadline 0: none */
     unsigned flags;
     rpc_client_reply_cb *cb;
     void *ud;
@@ -42,7 +42,7 @@ struct rpc_client {
     int closing;
 };
 
-/* --- list ------------------------------------------------------------------------------ */
+/* --- list ------------------------------------------------------------------------------------- */
 
 static void list_init(struct link *l)
 {
@@ -77,7 +77,7 @@ static void request_done(struct rpc_client_request *req)
     request_free(req);
 }
 
-/* --- timer --------------------------------------------------------------------------------- */
+/* --- timer ------------------------------------------------------------------------------------ */
 
 static void timer_fired(uv_timer_t *t);
 
@@ -122,9 +122,11 @@ static void expire(struct rpc_client_request *req, uint64_t now)
 {
     char msg[256];
     uint64_t waited = now - req->start;
-    snprintf(msg, sizeof msg, "no response to %s within %" PRIu64 " ms", req->method, waited);
+    snprintf(msg, sizeof msg, "no response to %s within %" PRIu64 " ms", req->method,
+             req->timeout);
     send_cancel(req, msg);
-    struct rpc_client_reply r = {.status = RPC_CLIENT_TIMEOUT, .message = msg, .elapsed_ms = waited};
+    struct rpc_client_reply r = {
+        .status = RPC_CLIENT_TIMEOUT, .message = msg, .elapsed_ms = waited};
     rpc_client_reply_cb *cb = req->cb;
     void *ud = req->ud;
     request_done(req);
@@ -142,7 +144,7 @@ static void timer_fired(uv_timer_t *t)
         arm(rc);
 }
 
-/* --- life ----------------------------------------------------------------------------------- */
+/* --- life ------------------------------------------------------------------------------------- */
 
 struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
                                   const struct rpc_client_events *ev, void *ud)
@@ -194,8 +196,8 @@ int rpc_client_notify(struct rpc_client *rc, const char *method, cJSON *params)
     return write_buf(rc, &b);
 }
 
-struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *method,
-                                           cJSON *params, uint64_t timeout_ms, unsigned flags,
+struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *method, cJSON *params,
+                                           uint64_t timeout_ms, unsigned flags,
                                            rpc_client_reply_cb *cb, void *ud)
 {
     char id[24], *p = params ? cJSON_PrintUnformatted(params) : NULL;
@@ -216,6 +218,7 @@ struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *me
     req->cb = cb;
     req->ud = ud;
     req->start = uv_now(rc->loop);
+    req->timeout = timeout_ms;
     req->deadline = timeout_ms ? req->start + timeout_ms : 0;
     list_push(&rc->pending, &req->link);
     rc->npending++;
@@ -322,8 +325,10 @@ static void on_request(struct rpc_client *rc, const struct rpc_message *m)
         rpc_write_result(&b, m->id, "{\"roots\":[]}");
     } else {
         char msg[256];
-        snprintf(msg, sizeof msg, "Method not found: %.120s (mcp-codemode declares no client "
-                 "capabilities)", m->method);
+        snprintf(msg, sizeof msg,
+                 "Method not found: %.120s (mcp-codemode declares no client "
+                 "capabilities)",
+                 m->method);
         rpc_write_error(&b, m->id, 0, RPC_METHOD_NOT_FOUND, msg, NULL);
     }
     write_buf(rc, &b);
@@ -387,8 +392,8 @@ static int oversize_id(const char *head, size_t head_len, const char *tail, size
     return rc;
 }
 
-void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_len,
-                         const char *tail, size_t tail_len, size_t total, size_t limit)
+void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_len, const char *tail,
+                         size_t tail_len, size_t total, size_t limit)
 {
     uint64_t id;
     struct rpc_client_request *req = NULL;

@@ -25,12 +25,12 @@ enum rpc_client_status {
 
 struct rpc_client_reply {
     enum rpc_client_status status;
-    const cJSON *result;  /* OK: borrowed, valid during the callback */
-    int code;             /* ERROR: error.code */
-    const char *message;  /* ERROR: error.message; otherwise a sentence of ours */
-    const cJSON *data;    /* ERROR: error.data, or NULL */
-    size_t size;          /* TOO_LARGE: length of the response in bytes */
-    uint64_t elapsed_ms;  /* from the request to this reply */
+    const cJSON *result; /* OK: borrowed, valid during the callback */
+    int code;            /* ERROR: error.code */
+    const char *message; /* ERROR: error.message; otherwise a sentence of ours */
+    const cJSON *data;   /* ERROR: error.data, or NULL */
+    size_t size;         /* TOO_LARGE: length of the response in bytes */
+    uint64_t elapsed_ms; /* from the request to this reply */
 };
 
 typedef void rpc_client_reply_cb(void *ud, const struct rpc_client_reply *r);
@@ -44,8 +44,9 @@ struct rpc_client_events {
 };
 
 /* Flags of rpc_client_call. */
-#define RPC_CLIENT_NO_CANCEL 1u /* never send notifications/cancelled for it
-                                   (initialize; probes; task polls) */
+#define RPC_CLIENT_NO_CANCEL                                                                       \
+    1u /* never send notifications/cancelled for it                                                \
+          (initialize; probes; task polls) */
 
 /* Creates a client. name (copied) appears in logs and error messages. */
 struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
@@ -62,8 +63,8 @@ void rpc_client_free(struct rpc_client *rc);
  * exactly once, never inside this call, unless the request is cancelled or
  * abandoned first. Returns the handle (valid until cb returns or the request
  * is cancelled), or NULL when the write failed (cb is then never called). */
-struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *method,
-                                           cJSON *params, uint64_t timeout_ms, unsigned flags,
+struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *method, cJSON *params,
+                                           uint64_t timeout_ms, unsigned flags,
                                            rpc_client_reply_cb *cb, void *ud);
 
 /* Cancels a pending request: sends notifications/cancelled {requestId,
@@ -87,8 +88,8 @@ void rpc_client_line(struct rpc_client *rc, const char *line, size_t len);
 /* Reports a line longer than the cap: head and tail are its first and last
  * bytes. When the id of a pending request can be found in either, that
  * request fails with RPC_CLIENT_TOO_LARGE naming the size and the limit. */
-void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_len,
-                         const char *tail, size_t tail_len, size_t total, size_t limit);
+void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_len, const char *tail,
+                         size_t tail_len, size_t total, size_t limit);
 
 /* Fails every pending request with RPC_CLIENT_CLOSED and `why` as the
  * message (the connection is gone). Requests made from the callbacks are

@@ -24,10 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define FIXTURE "tests/fixtures/servers/misbehaving.mjs"
+#define FIXTURE    "tests/fixtures/servers/misbehaving.mjs"
 #define EVERYTHING "tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 #define FILESYSTEM "tests/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
-#define MEMORY "tests/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+#define MEMORY     "tests/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
 
 static uv_loop_t loop;
 static char root[PATH_MAX];
@@ -60,8 +60,7 @@ static void go_to_root(void)
 
 static int need_npm(void)
 {
-    if (access(EVERYTHING, R_OK) == 0 && access(FILESYSTEM, R_OK) == 0 &&
-        access(MEMORY, R_OK) == 0)
+    if (access(EVERYTHING, R_OK) == 0 && access(FILESYSTEM, R_OK) == 0 && access(MEMORY, R_OK) == 0)
         return 0;
     fail_msg("the pinned npm servers are missing: run `cd tests && npm ci` first");
     return -1;
@@ -104,8 +103,7 @@ static int setup(void **state)
     return 0;
 }
 
-
-/* --- one server under test --------------------------------------------------------------------- */
+/* --- one server under test -------------------------------------------------------------------- */
 
 struct server {
     struct config_server cfg;
@@ -198,10 +196,10 @@ static void start_cfg(struct server *s)
     track(s);
 }
 
-#define start(s, name, ...)                                                                         \
-    do {                                                                                            \
+#define start(s, name, ...)                                                                        \
+    do {                                                                                           \
         struct tools_downstream_options o_ = fast_options();                                       \
-        start_opts(s, name, &o_, __VA_ARGS__, NULL);                                                \
+        start_opts(s, name, &o_, __VA_ARGS__, NULL);                                               \
     } while (0)
 
 static void stop(struct server *s)
@@ -231,6 +229,14 @@ static const cJSON *tool_named(struct server *s, const char *name)
     return NULL;
 }
 
+/* After a failed assertion, handles the test could not close. */
+static void close_left_over(uv_handle_t *h, void *arg)
+{
+    (void) arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
 static int teardown(void **state)
 {
     (void) state;
@@ -246,11 +252,16 @@ static int teardown(void **state)
     if (getenv("DOWNSTREAM_TEST_LOG"))
         uv_print_all_handles(&loop, stderr);
     uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(uv_loop_close(&loop), 0);
+    if (uv_loop_close(&loop) != 0) {
+        uv_walk(&loop, close_left_over, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        assert_int_equal(uv_loop_close(&loop), 0);
+        fail_msg("handles were left open");
+    }
     return 0;
 }
 
-/* --- calls --------------------------------------------------------------------------------------- */
+/* --- calls ------------------------------------------------------------------------------------ */
 
 struct reply {
     int done;
@@ -326,9 +337,9 @@ static void assert_contains(const char *hay, const char *needle)
         fail_msg("\"%s\" does not contain \"%s\"", hay ? hay : "(null)", needle);
 }
 
-/* ================================================================================================ */
-/* The fixture server: connection and negotiation                                                  */
-/* ================================================================================================ */
+/* ============================================================================================== */
+/* The fixture server: connection and negotiation */
+/* ============================================================================================== */
 
 static void test_connect_legacy(void **state)
 {
@@ -364,9 +375,9 @@ static void test_connect_legacy(void **state)
     reply_free(&r);
     call_ok(&s, "add", "{\"a\":2,\"b\":40}", &r);
     assert_string_equal(result_text(&r), "42");
-    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(r.result, "structuredContent"), "sum")
-                         ->valueint,
-                     42);
+    assert_int_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r.result, "structuredContent"), "sum")->valueint,
+        42);
     reply_free(&r);
     stop(&s);
 }
@@ -480,9 +491,9 @@ static void test_list_error(void **state)
     stop(&s);
 }
 
-/* ================================================================================================ */
-/* Calls                                                                                            */
-/* ================================================================================================ */
+/* ============================================================================================== */
+/* Calls */
+/* ============================================================================================== */
 
 #define PARALLEL 50
 
@@ -656,6 +667,8 @@ static void test_big_results(void **state)
     assert_true(run_until(&b.done, 20000));
     assert_int_equal(a.outcome, TOOLS_DOWNSTREAM_RESULT);
     assert_int_equal(strlen(result_text(&a)), 20000000);
+    fprintf(stderr, "  20 MB result delivered in %llu ms; refused over an 8 MiB cap in %llu ms\n",
+            (unsigned long long) a.elapsed, (unsigned long long) b.elapsed);
     assert_int_equal(b.outcome, TOOLS_DOWNSTREAM_TOO_LARGE);
     assert_contains(b.message, "server 'tight': the result of 'big' is too large (20000");
     assert_contains(b.message, "the limit is 8388608 bytes");
@@ -766,9 +779,9 @@ static void test_environment(void **state)
     rmdir(real);
 }
 
-/* ================================================================================================ */
-/* Crashes, restarts, start-up failures                                                             */
-/* ================================================================================================ */
+/* ============================================================================================== */
+/* Crashes, restarts, start-up failures */
+/* ============================================================================================== */
 
 static void test_crash_mid_call(void **state)
 {
@@ -827,8 +840,8 @@ static void test_command_not_found(void **state)
     assert_true(run_until(&path.restarting, 5000));
     struct tools_downstream_status st;
     tools_downstream_status(missing.d, &st);
-    assert_string_equal(st.reason,
-                        "cannot start \"no-such-command-for-mcp-codemode\": command not found in PATH");
+    assert_string_equal(
+        st.reason, "cannot start \"no-such-command-for-mcp-codemode\": command not found in PATH");
     tools_downstream_status(path.d, &st);
     assert_string_equal(st.reason, "cannot start \"/nonexistent/dir/server\": no such file or "
                                    "directory");
@@ -903,9 +916,9 @@ static void test_shutdown_with_calls_pending(void **state)
     reply_free(&r);
 }
 
-/* ================================================================================================ */
-/* Tasks                                                                                             */
-/* ================================================================================================ */
+/* ============================================================================================== */
+/* Tasks */
+/* ============================================================================================== */
 
 static void test_tasks_fixture(void **state)
 {
@@ -931,9 +944,9 @@ static void test_tasks_fixture(void **state)
     stop(&s);
 }
 
-/* ================================================================================================ */
-/* The pinned reference servers                                                                      */
-/* ================================================================================================ */
+/* ============================================================================================== */
+/* The pinned reference servers */
+/* ============================================================================================== */
 
 static void test_everything(void **state)
 {
@@ -1020,8 +1033,10 @@ static void test_filesystem_and_memory(void **state)
     call_ok(&fs, "read_text_file", "{\"path\":\"/etc/passwd\"}", &r); /* outside: isError */
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r.result, "isError")));
     reply_free(&r);
-    call_ok(&memory, "create_entities", "{\"entities\":[{\"name\":\"libuv\",\"entityType\":"
-            "\"library\",\"observations\":[\"event loop\"]}]}", &r);
+    call_ok(&memory, "create_entities",
+            "{\"entities\":[{\"name\":\"libuv\",\"entityType\":"
+            "\"library\",\"observations\":[\"event loop\"]}]}",
+            &r);
     reply_free(&r);
     call_ok(&memory, "read_graph", "{}", &r);
     assert_contains(result_text(&r), "event loop");
@@ -1072,18 +1087,15 @@ static void test_concurrent_start(void **state)
     rmdir(dir);
 }
 
-/* Round trip of one call, for the report. */
-static void test_round_trip(void **state)
+/* Median and p90 of 101 sequential calls, in microseconds. */
+static void round_trip(struct server *s, const char *tool, const char *args, uint64_t *median,
+                       uint64_t *p90)
 {
-    (void) state;
-    static struct server s;
-    start(&s, "misbehaving", "node", FIXTURE);
-    wait_ready(&s, 10000);
     struct reply r;
     uint64_t times[101];
     for (int i = 0; i < 101; i++) {
         uint64_t t0 = uv_hrtime();
-        call_ok(&s, "echo", "{\"text\":\"x\"}", &r);
+        call_ok(s, tool, args, &r);
         times[i] = (uv_hrtime() - t0) / 1000;
         reply_free(&r);
     }
@@ -1093,10 +1105,32 @@ static void test_round_trip(void **state)
             times[j] = times[j - 1];
             times[j - 1] = t;
         }
-    fprintf(stderr, "  echo round trip: median %llu us, p90 %llu us\n",
-            (unsigned long long) times[50], (unsigned long long) times[90]);
-    assert_true(times[50] < 50000);
-    stop(&s);
+    *median = times[50];
+    *p90 = times[90];
+}
+
+/* Round trips, for the report: our raw fixture and the SDK-based server. */
+static void test_round_trip(void **state)
+{
+    (void) state;
+    static struct server raw, sdk;
+    start(&raw, "misbehaving", "node", FIXTURE);
+    wait_ready(&raw, 10000);
+    uint64_t med, p90;
+    round_trip(&raw, "echo", "{\"text\":\"x\"}", &med, &p90);
+    fprintf(stderr, "  echo round trip (raw fixture): median %llu us, p90 %llu us\n",
+            (unsigned long long) med, (unsigned long long) p90);
+    assert_true(med < 50000);
+    stop(&raw);
+    if (need_npm())
+        return;
+    start(&sdk, "everything", "node", EVERYTHING);
+    wait_ready(&sdk, 15000);
+    round_trip(&sdk, "echo", "{\"message\":\"x\"}", &med, &p90);
+    fprintf(stderr, "  echo round trip (server-everything): median %llu us, p90 %llu us\n",
+            (unsigned long long) med, (unsigned long long) p90);
+    assert_true(med < 50000);
+    stop(&sdk);
 }
 
 int main(void)

@@ -53,7 +53,8 @@ static void on_oversize(void *ud, const char *head, size_t hl, const char *tail,
     s->head_len = hl;
     s->tail_len = tl;
     snprintf(s->head, sizeof s->head, "%.*s", (int) (hl < 15 ? hl : 15), head);
-    snprintf(s->tail, sizeof s->tail, "%.*s", (int) (tl < 15 ? tl : 15), tail + tl - (tl < 15 ? tl : 15));
+    snprintf(s->tail, sizeof s->tail, "%.*s", (int) (tl < 15 ? tl : 15),
+             tail + tl - (tl < 15 ? tl : 15));
 }
 
 static void on_exit_(void *ud, int64_t status, int sig)
@@ -76,8 +77,12 @@ static int spawn_sh(struct seen *s, const char *script, size_t max_line)
 {
     char *args[] = {"-c", (char *) script, NULL};
     char **env = test_env();
-    struct transport_child_options o = {.name = "sh", .file = "sh", .args = args, .env = env,
-                                        .max_line = max_line, .stderr_level = LOG_INFO};
+    struct transport_child_options o = {.name = "sh",
+                                        .file = "sh",
+                                        .args = args,
+                                        .env = env,
+                                        .max_line = max_line,
+                                        .stderr_level = LOG_INFO};
     memset(s, 0, sizeof *s);
     int rc = transport_child_spawn(&loop, &o, &events, s, &s->child);
     transport_child_env_free(env);
@@ -96,22 +101,38 @@ static int setup(void **state)
     return uv_loop_init(&loop);
 }
 
+/* After a failed assertion, handles the test could not close. */
+static void close_left_over(uv_handle_t *h, void *arg)
+{
+    (void) arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
 static int teardown(void **state)
 {
     (void) state;
     uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(uv_loop_close(&loop), 0);
+    if (uv_loop_close(&loop) != 0) {
+        uv_walk(&loop, close_left_over, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        assert_int_equal(uv_loop_close(&loop), 0);
+        fail_msg("handles were left open");
+    }
     return 0;
 }
 
-/* ================================================================================================ */
+/* ============================================================================================== */
 
 static void test_lines_stderr_and_exit(void **state)
 {
     (void) state;
     struct seen s;
-    assert_int_equal(spawn_sh(&s, "printf 'a\\nbb\\r\\n\\n'; echo oops >&2; echo 'last words' >&2;"
-                                  " printf 'c'; exit 7", 1024), 0);
+    assert_int_equal(spawn_sh(&s,
+                              "printf 'a\\nbb\\r\\n\\n'; echo oops >&2; echo 'last words' >&2;"
+                              " printf 'c'; exit 7",
+                              1024),
+                     0);
     assert_true(transport_child_pid(s.child) > 0);
     run_until_exit(&s);
     assert_int_equal(s.nlines, 3); /* the empty line is not reported; the unterminated one is */
@@ -132,8 +153,8 @@ static void test_spawn_failures(void **state)
     struct seen s;
     char **env = test_env();
     struct transport_child *c = (void *) 1;
-    struct transport_child_options o = {.file = "no-such-program-for-mcp-codemode", .env = env,
-                                        .max_line = 100};
+    struct transport_child_options o = {
+        .file = "no-such-program-for-mcp-codemode", .env = env, .max_line = 100};
     assert_int_equal(transport_child_spawn(&loop, &o, &events, &s, &c), UV_ENOENT);
     assert_null(c);
     o.file = "sh";
@@ -224,8 +245,11 @@ static void test_oversized_line(void **state)
 {
     (void) state;
     struct seen s;
-    assert_int_equal(spawn_sh(&s, "printf HEAD; head -c 100000 /dev/zero | tr '\\0' x;"
-                                  " printf 'TAIL\\nok\\n'", 1000), 0);
+    assert_int_equal(spawn_sh(&s,
+                              "printf HEAD; head -c 100000 /dev/zero | tr '\\0' x;"
+                              " printf 'TAIL\\nok\\n'",
+                              1000),
+                     0);
     run_until_exit(&s);
     assert_int_equal(s.over_total, 100008);
     assert_int_equal(s.head_len, 4096);

@@ -23,7 +23,7 @@
 
 static uv_loop_t loop;
 
-/* --- a fake peer ---------------------------------------------------------------------------- */
+/* --- a fake peer ------------------------------------------------------------------------------ */
 
 struct peer {
     struct buf written; /* every line the client wrote */
@@ -140,6 +140,14 @@ static int setup(void **state)
     return uv_loop_init(&loop);
 }
 
+/* After a failed assertion, handles the test could not close. */
+static void close_left_over(uv_handle_t *h, void *arg)
+{
+    (void) arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
 static int teardown(void **state)
 {
     (void) state;
@@ -149,11 +157,16 @@ static int teardown(void **state)
         free(peer.params[i]);
     }
     uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(uv_loop_close(&loop), 0);
+    if (uv_loop_close(&loop) != 0) {
+        uv_walk(&loop, close_left_over, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        assert_int_equal(uv_loop_close(&loop), 0);
+        fail_msg("handles were left open");
+    }
     return 0;
 }
 
-/* ================================================================================================ */
+/* ============================================================================================== */
 
 static void test_ids_and_correlation(void **state)
 {
@@ -173,8 +186,9 @@ static void test_ids_and_correlation(void **state)
     assert_int_equal(a.calls + b.calls + c.calls, 0); /* never inside the call */
     feed(rc, "{\"jsonrpc\":\"2.0\",\"result\":{\"v\":3},\"id\":3}");
     feed(rc, "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"v\":1}}");
-    feed(rc, "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,\"message\":\"Unknown tool\","
-             "\"data\":{\"tool\":\"x\"}}}");
+    feed(rc,
+         "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,\"message\":\"Unknown tool\","
+         "\"data\":{\"tool\":\"x\"}}}");
     assert_int_equal(a.calls, 1);
     assert_int_equal(a.status, RPC_CLIENT_OK);
     assert_string_equal(a.result, "{\"v\":1}");
@@ -228,8 +242,8 @@ static void test_timeouts(void **state)
     assert_int_equal(quiet.status, RPC_CLIENT_TIMEOUT);
     assert_int_equal(slow.status, RPC_CLIENT_TIMEOUT);
     assert_true(fast.order < quiet.order && quiet.order < slow.order); /* by deadline */
-    assert_in_range(fast.elapsed, 50, 150);
-    assert_in_range(slow.elapsed, 200, 300);
+    assert_in_range(fast.elapsed, 50, 600); /* late on a busy machine, never early */
+    assert_in_range(slow.elapsed, 200, 800);
     assert_string_equal(quiet.message, "no response to initialize within 100 ms");
     assert_int_equal(none.calls, 0);
     assert_int_equal(rpc_client_pending(rc), 1);
@@ -294,8 +308,9 @@ static void test_notifications(void **state)
     (void) state;
     struct rpc_client *rc = rpc_client_new(&loop, "peer", &peer_events, &peer);
     feed(rc, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
-    feed(rc, "{\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hi\"},"
-             "\"jsonrpc\":\"2.0\"}");
+    feed(rc,
+         "{\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hi\"},"
+         "\"jsonrpc\":\"2.0\"}");
     assert_int_equal(peer.nnotes, 2);
     assert_string_equal(peer.methods[0], "notifications/tools/list_changed");
     assert_null(peer.params[0]);
@@ -345,14 +360,17 @@ static void test_oversize(void **state)
     rpc_client_call(rc, "tools/call", NULL, 0, 0, on_reply, &tail);
     rpc_client_call(rc, "tools/call", NULL, 0, 0, on_reply, &lost);
     /* The id in the head (written first) ... */
-    const char *h1 = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"te";
+    const char *h1 =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"te";
     rpc_client_oversize(rc, h1, strlen(h1), "xxxx\"}]}}", 9, 5000000, 1000000);
     assert_int_equal(head.status, RPC_CLIENT_TOO_LARGE);
     assert_int_equal(head.size, 5000000);
-    assert_string_equal(head.message,
-                        "the response to tools/call is 5000000 bytes, over the limit of 1000000 bytes");
+    assert_string_equal(
+        head.message,
+        "the response to tools/call is 5000000 bytes, over the limit of 1000000 bytes");
     /* ... or after the result, as the TypeScript SDK writes it. */
-    const char *h2 = "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"xx";
+    const char *h2 =
+        "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"xx";
     const char *t2 = "xxxxxxxx\"}],\"id\":\"no\"},\"jsonrpc\":\"2.0\",\"id\": 2 }\r";
     rpc_client_oversize(rc, h2, strlen(h2), t2, strlen(t2), 3000000, 1000000);
     assert_int_equal(tail.status, RPC_CLIENT_TOO_LARGE);
@@ -366,7 +384,7 @@ static void test_oversize(void **state)
     rpc_client_free(rc);
 }
 
-/* --- callbacks that reenter ----------------------------------------------------------------------- */
+/* --- callbacks that reenter ------------------------------------------------------------------- */
 
 struct reenter {
     struct rpc_client *rc;
@@ -433,7 +451,7 @@ static void test_write_failure(void **state)
     rpc_client_free(rc);
 }
 
-/* --- over a real child process ------------------------------------------------------------------- */
+/* --- over a real child process ---------------------------------------------------------------- */
 
 /* Answers each request with its params, in reverse order of arrival per
  * batch of 10 (so responses come out of order). */
@@ -476,7 +494,8 @@ static int wire_write(void *ud, const char *data, size_t len)
     return transport_child_write(w->child, data, len);
 }
 
-static const struct transport_child_events wire_child_events = {wire_line, wire_oversize, wire_exit};
+static const struct transport_child_events wire_child_events = {wire_line, wire_oversize,
+                                                                wire_exit};
 static const struct rpc_client_events wire_rpc_events = {wire_write, NULL};
 
 #define MANY 1000
@@ -487,8 +506,12 @@ static void test_many_in_flight_over_a_child(void **state)
     struct wire w = {0};
     char *args[] = {"-e", (char *) echo_server, NULL};
     char **env = transport_child_env((const char *const[]){"PATH", "HOME", NULL}, NULL);
-    struct transport_child_options o = {.name = "echo", .file = "node", .args = args, .env = env,
-                                        .max_line = 1 << 20, .stderr_level = LOG_WARNING};
+    struct transport_child_options o = {.name = "echo",
+                                        .file = "node",
+                                        .args = args,
+                                        .env = env,
+                                        .max_line = 1 << 20,
+                                        .stderr_level = LOG_WARNING};
     assert_int_equal(transport_child_spawn(&loop, &o, &wire_child_events, &w, &w.child), 0);
     transport_child_env_free(env);
     w.rc = rpc_client_new(&loop, "echo", &wire_rpc_events, &w);
