@@ -5,6 +5,7 @@
  * 2026 input_required answer is retried with its requestState when it asks
  * for nothing we would have to supply. */
 #include "tools/downstream_internal.h"
+#include "transport/child.h"
 #include "transport/rpc_client.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -332,7 +333,9 @@ void tools__downstream_calls_fail(struct tools_downstream *d, const char *why)
 
 /* --- the call --------------------------------------------------------------------------------- */
 
-/* Fails a call at once when the server cannot take it. Returns 1 if so. */
+/* Fails a call at once when the server cannot take it (down, shutting
+ * down, not reading what we already wrote, or the tool needs tasks it
+ * lacks). Returns 1 if so. */
 static int refuse(struct tools_downstream *d, const char *tool, tools_downstream_reply_cb *cb,
                   void *ud)
 {
@@ -340,6 +343,7 @@ static int refuse(struct tools_downstream *d, const char *tool, tools_downstream
     buf_init(&b, 0);
     struct tools_downstream_reply r = {.outcome = TOOLS_DOWNSTREAM_DOWN};
     const char *excluded = tools__downstream_excluded_reason(d, tool);
+    size_t queued = d->child ? transport_child_write_queue(d->child) : 0;
     if (d->closing) {
         buf_printf(&b, "%s is shutting down", d->label);
     } else if (d->state == TOOLS_DOWNSTREAM_RESTARTING) {
@@ -349,6 +353,9 @@ static int refuse(struct tools_downstream *d, const char *tool, tools_downstream
                    (unsigned long long) (d->restart_at > now ? d->restart_at - now : 0));
     } else if (d->state == TOOLS_DOWNSTREAM_FAILED) {
         buf_printf(&b, "%s is unavailable: it %s", d->label, d->reason ? d->reason : "failed");
+    } else if (queued > d->opt.max_message_bytes) {
+        buf_printf(&b, "%s is not reading its input (%zu bytes are waiting to be written)",
+                   d->label, queued);
     } else if (excluded) {
         r.outcome = TOOLS_DOWNSTREAM_RPC_ERROR;
         r.code = -32601;

@@ -680,6 +680,41 @@ static void test_big_results(void **state)
     stop(&tight);
 }
 
+/* A server that stops reading: what we write piles up to the cap, then new
+ * calls are refused instead of growing the queue without bound. */
+static void test_server_stops_reading(void **state)
+{
+    (void) state;
+    struct tools_downstream_options o = fast_options();
+    o.max_message_bytes = 1u << 20;
+    static struct server s;
+    start_opts(&s, "deaf", &o, "node", FIXTURE, "--deaf", NULL);
+    wait_ready(&s, 10000);
+    static char text[300001];
+    memset(text, 'a', sizeof text - 1);
+    cJSON *args = cJSON_CreateObject();
+    cJSON_AddStringToObject(args, "text", text);
+    struct reply r[8];
+    int refused = -1;
+    for (int i = 0; i < 8 && refused < 0; i++) {
+        memset(&r[i], 0, sizeof r[i]);
+        if (tools_downstream_call(s.d, "echo", args, 300, on_reply, &r[i]) == NULL)
+            refused = i;
+        uv_run(&loop, UV_RUN_NOWAIT);
+    }
+    cJSON_Delete(args);
+    assert_in_range(refused, 3, 7); /* about 1 MiB went out or waits */
+    assert_int_equal(r[refused].outcome, TOOLS_DOWNSTREAM_DOWN);
+    assert_contains(r[refused].message, "server 'deaf' is not reading its input (");
+    for (int i = 0; i < refused; i++) {
+        assert_true(run_until(&r[i].done, 5000)); /* the others time out */
+        assert_int_equal(r[i].outcome, TOOLS_DOWNSTREAM_TIMEOUT);
+        reply_free(&r[i]);
+    }
+    reply_free(&r[refused]);
+    stop(&s);
+}
+
 static void test_list_changed(void **state)
 {
     (void) state;
@@ -1157,6 +1192,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage_on_stdout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_big_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_server_stops_reading, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_changed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_server_requests, setup, teardown),
         cmocka_unit_test_setup_teardown(test_environment, setup, teardown),
