@@ -116,9 +116,9 @@ static int check_config(const struct config *cfg)
     printf("config: %s\n", cfg->path ? cfg->path : "(none)");
     printf("servers: %zu\n", cfg->nservers);
     for (size_t i = 0; i < cfg->nservers; i++) {
-        const struct config_server *s = &cfg->servers[i];
-        const char *kind = s->transport == CONFIG_TRANSPORT_STDIO  ? "stdio"
-                           : s->transport == CONFIG_TRANSPORT_HTTP ? "http"
+        const struct tools_server_config *s = &cfg->servers[i];
+        const char *kind = s->transport == TOOLS_TRANSPORT_STDIO  ? "stdio"
+                           : s->transport == TOOLS_TRANSPORT_HTTP ? "http"
                                                                     : "sse";
         printf("  %s (%s)%s%s\n", s->name, kind, s->disabled ? " disabled" : "",
                s->launches_self ? " skipped: launches mcp-codemode itself" : "");

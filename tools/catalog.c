@@ -4,7 +4,7 @@
 #include "tools/declarations.h"
 #include "tools/names.h"
 #include "tools/schema.h"
-#include "mcp-server/config.h"
+#include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 
@@ -80,7 +80,7 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         const char *name = str_member(t, "name");
         if (name == NULL)
             continue;
-        if (srv->policy && !config_tool_allowed(srv->policy, name))
+        if (srv->policy && !tools_server_config_allows(srv->policy, name))
             continue;
         if (task_only(t) && !srv->supports_tasks) {
             add_unavailable(c, srv->name, name, "runs only as a task");

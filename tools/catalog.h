@@ -12,12 +12,12 @@
 
 struct tools_catalog;
 struct tools_schema;
-struct config_server;
+struct tools_server_config;
 
 /* One server's contribution. */
 struct tools_catalog_server {
     const char *name;                  /* config key */
-    const struct config_server *policy; /* allowTools/denyTools; may be NULL */
+    const struct tools_server_config *policy; /* allowTools/denyTools; may be NULL */
     const cJSON *tools;                /* array of Tool objects as the server listed them; may be NULL */
     int supports_tasks;                /* 1 when taskSupport "required" tools can be called */
 };

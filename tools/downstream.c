@@ -3,7 +3,7 @@
  * initialize), notifications, and status. The tool list lives in
  * downstream_list.c, tool calls in downstream_call.c. */
 #include "tools/downstream_internal.h"
-#include "mcp-server/config.h"
+#include "tools/server_config.h"
 #include "transport/child.h"
 #include "transport/rpc_client.h"
 #include "common/alloc.h"
@@ -465,7 +465,7 @@ static void apply_defaults(struct tools_downstream_options *o)
                                             : o->stderr_level;
 }
 
-static void copy_entry(struct tools_downstream *d, const struct config_server *s)
+static void copy_entry(struct tools_downstream *d, const struct tools_server_config *s)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -479,7 +479,7 @@ static void copy_entry(struct tools_downstream *d, const struct config_server *s
     d->entry_timeout_ms = s->timeout_ms;
 }
 
-struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct config_server *s,
+struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct tools_server_config *s,
                                               const struct tools_downstream_options *o,
                                               const struct tools_downstream_events *ev, void *ud)
 {
@@ -500,7 +500,7 @@ struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct conf
     d->timer.data = d;
     d->open_timers = 2;
     d->state = TOOLS_DOWNSTREAM_CONNECTING;
-    if (s->transport != CONFIG_TRANSPORT_STDIO || d->command[0] == '\0') {
+    if (s->transport != TOOLS_TRANSPORT_STDIO || d->command[0] == '\0') {
         d->failures = 1;
         d->permanent = 1;
         d->state = TOOLS_DOWNSTREAM_FAILED;

@@ -14,7 +14,7 @@
 
 struct tools_downstream;
 struct tools_downstream_call;
-struct config_server;
+struct tools_server_config;
 
 /* The protocol revisions we speak as a client, newest first. */
 #define TOOLS_DOWNSTREAM_MODERN_VERSION "2026-07-28"
@@ -78,7 +78,7 @@ struct tools_downstream_options {
  * every event comes from the loop, never from this call. s and o are
  * copied (o may be NULL); ev and ud must outlive the object. Never fails:
  * a server that cannot start goes to RESTARTING with the reason. */
-struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct config_server *s,
+struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct tools_server_config *s,
                                               const struct tools_downstream_options *o,
                                               const struct tools_downstream_events *ev, void *ud);
 

@@ -31,7 +31,7 @@ static const char *weather_tools =
 
 struct fx {
     cJSON *weather, *kv;
-    struct config_server policy;
+    struct tools_server_config policy;
     char *deny[2];
     struct tools_catalog *c;
 };

@@ -106,7 +106,7 @@ static int setup(void **state)
 /* --- one server under test -------------------------------------------------------------------- */
 
 struct server {
-    struct config_server cfg;
+    struct tools_server_config cfg;
     char *argv[16];
     struct tools_downstream *d;
     int ready, failed, restarting, tools_changed, states;
@@ -181,7 +181,7 @@ static void start_opts(struct server *s, const char *name, const struct tools_do
     va_end(ap);
     s->argv[n] = NULL;
     s->cfg.name = (char *) name;
-    s->cfg.transport = CONFIG_TRANSPORT_STDIO;
+    s->cfg.transport = TOOLS_TRANSPORT_STDIO;
     s->cfg.command = (char *) command;
     s->cfg.args = s->argv;
     s->d = tools_downstream_new(&loop, &s->cfg, o, &events, s);
@@ -595,7 +595,7 @@ static void test_entry_timeout(void **state)
     memset(&s, 0, sizeof s);
     s.argv[0] = FIXTURE;
     s.cfg.name = "slowish";
-    s.cfg.transport = CONFIG_TRANSPORT_STDIO;
+    s.cfg.transport = TOOLS_TRANSPORT_STDIO;
     s.cfg.command = "node";
     s.cfg.args = s.argv;
     s.cfg.timeout_ms = 200;
@@ -774,7 +774,7 @@ static void test_environment(void **state)
     char *env[] = {"EXTRA=1", "TERM=overridden", NULL};
     custom.argv[0] = fixture;
     custom.cfg.name = "custom";
-    custom.cfg.transport = CONFIG_TRANSPORT_STDIO;
+    custom.cfg.transport = TOOLS_TRANSPORT_STDIO;
     custom.cfg.command = "node";
     custom.cfg.args = custom.argv;
     custom.cfg.env = env;
@@ -1047,7 +1047,7 @@ static void test_filesystem_and_memory(void **state)
     memset(&memory, 0, sizeof memory);
     memory.argv[0] = MEMORY;
     memory.cfg.name = "memory";
-    memory.cfg.transport = CONFIG_TRANSPORT_STDIO;
+    memory.cfg.transport = TOOLS_TRANSPORT_STDIO;
     memory.cfg.command = "node";
     memory.cfg.args = memory.argv;
     memory.cfg.env = env;
