@@ -7,7 +7,6 @@
 #include "mcp-server/version.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/zygote.h"
-#include "tools/registry.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
@@ -123,6 +122,7 @@ static int check_config(const struct config *cfg)
         printf("  %s (%s)%s%s\n", s->name, kind, s->disabled ? " disabled" : "",
                s->launches_self ? " skipped: launches mcp-codemode itself" : "");
     }
+    fflush(stdout);
     return 0;
 }
 
@@ -156,13 +156,11 @@ static int with_config(const struct cli *cli)
             free(code);
         }
     } else if (cli->cmd == CLI_TYPES) {
-        struct tools_registry *r = tools_registry_new(NULL, &cfg);
-        char *d = tools_registry_declarations(r);
-        fputs(d, stdout);
-        free(d);
-        tools_registry_free(r);
+        rc = app_inspect(&cfg, 0);
     } else if (cli->cmd == CLI_CHECK) {
         rc = check_config(&cfg);
+        if (rc == 0)
+            rc = app_inspect(&cfg, 1);
     }
     free(exe);
     config_free(&cfg);

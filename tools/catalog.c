@@ -19,9 +19,11 @@ struct entry {
 };
 
 struct tools_catalog {
+    int refs;
     struct entry *tools;
     size_t count;
     char **servers, **server_ids; /* every server of the build */
+    char **problems;              /* per server: why it has no tools, or NULL */
     size_t nservers;
     char **unavailable;           /* "server.tool (reason)" */
     size_t nunavailable;
@@ -89,6 +91,13 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         names[k] = name;
         kept[k++] = t;
     }
+    const cJSON *x;
+    cJSON_ArrayForEach(x, srv->excluded)
+    {
+        const char *name = str_member(x, "name"), *why = str_member(x, "reason");
+        if (name)
+            add_unavailable(c, srv->name, name, why ? why : "left out");
+    }
     char **ids = tools_names_assign(names, k);
     c->tools = xrealloc(c->tools, (c->count + k + 1) * sizeof *c->tools);
     for (size_t i = 0; i < k; i++) {
@@ -142,14 +151,19 @@ static void link_views(struct tools_catalog *c)
 struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n)
 {
     struct tools_catalog *c = xcalloc(1, sizeof *c);
+    c->refs = 1;
     const char **names = xcalloc(n ? n : 1, sizeof *names);
     for (size_t i = 0; i < n; i++)
         names[i] = servers[i].name;
     c->server_ids = tools_names_assign(names, n);
     c->servers = xcalloc(n ? n : 1, sizeof *c->servers);
     c->nservers = n;
-    for (size_t i = 0; i < n; i++)
+    c->problems = xcalloc(n ? n : 1, sizeof *c->problems);
+    for (size_t i = 0; i < n; i++) {
         c->servers[i] = xstrdup(servers[i].name);
+        if (servers[i].unavailable)
+            c->problems[i] = xstrdup(servers[i].unavailable);
+    }
     free(names);
     for (size_t i = 0; i < n; i++)
         add_server_tools(c, &servers[i], i);
@@ -159,9 +173,15 @@ struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *ser
     return c;
 }
 
-void tools_catalog_free(struct tools_catalog *c)
+struct tools_catalog *tools_catalog_retain(struct tools_catalog *c)
 {
-    if (c == NULL)
+    c->refs++;
+    return c;
+}
+
+void tools_catalog_release(struct tools_catalog *c)
+{
+    if (c == NULL || --c->refs > 0)
         return;
     for (size_t i = 0; i < c->count; i++) {
         struct entry *e = &c->tools[i];
@@ -177,9 +197,12 @@ void tools_catalog_free(struct tools_catalog *c)
     free(c->tools);
     free(c->decls);
     tools_names_free(c->server_ids, c->nservers);
-    for (size_t i = 0; i < c->nservers; i++)
+    for (size_t i = 0; i < c->nservers; i++) {
         free(c->servers[i]);
+        free(c->problems[i]);
+    }
     free(c->servers);
+    free(c->problems);
     for (size_t i = 0; i < c->nunavailable; i++)
         free(c->unavailable[i]);
     free(c->unavailable);
@@ -213,6 +236,13 @@ static long find_server(const struct tools_catalog *c, const char *s, size_t len
 int tools_catalog_has_server(const struct tools_catalog *c, const char *server)
 {
     return find_server(c, server, strlen(server)) >= 0;
+}
+
+const char *tools_catalog_server_problem(const struct tools_catalog *c, const char *server,
+                                         size_t len)
+{
+    long i = find_server(c, server, len);
+    return i >= 0 ? c->problems[i] : NULL;
 }
 
 static void unknown_message(const struct tools_catalog *c, const char *qualified, char **why)
@@ -261,6 +291,14 @@ const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalo
     size_t slen;
     const char *tool = tools_names_split(qualified, &slen);
     long si = tool ? find_server(c, qualified, slen) : -1;
+    if (si >= 0 && c->problems[si]) {
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b, "The tools of server \"%s\" are not available: %s", c->servers[si],
+                   c->problems[si]);
+        *why = buf_steal(&b);
+        return NULL;
+    }
     if (si >= 0) {
         for (size_t i = 0; i < c->count; i++)
             if (c->tools[i].pub.server_index == (size_t) si && !strcmp(c->tools[i].name, tool))

@@ -20,6 +20,8 @@ struct tools_catalog_server {
     const struct tools_server_config *policy; /* allowTools/denyTools; may be NULL */
     const cJSON *tools;                /* array of Tool objects as the server listed them; may be NULL */
     int supports_tasks;                /* 1 when taskSupport "required" tools can be called */
+    const cJSON *excluded;             /* [{"name","reason"}] left out upstream; may be NULL */
+    const char *unavailable;           /* why the server has no tools now (down, unsupported), or NULL */
 };
 
 struct tools_catalog_tool {
@@ -34,11 +36,16 @@ struct tools_catalog_tool {
     size_t server_index;     /* position of its server in the build input */
 };
 
-/* Builds a catalog (copies what it needs). Tools denied by policy are left
- * out; tools that can only run as tasks are left out when the server does
- * not support tasks, and listed in the declarations as unavailable. */
+/* Builds a catalog (copies what it needs) holding one reference. Tools
+ * denied by policy are left out; tools that can only run as tasks are left
+ * out when the server does not support tasks, and listed in the
+ * declarations as unavailable. */
 struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n);
-void tools_catalog_free(struct tools_catalog *c);
+
+/* Reference counting: a call in flight keeps the snapshot it resolved
+ * against alive while the registry moves on to a newer one. */
+struct tools_catalog *tools_catalog_retain(struct tools_catalog *c);
+void tools_catalog_release(struct tools_catalog *c);
 
 size_t tools_catalog_count(const struct tools_catalog *c);
 const struct tools_catalog_tool *tools_catalog_at(const struct tools_catalog *c, size_t i);
@@ -52,6 +59,11 @@ const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalo
 
 /* 1 when `server` (original name) has tools in the catalog or was part of the build. */
 int tools_catalog_has_server(const struct tools_catalog *c, const char *server);
+
+/* Why the server named (original or sanitised) by the first len bytes of
+ * `server` has no tools, or NULL. */
+const char *tools_catalog_server_problem(const struct tools_catalog *c, const char *server,
+                                         size_t len);
 
 /* {"jsServer":{"name":"server","tools":{"jsTool":"tool"}}} for workers; malloc'd. */
 char *tools_catalog_worker_json(const struct tools_catalog *c);

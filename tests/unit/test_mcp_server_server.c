@@ -34,7 +34,7 @@ static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
     config_init(&f->cfg);
-    f->tools = tools_registry_new(NULL, &f->cfg);
+    f->tools = tools_registry_new(NULL, NULL);
     struct mcp_server_config sc = {NULL, NULL, f->tools, &f->cfg.limits};
     struct mcp_sink sk = {f, sink};
     f->s = mcp_server_new(&sc, &sk);

@@ -45,9 +45,9 @@ static int setup(void **state)
     f->deny[0] = "delete_*";
     f->policy.deny_tools = f->deny;
     struct tools_catalog_server servers[] = {
-        {"my-weather", &f->policy, f->weather, 0},
-        {"kv", NULL, f->kv, 0},
-        {"empty", NULL, NULL, 0},
+        {"my-weather", &f->policy, f->weather, 0, NULL, NULL},
+        {"kv", NULL, f->kv, 0, NULL, NULL},
+        {"empty", NULL, NULL, 0, NULL, "it is not running"},
     };
     f->c = tools_catalog_build(servers, 3);
     *state = f;
@@ -57,7 +57,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fx *f = *state;
-    tools_catalog_free(f->c);
+    tools_catalog_release(f->c);
     cJSON_Delete(f->weather);
     cJSON_Delete(f->kv);
     free(f);
@@ -104,6 +104,10 @@ static void test_resolve(void **state)
     assert_null(tools_catalog_resolve(f->c, "forecast", &why));
     assert_string_equal(why, "Unknown tool \"forecast\" (name it as \"server.tool\"). Did you mean: "
                              "my_weather.forecast?");
+    free(why);
+    why = NULL;
+    assert_null(tools_catalog_resolve(f->c, "empty.anything", &why));
+    assert_string_equal(why, "The tools of server \"empty\" are not available: it is not running");
     free(why);
 }
 
