@@ -378,6 +378,21 @@ char *tools_catalog_describe(const struct tools_catalog *c, const struct tools_c
     return buf_steal(&b);
 }
 
+size_t tools_catalog_server_count(const struct tools_catalog *c)
+{
+    return c->nservers;
+}
+
+const char *tools_catalog_server_name(const struct tools_catalog *c, size_t i)
+{
+    return i < c->nservers ? c->servers[i] : NULL;
+}
+
+const char *tools_catalog_server_id(const struct tools_catalog *c, size_t i)
+{
+    return i < c->nservers ? c->server_ids[i] : NULL;
+}
+
 /* --- search -------------------------------------------------------------------------------- */
 
 static int contains_ci(const char *hay, const char *needle, size_t nlen)

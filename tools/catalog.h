@@ -77,6 +77,11 @@ char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, i
 char *tools_catalog_declarations_full(const struct tools_catalog *c);
 char *tools_catalog_declarations_server(const struct tools_catalog *c, const char *server_id);
 
+/* The servers of the build: count, and each one's original name and id. */
+size_t tools_catalog_server_count(const struct tools_catalog *c);
+const char *tools_catalog_server_name(const struct tools_catalog *c, size_t i);
+const char *tools_catalog_server_id(const struct tools_catalog *c, size_t i);
+
 /* JSON text of searchTools(query): [{"name":"server.tool","summary":"..."}],
  * best matches first, at most `limit`. malloc'd. */
 char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit);

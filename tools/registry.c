@@ -441,6 +441,36 @@ char *tools_registry_declarations_full(struct tools_registry *r)
     return tools_catalog_declarations_full(r->catalog);
 }
 
+size_t tools_registry_servers(struct tools_registry *r, char ***ids, char ***names)
+{
+    size_t n = 0, total = tools_catalog_server_count(r->catalog);
+    *ids = xcalloc(total ? total : 1, sizeof **ids);
+    *names = xcalloc(total ? total : 1, sizeof **names);
+    for (size_t i = 0; i < total; i++) {
+        const char *id = tools_catalog_server_id(r->catalog, i);
+        char *d = tools_catalog_declarations_server(r->catalog, id);
+        if (d == NULL)
+            continue; /* no callable tools now */
+        free(d);
+        (*ids)[n] = xstrdup(id);
+        (*names)[n] = xstrdup(tools_catalog_server_name(r->catalog, i));
+        n++;
+    }
+    return n;
+}
+
+void tools_registry_free_names(char **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+char *tools_registry_declarations_server(struct tools_registry *r, const char *server_id)
+{
+    return tools_catalog_declarations_server(r->catalog, server_id);
+}
+
 int tools_registry_all_ready(const struct tools_registry *r)
 {
     for (size_t i = 0; i < r->nslots; i++) {

@@ -77,6 +77,16 @@ char *tools_registry_declarations(struct tools_registry *r);
 /* The full declarations (resources, `mcp-codemode types`), malloc'd. */
 char *tools_registry_declarations_full(struct tools_registry *r);
 
+/* The servers whose tools programs can call now, as resource names: for
+ * each, its sanitised id (the resource codemode://servers/<id>.d.ts) and
+ * original name. Returns the count; *ids and *names are malloc'd arrays of
+ * malloc'd strings (free with tools_registry_free_names). */
+size_t tools_registry_servers(struct tools_registry *r, char ***ids, char ***names);
+void tools_registry_free_names(char **list, size_t n);
+
+/* The declarations of one server by its sanitised id, or NULL. malloc'd. */
+char *tools_registry_declarations_server(struct tools_registry *r, const char *server_id);
+
 /* Writes one line per server with its state, protocol and tool count, then
  * its tools (for `mcp-codemode check`). malloc'd. */
 char *tools_registry_report(struct tools_registry *r);
