@@ -4,6 +4,7 @@
 #include "common/utf8.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void buf_init(struct buf *b, size_t limit)

@@ -1,8 +1,197 @@
-/* mcp-codemode entry point (placeholder until the CLI lands). */
-#include <stdio.h>
+/* mcp-codemode entry point: parses the command line, loads the config, and
+ * runs the chosen command (serve, run, lower, types, check) or, hidden, the
+ * sandbox zygote. Exit status: 0 ok, 1 failure, 2 usage or config error. */
+#include "mcp-server/app.h"
+#include "mcp-server/cli.h"
+#include "mcp-server/config.h"
+#include "mcp-server/version.h"
+#include "sandbox/seccomp.h"
+#include "sandbox/zygote.h"
+#include "tools/registry.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/log.h"
 
-int main(void)
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "duktape.h"
+
+static void print_version(void)
 {
-    puts("mcp-codemode");
+    printf("%s %s\n", MCP_CODEMODE_NAME, MCP_CODEMODE_VERSION);
+    printf("engine: Duktape %ld.%ld.%ld (interrupt deadline, native stack check, FASTINT)\n",
+           (long) DUK_VERSION / 10000, (long) DUK_VERSION / 100 % 100, (long) DUK_VERSION % 100);
+    printf("sandbox: single-use workers forked from a zygote; %s; rlimits; no_new_privs\n",
+           sandbox_seccomp_available() ? "seccomp-bpf allow-list" : "no seccomp (rlimits only)");
+    printf("protocol: MCP 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 over stdio\n");
+}
+
+/* Reads a whole file ("-" = stdin); returns NULL with errno set. */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    struct buf b;
+    buf_init(&b, 64u << 20);
+    char chunk[65536];
+    size_t n;
+    int too_big = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (buf_append(&b, chunk, n) < 0) {
+            too_big = 1;
+            break;
+        }
+    }
+    int failed = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (failed || too_big) {
+        buf_free(&b);
+        errno = too_big ? EFBIG : EIO;
+        return NULL;
+    }
+    *len = b.len;
+    return buf_steal(&b);
+}
+
+static int load_config(const struct cli *cli, struct config *cfg)
+{
+    config_init(cfg);
+    const char *path = cli->config_path ? cli->config_path : getenv("MCP_CODEMODE_CONFIG");
+    char *err = NULL;
+    if (path && *path && config_load(cfg, path, &err) != 0) {
+        fprintf(stderr, "mcp-codemode: %s\n", err);
+        free(err);
+        return -1;
+    }
+    for (int i = 0; i < cli->noverrides; i++) {
+        if (config_override(cfg, cli->overrides[i].key, cli->overrides[i].value, &err) != 0) {
+            fprintf(stderr, "mcp-codemode: command line: %s\n", err);
+            free(err);
+            return -1;
+        }
+    }
+    enum log_level level = LOG_WARNING;
+    if (cfg->log_level)
+        log_level_parse(cfg->log_level, &level);
+    log_set_level(level);
+    for (size_t i = 0; i < cfg->nwarnings; i++)
+        log_msg(cfg->warning_kinds[i] == CONFIG_WARNING_IGNORED ? LOG_DEBUG : LOG_WARNING, "config",
+                "%s", cfg->warnings[i]);
     return 0;
+}
+
+static char *self_exe(void)
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return NULL;
+    path[n] = '\0';
+    return xstrdup(path);
+}
+
+static int run_zygote(const struct cli *cli)
+{
+    enum log_level level = LOG_WARNING;
+    if (cli->log_level)
+        log_level_parse(cli->log_level, &level);
+    log_set_level(level);
+    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, 1, NULL};
+#if defined(__SANITIZE_ADDRESS__)
+    wc.address_space_bytes = 0;
+#endif
+    return sandbox_zygote_main(STDIN_FILENO, &wc);
+}
+
+static int check_config(const struct config *cfg)
+{
+    printf("config: %s\n", cfg->path ? cfg->path : "(none)");
+    printf("servers: %zu\n", cfg->nservers);
+    for (size_t i = 0; i < cfg->nservers; i++) {
+        const struct config_server *s = &cfg->servers[i];
+        const char *kind = s->transport == CONFIG_TRANSPORT_STDIO  ? "stdio"
+                           : s->transport == CONFIG_TRANSPORT_HTTP ? "http"
+                                                                    : "sse";
+        printf("  %s (%s)%s%s\n", s->name, kind, s->disabled ? " disabled" : "",
+               s->launches_self ? " skipped: launches mcp-codemode itself" : "");
+    }
+    return 0;
+}
+
+static int with_config(const struct cli *cli)
+{
+    struct config cfg;
+    if (load_config(cli, &cfg) != 0) {
+        config_free(&cfg);
+        return 2;
+    }
+    char *exe = self_exe();
+    int rc = 0;
+    if (exe == NULL) {
+        fprintf(stderr, "mcp-codemode: cannot find its own executable (/proc/self/exe)\n");
+        rc = 1;
+    } else if (cli->cmd == CLI_SERVE) {
+        if (cfg.http_listen) {
+            fprintf(stderr, "mcp-codemode: the HTTP transport is not available yet; use --stdio\n");
+            rc = 2;
+        } else {
+            rc = app_serve_stdio(&cfg, exe);
+        }
+    } else if (cli->cmd == CLI_RUN) {
+        size_t len;
+        char *code = read_all(cli->file, &len);
+        if (code == NULL) {
+            fprintf(stderr, "mcp-codemode: %s: %s\n", cli->file, strerror(errno));
+            rc = 2;
+        } else {
+            rc = app_run_program(&cfg, exe, code, len, cli->json);
+            free(code);
+        }
+    } else if (cli->cmd == CLI_TYPES) {
+        struct tools_registry *r = tools_registry_new(NULL, &cfg);
+        char *d = tools_registry_declarations(r);
+        fputs(d, stdout);
+        free(d);
+        tools_registry_free(r);
+    } else if (cli->cmd == CLI_CHECK) {
+        rc = check_config(&cfg);
+    }
+    free(exe);
+    config_free(&cfg);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    alloc_install_cjson_hooks();
+    signal(SIGPIPE, SIG_IGN);
+    struct cli cli;
+    char err[256];
+    if (cli_parse(argc, argv, &cli, err, sizeof err) != 0) {
+        fprintf(stderr, "mcp-codemode: %s\n", err);
+        return 2;
+    }
+    switch (cli.cmd) {
+    case CLI_ZYGOTE:
+        return run_zygote(&cli);
+    case CLI_HELP:
+        cli_usage(stdout);
+        return 0;
+    case CLI_VERSION:
+        print_version();
+        return 0;
+    case CLI_LOWER:
+        fprintf(stderr, "mcp-codemode: lower: the lowering pass is not part of this build yet\n");
+        return 1;
+    default:
+        return with_config(&cli);
+    }
 }

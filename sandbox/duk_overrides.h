@@ -10,3 +10,4 @@
 extern int sandbox__exec_timeout_check(void *udata);
 extern int sandbox__native_stack_check(void);
 extern double sandbox__random_double(void *udata);
+extern int sandbox__timeout_site(void *udata, const char *file, long line);

@@ -2,7 +2,8 @@
 # Derives the sandbox build of Duktape from the packaged amalgamation:
 # copies duktape.c/.h and a duk_config.h with our overrides into OUTDIR (they
 # must sit together, or the stock header is used silently) and applies the
-# small patches described in ../shared/research/duktape.md section 2.1.
+# small patches described in ../shared/research/duktape.md section 2.1, plus
+# a fourth that reports the user's line when a timeout fires.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -20,9 +21,14 @@ cp "$src/duktape.h" "$out/duktape.h"
 # Patch 1: the regexp matcher never reaches the bytecode interrupt; poll the
 # deadline every 64K steps. Patch 2: the compiler's recursion counter does not
 # check the native stack. Patch 3: a signal-safe way to force an interrupt.
-sed -e 's|^\(\t\t\)if (re_ctx->steps_count >= re_ctx->steps_limit) {|\1if ((re_ctx->steps_count \& 0xffffUL) == 0 \&\& DUK_USE_EXEC_TIMEOUT_CHECK(re_ctx->thr->heap->heap_udata)) { DUK_ERROR_RANGE(re_ctx->thr, "execution timeout"); DUK_WO_NORETURN(return NULL;); }\n&|' \
+sed -e 's|^\(\t\t\)if (re_ctx->steps_count >= re_ctx->steps_limit) {|\1if ((re_ctx->steps_count \& 0xffffUL) == 0 \&\& DUK_USE_EXEC_TIMEOUT_CHECK(re_ctx->thr->heap->heap_udata)) { duk__sandbox_timeout_site(re_ctx->thr, re_ctx->thr->callstack_curr); DUK_ERROR_RANGE(re_ctx->thr, "execution timeout"); DUK_WO_NORETURN(return NULL;); }\n&|' \
     -e '/^DUK_LOCAL void duk__comp_recursion_increase(duk_compiler_ctx \*comp_ctx) {$/a\
 \tduk_native_stack_check(comp_ctx->thr);' \
+    -e '/^DUK_LOCAL DUK_EXEC_NOINLINE_PERF DUK_COLD duk_small_uint_t duk__executor_interrupt(duk_hthread \*thr) {$/i\
+DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act);' \
+    -e '/^DUK_LOCAL const duk_uint8_t \*duk__match_regexp(duk_re_matcher_ctx \*re_ctx, const duk_uint8_t \*pc, const duk_uint8_t \*sp) {$/i\
+DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act);' \
+    -e 's|^\(\t\t\)DUK_D(DUK_DPRINT("execution timeout, throwing a RangeError"));|&\n\1duk__sandbox_timeout_site(thr, act);|' \
     "$src/duktape.c" > "$out/duktape.c.tmp"
 cat >> "$out/duktape.c.tmp" <<'C'
 
@@ -35,12 +41,37 @@ DUK_EXTERNAL void sandbox_request_interrupt(duk_context *ctx) {
 		thr->heap->curr_thread->interrupt_counter = 0;
 	}
 }
+
+/* mcp-codemode: on an execution timeout, tell the sandbox (through
+ * sandbox__timeout_site) where each of the innermost activations was, until
+ * it accepts one (a frame of the user's program), so the error can name the
+ * user's line even though the error itself unwinds through runtime frames. */
+DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act) {
+	int depth;
+	duk_hthread_sync_currpc(thr);
+	for (depth = 0; act != NULL && depth < 32; depth++, act = act->parent) {
+		duk_uint_fast32_t line;
+		const char *file;
+		int done;
+		duk_push_tval(thr, &act->tv_func);
+		if (!duk_is_function(thr, -1)) { duk_pop(thr); continue; }
+		/* The innermost frame is about to execute curr_pc; callers are past their call. */
+		if (act->func == NULL || !DUK_HOBJECT_IS_COMPFUNC(act->func)) { duk_pop(thr); continue; }
+		line = duk_hobject_pc2line_query(thr, -1, depth == 0 ? (duk_uint_fast32_t) (act->curr_pc - DUK_HCOMPFUNC_GET_CODE_BASE(thr->heap, (duk_hcompfunc *) act->func)) : duk_hthread_get_act_prev_pc(thr, act));
+		duk_get_prop_string(thr, -1, "fileName");
+		file = duk_get_string(thr, -1);
+		done = sandbox__timeout_site(thr->heap->heap_udata, file, (long) line);
+		duk_pop_2(thr);
+		if (done) break;
+	}
+}
 C
 n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
 n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
 n3=$(grep -c "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3)" >&2
+n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

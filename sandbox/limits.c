@@ -90,6 +90,7 @@ uint64_t sandbox_now_ns(void)
 void sandbox_limits_set_deadline(struct sandbox_limits *l, uint64_t ms)
 {
     l->timed_out = 0;
+    l->timeout_line = 0;
     l->deadline_ns = ms ? sandbox_now_ns() + ms * 1000000u : 0;
 }
 
@@ -104,6 +105,20 @@ int sandbox__exec_timeout_check(void *udata)
     if (l->deadline_ns && sandbox_now_ns() >= l->deadline_ns)
         l->timed_out = 1;
     return l->timed_out;
+}
+
+/* Called by the patched executor when a timeout fires, innermost frame first;
+ * accepts (returns 1) the first frame of the user's program. */
+int sandbox__timeout_site(void *udata, const char *file, long line);
+int sandbox__timeout_site(void *udata, const char *file, long line)
+{
+    struct sandbox_limits *l = udata;
+    if (l == NULL || l->timeout_line)
+        return 1;
+    if (file == NULL || strcmp(file, SANDBOX_PROGRAM_FILE) != 0)
+        return 0;
+    l->timeout_line = line;
+    return 1;
 }
 
 /* --- native stack ----------------------------------------------------------- */

@@ -15,7 +15,11 @@ struct sandbox_limits {
     uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0 = none */
     int timed_out;        /* sticky once the deadline passed */
     int alloc_failed;     /* an allocation was refused by the cap */
+    long timeout_line;    /* program line running when the deadline hit; 0 = unknown */
 };
+
+/* The file name programs are compiled under; frames with it are the user's. */
+#define SANDBOX_PROGRAM_FILE "program.js"
 
 void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap);
 

@@ -1,0 +1,270 @@
+/* Wiring and lifetime of the serving process: loop, pool, registry, server,
+ * transport, signals, and a clean shutdown (in-flight work stopped, stdout
+ * flushed, every handle closed) on EOF, SIGTERM or SIGINT. */
+#include "mcp-server/app.h"
+#include "mcp-server/config.h"
+#include "mcp-server/server.h"
+#include "sandbox/pool.h"
+#include "tools/registry.h"
+#include "transport/stdio.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/log.h"
+
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct app {
+    uv_loop_t loop;
+    const struct config *cfg;
+    struct sandbox_pool *pool;
+    struct tools_registry *tools;
+    struct mcp_server *server;
+    struct transport_stdio *stdio;
+    uv_signal_t sigterm, sigint;
+    int stopping;
+    int exit_code;
+    /* run mode */
+    int json;
+    int done;
+};
+
+static void app_init(struct app *a, const struct config *cfg, const char *exe)
+{
+    memset(a, 0, sizeof *a);
+    a->cfg = cfg;
+    uv_loop_init(&a->loop);
+    struct sandbox_pool_config pc = {
+        .exe = exe,
+        .size = cfg->limits.pool_size,
+        .address_space_bytes = cfg->limits.memory_bytes + (1ull << 30),
+        .cpu_seconds = (unsigned) (cfg->limits.max_timeout_ms / 1000) + 10,
+        .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20),
+        .log_level = log_level_name(log_get_level()),
+    };
+#if defined(__SANITIZE_ADDRESS__)
+    pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
+#endif
+    a->pool = sandbox_pool_new(&a->loop, &pc);
+    a->tools = tools_registry_new(&a->loop, cfg);
+}
+
+static void close_walk(uv_handle_t *h, void *arg)
+{
+    (void) arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+/* Runs the loop to completion and releases everything. */
+static int app_finish(struct app *a)
+{
+    uv_run(&a->loop, UV_RUN_DEFAULT);
+    mcp_server_free(a->server);
+    tools_registry_free(a->tools);
+    if (uv_loop_close(&a->loop) != 0) {
+        log_warn("app", "handles left open at exit; closing them");
+        uv_walk(&a->loop, close_walk, NULL);
+        uv_run(&a->loop, UV_RUN_DEFAULT);
+        uv_loop_close(&a->loop);
+    }
+    return a->exit_code;
+}
+
+static void signals_closed(uv_handle_t *h)
+{
+    (void) h;
+}
+
+static void stop(struct app *a)
+{
+    if (a->stopping)
+        return;
+    a->stopping = 1;
+    mcp_server_cancel_all(a->server);
+    sandbox_pool_close(a->pool, NULL, NULL);
+    a->pool = NULL;
+    uv_close((uv_handle_t *) &a->sigterm, signals_closed);
+    uv_close((uv_handle_t *) &a->sigint, signals_closed);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    struct app *a = h->data;
+    log_info("app", "signal %d: stopping", signum);
+    if (a->stdio) {
+        transport_stdio_close(a->stdio);
+        a->stdio = NULL;
+    }
+    stop(a);
+}
+
+static void watch_signals(struct app *a)
+{
+    uv_signal_init(&a->loop, &a->sigterm);
+    uv_signal_init(&a->loop, &a->sigint);
+    a->sigterm.data = a->sigint.data = a;
+    uv_signal_start(&a->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&a->sigint, on_signal, SIGINT);
+}
+
+/* --- serve over stdio --------------------------------------------------------------------- */
+
+static void stdio_send(void *ud, const char *data, size_t len)
+{
+    struct app *a = ud;
+    if (a->stdio && transport_stdio_write(a->stdio, data, len) < 0)
+        log_warn("app", "stdout is gone");
+}
+
+static void stdio_line(void *ud, char *line, size_t len)
+{
+    struct app *a = ud;
+    if (!a->stopping)
+        mcp_server_handle(a->server, line, len);
+}
+
+static void stdio_oversize(void *ud, const char *head, size_t head_len, size_t total)
+{
+    struct app *a = ud;
+    mcp_server_handle_oversize(a->server, head, head_len, total);
+}
+
+static void stdout_flushed(void *ud)
+{
+    struct app *a = ud;
+    if (a->stdio) {
+        transport_stdio_close(a->stdio);
+        a->stdio = NULL;
+    }
+}
+
+static void stdio_eof(void *ud)
+{
+    struct app *a = ud;
+    log_debug("app", "stdin closed: stopping");
+    stop(a);
+    if (a->stdio)
+        transport_stdio_flush(a->stdio, stdout_flushed, a);
+}
+
+static const struct transport_stdio_events stdio_events = {stdio_line, stdio_oversize, stdio_eof};
+
+int app_serve_stdio(const struct config *cfg, const char *exe)
+{
+    struct app a;
+    app_init(&a, cfg, exe);
+    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
+    struct mcp_sink sink = {&a, stdio_send};
+    a.server = mcp_server_new(&sc, &sink);
+    char *err = NULL;
+    a.stdio = transport_stdio_start(&a.loop, cfg->limits.max_message_bytes, &stdio_events, &a, &err);
+    if (a.stdio == NULL) {
+        log_error("app", "%s", err);
+        free(err);
+        a.exit_code = 1;
+        watch_signals(&a);
+        stop(&a);
+        return app_finish(&a);
+    }
+    watch_signals(&a);
+    log_info("app", "serving MCP on stdio (pool of %u workers)", cfg->limits.pool_size);
+    return app_finish(&a);
+}
+
+/* --- run one program -------------------------------------------------------------------------- */
+
+static void print_log_notification(const cJSON *params)
+{
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+    if (!cJSON_IsString(data))
+        return;
+    const char *l = cJSON_IsString(level) ? level->valuestring : "info";
+    if (strcmp(l, "info") == 0)
+        fprintf(stderr, "%s\n", data->valuestring);
+    else
+        fprintf(stderr, "[%s] %s\n", strcmp(l, "warning") == 0 ? "warn" : l, data->valuestring);
+}
+
+static void print_result(struct app *a, const cJSON *result)
+{
+    const cJSON *is_error = cJSON_GetObjectItemCaseSensitive(result, "isError");
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    const cJSON *first = cJSON_GetArrayItem(content, 0);
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(first, "text");
+    a->exit_code = cJSON_IsTrue(is_error) ? 1 : 0;
+    if (a->json) {
+        char *s = cJSON_Print(cJSON_GetObjectItemCaseSensitive(result, "structuredContent"));
+        printf("%s\n", s ? s : "null");
+        free(s);
+    } else if (cJSON_IsString(text)) {
+        fprintf(a->exit_code ? stderr : stdout, "%s\n", text->valuestring);
+    }
+    fflush(stdout);
+}
+
+/* The in-process client's side of the server's output. */
+static void run_sink(void *ud, const char *data, size_t len)
+{
+    struct app *a = ud;
+    cJSON *m = cJSON_ParseWithLength(data, len);
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (cJSON_IsString(method) && strcmp(method->valuestring, "notifications/message") == 0) {
+        print_log_notification(cJSON_GetObjectItemCaseSensitive(m, "params"));
+    } else if (cJSON_IsNumber(id) && id->valueint == 3) {
+        const cJSON *result = cJSON_GetObjectItemCaseSensitive(m, "result");
+        if (result) {
+            print_result(a, result);
+        } else {
+            const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
+            const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "message");
+            fprintf(stderr, "mcp-codemode: %s\n", cJSON_IsString(msg) ? msg->valuestring : "error");
+            a->exit_code = 2;
+        }
+        a->done = 1;
+        stop(a);
+    }
+    cJSON_Delete(m);
+}
+
+static void send_to_server(struct app *a, cJSON *msg)
+{
+    char *text = cJSON_PrintUnformatted(msg);
+    mcp_server_handle(a->server, text, strlen(text));
+    free(text);
+    cJSON_Delete(msg);
+}
+
+int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
+                    int json)
+{
+    struct app a;
+    app_init(&a, cfg, exe);
+    a.json = json;
+    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
+    struct mcp_sink sink = {&a, run_sink};
+    a.server = mcp_server_new(&sc, &sink);
+    watch_signals(&a);
+
+    send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                                   "\"params\":{\"protocolVersion\":\"2025-11-25\","
+                                   "\"capabilities\":{},\"clientInfo\":{\"name\":\"mcp-codemode "
+                                   "run\",\"version\":\"1\"}}}"));
+    send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+    send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\","
+                                   "\"params\":{\"level\":\"debug\"}}"));
+    cJSON *call = cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+                              "\"params\":{\"name\":\"execute_code\",\"arguments\":{}}}");
+    cJSON *args = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(call, "params"),
+                                                   "arguments");
+    char *copy = xstrndup(code, len);
+    cJSON_AddStringToObject(args, "code", copy);
+    free(copy);
+    send_to_server(&a, call);
+    return app_finish(&a);
+}

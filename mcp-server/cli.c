@@ -1,0 +1,180 @@
+/* Command-line parsing and help. */
+#include "mcp-server/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct flag {
+    const char *name;
+    const char *key; /* config key it overrides */
+    const char *arg;
+    const char *help;
+};
+
+static const struct flag flags[] = {
+    {"--http", "http.listen", "HOST:PORT", "serve MCP over HTTP (not available yet: stdio only)"},
+    {"--auth-token", "http.authToken", "TOKEN", "bearer token required on HTTP requests"},
+    {"--log-level", "logLevel", "LEVEL", "stderr log level: debug, info, notice, warning, error, off"},
+    {"--pool-size", "poolSize", "N", "sandbox workers kept ready (default 2)"},
+    {"--timeout-ms", "timeoutMs", "MS", "default time limit of a program (default 30000)"},
+    {"--max-timeout-ms", "maxTimeoutMs", "MS", "largest timeoutMs a call may ask for (default 300000)"},
+    {"--memory-limit-mb", "memoryLimitMb", "MB", "JavaScript heap limit per program (default 64)"},
+    {"--max-result-bytes", "maxResultBytes", "N", "cap on a result's JSON (default 1048576)"},
+    {"--max-log-bytes", "maxLogBytes", "N", "cap on console output per program (default 262144)"},
+    {"--max-message-bytes", "maxMessageBytes", "N", "cap on one incoming message (default 16777216)"},
+    {"--max-tool-calls", "maxToolCalls", "N", "tool calls per program"},
+    {"--max-concurrent-calls", "maxConcurrentCalls", "N", "tool calls in flight per program (default 256)"},
+    {"--call-timeout-ms", "callTimeoutMs", "MS", "default downstream call timeout (default 60000)"},
+    {"--declarations-budget", "declarationsBudget", "BYTES", "declarations kept in the tool description (default 32768)"},
+};
+#define NFLAGS (sizeof flags / sizeof flags[0])
+
+void cli_usage(FILE *f)
+{
+    fputs("usage: mcp-codemode [serve] [--stdio] [--config FILE] [options]\n"
+          "       mcp-codemode run FILE.js|- [--json] [--config FILE] [options]\n"
+          "       mcp-codemode lower FILE.js|-\n"
+          "       mcp-codemode types [--config FILE]\n"
+          "       mcp-codemode check [--config FILE]\n"
+          "       mcp-codemode --version | --help\n\n"
+          "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
+          "programs call the tools of the downstream MCP servers in the config file.\n\n"
+          "commands:\n"
+          "  serve          serve MCP (the default); --stdio is the only transport so far\n"
+          "  run FILE|-     run a program through the server's execution path; prints console\n"
+          "                 lines on stderr and the result on stdout; exit 1 if it failed\n"
+          "  lower FILE|-   print the ES5 the sandbox runs for a program\n"
+          "  types          print the TypeScript declarations programs see\n"
+          "  check          validate the config file and list its servers\n\n"
+          "options:\n"
+          "  --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
+          "                 default: $MCP_CODEMODE_CONFIG when set\n"
+          "  --stdio        serve over stdin/stdout (default)\n"
+          "  --json         run: print the structured result as JSON\n",
+          f);
+    for (size_t i = 0; i < NFLAGS; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s %s", flags[i].name, flags[i].arg);
+        fprintf(f, "  %-30s %s\n", left, flags[i].help);
+    }
+    fputs("  --version      print the version and sandbox features\n"
+          "  --help         this text\n\n"
+          "Options override the config file's codemode block. See docs/config.md.\n",
+          f);
+}
+
+static const struct flag *find_flag(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NFLAGS; i++)
+        if (strlen(flags[i].name) == len && strncmp(flags[i].name, name, len) == 0)
+            return &flags[i];
+    return NULL;
+}
+
+static int parse_command(const char *word, struct cli *out)
+{
+    static const struct {
+        const char *name;
+        enum cli_command cmd;
+    } cmds[] = {{"serve", CLI_SERVE}, {"run", CLI_RUN},     {"lower", CLI_LOWER},
+                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"__zygote", CLI_ZYGOTE}};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(word, cmds[i].name) == 0) {
+            out->cmd = cmds[i].cmd;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Reads the value of --name VALUE or --name=VALUE. */
+static const char *take_value(int argc, char **argv, int *i, const char *eq)
+{
+    if (eq)
+        return eq + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    out->cmd = CLI_SERVE;
+    int i = 1;
+    if (i < argc && argv[i][0] != '-') {
+        if (parse_command(argv[i], out) != 0) {
+            snprintf(err, errsz, "unknown command \"%s\" (see --help)", argv[i]);
+            return -1;
+        }
+        i++;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        size_t nlen = eq ? (size_t) (eq - a) : strlen(a);
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            if ((out->cmd == CLI_RUN || out->cmd == CLI_LOWER) && out->file == NULL) {
+                out->file = a;
+                continue;
+            }
+            snprintf(err, errsz, "unexpected argument \"%s\" (see --help)", a);
+            return -1;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            out->cmd = CLI_HELP;
+            return 0;
+        }
+        if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+            out->cmd = CLI_VERSION;
+            return 0;
+        }
+        if (!strcmp(a, "--stdio"))
+            continue;
+        if (!strcmp(a, "--json")) {
+            out->json = 1;
+            continue;
+        }
+        const char *v;
+        if (nlen == 8 && !strncmp(a, "--config", 8)) {
+            if ((v = take_value(argc, argv, &i, eq)) == NULL)
+                goto missing;
+            out->config_path = v;
+            continue;
+        }
+        if (out->cmd == CLI_ZYGOTE) {
+            if ((v = take_value(argc, argv, &i, eq)) == NULL)
+                goto missing;
+            if (!strncmp(a, "--worker-as", nlen))
+                out->worker_as = strtoull(v, NULL, 10);
+            else if (!strncmp(a, "--worker-cpu", nlen))
+                out->worker_cpu = (unsigned) strtoul(v, NULL, 10);
+            else if (!strncmp(a, "--log-level", nlen))
+                out->log_level = v;
+            continue;
+        }
+        const struct flag *f = find_flag(a, nlen);
+        if (f == NULL) {
+            snprintf(err, errsz, "unknown option \"%.*s\" (see --help)", (int) nlen, a);
+            return -1;
+        }
+        if ((v = take_value(argc, argv, &i, eq)) == NULL)
+            goto missing;
+        if (out->noverrides == CLI_MAX_OVERRIDES) {
+            snprintf(err, errsz, "too many options");
+            return -1;
+        }
+        out->overrides[out->noverrides].key = f->key;
+        out->overrides[out->noverrides].value = v;
+        out->noverrides++;
+    }
+    if ((out->cmd == CLI_RUN || out->cmd == CLI_LOWER) && out->file == NULL) {
+        snprintf(err, errsz, "%s needs a file (or - for stdin)",
+                 out->cmd == CLI_RUN ? "run" : "lower");
+        return -1;
+    }
+    return 0;
+missing:
+    snprintf(err, errsz, "option %s needs a value", argv[i]);
+    return -1;
+}

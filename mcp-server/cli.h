@@ -1,0 +1,43 @@
+/* Command-line parsing: subcommands, flags (which override the config
+ * file's codemode block), and the help text that documents every flag. */
+#ifndef MCP_SERVER_CLI_H
+#define MCP_SERVER_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum cli_command {
+    CLI_SERVE,
+    CLI_RUN,
+    CLI_LOWER,
+    CLI_TYPES,
+    CLI_CHECK,
+    CLI_VERSION,
+    CLI_HELP,
+    CLI_ZYGOTE /* hidden: the sandbox zygote */
+};
+
+#define CLI_MAX_OVERRIDES 32
+
+struct cli {
+    enum cli_command cmd;
+    const char *config_path;
+    const char *file;   /* run, lower: a path or "-" */
+    int json;           /* run --json */
+    struct {
+        const char *key; /* config key, e.g. "poolSize" */
+        const char *value;
+    } overrides[CLI_MAX_OVERRIDES];
+    int noverrides;
+    /* zygote only */
+    unsigned long long worker_as;
+    unsigned worker_cpu;
+    const char *log_level;
+};
+
+/* Parses argv. Returns 0, or -1 with a message in err (for exit status 2). */
+int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz);
+
+void cli_usage(FILE *f);
+
+#endif

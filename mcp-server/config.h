@@ -1,0 +1,98 @@
+/* Configuration: Claude Desktop's `mcpServers` file format plus our
+ * `codemode` block, with ${VAR} / ${VAR:-default} expansion. Loading never
+ * exits: it returns an error message naming the file, position and key.
+ * The user documentation of the format is docs/config.md. */
+#ifndef MCP_SERVER_CONFIG_H
+#define MCP_SERVER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum config_transport { CONFIG_TRANSPORT_STDIO, CONFIG_TRANSPORT_HTTP, CONFIG_TRANSPORT_SSE };
+
+struct config_server {
+    char *name;                      /* the key under mcpServers */
+    enum config_transport transport;
+    char *command;                   /* stdio */
+    char **args;                     /* stdio; NULL-terminated (never NULL for stdio) */
+    char **env;                      /* stdio; "KEY=VALUE", NULL-terminated; applied on top
+                                        of mcp-codemode's own environment */
+    char *cwd;                       /* stdio; may be NULL */
+    char *url;                       /* http/sse */
+    char **headers;                  /* http/sse; "Name: value", NULL-terminated, or NULL */
+    char **allow_tools;              /* globs; NULL = all; NULL-terminated */
+    char **deny_tools;               /* globs; NULL-terminated or NULL */
+    uint64_t timeout_ms;             /* per call; 0 = codemode default */
+    int disabled;
+    int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
+    char *approval;                  /* reserved: "approval" as written ("true"/"false" for a
+                                        boolean, else the string); NULL when absent */
+};
+
+struct config_limits {
+    unsigned pool_size;              /* pre-spawned workers (default 2) */
+    uint64_t timeout_ms;             /* default execution time limit (30000) */
+    uint64_t max_timeout_ms;         /* cap on a call's timeoutMs (300000) */
+    uint64_t memory_bytes;           /* JS heap cap per execution (64 MiB) */
+    uint64_t max_result_bytes;       /* result JSON cap (1 MiB) */
+    uint64_t max_log_bytes;          /* console capture cap (256 KiB) */
+    uint64_t max_message_bytes;      /* incoming protocol message cap (16 MiB) */
+    unsigned max_tool_calls;         /* tool calls per execution (1000) */
+    unsigned max_concurrent_calls;   /* outstanding tool calls per execution (256) */
+    uint64_t call_timeout_ms;        /* default downstream call timeout (60000) */
+    uint64_t declarations_budget;    /* bytes of declarations in the description (32768) */
+};
+
+/* How a warning should be shown. CONFIG_WARNING_IGNORED marks a top-level key
+ * that is not ours (Claude Desktop's "globalShortcut", "preferences", ...):
+ * expected in a shared file, so the caller may print it quietly. Everything
+ * else (unknown keys inside mcpServers or codemode, unset variables, skipped
+ * entries, duplicate keys) is CONFIG_WARNING. */
+enum config_warning_kind { CONFIG_WARNING, CONFIG_WARNING_IGNORED };
+
+struct config {
+    char *path;                      /* NULL when no file was loaded */
+    struct config_server *servers;   /* disabled and self-launching entries included */
+    size_t nservers;
+    struct config_limits limits;
+    char *log_level;                 /* canonical level name; NULL = default */
+    char *http_listen;               /* "HOST:PORT" or NULL */
+    char *http_auth_token;           /* NULL = no auth */
+    char **http_allowed_origins;     /* NULL-terminated or NULL */
+    char **warnings;                 /* NULL-terminated: unknown keys, skipped entries, ... */
+    enum config_warning_kind *warning_kinds; /* one per warning */
+    size_t nwarnings;
+};
+
+/* Fills c with the defaults and no servers. */
+void config_init(struct config *c);
+
+/* Loads `path` into c (initialised with config_init first; values present in
+ * the file replace defaults). Returns 0, or -1 with *err set to a malloc'd
+ * message "FILE:LINE:COL: KEY: problem" (the caller frees it; file-level
+ * problems such as a missing file are "FILE: problem"); on error c is
+ * left valid for config_free. Warnings (unknown keys, entries that launch
+ * mcp-codemode itself, ...) are appended to c->warnings, not errors, each
+ * formatted like an error. Reads the environment (getenv) for ${VAR}. */
+int config_load(struct config *c, const char *path, char **err);
+
+/* Applies one codemode setting given as text, for command-line flags that
+ * override the file. key is the file's key: "poolSize", "timeoutMs",
+ * "maxTimeoutMs", "memoryLimitMb", "maxResultBytes", "maxLogBytes",
+ * "maxMessageBytes", "maxToolCalls", "maxConcurrentCalls", "callTimeoutMs",
+ * "declarationsBudget", "logLevel", "http.listen", "http.authToken".
+ * Integers are decimal digits only. The same ranges and checks as the file
+ * apply (including timeoutMs <= maxTimeoutMs). No ${VAR} expansion (the
+ * shell did it). Returns 0, or -1 with *err set to a malloc'd message
+ * "KEY: problem" (the caller frees it); c is unchanged on error. */
+int config_override(struct config *c, const char *key, const char *value, char **err);
+
+/* Returns 1 when the downstream tool named `tool` (its original name) may be
+ * called: no denyTools glob matches it, and allowTools is absent or one of its
+ * globs matches. Globs are fnmatch(3) patterns: `*`, `?`, `[...]`, `\` escapes. */
+int config_tool_allowed(const struct config_server *s, const char *tool);
+
+/* Releases everything c owns; c may be reused after config_init. */
+void config_free(struct config *c);
+
+#endif

@@ -1,0 +1,339 @@
+/* The `codemode` block: execution limits (one table gives each key its field,
+ * range and unit, shared by the file and by command-line overrides), the log
+ * level, and the HTTP listener settings. */
+#include "mcp-server/config_internal.h"
+
+#include "common/alloc.h"
+#include "common/log.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DAY_MS 86400000
+#define MIB    (1024 * 1024)
+
+struct limit_field {
+    const char *key;
+    size_t off, size;
+    int64_t min, max;
+    uint64_t scale; /* file unit to field unit (MiB to bytes) */
+};
+
+#define LIMIT(key, field, min, max, scale)                                                         \
+    {                                                                                              \
+        key, offsetof(struct config_limits, field), sizeof(((struct config_limits *) 0)->field),   \
+            min, max, scale                                                                        \
+    }
+
+static const struct limit_field limit_fields[] = {
+    LIMIT("poolSize", pool_size, 1, 64, 1),
+    LIMIT("timeoutMs", timeout_ms, 1, DAY_MS, 1),
+    LIMIT("maxTimeoutMs", max_timeout_ms, 1, DAY_MS, 1),
+    LIMIT("memoryLimitMb", memory_bytes, 8, 4096, MIB),
+    LIMIT("maxResultBytes", max_result_bytes, 1024, 256 * MIB, 1),
+    LIMIT("maxLogBytes", max_log_bytes, 0, 64 * MIB, 1),
+    LIMIT("maxMessageBytes", max_message_bytes, 65536, 1024 * MIB, 1),
+    LIMIT("maxToolCalls", max_tool_calls, 0, 1000000, 1),
+    LIMIT("maxConcurrentCalls", max_concurrent_calls, 1, 4096, 1),
+    LIMIT("callTimeoutMs", call_timeout_ms, 1, DAY_MS, 1),
+    LIMIT("declarationsBudget", declarations_budget, 0, 16 * MIB, 1),
+};
+#define NLIMITS (sizeof limit_fields / sizeof limit_fields[0])
+
+static const char *const codemode_keys[] = {"poolSize",
+                                            "timeoutMs",
+                                            "maxTimeoutMs",
+                                            "memoryLimitMb",
+                                            "maxResultBytes",
+                                            "maxLogBytes",
+                                            "maxMessageBytes",
+                                            "maxToolCalls",
+                                            "maxConcurrentCalls",
+                                            "callTimeoutMs",
+                                            "declarationsBudget",
+                                            "logLevel",
+                                            "http",
+                                            NULL};
+
+static const char *const http_keys[] = {"listen", "authToken", "allowedOrigins", NULL};
+
+static void set_limit(struct config_limits *l, const struct limit_field *f, int64_t v)
+{
+    uint64_t u = (uint64_t) v * f->scale;
+    unsigned small = (unsigned) u;
+    memcpy((char *) l + f->off, f->size == sizeof small ? (void *) &small : (void *) &u, f->size);
+}
+
+static int read_limits(struct config_ctx *x, const cJSON *block, const struct config_kpath *p,
+                       struct config_limits *l)
+{
+    for (size_t k = 0; k < NLIMITS; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(block, limit_fields[k].key);
+        struct config_kpath kp = {p, limit_fields[k].key, 0};
+        int64_t n;
+        if (v == NULL)
+            continue;
+        if (config__int(x, v, &kp, limit_fields[k].min, limit_fields[k].max, &n) < 0)
+            return -1;
+        set_limit(l, &limit_fields[k], n);
+    }
+    return 0;
+}
+
+/* timeoutMs <= maxTimeoutMs. The message names maxTimeoutMs when blame_max
+ * (it was the one set), else timeoutMs; at is the offending value's offset. */
+static int check_timeouts(struct config_ctx *x, const struct config_kpath *p,
+                          const struct config_limits *l, int blame_max, size_t at)
+{
+    if (l->timeout_ms <= l->max_timeout_ms)
+        return 0;
+    struct config_kpath tp = {p, "timeoutMs", 0}, mp = {p, "maxTimeoutMs", 0};
+    if (blame_max)
+        config__error(x, at, &mp, "%llu is less than timeoutMs (%llu)",
+                      (unsigned long long) l->max_timeout_ms, (unsigned long long) l->timeout_ms);
+    else
+        config__error(x, at, &tp, "%llu is more than maxTimeoutMs (%llu)",
+                      (unsigned long long) l->timeout_ms, (unsigned long long) l->max_timeout_ms);
+    return -1;
+}
+
+static int check_file_timeouts(struct config_ctx *x, const cJSON *block,
+                               const struct config_kpath *p, const struct config_limits *l)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(block, "timeoutMs");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(block, "maxTimeoutMs");
+    int blame_max = t == NULL && m != NULL;
+    return check_timeouts(x, p, l, blame_max, config__at(x, blame_max ? m : t, 0));
+}
+
+static int read_log_level(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                          char **out)
+{
+    char *name;
+    enum log_level level;
+    if (config__string(x, v, p, CONFIG_VARS_WARN, &name) < 0)
+        return -1;
+    if (log_level_parse(name, &level) < 0) {
+        config__error(x, config__at(x, v, 0), p,
+                      "unknown log level \"%s\" (expected debug, info, notice, warning, error, "
+                      "critical, alert, emergency or off)",
+                      name);
+        free(name);
+        return -1;
+    }
+    free(name);
+    *out = xstrdup(log_level_name(level));
+    return 0;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (s[k] < '0' || s[k] > '9')
+            return 0;
+    return n > 0;
+}
+
+static const char *listen_problem(const char *s)
+{
+    const char *colon = strrchr(s, ':');
+    if (s[0] == '[') {
+        const char *end = strchr(s, ']');
+        if (end == NULL || end == s + 1 || end[1] != ':')
+            return "expected [IPV6]:PORT, for example [::1]:8080";
+        colon = end + 1;
+    } else if (colon == NULL || colon == s) {
+        return "expected HOST:PORT, for example 127.0.0.1:8080";
+    } else if (memchr(s, ':', (size_t) (colon - s)) != NULL) {
+        return "write an IPv6 host in brackets, for example [::1]:8080";
+    }
+    for (const char *q = s; q < colon; q++)
+        if ((unsigned char) *q <= 0x20 || *q == '/')
+            return "invalid host";
+    size_t n = strlen(colon + 1);
+    if (n > 5 || !all_digits(colon + 1, n) || atoi(colon + 1) < 1 || atoi(colon + 1) > 65535)
+        return "the port must be a number from 1 to 65535";
+    return NULL;
+}
+
+static int origin_ok(const char *o)
+{
+    size_t scheme = strncasecmp(o, "http://", 7) == 0    ? 7
+                    : strncasecmp(o, "https://", 8) == 0 ? 8
+                                                         : 0;
+    if (scheme == 0 || o[scheme] == '\0')
+        return 0;
+    for (const unsigned char *q = (const unsigned char *) o + scheme; *q; q++)
+        if (*q <= 0x20 || strchr("/?#", *q) != NULL)
+            return 0;
+    return 1;
+}
+
+static int read_listen(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                       char **out)
+{
+    char *s;
+    if (config__string(x, v, p, CONFIG_VARS_REQUIRED, &s) < 0)
+        return -1;
+    const char *why = listen_problem(s);
+    if (why != NULL) {
+        config__error(x, config__at(x, v, 0), p, "%s", why);
+        free(s);
+        return -1;
+    }
+    free(*out);
+    *out = s;
+    return 0;
+}
+
+static int read_token(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                      char **out)
+{
+    char *s;
+    if (config__string(x, v, p, CONFIG_VARS_REQUIRED, &s) < 0)
+        return -1;
+    if (s[0] == '\0') {
+        config__error(x, config__at(x, v, 0), p,
+                      "empty token (remove the key to serve without authentication)");
+        free(s);
+        return -1;
+    }
+    free(*out);
+    *out = s;
+    return 0;
+}
+
+static int read_origins(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                        char ***out)
+{
+    char **list;
+    if (config__string_list(x, v, p, &list) < 0)
+        return -1;
+    size_t i = 0;
+    for (const cJSON *e = v->child; e != NULL; e = e->next, i++) {
+        struct config_kpath kp = {p, NULL, i};
+        if (!origin_ok(list[i])) {
+            config__error(x, config__at(x, e, 0), &kp,
+                          "expected an origin such as http://localhost:6274 (scheme://host[:port], "
+                          "no path or trailing slash)");
+            config__free_list(list);
+            return -1;
+        }
+    }
+    config__free_list(*out);
+    *out = list;
+    return 0;
+}
+
+static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *p)
+{
+    struct config *c = x->c;
+    struct config_kpath lp = {p, "listen", 0}, tp = {p, "authToken", 0},
+                        op = {p, "allowedOrigins", 0};
+    if (config__object(x, v, p) < 0)
+        return -1;
+    config__unknown_keys(x, v, p, http_keys);
+    const cJSON *listen = cJSON_GetObjectItemCaseSensitive(v, "listen");
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(v, "authToken");
+    const cJSON *origins = cJSON_GetObjectItemCaseSensitive(v, "allowedOrigins");
+    if (listen != NULL && read_listen(x, listen, &lp, &c->http_listen) < 0)
+        return -1;
+    if (token != NULL && read_token(x, token, &tp, &c->http_auth_token) < 0)
+        return -1;
+    if (origins != NULL && read_origins(x, origins, &op, &c->http_allowed_origins) < 0)
+        return -1;
+    return 0;
+}
+
+int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
+{
+    struct config *c = x->c;
+    struct config_kpath lp = {p, "logLevel", 0}, hp = {p, "http", 0};
+    if (config__object(x, block, p) < 0)
+        return -1;
+    config__unknown_keys(x, block, p, codemode_keys);
+    if (read_limits(x, block, p, &c->limits) < 0 ||
+        check_file_timeouts(x, block, p, &c->limits) < 0)
+        return -1;
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(block, "logLevel");
+    cJSON *http = cJSON_GetObjectItemCaseSensitive(block, "http");
+    if (level != NULL) {
+        char *name;
+        if (read_log_level(x, level, &lp, &name) < 0)
+            return -1;
+        free(c->log_level);
+        c->log_level = name;
+    }
+    if (http != NULL && read_http(x, http, &hp) < 0)
+        return -1;
+    return 0;
+}
+
+/* --- command-line overrides ------------------------------------------------- */
+
+static int override_limit(struct config_ctx *x, const struct limit_field *f, const char *value)
+{
+    struct config_limits l = x->c->limits;
+    struct config_kpath kp = {NULL, f->key, 0};
+    size_t n = strlen(value);
+    cJSON *v = all_digits(value, n) && n <= 15 ? cJSON_CreateNumber(strtod(value, NULL))
+                                               : cJSON_CreateString(value);
+    int64_t num;
+    int r = config__int(x, v, &kp, f->min, f->max, &num);
+    cJSON_Delete(v);
+    if (r < 0)
+        return -1;
+    set_limit(&l, f, num);
+    if (check_timeouts(x, NULL, &l, strcmp(f->key, "maxTimeoutMs") == 0, CONFIG_JSON_NOPOS) < 0)
+        return -1;
+    x->c->limits = l;
+    return 0;
+}
+
+static int override_log_level(struct config_ctx *x, const cJSON *v)
+{
+    struct config_kpath kp = {NULL, "logLevel", 0};
+    char *name;
+    if (read_log_level(x, v, &kp, &name) < 0)
+        return -1;
+    free(x->c->log_level);
+    x->c->log_level = name;
+    return 0;
+}
+
+static int override_text(struct config_ctx *x, const char *key, const char *value)
+{
+    struct config_kpath http = {NULL, "http", 0};
+    struct config_kpath lp = {&http, "listen", 0}, tp = {&http, "authToken", 0};
+    cJSON *v = cJSON_CreateString(value);
+    int r = -1;
+    if (strcmp(key, "logLevel") == 0)
+        r = override_log_level(x, v);
+    else if (strcmp(key, "http.listen") == 0)
+        r = read_listen(x, v, &lp, &x->c->http_listen);
+    else if (strcmp(key, "http.authToken") == 0)
+        r = read_token(x, v, &tp, &x->c->http_auth_token);
+    else
+        config__error(x, CONFIG_JSON_NOPOS, NULL, "%s: not a setting that can be overridden", key);
+    cJSON_Delete(v);
+    return r;
+}
+
+int config_override(struct config *c, const char *key, const char *value, char **err)
+{
+    struct config_ctx x = {.c = c, .no_expand = 1};
+    int r = -1;
+    for (size_t k = 0; k < NLIMITS; k++)
+        if (strcmp(key, limit_fields[k].key) == 0)
+            r = override_limit(&x, &limit_fields[k], value);
+    if (r < 0 && x.err == NULL)
+        r = override_text(&x, key, value);
+    if (r < 0)
+        *err = x.err ? x.err : xstrdup("invalid override");
+    else
+        free(x.err);
+    return r;
+}

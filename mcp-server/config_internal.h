@@ -1,0 +1,102 @@
+/* Shared internals of the configuration loader (config*.c only): the loading
+ * context, key paths for messages, diagnostics with file positions, and
+ * typed readers of cJSON values that report what they expected and got. */
+#ifndef MCP_SERVER_CONFIG_INTERNAL_H
+#define MCP_SERVER_CONFIG_INTERNAL_H
+
+#include "mcp-server/config.h"
+#include "mcp-server/config_json_pos.h"
+
+#include <stdint.h>
+
+struct buf;
+struct cJSON;
+
+#define CONFIG_MAX_WARNINGS 200
+
+/* A key path, linked from the leaf up: {up, "timeoutMs"} under
+ * {up, "github"} under {NULL, "mcpServers"}. key NULL = array element. */
+struct config_kpath {
+    const struct config_kpath *up;
+    const char *key;
+    size_t index;
+};
+
+struct config_ctx {
+    struct config *c;
+    const char *file;           /* NULL: messages carry no "FILE:LINE:COL: " */
+    struct config_json_pos pos; /* valid when file != NULL */
+    char *err;                  /* the first error; later ones are dropped */
+    int quiet_unset;            /* inside a disabled entry: unset variables are not reported */
+    int no_expand;              /* command-line values: taken literally */
+    size_t suppressed;          /* warnings past CONFIG_MAX_WARNINGS */
+};
+
+/* How a string's unset ${VAR} (no default) is treated. */
+enum config_vars { CONFIG_VARS_WARN, CONFIG_VARS_REQUIRED };
+
+/* --- config_diag.c ---------------------------------------------------------- */
+
+/* Byte offset of item's key (key != 0) or value; CONFIG_JSON_NOPOS if unknown. */
+size_t config__at(const struct config_ctx *x, const struct cJSON *item, int key);
+
+/* Records "FILE:LINE:COL: PATH: message" as the error unless one is set. */
+void config__error(struct config_ctx *x, size_t off, const struct config_kpath *p, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+
+/* Appends the same shape of message to c->warnings (at most CONFIG_MAX_WARNINGS). */
+void config__warn(struct config_ctx *x, enum config_warning_kind kind, size_t off,
+                  const struct config_kpath *p, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Appends the path: mcpServers.github.args[2]; odd keys as ["my key"]. */
+void config__path(struct buf *b, const struct config_kpath *p);
+
+/* Appends a short description of a value for "got ...": "two" (quoted,
+ * shortened), 1.5, true, null, an object, an array. */
+void config__describe(struct buf *b, const struct cJSON *v);
+
+/* The known key nearest to key (case-insensitive edit distance), or NULL. */
+const char *config__suggest(const char *key, const char *const *known);
+
+/* Warns about every member of obj not in known (NULL-terminated). */
+void config__unknown_keys(struct config_ctx *x, const struct cJSON *obj,
+                          const struct config_kpath *p, const char *const *known);
+
+/* --- config_value.c --------------------------------------------------------- */
+
+/* Each reader reports a type or range problem through config__error and
+ * returns -1; on success it returns 0 and fills *out (malloc'd for strings
+ * and lists: the caller owns them). */
+int config__string(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
+                   enum config_vars vars, char **out);
+int config__int(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
+                int64_t min, int64_t max, int64_t *out);
+int config__bool(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
+                 int *out);
+/* A NULL-terminated list of expanded strings from an array of strings. */
+int config__string_list(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
+                        char ***out);
+/* Checks v is an object and removes duplicate keys (the last one wins, as in
+ * JavaScript's JSON.parse), warning about each removed member. */
+int config__object(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p);
+
+/* Frees a NULL-terminated list of strings (NULL is fine). */
+void config__free_list(char **list);
+
+/* --- config_server.c / config_codemode.c ----------------------------------- */
+
+/* Reads the mcpServers object into x->c->servers. Returns 0 or -1. */
+int config__servers(struct config_ctx *x, struct cJSON *servers, const struct config_kpath *p);
+void config__server_free(struct config_server *s);
+
+/* config_self.c: 1 when a stdio entry would start mcp-codemode itself: the
+ * command's basename is "mcp-codemode", or the command (resolved like
+ * execvp: against cwd when relative with a '/', else through PATH, the
+ * entry's env PATH first) is the same file as /proc/self/exe. */
+int config__launches_self(const char *command, const char *cwd, char *const *env);
+
+/* Reads the codemode block into x->c. Returns 0 or -1. */
+int config__codemode(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
+
+#endif

@@ -1,0 +1,113 @@
+/* What clients and models read about execute_code: the tool's description
+ * (the contract of ARCHITECTURE.md section 4, kept short) with the
+ * declarations of callable tools, its input and output schemas, and the
+ * server instructions. */
+#include "mcp-server/server_internal.h"
+#include "mcp-server/config.h"
+#include "tools/registry.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+
+#include <stdlib.h>
+
+static const char contract[] =
+    "Run a JavaScript program in a sandbox and return its result. The code is the body of an "
+    "async function: use await and return (without a return, the value of a final expression "
+    "statement is the result). Modern JavaScript and TypeScript syntax are accepted.\n"
+    "Call tools as `await tools.<server>.<tool>(args)` or `await callTool(\"server.tool\", "
+    "args)`; start several and `await Promise.all([...])` to run them concurrently. A tool "
+    "call resolves to the tool's structuredContent, else its text parsed as JSON, else the "
+    "text, else its content array.\n"
+    "A failing tool throws ToolError (.tool, .result); arguments that do not match the tool's "
+    "schema throw ToolArgumentError before anything is sent, listing each violation.\n"
+    "console.log/info/warn/error/debug output is returned with the result. Also available: "
+    "sleep(ms), setTimeout, searchTools(query), describeTool(name). No require, file system, "
+    "network or environment.\n";
+
+const char *mcp_describe_instructions(void)
+{
+    return "mcp-codemode runs JavaScript programs that call the tools of other MCP servers. "
+           "Prefer one execute_code call that does the whole job (loops, branches, "
+           "Promise.all) over many small calls; return only what you need to see.";
+}
+
+static void add_limits(struct buf *b, const struct config_limits *l)
+{
+    buf_printf(b,
+               "Limits: %llu s of run time by default (timeoutMs, at most %llu s), %llu MiB of "
+               "memory, %llu KiB of result and %llu KiB of console output.\n",
+               (unsigned long long) (l->timeout_ms / 1000),
+               (unsigned long long) (l->max_timeout_ms / 1000),
+               (unsigned long long) (l->memory_bytes >> 20),
+               (unsigned long long) (l->max_result_bytes >> 10),
+               (unsigned long long) (l->max_log_bytes >> 10));
+}
+
+static cJSON *input_schema(const struct config_limits *l)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "type", "object");
+    cJSON *props = cJSON_AddObjectToObject(s, "properties");
+    cJSON *code = cJSON_AddObjectToObject(props, "code");
+    cJSON_AddStringToObject(code, "type", "string");
+    cJSON_AddStringToObject(code, "description",
+                            "JavaScript (or TypeScript) program: the body of an async function");
+    cJSON *t = cJSON_AddObjectToObject(props, "timeoutMs");
+    cJSON_AddStringToObject(t, "type", "integer");
+    cJSON_AddNumberToObject(t, "minimum", 1);
+    cJSON_AddNumberToObject(t, "maximum", (double) l->max_timeout_ms);
+    cJSON_AddStringToObject(t, "description", "time limit of this run in milliseconds");
+    cJSON *req = cJSON_AddArrayToObject(s, "required");
+    cJSON_AddItemToArray(req, cJSON_CreateString("code"));
+    cJSON_AddFalseToObject(s, "additionalProperties");
+    return s;
+}
+
+static cJSON *output_schema(void)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "type", "object");
+    cJSON *props = cJSON_AddObjectToObject(s, "properties");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "result"), "description",
+                            "the program's return value (any JSON value)");
+    cJSON *logs = cJSON_AddObjectToObject(props, "logs");
+    cJSON_AddStringToObject(logs, "type", "array");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(logs, "items"), "type", "string");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "error"), "type", "object");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "stats"), "type", "object");
+    cJSON *req = cJSON_AddArrayToObject(s, "required");
+    cJSON_AddItemToArray(req, cJSON_CreateString("logs"));
+    cJSON_AddItemToArray(req, cJSON_CreateString("stats"));
+    return s;
+}
+
+cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev)
+{
+    const struct config_limits *l = s->cfg.limits;
+    struct buf d;
+    buf_init(&d, 0);
+    buf_append_str(&d, contract);
+    add_limits(&d, l);
+    char *decls = tools_registry_declarations(s->cfg.tools);
+    buf_append_str(&d, "\nTools available to the program (TypeScript declarations):\n");
+    buf_append_str(&d, decls);
+    free(decls);
+
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "name", "execute_code");
+    if (mcp_has_tool_title(rev))
+        cJSON_AddStringToObject(t, "title", "Execute code");
+    cJSON_AddStringToObject(t, "description", d.data);
+    buf_free(&d);
+    cJSON_AddItemToObject(t, "inputSchema", input_schema(l));
+    if (mcp_has_structured_content(rev))
+        cJSON_AddItemToObject(t, "outputSchema", output_schema());
+    if (mcp_has_tool_annotations(rev)) {
+        cJSON *a = cJSON_AddObjectToObject(t, "annotations");
+        cJSON_AddBoolToObject(a, "readOnlyHint", 0);
+        cJSON_AddBoolToObject(a, "destructiveHint", 1);
+        cJSON_AddBoolToObject(a, "idempotentHint", 0);
+        cJSON_AddBoolToObject(a, "openWorldHint", 1);
+    }
+    return t;
+}

@@ -1,0 +1,348 @@
+/* execute_code: checks the arguments, runs the program in a sandbox worker,
+ * routes its host calls to the tools registry (cancelling them if the run
+ * ends first), streams console lines as progress/log notifications, and
+ * turns the outcome into a CallToolResult for the request's revision. */
+#include "mcp-server/server_internal.h"
+#include "mcp-server/config.h"
+#include "sandbox/execution.h"
+#include "tools/registry.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct host_call;
+
+struct mcp_execution {
+    struct mcp_request *req;
+    struct sandbox_exec *x;
+    struct host_call *calls; /* outstanding */
+};
+
+struct host_call {
+    struct mcp_execution *e;
+    long id;
+    struct tools_call *handle;
+    int in_start, answered;
+    struct host_call *prev, *next;
+};
+
+/* --- host calls ---------------------------------------------------------------------- */
+
+static void unlink_call(struct host_call *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        c->e->calls = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+}
+
+static void call_replied(void *ud, int ok, const char *json, size_t len)
+{
+    struct host_call *c = ud;
+    sandbox_exec_reply(c->e->x, c->id, ok, json, len);
+    if (c->in_start) {
+        c->answered = 1;
+        return;
+    }
+    unlink_call(c);
+    free(c);
+}
+
+static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
+                    const cJSON *args)
+{
+    struct mcp_execution *e = ud;
+    (void) x;
+    struct host_call *c = xcalloc(1, sizeof *c);
+    c->e = e;
+    c->id = id;
+    c->in_start = 1;
+    if (strcmp(op, "tool") == 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "calling %.250s", name);
+        mcp_request_progress(e->req, msg);
+    }
+    c->handle = tools_registry_call(e->req->server->cfg.tools, op, name, args, call_replied, c);
+    c->in_start = 0;
+    if (c->answered) {
+        free(c);
+        return;
+    }
+    c->next = e->calls;
+    if (e->calls)
+        e->calls->prev = c;
+    e->calls = c;
+}
+
+static void cancel_calls(struct mcp_execution *e)
+{
+    while (e->calls) {
+        struct host_call *c = e->calls;
+        e->calls = c->next;
+        if (c->handle)
+            tools_call_cancel(c->handle);
+        free(c);
+    }
+}
+
+static void on_log(void *ud, struct sandbox_exec *x, const char *level, const char *text)
+{
+    struct mcp_execution *e = ud;
+    (void) x;
+    mcp_request_progress(e->req, text);
+    mcp_request_log(e->req, level, text);
+}
+
+/* --- results -------------------------------------------------------------------------- */
+
+static void format_log_line(struct buf *b, const struct sandbox_log_line *l)
+{
+    if (strcmp(l->level, "log") != 0 && strcmp(l->level, "info") != 0)
+        buf_printf(b, "[%s] ", l->level);
+    buf_append_str(b, l->text);
+}
+
+static cJSON *logs_array(const struct sandbox_exec_result *r, const char *dropped_note)
+{
+    cJSON *a = cJSON_CreateArray();
+    struct buf b;
+    buf_init(&b, 0);
+    for (size_t i = 0; i < r->nlogs; i++) {
+        buf_reset(&b);
+        format_log_line(&b, &r->logs[i]);
+        cJSON_AddItemToArray(a, cJSON_CreateString(b.data));
+    }
+    buf_free(&b);
+    if (dropped_note)
+        cJSON_AddItemToArray(a, cJSON_CreateString(dropped_note));
+    return a;
+}
+
+static char *console_text(const struct sandbox_exec_result *r, const char *dropped_note)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_str(&b, "console output:");
+    for (size_t i = 0; i < r->nlogs; i++) {
+        buf_append_char(&b, '\n');
+        format_log_line(&b, &r->logs[i]);
+    }
+    if (dropped_note)
+        buf_printf(&b, "\n%s", dropped_note);
+    return buf_steal(&b);
+}
+
+static cJSON *stats_object(const struct sandbox_exec_result *r)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddNumberToObject(s, "durationMs", (double) r->duration_ms);
+    cJSON_AddNumberToObject(s, "toolCalls", r->tool_calls);
+    const cJSON *peak = cJSON_GetObjectItemCaseSensitive(r->stats, "memoryPeakBytes");
+    if (cJSON_IsNumber(peak))
+        cJSON_AddNumberToObject(s, "memoryPeakBytes", peak->valuedouble);
+    if (r->logs_dropped)
+        cJSON_AddNumberToObject(s, "logLinesDropped", r->logs_dropped);
+    return s;
+}
+
+static void add_text(cJSON *content, const char *text)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "type", "text");
+    cJSON_AddStringToObject(t, "text", text);
+    cJSON_AddItemToArray(content, t);
+}
+
+static char *error_text(const cJSON *err)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(err, "name");
+    const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
+    const cJSON *line = cJSON_GetObjectItemCaseSensitive(err, "line");
+    const cJSON *col = cJSON_GetObjectItemCaseSensitive(err, "column");
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(err, "excerpt");
+    const cJSON *stack = cJSON_GetObjectItemCaseSensitive(err, "stack");
+    buf_printf(&b, "%s: %s", cJSON_IsString(name) ? name->valuestring : "Error",
+               cJSON_IsString(msg) ? msg->valuestring : "");
+    if (cJSON_IsNumber(line)) {
+        buf_printf(&b, "\n    at line %d", (int) line->valuedouble);
+        if (cJSON_IsNumber(col))
+            buf_printf(&b, ", column %d", (int) col->valuedouble);
+    }
+    if (cJSON_IsString(ex))
+        buf_printf(&b, "\n%s", ex->valuestring);
+    if (cJSON_IsString(stack))
+        buf_printf(&b, "\nstack:\n%s", stack->valuestring);
+    return buf_steal(&b);
+}
+
+static char *value_text(const cJSON *outcome)
+{
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(outcome, "value");
+    const cJSON *trunc = cJSON_GetObjectItemCaseSensitive(outcome, "truncated");
+    if (trunc && cJSON_IsString(value)) {
+        const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(trunc, "bytes");
+        const cJSON *limit = cJSON_GetObjectItemCaseSensitive(trunc, "limit");
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b, "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f "
+                       "bytes; return less, or a summary]",
+                   value->valuestring, cJSON_IsNumber(bytes) ? bytes->valuedouble : 0,
+                   cJSON_IsNumber(limit) ? limit->valuedouble : 0);
+        return buf_steal(&b);
+    }
+    if (value == NULL)
+        return xstrdup("undefined (the program returned no value)");
+    return cJSON_PrintUnformatted(value);
+}
+
+static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_result *r)
+{
+    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r->outcome, "ok");
+    int success = cJSON_IsTrue(ok);
+    char note[160], *dropped = NULL;
+    if (r->logs_dropped) {
+        snprintf(note, sizeof note,
+                 "[%u more console lines dropped: the console output limit was reached]",
+                 r->logs_dropped);
+        dropped = note;
+    }
+    cJSON *res = cJSON_CreateObject();
+    cJSON *content = cJSON_AddArrayToObject(res, "content");
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(r->outcome, "error");
+    char *main_text = success ? value_text(r->outcome) : error_text(err);
+    add_text(content, main_text);
+    free(main_text);
+    if (r->nlogs || dropped) {
+        char *ct = console_text(r, dropped);
+        add_text(content, ct);
+        free(ct);
+    }
+    if (!success)
+        cJSON_AddTrueToObject(res, "isError");
+    if (mcp_has_structured_content(req->rev)) {
+        cJSON *sc = cJSON_AddObjectToObject(res, "structuredContent");
+        if (success) {
+            const cJSON *trunc = cJSON_GetObjectItemCaseSensitive(r->outcome, "truncated");
+            const cJSON *value = cJSON_GetObjectItemCaseSensitive(r->outcome, "value");
+            if (trunc) {
+                cJSON_AddNullToObject(sc, "result");
+                cJSON_AddItemToObject(sc, "resultTruncated", cJSON_Duplicate(trunc, 1));
+            } else if (value) {
+                cJSON_AddItemToObject(sc, "result", cJSON_Duplicate(value, 1));
+            }
+        } else if (err) {
+            cJSON_AddItemToObject(sc, "error", cJSON_Duplicate(err, 1));
+        }
+        cJSON_AddItemToObject(sc, "logs", logs_array(r, dropped));
+        cJSON_AddItemToObject(sc, "stats", stats_object(r));
+    }
+    return res;
+}
+
+static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_result *r)
+{
+    struct mcp_execution *e = ud;
+    (void) x;
+    cancel_calls(e);
+    struct mcp_request *req = e->req;
+    req->exec = NULL;
+    free(e);
+    cJSON *res = build_result(req, r);
+    mcp_request_result(req, res);
+    cJSON_Delete(res);
+}
+
+static const struct sandbox_exec_events exec_events = {on_call, on_log, on_done};
+
+/* --- start / cancel ---------------------------------------------------------------------- */
+
+/* Answers invalid arguments as a tool error the model can correct. */
+static void argument_error(struct mcp_request *r, const char *message)
+{
+    cJSON *res = cJSON_CreateObject();
+    add_text(cJSON_AddArrayToObject(res, "content"), message);
+    cJSON_AddTrueToObject(res, "isError");
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+static int read_timeout(const cJSON *t, const struct config_limits *l, uint64_t *out, char *msg,
+                        size_t msgsz)
+{
+    if (t == NULL) {
+        *out = l->timeout_ms;
+        return 0;
+    }
+    if (!cJSON_IsNumber(t) || t->valuedouble != floor(t->valuedouble) || t->valuedouble < 1 ||
+        t->valuedouble > (double) l->max_timeout_ms) {
+        snprintf(msg, msgsz,
+                 "execute_code: timeoutMs must be an integer from 1 to %llu (milliseconds)",
+                 (unsigned long long) l->max_timeout_ms);
+        return -1;
+    }
+    *out = (uint64_t) t->valuedouble;
+    return 0;
+}
+
+void mcp_execute(struct mcp_request *r, const cJSON *arguments)
+{
+    const struct config_limits *l = r->server->cfg.limits;
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(arguments, "code");
+    if (!cJSON_IsObject(arguments) || !cJSON_IsString(code)) {
+        argument_error(r, "execute_code: arguments must be an object with \"code\" (a string of "
+                          "JavaScript)");
+        return;
+    }
+    for (const cJSON *a = arguments->child; a; a = a->next) {
+        if (strcmp(a->string, "code") != 0 && strcmp(a->string, "timeoutMs") != 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "execute_code: unknown argument \"%.100s\" (expected code, timeoutMs)",
+                     a->string);
+            argument_error(r, msg);
+            return;
+        }
+    }
+    uint64_t timeout;
+    char msg[200];
+    if (read_timeout(cJSON_GetObjectItemCaseSensitive(arguments, "timeoutMs"), l, &timeout, msg,
+                     sizeof msg) != 0) {
+        argument_error(r, msg);
+        return;
+    }
+    struct mcp_execution *e = xcalloc(1, sizeof *e);
+    e->req = r;
+    r->exec = e;
+    char *catalog = tools_registry_catalog(r->server->cfg.tools);
+    struct sandbox_exec_request rq = {
+        .code = code->valuestring,
+        .code_len = strlen(code->valuestring),
+        .catalog_json = catalog,
+        .timeout_ms = timeout,
+        .memory_bytes = l->memory_bytes,
+        .max_result_bytes = l->max_result_bytes,
+        .max_log_bytes = l->max_log_bytes,
+        .max_calls = l->max_tool_calls,
+        .max_concurrent = l->max_concurrent_calls,
+    };
+    e->x = sandbox_exec_start(r->server->cfg.pool, &rq, &exec_events, e);
+    free(catalog);
+}
+
+void mcp_execute_cancel(struct mcp_execution *e)
+{
+    struct mcp_request *req = e->req;
+    cancel_calls(e);
+    sandbox_exec_cancel(e->x);
+    req->exec = NULL;
+    free(e);
+    mcp_request_drop(req);
+}

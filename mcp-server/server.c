@@ -1,0 +1,674 @@
+/* MCP connection: message validation, era selection (legacy session or
+ * 2026-07-28 stateless request), dispatch, batches, cancellation and the
+ * envelopes of replies and notifications. */
+#include "mcp-server/server_internal.h"
+#include "mcp-server/version.h"
+#include "transport/jsonrpc.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/log.h"
+#include "common/utf8.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mcp_batch {
+    struct mcp_server *server;
+    struct buf out;  /* responses so far, comma-separated */
+    int responses;   /* responses written into out */
+    int pending;     /* requests not answered yet, +1 while the batch is being read */
+};
+
+/* --- output ------------------------------------------------------------------------ */
+
+/* Sends one line, repairing invalid UTF-8 (strings from the JS engine or a
+ * downstream server may carry it) so the client's parser never rejects it. */
+static void send_line(struct mcp_server *s, const char *data, size_t len)
+{
+    if (utf8_is_valid(data, len)) {
+        s->sink.send(s->sink.ud, data, len);
+        return;
+    }
+    struct buf b;
+    buf_init(&b, 0);
+    utf8_append_repaired(&b, data, len);
+    s->sink.send(s->sink.ud, b.data, b.len);
+    buf_free(&b);
+}
+
+static void batch_add(struct mcp_batch *b, const char *line, size_t len)
+{
+    if (len && line[len - 1] == '\n')
+        len--;
+    if (b->responses++)
+        buf_append_char(&b->out, ',');
+    buf_append(&b->out, line, len);
+}
+
+static void batch_release(struct mcp_batch *b)
+{
+    if (--b->pending > 0)
+        return;
+    if (b->responses) {
+        struct buf line;
+        buf_init(&line, 0);
+        buf_append_char(&line, '[');
+        buf_append(&line, b->out.data, b->out.len);
+        buf_append_str(&line, "]\n");
+        send_line(b->server, line.data, line.len);
+        buf_free(&line);
+    }
+    buf_free(&b->out);
+    free(b);
+}
+
+static void emit(struct mcp_server *s, struct mcp_batch *batch, struct buf *line)
+{
+    if (batch)
+        batch_add(batch, line->data, line->len);
+    else
+        send_line(s, line->data, line->len);
+}
+
+/* Whether an error without a known id is written with "id":null (JSON-RPC
+ * 2.0) or without an id (allowed from 2025-11-25 on). */
+static int null_id_for(const struct mcp_server *s)
+{
+    return !(s->legacy && mcp_error_id_optional(s->legacy_rev)) && s->legacy;
+}
+
+static void send_error(struct mcp_server *s, struct mcp_batch *batch, const char *id, int code,
+                       const char *message, const cJSON *data)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_error(&b, id, null_id_for(s), code, message, data);
+    emit(s, batch, &b);
+    buf_free(&b);
+}
+
+/* --- requests ------------------------------------------------------------------------- */
+
+static struct mcp_request *request_new(struct mcp_server *s, const struct rpc_message *m,
+                                       struct mcp_batch *batch)
+{
+    struct mcp_request *r = xcalloc(1, sizeof *r);
+    r->server = s;
+    r->id = xstrdup(m->id);
+    r->key = rpc_id_key_of(cJSON_GetObjectItemCaseSensitive(m->json, "id"));
+    r->method = xstrdup(m->method);
+    r->log_level = -1;
+    r->batch = batch;
+    if (batch)
+        batch->pending++;
+    r->next = s->inflight;
+    if (s->inflight)
+        s->inflight->prev = r;
+    s->inflight = r;
+    s->ninflight++;
+    return r;
+}
+
+/* Takes the request out of the in-flight list, so nothing (a cancellation
+ * triggered while its reply is being written) can end it twice. */
+static void request_detach(struct mcp_request *r)
+{
+    struct mcp_server *s = r->server;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        s->inflight = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    r->prev = r->next = NULL;
+    s->ninflight--;
+}
+
+static void request_free(struct mcp_request *r)
+{
+    if (r->batch)
+        batch_release(r->batch);
+    free(r->id);
+    free(r->key);
+    free(r->method);
+    free(r->progress_token);
+    free(r);
+}
+
+/* Ends a request with an optional reply line. */
+static void request_end(struct mcp_request *r, struct buf *reply)
+{
+    request_detach(r);
+    if (reply)
+        emit(r->server, r->batch, reply);
+    request_free(r);
+}
+
+static void add_server_info(cJSON *meta)
+{
+    cJSON *info = cJSON_AddObjectToObject(meta, MCP_META_SERVER_INFO);
+    cJSON_AddStringToObject(info, "name", MCP_CODEMODE_NAME);
+    cJSON_AddStringToObject(info, "version", MCP_CODEMODE_VERSION);
+}
+
+void mcp_request_result(struct mcp_request *r, cJSON *result)
+{
+    if (mcp_is_modern(r->rev)) {
+        if (!cJSON_HasObjectItem(result, "resultType"))
+            cJSON_AddStringToObject(result, "resultType", "complete");
+        cJSON *meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
+        if (meta == NULL)
+            meta = cJSON_AddObjectToObject(result, "_meta");
+        if (!cJSON_HasObjectItem(meta, MCP_META_SERVER_INFO))
+            add_server_info(meta);
+    }
+    char *text = cJSON_PrintUnformatted(result);
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_result(&b, r->id, text);
+    free(text);
+    request_end(r, &b);
+    buf_free(&b);
+}
+
+void mcp_request_error(struct mcp_request *r, int code, const char *message, const cJSON *data)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_error(&b, r->id, 0, code, message, data);
+    request_end(r, &b);
+    buf_free(&b);
+}
+
+void mcp_request_drop(struct mcp_request *r)
+{
+    request_end(r, NULL);
+}
+
+void mcp_request_progress(struct mcp_request *r, const char *message)
+{
+    if (r->progress_token == NULL || r->batch)
+        return;
+    r->progress += 1;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddItemToObject(p, "progressToken", cJSON_Parse(r->progress_token));
+    cJSON_AddNumberToObject(p, "progress", r->progress);
+    if (message && mcp_has_progress_message(r->rev)) {
+        size_t n = strlen(message);
+        char *m = xstrndup(message, n > 1000 ? 1000 : n);
+        cJSON_AddStringToObject(p, "message", m);
+        free(m);
+    }
+    char *text = cJSON_PrintUnformatted(p);
+    cJSON_Delete(p);
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_notification(&b, "notifications/progress", text);
+    free(text);
+    send_line(r->server, b.data, b.len);
+    buf_free(&b);
+}
+
+static int console_to_log_level(const char *level)
+{
+    if (strcmp(level, "error") == 0)
+        return LOG_ERROR;
+    if (strcmp(level, "warn") == 0)
+        return LOG_WARNING;
+    if (strcmp(level, "debug") == 0)
+        return LOG_DEBUG;
+    return LOG_INFO;
+}
+
+void mcp_request_log(struct mcp_request *r, const char *console_level, const char *text)
+{
+    int threshold = mcp_is_modern(r->rev) ? r->log_level : r->server->log_level;
+    int level = console_to_log_level(console_level);
+    if (threshold < 0 || level < threshold || r->batch)
+        return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "level", log_level_name((enum log_level) level));
+    cJSON_AddStringToObject(p, "logger", "execute_code");
+    cJSON_AddStringToObject(p, "data", text);
+    char *params = cJSON_PrintUnformatted(p);
+    cJSON_Delete(p);
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_notification(&b, "notifications/message", params);
+    free(params);
+    send_line(r->server, b.data, b.len);
+    buf_free(&b);
+}
+
+/* --- method handlers --------------------------------------------------------------------- */
+
+static cJSON *capabilities(int modern)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddBoolToObject(cJSON_AddObjectToObject(c, "tools"), "listChanged", 1);
+    cJSON_AddObjectToObject(c, "resources");
+    cJSON_AddObjectToObject(c, "logging");
+    (void) modern;
+    return c;
+}
+
+static void handle_initialize(struct mcp_request *r, const cJSON *params)
+{
+    struct mcp_server *s = r->server;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
+    if (!cJSON_IsObject(params) || !cJSON_IsString(v)) {
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "initialize: params.protocolVersion (a string) is required", NULL);
+        return;
+    }
+    if (s->legacy) {
+        mcp_request_error(r, RPC_INVALID_REQUEST, "initialize: the session is already initialized",
+                          NULL);
+        return;
+    }
+    s->legacy = 1;
+    s->legacy_rev = mcp_negotiate_legacy(v->valuestring);
+    r->rev = s->legacy_rev;
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "protocolVersion", mcp_revision_name(s->legacy_rev));
+    cJSON_AddItemToObject(res, "capabilities", capabilities(0));
+    cJSON *info = cJSON_AddObjectToObject(res, "serverInfo");
+    cJSON_AddStringToObject(info, "name", MCP_CODEMODE_NAME);
+    cJSON_AddStringToObject(info, "version", MCP_CODEMODE_VERSION);
+    if (mcp_has_tool_title(s->legacy_rev))
+        cJSON_AddStringToObject(info, "title", "mcp-codemode");
+    cJSON_AddStringToObject(res, "instructions", mcp_describe_instructions());
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+static void handle_discover(struct mcp_request *r)
+{
+    cJSON *res = cJSON_CreateObject();
+    cJSON *versions = cJSON_AddArrayToObject(res, "supportedVersions");
+    cJSON_AddItemToArray(versions, cJSON_CreateString(mcp_revision_name(MCP_2026_07_28)));
+    cJSON_AddItemToObject(res, "capabilities", capabilities(1));
+    cJSON_AddStringToObject(res, "instructions", mcp_describe_instructions());
+    cJSON_AddNumberToObject(res, "ttlMs", 60000);
+    cJSON_AddStringToObject(res, "cacheScope", "private");
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+static void handle_tools_list(struct mcp_request *r, const cJSON *params)
+{
+    const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
+    if (cursor) {
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "tools/list: invalid cursor (this server returns a single page)", NULL);
+        return;
+    }
+    cJSON *res = cJSON_CreateObject();
+    cJSON *tools = cJSON_AddArrayToObject(res, "tools");
+    cJSON_AddItemToArray(tools, mcp_describe_execute_code(r->server, r->rev));
+    if (mcp_is_modern(r->rev)) {
+        cJSON_AddNumberToObject(res, "ttlMs", 60000);
+        cJSON_AddStringToObject(res, "cacheScope", "private");
+    }
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+static void handle_tools_call(struct mcp_request *r, const cJSON *params)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(params, "name");
+    if (!cJSON_IsString(name)) {
+        mcp_request_error(r, RPC_INVALID_PARAMS, "tools/call: params.name (a string) is required",
+                          NULL);
+        return;
+    }
+    if (strcmp(name->valuestring, "execute_code") != 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "Unknown tool: %.200s (this server has one tool, execute_code)",
+                 name->valuestring);
+        mcp_request_error(r, RPC_INVALID_PARAMS, msg, NULL);
+        return;
+    }
+    mcp_execute(r, cJSON_GetObjectItemCaseSensitive(params, "arguments"));
+}
+
+static void handle_set_level(struct mcp_request *r, const cJSON *params)
+{
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
+    enum log_level l;
+    if (!cJSON_IsString(level) || log_level_parse(level->valuestring, &l) != 0 || l == LOG_OFF) {
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "logging/setLevel: level must be one of debug, info, notice, warning, "
+                          "error, critical, alert, emergency",
+                          NULL);
+        return;
+    }
+    r->server->log_level = (int) l;
+    cJSON *res = cJSON_CreateObject();
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+static void handle_listen(struct mcp_request *r, const cJSON *params)
+{
+    const cJSON *filter = cJSON_GetObjectItemCaseSensitive(params, "notifications");
+    if (!cJSON_IsObject(filter)) {
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "subscriptions/listen: params.notifications (an object) is required",
+                          NULL);
+        return;
+    }
+    r->is_listen = 1;
+    r->tools_changed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(filter, "toolsListChanged"));
+    cJSON *p = cJSON_CreateObject();
+    cJSON *meta = cJSON_AddObjectToObject(p, "_meta");
+    cJSON_AddItemToObject(meta, MCP_META_SUBSCRIPTION_ID, cJSON_Parse(r->id));
+    cJSON *honoured = cJSON_AddObjectToObject(p, "notifications");
+    if (r->tools_changed)
+        cJSON_AddTrueToObject(honoured, "toolsListChanged");
+    char *text = cJSON_PrintUnformatted(p);
+    cJSON_Delete(p);
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_notification(&b, "notifications/subscriptions/acknowledged", text);
+    free(text);
+    send_line(r->server, b.data, b.len);
+    buf_free(&b);
+}
+
+static void empty_result(struct mcp_request *r)
+{
+    cJSON *res = cJSON_CreateObject();
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+/* Methods of both eras, then of one era only. */
+static void dispatch(struct mcp_request *r, const cJSON *params, int modern)
+{
+    const char *m = r->method;
+    if (strcmp(m, "tools/list") == 0)
+        handle_tools_list(r, params);
+    else if (strcmp(m, "tools/call") == 0)
+        handle_tools_call(r, params);
+    else if (strcmp(m, "resources/list") == 0)
+        mcp_resources_list(r);
+    else if (strcmp(m, "resources/read") == 0)
+        mcp_resources_read(r, params);
+    else if (strcmp(m, "resources/templates/list") == 0) {
+        cJSON *res = cJSON_CreateObject();
+        cJSON_AddArrayToObject(res, "resourceTemplates");
+        if (modern) {
+            cJSON_AddNumberToObject(res, "ttlMs", 60000);
+            cJSON_AddStringToObject(res, "cacheScope", "private");
+        }
+        mcp_request_result(r, res);
+        cJSON_Delete(res);
+    } else if (!modern && strcmp(m, "ping") == 0)
+        empty_result(r);
+    else if (!modern && strcmp(m, "logging/setLevel") == 0)
+        handle_set_level(r, params);
+    else if (modern && strcmp(m, "server/discover") == 0)
+        handle_discover(r);
+    else if (modern && strcmp(m, "subscriptions/listen") == 0)
+        handle_listen(r, params);
+    else {
+        char msg[200];
+        snprintf(msg, sizeof msg, "Method not found: %.120s", m);
+        mcp_request_error(r, RPC_METHOD_NOT_FOUND, msg, NULL);
+    }
+}
+
+/* --- era selection -------------------------------------------------------------------- */
+
+static const cJSON *request_meta(const cJSON *params)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    return cJSON_IsObject(meta) ? meta : NULL;
+}
+
+static void take_progress_token(struct mcp_request *r, const cJSON *meta)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
+    if (cJSON_IsString(t) || cJSON_IsNumber(t))
+        r->progress_token = cJSON_PrintUnformatted(t);
+}
+
+/* A 2026-07-28 request: checks the per-request metadata, then serves it. */
+static void serve_modern(struct mcp_request *r, const cJSON *params, const cJSON *meta)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, MCP_META_PROTOCOL_VERSION);
+    enum mcp_revision rev;
+    if (!cJSON_IsString(v)) {
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "_meta[\"" MCP_META_PROTOCOL_VERSION "\"] must be a string", NULL);
+        return;
+    }
+    if (mcp_revision_parse(v->valuestring, &rev) != 0 || !mcp_is_modern(rev)) {
+        cJSON *data = cJSON_CreateObject();
+        cJSON *sup = cJSON_AddArrayToObject(data, "supported");
+        cJSON_AddItemToArray(sup, cJSON_CreateString(mcp_revision_name(MCP_2026_07_28)));
+        cJSON_AddStringToObject(data, "requested", v->valuestring);
+        mcp_request_error(r, MCP_ERR_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+        cJSON_Delete(data);
+        return;
+    }
+    r->rev = rev;
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(meta, MCP_META_CLIENT_CAPABILITIES))) {
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "_meta[\"" MCP_META_CLIENT_CAPABILITIES "\"] (an object) is required",
+                          NULL);
+        return;
+    }
+    const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(meta, MCP_META_LOG_LEVEL);
+    if (lvl) {
+        enum log_level l;
+        if (!cJSON_IsString(lvl) || log_level_parse(lvl->valuestring, &l) != 0 || l == LOG_OFF) {
+            mcp_request_error(r, RPC_INVALID_PARAMS,
+                              "_meta[\"" MCP_META_LOG_LEVEL "\"] is not a logging level", NULL);
+            return;
+        }
+        r->log_level = (int) l;
+    }
+    take_progress_token(r, meta);
+    dispatch(r, params, 1);
+}
+
+static void serve_request(struct mcp_server *s, const struct rpc_message *m,
+                          struct mcp_batch *batch)
+{
+    struct mcp_request *r = request_new(s, m, batch);
+    const cJSON *params = m->params;
+    if (params && !cJSON_IsObject(params)) {
+        mcp_request_error(r, RPC_INVALID_PARAMS, "params must be an object", NULL);
+        return;
+    }
+    const cJSON *meta = request_meta(params);
+    if (strcmp(m->method, "initialize") == 0) {
+        if (batch) {
+            mcp_request_error(r, RPC_INVALID_REQUEST, "initialize must not be part of a batch",
+                              NULL);
+            return;
+        }
+        handle_initialize(r, params);
+        return;
+    }
+    if (meta && cJSON_HasObjectItem(meta, MCP_META_PROTOCOL_VERSION)) {
+        serve_modern(r, params, meta);
+        return;
+    }
+    if (s->legacy) {
+        r->rev = s->legacy_rev;
+        take_progress_token(r, meta);
+        dispatch(r, params, 0);
+        return;
+    }
+    if (strcmp(m->method, "ping") == 0) {
+        r->rev = MCP_LATEST_LEGACY;
+        empty_result(r);
+        return;
+    }
+    mcp_request_error(r, RPC_INVALID_PARAMS,
+                      "no session: send initialize first (protocol 2024-11-05 to 2025-11-25), "
+                      "or give _meta[\"" MCP_META_PROTOCOL_VERSION
+                      "\"] = \"2026-07-28\" with every request",
+                      NULL);
+}
+
+static struct mcp_request *find_inflight(struct mcp_server *s, const char *key)
+{
+    for (struct mcp_request *r = s->inflight; r; r = r->next)
+        if (r->key && strcmp(r->key, key) == 0)
+            return r;
+    return NULL;
+}
+
+static void cancel_request(struct mcp_request *r)
+{
+    if (r->exec)
+        mcp_execute_cancel(r->exec); /* drops r */
+    else
+        mcp_request_drop(r);
+}
+
+static void serve_notification(struct mcp_server *s, const struct rpc_message *m)
+{
+    if (strcmp(m->method, "notifications/initialized") == 0) {
+        s->initialized = 1;
+    } else if (strcmp(m->method, "notifications/cancelled") == 0) {
+        char *key = rpc_id_key_of(cJSON_GetObjectItemCaseSensitive(m->params, "requestId"));
+        struct mcp_request *r = key ? find_inflight(s, key) : NULL;
+        free(key);
+        if (r && strcmp(r->method, "initialize") != 0) {
+            log_debug("server", "request %s cancelled by the client", r->id);
+            cancel_request(r);
+        }
+    }
+    /* Other notifications need nothing from us. */
+}
+
+static void handle_one(struct mcp_server *s, const char *text, size_t len, struct mcp_batch *batch)
+{
+    struct rpc_message m;
+    rpc_parse(text, len, &m);
+    switch (m.kind) {
+    case RPC_REQUEST:
+        serve_request(s, &m, batch);
+        break;
+    case RPC_NOTIFICATION:
+        serve_notification(s, &m);
+        break;
+    case RPC_RESPONSE:
+        break; /* we send no requests: nothing to correlate */
+    case RPC_INVALID:
+        send_error(s, batch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,
+                   m.invalid_reason, NULL);
+        break;
+    }
+    rpc_message_free(&m);
+}
+
+static void handle_batch(struct mcp_server *s, const char *text, size_t len)
+{
+    struct rpc_span *spans;
+    int n = rpc_split_batch(text, len, &spans);
+    if (n < 0) {
+        send_error(s, NULL, NULL, RPC_PARSE_ERROR, "Parse error: the message is not valid JSON",
+                   NULL);
+        return;
+    }
+    if (!(s->legacy && mcp_allows_batches(s->legacy_rev)) || n == 0) {
+        free(spans);
+        send_error(s, NULL, NULL, RPC_INVALID_REQUEST,
+                   n == 0 ? "Invalid Request: empty batch"
+                          : "Invalid Request: JSON-RPC batches are not supported in this protocol "
+                            "revision (only 2025-03-26 has them)",
+                   NULL);
+        return;
+    }
+    struct mcp_batch *b = xcalloc(1, sizeof *b);
+    b->server = s;
+    buf_init(&b->out, 0);
+    b->pending = 1;
+    for (int i = 0; i < n; i++)
+        handle_one(s, spans[i].start, spans[i].len, b);
+    free(spans);
+    batch_release(b);
+}
+
+/* --- public API ----------------------------------------------------------------------- */
+
+struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg, const struct mcp_sink *sink)
+{
+    struct mcp_server *s = xcalloc(1, sizeof *s);
+    s->cfg = *cfg;
+    s->sink = *sink;
+    s->log_level = -1;
+    return s;
+}
+
+void mcp_server_handle(struct mcp_server *s, const char *text, size_t len)
+{
+    if (rpc_is_batch(text, len))
+        handle_batch(s, text, len);
+    else
+        handle_one(s, text, len, NULL);
+}
+
+void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t head_len,
+                                size_t total)
+{
+    char *id = rpc_recover_id(head, head_len);
+    char msg[200];
+    snprintf(msg, sizeof msg, "Invalid Request: the message is %zu bytes, over the limit", total);
+    if (id) {
+        send_error(s, NULL, id, RPC_INVALID_REQUEST, msg, NULL);
+        free(id);
+    } else {
+        log_error("server", "dropped a %zu-byte message over the size limit (no id found in its "
+                            "first bytes, so no error reply could be sent)",
+                  total);
+    }
+}
+
+void mcp_server_cancel_all(struct mcp_server *s)
+{
+    while (s->inflight)
+        cancel_request(s->inflight);
+}
+
+unsigned mcp_server_inflight(const struct mcp_server *s)
+{
+    return s->ninflight;
+}
+
+void mcp_server_tools_changed(struct mcp_server *s)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    if (s->legacy && s->initialized) {
+        rpc_write_notification(&b, "notifications/tools/list_changed", NULL);
+        send_line(s, b.data, b.len);
+        buf_reset(&b);
+    }
+    for (struct mcp_request *r = s->inflight; r; r = r->next) {
+        if (!r->is_listen || !r->tools_changed)
+            continue;
+        buf_reset(&b);
+        buf_printf(&b, "{\"_meta\":{\"" MCP_META_SUBSCRIPTION_ID "\":%s}}", r->id);
+        char *params = buf_steal(&b);
+        rpc_write_notification(&b, "notifications/tools/list_changed", params);
+        free(params);
+        send_line(s, b.data, b.len);
+    }
+    buf_free(&b);
+}
+
+void mcp_server_free(struct mcp_server *s)
+{
+    if (s == NULL)
+        return;
+    mcp_server_cancel_all(s);
+    free(s);
+}

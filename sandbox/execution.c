@@ -1,0 +1,315 @@
+/* Host side of one execution: the run message, parsing and checking every
+ * worker message (hostile input), console capture with a cap, replies to
+ * host calls, the hard deadline, and the outcome when the worker dies. */
+#include "sandbox/execution.h"
+#include "sandbox/pool.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/log.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+struct sandbox_exec {
+    struct sandbox_pool *pool;
+    struct sandbox_lease *lease;
+    struct sandbox_worker *worker;
+    const struct sandbox_exec_events *ev;
+    void *ud;
+    struct sandbox_exec_request rq;
+    char *code, *catalog;
+    uv_timer_t *timer; /* start trigger, then the hard deadline */
+    uint64_t started_ms;
+    long max_id;      /* highest call id seen */
+    unsigned tool_calls;
+    struct sandbox_log_line *logs;
+    size_t nlogs, cap_logs;
+    uint64_t log_bytes;
+    unsigned logs_dropped;
+    int killed_at_deadline, finished;
+};
+
+static const struct sandbox_worker_events worker_events;
+
+/* --- teardown ---------------------------------------------------------------------- */
+
+static void timer_free(uv_handle_t *h)
+{
+    free(h);
+}
+
+static void destroy(struct sandbox_exec *x)
+{
+    if (x->lease)
+        sandbox_lease_cancel(x->lease);
+    if (x->worker)
+        sandbox_worker_release(x->worker);
+    uv_timer_stop(x->timer);
+    uv_close((uv_handle_t *) x->timer, timer_free);
+    for (size_t i = 0; i < x->nlogs; i++)
+        free(x->logs[i].text);
+    free(x->logs);
+    free(x->code);
+    free(x->catalog);
+    free(x);
+}
+
+static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *stats)
+{
+    if (x->finished)
+        return;
+    x->finished = 1;
+    struct sandbox_exec_result r;
+    r.outcome = outcome;
+    r.stats = stats;
+    r.logs = x->logs;
+    r.nlogs = x->nlogs;
+    r.logs_dropped = x->logs_dropped;
+    r.duration_ms = uv_now(x->timer->loop) - x->started_ms;
+    r.tool_calls = x->tool_calls;
+    x->ev->done(x->ud, x, &r);
+    destroy(x);
+}
+
+static void finish_error(struct sandbox_exec *x, const char *name, const char *message)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddFalseToObject(o, "ok");
+    cJSON *e = cJSON_AddObjectToObject(o, "error");
+    cJSON_AddStringToObject(e, "name", name);
+    cJSON_AddStringToObject(e, "message", message);
+    finish(x, o, NULL);
+    cJSON_Delete(o);
+}
+
+/* --- worker messages ----------------------------------------------------------------- */
+
+static void add_log(struct sandbox_exec *x, const char *level, const char *text)
+{
+    size_t len = strlen(text);
+    if (x->rq.max_log_bytes && x->log_bytes + len > x->rq.max_log_bytes) {
+        x->logs_dropped++;
+        return;
+    }
+    x->log_bytes += len;
+    if (x->nlogs == x->cap_logs) {
+        x->cap_logs = x->cap_logs ? 2 * x->cap_logs : 16;
+        x->logs = xrealloc(x->logs, x->cap_logs * sizeof *x->logs);
+    }
+    struct sandbox_log_line *l = &x->logs[x->nlogs++];
+    snprintf(l->level, sizeof l->level, "%s", level);
+    l->text = xstrdup(text);
+    if (x->ev->log)
+        x->ev->log(x->ud, x, l->level, l->text);
+}
+
+static int valid_level(const char *s)
+{
+    return !strcmp(s, "log") || !strcmp(s, "info") || !strcmp(s, "warn") || !strcmp(s, "error") ||
+           !strcmp(s, "debug");
+}
+
+static int on_call(struct sandbox_exec *x, const cJSON *m)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(m, "op");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(m, "name");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(m, "args");
+    if (!cJSON_IsNumber(id) || id->valuedouble <= x->max_id || id->valuedouble > 1e15 ||
+        !cJSON_IsString(op) || !cJSON_IsString(name) || args == NULL)
+        return -1;
+    if (strcmp(op->valuestring, "tool") && strcmp(op->valuestring, "search") &&
+        strcmp(op->valuestring, "describe"))
+        return -1;
+    x->max_id = (long) id->valuedouble;
+    if (strcmp(op->valuestring, "tool") == 0) {
+        if (x->rq.max_calls && x->tool_calls >= x->rq.max_calls)
+            return -1; /* the worker enforces this first: exceeding it is a violation */
+        x->tool_calls++;
+    }
+    x->ev->call(x->ud, x, x->max_id, op->valuestring, name->valuestring, args);
+    return 0;
+}
+
+static int on_done(struct sandbox_exec *x, const cJSON *m)
+{
+    const cJSON *outcome = cJSON_GetObjectItemCaseSensitive(m, "outcome");
+    const cJSON *stats = cJSON_GetObjectItemCaseSensitive(m, "stats");
+    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(outcome, "ok");
+    if (!cJSON_IsObject(outcome) || !cJSON_IsBool(ok))
+        return -1;
+    if (cJSON_IsFalse(ok)) {
+        const cJSON *err = cJSON_GetObjectItemCaseSensitive(outcome, "error");
+        if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "name")) ||
+            !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "message")))
+            return -1;
+    }
+    finish(x, outcome, cJSON_IsObject(stats) ? stats : NULL);
+    return 0;
+}
+
+static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
+{
+    struct sandbox_exec *x = ud;
+    (void) w;
+    cJSON *m = cJSON_ParseWithLength(line, len);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
+    int rc = -1;
+    if (cJSON_IsString(t)) {
+        if (strcmp(t->valuestring, "call") == 0)
+            rc = on_call(x, m);
+        else if (strcmp(t->valuestring, "log") == 0) {
+            const cJSON *lv = cJSON_GetObjectItemCaseSensitive(m, "level");
+            const cJSON *tx = cJSON_GetObjectItemCaseSensitive(m, "text");
+            if (cJSON_IsString(lv) && cJSON_IsString(tx) && valid_level(lv->valuestring)) {
+                add_log(x, lv->valuestring, tx->valuestring);
+                rc = 0;
+            }
+        } else if (strcmp(t->valuestring, "done") == 0) {
+            rc = on_done(x, m); /* x is freed when this succeeded */
+        }
+    }
+    cJSON_Delete(m);
+    if (rc < 0) {
+        log_warn("sandbox", "worker %d sent an invalid message; killing it",
+                 sandbox_worker_pid(w));
+        finish_error(x, "Error", "the sandbox worker sent an invalid message and was stopped");
+    }
+}
+
+static void describe_death(char *msg, size_t size, int code, int sig)
+{
+    if (sig == SIGSYS)
+        snprintf(msg, size, "the sandbox stopped the program: it attempted a forbidden system call");
+    else if (sig == SIGXCPU)
+        snprintf(msg, size, "the program exceeded its CPU time limit");
+    else if (sig == SIGKILL)
+        snprintf(msg, size, "the sandbox process was killed");
+    else if (sig > 0)
+        snprintf(msg, size, "the sandbox process crashed (signal %d, %s)", sig, strsignal(sig));
+    else if (code >= 0)
+        snprintf(msg, size, "the sandbox process exited unexpectedly (status %d)", code);
+    else
+        snprintf(msg, size, "the sandbox process ended unexpectedly");
+}
+
+static void on_gone(void *ud, struct sandbox_worker *w, int code, int sig)
+{
+    struct sandbox_exec *x = ud;
+    (void) w;
+    if (x->killed_at_deadline) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "execution timed out after %llu ms and was stopped (a long-running built-in "
+                 "call did not yield)",
+                 (unsigned long long) x->rq.timeout_ms);
+        finish_error(x, "TimeoutError", msg);
+        return;
+    }
+    char msg[200];
+    describe_death(msg, sizeof msg, code, sig);
+    finish_error(x, "SandboxError", msg);
+}
+
+static const struct sandbox_worker_events worker_events = {on_line, on_gone};
+
+/* --- start, deadline ------------------------------------------------------------------- */
+
+static void hard_deadline(uv_timer_t *t)
+{
+    struct sandbox_exec *x = t->data;
+    if (x->worker == NULL) {
+        finish_error(x, "TimeoutError", "no sandbox worker became available in time");
+        return;
+    }
+    x->killed_at_deadline = 1;
+    sandbox_worker_kill(x->worker);
+}
+
+static void send_run(struct sandbox_exec *x)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_str(&b, "{\"t\":\"run\",\"code\":");
+    buf_append_json_string(&b, x->code, x->rq.code_len);
+    buf_printf(&b,
+               ",\"timeoutMs\":%llu,\"memoryBytes\":%llu,\"maxResultBytes\":%llu,"
+               "\"maxLogBytes\":%llu,\"maxCalls\":%u,\"maxConcurrent\":%u",
+               (unsigned long long) x->rq.timeout_ms, (unsigned long long) x->rq.memory_bytes,
+               (unsigned long long) x->rq.max_result_bytes,
+               (unsigned long long) x->rq.max_log_bytes, x->rq.max_calls, x->rq.max_concurrent);
+    if (x->catalog) {
+        buf_append_str(&b, ",\"catalog\":");
+        buf_append_str(&b, x->catalog);
+    }
+    buf_append_str(&b, "}\n");
+    sandbox_worker_send(x->worker, b.data, b.len);
+    buf_free(&b);
+}
+
+static void leased(void *ud, struct sandbox_worker *w, const char *error)
+{
+    struct sandbox_exec *x = ud;
+    x->lease = NULL;
+    if (w == NULL) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "no sandbox worker is available: %s", error ? error : "unknown");
+        finish_error(x, "SandboxError", msg);
+        return;
+    }
+    x->worker = w;
+    sandbox_worker_attach(w, &worker_events, x);
+    send_run(x);
+}
+
+struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
+                                        const struct sandbox_exec_request *rq,
+                                        const struct sandbox_exec_events *ev, void *ud)
+{
+    struct sandbox_exec *x = xcalloc(1, sizeof *x);
+    x->pool = pool;
+    x->ev = ev;
+    x->ud = ud;
+    x->rq = *rq;
+    x->code = xstrndup(rq->code, rq->code_len);
+    x->catalog = rq->catalog_json ? xstrdup(rq->catalog_json) : NULL;
+    x->rq.code = x->code;
+    x->rq.catalog_json = x->catalog;
+    if (x->rq.grace_ms == 0)
+        x->rq.grace_ms = 500;
+    x->timer = xmalloc(sizeof *x->timer);
+    uv_loop_t *loop = sandbox_pool_loop(pool);
+    uv_timer_init(loop, x->timer);
+    x->timer->data = x;
+    x->started_ms = uv_now(loop);
+    if (x->rq.timeout_ms)
+        uv_timer_start(x->timer, hard_deadline, x->rq.timeout_ms + x->rq.grace_ms, 0);
+    x->lease = sandbox_pool_lease(pool, leased, x);
+    return x;
+}
+
+void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *json, size_t len)
+{
+    if (x->worker == NULL || id <= 0 || id > x->max_id)
+        return;
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "{\"t\":\"result\",\"id\":%ld,\"ok\":%s,\"%s\":", id, ok ? "true" : "false",
+               ok ? "value" : "error");
+    if (len == 0)
+        buf_append_str(&b, "null");
+    else
+        buf_append(&b, json, len);
+    buf_append_str(&b, "}\n");
+    sandbox_worker_send(x->worker, b.data, b.len);
+    buf_free(&b);
+}
+
+void sandbox_exec_cancel(struct sandbox_exec *x)
+{
+    x->finished = 1;
+    destroy(x);
+}

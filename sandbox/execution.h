@@ -1,0 +1,68 @@
+/* One execution on the host side: leases a worker, sends it the program,
+ * turns what it says into events (host calls, console lines) and an outcome,
+ * and enforces the hard deadline with a kill. A crash, a kill or garbage from
+ * the worker all end as an error outcome, never as a host failure. */
+#ifndef SANDBOX_EXECUTION_H
+#define SANDBOX_EXECUTION_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sandbox_pool;
+struct sandbox_exec;
+
+struct sandbox_exec_request {
+    const char *code;
+    size_t code_len;
+    const char *catalog_json;   /* {jsServer: {name, tools: {jsTool: tool}}}; NULL = none */
+    uint64_t timeout_ms;        /* soft deadline inside the worker */
+    uint64_t grace_ms;          /* hard kill at timeout + grace (default 500) */
+    uint64_t memory_bytes;
+    uint64_t max_result_bytes;
+    uint64_t max_log_bytes;
+    unsigned max_calls;
+    unsigned max_concurrent;
+};
+
+struct sandbox_log_line {
+    char level[8]; /* log, info, warn, error, debug */
+    char *text;
+};
+
+struct sandbox_exec_result {
+    const cJSON *outcome;          /* {"ok":true,"value":V?,"truncated":{...}?} | {"ok":false,"error":{...}} */
+    const cJSON *stats;            /* from the worker, or NULL when it died */
+    const struct sandbox_log_line *logs;
+    size_t nlogs;
+    unsigned logs_dropped;         /* lines over the log cap */
+    uint64_t duration_ms;
+    unsigned tool_calls;
+};
+
+struct sandbox_exec_events {
+    /* A host call: op is "tool", "search" or "describe"; args borrowed for
+     * the call. Answer with sandbox_exec_reply, now or later. */
+    void (*call)(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
+                 const cJSON *args);
+    /* A console line, as it happens (for progress and log notifications). */
+    void (*log)(void *ud, struct sandbox_exec *x, const char *level, const char *text);
+    /* The end. x is freed when this returns; no event follows. */
+    void (*done)(void *ud, struct sandbox_exec *x, const struct sandbox_exec_result *r);
+};
+
+/* Starts an execution (copies the request's strings). Events arrive on the
+ * loop, never inside this call. */
+struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
+                                        const struct sandbox_exec_request *rq,
+                                        const struct sandbox_exec_events *ev, void *ud);
+
+/* Answers host call `id`: ok with the JSON text of the value, or failed with
+ * the JSON text of {"name","message",...}. Unknown or answered ids are ignored. */
+void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *json, size_t len);
+
+/* Stops the execution now: the worker is killed and x is freed; `done` is
+ * not called. */
+void sandbox_exec_cancel(struct sandbox_exec *x);
+
+#endif

@@ -1,0 +1,556 @@
+/* The host's worker pool: starts the zygote (this binary in hidden mode) with
+ * a control socket, asks it to fork workers, receives each worker's socket
+ * over SCM_RIGHTS, keeps `size` of them idle, hands them out as leases and
+ * restarts the zygote with backoff when it dies. */
+#include "sandbox/pool.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sandbox_lease {
+    struct sandbox_pool *pool;
+    sandbox_lease_cb *cb;
+    void *ud;
+    struct sandbox_lease *next;
+};
+
+struct sandbox_worker {
+    struct sandbox_pool *pool;
+    uv_pipe_t pipe;
+    int pid;
+    struct buf in;
+    const struct sandbox_worker_events *ev;
+    void *ud;
+    int leased, released, eof, exited, gone_sent, closing;
+    int code, signal;
+    struct sandbox_worker *next; /* all workers */
+    struct sandbox_worker *next_idle;
+};
+
+struct sandbox_pool {
+    uv_loop_t *loop;
+    struct sandbox_pool_config cfg;
+    char *exe, *log_level;
+    uv_process_t zygote;
+    uv_pipe_t ctl;
+    int zygote_running, zygote_ready, ctl_open, zygote_failures;
+    struct buf ctl_in;
+    struct sandbox_worker *workers, *idle, *idle_tail;
+    unsigned nidle, spawning;
+    struct sandbox_lease *leases, *leases_tail;
+    uv_timer_t deliver, restart;
+    int closing, open_handles;
+    void (*close_cb)(void *);
+    void *close_ud;
+    char *last_error;
+};
+
+struct write_req {
+    uv_write_t req;
+    uv_buf_t buf;
+    char data[];
+};
+
+static void start_zygote(struct sandbox_pool *p);
+static void maybe_finish_close(struct sandbox_pool *p);
+static void deliver(uv_timer_t *t);
+static void timer_closed(uv_handle_t *h);
+
+/* --- writes ------------------------------------------------------------------------ */
+
+static void write_done(uv_write_t *req, int status)
+{
+    (void) status;
+    free(req);
+}
+
+static int write_copy(uv_stream_t *s, const char *data, size_t len)
+{
+    struct write_req *w = xmalloc(sizeof *w + len);
+    memcpy(w->data, data, len);
+    w->buf = uv_buf_init(w->data, (unsigned) len);
+    int rc = uv_write(&w->req, s, &w->buf, 1, write_done);
+    if (rc < 0)
+        free(w);
+    return rc;
+}
+
+static void ctl_send(struct sandbox_pool *p, const char *cmd)
+{
+    if (p->ctl_open && p->zygote_running)
+        write_copy((uv_stream_t *) &p->ctl, cmd, strlen(cmd));
+}
+
+/* --- workers ------------------------------------------------------------------------- */
+
+static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    (void) h;
+    (void) suggested;
+    static char slab[65536];
+    *b = uv_buf_init(slab, sizeof slab);
+}
+
+static void unlink_worker(struct sandbox_worker *w)
+{
+    struct sandbox_worker **pp = &w->pool->workers;
+    while (*pp && *pp != w)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = w->next;
+}
+
+static void worker_closed(uv_handle_t *h)
+{
+    struct sandbox_worker *w = h->data;
+    struct sandbox_pool *p = w->pool;
+    unlink_worker(w);
+    buf_free(&w->in);
+    free(w);
+    p->open_handles--;
+    maybe_finish_close(p);
+}
+
+static void remove_idle(struct sandbox_worker *w)
+{
+    struct sandbox_pool *p = w->pool;
+    struct sandbox_worker **pp = &p->idle, *prev = NULL;
+    while (*pp && *pp != w) {
+        prev = *pp;
+        pp = &(*pp)->next_idle;
+    }
+    if (*pp == NULL)
+        return;
+    *pp = w->next_idle;
+    if (p->idle_tail == w)
+        p->idle_tail = prev;
+    p->nidle--;
+}
+
+/* Called once the worker's fate is known; frees it if the owner is done. */
+static void worker_settle(struct sandbox_worker *w)
+{
+    if (!w->eof || !w->exited)
+        return;
+    if (w->leased && !w->released && !w->gone_sent) {
+        w->gone_sent = 1;
+        if (w->ev && w->ev->gone)
+            w->ev->gone(w->ud, w, w->code, w->signal);
+    }
+    if (!w->leased)
+        remove_idle(w);
+    if ((!w->leased || w->released) && !w->closing) {
+        w->closing = 1;
+        uv_close((uv_handle_t *) &w->pipe, worker_closed);
+    }
+}
+
+static void worker_lines(struct sandbox_worker *w)
+{
+    size_t start = 0;
+    char *nl;
+    while (!w->released && w->ev &&
+           (nl = memchr(w->in.data + start, '\n', w->in.len - start)) != NULL) {
+        size_t len = (size_t) (nl - (w->in.data + start));
+        *nl = '\0';
+        w->ev->line(w->ud, w, w->in.data + start, len);
+        start += len + 1;
+    }
+    buf_consume(&w->in, start);
+}
+
+static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+    struct sandbox_worker *w = s->data;
+    if (n > 0) {
+        if (!w->leased || w->released) {
+            /* An idle or released worker has nothing to say: treat as hostile. */
+            sandbox_worker_kill(w);
+            return;
+        }
+        if (buf_append(&w->in, b->base, (size_t) n) < 0) {
+            log_warn("sandbox", "worker %d sent a message over the size limit; killing it", w->pid);
+            buf_reset(&w->in);
+            sandbox_worker_kill(w);
+            return;
+        }
+        worker_lines(w);
+        return;
+    }
+    if (n < 0) {
+        uv_read_stop(s);
+        w->eof = 1;
+        if (w->pool->zygote_running == 0)
+            w->exited = 1; /* no zygote left to report the exit status */
+        worker_settle(w);
+    }
+}
+
+static void worker_arrived(struct sandbox_pool *p, int pid)
+{
+    if (p->spawning)
+        p->spawning--;
+    struct sandbox_worker *w = xcalloc(1, sizeof *w);
+    w->pool = p;
+    w->pid = pid;
+    buf_init(&w->in, p->cfg.max_line_bytes ? p->cfg.max_line_bytes : (64u << 20));
+    uv_pipe_init(p->loop, &w->pipe, 0);
+    w->pipe.data = w;
+    p->open_handles++;
+    w->next = p->workers;
+    p->workers = w;
+    if (uv_accept((uv_stream_t *) &p->ctl, (uv_stream_t *) &w->pipe) != 0) {
+        log_error("sandbox", "worker %d: no socket received from the zygote", pid);
+        w->eof = w->exited = 1;
+        w->leased = 1;
+        w->released = 1;
+        worker_settle(w);
+        return;
+    }
+    uv_read_start((uv_stream_t *) &w->pipe, alloc_cb, worker_read);
+    if (p->idle_tail)
+        p->idle_tail->next_idle = w;
+    else
+        p->idle = w;
+    p->idle_tail = w;
+    p->nidle++;
+    uv_timer_start(&p->deliver, deliver, 0, 0);
+}
+
+static struct sandbox_worker *find_worker(struct sandbox_pool *p, int pid)
+{
+    for (struct sandbox_worker *w = p->workers; w; w = w->next)
+        if (w->pid == pid)
+            return w;
+    return NULL;
+}
+
+/* --- leases ------------------------------------------------------------------------------ */
+
+/* Keeps `size` workers idle plus one for every lease waiting. */
+static void refill(struct sandbox_pool *p)
+{
+    unsigned waiting = 0;
+    for (struct sandbox_lease *l = p->leases; l; l = l->next)
+        waiting++;
+    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < p->cfg.size + waiting) {
+        p->spawning++;
+        ctl_send(p, "spawn\n");
+    }
+}
+
+static void deliver(uv_timer_t *t)
+{
+    struct sandbox_pool *p = t->data;
+    while (p->leases && p->idle) {
+        struct sandbox_lease *l = p->leases;
+        p->leases = l->next;
+        if (p->leases == NULL)
+            p->leases_tail = NULL;
+        struct sandbox_worker *w = p->idle;
+        remove_idle(w);
+        w->leased = 1;
+        sandbox_lease_cb *cb = l->cb;
+        void *ud = l->ud;
+        free(l);
+        cb(ud, w, NULL);
+    }
+    /* Leases waiting with no zygote able to serve them fail. */
+    while (p->leases && (p->closing || (!p->zygote_running && p->zygote_failures >= 5))) {
+        struct sandbox_lease *l = p->leases;
+        p->leases = l->next;
+        if (p->leases == NULL)
+            p->leases_tail = NULL;
+        sandbox_lease_cb *cb = l->cb;
+        void *ud = l->ud;
+        free(l);
+        cb(ud, NULL, p->closing ? "the server is shutting down"
+                                : (p->last_error ? p->last_error : "the sandbox is unavailable"));
+    }
+    refill(p);
+}
+
+struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_cb *cb, void *ud)
+{
+    struct sandbox_lease *l = xcalloc(1, sizeof *l);
+    l->pool = p;
+    l->cb = cb;
+    l->ud = ud;
+    if (p->leases_tail)
+        p->leases_tail->next = l;
+    else
+        p->leases = l;
+    p->leases_tail = l;
+    uv_timer_start(&p->deliver, deliver, 0, 0);
+    refill(p);
+    return l;
+}
+
+void sandbox_lease_cancel(struct sandbox_lease *l)
+{
+    struct sandbox_pool *p = l->pool;
+    struct sandbox_lease **pp = &p->leases, *prev = NULL;
+    while (*pp && *pp != l) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    if (*pp == NULL)
+        return;
+    *pp = l->next;
+    if (p->leases_tail == l)
+        p->leases_tail = prev;
+    free(l);
+}
+
+uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p)
+{
+    return p->loop;
+}
+
+unsigned sandbox_pool_idle(const struct sandbox_pool *p)
+{
+    return p->nidle;
+}
+
+/* --- the worker handle API ------------------------------------------------------------------- */
+
+void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,
+                           void *ud)
+{
+    w->ev = ev;
+    w->ud = ud;
+}
+
+int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len)
+{
+    if (w->eof || w->closing)
+        return UV_EPIPE;
+    return write_copy((uv_stream_t *) &w->pipe, data, len);
+}
+
+void sandbox_worker_kill(struct sandbox_worker *w)
+{
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "kill %d\n", w->pid);
+    ctl_send(w->pool, cmd);
+}
+
+void sandbox_worker_release(struct sandbox_worker *w)
+{
+    w->released = 1;
+    w->ev = NULL;
+    if (!w->eof || !w->exited)
+        sandbox_worker_kill(w);
+    worker_settle(w);
+}
+
+int sandbox_worker_pid(const struct sandbox_worker *w)
+{
+    return w->pid;
+}
+
+/* --- the zygote --------------------------------------------------------------------------------- */
+
+static void set_error(struct sandbox_pool *p, const char *msg)
+{
+    free(p->last_error);
+    p->last_error = xstrdup(msg);
+}
+
+static void zygote_message(struct sandbox_pool *p, const char *line)
+{
+    int pid, code, sig;
+    if (strcmp(line, "{\"t\":\"ready\"}") == 0) {
+        p->zygote_ready = 1;
+        p->zygote_failures = 0;
+        refill(p);
+    } else if (sscanf(line, "{\"t\":\"worker\",\"pid\":%d}", &pid) == 1) {
+        worker_arrived(p, pid);
+    } else if (sscanf(line, "{\"t\":\"exit\",\"pid\":%d,\"code\":%d,\"signal\":%d}", &pid, &code,
+                      &sig) == 3) {
+        struct sandbox_worker *w = find_worker(p, pid);
+        if (w) {
+            w->exited = 1;
+            w->code = code;
+            w->signal = sig;
+            worker_settle(w);
+        }
+    } else if (strncmp(line, "{\"t\":\"error\"", 12) == 0) {
+        log_error("sandbox", "zygote: %s", line);
+        set_error(p, line);
+        if (p->spawning)
+            p->spawning--;
+    }
+}
+
+static void ctl_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+    struct sandbox_pool *p = s->data;
+    if (n < 0) {
+        uv_read_stop(s);
+        return;
+    }
+    if (buf_append(&p->ctl_in, b->base, (size_t) n) < 0) {
+        buf_reset(&p->ctl_in);
+        return;
+    }
+    size_t start = 0;
+    char *nl;
+    while ((nl = memchr(p->ctl_in.data + start, '\n', p->ctl_in.len - start)) != NULL) {
+        *nl = '\0';
+        zygote_message(p, p->ctl_in.data + start);
+        start = (size_t) (nl - p->ctl_in.data) + 1;
+    }
+    buf_consume(&p->ctl_in, start);
+}
+
+static void ctl_closed(uv_handle_t *h)
+{
+    struct sandbox_pool *p = h->data;
+    p->ctl_open = 0;
+    p->open_handles--;
+    if (!p->closing && !p->zygote_running) {
+        uint64_t delay = 100u << (p->zygote_failures < 6 ? p->zygote_failures : 6);
+        uv_timer_start(&p->restart, (uv_timer_cb) start_zygote, delay, 0);
+    }
+    maybe_finish_close(p);
+}
+
+static void zygote_exited(uv_process_t *proc, int64_t status, int sig)
+{
+    struct sandbox_pool *p = proc->data;
+    p->zygote_running = 0;
+    p->zygote_ready = 0;
+    p->spawning = 0;
+    if (!p->closing) {
+        p->zygote_failures++;
+        char msg[128];
+        snprintf(msg, sizeof msg, "the sandbox zygote exited (status %lld, signal %d)",
+                 (long long) status, sig);
+        log_error("sandbox", "%s; restarting", msg);
+        set_error(p, msg);
+    }
+    /* Workers forked by it can no longer be reported: settle those at EOF. */
+    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+        w->exited = 1;
+        worker_settle(w);
+    }
+    uv_close((uv_handle_t *) proc, timer_closed);
+    if (p->ctl_open)
+        uv_close((uv_handle_t *) &p->ctl, ctl_closed);
+    uv_timer_start(&p->deliver, deliver, 0, 0);
+}
+
+static void start_zygote(struct sandbox_pool *p)
+{
+    if (p->closing)
+        return;
+    char as[32], cpu[32];
+    snprintf(as, sizeof as, "%llu", (unsigned long long) p->cfg.address_space_bytes);
+    snprintf(cpu, sizeof cpu, "%u", p->cfg.cpu_seconds);
+    char *args[] = {p->exe,      "__zygote", "--log-level", p->log_level, "--worker-as",
+                    as,          "--worker-cpu", cpu,       NULL};
+    uv_pipe_init(p->loop, &p->ctl, 1);
+    p->ctl.data = p;
+    p->ctl_open = 1;
+    p->open_handles++;
+    uv_stdio_container_t stdio[3];
+    stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE;
+    stdio[0].data.stream = (uv_stream_t *) &p->ctl;
+    stdio[1].flags = UV_IGNORE;
+    stdio[2].flags = UV_INHERIT_FD;
+    stdio[2].data.fd = 2;
+    uv_process_options_t o;
+    memset(&o, 0, sizeof o);
+    o.file = p->exe;
+    o.args = args;
+    o.exit_cb = zygote_exited;
+    o.stdio = stdio;
+    o.stdio_count = 3;
+    p->zygote.data = p;
+    int rc = uv_spawn(p->loop, &p->zygote, &o);
+    if (rc != 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot start the sandbox zygote %s: %s", p->exe,
+                 uv_strerror(rc));
+        set_error(p, msg);
+        log_error("sandbox", "%s", msg);
+        p->zygote_failures++;
+        p->open_handles++;
+        uv_close((uv_handle_t *) &p->zygote, timer_closed);
+        uv_close((uv_handle_t *) &p->ctl, ctl_closed);
+        uv_timer_start(&p->deliver, deliver, 0, 0);
+        return;
+    }
+    p->open_handles++;
+    p->zygote_running = 1;
+    uv_read_start((uv_stream_t *) &p->ctl, alloc_cb, ctl_read);
+}
+
+struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool_config *cfg)
+{
+    struct sandbox_pool *p = xcalloc(1, sizeof *p);
+    p->loop = loop;
+    p->cfg = *cfg;
+    p->exe = xstrdup(cfg->exe);
+    p->log_level = xstrdup(cfg->log_level ? cfg->log_level : "warning");
+    if (p->cfg.size == 0)
+        p->cfg.size = 1;
+    buf_init(&p->ctl_in, 1 << 16);
+    uv_timer_init(loop, &p->deliver);
+    uv_timer_init(loop, &p->restart);
+    p->deliver.data = p->restart.data = p;
+    start_zygote(p);
+    return p;
+}
+
+/* --- shutdown ---------------------------------------------------------------------------------- */
+
+static void timer_closed(uv_handle_t *h)
+{
+    struct sandbox_pool *p = h->data;
+    p->open_handles--;
+    maybe_finish_close(p);
+}
+
+static void maybe_finish_close(struct sandbox_pool *p)
+{
+    if (!p->closing || p->open_handles > 0 || p->zygote_running)
+        return;
+    void (*cb)(void *) = p->close_cb;
+    void *ud = p->close_ud;
+    buf_free(&p->ctl_in);
+    free(p->exe);
+    free(p->log_level);
+    free(p->last_error);
+    free(p);
+    if (cb)
+        cb(ud);
+}
+
+void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
+{
+    p->closing = 1;
+    p->close_cb = cb;
+    p->close_ud = ud;
+    deliver(&p->deliver);
+    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+        w->released = 1;
+        w->ev = NULL;
+        if (!w->closing) {
+            w->closing = 1;
+            uv_close((uv_handle_t *) &w->pipe, worker_closed);
+        }
+    }
+    p->open_handles += 2;
+    uv_close((uv_handle_t *) &p->deliver, timer_closed);
+    uv_close((uv_handle_t *) &p->restart, timer_closed);
+    if (p->zygote_running)
+        uv_process_kill(&p->zygote, SIGKILL);
+    else if (p->ctl_open)
+        uv_close((uv_handle_t *) &p->ctl, ctl_closed);
+}

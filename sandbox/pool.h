@@ -1,0 +1,75 @@
+/* Host side of the sandbox: the zygote process, a pool of pre-forked idle
+ * workers, leases, and each leased worker's message channel. Everything a
+ * worker says is hostile input: lines are size-capped; a worker that dies is
+ * reported, never trusted. Runs on the host's libuv loop and never blocks.
+ * The process must ignore SIGPIPE (as libuv expects): a worker or the zygote
+ * may die with writes to it still queued. */
+#ifndef SANDBOX_POOL_H
+#define SANDBOX_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+struct sandbox_pool;
+struct sandbox_worker;
+struct sandbox_lease;
+
+struct sandbox_pool_config {
+    const char *exe;              /* this binary, re-executed as the zygote */
+    unsigned size;                /* idle workers kept ready */
+    uint64_t address_space_bytes; /* worker RLIMIT_AS (0 = none) */
+    unsigned cpu_seconds;         /* worker RLIMIT_CPU backstop (0 = none) */
+    size_t max_line_bytes;        /* largest line a worker may send */
+    const char *log_level;        /* passed to the zygote */
+};
+
+/* Starts the zygote and fills the pool. Never fails: when the zygote cannot
+ * start or keeps dying it is retried with backoff, and after five failures
+ * in a row leases are answered with the reason. */
+struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool_config *cfg);
+
+/* Kills every worker and the zygote and releases the pool's handles; pending
+ * leases are called back with an error. cb (may be NULL) runs once all
+ * handles are closed. */
+void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud);
+
+/* Called with a worker (owned by the caller until sandbox_worker_release) or
+ * with NULL and a reason. */
+typedef void sandbox_lease_cb(void *ud, struct sandbox_worker *w, const char *error);
+
+/* Leases an idle worker: cb runs later (never inside this call) once one is
+ * ready. The returned handle can cancel a lease still waiting. */
+struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_cb *cb, void *ud);
+void sandbox_lease_cancel(struct sandbox_lease *l);
+
+uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p);
+
+/* Number of idle workers and of workers being forked (for tests and stats). */
+unsigned sandbox_pool_idle(const struct sandbox_pool *p);
+
+/* Events of a leased worker. `line` is one message without its newline,
+ * NUL-terminated, valid during the call. `gone` runs once, when the worker
+ * has exited (code >= 0) or was killed (signal > 0) or its channel broke
+ * (both -1/0); no event follows it. */
+struct sandbox_worker_events {
+    void (*line)(void *ud, struct sandbox_worker *w, char *line, size_t len);
+    void (*gone)(void *ud, struct sandbox_worker *w, int code, int signal);
+};
+
+void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,
+                           void *ud);
+
+/* Queues bytes (copied) to the worker. Returns 0 or a negative libuv error. */
+int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len);
+
+/* Asks the zygote to SIGKILL the worker; `gone` follows. */
+void sandbox_worker_kill(struct sandbox_worker *w);
+
+/* The caller is done: kills the worker if it still runs, drops the events,
+ * and frees it once its channel is closed. */
+void sandbox_worker_release(struct sandbox_worker *w);
+
+int sandbox_worker_pid(const struct sandbox_worker *w);
+
+#endif

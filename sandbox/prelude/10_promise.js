@@ -1,0 +1,229 @@
+/* Promise with Promises/A+ and ES2015+ job semantics, and the microtask queue
+ * the host drains after every entry into JS (start, each tool result, each
+ * timer). Internal state lives under rt.HIDDEN, out of reach of programs. */
+var S = rt.HIDDEN, apply = rt.apply, def = rt.def;
+var PENDING = 0, FULFILLED = 1, REJECTED = 2;
+
+/* Microtasks: a flat array of (fn, a, b) triples and a head index. */
+var queue = [], qhead = 0, qlen = 0;
+function enqueue(fn, a, b) {
+    queue[qlen] = fn; queue[qlen + 1] = a; queue[qlen + 2] = b;
+    qlen += 3;
+}
+rt.enqueue = enqueue;
+rt.drain = function () {
+    while (qhead < qlen) {
+        var fn = queue[qhead], a = queue[qhead + 1], b = queue[qhead + 2];
+        queue[qhead] = queue[qhead + 1] = queue[qhead + 2] = undefined;
+        qhead += 3;
+        fn(a, b);
+    }
+    qhead = qlen = 0;
+    checkUnhandled();
+};
+rt.pendingMicrotasks = function () { return qlen - qhead; };
+
+/* Unhandled rejections: as in Node, a rejection still unhandled when the
+ * microtask queue is empty ends the execution. */
+var unhandled = [];
+function checkUnhandled() {
+    for (var i = 0; i < unhandled.length; i++) {
+        var st = unhandled[i][S];
+        if (!st.handled) {
+            unhandled.length = 0;
+            rt.fail({ unhandled: true, error: st.value });
+            return;
+        }
+    }
+    unhandled.length = 0;
+}
+
+function isObj(x) { return x !== null && (typeof x === 'object' || typeof x === 'function'); }
+function isPromise(x) { return isObj(x) && x[S] !== undefined && x[S].promise === true; }
+
+function settle(p, state, value) {
+    var st = p[S];
+    if (st.state !== PENDING) return;
+    st.state = state;
+    st.value = value;
+    var r = st.reactions;
+    st.reactions = null;
+    for (var i = 0; i < r.length; i++) enqueue(runReaction, r[i], st);
+    if (state === REJECTED && !st.handled) unhandled[unhandled.length] = p;
+}
+
+function rejectP(p, e) { settle(p, REJECTED, e); }
+
+/* The promise resolve function: adopts thenables through a job, as the spec says. */
+function resolveP(p, x) {
+    if (p[S].state !== PENDING || p[S].locked) return;
+    if (x === p) { rejectP(p, new TypeError('Chaining cycle detected for promise')); return; }
+    if (!isObj(x)) { settle(p, FULFILLED, x); return; }
+    var then;
+    try { then = x.then; } catch (e) { rejectP(p, e); return; }
+    if (typeof then !== 'function') { settle(p, FULFILLED, x); return; }
+    p[S].locked = true;
+    enqueue(resolveThenableJob, p, { x: x, then: then });
+}
+
+function resolveThenableJob(p, job) {
+    var called = false;
+    function res(v) { if (called) return; called = true; p[S].locked = false; resolveP(p, v); }
+    function rej(e) { if (called) return; called = true; p[S].locked = false; rejectP(p, e); }
+    try { apply(job.then, job.x, [res, rej]); } catch (e) { rej(e); }
+}
+
+/* A reaction is {p: derived promise or null, f: onFulfilled, r: onRejected, fn: internal}. */
+function runReaction(re, st) {
+    if (re.fn) { re.fn(st.state === FULFILLED, st.value); return; }
+    var h = st.state === FULFILLED ? re.f : re.r;
+    if (typeof h !== 'function') {
+        if (st.state === FULFILLED) resolveP(re.p, st.value); else rejectP(re.p, st.value);
+        return;
+    }
+    var v;
+    try { v = h(st.value); } catch (e) { rejectP(re.p, e); return; }
+    resolveP(re.p, v);
+}
+
+function addReaction(p, re) {
+    var st = p[S];
+    st.handled = true;
+    if (st.state === PENDING) st.reactions[st.reactions.length] = re;
+    else enqueue(runReaction, re, st);
+}
+
+function initPromise(p) {
+    p[S] = { promise: true, state: PENDING, value: undefined, reactions: [], handled: false, locked: false };
+    return p;
+}
+
+function Promise(executor) {
+    if (!(this instanceof Promise) || (isObj(this) && this[S] !== undefined))
+        throw new TypeError("Promise constructor cannot be invoked without 'new'");
+    if (typeof executor !== 'function') throw new TypeError('Promise resolver ' + rt.String(executor) + ' is not a function');
+    var p = initPromise(this), done = false;
+    try {
+        executor(function (v) { if (!done) { done = true; resolveP(p, v); } },
+                 function (e) { if (!done) { done = true; rejectP(p, e); } });
+    } catch (e) {
+        if (!done) { done = true; rejectP(p, e); }
+    }
+}
+
+function newP() { return initPromise(rt.create(Promise.prototype)); }
+
+/* Promise.resolve semantics for await and the statics: promises pass through. */
+function toP(x) {
+    if (isPromise(x)) return x;
+    var p = newP();
+    resolveP(p, x);
+    return p;
+}
+
+/* Subscribes an internal callback fn(ok, value) without creating a promise. */
+function onSettled(p, fn) { addReaction(p, { p: null, f: null, r: null, fn: fn }); }
+
+function thenImpl(p, f, r) {
+    var d = newP();
+    addReaction(p, { p: d, f: f, r: r, fn: null });
+    return d;
+}
+
+def(Promise.prototype, 'then', function then(onFulfilled, onRejected) {
+    if (!isPromise(this)) throw new TypeError('Promise.prototype.then called on a non-promise');
+    return thenImpl(this, onFulfilled, onRejected);
+});
+def(Promise.prototype, 'catch', function (onRejected) { return this.then(undefined, onRejected); });
+def(Promise.prototype, 'finally', function (onFinally) {
+    if (typeof onFinally !== 'function') return this.then(onFinally, onFinally);
+    return this.then(
+        function (v) { return toP(onFinally()).then(function () { return v; }); },
+        function (e) { return toP(onFinally()).then(function () { throw e; }); });
+});
+rt.defineProperty(Promise.prototype, Symbol.toStringTag, { value: 'Promise', writable: false, enumerable: false, configurable: true });
+
+def(Promise, 'resolve', function (x) { return toP(x); });
+def(Promise, 'reject', function (e) { var p = newP(); rejectP(p, e); return p; });
+def(Promise, 'withResolvers', function () {
+    var p = newP();
+    return { promise: p, resolve: function (v) { resolveP(p, v); }, reject: function (e) { rejectP(p, e); } };
+});
+
+/* Iterates an iterable (arrays fast; anything with Symbol.iterator otherwise). */
+function forEachIterable(it, fn) {
+    if (rt.isArray(it)) { for (var i = 0; i < it.length; i++) fn(it[i], i); return; }
+    if (it === null || it === undefined) throw new TypeError(rt.String(it) + ' is not iterable');
+    var m = it[Symbol.iterator];
+    if (typeof m !== 'function') {
+        if (typeof it === 'string') { for (var j = 0; j < it.length; j++) fn(it.charAt(j), j); return; }
+        throw new TypeError('object is not iterable (cannot read property Symbol(Symbol.iterator))');
+    }
+    var iter = apply(m, it, []), n = 0, step;
+    while (!(step = iter.next()).done) fn(step.value, n++);
+}
+
+function combinator(items, onItem, onEmpty) {
+    var d = newP(), state = { d: d, left: 1, values: [] };
+    try {
+        forEachIterable(items, function (x, i) {
+            state.left++;
+            state.values[i] = undefined;
+            onItem(state, toP(x), i);
+        });
+    } catch (e) { rejectP(d, e); return d; }
+    if (--state.left === 0) onEmpty(state);
+    return d;
+}
+
+def(Promise, 'all', function (items) {
+    return combinator(items, function (s, p, i) {
+        thenImpl(p, function (v) { s.values[i] = v; if (--s.left === 0) resolveP(s.d, s.values); },
+                 function (e) { rejectP(s.d, e); });
+    }, function (s) { resolveP(s.d, s.values); });
+});
+def(Promise, 'allSettled', function (items) {
+    return combinator(items, function (s, p, i) {
+        thenImpl(p, function (v) { s.values[i] = { status: 'fulfilled', value: v }; if (--s.left === 0) resolveP(s.d, s.values); },
+                 function (e) { s.values[i] = { status: 'rejected', reason: e }; if (--s.left === 0) resolveP(s.d, s.values); });
+    }, function (s) { resolveP(s.d, s.values); });
+});
+def(Promise, 'race', function (items) {
+    return combinator(items, function (s, p) {
+        thenImpl(p, function (v) { resolveP(s.d, v); }, function (e) { rejectP(s.d, e); });
+    }, function () {});
+});
+
+function AggregateError(errors, message) {
+    if (!(this instanceof AggregateError)) return new AggregateError(errors, message);
+    var e = new Error(message === undefined ? '' : message);
+    this.message = e.message;
+    def(this, 'errors', []);
+    var list = this.errors;
+    forEachIterable(errors, function (x) { list[list.length] = x; });
+}
+AggregateError.prototype = rt.create(Error.prototype);
+def(AggregateError.prototype, 'constructor', AggregateError);
+def(AggregateError.prototype, 'name', 'AggregateError');
+def(G, 'AggregateError', AggregateError);
+
+def(Promise, 'any', function (items) {
+    return combinator(items, function (s, p, i) {
+        thenImpl(p, function (v) { resolveP(s.d, v); },
+                 function (e) { s.values[i] = e; if (--s.left === 0) rejectP(s.d, new AggregateError(s.values, 'All promises were rejected')); });
+    }, function (s) { rejectP(s.d, new AggregateError(s.values, 'All promises were rejected')); });
+});
+
+def(G, 'Promise', Promise);
+def(G, 'queueMicrotask', function (fn) {
+    if (typeof fn !== 'function') throw new TypeError('queueMicrotask: callback must be a function');
+    enqueue(function () { fn(); });
+});
+
+rt.newP = newP;
+rt.toP = toP;
+rt.resolveP = resolveP;
+rt.rejectP = rejectP;
+rt.onSettled = onSettled;
+rt.isPromise = isPromise;
+rt.forEachIterable = forEachIterable;

@@ -1,0 +1,141 @@
+/* The tools proxy: tools.<server>.<tool>(args), callTool("server.tool", args),
+ * searchTools and describeTool. Each call becomes a host call that returns an
+ * id; the host later settles it through rt.settle(id, ok, jsonText). Calls past
+ * the concurrency limit wait in a queue here. Names are resolved (and unknown
+ * names explained) by the host, which holds the catalog and the policy. */
+var def = rt.def, apply = rt.apply, stringify = rt.stringify, parse = rt.parse, Str = rt.String;
+var hostCall = rt.host.call, S = rt.HIDDEN;
+var pending = {}, waiting = [], inflight = 0;
+rt.maxConcurrent = 256;
+
+function defineError(name, init) {
+    function E(message) {
+        if (!(this instanceof E)) return new E(message);
+        var e = new rt.ErrorCtor(message === undefined ? '' : Str(message));
+        def(this, 'message', e.message);
+        if (init) apply(init, this, arguments);
+    }
+    E.prototype = rt.create(rt.ErrorCtor.prototype);
+    def(E.prototype, 'constructor', E);
+    def(E.prototype, 'name', name);
+    def(G, name, E);
+    return E;
+}
+var ToolError = defineError('ToolError', function (message, tool, result) {
+    this.tool = tool;
+    this.result = result;
+});
+var ToolArgumentError = defineError('ToolArgumentError', function (message, tool, violations) {
+    this.tool = tool;
+    this.violations = violations || [];
+});
+
+/* The line of the innermost program frame, for errors raised by the host. */
+function programLine() {
+    var act = rt.act;
+    for (var i = -3; i > -40; i--) {
+        var a = act(i);
+        if (!a) return undefined;
+        var f = a['function'];
+        if (f && f.fileName === rt.PROGRAM) return a.lineNumber;
+    }
+    return undefined;
+}
+
+function makeError(info, line) {
+    var e;
+    if (info.name === 'ToolError') e = new ToolError(info.message, info.tool, info.result);
+    else if (info.name === 'ToolArgumentError') e = new ToolArgumentError(info.message, info.tool, info.violations);
+    else {
+        var C = G[info.name];
+        e = (typeof C === 'function' && /Error$/.test(info.name)) ? new C(info.message) : new rt.ErrorCtor(info.message);
+    }
+    if (line !== undefined) e[S] = { line: line };
+    return e;
+}
+
+function dispatch(c) {
+    var id;
+    try {
+        id = hostCall(c.op, c.name, c.args);
+    } catch (e) {
+        rt.rejectP(c.p, e);
+        return;
+    }
+    inflight++;
+    pending[id] = c;
+}
+
+function request(op, name, args) {
+    var text;
+    if (args === undefined) text = op === 'tool' ? '{}' : 'null';
+    else {
+        text = stringify(args);
+        if (text === undefined) throw new TypeError('tool arguments must be a JSON value, got ' + typeof args);
+    }
+    var c = { op: op, name: Str(name), args: text, p: rt.newP(), line: programLine() };
+    if (inflight >= rt.maxConcurrent) waiting[waiting.length] = c;
+    else dispatch(c);
+    return c.p;
+}
+
+/* Called by the host with the outcome of call `id`. */
+rt.settle = function (id, ok, text) {
+    var c = pending[id];
+    if (c === undefined) return;
+    delete pending[id];
+    inflight--;
+    var v;
+    try { v = text === undefined || text === '' ? undefined : parse(text); } catch (e) { v = undefined; ok = false; text = ''; }
+    if (ok) rt.resolveP(c.p, v);
+    else rt.rejectP(c.p, makeError(v || { name: 'Error', message: 'malformed reply from the host' }, c.line));
+    while (waiting.length && inflight < rt.maxConcurrent) dispatch(waiting.shift());
+};
+rt.inflight = function () { return inflight + waiting.length; };
+
+function toolFn(fullName) {
+    var f = function (args) { return request('tool', fullName, args); };
+    return f;
+}
+
+/* Builds `tools` from the catalog {jsServer: {name, tools: {jsTool: originalTool}}}:
+ * sanitised names enumerable, original names as non-enumerable aliases, and
+ * unknown names still callable so the host can answer "did you mean". */
+function serverProxy(origServer, map) {
+    var obj = {};
+    for (var js in map) {
+        if (!rt.hasOwn(map, js)) continue;
+        var fn = toolFn(origServer + '.' + map[js]);
+        rt.defineProperty(obj, js, { value: fn, enumerable: true, writable: false, configurable: false });
+        if (map[js] !== js && !rt.hasOwn(obj, map[js])) def(obj, map[js], fn);
+    }
+    return new Proxy(obj, {
+        get: function (t, k) {
+            if (typeof k !== 'string' || rt.hasOwn(t, k) || k === 'then' || k === 'toJSON' || k in Object.prototype) return t[k];
+            return toolFn(origServer + '.' + k);
+        }
+    });
+}
+
+rt.installTools = function (catalogText) {
+    var cat = catalogText ? parse(catalogText) : {};
+    var root = {};
+    for (var js in cat) {
+        if (!rt.hasOwn(cat, js)) continue;
+        var srv = serverProxy(cat[js].name, cat[js].tools || {});
+        rt.defineProperty(root, js, { value: srv, enumerable: true, writable: false, configurable: false });
+        if (cat[js].name !== js && !rt.hasOwn(root, cat[js].name)) def(root, cat[js].name, srv);
+    }
+    var tools = new Proxy(root, {
+        get: function (t, k) {
+            if (typeof k !== 'string' || rt.hasOwn(t, k) || k === 'then' || k === 'toJSON' || k in Object.prototype) return t[k];
+            return serverProxy(k, {});
+        }
+    });
+    def(G, 'tools', tools);
+};
+
+def(G, 'callTool', function callTool(name, args) { return request('tool', name, args); });
+def(G, 'searchTools', function searchTools(query) { return request('search', query === undefined ? '' : query, undefined); });
+def(G, 'describeTool', function describeTool(name) { return request('describe', name, undefined); });
+rt.installTools('');

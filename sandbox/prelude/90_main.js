@@ -1,0 +1,97 @@
+/* Running the program and shaping its outcome: rt.runMain(fn) runs the
+ * compiled program as the body of an async function; rt.outcome() gives the
+ * host {ok, value (JSON text) | error {name, message, line, stack}}. */
+var S = rt.HIDDEN, Str = rt.String, stringify = rt.stringify;
+var state = { settled: false, ok: false, value: undefined };
+
+rt.runMain = function (fn) {
+    var p = rt.spawn(fn, undefined, []);
+    rt.onSettled(p, function (ok, v) {
+        if (state.settled) return;
+        state.settled = true;
+        state.ok = ok;
+        state.value = v;
+        rt.host.done();
+    });
+};
+
+/* Ends the execution with an error (unhandled rejection, runtime failure). */
+rt.fail = function (info) {
+    if (state.settled) return;
+    state.settled = true;
+    state.ok = false;
+    state.value = info.error;
+    state.unhandled = !!info.unhandled;
+    rt.host.done();
+};
+rt.settled = function () { return state.settled; };
+
+/* The line of a program frame in a Duktape stack trace ("(program.js:12)"). */
+function stackLine(stack) {
+    if (typeof stack !== 'string') return undefined;
+    var m = new RegExp('\\(' + rt.PROGRAM.replace('.', '\\.') + ':(\\d+)\\)').exec(stack);
+    return m ? +m[1] : undefined;
+}
+
+/* The program's own frames of a stack trace, when there are at least two
+ * (a call chain worth showing); runtime frames are noise to the reader. */
+function programFrames(stack) {
+    if (typeof stack !== 'string') return undefined;
+    var lines = stack.split('\n'), out = [];
+    for (var i = 1; i < lines.length; i++) {
+        if (lines[i].indexOf('(' + rt.PROGRAM + ':') >= 0)
+            out[out.length] = lines[i].replace(' preventsyield', '').replace(/^\s+/, '');
+    }
+    return out.length >= 2 ? out.join('\n') : undefined;
+}
+
+function describeError(e) {
+    var d = { name: 'Error', message: '' };
+    if (e !== null && typeof e === 'object' || typeof e === 'function') {
+        try {
+            d.name = Str(e.name === undefined ? 'Error' : e.name);
+            d.message = Str(e.message === undefined ? '' : e.message);
+            var own = e[S];
+            if (own && own.line !== undefined) d.line = own.line;
+            else if (e.fileName === rt.PROGRAM && typeof e.lineNumber === 'number') d.line = e.lineNumber;
+            else d.line = stackLine(e.stack);
+            var frames = programFrames(e.stack);
+            if (frames) d.stack = frames;
+            if (e.tool !== undefined) d.tool = Str(e.tool);
+            if (e.violations !== undefined) d.violations = e.violations;
+            if (e.errors !== undefined && rt.isArray(e.errors)) {
+                d.errors = [];
+                for (var i = 0; i < e.errors.length && i < 20; i++) d.errors[i] = rt.formatValue(e.errors[i]);
+            }
+        } catch (x) {
+            d.message = d.message || '(error while reading the thrown value)';
+        }
+        if (!(e instanceof rt.ErrorCtor) && typeof e === 'object') {
+            d.name = 'Error';
+            d.message = 'Uncaught ' + rt.formatValue(e);
+        }
+    } else {
+        d.message = 'Uncaught ' + (typeof e === 'string' ? stringify(e) : rt.formatValue(e));
+    }
+    if (d.message === 'alloc failed' && rt.memoryLimitMb) {
+        d.name = 'RangeError';
+        d.message = 'out of memory: the program exceeded its ' + rt.memoryLimitMb + ' MiB heap limit';
+    }
+    if (state.unhandled) d.message = 'Unhandled promise rejection: ' + d.message;
+    return d;
+}
+
+/* The outcome for the host: [true, JSON text of the value or undefined] or
+ * [false, JSON text of the error description]. */
+rt.outcome = function () {
+    if (!state.settled) return [false, stringify({ name: 'Error', message: 'program did not finish' })];
+    if (state.ok) {
+        try {
+            return [true, stringify(state.value)];
+        } catch (e) {
+            return [false, stringify({ name: 'TypeError', message: 'the returned value is not JSON-serialisable: ' + Str(e && e.message) })];
+        }
+    }
+    return [false, stringify(describeError(state.value))];
+};
+rt.describeError = describeError;

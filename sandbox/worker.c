@@ -1,0 +1,390 @@
+/* The worker's life: lock down, read one run message, drive the engine with
+ * a poll loop (tool results from the host, timers, the deadline), stream
+ * calls and console lines out, send the outcome, exit. Blocking I/O on one
+ * socket; a 5 ms interval timer forces engine interrupts so long-running
+ * code meets its deadline. */
+#include "sandbox/worker.h"
+#include "sandbox/engine.h"
+#include "sandbox/limits.h"
+#include "sandbox/seccomp.h"
+#include "common/buf.h"
+#include "common/utf8.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define READ_LIMIT (96u << 20) /* largest message the host may send */
+#define FLUSH_AT (64u << 10)
+
+struct worker {
+    struct sandbox_engine *engine;
+    struct buf in, out;
+    long next_id;
+    unsigned calls, max_calls;
+    uint64_t log_bytes, max_log_bytes, max_result_bytes;
+    unsigned logs_dropped;
+    int64_t deadline_ms; /* absolute, engine clock; 0 = none */
+    uint64_t timeout_ms;
+    int eof;
+};
+
+static struct worker W;
+static struct sandbox_engine *volatile ticker_engine;
+
+/* --- output ------------------------------------------------------------------- */
+
+static void write_all(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(SANDBOX_IPC_FD, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            _exit(3); /* the host is gone */
+        p += w;
+        n -= (size_t) w;
+    }
+}
+
+static void flush(void)
+{
+    if (W.out.len) {
+        write_all(W.out.data, W.out.len);
+        buf_reset(&W.out);
+    }
+}
+
+static void maybe_flush(void)
+{
+    if (W.out.len >= FLUSH_AT)
+        flush();
+}
+
+/* --- engine callbacks ------------------------------------------------------------ */
+
+static long on_call(void *ud, const char *op, const char *name, const char *args, size_t alen,
+                    char *msg, size_t msgsz)
+{
+    (void) ud;
+    if (strcmp(op, "tool") == 0 && W.max_calls && W.calls >= W.max_calls) {
+        snprintf(msg, msgsz, "tool call limit reached: at most %u calls per execution",
+                 W.max_calls);
+        return -1;
+    }
+    if (strcmp(op, "tool") == 0)
+        W.calls++;
+    long id = ++W.next_id;
+    buf_printf(&W.out, "{\"t\":\"call\",\"id\":%ld,\"op\":", id);
+    buf_append_json_string(&W.out, op, strlen(op));
+    buf_append_str(&W.out, ",\"name\":");
+    buf_append_json_string(&W.out, name, strlen(name));
+    buf_append_str(&W.out, ",\"args\":");
+    utf8_append_repaired(&W.out, args, alen);
+    buf_append_str(&W.out, "}\n");
+    maybe_flush();
+    return id;
+}
+
+static void on_log(void *ud, const char *level, const char *text, size_t len)
+{
+    (void) ud;
+    if (W.max_log_bytes && W.log_bytes + len > W.max_log_bytes) {
+        W.logs_dropped++;
+        return;
+    }
+    W.log_bytes += len;
+    buf_append_str(&W.out, "{\"t\":\"log\",\"level\":");
+    buf_append_json_string(&W.out, level, strlen(level));
+    buf_append_str(&W.out, ",\"text\":");
+    buf_append_json_string(&W.out, text, len);
+    buf_append_str(&W.out, "}\n");
+    maybe_flush();
+}
+
+/* --- lock-down --------------------------------------------------------------------- */
+
+static void close_other_fds(int ipc_fd)
+{
+    if (ipc_fd != SANDBOX_IPC_FD) {
+        if (dup2(ipc_fd, SANDBOX_IPC_FD) < 0)
+            _exit(4);
+        close(ipc_fd);
+    }
+    for (int fd = 0; fd < SANDBOX_IPC_FD; fd++)
+        close(fd);
+    if (syscall(SYS_close_range, SANDBOX_IPC_FD + 1, ~0U, 0) != 0) {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (long fd = SANDBOX_IPC_FD + 1; fd < (max > 0 ? max : 1024); fd++)
+            close((int) fd);
+    }
+}
+
+static void set_limit(int resource, rlim_t value)
+{
+    struct rlimit r = {value, value};
+    setrlimit(resource, &r);
+}
+
+/* --- the interrupt ticker ------------------------------------------------------------- */
+
+static void on_tick(int sig)
+{
+    (void) sig;
+    sandbox_engine_request_interrupt(ticker_engine);
+}
+
+/* Installed before the seccomp filter (sigaction is not on the allow-list). */
+static void install_tick_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tick;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &sa, NULL);
+}
+
+static void start_ticker(void)
+{
+    struct itimerval it = {{0, 5000}, {0, 5000}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void lock_down(const struct sandbox_worker_config *cfg)
+{
+    set_limit(RLIMIT_NPROC, 0);
+    set_limit(RLIMIT_FSIZE, 0);
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_NOFILE, SANDBOX_IPC_FD + 1);
+    if (cfg->address_space_bytes)
+        set_limit(RLIMIT_AS, cfg->address_space_bytes);
+    if (cfg->cpu_seconds)
+        set_limit(RLIMIT_CPU, cfg->cpu_seconds);
+    install_tick_handler();
+    if (sandbox_seccomp_install(SANDBOX_IPC_FD) != 0 && cfg->require_seccomp)
+        _exit(5);
+    if (cfg->after_lockdown)
+        cfg->after_lockdown();
+}
+
+/* --- input ----------------------------------------------------------------------------- */
+
+/* Reads what is available (blocking when wait_ms < 0, else polling up to
+ * wait_ms). Returns 1 when bytes arrived, 0 on timeout, -1 at EOF. */
+static int read_some(int wait_ms)
+{
+    if (wait_ms >= 0) {
+        struct pollfd p = {SANDBOX_IPC_FD, POLLIN, 0};
+        int r = poll(&p, 1, wait_ms);
+        if (r <= 0)
+            return 0; /* timeout or EINTR: the caller re-checks its clocks */
+    }
+    char chunk[65536];
+    ssize_t n = read(SANDBOX_IPC_FD, chunk, sizeof chunk);
+    if (n < 0)
+        return errno == EINTR ? 0 : -1;
+    if (n == 0)
+        return -1;
+    if (buf_append(&W.in, chunk, (size_t) n) < 0) {
+        sandbox_engine_abort(W.engine, "Error", "a message from the host exceeded the size limit");
+        buf_reset(&W.in);
+    }
+    return 1;
+}
+
+static const char *skip_int(const char *p, long *out)
+{
+    char *end;
+    *out = strtol(p, &end, 10);
+    return end == p ? NULL : end;
+}
+
+/* {"t":"result","id":N,"ok":true,"value":V} / ...,"ok":false,"error":E}: the
+ * host writes exactly this shape, so the value is passed on as text, unparsed,
+ * to the engine's own JSON decoder. */
+static int handle_result(const char *line, size_t len)
+{
+    static const char head[] = "{\"t\":\"result\",\"id\":";
+    if (len < sizeof head || memcmp(line, head, sizeof head - 1) != 0)
+        return -1;
+    long id;
+    const char *p = skip_int(line + sizeof head - 1, &id);
+    if (p == NULL)
+        return -1;
+    int ok;
+    if (strncmp(p, ",\"ok\":true,\"value\":", 19) == 0)
+        ok = 1, p += 19;
+    else if (strncmp(p, ",\"ok\":false,\"error\":", 20) == 0)
+        ok = 0, p += 20;
+    else
+        return -1;
+    const char *end = line + len;
+    if (end <= p || end[-1] != '}')
+        return -1;
+    sandbox_engine_settle(W.engine, id, ok, p, (size_t) (end - 1 - p));
+    return 0;
+}
+
+static void handle_line(const char *line, size_t len)
+{
+    if (handle_result(line, len) == 0)
+        return;
+    if (len >= 14 && strncmp(line, "{\"t\":\"cancel\"", 13) == 0) {
+        sandbox_engine_abort(W.engine, "CancelledError", "the execution was cancelled");
+        return;
+    }
+    sandbox_engine_abort(W.engine, "Error", "malformed message from the host");
+}
+
+static void process_lines(void)
+{
+    size_t start = 0;
+    for (;;) {
+        char *nl = memchr(W.in.data + start, '\n', W.in.len - start);
+        if (nl == NULL)
+            break;
+        size_t len = (size_t) (nl - (W.in.data + start));
+        *nl = '\0';
+        handle_line(W.in.data + start, len);
+        start += len + 1;
+        if (sandbox_engine_state(W.engine) == SANDBOX_DONE)
+            break;
+    }
+    buf_consume(&W.in, start);
+}
+
+/* Blocks until one whole line is buffered; returns it (NUL-terminated) or NULL at EOF. */
+static char *read_first_line(size_t *len)
+{
+    for (;;) {
+        char *nl = W.in.data ? memchr(W.in.data, '\n', W.in.len) : NULL;
+        if (nl) {
+            *nl = '\0';
+            *len = (size_t) (nl - W.in.data);
+            return W.in.data;
+        }
+        if (read_some(-1) < 0)
+            return NULL;
+    }
+}
+
+/* --- the run --------------------------------------------------------------------------- */
+
+static uint64_t num(const cJSON *o, const char *key, uint64_t dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) && v->valuedouble >= 0 ? (uint64_t) v->valuedouble : dflt;
+}
+
+static void start_run(char *line, size_t len)
+{
+    cJSON *msg = cJSON_ParseWithLength(line, len);
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(msg, "code");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
+    if (!cJSON_IsString(t) || strcmp(t->valuestring, "run") != 0 || !cJSON_IsString(code))
+        _exit(6);
+    struct sandbox_run_limits l;
+    l.timeout_ms = num(msg, "timeoutMs", 30000);
+    l.memory_bytes = num(msg, "memoryBytes", 64u << 20);
+    l.max_concurrent = (unsigned) num(msg, "maxConcurrent", 256);
+    W.max_calls = (unsigned) num(msg, "maxCalls", 0);
+    W.max_log_bytes = num(msg, "maxLogBytes", 256u << 10);
+    W.max_result_bytes = num(msg, "maxResultBytes", 1u << 20);
+    W.timeout_ms = l.timeout_ms;
+    W.deadline_ms = l.timeout_ms ? sandbox_engine_now_ms() + (int64_t) l.timeout_ms : 0;
+    char *catalog = NULL;
+    const cJSON *cat = cJSON_GetObjectItemCaseSensitive(msg, "catalog");
+    if (cJSON_IsObject(cat))
+        catalog = cJSON_PrintUnformatted(cat);
+    start_ticker();
+    sandbox_engine_start(W.engine, code->valuestring, strlen(code->valuestring), catalog, &l);
+    free(catalog);
+    cJSON_Delete(msg);
+}
+
+/* Waits for results and timers until the program has an outcome. */
+static void drive(void)
+{
+    while (sandbox_engine_state(W.engine) == SANDBOX_RUNNING) {
+        int64_t now = sandbox_engine_now_ms();
+        if (W.deadline_ms && now >= W.deadline_ms) {
+            char m[128];
+            snprintf(m, sizeof m, "execution timed out after %llu ms (waiting for tool calls or timers)",
+                     (unsigned long long) W.timeout_ms);
+            sandbox_engine_abort(W.engine, "TimeoutError", m);
+            break;
+        }
+        int64_t timer = sandbox_engine_next_timer(W.engine);
+        if (timer >= 0 && timer <= now) {
+            sandbox_engine_run_timers(W.engine);
+            continue;
+        }
+        if (timer < 0 && sandbox_engine_inflight(W.engine) == 0) {
+            sandbox_engine_abort(W.engine, "Error",
+                                 "the program is waiting for a promise that can never settle "
+                                 "(no tool call or timer is pending)");
+            break;
+        }
+        int64_t wait = timer >= 0 ? timer - now : -1;
+        if (W.deadline_ms && (wait < 0 || W.deadline_ms - now < wait))
+            wait = W.deadline_ms - now;
+        flush();
+        if (read_some(wait < 0 ? -1 : (int) (wait > 1000000 ? 1000000 : wait)) < 0) {
+            W.eof = 1;
+            return;
+        }
+        process_lines();
+    }
+}
+
+static void send_done(void)
+{
+    buf_append_str(&W.out, "{\"t\":\"done\",\"outcome\":");
+    sandbox_engine_outcome(W.engine, W.max_result_bytes, &W.out);
+    buf_printf(&W.out,
+               ",\"stats\":{\"toolCalls\":%u,\"memoryPeakBytes\":%zu,\"logBytes\":%llu,"
+               "\"logsDropped\":%u}}\n",
+               W.calls, sandbox_engine_mem_peak(W.engine), (unsigned long long) W.log_bytes,
+               W.logs_dropped);
+    flush();
+}
+
+void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
+                         const struct sandbox_worker_config *cfg)
+{
+    sandbox_limits_reseed();
+    close_other_fds(ipc_fd);
+    lock_down(cfg);
+    sandbox_limits_stack_init(6u << 20);
+
+    memset(&W, 0, sizeof W);
+    W.engine = e;
+    buf_init(&W.in, READ_LIMIT);
+    buf_init(&W.out, 0);
+    struct sandbox_engine_host host = {NULL, on_call, on_log};
+    sandbox_engine_set_host(e, &host);
+    ticker_engine = e;
+
+    size_t len;
+    char *line = read_first_line(&len);
+    if (line == NULL)
+        _exit(0); /* retired before use */
+    start_run(line, len);
+    buf_consume(&W.in, len + 1);
+    process_lines();
+    drive();
+    if (W.eof)
+        _exit(0);
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    send_done();
+    _exit(0);
+}

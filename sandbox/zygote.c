@@ -1,0 +1,184 @@
+/* The zygote process: template heap, fork-on-request, reaping, and kills on
+ * the host's behalf (only of its own live children, so a recycled pid is
+ * never hit). Blocking poll loop over the control socket and a signalfd. */
+#include "sandbox/zygote.h"
+#include "sandbox/engine.h"
+#include "common/log.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_CHILDREN 1024
+
+static pid_t children[MAX_CHILDREN];
+static int nchildren;
+
+static int send_line(int fd, const char *line, int pass_fd)
+{
+    struct iovec iov = {(void *) line, strlen(line)};
+    struct msghdr mh;
+    memset(&mh, 0, sizeof mh);
+    mh.msg_iov = &iov;
+    mh.msg_iovlen = 1;
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } u;
+    if (pass_fd >= 0) {
+        mh.msg_control = u.buf;
+        mh.msg_controllen = sizeof u.buf;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
+    }
+    for (;;) {
+        ssize_t n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+        if (n >= 0)
+            return n == (ssize_t) iov.iov_len ? 0 : -1;
+        if (errno != EINTR)
+            return -1;
+    }
+}
+
+static void forget(pid_t pid)
+{
+    for (int i = 0; i < nchildren; i++) {
+        if (children[i] == pid) {
+            children[i] = children[--nchildren];
+            return;
+        }
+    }
+}
+
+static int known(pid_t pid)
+{
+    for (int i = 0; i < nchildren; i++)
+        if (children[i] == pid)
+            return 1;
+    return 0;
+}
+
+static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                  const sigset_t *oldmask)
+{
+    int sv[2];
+    if (nchildren >= MAX_CHILDREN ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        send_line(ctl, "{\"t\":\"error\",\"message\":\"cannot create a worker socket\"}\n", -1);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigprocmask(SIG_SETMASK, oldmask, NULL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        close(ctl);
+        close(sv[0]);
+        sandbox_worker_main(tmpl, sv[1], cfg);
+    }
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        send_line(ctl, "{\"t\":\"error\",\"message\":\"fork failed\"}\n", -1);
+        return;
+    }
+    children[nchildren++] = pid;
+    char msg[64];
+    snprintf(msg, sizeof msg, "{\"t\":\"worker\",\"pid\":%d}\n", (int) pid);
+    send_line(ctl, msg, sv[0]);
+    close(sv[0]);
+}
+
+static void reap(int ctl)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        forget(pid);
+        char msg[96];
+        snprintf(msg, sizeof msg, "{\"t\":\"exit\",\"pid\":%d,\"code\":%d,\"signal\":%d}\n", (int) pid,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        send_line(ctl, msg, -1);
+    }
+}
+
+/* Handles the complete lines in buf[0..*len); keeps a partial tail. */
+static void commands(int ctl, char *buf, size_t *len, struct sandbox_engine *tmpl,
+                     const struct sandbox_worker_config *cfg, const sigset_t *oldmask)
+{
+    size_t start = 0;
+    char *nl;
+    while ((nl = memchr(buf + start, '\n', *len - start)) != NULL) {
+        *nl = '\0';
+        const char *cmd = buf + start;
+        if (strcmp(cmd, "spawn") == 0)
+            spawn(ctl, tmpl, cfg, oldmask);
+        else if (strncmp(cmd, "kill ", 5) == 0) {
+            pid_t pid = (pid_t) atoi(cmd + 5);
+            if (pid > 0 && known(pid))
+                kill(pid, SIGKILL);
+        }
+        start = (size_t) (nl - buf) + 1;
+    }
+    memmove(buf, buf + start, *len - start);
+    *len -= start;
+}
+
+int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    char *err = NULL;
+    struct sandbox_engine *tmpl = sandbox_engine_create(NULL, &err);
+    if (tmpl == NULL) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "{\"t\":\"error\",\"message\":\"%.500s\"}\n", err);
+        send_line(ctl_fd, msg, -1);
+        log_error("zygote", "%s", err);
+        return 1;
+    }
+    sigset_t mask, oldmask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &mask, &oldmask);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
+
+    char buf[4096];
+    size_t len = 0;
+    for (;;) {
+        struct pollfd p[2] = {{ctl_fd, POLLIN, 0}, {sfd, POLLIN, 0}};
+        if (poll(p, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (p[1].revents) {
+            struct signalfd_siginfo si;
+            while (read(sfd, &si, sizeof si) > 0) {
+            }
+            reap(ctl_fd);
+        }
+        if (p[0].revents) {
+            ssize_t n = read(ctl_fd, buf + len, sizeof buf - len);
+            if (n <= 0 && !(n < 0 && errno == EINTR))
+                break;
+            if (n > 0) {
+                len += (size_t) n;
+                commands(ctl_fd, buf, &len, tmpl, cfg, &oldmask);
+                if (len == sizeof buf)
+                    len = 0; /* a command longer than the buffer: drop it */
+            }
+        }
+    }
+    for (int i = 0; i < nchildren; i++)
+        kill(children[i], SIGKILL);
+    return 0;
+}

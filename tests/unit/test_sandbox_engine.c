@@ -1,0 +1,379 @@
+/* Unit tests of sandbox/engine.c: programs run in-process against a scripted
+ * host that answers tool calls out of order, so concurrency is observable. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "common/buf.h"
+#include "sandbox/engine.h"
+#include "sandbox/limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct call {
+    long id;
+    char op[16];
+    char name[128];
+    char args[512];
+};
+
+struct host {
+    struct call calls[2048];
+    int ncalls, nsettled;
+    int max_pending;
+    struct buf logs;
+    long next_id;
+};
+
+static long host_call(void *ud, const char *op, const char *name, const char *args, size_t alen,
+                      char *msg, size_t msgsz)
+{
+    struct host *h = ud;
+    if (strcmp(name, "refuse.me") == 0) {
+        snprintf(msg, msgsz, "refused by the test host");
+        return -1;
+    }
+    struct call *c = &h->calls[h->ncalls++];
+    c->id = ++h->next_id;
+    snprintf(c->op, sizeof c->op, "%s", op);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->args, sizeof c->args, "%.*s", (int) alen, args);
+    int pending = h->ncalls - h->nsettled;
+    if (pending > h->max_pending)
+        h->max_pending = pending;
+    return c->id;
+}
+
+static void host_log(void *ud, const char *level, const char *text, size_t len)
+{
+    struct host *h = ud;
+    buf_printf(&h->logs, "%s:%.*s\n", level, (int) len, text);
+}
+
+/* Answers the newest unanswered call first (the harshest order). */
+static void answer_one(struct sandbox_engine *e, struct host *h)
+{
+    for (int i = h->ncalls - 1; i >= 0; i--) {
+        struct call *c = &h->calls[i];
+        if (c->id == 0)
+            continue;
+        long id = c->id;
+        c->id = 0;
+        h->nsettled++;
+        char reply[700];
+        if (strcmp(c->name, "t.fail") == 0) {
+            snprintf(reply, sizeof reply,
+                     "{\"name\":\"ToolError\",\"message\":\"it failed\",\"tool\":\"t.fail\"}");
+            sandbox_engine_settle(e, id, 0, reply, strlen(reply));
+        } else {
+            snprintf(reply, sizeof reply, "{\"echo\":%s,\"n\":%d}", c->args, h->nsettled);
+            sandbox_engine_settle(e, id, 1, reply, strlen(reply));
+        }
+        return;
+    }
+}
+
+static char *run_with(const char *code, uint64_t timeout_ms, uint64_t mem, struct host *h)
+{
+    struct sandbox_engine_host eh = {h, host_call, host_log};
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+    if (e == NULL)
+        fail_msg("create: %s", err);
+    struct sandbox_run_limits l = {timeout_ms, mem, 256};
+    sandbox_engine_start(e, code, strlen(code), NULL, &l);
+    while (sandbox_engine_state(e) == SANDBOX_RUNNING) {
+        if (h->ncalls > h->nsettled) {
+            answer_one(e, h);
+            continue;
+        }
+        int64_t t = sandbox_engine_next_timer(e);
+        if (t < 0) {
+            sandbox_engine_abort(e, "Error", "stalled");
+            break;
+        }
+        int64_t now = sandbox_engine_now_ms();
+        if (t > now)
+            usleep((useconds_t) (t - now) * 1000);
+        sandbox_engine_run_timers(e);
+    }
+    struct buf out;
+    buf_init(&out, 0);
+    sandbox_engine_outcome(e, 1 << 20, &out);
+    sandbox_engine_destroy(e);
+    return buf_steal(&out);
+}
+
+static char *run(const char *code, struct host *h)
+{
+    return run_with(code, 5000, 64u << 20, h);
+}
+
+#define EXPECT_OUTCOME(code, expected)                                                             \
+    do {                                                                                           \
+        struct host h_ = {0};                                                                      \
+        buf_init(&h_.logs, 0);                                                                     \
+        char *o_ = run(code, &h_);                                                                 \
+        assert_string_equal(o_, expected);                                                         \
+        free(o_);                                                                                  \
+        buf_free(&h_.logs);                                                                        \
+    } while (0)
+
+static void test_return_value(void **state)
+{
+    EXPECT_OUTCOME("return 1+1", "{\"ok\":true,\"value\":2}");
+    EXPECT_OUTCOME("var a = {x: [1, 'two']}; return a;", "{\"ok\":true,\"value\":{\"x\":[1,\"two\"]}}");
+    EXPECT_OUTCOME("var x = 1;", "{\"ok\":true}");
+}
+
+static void test_throw_reports_line(void **state)
+{
+    EXPECT_OUTCOME("var a = 1;\nthrow new TypeError('bad thing');",
+                   "{\"ok\":false,\"error\":{\"name\":\"TypeError\",\"message\":\"bad thing\","
+                   "\"line\":2,\"excerpt\":\"  1 | var a = 1;\\n> 2 | throw new TypeError('bad "
+                   "thing');\"}}");
+}
+
+static void test_syntax_error(void **state)
+{
+    EXPECT_OUTCOME("var a = 1;\nvar b = ;",
+                   "{\"ok\":false,\"error\":{\"name\":\"SyntaxError\",\"message\":\"empty "
+                   "expression not allowed\",\"line\":2,\"excerpt\":\"  1 | var a = 1;\\n> 2 | "
+                   "var b = ;\"}}");
+}
+
+static void test_tool_calls_overlap(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    char *o = run("var ps = [];\n"
+                  "for (var i = 0; i < 5; i++) ps.push(tools.t.echo({i: i}));\n"
+                  "return Promise.all(ps).then(function (r) { return r.map(function (x) { return "
+                  "x.echo.i; }); });",
+                  &h);
+    assert_string_equal(o, "{\"ok\":true,\"value\":[0,1,2,3,4]}");
+    assert_int_equal(h.max_pending, 5);
+    assert_string_equal(h.calls[0].name, "t.echo");
+    assert_string_equal(h.calls[0].op, "tool");
+    free(o);
+    buf_free(&h.logs);
+}
+
+static void test_await_in_coroutine(void **state)
+{
+    /* Hand-lowered async code, as the lowering pass will emit it. */
+    EXPECT_OUTCOME("var r = __await(callTool('t.echo', {a: 1}));\n"
+                   "var f = __async(function (x) { var v = __await(tools.t.echo({x: x})); return "
+                   "v.echo.x * 2; });\n"
+                   "var both = __await(Promise.all([f(2), f(3)]));\n"
+                   "return [r.echo.a, both];",
+                   "{\"ok\":true,\"value\":[1,[4,6]]}");
+}
+
+static void test_tool_error_caught(void **state)
+{
+    EXPECT_OUTCOME("try { __await(tools.t.fail({})); return 'no'; }\n"
+                   "catch (e) { return [e.name, e.message, e instanceof ToolError, e.tool]; }",
+                   "{\"ok\":true,\"value\":[\"ToolError\",\"it failed\",true,\"t.fail\"]}");
+}
+
+static void test_tool_error_uncaught_has_call_line(void **state)
+{
+    EXPECT_OUTCOME("var x = 1;\n__await(tools.t.fail({}));",
+                   "{\"ok\":false,\"error\":{\"name\":\"ToolError\",\"message\":\"it failed\","
+                   "\"line\":2,\"tool\":\"t.fail\",\"excerpt\":\"  1 | var x = 1;\\n> 2 | "
+                   "__await(tools.t.fail({}));\"}}");
+}
+
+static void test_refused_call_rejects(void **state)
+{
+    EXPECT_OUTCOME("try { __await(callTool('refuse.me', {})); } catch (e) { return e.message; }",
+                   "{\"ok\":true,\"value\":\"refused by the test host\"}");
+}
+
+static void test_console_format(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    char *o = run("var c = {a: 1}; c.self = c;\n"
+                  "console.log('s', 1, {b: [1, 2]}, null, undefined, new Error('boom'));\n"
+                  "console.warn(c); console.error(function foo() {}); console.info(true);",
+                  &h);
+    assert_string_equal(o, "{\"ok\":true}");
+    assert_string_equal(h.logs.data,
+                        "log:s 1 {\"b\":[1,2]} null undefined Error: boom\n"
+                        "warn:{\"a\":1,\"self\":\"[Circular]\"}\n"
+                        "error:[Function: foo]\n"
+                        "info:true\n");
+    free(o);
+    buf_free(&h.logs);
+}
+
+static void test_microtask_order(void **state)
+{
+    /* Matches Node: a1 b1 sync a2 b2 t1 a3 t2 (research/duktape.md §1.3). */
+    EXPECT_OUTCOME("var out = [];\n"
+                   "var a = __async(function () { out.push('a1'); __await(null); out.push('a2'); "
+                   "__await(null); out.push('a3'); });\n"
+                   "var b = __async(function () { out.push('b1'); __await(null); out.push('b2'); "
+                   "});\n"
+                   "a(); b(); out.push('sync');\n"
+                   "Promise.resolve().then(function () { out.push('t1'); }).then(function () { "
+                   "out.push('t2'); });\n"
+                   "__await(sleep(1));\n"
+                   "return out.join(' ');",
+                   "{\"ok\":true,\"value\":\"a1 b1 sync a2 b2 t1 a3 t2\"}");
+}
+
+static void test_timers(void **state)
+{
+    EXPECT_OUTCOME("var out = [];\n"
+                   "setTimeout(function () { out.push('b'); }, 20);\n"
+                   "setTimeout(function () { out.push('a'); }, 5);\n"
+                   "var id = setTimeout(function () { out.push('never'); }, 10); clearTimeout(id);\n"
+                   "__await(sleep(40));\n"
+                   "return out;",
+                   "{\"ok\":true,\"value\":[\"a\",\"b\"]}");
+}
+
+static void test_unhandled_rejection(void **state)
+{
+    EXPECT_OUTCOME("Promise.reject(new Error('lost'));\n__await(sleep(5)); return 1;",
+                   "{\"ok\":false,\"error\":{\"name\":\"Error\",\"message\":\"Unhandled promise "
+                   "rejection: lost\",\"line\":1,\"excerpt\":\"> 1 | Promise.reject(new "
+                   "Error('lost'));\"}}");
+}
+
+static void test_stall(void **state)
+{
+    EXPECT_OUTCOME("__await(new Promise(function () {}));",
+                   "{\"ok\":false,\"error\":{\"name\":\"Error\",\"message\":\"stalled\"}}");
+}
+
+static void test_infinite_loop_times_out(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    uint64_t t0 = sandbox_now_ns();
+    char *o = run_with("var i = 0;\nwhile (true) { i++; }", 200, 64u << 20, &h);
+    uint64_t ms = (sandbox_now_ns() - t0) / 1000000u;
+    assert_string_equal(o, "{\"ok\":false,\"error\":{\"name\":\"TimeoutError\",\"message\":"
+                           "\"execution timed out after 200 ms\",\"line\":2,\"excerpt\":\"  1 | "
+                           "var i = 0;\\n> 2 | while (true) { i++; }\"}}");
+    assert_true(ms >= 190 && ms < 2000);
+    free(o);
+    buf_free(&h.logs);
+}
+
+static void test_catch_cannot_swallow_timeout(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    char *o = run_with("for (;;) { try { while (true) {} } catch (e) { } }", 100, 64u << 20, &h);
+    assert_non_null(strstr(o, "\"name\":\"TimeoutError\""));
+    free(o);
+    buf_free(&h.logs);
+}
+
+static void test_memory_bomb(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    char *o = run_with("var a = []; while (true) a.push('x'.repeat(100000) + a.length);", 10000,
+                       16u << 20, &h);
+    assert_non_null(strstr(o, "\"name\":\"RangeError\",\"message\":\"out of memory"));
+    free(o);
+    buf_free(&h.logs);
+}
+
+static void test_internals_removed(void **state)
+{
+    EXPECT_OUTCOME("return [typeof Duktape, typeof CBOR, typeof Buffer, typeof print, typeof "
+                   "performance.now, performance.now() % 1, typeof __await];",
+                   "{\"ok\":true,\"value\":[\"undefined\",\"undefined\",\"undefined\","
+                   "\"undefined\",\"function\",0,\"function\"]}");
+}
+
+static void test_tools_names(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    struct sandbox_engine_host eh = {&h, host_call, host_log};
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+    struct sandbox_run_limits l = {5000, 64u << 20, 256};
+    const char *cat = "{\"my_server\":{\"name\":\"my-server\",\"tools\":{\"get_weather\":\"get-"
+                      "weather\"}}}";
+    const char *code = "tools.my_server.get_weather({});\n"
+                       "tools['my-server']['get-weather']({});\n"
+                       "tools.my_server.nope({});\n"
+                       "return [Object.keys(tools), Object.keys(tools.my_server), typeof "
+                       "tools.then];";
+    sandbox_engine_start(e, code, strlen(code), cat, &l);
+    assert_int_equal(h.ncalls, 3);
+    assert_string_equal(h.calls[0].name, "my-server.get-weather");
+    assert_string_equal(h.calls[1].name, "my-server.get-weather");
+    assert_string_equal(h.calls[2].name, "my-server.nope");
+    while (h.ncalls > h.nsettled)
+        answer_one(e, &h);
+    struct buf out;
+    buf_init(&out, 0);
+    sandbox_engine_outcome(e, 1 << 20, &out);
+    assert_string_equal(out.data,
+                        "{\"ok\":true,\"value\":[[\"my_server\"],[\"get_weather\"],\"undefined\"]}");
+    buf_free(&out);
+    sandbox_engine_destroy(e);
+    buf_free(&h.logs);
+}
+
+static void test_result_truncated(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    struct sandbox_engine_host eh = {&h, host_call, host_log};
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+    struct sandbox_run_limits l = {5000, 64u << 20, 256};
+    const char *code = "return 'x'.repeat(100);";
+    sandbox_engine_start(e, code, strlen(code), NULL, &l);
+    struct buf out;
+    buf_init(&out, 0);
+    sandbox_engine_outcome(e, 10, &out);
+    assert_string_equal(out.data, "{\"ok\":true,\"truncated\":{\"bytes\":102,\"limit\":10},"
+                                  "\"value\":\"\\\"xxxxxxxxx\"}");
+    buf_free(&out);
+    sandbox_engine_destroy(e);
+    buf_free(&h.logs);
+}
+
+int main(void)
+{
+    sandbox_limits_stack_init(4u << 20);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_return_value),
+        cmocka_unit_test(test_throw_reports_line),
+        cmocka_unit_test(test_syntax_error),
+        cmocka_unit_test(test_tool_calls_overlap),
+        cmocka_unit_test(test_await_in_coroutine),
+        cmocka_unit_test(test_tool_error_caught),
+        cmocka_unit_test(test_tool_error_uncaught_has_call_line),
+        cmocka_unit_test(test_refused_call_rejects),
+        cmocka_unit_test(test_console_format),
+        cmocka_unit_test(test_microtask_order),
+        cmocka_unit_test(test_timers),
+        cmocka_unit_test(test_unhandled_rejection),
+        cmocka_unit_test(test_stall),
+        cmocka_unit_test(test_infinite_loop_times_out),
+        cmocka_unit_test(test_catch_cannot_swallow_timeout),
+        cmocka_unit_test(test_memory_bomb),
+        cmocka_unit_test(test_internals_removed),
+        cmocka_unit_test(test_tools_names),
+        cmocka_unit_test(test_result_truncated),
+    };
+    return cmocka_run_group_tests_name("sandbox_engine", tests, NULL, NULL);
+}
