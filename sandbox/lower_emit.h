@@ -23,6 +23,7 @@ struct eclass {
     struct lname *name;      /* the constructor's name inside the class */
     struct lname *super;     /* the parent class variable, or NULL */
     struct lname *init;      /* instance field initialiser function, or NULL */
+    struct node *ctor;       /* the explicit constructor function, or NULL */
 };
 
 enum { SUB_TEMP, SUB_CALLTHIS };

@@ -161,16 +161,17 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
     lower__e_name(E, 0, k->name);
     W("\");");
     if (!k->super) {
+        if (fn) {
+            lower__e_param_init(E, fn);
+            e_param_props(E, fn, NULL);
+        }
         if (k->init) {
             W(" ");
             lower__e_name(E, 0, k->init);
             W(".call(this);");
         }
-        if (fn) {
-            lower__e_param_init(E, fn);
-            e_param_props(E, fn, NULL);
+        if (fn)
             lower__e_stmts(E, fn->c->a);
-        }
     } else if (!fn) {
         struct lname *self = lower__e_tmp(E);
         W(" ");
@@ -280,6 +281,7 @@ void lower__e_class(struct emit *E, struct node *c)
         W(");");
     }
     struct node *ctor = find_ctor(c);
+    k.ctor = ctor ? ctor->b : NULL;
     struct node *lf = last_field(c, 0), *ls = last_field(c, 1);
     if (!ctor && !lf)
         e_ctor(E, c, NULL, c->line);

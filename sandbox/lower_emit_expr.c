@@ -513,6 +513,17 @@ static void e_super_call(struct emit *E, struct node *n)
     W(", this, ");
     lower__e_args_array(E, n->b, n->line);
     W(")");
+    for (struct node *prm = c->ctor ? c->ctor->b : NULL; prm; prm = prm->next) {
+        if (!(prm->flags & NF_PARAMPROP))
+            continue;
+        struct node *id = prm->kind == N_ASSIGNPAT ? prm->a : prm;
+        W(", ");
+        lower__e_name(E, 0, o->this_name);
+        W(".");
+        lower__e_name(E, 0, id->name);
+        W(" = ");
+        lower__e_name(E, 0, id->x ? ((struct binding *)id->x)->out : id->name);
+    }
     if (c->init) {
         W(", ");
         lower__e_name(E, 0, c->init);
@@ -794,11 +805,15 @@ static void e_logical_assign(struct emit *E, struct node *n)
     } else {
         lower__e_expr(E, t);
     }
-    W(" = ");
-    lower__e_expr(E, n->b);
-    if (is_const_target(t))
+    if (is_const_target(t)) {
+        W(", ");
+        lower__e_expr(E, n->b);
         e_const_error(E, t);
-    W(")");
+    } else {
+        W(" = ");
+        lower__e_expr(E, n->b);
+        W(")");
+    }
     if (assign_first) {
         W(" : ");
         if (cur)
@@ -819,9 +834,15 @@ static void e_assign(struct emit *E, struct node *n)
         e_logical_assign(E, n);
         return;
     }
-    int ce = is_const_target(n->a);
-    if (ce)
+    if (is_const_target(n->a)) {
+        struct node *t = n->a;
+        while (t->kind == N_PAREN)
+            t = t->a;
         lower__e_tok(E, n->line, "(", 1);
+        lower__e_expr(E, n->b);
+        e_const_error(E, t);
+        return;
+    }
     struct node *t = n->a;
     if (t->kind == N_MEMBER && t->a->kind == N_SUPER) {
         /* super.x = v assigns on this */
@@ -836,8 +857,6 @@ static void e_assign(struct emit *E, struct node *n)
     W(lower__punct_text[n->op]);
     W(" ");
     lower__e_expr(E, n->b);
-    if (ce)
-        e_const_error(E, n->a);
 }
 
 static void e_unary(struct emit *E, struct node *n)
@@ -858,21 +877,21 @@ static void e_unary(struct emit *E, struct node *n)
 static void e_update(struct emit *E, struct node *n)
 {
     const char *op = lower__punct_text[n->op];
-    int ce = is_const_target(n->a);
-    if (ce)
+    if (is_const_target(n->a)) {
+        struct node *t = n->a;
+        while (t->kind == N_PAREN)
+            t = t->a;
         lower__e_tok(E, n->line, "(", 1);
+        lower__e_expr(E, t);
+        e_const_error(E, t);
+        return;
+    }
     if (n->flags & NF_PREFIX) {
         lower__e_tok(E, n->line, op, 2);
         lower__e_expr(E, n->a);
     } else {
         lower__e_expr(E, n->a);
         W(op);
-    }
-    if (ce) {
-        struct node *t = n->a;
-        while (t->kind == N_PAREN)
-            t = t->a;
-        e_const_error(E, t);
     }
 }
 
