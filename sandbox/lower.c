@@ -135,5 +135,7 @@ done:
             out->data[out_len0] = 0;
     }
     lower__arena_free(&cx.arena);
+    buf_free(&cx.scratch);
+    buf_free(&cx.scratch2);
     return rc;
 }

@@ -80,13 +80,12 @@ static void e_number(struct emit *E, struct node *n)
         memcpy(tmp, s, len);
         k = len;
     } else {
-        struct buf b;
-        buf_init(&b, 0);
+        struct buf *b = &E->cx->scratch;
+        buf_reset(b);
         for (size_t i = 0; i < len; i++)
             if (s[i] != '_')
-                buf_append_char(&b, s[i]);
-        lower__e_tok(E, n->line, b.data, b.len);
-        buf_free(&b);
+                buf_append_char(b, s[i]);
+        lower__e_tok(E, n->line, b->data, b->len);
         goto done;
     }
     lower__e_tok(E, n->line, tmp, k);
@@ -107,19 +106,18 @@ static void e_string(struct emit *E, struct node *n)
         lower__e_src(E, n);
         return;
     }
-    struct buf b;
-    buf_init(&b, 0);
+    struct buf *b = &E->cx->scratch;
+    buf_reset(b);
     for (size_t i = 0; i < len; i++) {
         if (i + 2 < len && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
             ((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9)) {
-            buf_append_str(&b, (unsigned char)s[i + 2] == 0xa8 ? "\\u2028" : "\\u2029");
+            buf_append_str(b, (unsigned char)s[i + 2] == 0xa8 ? "\\u2028" : "\\u2029");
             i += 2;
         } else {
-            buf_append_char(&b, s[i]);
+            buf_append_char(b, s[i]);
         }
     }
-    lower__e_tok(E, n->line, b.data, b.len);
-    buf_free(&b);
+    lower__e_tok(E, n->line, b->data, b->len);
 }
 
 /* One template part as a string literal (cooked, or raw for tagged
@@ -130,61 +128,60 @@ void lower__e_template_string(struct emit *E, struct node *part, int raw)
     const char *s = E->src + part->pos + 1;
     const char *end = E->src + part->end - ((part->flags & NF_TPL_TAIL) ? 1 : 2);
     int line = part->line;
-    struct buf b;
-    buf_init(&b, 0);
-    buf_append_char(&b, '"');
+    struct buf *b = &E->cx->scratch2;
+    buf_reset(b);
+    buf_append_char(b, '"');
     while (s < end) {
         unsigned char c = (unsigned char)*s;
         if (c == '\r' || c == '\n') {
             s += (c == '\r' && s + 1 < end && s[1] == '\n') ? 2 : 1;
-            buf_append_str(&b, "\\n\"");
-            lower__e_tok(E, line, b.data, b.len);
+            buf_append_str(b, "\\n\"");
+            lower__e_tok(E, line, b->data, b->len);
             W(" +");
             line++;
-            buf_reset(&b);
-            buf_append_char(&b, '"');
+            buf_reset(b);
+            buf_append_char(b, '"');
             continue;
         }
         if (c == '\\') {
             if (raw) {
-                buf_append_str(&b, "\\\\");
+                buf_append_str(b, "\\\\");
                 s++;
                 continue;
             }
             if (s + 1 < end && (s[1] == '\n' || s[1] == '\r')) {
                 /* line continuation: nothing in the value, keep the line */
                 s += (s[1] == '\r' && s + 2 < end && s[2] == '\n') ? 3 : 2;
-                buf_append_char(&b, '"');
-                lower__e_tok(E, line, b.data, b.len);
+                buf_append_char(b, '"');
+                lower__e_tok(E, line, b->data, b->len);
                 W(" +");
                 line++;
-                buf_reset(&b);
-                buf_append_char(&b, '"');
+                buf_reset(b);
+                buf_append_char(b, '"');
                 continue;
             }
-            buf_append_char(&b, '\\');
+            buf_append_char(b, '\\');
             if (s + 1 < end)
-                buf_append_char(&b, s[1]);
+                buf_append_char(b, s[1]);
             s += 2;
             continue;
         }
         if (c == '"') {
-            buf_append_str(&b, "\\\"");
+            buf_append_str(b, "\\\"");
             s++;
             continue;
         }
         if (c == 0xe2 && s + 2 < end && (unsigned char)s[1] == 0x80 &&
             ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9)) {
-            buf_append_str(&b, (unsigned char)s[2] == 0xa8 ? "\\u2028" : "\\u2029");
+            buf_append_str(b, (unsigned char)s[2] == 0xa8 ? "\\u2028" : "\\u2029");
             s += 3;
             continue;
         }
-        buf_append_char(&b, (char)c);
+        buf_append_char(b, (char)c);
         s++;
     }
-    buf_append_char(&b, '"');
-    lower__e_tok(E, line, b.data, b.len);
-    buf_free(&b);
+    buf_append_char(b, '"');
+    lower__e_tok(E, line, b->data, b->len);
 }
 
 static void e_template(struct emit *E, struct node *n)
@@ -951,11 +948,10 @@ void lower__e_expr(struct emit *E, struct node *n)
     case N_STR: e_string(E, n); break;
     case N_LITERAL: lower__e_src(E, n); break;
     case N_REGEX: {
-        struct buf b;
-        buf_init(&b, 0);
-        lower__regex(E->cx, E->src + n->pos, n->end - n->pos, n->pos, &b);
-        lower__e_tok(E, n->line, b.data, b.len);
-        buf_free(&b);
+        struct buf *b = &E->cx->scratch;
+        buf_reset(b);
+        lower__regex(E->cx, E->src + n->pos, n->end - n->pos, n->pos, b);
+        lower__e_tok(E, n->line, b->data, b->len);
         break;
     }
     case N_TEMPLATE: e_template(E, n); break;

@@ -268,6 +268,8 @@ struct lower_ctx {
     uint32_t keyset_mask, keyset_count;
     uint32_t tmp_counter;
     jmp_buf *spec_jmp;       /* active parser speculation, if any */
+    struct buf scratch;      /* emitter scratch text, freed by sandbox_lower on any exit */
+    struct buf scratch2;
 };
 
 /* Raises an error at byte offset pos and longjmps to cx->fail (or to the

@@ -268,6 +268,11 @@ static int scan_name(struct lexer *lx, const char **msg, uint32_t *epos)
             break;
         lx->pos += (uint32_t)k;
     }
+    if (lx->pos == start) {
+        *msg = "Invalid or unexpected character";
+        *epos = start;
+        return -1;
+    }
     struct token *t = &lx->tok;
     t->escaped = (uint8_t)escaped;
     if (!escaped) {

@@ -48,7 +48,6 @@ static void memo_add(struct parser *p, uint32_t pos)
 
 struct spec {
     struct lex_state ls;
-    struct arena_mark am;
     int depth;
     uint32_t prev_end;
     int prev_line;
@@ -59,7 +58,6 @@ struct spec {
 static void spec_save(struct parser *p, struct spec *s)
 {
     lower__lex_save(&p->lx, &s->ls);
-    s->am = lower__arena_mark(&p->cx->arena);
     s->depth = p->depth;
     s->prev_end = p->prev_end;
     s->prev_line = p->prev_line;
@@ -70,7 +68,7 @@ static void spec_save(struct parser *p, struct spec *s)
 static void spec_restore(struct parser *p, struct spec *s)
 {
     lower__lex_restore(&p->lx, &s->ls);
-    lower__arena_release(&p->cx->arena, s->am);
+    /* the arena is not rolled back: names interned meanwhile stay valid */
     p->depth = s->depth;
     p->prev_end = s->prev_end;
     p->prev_line = s->prev_line;
@@ -809,7 +807,12 @@ int lower__is_key_start(struct parser *p)
 
 static struct node *method_value(struct parser *p, int fnflags, uint32_t pos, int line)
 {
-    return lower__parse_function(p, fnflags | FN_METHOD, 0, pos, line);
+    if (!lower__p_is(p, P_LPAREN) && !lower__p_is(p, P_LT))
+        lower__p_fail(p, "(");
+    struct node *fn = lower__parse_function(p, fnflags | FN_METHOD, 0, pos, line);
+    if (fn->flags & NF_ERASED)
+        lower__error_at(p->cx, fn->end, "Unexpected token (expected '{')");
+    return fn;
 }
 
 static struct node *parse_property(struct parser *p)

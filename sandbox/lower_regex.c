@@ -136,15 +136,17 @@ static size_t escape(struct re *r, size_t i, int in_class, struct buf *out)
     return i + 1;
 }
 
-static void check_flags(struct re *r, const char *flags, size_t nf, struct buf *keep)
+static void check_flags(struct re *r, const char *flags, size_t nf, char *keep)
 {
+    size_t nk = 0;
     for (size_t i = 0; i < nf; i++) {
         char f = flags[i];
         if (memchr(flags, f, i))
             fail(r, r->n + 1 + i, "Invalid regular expression flags");
         switch (f) {
         case 'g': case 'i': case 'm':
-            buf_append_char(keep, f);
+            keep[nk++] = f;
+            keep[nk] = 0;
             break;
         case 's':
             r->dotall = 1;
@@ -223,17 +225,17 @@ int lower__regex(struct lower_ctx *cx, const char *s, size_t n, uint32_t pos, st
         close--;
     r.s = s + 1;
     r.n = close - 1;
-    struct buf flags;
-    buf_init(&flags, 0);
-    check_flags(&r, s + close + 1, n - close - 1, &flags);
+    char flags[8] = "";
+    if (n - close - 1 > 6)
+        fail(&r, r.n + 1, "Invalid regular expression flags");
+    check_flags(&r, s + close + 1, n - close - 1, flags);
     collect_names(&r);
     if (r.nnames)
         buf_append_str(out, "__re(");
     buf_append_char(out, '/');
     body(&r, out);
     buf_append_char(out, '/');
-    buf_append(out, flags.data ? flags.data : "", flags.len);
-    buf_free(&flags);
+    buf_append_str(out, flags);
     if (r.nnames) {
         buf_append_str(out, ", [");
         for (int i = 0; i < r.nnames; i++) {

@@ -348,7 +348,6 @@ void lower__ts_skip_type_params(struct parser *p)
 int lower__ts_try_type_args(struct parser *p)
 {
     struct lex_state ls;
-    struct arena_mark am = lower__arena_mark(&p->cx->arena);
     jmp_buf jb, *saved = p->cx->spec_jmp;
     int depth = p->depth, ni = p->no_in;
     uint32_t pe = p->prev_end;
@@ -359,7 +358,6 @@ int lower__ts_try_type_args(struct parser *p)
     p->spec_depth++;
     if (setjmp(jb) != 0) {
         lower__lex_restore(&p->lx, &ls);
-        lower__arena_release(&p->cx->arena, am);
         p->cx->spec_jmp = saved;
         p->spec_depth--;
         p->depth = depth;
