@@ -1,6 +1,7 @@
 /* Memory and names for the lowering pass: a capped bump arena (the AST,
  * scopes and tables are released at once) and the interned-name table
  * (every identifier is one struct lname, pre-seeded with the keywords). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,13 @@ void *lower__arena_alloc(struct arena *a, size_t n)
     n = (n + 15) & ~(size_t)15;
     struct arena_chunk *c = a->head;
     if (!c || c->cap - c->used < n) {
-        size_t cap = n > (1u << 20) ? n : (1u << 20);
+        /* chunks grow from 32 KB (small programs stay in the malloc heap,
+         * with no page faults) to 1 MB */
+        size_t cap = c ? c->cap * 2 : (32u << 10);
+        if (cap > (1u << 20))
+            cap = 1u << 20;
+        if (cap < n)
+            cap = n;
         if (a->total + cap > LOWER_MAX_ARENA) {
             a->failed = 1;
             return NULL;
@@ -153,6 +160,29 @@ struct lname *lower__intern(struct names *t, const char *s, size_t n)
     e->next = t->tab[h & t->mask];
     t->tab[h & t->mask] = e;
     return e;
+}
+
+struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, uint32_t *counter)
+{
+    char buf[300];
+    if (plen > 200)
+        plen = 200;
+    for (;;) {
+        int k = snprintf(buf, sizeof buf, "%.*s$%u", (int)plen, prefix, ++*counter);
+        if (t->has_dollar) {
+            if (lower__lookup(t, buf, (size_t)k))
+                continue;
+            return lower__intern(t, buf, (size_t)k);
+        }
+        /* no source name has a '$': no collision possible, no interning */
+        struct lname *e = lower__arena_alloc(t->arena, sizeof *e + (size_t)k + 1);
+        if (!e)
+            return NULL;
+        memcpy((char *)(e + 1), buf, (size_t)k);
+        e->s = (char *)(e + 1);
+        e->len = (uint32_t)k;
+        return e;
+    }
 }
 
 int lower__names_init(struct names *t, struct arena *a)

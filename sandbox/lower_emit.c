@@ -18,7 +18,14 @@ static int is_word_char(unsigned char c)
 
 static void out_raw(struct emit *E, const char *s, size_t n)
 {
-    if (buf_append(E->out, s, n) < 0)
+    struct buf *b = E->out;
+    if (b->data && b->cap - b->len > n && !b->limit) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = 0;
+        return;
+    }
+    if (buf_append(b, s, n) < 0)
         lower__error_at(E->cx, 0, "Output too large");
 }
 
@@ -97,16 +104,10 @@ void lower__e_error(struct emit *E, struct node *n, const char *msg)
 
 static struct lname *new_tmp_name(struct emit *E)
 {
-    char buf[32];
-    for (;;) {
-        int k = snprintf(buf, sizeof buf, "$%u", ++E->cx->tmp_counter);
-        if (!lower__lookup(&E->cx->names, buf, (size_t)k)) {
-            struct lname *n = lower__intern(&E->cx->names, buf, (size_t)k);
-            if (!n)
-                lower__oom(E->cx);
-            return n;
-        }
-    }
+    struct lname *n = lower__gen_name(&E->cx->names, "", 0, &E->cx->tmp_counter);
+    if (!n)
+        lower__oom(E->cx);
+    return n;
 }
 
 static void add_temp(struct emit *E, struct efn *f, struct lname *n)

@@ -47,7 +47,10 @@ struct names {
     struct lname **tab;
     uint32_t mask, count;
     struct arena *arena;
+    int has_dollar; /* some source name contains '$': generated names must be checked */
 };
+/* A generated name: prefix + "$" + counter, unique in the program. */
+struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, uint32_t *counter);
 /* Interns s[0..n); NULL if the arena is exhausted. */
 struct lname *lower__intern(struct names *t, const char *s, size_t n);
 /* Looks up without interning. */
@@ -209,6 +212,7 @@ struct scope {
     struct funcinfo *fn;
     struct binding *first, *last;
     struct node *node;
+    struct scope *all_next;  /* every scope, for the decision pass */
 };
 
 #define FI_USES_THIS    0x0001 /* a nested arrow uses this: capture it */
@@ -243,7 +247,7 @@ struct parser {
     int in_func, in_async, in_gen, in_class_body;
     int spec_depth;        /* speculation nesting */
     uint32_t *fail_memo;   /* positions where arrow speculation failed */
-    uint32_t fail_mask;
+    uint32_t fail_mask, fail_count;
     long spec_budget;
     int no_in;             /* parsing a for-init: `in` is not an operator */
     uint32_t prev_end;     /* end offset of the previous token */
@@ -267,6 +271,7 @@ struct lower_ctx {
     uint64_t *keyset;        /* (fn id, name id) marks: foreign names */
     uint32_t keyset_mask, keyset_count;
     uint32_t tmp_counter;
+    struct scope *scopes;    /* every scope (lower_scope.c) */
     jmp_buf *spec_jmp;       /* active parser speculation, if any */
     struct buf scratch;      /* emitter scratch text, freed by sandbox_lower on any exit */
     struct buf scratch2;

@@ -273,6 +273,8 @@ static int scan_name(struct lexer *lx, const char **msg, uint32_t *epos)
         *epos = start;
         return -1;
     }
+    if (!lx->names->has_dollar && memchr(lx->src + start, '$', lx->pos - start))
+        lx->names->has_dollar = 1;
     struct token *t = &lx->tok;
     t->escaped = (uint8_t)escaped;
     if (!escaped) {
@@ -470,50 +472,97 @@ static int scan_template_chars(struct lexer *lx, uint32_t start, const char **ms
     return -1;
 }
 
-struct punct_def {
-    const char *t;
-    int op;
-};
-/* longest first within each first character */
-static const struct punct_def puncts[] = {
-    { ">>>=", P_USHR_EQ }, { "...", P_ELLIPSIS }, { "===", P_SEQ }, { "!==", P_SNE },
-    { "**=", P_STARSTAR_EQ }, { "<<=", P_SHL_EQ }, { ">>=", P_SHR_EQ }, { ">>>", P_USHR },
-    { "&&=", P_AND_EQ }, { "||=", P_OR_EQ }, { "?" "?=", P_NULLISH_EQ },
-    { "<=", P_LE }, { ">=", P_GE }, { "==", P_EQ }, { "!=", P_NE }, { "**", P_STARSTAR },
-    { "++", P_INC }, { "--", P_DEC }, { "<<", P_SHL }, { ">>", P_SHR }, { "&&", P_AND },
-    { "||", P_OR }, { "??", P_NULLISH }, { "+=", P_PLUS_EQ }, { "-=", P_MINUS_EQ },
-    { "*=", P_STAR_EQ }, { "/=", P_SLASH_EQ }, { "%=", P_PERCENT_EQ }, { "&=", P_AMP_EQ },
-    { "|=", P_PIPE_EQ }, { "^=", P_CARET_EQ }, { "=>", P_ARROW },
-    { "{", P_LBRACE }, { "}", P_RBRACE }, { "(", P_LPAREN }, { ")", P_RPAREN },
-    { "[", P_LBRACKET }, { "]", P_RBRACKET }, { ".", P_DOT }, { ";", P_SEMI },
-    { ",", P_COMMA }, { "<", P_LT }, { ">", P_GT }, { "+", P_PLUS }, { "-", P_MINUS },
-    { "*", P_STAR }, { "/", P_SLASH }, { "%", P_PERCENT }, { "&", P_AMP }, { "|", P_PIPE },
-    { "^", P_CARET }, { "!", P_BANG }, { "~", P_TILDE }, { "?", P_QUESTION },
-    { ":", P_COLON }, { "=", P_ASSIGN }, { "@", P_AT },
-};
+/* Longest-match punctuators, chosen by their first characters. */
+static int punct_op(const char *s, size_t rest, int *len)
+{
+    char c1 = rest > 1 ? s[1] : 0, c2 = rest > 2 ? s[2] : 0, c3 = rest > 3 ? s[3] : 0;
+#define R(n, op) return (*len = (n), (op))
+    switch (s[0]) {
+    case '{': R(1, P_LBRACE);
+    case '}': R(1, P_RBRACE);
+    case '(': R(1, P_LPAREN);
+    case ')': R(1, P_RPAREN);
+    case '[': R(1, P_LBRACKET);
+    case ']': R(1, P_RBRACKET);
+    case ';': R(1, P_SEMI);
+    case ',': R(1, P_COMMA);
+    case '~': R(1, P_TILDE);
+    case ':': R(1, P_COLON);
+    case '@': R(1, P_AT);
+    case '.':
+        if (c1 == '.' && c2 == '.') R(3, P_ELLIPSIS);
+        R(1, P_DOT);
+    case '<':
+        if (c1 == '<') { if (c2 == '=') R(3, P_SHL_EQ); R(2, P_SHL); }
+        if (c1 == '=') R(2, P_LE);
+        R(1, P_LT);
+    case '>':
+        if (c1 == '>') {
+            if (c2 == '>') { if (c3 == '=') R(4, P_USHR_EQ); R(3, P_USHR); }
+            if (c2 == '=') R(3, P_SHR_EQ);
+            R(2, P_SHR);
+        }
+        if (c1 == '=') R(2, P_GE);
+        R(1, P_GT);
+    case '=':
+        if (c1 == '=') { if (c2 == '=') R(3, P_SEQ); R(2, P_EQ); }
+        if (c1 == '>') R(2, P_ARROW);
+        R(1, P_ASSIGN);
+    case '!':
+        if (c1 == '=') { if (c2 == '=') R(3, P_SNE); R(2, P_NE); }
+        R(1, P_BANG);
+    case '+':
+        if (c1 == '+') R(2, P_INC);
+        if (c1 == '=') R(2, P_PLUS_EQ);
+        R(1, P_PLUS);
+    case '-':
+        if (c1 == '-') R(2, P_DEC);
+        if (c1 == '=') R(2, P_MINUS_EQ);
+        R(1, P_MINUS);
+    case '*':
+        if (c1 == '*') { if (c2 == '=') R(3, P_STARSTAR_EQ); R(2, P_STARSTAR); }
+        if (c1 == '=') R(2, P_STAR_EQ);
+        R(1, P_STAR);
+    case '/':
+        if (c1 == '=') R(2, P_SLASH_EQ);
+        R(1, P_SLASH);
+    case '%':
+        if (c1 == '=') R(2, P_PERCENT_EQ);
+        R(1, P_PERCENT);
+    case '&':
+        if (c1 == '&') { if (c2 == '=') R(3, P_AND_EQ); R(2, P_AND); }
+        if (c1 == '=') R(2, P_AMP_EQ);
+        R(1, P_AMP);
+    case '|':
+        if (c1 == '|') { if (c2 == '=') R(3, P_OR_EQ); R(2, P_OR); }
+        if (c1 == '=') R(2, P_PIPE_EQ);
+        R(1, P_PIPE);
+    case '^':
+        if (c1 == '=') R(2, P_CARET_EQ);
+        R(1, P_CARET);
+    case '?':
+        if (c1 == '?') { if (c2 == '=') R(3, P_NULLISH_EQ); R(2, P_NULLISH); }
+        if (c1 == '.' && !(c2 >= '0' && c2 <= '9')) R(2, P_QDOT);
+        R(1, P_QUESTION);
+    }
+#undef R
+    *len = 0;
+    return P_NONE;
+}
 
 static int scan_punct(struct lexer *lx, const char **msg, uint32_t *epos)
 {
-    const char *s = lx->src + lx->pos;
-    size_t rest = lx->len - lx->pos;
-    if (rest >= 2 && s[0] == '?' && s[1] == '.' && !(rest >= 3 && s[2] >= '0' && s[2] <= '9')) {
-        lx->tok.type = TK_PUNCT;
-        lx->tok.op = P_QDOT;
-        lx->pos += 2;
-        return 0;
+    int len;
+    int op = punct_op(lx->src + lx->pos, lx->len - lx->pos, &len);
+    if (!len) {
+        *msg = "Unexpected character";
+        *epos = lx->pos;
+        return -1;
     }
-    for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
-        size_t n = strlen(puncts[i].t);
-        if (n <= rest && memcmp(s, puncts[i].t, n) == 0) {
-            lx->tok.type = TK_PUNCT;
-            lx->tok.op = (uint16_t)puncts[i].op;
-            lx->pos += (uint32_t)n;
-            return 0;
-        }
-    }
-    *msg = "Unexpected character";
-    *epos = lx->pos;
-    return -1;
+    lx->tok.type = TK_PUNCT;
+    lx->tok.op = (uint16_t)op;
+    lx->pos += (uint32_t)len;
+    return 0;
 }
 
 int lower__lex_next(struct lexer *lx, const char **msg, uint32_t *epos)

@@ -19,7 +19,7 @@ static int memo_has(struct parser *p, uint32_t pos)
     if (!p->fail_memo)
         return 0;
     uint32_t h = (pos * 2654435761u) & p->fail_mask;
-    while (p->fail_memo[h]) {
+    while (p->fail_memo[h]) { /* keys are pos + 1 */
         if (p->fail_memo[h] == pos + 1)
             return 1;
         h = (h + 1) & p->fail_mask;
@@ -27,23 +27,30 @@ static int memo_has(struct parser *p, uint32_t pos)
     return 0;
 }
 
+static void memo_put(uint32_t *tab, uint32_t mask, uint32_t key)
+{
+    uint32_t h = ((key - 1) * 2654435761u) & mask;
+    while (tab[h])
+        h = (h + 1) & mask;
+    tab[h] = key;
+}
+
+/* Remembers that no arrow starts at pos (a growable open-addressing set). */
 static void memo_add(struct parser *p, uint32_t pos)
 {
-    if (!p->fail_memo) {
-        p->fail_mask = 4095;
-        p->fail_memo = lower__arena_alloc(&p->cx->arena, 4096 * sizeof(uint32_t));
-        if (!p->fail_memo)
+    if (!p->fail_memo || (p->fail_count + 1) * 2 > p->fail_mask) {
+        uint32_t ncap = p->fail_memo ? (p->fail_mask + 1) * 2 : 1024;
+        uint32_t *nt = lower__arena_alloc(&p->cx->arena, ncap * sizeof(uint32_t));
+        if (!nt)
             lower__oom(p->cx);
+        for (uint32_t i = 0; p->fail_memo && i <= p->fail_mask; i++)
+            if (p->fail_memo[i])
+                memo_put(nt, ncap - 1, p->fail_memo[i]);
+        p->fail_memo = nt;
+        p->fail_mask = ncap - 1;
     }
-    uint32_t used = 0;
-    for (uint32_t i = 0; i <= p->fail_mask; i++)
-        used += p->fail_memo[i] != 0;
-    if (used * 2 > p->fail_mask)
-        return; /* full enough: forget further failures (only costs time) */
-    uint32_t h = (pos * 2654435761u) & p->fail_mask;
-    while (p->fail_memo[h])
-        h = (h + 1) & p->fail_mask;
-    p->fail_memo[h] = pos + 1;
+    p->fail_count++;
+    memo_put(p->fail_memo, p->fail_mask, pos + 1);
 }
 
 struct spec {

@@ -89,6 +89,8 @@ static int keyset_has(struct lower_ctx *cx, uint64_t key)
 static struct scope *push_scope(struct an *A, int kind, struct node *node)
 {
     struct scope *s = alloc(A, sizeof *s);
+    s->all_next = A->cx->scopes;
+    A->cx->scopes = s;
     s->kind = (uint8_t)kind;
     s->parent = A->sc;
     s->fn = A->fn;
@@ -107,12 +109,12 @@ static void pop_scope(struct an *A)
     A->sc = s->parent;
 }
 
+/* Declarations go to the innermost scope being set up, so the name's
+ * visible binding tells whether s already has it. */
 static struct binding *find_in_scope(struct scope *s, struct lname *name)
 {
-    for (struct binding *b = s->first; b; b = b->next)
-        if (b->name == name)
-            return b;
-    return NULL;
+    struct binding *b = name->top;
+    return b && b->scope == s ? b : NULL;
 }
 
 static struct binding *declare(struct an *A, struct scope *s, struct lname *name, int kind,
@@ -708,17 +710,10 @@ static void walk(struct an *A, struct node *n)
 
 static struct lname *fresh_name(struct lower_ctx *cx, struct lname *base)
 {
-    char buf[300];
-    for (;;) {
-        int k = snprintf(buf, sizeof buf, "%.*s$%u", (int)(base->len > 200 ? 200 : base->len),
-                         base->s, ++cx->tmp_counter);
-        if (!lower__lookup(&cx->names, buf, (size_t)k)) {
-            struct lname *n = lower__intern(&cx->names, buf, (size_t)k);
-            if (!n)
-                lower__oom(cx);
-            return n;
-        }
-    }
+    struct lname *n = lower__gen_name(&cx->names, base->s, base->len, &cx->tmp_counter);
+    if (!n)
+        lower__oom(cx);
+    return n;
 }
 
 static int is_block_kind(int k)
@@ -746,34 +741,6 @@ static void decide_scope(struct lower_ctx *cx, struct scope *s)
     }
 }
 
-/* Scopes are reachable from their nodes; a second light walk visits them. */
-static void decide_walk(struct lower_ctx *cx, struct node *n, int depth)
-{
-    for (; n; n = n->next) {
-        if (depth > LOWER_MAX_DEPTH * 4)
-            lower__error_at(cx, n->pos, "Nesting too deep");
-        switch (n->kind) {
-        case N_BLOCK: case N_FOR: case N_FORIN: case N_FOROF: case N_SWITCH: case N_TRY:
-            if (n->x)
-                decide_scope(cx, n->x);
-            break;
-        case N_CLASS:
-            break;
-        case N_FUNC:
-            if (n->x && ((struct funcinfo *)n->x)->scope)
-                decide_scope(cx, ((struct funcinfo *)n->x)->scope);
-            break;
-        }
-        if (n->kind == N_IDENT || n->kind == N_NUM || n->kind == N_STR || n->kind == N_THIS ||
-            n->kind == N_PRIVNAME || n->kind == N_TPL_PART)
-            continue;
-        decide_walk(cx, n->a, depth + 1);
-        decide_walk(cx, n->b, depth + 1);
-        decide_walk(cx, n->c, depth + 1);
-        decide_walk(cx, n->d, depth + 1);
-    }
-}
-
 void lower__analyse(struct lower_ctx *cx)
 {
     struct an A;
@@ -791,5 +758,6 @@ void lower__analyse(struct lower_ctx *cx)
     declare_lexical(&A, fs, prog->a, 1);
     walk_list(&A, prog->a);
     pop_scope(&A);
-    decide_walk(cx, prog->a, 0);
+    for (struct scope *sc = cx->scopes; sc; sc = sc->all_next)
+        decide_scope(cx, sc);
 }
