@@ -13,6 +13,7 @@ var getProto = Object.getPrototypeOf, setProto = Object.setPrototypeOf, create =
 var defProp = Object.defineProperty, getDesc = Object.getOwnPropertyDescriptor;
 var ownNames = Object.getOwnPropertyNames, ownSyms = Object.getOwnPropertySymbols;
 var objKeys = Object.keys, freeze = Object.freeze, construct = Reflect.construct;
+var isView = ArrayBuffer.isView;
 var propEnum = Object.prototype.propertyIsEnumerable, toStr = rt.objectToString;
 var fnToString = rt.fnToString, slice = Array.prototype.slice;
 var Thread = rt.Thread, resume = rt.resume, yld = rt.yield;
@@ -56,6 +57,9 @@ if (typeof Array.prototype[ITER] !== 'function')
 if (typeof String.prototype[ITER] !== 'function')
     def(String.prototype, ITER, function () { return new StringIter(Str(this)); });
 
+/* The for-of fast path tests arrays with a property read (no call). */
+defProp(Array.prototype, '__arr$', { value: true });
+
 function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
 
 /* The iterator of x, or null when x is an array (or arguments) to be read by
@@ -66,7 +70,7 @@ function getIter(x) {
     if (x === null || x === undefined) throw notIterable(x);
     var m = x[ITER];
     if (typeof m !== 'function') {
-        if (isArguments(x)) return null;
+        if (isArguments(x) || isView(x)) return null;
         throw notIterable(x);
     }
     var it = apply(m, x, []);
@@ -495,4 +499,15 @@ def(G, '__agYieldStar', function (x) {
         if (r.done) return r.value;
         received = yld(r.value);
     }
+});
+
+/* for-of over a non-array: the next value into the one-slot buffer, or
+ * false when the iterator is done. */
+def(G, '__step', function (buf, it) {
+    var s = it.next();
+    if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
+    if (s.done) return false;
+    buf[0] = s.value;
+    buf.length = 1;
+    return true;
 });

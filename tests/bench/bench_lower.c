@@ -164,7 +164,7 @@ static const char *program_200 =
     "%s"
     "const adults = users.filter(({ age }) => age >= 30);\n"
     "const byTag = {};\n"
-    "for (const { tags, name } of users) for (const t of tags) (byTag[t] ?\\?= []).push(name);\n"
+    "for (const { tags, name } of users) for (const t of tags) (byTag[t] ?\?= []).push(name);\n"
     "({ adults: adults.length, a: byTag.a.length, b: byTag.b?.length ?? 0 })\n";
 
 static void bench_program(void)
