@@ -132,6 +132,12 @@ struct lname *lower__e_tmp(struct emit *E)
     return n;
 }
 
+/* A fresh name that is not declared (a parameter, a catch binding). */
+struct lname *lower__e_tmp_name(struct emit *E)
+{
+    return new_tmp_name(E);
+}
+
 struct lname *lower__e_root_tmp(struct emit *E)
 {
     struct lname *n = new_tmp_name(E);
@@ -158,6 +164,7 @@ void lower__e_push_fn(struct emit *E, struct efn *f, struct funcinfo *owner, str
     f->parent = E->fn;
     f->owner = owner;
     f->fi = fi;
+    f->strict = E->fn ? E->fn->strict : 0;
     E->fn = f;
 }
 
@@ -359,11 +366,10 @@ static void e_try(struct emit *E, struct node *n)
     if (n->c) {
         struct lname *pn;
         lower__e_tok(E, n->c->line, "catch (", 7);
-        if (n->b && n->b->kind == N_IDENT) {
+        if (n->b && n->b->kind == N_IDENT)
             pn = ((struct binding *)n->b->x)->out;
-        } else {
-            pn = lower__e_tmp(E);
-        }
+        else
+            pn = lower__e_tmp_name(E);
         lower__e_name(E, 0, pn);
         lower__e_w(E, ") {");
         E->fn->catch_depth++;
@@ -581,6 +587,8 @@ static void emit_main(struct emit *E, struct node *prog)
     if (count != 1)
         only = NULL;
     lower__e_tok(E, 1, "(function () {", 14);
+    if (E->fn->strict)
+        lower__e_w(E, " \"use strict\";");
     lower__e_prologue(E, root);
     for (struct node *s = prog->a; s; s = s->next) {
         if (s == only && s->kind == N_EXPRSTMT && unparen(s->a)->kind == N_FUNC &&
@@ -625,8 +633,10 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out)
     E.root = &root;
     if (cx->mode == LOWER_MODE_MAIN) {
         root.is_async = 1;
+        root.strict = lower__e_is_strict_body(&E, prog->a);
         emit_main(&E, prog);
     } else {
+        root.strict = lower__e_is_strict_body(&E, prog->a);
         lower__e_prologue(&E, prog->x);
         lower__e_stmts(&E, prog->a);
         goto_line(&E, prog->d->line);

@@ -14,6 +14,7 @@ struct efn {
     uint32_t ntemps, cap;
     uint8_t is_gen, is_async, is_agen; /* how await/yield lower here */
     int catch_depth;        /* inside catch scopes (block functions become expressions) */
+    int strict;             /* strict code (classes, "use strict"): no block functions */
     struct lname *ret_this; /* derived constructor: `return` yields this name */
 };
 
@@ -63,6 +64,7 @@ void lower__e_leave(struct emit *E);
 struct lname *lower__e_tmp(struct emit *E);
 /* a temporary declared in the outermost function (template caches) */
 struct lname *lower__e_root_tmp(struct emit *E);
+struct lname *lower__e_tmp_name(struct emit *E);
 void lower__e_error(struct emit *E, struct node *n, const char *msg) __attribute__((noreturn));
 
 /* contexts */
@@ -93,6 +95,7 @@ void lower__e_template_string(struct emit *E, struct node *part, int raw);
 void lower__e_function(struct emit *E, struct node *fn, struct lname *name_override);
 void lower__e_function_decl(struct emit *E, struct node *fn);
 void lower__e_params(struct emit *E, struct node *fn);
+int lower__e_is_strict_body(struct emit *E, struct node *first);
 void lower__e_param_init(struct emit *E, struct node *fn);
 
 /* classes and enums (lower_emit_class.c) */

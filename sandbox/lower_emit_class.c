@@ -266,7 +266,8 @@ void lower__e_class(struct emit *E, struct node *c)
         f.ntemps--; /* it is the parameter */
         lower__e_name(E, 0, k.super);
     }
-    W(") {");
+    W(") { \"use strict\";");
+    f.strict = 1;
     k.name = c->a ? c->a->name : lower__e_tmp(E);
     if (has_fields(c, 0))
         k.init = lower__e_tmp(E);

@@ -377,51 +377,68 @@ static void e_object_literal(struct emit *E, struct node *first, struct node *st
     W("}");
 }
 
+static int is_computed_accessor(struct node *p)
+{
+    return (p->op == PK_GET || p->op == PK_SET) && (p->flags & NF_COMPUTED);
+}
+
+/* A property that cannot sit in an ES5 literal: a spread, or an accessor
+ * with a computed key (Duktape's parser has no `get [k]() {}`). */
+static int is_segment_break(struct node *p)
+{
+    return p->op == PK_SPREAD || is_computed_accessor(p);
+}
+
 static void e_object(struct emit *E, struct node *n)
 {
-    int nspread = 0, lits = 0;
+    int nk = 0;
     struct node *prev = NULL;
-    for (struct node *q = n->a; q; prev = q, q = q->next) {
-        if (q->op == PK_SPREAD)
-            nspread++;
-        else if (prev && prev->op == PK_SPREAD)
-            lits++;
-    }
-    if (!nspread) {
+    for (struct node *q = n->a; q; prev = q, q = q->next)
+        if (is_segment_break(q) || (prev && is_segment_break(prev)))
+            nk++;
+    if (!nk) {
         e_object_literal(E, n->a, NULL, n->line);
         return;
     }
     /* {a: 1, ...x, b: 2} -> __ol(__os({a: 1}, x), {b: 2}): spreads copy own
-     * enumerable properties, later literal runs define theirs */
-    /* prefixes, outermost (last applied) first */
-    char *kinds = lower__arena_alloc(&E->cx->arena, (size_t)(nspread + lits) + 1);
+     * enumerable properties, later literal runs define theirs, computed
+     * accessors go through __oacc; helpers nest, the last applied outermost */
+    char *kinds = lower__arena_alloc(&E->cx->arena, (size_t)nk + 1);
     if (!kinds)
         lower__oom(E->cx);
-    int nk = 0;
+    nk = 0;
     prev = NULL;
     for (struct node *q = n->a; q; prev = q, q = q->next) {
         if (q->op == PK_SPREAD)
             kinds[nk++] = 's';
-        else if (prev && prev->op == PK_SPREAD)
+        else if (is_computed_accessor(q))
+            kinds[nk++] = 'a';
+        else if (prev && is_segment_break(prev))
             kinds[nk++] = 'l';
     }
     for (int i = nk - 1; i >= 0; i--)
-        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : "__ol(", 5);
+        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : kinds[i] == 'a' ? "__oacc(" : "__ol(", kinds[i] == 'a' ? 7 : 5);
     struct node *q = n->a;
-    while (q && q->op != PK_SPREAD)
+    while (q && !is_segment_break(q))
         q = q->next;
     e_object_literal(E, n->a, q, n->line);
-    /* helpers nest innermost first: emit spreads in order, but literal runs
-     * must close after the spreads they follow */
     while (q) {
         if (q->op == PK_SPREAD) {
             W(", ");
             lower__e_expr(E, q->a);
             W(")");
             q = q->next;
+        } else if (is_computed_accessor(q)) {
+            W(", ");
+            lower__e_expr(E, q->a);
+            W(", ");
+            q->b->y = q; /* the function keyword */
+            lower__e_function(E, q->b, NULL);
+            W(q->op == PK_GET ? ", 1)" : ", 2)");
+            q = q->next;
         } else {
             struct node *r = q;
-            while (r && r->op != PK_SPREAD)
+            while (r && !is_segment_break(r))
                 r = r->next;
             W(", ");
             e_object_literal(E, q, r, q->line);

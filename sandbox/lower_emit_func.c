@@ -18,7 +18,7 @@ static struct lname *param_formal(struct emit *E, struct node *prm)
     if (t->kind == N_IDENT)
         return t->name;
     if (!prm->x)
-        prm->x = lower__e_tmp(E);
+        prm->x = lower__e_tmp_name(E);
     return prm->x;
 }
 
@@ -102,6 +102,17 @@ static int body_end_line(struct node *fn)
     return fn->c->d ? fn->c->d->line : 0;
 }
 
+/* Does a body start with a "use strict" directive? */
+int lower__e_is_strict_body(struct emit *E, struct node *first)
+{
+    for (struct node *s = first; s && s->kind == N_EXPRSTMT && s->a->kind == N_STR; s = s->next) {
+        size_t n = s->a->end - s->a->pos;
+        if (n == 12 && memcmp(E->src + s->a->pos + 1, "use strict", 10) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_keyword)
 {
     struct funcinfo *fi = fn->x;
@@ -119,6 +130,10 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
     lower__e_tok(E, (fn->flags & NF_EXPRBODY) ? 0 : fn->c->line, " {", 2);
     struct efn outer, inner;
     lower__e_push_fn(E, &outer, arrow ? NULL : fi, fi);
+    if (!(fn->flags & NF_EXPRBODY) && lower__e_is_strict_body(E, fn->c->a)) {
+        outer.strict = 1;
+        W(" \"use strict\";");
+    }
     lower__e_prologue(E, fi);
     if (!async && !gen) {
         lower__e_param_init(E, fn);
@@ -162,7 +177,7 @@ void lower__e_function_decl(struct emit *E, struct node *fn)
 {
     struct binding *b = fn->a->x;
     struct lname *name = b ? b->out : fn->a->name;
-    if (b && b->kind == BK_BLOCKFN && E->fn->catch_depth > 0) {
+    if (b && b->kind == BK_BLOCKFN && (E->fn->catch_depth > 0 || E->fn->strict)) {
         lower__e_tok(E, fn->line, "var", 3);
         W(" ");
         lower__e_name(E, 0, name);

@@ -173,6 +173,13 @@ def(G, '__ol', function (target, lit) {
     return target;
 });
 
+/* An accessor with a computed key in an object literal (enumerable). */
+def(G, '__oacc', function (target, key, fn, kind) {
+    var d = getDesc(target, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
+    defProp(target, key, { get: get, set: set, enumerable: true, configurable: true });
+    return target;
+});
+
 /* Rest of an object pattern: own enumerable properties not in keys. */
 def(G, '__rest', function (src, keys) {
     if (src === null || src === undefined) throw new TypeErr('Cannot destructure ' + Str(src));
@@ -193,6 +200,16 @@ def(G, '__constErr', function () { throw new TypeErr('Assignment to constant var
 def(G, '__construct', function (C, args) { return construct(C, args); });
 
 /* Tagged templates: the strings array (frozen, with .raw), one per site. */
+if (typeof String.raw !== 'function') {
+    def(String, 'raw', function (strings) {
+        var raw = Object(strings).raw, n = raw.length >>> 0, out = '';
+        for (var i = 0; i < n; i++) {
+            out += Str(raw[i]);
+            if (i + 1 < n && i + 1 < arguments.length) out += Str(arguments[i + 1]);
+        }
+        return out;
+    });
+}
 def(G, '__tpl', function (cooked, raw) {
     defProp(cooked, 'raw', { value: freeze(raw) });
     return freeze(cooked);

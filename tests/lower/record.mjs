@@ -88,7 +88,7 @@ export async function runReference(code, isTs) {
         body = ts.transpileModule(body, {
             compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
             reportDiagnostics: false,
-        }).outputText;
+        }).outputText.replace(/^export \{\};\s*$/m, ''); // a type-only module: nothing to export
     }
     const lines = [];
     const log = (prefix) => (...args) => lines.push(prefix + args.map(fmtOne).join(' '));
