@@ -307,7 +307,9 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
             struct binding *b = d->a->x;
             if (d->b) {
                 lower__e_w(E, " = ");
+                E->name_hint = d->a->name;
                 lower__e_expr(E, d->b);
+                E->name_hint = NULL;
             } else if (n->op == VK_LET && !in_for_head && b && b->scope->in_loop &&
                        !(b->flags & BF_FRESH)) {
                 lower__e_w(E, " = void 0");

@@ -49,6 +49,7 @@ struct emit {
     struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
     struct lname *tpl_caches; /* unused marker */
     struct efn *root;
+    struct lname *name_hint;  /* the name an anonymous function/class takes (ES name inference) */
     struct node *enum_node;   /* emitting an enum member initialiser */
     struct lname *enum_name;
 };

@@ -10,6 +10,7 @@
 #define W(s) lower__e_w(E, (s))
 
 static struct subst *find_subst(struct emit *E, struct node *n);
+static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out);
 
 static void e_list(struct emit *E, struct node *first)
 {
@@ -358,12 +359,17 @@ static void e_prop(struct emit *E, struct node *p)
     }
     e_prop_key(E, p);
     W(": ");
-    if (p->flags & NF_SHORTHAND)
+    struct lname *hint = !(p->flags & NF_COMPUTED) && p->a->kind == N_IDENT ? p->a->name : NULL;
+    if (p->flags & NF_SHORTHAND) {
         lower__e_ident(E, p->b);
-    else if (p->op == PK_METHOD)
-        lower__e_function(E, p->b, NULL);
-    else
-        lower__e_expr(E, p->b);
+    } else {
+        E->name_hint = hint;
+        if (p->op == PK_METHOD)
+            lower__e_function(E, p->b, NULL);
+        else
+            lower__e_expr(E, p->b);
+        E->name_hint = NULL;
+    }
 }
 
 static void e_object_literal(struct emit *E, struct node *first, struct node *stop, int line)
@@ -597,6 +603,23 @@ static void e_call(struct emit *E, struct node *n)
         W(")");
         return;
     }
+    struct node *inner = callee;
+    while (inner->kind == N_PAREN)
+        inner = inner->a;
+    if (inner != callee && inner->kind == N_OPTCHAIN && inner->a->kind == N_MEMBER) {
+        struct lname *t = lower__e_tmp(E);
+        e_optchain(E, inner, 0, t);
+        W(spread ? ".apply(" : ".call(");
+        lower__e_name(E, 0, t);
+        if (spread) {
+            W(", ");
+            lower__e_args_array(E, n->b, n->line);
+        } else {
+            e_call_args(E, n->b, 1);
+        }
+        W(")");
+        return;
+    }
     if (!spread) {
         lower__e_expr(E, callee);
         W("(");
@@ -654,7 +677,7 @@ static void push_subst(struct emit *E, struct node *n, int kind, struct lname *t
     s->o = o;
 }
 
-static void e_optchain(struct emit *E, struct node *oc, int is_delete)
+static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out)
 {
     struct node *ops[64];
     int k = 0;
@@ -699,7 +722,17 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete)
     }
     if (is_delete)
         W("delete ");
-    lower__e_expr(E, oc->a);
+    if (this_out && oc->a->kind == N_MEMBER) {
+        /* (a?.b)(): the call keeps a as this */
+        W("(");
+        lower__e_name(E, 0, this_out);
+        W(" = ");
+        lower__e_expr(E, oc->a->a);
+        W(")");
+        lower__e_member_suffix(E, oc->a);
+    } else {
+        lower__e_expr(E, oc->a);
+    }
     W(")");
     E->nsubst = saved;
 }
@@ -870,13 +903,16 @@ static void e_assign(struct emit *E, struct node *n)
     W(" ");
     W(lower__punct_text[n->op]);
     W(" ");
+    if (n->op == P_ASSIGN && t->kind == N_IDENT)
+        E->name_hint = t->name;
     lower__e_expr(E, n->b);
+    E->name_hint = NULL;
 }
 
 static void e_unary(struct emit *E, struct node *n)
 {
     if (n->op == 100 && n->a->kind == N_OPTCHAIN) {
-        e_optchain(E, n->a, 1);
+        e_optchain(E, n->a, 1, NULL);
         return;
     }
     switch (n->op) {
@@ -957,6 +993,10 @@ void lower__e_expr(struct emit *E, struct node *n)
         }
     }
     lower__e_enter(E, n);
+    struct lname *hint = E->name_hint;
+    E->name_hint = NULL;
+    if (hint && (n->kind == N_PAREN || n->kind == N_FUNC || n->kind == N_CLASS))
+        E->name_hint = hint; /* parentheses are transparent to name inference */
     switch (n->kind) {
     case N_IDENT: lower__e_ident(E, n); break;
     case N_THIS: lower__e_this(E, n); break;
@@ -1000,7 +1040,7 @@ void lower__e_expr(struct emit *E, struct node *n)
     case N_CALL: e_call(E, n); break;
     case N_NEW: e_new(E, n); break;
     case N_MEMBER: e_member(E, n); break;
-    case N_OPTCHAIN: e_optchain(E, n, 0); break;
+    case N_OPTCHAIN: e_optchain(E, n, 0, NULL); break;
     case N_SEQ: e_list(E, n->a); break;
     case N_YIELD: e_yield(E, n); break;
     case N_AWAIT: e_await(E, n); break;

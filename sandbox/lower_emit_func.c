@@ -163,11 +163,29 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         W(")");
 }
 
+static int usable_name(struct lname *n)
+{
+    if (!n || !n->len || (n->kw && n->kw <= KW_LAST_RESERVED) || n->kw == KW_ARGUMENTS ||
+        n->kw == KW_LET || n->kw == KW_STATIC || n->kw == KW_YIELD || n->kw == KW_AWAIT ||
+        n->kw == KW_UNDEFINED)
+        return 0;
+    if (n->len == 4 && memcmp(n->s, "eval", 4) == 0)
+        return 0;
+    return 1;
+}
+
 void lower__e_function(struct emit *E, struct node *fn, struct lname *name_override)
 {
     struct lname *name = name_override;
+    struct lname *hint = E->name_hint;
+    E->name_hint = NULL;
     if (!name && fn->a && !(fn->op & FN_METHOD))
         name = fn->a->x ? ((struct binding *)fn->a->x)->out : fn->a->name;
+    /* ES name inference (`const f = () => {}` has f.name "f"): a named
+     * function expression, unless the body refers to an outer f */
+    if (!name && !fn->a && hint && usable_name(hint) && !(fn->op & (FN_GETTER | FN_SETTER)) &&
+        fn->x && !lower__is_foreign(E->cx, fn->x, hint))
+        name = hint;
     int accessor_syntax = (fn->op & (FN_GETTER | FN_SETTER)) && E->fn && !name_override &&
                           (fn->op & FN_METHOD) && !fn->y;
     e_func(E, fn, accessor_syntax ? NULL : name, accessor_syntax);

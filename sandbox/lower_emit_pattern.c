@@ -131,6 +131,15 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
 
 static void object_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)
 {
+    if (!pat->a) {
+        /* {} = v still requires an object-coercible v */
+        sep(E, first);
+        lower__e_name(E, 0, lower__e_tmp(E));
+        W(" = __oc(");
+        lower__e_name(E, 0, src);
+        W(")");
+        return;
+    }
     int has_rest = 0;
     for (struct node *e = pat->a; e; e = e->next)
         has_rest |= e->kind == N_REST;

@@ -342,6 +342,8 @@ void lower__p_split_gt(struct parser *p);
 
 /* scope analysis (lower_scope.c) */
 void lower__analyse(struct lower_ctx *cx);
+/* Does function fi (or a function inside it) refer to an outer `name`? */
+int lower__is_foreign(struct lower_ctx *cx, struct funcinfo *fi, struct lname *name);
 
 /* emitter (lower_emit*.c) */
 int lower__emit_program(struct lower_ctx *cx, struct buf *out);

@@ -741,6 +741,11 @@ static void decide_scope(struct lower_ctx *cx, struct scope *s)
     }
 }
 
+int lower__is_foreign(struct lower_ctx *cx, struct funcinfo *fi, struct lname *name)
+{
+    return !name->id || keyset_has(cx, KEY_FOREIGN(fi->id, name->id));
+}
+
 void lower__analyse(struct lower_ctx *cx)
 {
     struct an A;

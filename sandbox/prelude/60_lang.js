@@ -196,6 +196,10 @@ def(G, '__rest', function (src, keys) {
     return out;
 });
 
+def(G, '__oc', function (v) {
+    if (v === null || v === undefined) throw new TypeErr('Cannot destructure ' + Str(v) + ' as it is ' + Str(v) + '.');
+    return v;
+});
 def(G, '__constErr', function () { throw new TypeErr('Assignment to constant variable.'); });
 def(G, '__construct', function (C, args) { return construct(C, args); });
 
