@@ -79,6 +79,40 @@ void lower__e_name(struct emit *E, int line, struct lname *n)
 }
 
 /* Emits a token's source text (literals), keeping embedded newlines. */
+static int ascii_name(const struct lname *n)
+{
+    for (uint32_t i = 0; i < n->len; i++)
+        if ((unsigned char)n->s[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* `.name`, or `["name"]` for names Duktape's ES5 tokenizer may refuse
+ * (non-ASCII identifier characters). */
+void lower__e_dot(struct emit *E, int line, struct lname *n)
+{
+    if (ascii_name(n)) {
+        lower__e_tok(E, line, ".", 1);
+        lower__e_name(E, line, n);
+        return;
+    }
+    lower__e_tok(E, line, "[\"", 2);
+    lower__e_tok(E, 0, n->s, n->len);
+    lower__e_w(E, "\"]");
+}
+
+/* A property key in a literal: the name, or "name" when not ASCII. */
+void lower__e_key(struct emit *E, int line, struct lname *n)
+{
+    if (ascii_name(n)) {
+        lower__e_name(E, line, n);
+        return;
+    }
+    lower__e_tok(E, line, "\"", 1);
+    lower__e_tok(E, 0, n->s, n->len);
+    lower__e_w(E, "\"");
+}
+
 void lower__e_src(struct emit *E, struct node *n)
 {
     lower__e_tok(E, n->line, E->src + n->pos, n->end - n->pos);

@@ -60,6 +60,8 @@ void lower__e_tok(struct emit *E, int line, const char *s, size_t n);
 void lower__e_w(struct emit *E, const char *s);
 void lower__e_name(struct emit *E, int line, struct lname *n);
 void lower__e_src(struct emit *E, struct node *n);
+void lower__e_dot(struct emit *E, int line, struct lname *n);
+void lower__e_key(struct emit *E, int line, struct lname *n);
 void lower__e_enter(struct emit *E, struct node *n);
 void lower__e_leave(struct emit *E);
 struct lname *lower__e_tmp(struct emit *E);

@@ -36,8 +36,7 @@ static void e_param_props(struct emit *E, struct node *fn, struct lname *self)
             lower__e_name(E, 0, self);
         else
             W("this");
-        W(".");
-        lower__e_name(E, 0, id->name);
+        lower__e_dot(E, 0, id->name);
         W(" = ");
         lower__e_name(E, 0, v);
         W(";");
@@ -55,8 +54,7 @@ static void e_key_target(struct emit *E, struct node *m, struct lname *self)
         lower__e_name(E, 0, m->y);
         W("]");
     } else if (m->a->kind == N_IDENT) {
-        W(".");
-        lower__e_name(E, 0, m->a->name);
+        lower__e_dot(E, 0, m->a->name);
     } else {
         W("[");
         lower__e_prop_key_string(E, m->a, 0);
@@ -209,7 +207,7 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     struct funcinfo *fi = m->b->x;
     if (m->flags & NF_STATIC)
         fi->flags |= FI_STATIC;
-    if (m->flags & NF_PRIVATE) {
+    if ((m->flags & NF_PRIVATE) && m->op == PK_METHOD) {
         lower__e_name(E, m->line, m->x);
         W(" = ");
         m->b->y = m; /* function keyword even for accessors */
@@ -222,7 +220,9 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     if (!(m->flags & NF_STATIC))
         W(".prototype");
     W(", ");
-    if (m->y)
+    if (m->flags & NF_PRIVATE)
+        lower__e_name(E, 0, m->x);
+    else if (m->y)
         lower__e_name(E, 0, m->y);
     else
         lower__e_prop_key_string(E, m->a, (m->flags & NF_COMPUTED) != 0);
@@ -232,14 +232,29 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     W(m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ", 0);");
 }
 
+static struct node *earlier_private(struct node *c, struct node *m)
+{
+    for (struct node *o = c->c; o != m; o = o->next)
+        if ((o->flags & NF_PRIVATE) && o->a->name == m->a->name)
+            return o;
+    return NULL;
+}
+
+/* Private fields and accessors are keyed by a per-class symbol (a getter
+ * and its setter share one); private methods live in a variable. */
 static void declare_privates(struct emit *E, struct node *c)
 {
     int any = 0;
     for (struct node *m = c->c; m; m = m->next) {
         if (!(m->flags & NF_PRIVATE))
             continue;
+        struct node *o = earlier_private(c, m);
+        if (o) {
+            m->x = o->x;
+            continue;
+        }
         m->x = lower__e_tmp(E);
-        if (m->op == PK_FIELD) {
+        if (m->op != PK_METHOD) {
             W(any ? ", " : " var ");
             any = 1;
             lower__e_name(E, 0, m->x);
@@ -252,8 +267,25 @@ static void declare_privates(struct emit *E, struct node *c)
         W(";");
 }
 
+/* May an anonymous class take `hint` as its constructor's name? Only when
+ * no code inside refers to an outer binding of that name. */
+static int class_name_ok(struct emit *E, struct node *c, struct lname *hint)
+{
+    if (!hint || !hint->id || (hint->kw && hint->kw <= KW_LAST_RESERVED) || hint->kw == KW_ARGUMENTS)
+        return 0;
+    for (struct node *m = c->c; m; m = m->next)
+        if (m->b && m->b->kind == N_FUNC && m->b->x && lower__is_foreign(E->cx, m->b->x, hint))
+            return 0;
+    for (struct node *h = c->d; h; h = h->next)
+        if (h->x && lower__is_foreign(E->cx, h->x, hint))
+            return 0;
+    return 1;
+}
+
 void lower__e_class(struct emit *E, struct node *c)
 {
+    struct lname *hint = E->name_hint;
+    E->name_hint = NULL;
     struct eclass k;
     memset(&k, 0, sizeof k);
     k.parent = E->cls;
@@ -268,7 +300,10 @@ void lower__e_class(struct emit *E, struct node *c)
     }
     W(") { \"use strict\";");
     f.strict = 1;
-    k.name = c->a ? c->a->name : lower__e_tmp(E);
+    if (c->a) /* the class's own binding inside its body */
+        k.name = ((struct scope *)c->x)->first ? ((struct scope *)c->x)->first->out : c->a->name;
+    else
+        k.name = class_name_ok(E, c, hint) ? hint : lower__e_tmp(E);
     if (has_fields(c, 0))
         k.init = lower__e_tmp(E);
     struct lname *sinit = has_fields(c, 1) ? lower__e_tmp(E) : NULL;
@@ -469,8 +504,7 @@ int lower__e_enum_member_ref(struct emit *E, struct node *id)
     for (struct node *m = E->enum_node->b; m; m = m->next)
         if (member_name_is(m, id->name)) {
             lower__e_name(E, id->line, E->enum_name);
-            W(".");
-            lower__e_name(E, 0, id->name);
+            lower__e_dot(E, 0, id->name);
             return 1;
         }
     return 0;

@@ -321,7 +321,7 @@ static void e_prop_key(struct emit *E, struct node *p)
         lower__e_expr(E, p->a);
         W("]");
     } else if (p->a->kind == N_IDENT) {
-        lower__e_name(E, p->a->line, p->a->name);
+        lower__e_key(E, p->a->line, p->a->name);
     } else if (p->a->kind == N_NUM) {
         e_number(E, p->a);
     } else {
@@ -483,14 +483,13 @@ void lower__e_member_suffix(struct emit *E, struct node *m)
         lower__e_expr(E, m->b);
         W("]");
     } else {
-        W(".");
-        lower__e_name(E, m->b->line, m->b->name);
+        lower__e_dot(E, m->b->line, m->b->name);
     }
 }
 
 static int is_private_method(struct node *m)
 {
-    return (m->flags & NF_PRIVATE) && m->b->y && ((struct node *)m->b->y)->op != PK_FIELD;
+    return (m->flags & NF_PRIVATE) && m->b->y && ((struct node *)m->b->y)->op == PK_METHOD;
 }
 
 static void e_member(struct emit *E, struct node *n)
@@ -539,8 +538,7 @@ static void e_super_call(struct emit *E, struct node *n)
         struct node *id = prm->kind == N_ASSIGNPAT ? prm->a : prm;
         W(", ");
         lower__e_name(E, 0, o->this_name);
-        W(".");
-        lower__e_name(E, 0, id->name);
+        lower__e_dot(E, 0, id->name);
         W(" = ");
         lower__e_name(E, 0, id->x ? ((struct binding *)id->x)->out : id->name);
     }

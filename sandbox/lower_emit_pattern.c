@@ -44,8 +44,7 @@ static void e_value(struct emit *E, const struct valref *v)
             lower__e_expr(E, v->key);
             W("]");
         } else if (v->key->kind == N_IDENT) {
-            W(".");
-            lower__e_name(E, v->key->line, v->key->name);
+            lower__e_dot(E, v->key->line, v->key->name);
         } else {
             W("[");
             lower__e_prop_key_string(E, v->key, 0);

@@ -440,9 +440,6 @@ static void walk_class(struct an *A, struct node *c)
     for (struct node *m = c->c; m; m = m->next) {
         if (m->flags & NF_COMPUTED)
             walk(A, m->a);
-        if ((m->flags & NF_PRIVATE) && (m->op == PK_GET || m->op == PK_SET))
-            lower__error_at(A->cx, m->pos, "Unsupported: private accessors (use a private field "
-                                           "and a public accessor)");
         if (m->op == PK_FIELD) {
             if (m->b)
                 walk_in_init(A, (m->flags & NF_STATIC) ? c->d->next : c->d, m->b);
@@ -721,19 +718,34 @@ static int is_block_kind(int k)
     return k == BK_LET || k == BK_CONST || k == BK_CLASS || k == BK_BLOCKFN;
 }
 
+static int is_ascii(const struct lname *n)
+{
+    for (uint32_t i = 0; i < n->len; i++)
+        if ((unsigned char)n->s[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
 static void decide_scope(struct lower_ctx *cx, struct scope *s)
 {
+    static struct lname u = { "u", 1, 0, 0, 0, NULL, NULL };
     for (struct binding *b = s->first; b; b = b->next) {
-        if (!is_block_kind(b->kind) || s->kind == SC_FUNC || s->kind == SC_CLASS)
-            continue;
-        uint32_t fid = s->fn->id, nid = b->name->id;
-        if ((b->flags & BF_CAPTURED) && s->in_loop && b->kind != BK_BLOCKFN) {
+        int block = is_block_kind(b->kind) && s->kind != SC_FUNC && s->kind != SC_CLASS;
+        if (block && (b->flags & BF_CAPTURED) && s->in_loop && b->kind != BK_BLOCKFN) {
             b->flags |= BF_FRESH;
             s->has_fresh = 1;
             if (b->flags & BF_LOOPHEAD)
-                b->headcopy = fresh_name(cx, b->name);
+                b->headcopy = fresh_name(cx, is_ascii(b->name) ? b->name : &u);
+        }
+        if (!is_ascii(b->name)) {
+            /* Duktape's ES5 tokenizer refuses some identifier characters */
+            b->out = fresh_name(cx, &u);
+            b->flags |= BF_RENAMED;
             continue;
         }
+        if (!block || (b->flags & BF_FRESH))
+            continue;
+        uint32_t fid = s->fn->id, nid = b->name->id;
         if (keyset_has(cx, KEY_FOREIGN(fid, nid)) || keyset_has(cx, KEY_DECL2(fid, nid))) {
             b->out = fresh_name(cx, b->name);
             b->flags |= BF_RENAMED;
