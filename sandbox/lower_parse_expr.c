@@ -481,6 +481,15 @@ static struct node *parse_unary(struct parser *p)
             n = lower__new_node(p, N_UNARY, pos, line);
             n->op = (uint8_t)(kw == KW_DELETE ? 100 : kw == KW_VOID ? 101 : 102);
             n->a = parse_unary(p);
+            if (kw == KW_DELETE) {
+                struct node *d = n->a;
+                while (d->kind == N_PAREN)
+                    d = d->a;
+                if (d->kind == N_OPTCHAIN)
+                    d = d->a;
+                if (d->kind == N_MEMBER && (d->flags & NF_PRIVATE))
+                    lower__error_at(p->cx, d->pos, "Private fields can not be deleted");
+            }
         } else if (kw == KW_AWAIT && p->in_async) {
             lower__p_next(p);
             n = lower__new_node(p, N_AWAIT, pos, line);
@@ -591,6 +600,8 @@ static void member_name(struct parser *p, struct node *m)
         id->name = t->name;
         m->b = id;
     } else if (t->type == TK_PRIVATE) {
+        if (m->a->kind == N_SUPER)
+            lower__error_at(p->cx, t->pos, "Unexpected private field after super");
         struct node *id = lower__new_node(p, N_PRIVNAME, t->pos, t->line);
         id->name = t->name;
         m->b = id;
@@ -974,8 +985,13 @@ static struct node *parse_primary(struct parser *p)
         }
         lower__p_fail(p, NULL);
     case TK_NAME:
-        if (t->escaped)
+        if (t->escaped) {
+            int kw = t->name->kw;
+            if ((kw && kw <= KW_LAST_RESERVED) || (kw == KW_AWAIT && p->in_async) ||
+                (kw == KW_YIELD && p->in_gen))
+                lower__error_at(p->cx, t->pos, "Keyword must not contain escaped characters");
             return leaf(p, N_IDENT);
+        }
         switch (t->kw) {
         case KW_THIS:
             return leaf(p, N_THIS);

@@ -105,9 +105,11 @@ struct lname *lower__p_ident(struct parser *p)
     const struct token *t = &P_TOK(p);
     if (t->type != TK_NAME)
         lower__p_fail(p, NULL);
-    if (!t->escaped && t->kw && t->kw <= KW_LAST_RESERVED)
+    /* escaped keywords are not identifiers either */
+    int kw = t->name->kw;
+    if (kw && kw <= KW_LAST_RESERVED)
         lower__p_fail(p, NULL);
-    if (!t->escaped && ((t->kw == KW_AWAIT && p->in_async) || (t->kw == KW_YIELD && p->in_gen)))
+    if ((kw == KW_AWAIT && p->in_async) || (kw == KW_YIELD && p->in_gen))
         lower__p_fail(p, NULL);
     struct lname *n = t->name;
     lower__p_next(p);
@@ -544,6 +546,55 @@ static struct node *parse_class_member(struct parser *p, int *erased)
     return *erased ? NULL : m;
 }
 
+static int key_is(struct parser *p, struct node *m, const char *word)
+{
+    struct node *k = m->a;
+    size_t n = strlen(word);
+    if (m->flags & NF_COMPUTED)
+        return 0;
+    if (k->kind == N_IDENT || k->kind == N_PRIVNAME)
+        return k->name->len == n && memcmp(k->name->s, word, n) == 0;
+    if (k->kind == N_STR)
+        return k->end - k->pos == n + 2 && memcmp(p->cx->src + k->pos + 1, word, n) == 0;
+    return 0;
+}
+
+/* Early errors of class bodies (ES2022 15.7.1). */
+static void check_class(struct parser *p, struct node *c)
+{
+    int ctors = 0;
+    for (struct node *m = c->c; m; m = m->next) {
+        int st = (m->flags & NF_STATIC) != 0, priv = (m->flags & NF_PRIVATE) != 0;
+        if (m->op == PK_STATIC_BLOCK)
+            continue;
+        if (priv && key_is(p, m, "constructor"))
+            lower__error_at(p->cx, m->a->pos, "Classes may not have a private field named '#constructor'");
+        if (!priv && !st && key_is(p, m, "constructor")) {
+            if (m->op == PK_FIELD)
+                lower__error_at(p->cx, m->a->pos, "Classes may not have a field named 'constructor'");
+            if (m->op != PK_METHOD || (m->b->op & (FN_GEN | FN_ASYNC)))
+                lower__error_at(p->cx, m->a->pos, "Class constructor may not be an accessor, generator or async");
+            if (++ctors > 1)
+                lower__error_at(p->cx, m->a->pos, "A class may only have one constructor");
+        }
+        if (!priv && st && key_is(p, m, "prototype"))
+            lower__error_at(p->cx, m->a->pos, "Classes may not have a static property named 'prototype'");
+        if (!priv && m->op == PK_FIELD && key_is(p, m, "constructor"))
+            lower__error_at(p->cx, m->a->pos, "Classes may not have a field named 'constructor'");
+        if (!priv)
+            continue;
+        for (struct node *o = c->c; o != m; o = o->next) {
+            if (!(o->flags & NF_PRIVATE) || o->a->name != m->a->name)
+                continue;
+            int pair = ((o->op == PK_GET && m->op == PK_SET) || (o->op == PK_SET && m->op == PK_GET)) &&
+                       ((o->flags & NF_STATIC) == (m->flags & NF_STATIC));
+            if (!pair)
+                lower__error_at(p->cx, m->a->pos, "Identifier '#%s' has already been declared",
+                                m->a->name->s);
+        }
+    }
+}
+
 /* At `class`. */
 struct node *lower__parse_class(struct parser *p, int is_decl, uint32_t pos, int line)
 {
@@ -590,6 +641,7 @@ struct node *lower__parse_class(struct parser *p, int is_decl, uint32_t pos, int
         last = m;
     }
     p->in_class_body = sc;
+    check_class(p, c);
     c->d = lower__new_node(p, N_FUNC, P_TOK(p).pos, P_TOK(p).line); /* instance field init */
     c->d->op = FN_FIELD | FN_METHOD;
     c->d->next = lower__new_node(p, N_FUNC, P_TOK(p).pos, P_TOK(p).line); /* static init */
@@ -918,7 +970,9 @@ struct node *lower__parse_statement(struct parser *p)
         if (!n) {
             struct token nx;
             lower__p_peek(p, &nx);
-            if (nx.type == TK_PUNCT && nx.op == P_COLON && !(t->kw && t->kw <= KW_LAST_RESERVED)) {
+            int lkw = t->name->kw;
+            if (nx.type == TK_PUNCT && nx.op == P_COLON && !(lkw && lkw <= KW_LAST_RESERVED) &&
+                !(lkw == KW_AWAIT && p->in_async) && !(lkw == KW_YIELD && p->in_gen)) {
                 n = lower__new_node(p, N_LABEL, pos, line);
                 n->name = t->name;
                 lower__p_next(p);

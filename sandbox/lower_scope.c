@@ -258,6 +258,8 @@ static void reference(struct an *A, struct node *id)
     if (!b) {
         if (id->name->kw == KW_ARGUMENTS) {
             struct funcinfo *o = this_owner(A->fn);
+            if (o && (o->flags & FI_CLASS_INIT))
+                lower__error_at(A->cx, id->pos, "'arguments' is not allowed in class field initializer or static initialization block");
             id->y = o;
             if (o != A->fn && o)
                 o->flags |= FI_USES_ARGS;
