@@ -1,0 +1,119 @@
+/* Internal interface of the ES5 emitter of the lowering pass (lower_emit*.c):
+ * line-tracking output, temporaries, function and class contexts, and the
+ * entry points of each feature group. */
+#ifndef SANDBOX_LOWER_EMIT_H
+#define SANDBOX_LOWER_EMIT_H
+
+#include "sandbox/lower_int.h"
+
+struct efn {
+    struct efn *parent;
+    struct funcinfo *owner; /* whose `this`/`arguments` are native here (NULL: none) */
+    struct funcinfo *fi;    /* the source function being emitted */
+    struct lname **temps;
+    uint32_t ntemps, cap;
+    uint8_t is_gen, is_async, is_agen; /* how await/yield lower here */
+    int catch_depth;        /* inside catch scopes (block functions become expressions) */
+    int strict;             /* strict code (classes, "use strict"): no block functions */
+    struct lname *ret_this; /* derived constructor: `return` yields this name */
+};
+
+struct eclass {
+    struct eclass *parent;
+    struct node *node;
+    struct lname *name;      /* the constructor's name inside the class */
+    struct lname *super;     /* the parent class variable, or NULL */
+    struct lname *init;      /* instance field initialiser function, or NULL */
+    struct node *ctor;       /* the explicit constructor function, or NULL */
+};
+
+enum { SUB_TEMP, SUB_CALLTHIS };
+struct subst {
+    struct node *n;
+    struct lname *t, *o;
+    int kind;
+};
+
+struct emit {
+    struct lower_ctx *cx;
+    struct buf *out;
+    const char *src;
+    int line;
+    char last;
+    int last_num;
+    int depth;
+    struct efn *fn;
+    struct eclass *cls;
+    struct subst subst[64];
+    int nsubst;
+    struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
+    struct lname *tpl_caches; /* unused marker */
+    struct efn *root;
+    struct lname *name_hint;  /* the name an anonymous function/class takes (ES name inference) */
+    struct node *enum_node;   /* emitting an enum member initialiser */
+    struct lname *enum_name;
+};
+int lower__e_enum_member_ref(struct emit *E, struct node *id);
+
+/* output */
+void lower__e_tok(struct emit *E, int line, const char *s, size_t n);
+void lower__e_w(struct emit *E, const char *s);
+void lower__e_name(struct emit *E, int line, struct lname *n);
+void lower__e_src(struct emit *E, struct node *n);
+void lower__e_dot(struct emit *E, int line, struct lname *n);
+void lower__e_key(struct emit *E, int line, struct lname *n);
+void lower__e_enter(struct emit *E, struct node *n);
+void lower__e_leave(struct emit *E);
+struct lname *lower__e_tmp(struct emit *E);
+/* a temporary declared in the outermost function (template caches) */
+struct lname *lower__e_root_tmp(struct emit *E);
+struct lname *lower__e_tmp_name(struct emit *E);
+void lower__e_error(struct emit *E, struct node *n, const char *msg) __attribute__((noreturn));
+
+/* contexts */
+void lower__e_push_fn(struct emit *E, struct efn *f, struct funcinfo *owner, struct funcinfo *fi);
+void lower__e_pop_fn(struct emit *E);
+void lower__e_declare_temps(struct emit *E, struct efn *f);
+void lower__e_prologue(struct emit *E, struct funcinfo *fi);
+
+/* statements (lower_emit.c) */
+void lower__e_stmt(struct emit *E, struct node *n);
+void lower__e_stmts(struct emit *E, struct node *first);
+void lower__e_block_body(struct emit *E, struct node *block, struct node *before_first);
+void lower__e_fresh_open(struct emit *E, struct scope *s, int line);
+void lower__e_fresh_close(struct emit *E, struct scope *s, int line);
+void lower__e_var(struct emit *E, struct node *n, int in_for_head);
+
+/* expressions (lower_emit_expr.c) */
+void lower__e_expr(struct emit *E, struct node *n);
+void lower__e_ident(struct emit *E, struct node *n);
+void lower__e_this(struct emit *E, struct node *n);
+void lower__e_args_array(struct emit *E, struct node *first, int line);
+int lower__has_spread(struct node *first);
+void lower__e_member_suffix(struct emit *E, struct node *m);
+void lower__e_prop_key_string(struct emit *E, struct node *key, int computed);
+void lower__e_template_string(struct emit *E, struct node *part, int raw);
+
+/* functions (lower_emit_func.c) */
+void lower__e_function(struct emit *E, struct node *fn, struct lname *name_override);
+void lower__e_function_decl(struct emit *E, struct node *fn);
+void lower__e_params(struct emit *E, struct node *fn);
+int lower__e_is_strict_body(struct emit *E, struct node *first);
+void lower__e_param_init(struct emit *E, struct node *fn);
+
+/* classes and enums (lower_emit_class.c) */
+void lower__e_class(struct emit *E, struct node *c);
+void lower__e_enum(struct emit *E, struct node *n);
+void lower__e_super_member(struct emit *E, struct node *m, int for_call);
+
+/* patterns (lower_emit_pattern.c) */
+/* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */
+void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first);
+/* Emits a destructuring assignment expression whose value is the right side. */
+void lower__e_destructure_assign(struct emit *E, struct node *assign, int want_value);
+void lower__e_bind_target(struct emit *E, struct node *target, int decl);
+
+/* loops (lower_emit_loop.c) */
+void lower__e_loop(struct emit *E, struct node *n, struct node *labels);
+
+#endif

@@ -1,0 +1,208 @@
+/* Function emission: arrows become function expressions (this/arguments
+ * through captures), parameters with defaults, patterns and rest become
+ * statements at the top of the body, async functions run their body in a
+ * coroutine (__spawn), generators in __gen, async generators in __agen;
+ * the awaits and yields stay in place inside the body. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/lower_emit.h"
+
+#define W(s) lower__e_w(E, (s))
+
+static struct lname *param_formal(struct emit *E, struct node *prm)
+{
+    struct node *t = prm->kind == N_ASSIGNPAT ? prm->a : prm;
+    if (t->kind == N_IDENT && t->x)
+        return ((struct binding *)t->x)->out;
+    if (t->kind == N_IDENT)
+        return t->name;
+    if (!prm->x)
+        prm->x = lower__e_tmp_name(E);
+    return prm->x;
+}
+
+void lower__e_params(struct emit *E, struct node *fn)
+{
+    W("(");
+    int first = 1;
+    for (struct node *prm = fn->b; prm; prm = prm->next) {
+        if (prm->kind == N_REST)
+            break;
+        if (!first)
+            W(", ");
+        first = 0;
+        struct node *t = prm->kind == N_ASSIGNPAT ? prm->a : prm;
+        if (t->kind == N_IDENT)
+            lower__e_name(E, t->line, param_formal(E, prm));
+        else
+            lower__e_name(E, t->line, param_formal(E, prm));
+    }
+    W(")");
+}
+
+/* Defaults, patterns and rest, in parameter order. */
+void lower__e_param_init(struct emit *E, struct node *fn)
+{
+    int index = 0;
+    for (struct node *prm = fn->b; prm; prm = prm->next, index++) {
+        if (prm->kind == N_REST) {
+            char tmp[64];
+            struct node *t = prm->a;
+            struct lname *dst = t->kind == N_IDENT && t->x ? ((struct binding *)t->x)->out : NULL;
+            if (!dst)
+                dst = lower__e_tmp(E);
+            W(" var ");
+            lower__e_name(E, prm->line, dst);
+            snprintf(tmp, sizeof tmp, " = Array.prototype.slice.call(arguments, %d);", index);
+            W(tmp);
+            if (t->kind != N_IDENT) {
+                int first = 1;
+                W(" var ");
+                lower__e_pattern(E, t, dst, 1, &first);
+                W(";");
+            }
+            continue;
+        }
+        struct node *t = prm->kind == N_ASSIGNPAT ? prm->a : prm;
+        struct lname *formal = param_formal(E, prm);
+        if (prm->kind == N_ASSIGNPAT) {
+            W(" if (");
+            lower__e_name(E, 0, formal);
+            W(" === void 0) ");
+            lower__e_name(E, 0, formal);
+            W(" = ");
+            lower__e_expr(E, prm->b);
+            W(";");
+        }
+        if (t->kind != N_IDENT) {
+            int first = 1;
+            W(" var ");
+            lower__e_pattern(E, t, formal, 1, &first);
+            W(";");
+        }
+    }
+}
+
+static void e_body(struct emit *E, struct node *fn)
+{
+    if (fn->flags & NF_EXPRBODY) {
+        lower__e_tok(E, fn->c->line, " return ", 8);
+        lower__e_expr(E, fn->c);
+        W(";");
+    } else {
+        lower__e_stmts(E, fn->c->a);
+    }
+}
+
+static int body_end_line(struct node *fn)
+{
+    if (fn->flags & NF_EXPRBODY)
+        return 0;
+    return fn->c->d ? fn->c->d->line : 0;
+}
+
+/* Does a body start with a "use strict" directive? */
+int lower__e_is_strict_body(struct emit *E, struct node *first)
+{
+    for (struct node *s = first; s && s->kind == N_EXPRSTMT && s->a->kind == N_STR; s = s->next) {
+        size_t n = s->a->end - s->a->pos;
+        if (n == 12 && memcmp(E->src + s->a->pos + 1, "use strict", 10) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_keyword)
+{
+    struct funcinfo *fi = fn->x;
+    int arrow = (fn->op & FN_ARROW) != 0, async = (fn->op & FN_ASYNC) != 0,
+        gen = (fn->op & FN_GEN) != 0;
+    if (arrow)
+        lower__e_tok(E, fn->line, "(", 1);
+    if (!no_keyword) {
+        lower__e_tok(E, fn->line, "function", 8);
+        W(" ");
+    }
+    if (name)
+        lower__e_name(E, fn->line, name);
+    lower__e_params(E, fn);
+    lower__e_tok(E, (fn->flags & NF_EXPRBODY) ? 0 : fn->c->line, " {", 2);
+    struct efn outer, inner;
+    lower__e_push_fn(E, &outer, arrow ? NULL : fi, fi);
+    if (!(fn->flags & NF_EXPRBODY) && lower__e_is_strict_body(E, fn->c->a)) {
+        outer.strict = 1;
+        W(" \"use strict\";");
+    }
+    lower__e_prologue(E, fi);
+    if (!async && !gen) {
+        lower__e_param_init(E, fn);
+        e_body(E, fn);
+    } else {
+        if (gen)
+            lower__e_param_init(E, fn);
+        W(gen ? (async ? " return __agen(function () {" : " return __gen(function () {")
+              : " return __spawn(function () {");
+        lower__e_push_fn(E, &inner, arrow ? NULL : fi, fi);
+        inner.is_gen = gen && !async;
+        inner.is_agen = gen && async;
+        inner.is_async = async && !gen;
+        if (!gen)
+            lower__e_param_init(E, fn);
+        e_body(E, fn);
+        lower__e_tok(E, body_end_line(fn), "", 0);
+        lower__e_declare_temps(E, &inner);
+        lower__e_pop_fn(E);
+        W(" }, this, arguments);");
+    }
+    lower__e_tok(E, body_end_line(fn), " ", 1);
+    lower__e_declare_temps(E, &outer);
+    lower__e_pop_fn(E);
+    W("}");
+    if (arrow)
+        W(")");
+}
+
+static int usable_name(struct lname *n)
+{
+    if (!n || !n->len || (n->kw && n->kw <= KW_LAST_RESERVED) || n->kw == KW_ARGUMENTS ||
+        n->kw == KW_LET || n->kw == KW_STATIC || n->kw == KW_YIELD || n->kw == KW_AWAIT ||
+        n->kw == KW_UNDEFINED)
+        return 0;
+    if (n->len == 4 && memcmp(n->s, "eval", 4) == 0)
+        return 0;
+    return 1;
+}
+
+void lower__e_function(struct emit *E, struct node *fn, struct lname *name_override)
+{
+    struct lname *name = name_override;
+    struct lname *hint = E->name_hint;
+    E->name_hint = NULL;
+    if (!name && fn->a && !(fn->op & FN_METHOD))
+        name = fn->a->x ? ((struct binding *)fn->a->x)->out : fn->a->name;
+    /* ES name inference (`const f = () => {}` has f.name "f"): a named
+     * function expression, unless the body refers to an outer f */
+    if (!name && !fn->a && hint && usable_name(hint) && !(fn->op & (FN_GETTER | FN_SETTER)) &&
+        fn->x && !lower__is_foreign(E->cx, fn->x, hint))
+        name = hint;
+    int accessor_syntax = (fn->op & (FN_GETTER | FN_SETTER)) && E->fn && !name_override &&
+                          (fn->op & FN_METHOD) && !fn->y;
+    e_func(E, fn, accessor_syntax ? NULL : name, accessor_syntax);
+}
+
+void lower__e_function_decl(struct emit *E, struct node *fn)
+{
+    struct binding *b = fn->a->x;
+    struct lname *name = b ? b->out : fn->a->name;
+    if (b && b->kind == BK_BLOCKFN && (E->fn->catch_depth > 0 || E->fn->strict)) {
+        lower__e_tok(E, fn->line, "var", 3);
+        W(" ");
+        lower__e_name(E, 0, name);
+        W(" = ");
+        e_func(E, fn, name, 0);
+        W(";");
+        return;
+    }
+    e_func(E, fn, name, 0);
+}

@@ -1,0 +1,423 @@
+/* Loop emission: for/while/do keep their shape; for(let...;;) with captured
+ * bindings copies each binding into a fresh catch scope per iteration (and
+ * back, in a finally, before the update); for-of is an inline loop with an
+ * array fast path and the iterator protocol otherwise, closing the iterator
+ * on break/return/throw; for await awaits next() in place. Labels stay on
+ * the loop, inside any wrapper. No loop body is moved into a function. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/lower_emit.h"
+
+#define W(s) lower__e_w(E, (s))
+
+static void e_labels(struct emit *E, struct node *labels, struct node *loop)
+{
+    for (struct node *l = labels; l && l != loop; l = l->a) {
+        lower__e_name(E, l->line, l->name);
+        W(": ");
+    }
+}
+
+/* The body of a loop; a block keeps its braces and fresh scopes. */
+static void e_body(struct emit *E, struct node *body, void (*pre)(struct emit *, void *), void *arg,
+                   struct scope *iter_scope)
+{
+    int line = body->line;
+    lower__e_tok(E, line, "{", 1);
+    lower__e_fresh_open(E, iter_scope, line);
+    if (pre)
+        pre(E, arg);
+    if (body->kind == N_BLOCK) {
+        lower__e_block_body(E, body, NULL);
+        lower__e_fresh_close(E, iter_scope, body->d->line);
+        lower__e_tok(E, body->d->line, "}", 1);
+    } else {
+        lower__e_stmt(E, body);
+        lower__e_fresh_close(E, iter_scope, 0);
+        W("}");
+    }
+}
+
+/* ---- for (;;) -------------------------------------------------------------------- */
+
+static int head_has_fresh(struct node *n)
+{
+    struct scope *s = n->x;
+    return s && s->has_fresh;
+}
+
+struct copyback {
+    struct scope *s;
+};
+
+/* try { throw i$ } catch (i) { try { BODY } finally { i$ = i } } */
+static void for_fresh_body(struct emit *E, struct node *n)
+{
+    struct scope *s = n->x;
+    int line = n->d->line;
+    lower__e_tok(E, line, "{", 1);
+    for (struct binding *b = s->first; b; b = b->next) {
+        if (!(b->flags & BF_FRESH))
+            continue;
+        W(" try { throw ");
+        lower__e_name(E, 0, b->headcopy);
+        W("; } catch (");
+        lower__e_name(E, 0, b->out);
+        W(") {");
+    }
+    E->fn->catch_depth++;
+    W(" try");
+    if (n->d->kind == N_BLOCK) {
+        lower__e_tok(E, n->d->line, "{", 1);
+        lower__e_block_body(E, n->d, NULL);
+        lower__e_tok(E, n->d->d->line, "}", 1);
+    } else {
+        W(" {");
+        lower__e_stmt(E, n->d);
+        W("}");
+    }
+    W(" finally {");
+    for (struct binding *b = s->first; b; b = b->next) {
+        if (!(b->flags & BF_FRESH))
+            continue;
+        W(" ");
+        lower__e_name(E, 0, b->headcopy);
+        W(" = ");
+        lower__e_name(E, 0, b->out);
+        W(";");
+    }
+    W(" }");
+    for (struct binding *b = s->first; b; b = b->next)
+        if (b->flags & BF_FRESH)
+            W(" }");
+    E->fn->catch_depth--;
+    W(" }");
+}
+
+static void e_for(struct emit *E, struct node *n, struct node *labels)
+{
+    int fresh = head_has_fresh(n);
+    e_labels(E, labels, n);
+    lower__e_tok(E, n->line, "for (", 5);
+    if (fresh) {
+        /* the head works on the copies */
+        E->head_scope = n->x;
+        struct scope *s = n->x;
+        for (struct binding *b = s->first; b; b = b->next)
+            if (b->flags & BF_FRESH)
+                lower__e_tmp(E), E->fn->temps[E->fn->ntemps - 1] = b->headcopy;
+    }
+    if (n->a) {
+        if (n->a->kind == N_VAR)
+            lower__e_var(E, n->a, 1);
+        else
+            lower__e_expr(E, n->a);
+    }
+    W("; ");
+    if (n->b)
+        lower__e_expr(E, n->b);
+    W("; ");
+    if (n->c)
+        lower__e_expr(E, n->c);
+    W(")");
+    if (fresh) {
+        E->head_scope = NULL;
+        for_fresh_body(E, n);
+        return;
+    }
+    lower__e_stmt(E, n->d);
+}
+
+/* ---- for-in ------------------------------------------------------------------------ */
+
+struct iter_assign {
+    struct node *left;
+    struct lname *value; /* temp holding the iteration value */
+    struct node *valexpr_it; /* unused */
+};
+
+/* `left = value` at the top of each iteration (declaration or target). */
+static void assign_left(struct emit *E, void *arg)
+{
+    struct iter_assign *ia = arg;
+    struct node *left = ia->left;
+    int first = 1;
+    W(" ");
+    if (left->kind == N_VAR) {
+        /* a one-declarator declaration initialised from the temp */
+        struct node var = *left, decl = *left->a, val;
+        memset(&val, 0, sizeof val);
+        val.kind = N_IDENT;
+        val.name = ia->value;
+        decl.b = &val;
+        decl.next = NULL;
+        var.a = &decl;
+        lower__e_var(E, &var, 1);
+    } else if (left->kind == N_ARRPAT || left->kind == N_OBJPAT) {
+        lower__e_pattern(E, left, ia->value, 0, &first);
+    } else {
+        lower__e_expr(E, left);
+        W(" = ");
+        lower__e_name(E, 0, ia->value);
+    }
+    W(";");
+}
+
+static int simple_var_head(struct node *left)
+{
+    if (left->kind != N_VAR || left->a->a->kind != N_IDENT)
+        return 0;
+    struct binding *b = left->a->a->x;
+    return !b || !(b->flags & BF_FRESH);
+}
+
+static void e_forin(struct emit *E, struct node *n, struct node *labels)
+{
+    e_labels(E, labels, n);
+    lower__e_tok(E, n->line, "for (", 5);
+    if (simple_var_head(n->a)) {
+        struct node *t = n->a->a->a;
+        struct binding *b = t->x;
+        W("var ");
+        lower__e_name(E, t->line, b ? b->out : t->name);
+        W(" in ");
+        lower__e_expr(E, n->b);
+        W(")");
+        lower__e_stmt(E, n->d);
+        return;
+    }
+    if (n->a->kind == N_IDENT || n->a->kind == N_MEMBER || n->a->kind == N_PAREN) {
+        lower__e_expr(E, n->a);
+        W(" in ");
+        lower__e_expr(E, n->b);
+        W(")");
+        lower__e_stmt(E, n->d);
+        return;
+    }
+    struct iter_assign ia = { n->a, lower__e_tmp(E), NULL };
+    lower__e_name(E, 0, ia.value);
+    W(" in ");
+    lower__e_expr(E, n->b);
+    W(")");
+    e_body(E, n->d, assign_left, &ia, n->x);
+}
+
+/* ---- for-of ------------------------------------------------------------------------- */
+
+/* for (LEFT of EXPR) BODY becomes, for sync iteration:
+ *   $a = EXPR; $it = $a.__arr$ ? null : __iter($a); $it === null || ($a = []); $i = 0;
+ *   try { for (; $i < $a.length || $it !== null && ($i = 0, $t = $it, $it = null,
+ *                 __step($a, $t) && ($it = $t)); ) { LEFT = $a[$i++]; BODY } }
+ *   finally { if ($it !== null) { ...close... } }
+ * Arrays (marked by a non-enumerable Array.prototype.__arr$: a property read
+ * costs Duktape a quarter of a native Array.isArray call) and arguments
+ * objects run as a plain index loop; any other
+ * iterable is read one value at a time into the one-slot buffer $a. $it is
+ * null whenever the iterator must not be closed (arrays, exhausted, or
+ * next() threw). */
+struct of_state {
+    struct iter_assign ia;
+    struct lname *arr, *it, *idx, *tmp, *step, *value;
+    int is_await;
+};
+
+static void of_assign(struct emit *E, void *arg)
+{
+    struct of_state *o = arg;
+    assign_left(E, &o->ia);
+}
+
+#define N(x) lower__e_name(E, 0, (x))
+
+static struct lname *text_name(struct emit *E, const char *fmt, struct lname *a, struct lname *b)
+{
+    char buf[128];
+    int k = snprintf(buf, sizeof buf, fmt, a->s, b ? b->s : "");
+    struct lname *n = lower__arena_alloc(&E->cx->arena, sizeof *n + (size_t)k + 1);
+    if (!n)
+        lower__oom(E->cx);
+    memcpy((char *)(n + 1), buf, (size_t)k);
+    n->s = (char *)(n + 1);
+    n->len = (uint32_t)k;
+    return n;
+}
+
+static void of_close(struct emit *E, struct of_state *o, int quiet, const char *await_)
+{
+    W(" if (");
+    N(o->it);
+    W(" !== null) { ");
+    N(o->tmp);
+    W(" = ");
+    N(o->it);
+    W("; ");
+    N(o->it);
+    W(" = null; ");
+    if (o->is_await) {
+        if (quiet)
+            W("try { ");
+        W(await_);
+        W("__closeIter(");
+        N(o->tmp);
+        W("))");
+        W(quiet ? "; } catch (" : ";");
+        if (quiet) {
+            N(o->idx);
+            W(") {}");
+        }
+    } else {
+        W(quiet ? "__closeIterQuiet(" : "__closeIter(");
+        N(o->tmp);
+        W(");");
+    }
+    W(" }");
+}
+
+static void of_head_sync(struct emit *E, struct node *n, struct of_state *o)
+{
+    N(o->arr);
+    W(" = ");
+    lower__e_expr(E, n->b);
+    W("; ");
+    N(o->it);
+    W(" = ");
+    N(o->arr);
+    W(".__arr$ ? null : __iter(");
+    N(o->arr);
+    W("); ");
+    N(o->it);
+    W(" === null || (");
+    N(o->arr);
+    W(" = []); ");
+    N(o->idx);
+    W(" = 0;");
+}
+
+static void of_cond_sync(struct emit *E, struct of_state *o)
+{
+    N(o->idx);
+    W(" < ");
+    N(o->arr);
+    W(".length || ");
+    N(o->it);
+    W(" !== null && (");
+    N(o->idx);
+    W(" = 0, ");
+    N(o->tmp);
+    W(" = ");
+    N(o->it);
+    W(", ");
+    N(o->it);
+    W(" = null, __step(");
+    N(o->arr);
+    W(", ");
+    N(o->tmp);
+    W(") && (");
+    N(o->it);
+    W(" = ");
+    N(o->tmp);
+    W("))");
+}
+
+/* for await: $it = __asyncIter(EXPR); loop while !($s = await $t.next()).done */
+static void of_head_await(struct emit *E, struct node *n, struct of_state *o)
+{
+    N(o->it);
+    W(" = __asyncIter(");
+    lower__e_expr(E, n->b);
+    W(");");
+}
+
+static void of_cond_await(struct emit *E, struct of_state *o, const char *await_)
+{
+    N(o->tmp);
+    W(" = ");
+    N(o->it);
+    W(", ");
+    N(o->it);
+    W(" = null, !(");
+    N(o->step);
+    W(" = ");
+    W(await_);
+    N(o->tmp);
+    W(".next())).done && (");
+    N(o->it);
+    W(" = ");
+    N(o->tmp);
+    W(")");
+}
+
+static void e_forof(struct emit *E, struct node *n, struct node *labels)
+{
+    struct of_state o;
+    memset(&o, 0, sizeof o);
+    o.is_await = (n->flags & NF_AWAIT) != 0;
+    o.arr = lower__e_tmp(E);
+    o.it = lower__e_tmp(E);
+    o.idx = lower__e_tmp(E);
+    o.tmp = lower__e_tmp(E);
+    if (o.is_await) {
+        o.step = lower__e_tmp(E);
+        o.ia.value = text_name(E, "%s.value", o.step, NULL);
+    } else {
+        o.ia.value = text_name(E, "%s[%s++]", o.arr, o.idx);
+    }
+    o.ia.left = n->a;
+    const char *await_ = E->fn->is_agen ? "__agAwait(" : "__await(";
+    lower__e_tok(E, n->line, "", 0);
+    if (o.is_await)
+        of_head_await(E, n, &o);
+    else
+        of_head_sync(E, n, &o);
+    W(" try { ");
+    e_labels(E, labels, n);
+    W("for (; ");
+    if (o.is_await)
+        of_cond_await(E, &o, await_);
+    else
+        of_cond_sync(E, &o);
+    W("; ) ");
+    e_body(E, n->d, of_assign, &o, n->x);
+    /* finally only: a catch clause costs Duktape a third of this loop's
+     * time on small bodies. A close that throws during a throw completion
+     * therefore replaces the body's error (the spec keeps the first). */
+    int end = n->d->kind == N_BLOCK ? n->d->d->line : 0;
+    lower__e_tok(E, end, " } finally {", 12);
+    of_close(E, &o, 0, await_);
+    W(" }");
+}
+
+/* ---- while / do ------------------------------------------------------------------------ */
+
+void lower__e_loop(struct emit *E, struct node *n, struct node *labels)
+{
+    lower__e_enter(E, n);
+    switch (n->kind) {
+    case N_FOR:
+        e_for(E, n, labels);
+        break;
+    case N_FORIN:
+        e_forin(E, n, labels);
+        break;
+    case N_FOROF:
+        e_forof(E, n, labels);
+        break;
+    case N_WHILE:
+        e_labels(E, labels, n);
+        lower__e_tok(E, n->line, "while (", 7);
+        lower__e_expr(E, n->a);
+        W(")");
+        lower__e_stmt(E, n->b);
+        break;
+    case N_DOWHILE:
+        e_labels(E, labels, n);
+        lower__e_tok(E, n->line, "do", 2);
+        lower__e_stmt(E, n->b);
+        W(" while (");
+        lower__e_expr(E, n->a);
+        W(");");
+        break;
+    }
+    lower__e_leave(E);
+}

@@ -1,0 +1,260 @@
+/* Destructuring emission: a pattern bound to a value held in a temporary
+ * becomes a comma list of assignments (declarators when decl), defaults
+ * tested against undefined lazily and in order, array patterns through
+ * __ad (arrays as they are, other iterables read just far enough), rest
+ * elements by slice, rest properties by __rest. No callbacks: an await in
+ * a default stays in the async body. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/lower_emit.h"
+
+#define W(s) lower__e_w(E, (s))
+
+enum { V_MEMBER, V_INDEX, V_SLICE, V_REST };
+struct valref {
+    int kind;
+    struct lname *src;
+    struct node *key;     /* V_MEMBER */
+    int computed;
+    struct lname *keytmp; /* V_MEMBER: computed key already evaluated */
+    int index;            /* V_INDEX, V_SLICE */
+    struct node *restpat; /* V_REST: the object pattern */
+};
+
+static void sep(struct emit *E, int *first)
+{
+    if (!*first)
+        W(", ");
+    *first = 0;
+}
+
+static void e_value(struct emit *E, const struct valref *v)
+{
+    char tmp[48];
+    switch (v->kind) {
+    case V_MEMBER:
+        lower__e_name(E, 0, v->src);
+        if (v->keytmp) {
+            W("[");
+            lower__e_name(E, 0, v->keytmp);
+            W("]");
+        } else if (v->computed) {
+            W("[");
+            lower__e_expr(E, v->key);
+            W("]");
+        } else if (v->key->kind == N_IDENT) {
+            lower__e_dot(E, v->key->line, v->key->name);
+        } else {
+            W("[");
+            lower__e_prop_key_string(E, v->key, 0);
+            W("]");
+        }
+        return;
+    case V_INDEX:
+        lower__e_name(E, 0, v->src);
+        snprintf(tmp, sizeof tmp, "[%d]", v->index);
+        W(tmp);
+        return;
+    case V_SLICE:
+        lower__e_name(E, 0, v->src);
+        snprintf(tmp, sizeof tmp, ".slice(%d)", v->index);
+        W(tmp);
+        return;
+    case V_REST: {
+        W("__rest(");
+        lower__e_name(E, 0, v->src);
+        W(", [");
+        int first = 1;
+        for (struct node *e = v->restpat->a; e; e = e->next) {
+            if (e->kind == N_REST)
+                continue;
+            if (!first)
+                W(", ");
+            first = 0;
+            if (e->x)
+                lower__e_name(E, 0, e->x);
+            else
+                lower__e_prop_key_string(E, e->a, 0);
+        }
+        W("])");
+        return;
+    }
+    }
+}
+
+/* Emits the target side `name` or a member expression. */
+void lower__e_bind_target(struct emit *E, struct node *target, int decl)
+{
+    (void)decl;
+    if (target->kind == N_IDENT)
+        lower__e_ident(E, target);
+    else
+        lower__e_expr(E, target);
+}
+
+static void bind_element(struct emit *E, struct node *elem, const struct valref *v, int decl,
+                         int *first)
+{
+    struct node *target = elem, *def = NULL;
+    if (elem->kind == N_ASSIGNPAT || (elem->kind == N_ASSIGN && elem->op == P_ASSIGN)) {
+        target = elem->a;
+        def = elem->b;
+    }
+    while (target->kind == N_PAREN)
+        target = target->a;
+    int simple = target->kind == N_IDENT || target->kind == N_MEMBER;
+    struct lname *hold = simple ? NULL : lower__e_tmp(E);
+    sep(E, first);
+    if (hold)
+        lower__e_name(E, 0, hold);
+    else
+        lower__e_bind_target(E, target, decl);
+    W(" = ");
+    if (def) {
+        struct lname *t = lower__e_tmp(E);
+        W("(");
+        lower__e_name(E, 0, t);
+        W(" = ");
+        e_value(E, v);
+        W(") === void 0 ? ");
+        lower__e_expr(E, def);
+        W(" : ");
+        lower__e_name(E, 0, t);
+    } else {
+        e_value(E, v);
+    }
+    if (hold)
+        lower__e_pattern(E, target, hold, decl, first);
+}
+
+static void object_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)
+{
+    if (!pat->a) {
+        /* {} = v still requires an object-coercible v */
+        sep(E, first);
+        lower__e_name(E, 0, lower__e_tmp(E));
+        W(" = __oc(");
+        lower__e_name(E, 0, src);
+        W(")");
+        return;
+    }
+    int has_rest = 0;
+    for (struct node *e = pat->a; e; e = e->next)
+        has_rest |= e->kind == N_REST;
+    for (struct node *e = pat->a; e; e = e->next) {
+        struct valref v;
+        memset(&v, 0, sizeof v);
+        v.src = src;
+        if (e->kind == N_REST) {
+            v.kind = V_REST;
+            v.restpat = pat;
+            bind_element(E, e->a, &v, decl, first);
+            continue;
+        }
+        v.kind = V_MEMBER;
+        v.key = e->a;
+        v.computed = (e->flags & NF_COMPUTED) != 0;
+        if (v.computed && has_rest) {
+            e->x = lower__e_tmp(E);
+            sep(E, first);
+            lower__e_name(E, 0, e->x);
+            W(" = ");
+            lower__e_expr(E, e->a);
+            v.keytmp = e->x;
+        } else {
+            e->x = NULL;
+        }
+        bind_element(E, e->b, &v, decl, first);
+    }
+}
+
+static void array_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)
+{
+    char tmp[48];
+    int n = 0, rest = 0;
+    for (struct node *e = pat->a; e; e = e->next) {
+        if (e->kind == N_REST)
+            rest = 1;
+        else
+            n++;
+    }
+    struct lname *arr = lower__e_tmp(E);
+    sep(E, first);
+    lower__e_name(E, 0, arr);
+    W(" = __ad(");
+    lower__e_name(E, 0, src);
+    snprintf(tmp, sizeof tmp, ", %d)", rest ? -1 : n);
+    W(tmp);
+    int i = 0;
+    for (struct node *e = pat->a; e; e = e->next, i++) {
+        struct valref v;
+        memset(&v, 0, sizeof v);
+        v.src = arr;
+        v.index = i;
+        if (e->kind == N_HOLE)
+            continue;
+        if (e->kind == N_REST) {
+            v.kind = V_SLICE;
+            bind_element(E, e->a, &v, decl, first);
+            continue;
+        }
+        v.kind = V_INDEX;
+        bind_element(E, e, &v, decl, first);
+    }
+}
+
+void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)
+{
+    lower__e_enter(E, pat);
+    while (pat->kind == N_PAREN)
+        pat = pat->a;
+    switch (pat->kind) {
+    case N_IDENT:
+    case N_MEMBER:
+        sep(E, first);
+        lower__e_bind_target(E, pat, decl);
+        W(" = ");
+        lower__e_name(E, 0, src);
+        break;
+    case N_OBJPAT:
+        object_pattern(E, pat, src, decl, first);
+        break;
+    case N_ARRPAT:
+        array_pattern(E, pat, src, decl, first);
+        break;
+    case N_ASSIGNPAT: {
+        struct lname *t = lower__e_tmp(E);
+        sep(E, first);
+        lower__e_name(E, 0, t);
+        W(" = ");
+        lower__e_name(E, 0, src);
+        W(" === void 0 ? ");
+        lower__e_expr(E, pat->b);
+        W(" : ");
+        lower__e_name(E, 0, src);
+        lower__e_pattern(E, pat->a, t, decl, first);
+        break;
+    }
+    default:
+        lower__e_error(E, pat, "Invalid destructuring target");
+    }
+    lower__e_leave(E);
+}
+
+void lower__e_destructure_assign(struct emit *E, struct node *assign, int want_value)
+{
+    struct lname *t = lower__e_tmp(E);
+    int first = 0;
+    if (want_value)
+        lower__e_tok(E, assign->line, "(", 1);
+    lower__e_name(E, assign->line, t);
+    W(" = ");
+    lower__e_expr(E, assign->b);
+    lower__e_pattern(E, assign->a, t, 0, &first);
+    if (want_value) {
+        W(", ");
+        lower__e_name(E, 0, t);
+        W(")");
+    }
+}

@@ -1,0 +1,1001 @@
+/* The statement half of the parser: token helpers (expect, ASI, depth
+ * bound), statements, declarations, functions and parameters, classes and
+ * the program. TypeScript-only declarations are delegated to lower_ts.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/lower_int.h"
+
+#define P_TOK(p) ((p)->lx.tok)
+
+
+/* ---- token helpers -------------------------------------------------------- */
+
+void lower__p_next(struct parser *p)
+{
+    const char *msg;
+    uint32_t epos;
+    p->prev_end = P_TOK(p).end;
+    p->prev_line = p->lx.line;
+    if (p->spec_depth && --p->spec_budget <= 0)
+        lower__p_fail(p, NULL);
+    if (lower__lex_next(&p->lx, &msg, &epos) < 0)
+        lower__error_at(p->cx, epos, "%s", msg);
+}
+
+void lower__p_peek(struct parser *p, struct token *out)
+{
+    struct lex_state s;
+    const char *msg;
+    uint32_t epos;
+    lower__lex_save(&p->lx, &s);
+    if (lower__lex_next(&p->lx, &msg, &epos) < 0)
+        memset(&p->lx.tok, 0, sizeof p->lx.tok);
+    *out = p->lx.tok;
+    lower__lex_restore(&p->lx, &s);
+}
+
+int lower__p_is(struct parser *p, int op)
+{
+    return P_TOK(p).type == TK_PUNCT && P_TOK(p).op == op;
+}
+
+int lower__p_eat(struct parser *p, int op)
+{
+    if (!lower__p_is(p, op))
+        return 0;
+    lower__p_next(p);
+    return 1;
+}
+
+int lower__p_is_kw(struct parser *p, int kw)
+{
+    return P_TOK(p).type == TK_NAME && P_TOK(p).kw == kw && !P_TOK(p).escaped;
+}
+
+void lower__p_fail(struct parser *p, const char *what)
+{
+    const struct token *t = &P_TOK(p);
+    if (p->cx->spec_jmp)
+        longjmp(*p->cx->spec_jmp, 1);
+    if (t->type == TK_EOF)
+        lower__error_at(p->cx, t->pos, "Unexpected end of input%s%s%s", what ? " (expected '" : "",
+                        what ? what : "", what ? "')" : "");
+    int n = (int)(t->end - t->pos);
+    if (n > 40)
+        n = 40;
+    if (what)
+        lower__error_at(p->cx, t->pos, "Unexpected token '%.*s' (expected '%s')", n,
+                        p->cx->src + t->pos, what);
+    lower__error_at(p->cx, t->pos, "Unexpected token '%.*s'", n, p->cx->src + t->pos);
+}
+
+void lower__p_expect(struct parser *p, int op)
+{
+    if (!lower__p_eat(p, op))
+        lower__p_fail(p, lower__punct_text[op]);
+}
+
+void lower__p_semicolon(struct parser *p)
+{
+    if (lower__p_eat(p, P_SEMI))
+        return;
+    if (lower__p_is(p, P_RBRACE) || P_TOK(p).type == TK_EOF || P_TOK(p).nl_before)
+        return;
+    lower__p_fail(p, ";");
+}
+
+void lower__p_enter(struct parser *p)
+{
+    if (++p->depth > LOWER_MAX_DEPTH) {
+        if (p->cx->spec_jmp)
+            longjmp(*p->cx->spec_jmp, 1);
+        lower__error_at(p->cx, P_TOK(p).pos, "Nesting too deep (more than %d levels)",
+                        LOWER_MAX_DEPTH);
+    }
+}
+
+void lower__p_leave(struct parser *p)
+{
+    p->depth--;
+}
+
+struct lname *lower__p_ident(struct parser *p)
+{
+    const struct token *t = &P_TOK(p);
+    if (t->type != TK_NAME)
+        lower__p_fail(p, NULL);
+    /* escaped keywords are not identifiers either */
+    int kw = t->name->kw;
+    if (kw && kw <= KW_LAST_RESERVED)
+        lower__p_fail(p, NULL);
+    if ((kw == KW_AWAIT && p->in_async) || (kw == KW_YIELD && p->in_gen))
+        lower__p_fail(p, NULL);
+    struct lname *n = t->name;
+    lower__p_next(p);
+    return n;
+}
+
+struct node *lower__new_node(struct parser *p, int kind, uint32_t pos, int line)
+{
+    struct node *n = lower__arena_alloc(&p->cx->arena, sizeof *n);
+    if (!n)
+        lower__oom(p->cx);
+    n->kind = (uint8_t)kind;
+    n->pos = pos;
+    n->end = pos;
+    n->line = line;
+    return n;
+}
+
+static struct node *ident_node(struct parser *p)
+{
+    struct node *id = lower__new_node(p, N_IDENT, P_TOK(p).pos, P_TOK(p).line);
+    id->end = P_TOK(p).end;
+    id->name = lower__p_ident(p);
+    return id;
+}
+
+/* ---- patterns ------------------------------------------------------------ */
+
+static struct node *parse_binding_element(struct parser *p);
+
+static struct node *parse_obj_pattern(struct parser *p)
+{
+    struct node *n = lower__new_node(p, N_OBJPAT, P_TOK(p).pos, P_TOK(p).line);
+    struct node *last = NULL;
+    lower__p_next(p);
+    while (!lower__p_is(p, P_RBRACE)) {
+        struct node *e;
+        if (lower__p_is(p, P_ELLIPSIS)) {
+            e = lower__new_node(p, N_REST, P_TOK(p).pos, P_TOK(p).line);
+            lower__p_next(p);
+            e->a = ident_node(p);
+        } else {
+            e = lower__new_node(p, N_PROP, P_TOK(p).pos, P_TOK(p).line);
+            e->a = lower__parse_prop_key(p, e, 0);
+            if (lower__p_eat(p, P_COLON)) {
+                e->b = parse_binding_element(p);
+            } else {
+                if (e->a->kind != N_IDENT || (e->flags & NF_COMPUTED))
+                    lower__p_fail(p, ":");
+                if (e->a->name->kw && e->a->name->kw <= KW_LAST_RESERVED)
+                    lower__error_at(p->cx, e->a->pos, "Unexpected reserved word");
+                e->flags |= NF_SHORTHAND;
+                struct node *v = lower__new_node(p, N_IDENT, e->a->pos, e->a->line);
+                v->name = e->a->name;
+                v->end = e->a->end;
+                if (lower__p_eat(p, P_ASSIGN)) {
+                    struct node *as = lower__new_node(p, N_ASSIGNPAT, v->pos, v->line);
+                    as->a = v;
+                    as->b = lower__parse_assign(p);
+                    v = as;
+                }
+                e->b = v;
+            }
+        }
+        e->end = p->prev_end;
+        if (last)
+            last->next = e;
+        else
+            n->a = e;
+        last = e;
+        if (!lower__p_eat(p, P_COMMA))
+            break;
+    }
+    lower__p_expect(p, P_RBRACE);
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_arr_pattern(struct parser *p)
+{
+    struct node *n = lower__new_node(p, N_ARRPAT, P_TOK(p).pos, P_TOK(p).line);
+    struct node *last = NULL;
+    lower__p_next(p);
+    while (!lower__p_is(p, P_RBRACKET)) {
+        struct node *e;
+        if (lower__p_is(p, P_COMMA)) {
+            e = lower__new_node(p, N_HOLE, P_TOK(p).pos, P_TOK(p).line);
+        } else if (lower__p_is(p, P_ELLIPSIS)) {
+            e = lower__new_node(p, N_REST, P_TOK(p).pos, P_TOK(p).line);
+            lower__p_next(p);
+            e->a = lower__parse_binding_target(p);
+        } else {
+            e = parse_binding_element(p);
+        }
+        if (last)
+            last->next = e;
+        else
+            n->a = e;
+        last = e;
+        if (!lower__p_eat(p, P_COMMA))
+            break;
+    }
+    lower__p_expect(p, P_RBRACKET);
+    n->end = p->prev_end;
+    return n;
+}
+
+struct node *lower__parse_binding_target(struct parser *p)
+{
+    struct node *n;
+    lower__p_enter(p);
+    if (lower__p_is(p, P_LBRACE))
+        n = parse_obj_pattern(p);
+    else if (lower__p_is(p, P_LBRACKET))
+        n = parse_arr_pattern(p);
+    else
+        n = ident_node(p);
+    lower__p_leave(p);
+    return n;
+}
+
+static struct node *parse_binding_element(struct parser *p)
+{
+    struct node *t = lower__parse_binding_target(p);
+    if (!lower__p_is(p, P_ASSIGN))
+        return t;
+    struct node *as = lower__new_node(p, N_ASSIGNPAT, t->pos, t->line);
+    lower__p_next(p);
+    as->a = t;
+    as->b = lower__parse_assign(p);
+    as->end = p->prev_end;
+    return as;
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+static struct node *parse_param(struct parser *p, int is_ctor)
+{
+    int paramprop = 0;
+    while (P_TOK(p).type == TK_NAME && lower__ts_is_modifier(P_TOK(p).kw)) {
+        struct token nx;
+        lower__p_peek(p, &nx);
+        if (!(nx.type == TK_NAME || (nx.type == TK_PUNCT && (nx.op == P_LBRACE || nx.op == P_LBRACKET))))
+            break;
+        if (!is_ctor)
+            lower__error_at(p->cx, P_TOK(p).pos, "A parameter property is only allowed in a constructor");
+        paramprop = 1;
+        lower__p_next(p);
+    }
+    if (lower__p_is(p, P_AT))
+        lower__error_at(p->cx, P_TOK(p).pos, "Unsupported: decorators");
+    if (lower__p_is(p, P_ELLIPSIS)) {
+        struct node *r = lower__new_node(p, N_REST, P_TOK(p).pos, P_TOK(p).line);
+        lower__p_next(p);
+        r->a = lower__parse_binding_target(p);
+        lower__p_eat(p, P_QUESTION);
+        lower__ts_skip_annotation(p);
+        r->end = p->prev_end;
+        return r;
+    }
+    struct node *t = lower__parse_binding_target(p);
+    lower__p_eat(p, P_QUESTION);
+    lower__ts_skip_annotation(p);
+    if (lower__p_is(p, P_ASSIGN)) {
+        struct node *as = lower__new_node(p, N_ASSIGNPAT, t->pos, t->line);
+        lower__p_next(p);
+        as->a = t;
+        as->b = lower__parse_assign(p);
+        as->end = p->prev_end;
+        t = as;
+    }
+    if (paramprop) {
+        struct node *id = t->kind == N_ASSIGNPAT ? t->a : t;
+        if (id->kind != N_IDENT)
+            lower__error_at(p->cx, id->pos, "A parameter property may not be a binding pattern");
+        t->flags |= NF_PARAMPROP;
+    }
+    return t;
+}
+
+struct node *lower__parse_params(struct parser *p, struct node *fn)
+{
+    struct node *last = NULL;
+    int is_ctor = (fn->op & FN_CTOR) != 0;
+    lower__p_expect(p, P_LPAREN);
+    int ni = p->no_in;
+    p->no_in = 0;
+    while (!lower__p_is(p, P_RPAREN)) {
+        if (lower__p_is_kw(p, KW_THIS)) { /* TS `this` parameter */
+            lower__p_next(p);
+            lower__ts_skip_annotation(p);
+            if (!lower__p_eat(p, P_COMMA))
+                break;
+            continue;
+        }
+        struct node *prm = parse_param(p, is_ctor);
+        if (last)
+            last->next = prm;
+        else
+            fn->b = prm;
+        last = prm;
+        if (prm->kind == N_REST && !lower__p_is(p, P_RPAREN))
+            lower__p_fail(p, ")");
+        if (!lower__p_eat(p, P_COMMA))
+            break;
+    }
+    p->no_in = ni;
+    lower__p_expect(p, P_RPAREN);
+    return fn->b;
+}
+
+static struct node *parse_statement_list(struct parser *p, struct node **first, int until_brace)
+{
+    struct node *last = NULL;
+    while (P_TOK(p).type != TK_EOF && !(until_brace && lower__p_is(p, P_RBRACE))) {
+        struct node *s = lower__parse_statement(p);
+        if (last)
+            last->next = s;
+        else
+            *first = s;
+        last = s;
+    }
+    return last;
+}
+
+struct node *lower__parse_block(struct parser *p)
+{
+    struct node *b = lower__new_node(p, N_BLOCK, P_TOK(p).pos, P_TOK(p).line);
+    lower__p_enter(p);
+    lower__p_expect(p, P_LBRACE);
+    parse_statement_list(p, &b->a, 1);
+    b->d = lower__new_node(p, N_EMPTY, P_TOK(p).pos, P_TOK(p).line); /* the closing brace */
+    lower__p_expect(p, P_RBRACE);
+    b->end = p->prev_end;
+    lower__p_leave(p);
+    return b;
+}
+
+/* After `function` (and `async`), or at a method's parameter list. */
+struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uint32_t pos, int line)
+{
+    struct node *fn = lower__new_node(p, N_FUNC, pos, line);
+    lower__p_enter(p);
+    if (!(flags & FN_METHOD) && lower__p_eat(p, P_STAR))
+        flags |= FN_GEN;
+    fn->op = (uint8_t)flags;
+    if (is_decl)
+        fn->flags |= NF_DECL;
+    int sf = p->in_func, sa = p->in_async, sg = p->in_gen;
+    if (!(flags & FN_METHOD) && P_TOK(p).type == TK_NAME && !lower__p_is(p, P_LPAREN)) {
+        /* the name of a generator/async expression follows its own rules */
+        fn->a = ident_node(p);
+    } else if (is_decl) {
+        lower__p_fail(p, NULL);
+    }
+    p->in_func = 1;
+    p->in_async = (flags & FN_ASYNC) != 0;
+    p->in_gen = (flags & FN_GEN) != 0;
+    if (lower__p_is(p, P_LT))
+        lower__ts_skip_type_params(p);
+    lower__parse_params(p, fn);
+    if (lower__p_is(p, P_COLON)) {
+        lower__p_next(p);
+        lower__ts_skip_type(p);
+    }
+    if (!lower__p_is(p, P_LBRACE) && (is_decl || (flags & FN_METHOD))) {
+        /* TypeScript overload or abstract signature */
+        lower__p_semicolon(p);
+        fn->flags |= NF_ERASED;
+    } else {
+        fn->c = lower__parse_block(p);
+    }
+    p->in_func = sf;
+    p->in_async = sa;
+    p->in_gen = sg;
+    fn->end = p->prev_end;
+    lower__p_leave(p);
+    return fn;
+}
+
+/* ---- classes --------------------------------------------------------------- */
+
+static int is_member_modifier(int kw)
+{
+    return kw == KW_STATIC || kw == KW_PUBLIC || kw == KW_PRIVATE || kw == KW_PROTECTED ||
+           kw == KW_READONLY || kw == KW_OVERRIDE || kw == KW_ABSTRACT || kw == KW_DECLARE ||
+           kw == KW_ACCESSOR;
+}
+
+/* `[name: type]: type;` index signature (TS) at the current '['. */
+static int skip_index_signature(struct parser *p)
+{
+    struct token a, b;
+    struct lex_state s;
+    const char *msg;
+    uint32_t epos;
+    lower__lex_save(&p->lx, &s);
+    if (lower__lex_next(&p->lx, &msg, &epos) < 0) {
+        lower__lex_restore(&p->lx, &s);
+        return 0;
+    }
+    a = p->lx.tok;
+    if (lower__lex_next(&p->lx, &msg, &epos) < 0) {
+        lower__lex_restore(&p->lx, &s);
+        return 0;
+    }
+    b = p->lx.tok;
+    lower__lex_restore(&p->lx, &s);
+    if (!(a.type == TK_NAME && b.type == TK_PUNCT && b.op == P_COLON))
+        return 0;
+    lower__p_next(p);
+    lower__p_next(p);
+    lower__p_next(p);
+    lower__ts_skip_type(p);
+    lower__p_expect(p, P_RBRACKET);
+    lower__p_eat(p, P_QUESTION);
+    lower__ts_skip_annotation(p);
+    lower__p_semicolon(p);
+    return 1;
+}
+
+static int key_is_constructor(struct node *k)
+{
+    if (k->kind == N_IDENT)
+        return k->name->kw == KW_CONSTRUCTOR;
+    return 0;
+}
+
+static struct node *parse_field_init(struct parser *p)
+{
+    int sf = p->in_func, sa = p->in_async, sg = p->in_gen;
+    p->in_func = 1;
+    p->in_async = 0;
+    p->in_gen = 0;
+    struct node *v = lower__parse_assign(p);
+    p->in_func = sf;
+    p->in_async = sa;
+    p->in_gen = sg;
+    return v;
+}
+
+static struct node *parse_class_member(struct parser *p, int *erased)
+{
+    const struct token *t = &P_TOK(p);
+    struct node *m = lower__new_node(p, N_CLASS_MEMBER, t->pos, t->line);
+    uint32_t pos = t->pos;
+    int line = t->line;
+    int is_abstract = 0, is_declare = 0;
+    *erased = 0;
+    if (lower__p_is(p, P_AT))
+        lower__error_at(p->cx, t->pos, "Unsupported: decorators");
+    while (t->type == TK_NAME && !t->escaped && is_member_modifier(t->kw)) {
+        struct token nx;
+        lower__p_peek(p, &nx);
+        int key_next = nx.type == TK_NAME || nx.type == TK_STR || nx.type == TK_NUM ||
+                       nx.type == TK_PRIVATE ||
+                       (nx.type == TK_PUNCT && (nx.op == P_LBRACKET || nx.op == P_STAR ||
+                                                (nx.op == P_LBRACE && t->kw == KW_STATIC)));
+        if (!key_next)
+            break;
+        if (t->kw == KW_STATIC) {
+            if (nx.type == TK_PUNCT && nx.op == P_LBRACE) {
+                lower__p_next(p);
+                m->op = PK_STATIC_BLOCK;
+                m->flags |= NF_STATIC;
+                int sf = p->in_func, sa = p->in_async, sg = p->in_gen;
+                p->in_func = 1;
+                p->in_async = 0;
+                p->in_gen = 0;
+                m->b = lower__parse_block(p);
+                p->in_func = sf;
+                p->in_async = sa;
+                p->in_gen = sg;
+                m->end = p->prev_end;
+                return m;
+            }
+            m->flags |= NF_STATIC;
+        } else if (t->kw == KW_ABSTRACT) {
+            is_abstract = 1;
+        } else if (t->kw == KW_DECLARE) {
+            is_declare = 1;
+        } else if (t->kw == KW_ACCESSOR) {
+            lower__error_at(p->cx, t->pos, "Unsupported: auto-accessor fields");
+        }
+        lower__p_next(p);
+    }
+    if (lower__p_is(p, P_LBRACKET) && skip_index_signature(p)) {
+        *erased = 1;
+        return NULL;
+    }
+    int fnflags = 0, kind = PK_FIELD;
+    if (t->type == TK_NAME && !t->escaped && (t->kw == KW_GET || t->kw == KW_SET || t->kw == KW_ASYNC)) {
+        struct token nx;
+        lower__p_peek(p, &nx);
+        int key_next = nx.type == TK_NAME || nx.type == TK_STR || nx.type == TK_NUM ||
+                       nx.type == TK_PRIVATE ||
+                       (nx.type == TK_PUNCT && (nx.op == P_LBRACKET || nx.op == P_STAR));
+        if (key_next && !(t->kw == KW_ASYNC && nx.nl_before)) {
+            kind = t->kw == KW_GET ? PK_GET : t->kw == KW_SET ? PK_SET : PK_METHOD;
+            if (t->kw == KW_ASYNC)
+                fnflags |= FN_ASYNC;
+            lower__p_next(p);
+        }
+    }
+    if (lower__p_eat(p, P_STAR)) {
+        fnflags |= FN_GEN;
+        kind = PK_METHOD;
+    }
+    m->a = lower__parse_prop_key(p, m, 1);
+    if (lower__p_is(p, P_QUESTION) || lower__p_is(p, P_BANG))
+        lower__p_next(p);
+    if (kind == PK_FIELD && (lower__p_is(p, P_LPAREN) || lower__p_is(p, P_LT)))
+        kind = PK_METHOD;
+    m->op = (uint8_t)kind;
+    if (kind != PK_FIELD) {
+        if (kind == PK_GET)
+            fnflags |= FN_GETTER;
+        else if (kind == PK_SET)
+            fnflags |= FN_SETTER;
+        if (kind == PK_METHOD && !(m->flags & (NF_STATIC | NF_COMPUTED)) && key_is_constructor(m->a))
+            fnflags |= FN_CTOR;
+        m->b = lower__parse_function(p, fnflags | FN_METHOD, 0, pos, line);
+        if ((m->b->flags & NF_ERASED) || is_abstract)
+            *erased = 1;
+    } else {
+        lower__ts_skip_annotation(p);
+        if (lower__p_eat(p, P_ASSIGN))
+            m->b = parse_field_init(p);
+        lower__p_semicolon(p);
+        if (is_declare || is_abstract)
+            *erased = 1;
+    }
+    m->end = p->prev_end;
+    return *erased ? NULL : m;
+}
+
+static int key_is(struct parser *p, struct node *m, const char *word)
+{
+    struct node *k = m->a;
+    size_t n = strlen(word);
+    if (m->flags & NF_COMPUTED)
+        return 0;
+    if (k->kind == N_IDENT || k->kind == N_PRIVNAME)
+        return k->name->len == n && memcmp(k->name->s, word, n) == 0;
+    if (k->kind == N_STR)
+        return k->end - k->pos == n + 2 && memcmp(p->cx->src + k->pos + 1, word, n) == 0;
+    return 0;
+}
+
+/* Early errors of class bodies (ES2022 15.7.1). */
+static void check_class(struct parser *p, struct node *c)
+{
+    int ctors = 0;
+    for (struct node *m = c->c; m; m = m->next) {
+        int st = (m->flags & NF_STATIC) != 0, priv = (m->flags & NF_PRIVATE) != 0;
+        if (m->op == PK_STATIC_BLOCK)
+            continue;
+        if (priv && key_is(p, m, "constructor"))
+            lower__error_at(p->cx, m->a->pos, "Classes may not have a private field named '#constructor'");
+        if (!priv && !st && key_is(p, m, "constructor")) {
+            if (m->op == PK_FIELD)
+                lower__error_at(p->cx, m->a->pos, "Classes may not have a field named 'constructor'");
+            if (m->op != PK_METHOD || (m->b->op & (FN_GEN | FN_ASYNC)))
+                lower__error_at(p->cx, m->a->pos, "Class constructor may not be an accessor, generator or async");
+            if (++ctors > 1)
+                lower__error_at(p->cx, m->a->pos, "A class may only have one constructor");
+        }
+        if (!priv && st && key_is(p, m, "prototype"))
+            lower__error_at(p->cx, m->a->pos, "Classes may not have a static property named 'prototype'");
+        if (!priv && m->op == PK_FIELD && key_is(p, m, "constructor"))
+            lower__error_at(p->cx, m->a->pos, "Classes may not have a field named 'constructor'");
+        if (!priv)
+            continue;
+        for (struct node *o = c->c; o != m; o = o->next) {
+            if (!(o->flags & NF_PRIVATE) || o->a->name != m->a->name)
+                continue;
+            int pair = ((o->op == PK_GET && m->op == PK_SET) || (o->op == PK_SET && m->op == PK_GET)) &&
+                       ((o->flags & NF_STATIC) == (m->flags & NF_STATIC));
+            if (!pair)
+                lower__error_at(p->cx, m->a->pos, "Identifier '#%s' has already been declared",
+                                m->a->name->s);
+        }
+    }
+}
+
+/* At `class`. */
+struct node *lower__parse_class(struct parser *p, int is_decl, uint32_t pos, int line)
+{
+    struct node *c = lower__new_node(p, N_CLASS, pos, line);
+    lower__p_enter(p);
+    lower__p_next(p);
+    if (is_decl)
+        c->flags |= NF_DECL;
+    if (P_TOK(p).type == TK_NAME && !lower__p_is_kw(p, KW_EXTENDS) && !lower__p_is_kw(p, KW_IMPLEMENTS))
+        c->a = ident_node(p);
+    else if (is_decl)
+        lower__p_fail(p, NULL);
+    if (lower__p_is(p, P_LT))
+        lower__ts_skip_type_params(p);
+    if (lower__p_is_kw(p, KW_EXTENDS)) {
+        lower__p_next(p);
+        c->b = lower__parse_lhs_expr(p);
+        if (lower__p_is(p, P_LT))
+            lower__ts_try_type_args(p);
+    }
+    if (lower__p_is_kw(p, KW_IMPLEMENTS)) {
+        lower__p_next(p);
+        do
+            lower__ts_skip_type(p);
+        while (lower__p_eat(p, P_COMMA));
+    }
+    lower__p_expect(p, P_LBRACE);
+    int sc = p->in_class_body;
+    p->in_class_body = 1;
+    struct node *last = NULL;
+    while (!lower__p_is(p, P_RBRACE)) {
+        if (lower__p_eat(p, P_SEMI))
+            continue;
+        if (P_TOK(p).type == TK_EOF)
+            lower__p_fail(p, "}");
+        int erased;
+        struct node *m = parse_class_member(p, &erased);
+        if (!m)
+            continue;
+        if (last)
+            last->next = m;
+        else
+            c->c = m;
+        last = m;
+    }
+    p->in_class_body = sc;
+    check_class(p, c);
+    c->d = lower__new_node(p, N_FUNC, P_TOK(p).pos, P_TOK(p).line); /* instance field init */
+    c->d->op = FN_FIELD | FN_METHOD;
+    c->d->next = lower__new_node(p, N_FUNC, P_TOK(p).pos, P_TOK(p).line); /* static init */
+    c->d->next->op = FN_FIELD | FN_METHOD;
+    lower__p_expect(p, P_RBRACE);
+    c->end = p->prev_end;
+    lower__p_leave(p);
+    return c;
+}
+
+/* ---- statements ---------------------------------------------------------- */
+
+static struct node *parse_var(struct parser *p, int kind, int in_for)
+{
+    struct node *v = lower__new_node(p, N_VAR, P_TOK(p).pos, P_TOK(p).line);
+    v->op = (uint8_t)kind;
+    lower__p_next(p);
+    struct node *last = NULL;
+    do {
+        struct node *d = lower__new_node(p, N_DECLARATOR, P_TOK(p).pos, P_TOK(p).line);
+        d->a = lower__parse_binding_target(p);
+        lower__p_eat(p, P_BANG); /* TS definite assignment */
+        lower__ts_skip_annotation(p);
+        if (lower__p_eat(p, P_ASSIGN))
+            d->b = lower__parse_assign(p);
+        else if (!in_for && (d->a->kind != N_IDENT))
+            lower__error_at(p->cx, d->pos, "Missing initializer in destructuring declaration");
+        d->end = p->prev_end;
+        if (last)
+            last->next = d;
+        else
+            v->a = d;
+        last = d;
+    } while (lower__p_eat(p, P_COMMA));
+    v->end = p->prev_end;
+    return v;
+}
+
+static int let_is_decl(struct parser *p)
+{
+    struct token nx;
+    lower__p_peek(p, &nx);
+    return (nx.type == TK_NAME && !(nx.kw == KW_IN || nx.kw == KW_INSTANCEOF || nx.kw == KW_OF)) ||
+           (nx.type == TK_PUNCT && (nx.op == P_LBRACKET || nx.op == P_LBRACE));
+}
+
+static struct node *parse_for(struct parser *p)
+{
+    uint32_t pos = P_TOK(p).pos;
+    int line = P_TOK(p).line;
+    struct node *n = lower__new_node(p, N_FOR, pos, line);
+    lower__p_next(p);
+    if (lower__p_is_kw(p, KW_AWAIT)) {
+        if (!p->in_async)
+            lower__p_fail(p, NULL);
+        n->flags |= NF_AWAIT;
+        lower__p_next(p);
+    }
+    lower__p_expect(p, P_LPAREN);
+    struct node *init = NULL;
+    p->no_in = 1;
+    if (lower__p_is_kw(p, KW_VAR))
+        init = parse_var(p, VK_VAR, 1);
+    else if ((lower__p_is_kw(p, KW_LET) && let_is_decl(p)) || lower__p_is_kw(p, KW_CONST))
+        init = parse_var(p, lower__p_is_kw(p, KW_CONST) ? VK_CONST : VK_LET, 1);
+    else if (!lower__p_is(p, P_SEMI))
+        init = lower__parse_expression(p);
+    p->no_in = 0;
+    int is_of = lower__p_is_kw(p, KW_OF), is_in = lower__p_is_kw(p, KW_IN);
+    if (is_of || is_in) {
+        n->kind = is_of ? N_FOROF : N_FORIN;
+        if (init->kind == N_VAR) {
+            if (init->a->next || init->a->b)
+                lower__error_at(p->cx, init->pos, "Invalid left-hand side in for-%s loop",
+                                is_of ? "of" : "in");
+        } else if (init->kind == N_ARRAY || init->kind == N_OBJECT) {
+            init = lower__to_pattern(p, init, 0);
+        } else if (!(init->kind == N_IDENT || init->kind == N_MEMBER || init->kind == N_PAREN)) {
+            lower__error_at(p->cx, init->pos, "Invalid left-hand side in for loop");
+        }
+        lower__p_next(p);
+        n->a = init;
+        n->b = is_of ? lower__parse_assign(p) : lower__parse_expression(p);
+    } else {
+        if (n->flags & NF_AWAIT)
+            lower__p_fail(p, "of");
+        if (init && init->kind == N_VAR) {
+            for (struct node *d = init->a; d; d = d->next)
+                if (!d->b && (d->a->kind != N_IDENT || init->op == VK_CONST))
+                    lower__error_at(p->cx, d->pos, "Missing initializer in declaration");
+        }
+        n->a = init;
+        lower__p_expect(p, P_SEMI);
+        if (!lower__p_is(p, P_SEMI))
+            n->b = lower__parse_expression(p);
+        lower__p_expect(p, P_SEMI);
+        if (!lower__p_is(p, P_RPAREN))
+            n->c = lower__parse_expression(p);
+    }
+    lower__p_expect(p, P_RPAREN);
+    n->d = lower__parse_statement(p);
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_try(struct parser *p)
+{
+    struct node *n = lower__new_node(p, N_TRY, P_TOK(p).pos, P_TOK(p).line);
+    lower__p_next(p);
+    n->a = lower__parse_block(p);
+    if (lower__p_is_kw(p, KW_CATCH)) {
+        lower__p_next(p);
+        if (lower__p_eat(p, P_LPAREN)) {
+            n->b = lower__parse_binding_target(p);
+            lower__ts_skip_annotation(p);
+            lower__p_expect(p, P_RPAREN);
+        }
+        n->c = lower__parse_block(p);
+        n->c->flags |= NF_SHORTHAND; /* marks a catch body */
+    }
+    if (lower__p_is_kw(p, KW_FINALLY)) {
+        lower__p_next(p);
+        n->d = lower__parse_block(p);
+    }
+    if (!n->c && !n->d)
+        lower__p_fail(p, "catch");
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_switch(struct parser *p)
+{
+    struct node *n = lower__new_node(p, N_SWITCH, P_TOK(p).pos, P_TOK(p).line);
+    lower__p_next(p);
+    lower__p_expect(p, P_LPAREN);
+    n->a = lower__parse_expression(p);
+    lower__p_expect(p, P_RPAREN);
+    lower__p_expect(p, P_LBRACE);
+    struct node *last = NULL;
+    while (!lower__p_is(p, P_RBRACE)) {
+        struct node *c = lower__new_node(p, N_CASE, P_TOK(p).pos, P_TOK(p).line);
+        if (lower__p_is_kw(p, KW_CASE)) {
+            lower__p_next(p);
+            c->a = lower__parse_expression(p);
+        } else if (lower__p_is_kw(p, KW_DEFAULT)) {
+            lower__p_next(p);
+        } else {
+            lower__p_fail(p, "case");
+        }
+        lower__p_expect(p, P_COLON);
+        struct node *sl = NULL;
+        while (!lower__p_is(p, P_RBRACE) && !lower__p_is_kw(p, KW_CASE) &&
+               !lower__p_is_kw(p, KW_DEFAULT) && P_TOK(p).type != TK_EOF) {
+            struct node *s = lower__parse_statement(p);
+            if (sl)
+                sl->next = s;
+            else
+                c->b = s;
+            sl = s;
+        }
+        if (last)
+            last->next = c;
+        else
+            n->b = c;
+        last = c;
+    }
+    n->c = lower__new_node(p, N_EMPTY, P_TOK(p).pos, P_TOK(p).line);
+    lower__p_expect(p, P_RBRACE);
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_jump(struct parser *p, int kind)
+{
+    struct node *n = lower__new_node(p, kind, P_TOK(p).pos, P_TOK(p).line);
+    lower__p_next(p);
+    const struct token *t = &P_TOK(p);
+    if (kind == N_BREAK || kind == N_CONTINUE) {
+        if (t->type == TK_NAME && !t->nl_before && !(t->kw && t->kw <= KW_LAST_RESERVED)) {
+            n->name = t->name;
+            lower__p_next(p);
+        }
+    } else if (kind == N_THROW) {
+        if (t->nl_before)
+            lower__error_at(p->cx, t->pos, "Illegal newline after throw");
+        n->a = lower__parse_expression(p);
+    } else if (!t->nl_before && t->type != TK_EOF && !lower__p_is(p, P_SEMI) &&
+               !lower__p_is(p, P_RBRACE)) {
+        n->a = lower__parse_expression(p);
+    }
+    lower__p_semicolon(p);
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_cond_stmt(struct parser *p, int kind)
+{
+    struct node *n = lower__new_node(p, kind, P_TOK(p).pos, P_TOK(p).line);
+    lower__p_next(p);
+    if (kind == N_DOWHILE) {
+        n->b = lower__parse_statement(p);
+        if (!lower__p_is_kw(p, KW_WHILE))
+            lower__p_fail(p, "while");
+        lower__p_next(p);
+    }
+    lower__p_expect(p, P_LPAREN);
+    n->a = lower__parse_expression(p);
+    lower__p_expect(p, P_RPAREN);
+    if (kind == N_DOWHILE) {
+        lower__p_eat(p, P_SEMI);
+    } else {
+        n->b = lower__parse_statement(p);
+        if (kind == N_IF && lower__p_is_kw(p, KW_ELSE)) {
+            lower__p_next(p);
+            n->c = lower__parse_statement(p);
+        }
+    }
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_expr_statement(struct parser *p)
+{
+    struct node *n = lower__new_node(p, N_EXPRSTMT, P_TOK(p).pos, P_TOK(p).line);
+    n->a = lower__parse_expression(p);
+    lower__p_semicolon(p);
+    n->end = p->prev_end;
+    return n;
+}
+
+static struct node *parse_keyword_statement(struct parser *p)
+{
+    const struct token *t = &P_TOK(p);
+    uint32_t pos = t->pos;
+    int line = t->line;
+    struct node *n;
+    switch (t->kw) {
+    case KW_VAR:
+        n = parse_var(p, VK_VAR, 0);
+        lower__p_semicolon(p);
+        return n;
+    case KW_CONST: {
+        struct token nx;
+        lower__p_peek(p, &nx);
+        if (nx.type == TK_NAME && nx.kw == KW_ENUM) {
+            lower__p_next(p);
+            return lower__ts_enum(p, pos, line, 1);
+        }
+        n = parse_var(p, VK_CONST, 0);
+        lower__p_semicolon(p);
+        return n;
+    }
+    case KW_FUNCTION:
+        lower__p_next(p);
+        return lower__parse_function(p, 0, 1, pos, line);
+    case KW_CLASS:
+        return lower__parse_class(p, 1, pos, line);
+    case KW_IF:
+        return parse_cond_stmt(p, N_IF);
+    case KW_WHILE:
+        return parse_cond_stmt(p, N_WHILE);
+    case KW_DO:
+        return parse_cond_stmt(p, N_DOWHILE);
+    case KW_FOR:
+        return parse_for(p);
+    case KW_RETURN:
+        if (!p->in_func && p->cx->mode != LOWER_MODE_MAIN)
+            lower__error_at(p->cx, pos, "Illegal return statement");
+        return parse_jump(p, N_RETURN);
+    case KW_BREAK:
+        return parse_jump(p, N_BREAK);
+    case KW_CONTINUE:
+        return parse_jump(p, N_CONTINUE);
+    case KW_THROW:
+        return parse_jump(p, N_THROW);
+    case KW_TRY:
+        return parse_try(p);
+    case KW_SWITCH:
+        return parse_switch(p);
+    case KW_WITH:
+        return parse_cond_stmt(p, N_WITH);
+    case KW_DEBUGGER:
+        n = lower__new_node(p, N_DEBUGGER, pos, line);
+        lower__p_next(p);
+        lower__p_semicolon(p);
+        return n;
+    case KW_ENUM:
+        return lower__ts_enum(p, pos, line, 0);
+    case KW_IMPORT:
+    case KW_EXPORT:
+        return lower__ts_statement(p);
+    }
+    return NULL;
+}
+
+struct node *lower__parse_statement(struct parser *p)
+{
+    lower__p_enter(p);
+    const struct token *t = &P_TOK(p);
+    uint32_t pos = t->pos;
+    int line = t->line;
+    struct node *n = NULL;
+    if (t->type == TK_PUNCT && t->op == P_LBRACE) {
+        n = lower__parse_block(p);
+    } else if (t->type == TK_PUNCT && t->op == P_SEMI) {
+        n = lower__new_node(p, N_EMPTY, pos, line);
+        lower__p_next(p);
+    } else if (t->type == TK_NAME && !t->escaped) {
+        if (t->kw && t->kw <= KW_LAST_RESERVED)
+            n = parse_keyword_statement(p);
+        if (!n && t->kw == KW_LET && let_is_decl(p)) {
+            n = parse_var(p, VK_LET, 0);
+            lower__p_semicolon(p);
+        }
+        if (!n && t->kw == KW_ASYNC) {
+            struct token nx;
+            lower__p_peek(p, &nx);
+            if (nx.type == TK_NAME && nx.kw == KW_FUNCTION && !nx.nl_before) {
+                lower__p_next(p);
+                lower__p_next(p);
+                n = lower__parse_function(p, FN_ASYNC, 1, pos, line);
+            }
+        }
+        if (!n && t->kw > KW_LAST_RESERVED)
+            n = lower__ts_statement(p);
+        if (!n) {
+            struct token nx;
+            lower__p_peek(p, &nx);
+            int lkw = t->name->kw;
+            if (nx.type == TK_PUNCT && nx.op == P_COLON && !(lkw && lkw <= KW_LAST_RESERVED) &&
+                !(lkw == KW_AWAIT && p->in_async) && !(lkw == KW_YIELD && p->in_gen)) {
+                n = lower__new_node(p, N_LABEL, pos, line);
+                n->name = t->name;
+                lower__p_next(p);
+                lower__p_next(p);
+                n->a = lower__parse_statement(p);
+            }
+        }
+    } else if (t->type == TK_PUNCT && t->op == P_AT) {
+        lower__error_at(p->cx, pos, "Unsupported: decorators");
+    }
+    if (!n)
+        n = parse_expr_statement(p);
+    n->end = p->prev_end;
+    lower__p_leave(p);
+    return n;
+}
+
+struct node *lower__parse_program(struct parser *p)
+{
+    struct node *prog = lower__new_node(p, N_PROGRAM, 0, 1);
+    lower__p_next(p);
+    parse_statement_list(p, &prog->a, 0);
+    prog->end = p->lx.len;
+    prog->d = lower__new_node(p, N_EMPTY, P_TOK(p).pos, P_TOK(p).line);
+    return prog;
+}

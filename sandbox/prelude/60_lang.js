@@ -1,0 +1,534 @@
+/* Language helpers called by lowered code (sandbox/lower_*.c): iteration
+ * (for-of, spread, destructuring), object spread and rest, classes (super,
+ * methods, private names), tagged templates, named regex groups, and
+ * generators and async generators on coroutines. Plain ES5; every helper
+ * is a non-enumerable global named __*; built-ins are captured here, before
+ * any program runs. */
+var ITER = Symbol.iterator;
+if (!Symbol.asyncIterator) rt.def(Symbol, 'asyncIterator', Symbol('Symbol.asyncIterator'));
+var AITER = Symbol.asyncIterator;
+var isArray = rt.isArray, hasOwn = rt.hasOwn, apply = rt.apply, def = rt.def;
+var TypeErr = rt.TypeError, Str = rt.String;
+var getProto = Object.getPrototypeOf, setProto = Object.setPrototypeOf, create = Object.create;
+var defProp = Object.defineProperty, getDesc = Object.getOwnPropertyDescriptor;
+var ownNames = Object.getOwnPropertyNames, ownSyms = Object.getOwnPropertySymbols;
+var objKeys = Object.keys, freeze = Object.freeze, construct = Reflect.construct;
+var isView = ArrayBuffer.isView;
+var propEnum = Object.prototype.propertyIsEnumerable, toStr = rt.objectToString;
+var fnToString = rt.fnToString, slice = Array.prototype.slice;
+var Thread = rt.Thread, resume = rt.resume, yld = rt.yield;
+var newP = rt.newP, toP = rt.toP, resolveP = rt.resolveP, rejectP = rt.rejectP, onSettled = rt.onSettled;
+
+function isObject(x) { return x !== null && (typeof x === 'object' || typeof x === 'function'); }
+function describe(x) {
+    if (typeof x === 'string') return '"' + x + '"';
+    if (typeof x === 'function') return 'function';
+    return x === null ? 'null' : typeof x === 'object' ? 'object' : Str(x);
+}
+function notIterable(x) { return new TypeErr(describe(x) + ' is not iterable'); }
+
+/* ---- iteration ------------------------------------------------------------------ */
+
+function ArrayIter(a) { this.a = a; this.i = 0; }
+def(ArrayIter.prototype, 'next', function () {
+    var a = this.a;
+    if (a && this.i < a.length) return { value: a[this.i++], done: false };
+    this.a = null;
+    return { value: undefined, done: true };
+});
+def(ArrayIter.prototype, ITER, function () { return this; });
+
+function StringIter(s) { this.s = s; this.i = 0; }
+def(StringIter.prototype, 'next', function () {
+    var s = this.s, i = this.i;
+    if (s === null || i >= s.length) { this.s = null; return { value: undefined, done: true }; }
+    var c = s.charCodeAt(i), n = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        var d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) n = 2;
+    }
+    this.i = i + n;
+    return { value: s.substr(i, n), done: false };
+});
+def(StringIter.prototype, ITER, function () { return this; });
+
+if (typeof Array.prototype[ITER] !== 'function')
+    def(Array.prototype, ITER, function () { return new ArrayIter(this); });
+if (typeof String.prototype[ITER] !== 'function')
+    def(String.prototype, ITER, function () { return new StringIter(Str(this)); });
+
+/* The for-of fast path tests arrays with a property read (no call). */
+defProp(Array.prototype, '__arr$', { value: true });
+
+function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
+
+/* The iterator of x, or null when x is an array (or arguments) to be read by
+ * index: the fast path of for-of, spread and destructuring. */
+function getIter(x) {
+    if (isArray(x) && !hasOwn(x, ITER)) return null;
+    if (typeof x === 'string') return new StringIter(x);
+    if (x === null || x === undefined) throw notIterable(x);
+    var m = x[ITER];
+    if (typeof m !== 'function') {
+        if (isArguments(x) || isView(x)) return null;
+        throw notIterable(x);
+    }
+    var it = apply(m, x, []);
+    if (!isObject(it)) throw new TypeErr('Result of the Symbol.iterator method is not an object');
+    return it;
+}
+def(G, '__iter', getIter);
+
+function iterObject(x) {
+    var it = getIter(x);
+    return it === null ? new ArrayIter(x) : it;
+}
+
+function closeIter(it) {
+    var r = it['return'];
+    if (r === undefined || r === null) return undefined;
+    var res = apply(r, it, []);
+    if (!isObject(res) && !(res && typeof res.then === 'function'))
+        throw new TypeErr('Iterator result ' + describe(res) + ' is not an object');
+    return res;
+}
+def(G, '__closeIter', closeIter);
+def(G, '__closeIterQuiet', function (it) { try { closeIter(it); } catch (e) { /* the first error wins */ } });
+
+/* for await: an async iterator, or a sync one whose values are awaited. */
+def(G, '__asyncIter', function (x) {
+    if (x !== null && x !== undefined) {
+        var m = x[AITER];
+        if (m !== undefined && m !== null) {
+            var ait = apply(m, x, []);
+            if (!isObject(ait)) throw new TypeErr('Result of the Symbol.asyncIterator method is not an object');
+            return ait;
+        }
+    }
+    var it = iterObject(x);
+    return {
+        next: function (v) {
+            var s = it.next(v);
+            if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
+            var done = !!s.done;
+            return toP(s.value).then(function (value) { return { value: value, done: done }; });
+        },
+        'return': function (v) {
+            var r = it['return'];
+            if (r === undefined || r === null) return toP({ value: v, done: true });
+            return toP(apply(r, it, [v]));
+        }
+    };
+});
+
+/* Array destructuring source: the array itself, or the first n values of
+ * the iterable (all when n < 0), closing the iterator when not exhausted. */
+def(G, '__ad', function (x, n) {
+    var it = getIter(x);
+    if (it === null) return isArray(x) ? x : slice.call(x);
+    var out = [], s;
+    while (n < 0 || out.length < n) {
+        s = it.next();
+        if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
+        if (s.done) return out;
+        out[out.length] = s.value;
+    }
+    closeIter(it);
+    return out;
+});
+
+/* Spread: appends every value of x to arr. */
+def(G, '__sp', function (arr, x) {
+    var it = getIter(x), n = arr.length, i;
+    if (it === null) {
+        for (i = 0; i < x.length; i++) arr[n++] = x[i];
+        return arr;
+    }
+    for (var s; !(s = it.next()).done;) arr[n++] = s.value;
+    return arr;
+});
+
+/* ---- objects ---------------------------------------------------------------------- */
+
+function setData(o, k, v) {
+    if (k === '__proto__') defProp(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+    else o[k] = v;
+}
+
+/* Object spread: own enumerable properties (strings, then symbols). */
+def(G, '__os', function (target, src) {
+    if (src === null || src === undefined) return target;
+    var o = Object(src), keys = objKeys(o), i;
+    for (i = 0; i < keys.length; i++) setData(target, keys[i], o[keys[i]]);
+    var syms = ownSyms(o);
+    for (i = 0; i < syms.length; i++)
+        if (propEnum.call(o, syms[i])) setData(target, syms[i], o[syms[i]]);
+    return target;
+});
+
+/* Object literal run after a spread: its own properties as defined. */
+def(G, '__ol', function (target, lit) {
+    var names = ownNames(lit).concat(ownSyms(lit));
+    for (var i = 0; i < names.length; i++) defProp(target, names[i], getDesc(lit, names[i]));
+    return target;
+});
+
+/* An accessor with a computed key in an object literal (enumerable). */
+def(G, '__oacc', function (target, key, fn, kind) {
+    var d = getDesc(target, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
+    defProp(target, key, { get: get, set: set, enumerable: true, configurable: true });
+    return target;
+});
+
+/* Rest of an object pattern: own enumerable properties not in keys. */
+def(G, '__rest', function (src, keys) {
+    if (src === null || src === undefined) throw new TypeErr('Cannot destructure ' + Str(src));
+    var o = Object(src), out = {}, ks = objKeys(o), i, skip = {};
+    for (i = 0; i < keys.length; i++) if (typeof keys[i] !== 'symbol') skip['$' + keys[i]] = true;
+    for (i = 0; i < ks.length; i++) if (!skip['$' + ks[i]]) setData(out, ks[i], o[ks[i]]);
+    var syms = ownSyms(o);
+    for (i = 0; i < syms.length; i++) {
+        if (!propEnum.call(o, syms[i])) continue;
+        var skipped = false;
+        for (var j = 0; j < keys.length; j++) if (keys[j] === syms[i]) skipped = true;
+        if (!skipped) out[syms[i]] = o[syms[i]];
+    }
+    return out;
+});
+
+def(G, '__oc', function (v) {
+    if (v === null || v === undefined) throw new TypeErr('Cannot destructure ' + Str(v) + ' as it is ' + Str(v) + '.');
+    return v;
+});
+def(G, '__constErr', function () { throw new TypeErr('Assignment to constant variable.'); });
+def(G, '__construct', function (C, args) { return construct(C, args); });
+
+/* Tagged templates: the strings array (frozen, with .raw), one per site. */
+if (typeof String.raw !== 'function') {
+    def(String, 'raw', function (strings) {
+        var raw = Object(strings).raw, n = raw.length >>> 0, out = '';
+        for (var i = 0; i < n; i++) {
+            out += Str(raw[i]);
+            if (i + 1 < n && i + 1 < arguments.length) out += Str(arguments[i + 1]);
+        }
+        return out;
+    });
+}
+def(G, '__tpl', function (cooked, raw) {
+    defProp(cooked, 'raw', { value: freeze(raw) });
+    return freeze(cooked);
+});
+
+/* ---- classes ------------------------------------------------------------------------ */
+
+var NATIVE = Symbol('native constructor');
+
+/* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other half). */
+def(G, '__defm', function (obj, key, fn, kind) {
+    if (kind === 0) {
+        defProp(obj, key, { value: fn, writable: true, enumerable: false, configurable: true });
+        return;
+    }
+    var d = getDesc(obj, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
+    defProp(obj, key, { get: get, set: set, enumerable: false, configurable: true });
+});
+
+def(G, '__inherits', function (C, S) {
+    if (S !== null && typeof S !== 'function')
+        throw new TypeErr('Class extends value ' + describe(S) + ' is not a constructor or null');
+    if (S !== null && S.prototype !== null && !isObject(S.prototype))
+        throw new TypeErr('Class extends value does not have valid prototype property');
+    C.prototype = create(S === null ? null : S.prototype, {
+        constructor: { value: C, writable: true, configurable: true }
+    });
+    if (S !== null) setProto(C, S);
+});
+
+function isNativeCtor(S) {
+    var v = S[NATIVE];
+    if (typeof v === 'boolean' && hasOwn(S, NATIVE)) return v;
+    v = / \[native code\] \}$/.test(apply(fnToString, S, []));
+    try { defProp(S, NATIVE, { value: v }); } catch (e) { /* frozen */ }
+    return v;
+}
+
+/* super(...args) in a derived constructor: the parent runs on self, or
+ * built-ins (Error, Array, Map...) construct and take self's prototype. */
+def(G, '__super', function (S, self, args) {
+    if (S === null) throw new TypeErr('Super constructor null of anonymous class is not a constructor');
+    if (isNativeCtor(S)) {
+        var o = construct(S, slice.call(args));
+        setProto(o, getProto(self));
+        return o;
+    }
+    var r = apply(S, self, args);
+    return isObject(r) ? r : self;
+});
+
+/* super.x read: through accessors, with this as the receiver. */
+def(G, '__superGet', function (proto, key, receiver) {
+    for (var o = proto; o !== null && o !== undefined; o = getProto(o)) {
+        var d = getDesc(o, key);
+        if (d) return d.get ? apply(d.get, receiver, []) : d.value;
+    }
+    return undefined;
+});
+
+def(G, '__noNew', function (name) {
+    throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
+});
+
+/* Private names: per-class symbols, stored non-enumerable. */
+def(G, '__pname', function (name) { return Symbol('#' + name); });
+def(G, '__pdef', function (obj, key, v) {
+    defProp(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
+});
+def(G, '__privIn', function (obj, key) {
+    if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
+    return hasOwn(obj, key);
+});
+
+/* ---- regular expressions with named groups ---------------------------------------- */
+
+var GROUPS = Symbol('regexp group names');
+var reExec = RegExp.prototype.exec, strMatch = String.prototype.match;
+var strReplace = String.prototype.replace;
+
+function addGroups(re, m) {
+    var names = re[GROUPS];
+    if (!m || !names) return m;
+    var g = create(null);
+    for (var i = 0; i < names.length; i += 2) g[names[i]] = m[names[i + 1]];
+    m.groups = g;
+    return m;
+}
+
+def(G, '__re', function (re, names) {
+    defProp(re, GROUPS, { value: names });
+    return re;
+});
+def(RegExp.prototype, 'exec', function (s) {
+    var m = apply(reExec, this, [s]);
+    return this[GROUPS] ? addGroups(this, m) : m;
+});
+def(String.prototype, 'match', function (re) {
+    if (re instanceof RegExp && re[GROUPS] && !re.global) return re.exec(Str(this));
+    return apply(strMatch, this, arguments);
+});
+def(String.prototype, 'replace', function (re, rep) {
+    if (re instanceof RegExp && re[GROUPS]) {
+        var names = re[GROUPS];
+        if (typeof rep === 'function') {
+            var f = rep;
+            rep = function () {
+                var g = create(null);
+                for (var i = 0; i < names.length; i += 2) g[names[i]] = arguments[names[i + 1]];
+                var args = slice.call(arguments);
+                args[args.length] = g;
+                return apply(f, undefined, args);
+            };
+        } else {
+            rep = apply(strReplace, Str(rep), [/\$<([^>]*)>/g, function (all, name) {
+                for (var i = 0; i < names.length; i += 2) if (names[i] === name) return '$' + names[i + 1];
+                return '';
+            }]);
+        }
+        return apply(strReplace, this, [re, rep]);
+    }
+    return apply(strReplace, this, arguments);
+});
+
+/* ---- generators on coroutines -------------------------------------------------------- */
+
+function GenReturn(v) { this.v = v; }
+
+function Gen(body, self, args) {
+    this.body = body; this.self = self; this.args = args;
+    this.state = 0; /* 0 new, 1 suspended, 2 running, 3 done */
+    this.t = null; this.st = null;
+}
+
+function genStart(g) {
+    var st = { done: false, threw: false, v: undefined };
+    var body = g.body, self = g.self, args = g.args;
+    g.st = st;
+    g.t = new Thread(function () {
+        try { st.v = apply(body, self, args); }
+        catch (e) {
+            if (e instanceof GenReturn) st.v = e.v;
+            else { st.threw = true; st.v = e; }
+        }
+        st.done = true;
+    });
+    g.body = g.self = g.args = null;
+}
+
+function genResume(g, v, isErr) {
+    if (g.state === 2) throw new TypeErr('Generator is already running');
+    if (g.state === 3 || (g.state === 0 && isErr)) {
+        g.state = 3;
+        if (!isErr) return { value: undefined, done: true };
+        if (v instanceof GenReturn) return { value: v.v, done: true };
+        throw v;
+    }
+    if (g.state === 0) genStart(g);
+    g.state = 2;
+    var y, st = g.st;
+    try { y = resume(g.t, v, isErr); }
+    catch (e) { g.state = 3; g.t = null; throw e; }
+    if (!st.done) { g.state = 1; return { value: y, done: false }; }
+    g.state = 3;
+    g.t = null;
+    if (st.threw) throw st.v;
+    return { value: st.v, done: true };
+}
+
+def(Gen.prototype, 'next', function (v) { return genResume(this, v, false); });
+def(Gen.prototype, 'throw', function (e) { return genResume(this, e, true); });
+def(Gen.prototype, 'return', function (v) { return genResume(this, new GenReturn(v), true); });
+def(Gen.prototype, ITER, function () { return this; });
+def(Gen.prototype, Symbol.toStringTag, 'Generator');
+
+def(G, '__gen', function (body, self, args) { return new Gen(body, self, args); });
+def(G, '__yield', function (v) { return yld(v); });
+/* In generator bodies every catch clause starts here: return() unwinds
+ * through finally blocks but is never caught. */
+def(G, '__gcatch', function (e) { if (e instanceof GenReturn) throw e; });
+
+def(G, '__yieldStar', function (x) {
+    var it = iterObject(x), received, mode = 0, r;
+    for (;;) {
+        if (mode === 0) {
+            r = it.next(received);
+        } else if (mode === 1) {
+            var th = it['throw'];
+            if (th === undefined || th === null) {
+                closeIter(it);
+                throw new TypeErr("The iterator does not provide a 'throw' method");
+            }
+            r = apply(th, it, [received]);
+        } else {
+            var rf = it['return'];
+            if (rf === undefined || rf === null) throw received;
+            r = apply(rf, it, [received.v]);
+            if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
+            if (r.done) throw new GenReturn(r.value);
+        }
+        if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
+        if (r.done) return r.value;
+        try { received = yld(r.value); mode = 0; }
+        catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
+    }
+});
+
+/* ---- async generators ------------------------------------------------------------------ */
+
+function AwaitTag(v) { this.v = v; }
+
+function AGen(body, self, args) {
+    Gen.call(this, body, self, args);
+    this.q = [];
+    this.busy = false;
+}
+
+function agSettle(g, req, ok, value) {
+    if (ok) resolveP(req.p, value); else rejectP(req.p, value);
+    g.busy = false;
+    agDrive(g);
+}
+
+/* Resumes the body for the request at the head of the queue and handles
+ * what it yields: an await (resume later), a yield (settle the request) or
+ * its end. */
+function agStep(g, v, isErr) {
+    var st = g.st, y;
+    g.busy = true;
+    g.state = 2;
+    try { y = resume(g.t, v, isErr); }
+    catch (e) { g.state = 3; agSettle(g, g.q.shift(), false, e); return; }
+    if (st.done) {
+        g.state = 3;
+        g.t = null;
+        var req = g.q.shift();
+        if (st.threw) agSettle(g, req, false, st.v);
+        else agSettle(g, req, true, { value: st.v, done: true });
+        return;
+    }
+    if (y instanceof AwaitTag) {
+        onSettled(toP(y.v), function (ok, value) { agStep(g, value, !ok); });
+        return;
+    }
+    g.state = 1;
+    agSettle(g, g.q.shift(), true, { value: y, done: false });
+}
+
+function agDrive(g) {
+    while (!g.busy && g.q.length) {
+        var req = g.q[0];
+        if (g.state === 0 && req.k !== 0) g.state = 3;
+        if (g.state === 3) {
+            g.q.shift();
+            if (req.k === 0) resolveP(req.p, { value: undefined, done: true });
+            else if (req.k === 1) rejectP(req.p, req.v);
+            else {
+                g.busy = true;
+                (function (r) {
+                    onSettled(toP(r.v), function (ok, value) {
+                        agSettle(g, r, ok, ok ? { value: value, done: true } : value);
+                    });
+                })(req);
+            }
+            continue;
+        }
+        if (g.state === 0) genStart(g);
+        if (req.k === 0) agStep(g, req.v, false);
+        else if (req.k === 1) agStep(g, req.v, true);
+        else {
+            /* return(v) awaits v, then returns at the yield point */
+            g.busy = true;
+            (function (r) {
+                onSettled(toP(r.v), function (ok, value) {
+                    agStep(g, ok ? new GenReturn(value) : value, true);
+                });
+            })(req);
+        }
+    }
+}
+
+function agRequest(g, k, v) {
+    var p = newP();
+    g.q[g.q.length] = { k: k, v: v, p: p };
+    agDrive(g);
+    return p;
+}
+
+def(AGen.prototype, 'next', function (v) { return agRequest(this, 0, v); });
+def(AGen.prototype, 'throw', function (e) { return agRequest(this, 1, e); });
+def(AGen.prototype, 'return', function (v) { return agRequest(this, 2, v); });
+def(AGen.prototype, AITER, function () { return this; });
+def(AGen.prototype, Symbol.toStringTag, 'AsyncGenerator');
+
+def(G, '__agen', function (body, self, args) { return new AGen(body, self, args); });
+function agAwait(v) { return yld(new AwaitTag(v)); }
+def(G, '__agAwait', agAwait);
+def(G, '__agYield', function (v) { return yld(agAwait(v)); });
+def(G, '__agYieldStar', function (x) {
+    var it = G.__asyncIter(x), received, r;
+    for (;;) {
+        r = agAwait(it.next(received));
+        if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
+        if (r.done) return r.value;
+        received = yld(r.value);
+    }
+});
+
+/* for-of over a non-array: the next value into the one-slot buffer, or
+ * false when the iterator is done. */
+def(G, '__step', function (buf, it) {
+    var s = it.next();
+    if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
+    if (s.done) return false;
+    buf[0] = s.value;
+    buf.length = 1;
+    return true;
+});

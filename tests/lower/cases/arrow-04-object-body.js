@@ -1,0 +1,2 @@
+const mk = (a, b) => ({ a, b });
+JSON.stringify(mk(1, 2))

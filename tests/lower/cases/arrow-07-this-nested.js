@@ -1,0 +1,2 @@
+const o = { n: 'o', f() { return () => () => this.n; } };
+o.f()()()

@@ -1,0 +1,2 @@
+(() => { console.log('iife ran'); })();
+((a, b) => a * b)(6, 7)

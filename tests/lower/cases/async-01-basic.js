@@ -1,0 +1,3 @@
+async function double(x) { await null; return x * 2; }
+const r = await double(21);
+r

@@ -1,0 +1,3 @@
+const fns = [];
+for (let i = 0; i < 3; i++) { await null; fns.push(() => i); }
+fns.map(f => f())

@@ -1,0 +1,3 @@
+const v = await Promise.resolve('early');
+if (v) return v + '!';
+'unreachable'

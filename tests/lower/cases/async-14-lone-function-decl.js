@@ -1,0 +1,4 @@
+async function main() {
+  await null;
+  return 'from main';
+}

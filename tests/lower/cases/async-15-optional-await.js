@@ -1,0 +1,2 @@
+const o = { f: async () => 'F' };
+[await o.f?.(), await o.g?.()]

@@ -1,0 +1,2 @@
+const thenable = { then(res) { res('from thenable'); } };
+await thenable

@@ -1,0 +1,3 @@
+const v = await 42;
+const w = await undefined;
+[v, w]

@@ -1,0 +1,3 @@
+class A {}
+try { A(); } catch (e) { console.log(e instanceof TypeError); }
+'ok'

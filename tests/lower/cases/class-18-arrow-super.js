@@ -1,0 +1,3 @@
+class A { greet() { return 'hi'; } }
+class B extends A { greet() { const f = () => super.greet() + '!'; return f(); } }
+new B().greet()

@@ -1,0 +1,3 @@
+class Foo {}
+const f = new Foo();
+[f instanceof Foo, Foo.name, f.constructor === Foo]

@@ -1,0 +1,4 @@
+class Btn { label = 'ok'; onClick = () => this.label.toUpperCase(); }
+const b = new Btn();
+const handler = b.onClick;
+handler()

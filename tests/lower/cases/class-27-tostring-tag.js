@@ -1,0 +1,2 @@
+class Q { get [Symbol.toStringTag]() { return 'Q'; } }
+Object.prototype.toString.call(new Q())

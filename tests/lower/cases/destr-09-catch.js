@@ -1,0 +1,2 @@
+try { throw { code: 7, msg: 'bad' }; } catch ({ code, msg }) { console.log(code, msg); }
+'done'

@@ -1,0 +1,3 @@
+let a, b;
+const res = [a, b] = [1, 2, 3];
+[a, b, res]

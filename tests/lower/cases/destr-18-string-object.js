@@ -1,0 +1,2 @@
+const { length, 0: first } = 'hello';
+[length, first]

@@ -1,0 +1,3 @@
+const cs = [];
+for (const ch of 'a😀b') cs.push(ch);
+cs.map(c => c.length + ":" + c.codePointAt(0))

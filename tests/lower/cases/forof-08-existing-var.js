@@ -1,0 +1,5 @@
+let last;
+const o = {};
+for (last of [1, 2]) ;
+for (o.p of ['x', 'y']) ;
+[last, o.p]

@@ -1,0 +1,3 @@
+function* g() { yield 1; }
+const it = g();
+[it.return(5), it.next()]

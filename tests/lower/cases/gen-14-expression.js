@@ -1,0 +1,2 @@
+const g = function* (n) { while (n > 0) yield n--; };
+[...g(3)]

@@ -1,0 +1,3 @@
+const fns = [];
+for (let i = 0; i < 6; i++) { fns.push(() => i); i++; }
+fns.map(f => f())

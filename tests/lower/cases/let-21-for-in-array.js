@@ -1,0 +1,3 @@
+const r = [];
+for (const i in ['a', 'b']) r.push(typeof i + i);
+r

@@ -1,0 +1,2 @@
+function f(x) { { let x = 'inner'; } return x; }
+f('param')

@@ -1,0 +1,3 @@
+let r;
+try { JSON.parse('{'); } catch { r = 'caught'; }
+r

@@ -1,0 +1,1 @@
+[/a.b/s.test('a\nb'), /a.b/.test('a\nb'), /[.]/s.test('x')]

@@ -1,0 +1,2 @@
+const s = "a b";
+s.length

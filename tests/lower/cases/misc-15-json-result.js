@@ -1,0 +1,1 @@
+({ nested: { list: [1, 'two', null, true], obj: {} } })

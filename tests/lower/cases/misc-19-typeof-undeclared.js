@@ -1,0 +1,1 @@
+[typeof notDeclaredAnywhere, typeof null, typeof (() => 1), typeof Symbol()]

@@ -1,0 +1,3 @@
+const k = 'dyn';
+const o = { get [k]() { return 'got ' + k; }, [k + 'Method']() { return 'm'; } };
+[o.dyn, o.dynMethod()]

@@ -1,0 +1,3 @@
+let r = '';
+outer: { inner: { r += 'a'; break outer; } r += 'b'; }
+r

@@ -1,0 +1,2 @@
+['\u{1F600}'.length, '\x41\u0042', 'line\
+continued']

@@ -1,0 +1,2 @@
+const z = 0, e = '', n = null, u = undefined;
+[z ?? 'd', e ?? 'd', n ?? 'd', u ?? 'd', z || 'd', (n ?? u) ?? 'last']

@@ -1,0 +1,2 @@
+const m = { a: null };
+m.a?.b ?? 'fallback'

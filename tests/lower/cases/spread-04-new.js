@@ -1,0 +1,2 @@
+class P { constructor(x, y) { this.s = x + y; } }
+new P(...[3, 4]).s

@@ -1,0 +1,2 @@
+const o = { f(...a) { return a.length; } };
+[o.f?.(...[1, 2]), o.g?.(...[1])]

@@ -1,0 +1,1 @@
+`tab\tq"uote\u0041 \` back \${notsub}`

@@ -1,0 +1,2 @@
+const o = { toString() { return 'custom'; } };
+`${o}|${[1, 2]}|${null}|${undefined}|${{}}`

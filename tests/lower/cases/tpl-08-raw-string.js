@@ -1,0 +1,1 @@
+String.raw ? String.raw`a\nb${1}` : 'no String.raw'

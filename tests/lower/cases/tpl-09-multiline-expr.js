@@ -1,0 +1,4 @@
+const v = `start ${
+  1 + 2
+} end`;
+v

@@ -1,0 +1,2 @@
+const routes = { home: '/', about: '/about' } satisfies Record<string, string>;
+Object.keys(routes).length

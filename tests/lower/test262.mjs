@@ -1,0 +1,179 @@
+// Runs a subset of tc39/test262 through the lowering pass and the sandbox
+// engine (build/lower/runjs). Tests that need what Duktape cannot have
+// (BigInt, realms, Symbol.species, lookbehind, ...) or what the library
+// prelude does not provide yet are skipped and counted apart.
+//   node tests/lower/test262.mjs TEST262_DIR [DIR_UNDER_test/...] [-v] [-j N]
+// TEST262_DIR holds harness/ and test/ (a checkout; not committed here).
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '..', '..');
+const runjs = path.join(root, 'build', 'lower', 'runjs');
+
+const args = process.argv.slice(2);
+const verbose = args.includes('-v');
+let jobs = 2;
+const ji = args.indexOf('-j');
+if (ji >= 0) jobs = +args[ji + 1];
+const positional = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-j');
+const t262 = positional[0];
+const dirs = positional.slice(1).length ? positional.slice(1) : [
+    'language/expressions/arrow-function', 'language/expressions/template-literal',
+    'language/expressions/async-function', 'language/expressions/async-arrow-function',
+    'language/expressions/await', 'language/expressions/class', 'language/expressions/object',
+    'language/expressions/optional-chaining', 'language/expressions/coalesce',
+    'language/expressions/assignment/destructuring', 'language/expressions/assignment/dstr',
+    'language/statements/let', 'language/statements/const', 'language/statements/for-of',
+    'language/statements/for', 'language/statements/class', 'language/statements/async-function',
+];
+
+// what the engine cannot have, or the prelude does not provide
+const SKIP_FEATURES = new Set([
+    'BigInt', 'Proxy', 'cross-realm', 'Symbol.species', 'Atomics', 'SharedArrayBuffer', 'WeakRef',
+    'FinalizationRegistry', 'tail-call-optimization', 'regexp-lookbehind', 'regexp-unicode-property-escapes',
+    'regexp-match-indices', 'regexp-v-flag', 'regexp-duplicate-named-groups', 'regexp-modifiers',
+    'decorators', 'explicit-resource-management', 'import-attributes', 'source-phase-imports',
+    'dynamic-import', 'import.meta', 'top-level-await', 'json-modules', 'Temporal', 'Intl',
+    'IsHTMLDDA', 'host-gc-required', 'resizable-arraybuffer', 'uint8array-base64', 'upsert',
+    'error-cause', 'Symbol.match', 'Symbol.matchAll', 'Symbol.replace', 'Symbol.search',
+    'Symbol.split', 'Symbol.unscopables', 'Float16Array', 'array-grouping', 'change-array-by-copy',
+    'iterator-helpers', 'set-methods', 'Array.fromAsync', 'promise-try', 'Math.sumPrecise',
+    'RegExp.escape', 'Error.isError', 'json-parse-with-source', 'legacy-regexp', 'canonical-tz',
+    'Reflect.construct', 'well-formed-json-stringify', 'proxy-missing-checks', 'ShadowRealm',
+    'immutable-arraybuffer', 'iterator-sequencing', 'Atomics.pause', 'class-fields-private-in',
+    // library prelude (Map/Set & co are not in this branch)
+    'Map', 'Set', 'WeakMap', 'WeakSet', 'Object.fromEntries', 'Array.prototype.values',
+    'Array.prototype.flat', 'Array.prototype.flatMap', 'Array.prototype.includes',
+    'String.prototype.matchAll', 'String.prototype.replaceAll', 'Object.hasOwn',
+    'String.prototype.at', 'Array.prototype.at', 'Promise.any', 'AggregateError',
+    'String.prototype.trimEnd', 'String.prototype.trimStart', 'Array.prototype.findLast',
+]);
+
+function walk(dir, out) {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p, out);
+        else if (e.name.endsWith('.js') && !e.name.includes('_FIXTURE')) out.push(p);
+    }
+    return out;
+}
+
+function meta(src) {
+    const m = /\/\*---([\s\S]*?)---\*\//.exec(src);
+    const y = m ? m[1] : '';
+    const list = (key) => {
+        const r = new RegExp('^\\s*' + key + ':\\s*\\[([^\\]]*)\\]', 'm').exec(y);
+        if (r) return r[1].split(',').map((s) => s.trim()).filter(Boolean);
+        const b = new RegExp('^\\s*' + key + ':\\s*\\n((?:\\s+-.*\\n?)+)', 'm').exec(y);
+        return b ? b[1].split('\n').map((s) => s.replace(/^\s*-\s*/, '').trim()).filter(Boolean) : [];
+    };
+    const neg = /negative:\s*\n\s*phase:\s*(\w+)\s*\n\s*type:\s*(\w+)/.exec(y) ||
+        /negative:\s*\n\s*type:\s*(\w+)\s*\n\s*phase:\s*(\w+)/.exec(y);
+    let negative = null;
+    if (neg) negative = /phase:\s*(\w+)\s*\n\s*type/.test(y) ? { phase: neg[1], type: neg[2] } : { phase: neg[2], type: neg[1] };
+    return { includes: list('includes'), flags: list('flags'), features: list('features'), negative };
+}
+
+const harnessCache = new Map();
+function harness(name) {
+    if (!harnessCache.has(name)) harnessCache.set(name, fs.readFileSync(path.join(t262, 'harness', name), 'utf8'));
+    return harnessCache.get(name);
+}
+
+const ASYNC_PRELUDE = `var __doneR; var __doneP = new Promise(function (r) { __doneR = r; });
+globalThis.$DONE = function (e) { if (e) console.log('Test262:AsyncTestFailure:' + (e && e.name) + ': ' + (e && e.message)); else console.log('Test262:AsyncTestComplete'); __doneR(); };
+`;
+
+function build(src, m) {
+    const parts = [];
+    if (m.flags.includes('onlyStrict')) parts.push('"use strict";');
+    parts.push('var print = function (s) { console.log(s); };');
+    if (!m.flags.includes('raw')) {
+        parts.push(harness('assert.js'), harness('sta.js'));
+        if (m.flags.includes('async')) parts.push(ASYNC_PRELUDE);
+        for (const inc of m.includes) parts.push(harness(inc));
+    }
+    parts.push(src);
+    if (m.flags.includes('async')) parts.push('\n;await __doneP;');
+    else parts.push('\n;void 0;');
+    return parts.join('\n');
+}
+
+function run(file) {
+    return new Promise((resolve) => {
+        execFile(runjs, [file], { encoding: 'utf8', timeout: 20000 }, (err, stdout) => {
+            resolve(err && !stdout ? `CRASH ${err.code || err.signal}` : stdout);
+        });
+    });
+}
+
+function judge(out, m) {
+    const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+    if (!line) return { ok: false, why: 'no result: ' + out.slice(-200) };
+    const r = JSON.parse(line.slice(7));
+    if (m.negative) {
+        if (r.ok) return { ok: false, why: `expected ${m.negative.phase} ${m.negative.type}` };
+        if (r.error.name !== m.negative.type) return { ok: false, why: `expected ${m.negative.type}, got ${r.error.name}: ${r.error.message}` };
+        return { ok: true };
+    }
+    if (!r.ok) return { ok: false, why: `${r.error.name}: ${r.error.message}` };
+    if (m.flags.includes('async') && !out.includes('Test262:AsyncTestComplete')) return { ok: false, why: out.trim().split('\n')[0] };
+    return { ok: true };
+}
+
+async function main() {
+    if (!t262) {
+        console.error('usage: node tests/lower/test262.mjs TEST262_DIR [DIR...] [-v] [-j N]');
+        process.exit(2);
+    }
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lower262-'));
+    const files = [];
+    for (const d of dirs) {
+        const full = path.join(t262, 'test', d);
+        if (fs.existsSync(full)) walk(full, files);
+    }
+    files.sort();
+    const stats = new Map();
+    let pass = 0, fail = 0, skipped = 0, idx = 0;
+    const failures = [];
+    const dirOf = (f) => path.relative(path.join(t262, 'test'), f).split(path.sep).slice(0, 3).join('/');
+    async function worker(w) {
+        while (idx < files.length) {
+            const f = files[idx++];
+            const src = fs.readFileSync(f, 'utf8');
+            const m = meta(src);
+            const d = dirOf(f);
+            if (!stats.has(d)) stats.set(d, { pass: 0, fail: 0, skip: 0 });
+            const st = stats.get(d);
+            if (m.flags.includes('module') || m.features.some((x) => SKIP_FEATURES.has(x))) {
+                skipped++;
+                st.skip++;
+                continue;
+            }
+            const tf = path.join(tmp, `w${w}.js`);
+            fs.writeFileSync(tf, build(src, m));
+            const out = await run(tf);
+            const j = judge(out, m);
+            if (j.ok) { pass++; st.pass++; }
+            else {
+                fail++; st.fail++;
+                failures.push(`${path.relative(t262, f)}: ${j.why}`);
+                if (verbose) console.log(`FAIL ${path.relative(t262, f)}: ${j.why}`);
+            }
+        }
+    }
+    await Promise.all(Array.from({ length: jobs }, (_, w) => worker(w)));
+    fs.rmSync(tmp, { recursive: true, force: true });
+    for (const [d, s] of [...stats].sort()) {
+        const n = s.pass + s.fail;
+        console.log(`${d.padEnd(48)} ${String(s.pass).padStart(5)}/${String(n).padEnd(5)} ${n ? (100 * s.pass / n).toFixed(1) : '-'}%  (skipped ${s.skip})`);
+    }
+    fs.writeFileSync(path.join(here, 'test262-failures.txt'), failures.join('\n') + '\n');
+    console.log(`test262: ${pass} passed, ${fail} failed, ${skipped} skipped (${(100 * pass / Math.max(1, pass + fail)).toFixed(1)}% of run)`);
+}
+
+main();

@@ -1,0 +1,460 @@
+/* Unit tests of the lowering pass (sandbox/lower.h): output shape where the
+ * exact text matters (line preservation, let/const, arrows, main-program
+ * wrapper), error reports (line, column, excerpt), limits on hostile input,
+ * and a fuzz pass (random bytes, token soup, truncated programs) that must
+ * only ever return 0 or -1. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/buf.h"
+#include "sandbox/lower.h"
+
+static char *lower_ok(const char *src, enum lower_mode mode)
+{
+    struct buf out;
+    struct lower_error err;
+    buf_init(&out, 0);
+    int rc = sandbox_lower(src, strlen(src), mode, &out, &err);
+    if (rc != 0)
+        fail_msg("lowering failed: %s (line %d col %d)\n%s", err.message, err.line, err.column,
+                 err.excerpt);
+    return buf_steal(&out);
+}
+
+static struct lower_error lower_err(const char *src, size_t len)
+{
+    struct buf out;
+    struct lower_error err;
+    buf_init(&out, 0);
+    int rc = sandbox_lower(src, len, LOWER_MODE_MAIN, &out, &err);
+    assert_int_equal(rc, -1);
+    assert_int_equal(out.len, 0);
+    buf_free(&out);
+    return err;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 1;
+    for (; *s; s++)
+        if (*s == '\n')
+            n++;
+    return n;
+}
+
+/* The line (1-based) on which needle first appears in s, or 0. */
+static int line_of(const char *s, const char *needle)
+{
+    const char *p = strstr(s, needle);
+    if (!p)
+        return 0;
+    int n = 1;
+    for (const char *q = s; q < p; q++)
+        if (*q == '\n')
+            n++;
+    return n;
+}
+
+/* ---- output shape ----------------------------------------------------------------- */
+
+static void test_let_const_become_var(void **state)
+{
+    (void)state;
+    char *o = lower_ok("let a = 1;\nconst b = 2;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "var a = 1;"));
+    assert_non_null(strstr(o, "var b = 2;"));
+    assert_null(strstr(o, "let"));
+    free(o);
+}
+
+static void test_shadowing_renames(void **state)
+{
+    (void)state;
+    char *o = lower_ok("let x = 1;\n{ let x = 2; f(x); }\ng(x);\n", LOWER_MODE_SCRIPT);
+    /* the inner x becomes another var; the outer keeps its name */
+    assert_non_null(strstr(o, "var x = 1;"));
+    assert_non_null(strstr(o, "g(x)"));
+    assert_null(strstr(o, "f(x)"));
+    free(o);
+}
+
+static void test_arrow_without_this_needs_no_capture(void **state)
+{
+    (void)state;
+    char *o = lower_ok("var f = (a, b) => a + b;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "function f(a, b) { return a + b; }"));
+    assert_null(strstr(o, "this"));
+    free(o);
+    o = lower_ok("function g() { return () => this.x; }\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "= this;"));
+    free(o);
+}
+
+static void test_main_wrapper(void **state)
+{
+    (void)state;
+    char *o = lower_ok("const a = await f();\na + 1\n", LOWER_MODE_MAIN);
+    assert_int_equal(strncmp(o, "(function () {", 14), 0);
+    assert_non_null(strstr(o, "__await(f())"));
+    assert_non_null(strstr(o, "return a + 1;"));
+    assert_int_equal(o[strlen(o) - 1], ')');
+    assert_int_equal(count_lines(o), 3);
+    free(o);
+    /* a top-level return anywhere disables the implicit result */
+    o = lower_ok("if (x) return 1;\nx + 2\n", LOWER_MODE_MAIN);
+    assert_null(strstr(o, "return x + 2"));
+    free(o);
+    /* a lone (async) arrow is called */
+    o = lower_ok("async () => {\n  return 5;\n}\n", LOWER_MODE_MAIN);
+    assert_non_null(strstr(o, "return ((function"));
+    assert_non_null(strstr(o, ")();"));
+    free(o);
+}
+
+static void test_line_preservation(void **state)
+{
+    (void)state;
+    static const char *src =
+        "const {a,\n"
+        "  b = M2,\n"
+        "  ...r} = o;\n"
+        "for (const x of xs) {\n"
+        "  M5(x);\n"
+        "}\n"
+        "class K extends B {\n"
+        "  f = M8;\n"
+        "  m() { return super.m(M9); }\n"
+        "}\n"
+        "const s = `one\n"
+        "two ${M12} three`;\n"
+        "const g = async (p = M13) =>\n"
+        "  await M14(p?.q ?? M14b);\n"
+        "label: for (let i = 0; i < 3; i++) { fns.push(() => i); M15(); }\n"
+        "M16()\n";
+    char *o = lower_ok(src, LOWER_MODE_MAIN);
+    assert_int_equal(count_lines(o), count_lines(src));
+    /* defaults of a multi-line pattern run after the initialiser: its line */
+    assert_int_equal(line_of(o, "M2"), 3);
+    assert_int_equal(line_of(o, "M5"), 5);
+    assert_int_equal(line_of(o, "M9"), 9);
+    assert_int_equal(line_of(o, "\"one\\n\""), 11);
+    assert_int_equal(line_of(o, "M12"), 12);
+    assert_int_equal(line_of(o, "M13"), 13);
+    assert_int_equal(line_of(o, "M14("), 14);
+    assert_int_equal(line_of(o, "M14b"), 14);
+    assert_int_equal(line_of(o, "M15"), 15);
+    assert_int_equal(line_of(o, "M16"), 16);
+    free(o);
+}
+
+static void test_return_keeps_its_argument(void **state)
+{
+    (void)state;
+    /* a return whose argument starts on a later line must not meet ASI */
+    char *o = lower_ok("function f() {\n  return (\n    1 + 2\n  );\n}\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "return ("));
+    free(o);
+}
+
+static void test_typescript_erased(void **state)
+{
+    (void)state;
+    char *o = lower_ok("interface I { a: number }\n"
+                       "type T = I | null;\n"
+                       "function f<T extends object>(x: T, y?: string): T { return x as T; }\n"
+                       "let v = f<I>({ a: 1 })!;\n"
+                       "enum E { A, B = 4 }\n",
+                       LOWER_MODE_SCRIPT);
+    assert_null(strstr(o, "interface"));
+    assert_null(strstr(o, "number"));
+    assert_non_null(strstr(o, "function f(x, y)"));
+    assert_non_null(strstr(o, "f({a: 1})"));
+    assert_non_null(strstr(o, "E[E[\"B\"] = 4] = \"B\""));
+    assert_int_equal(count_lines(o), 6);
+    free(o);
+}
+
+static void test_regex_lowering(void **state)
+{
+    (void)state;
+    char *o = lower_ok("var r = /(?<y>\\d+)-\\k<y>/s;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "__re(/(\\d+)-\\1/, [\"y\", 1])"));
+    free(o);
+    o = lower_ok("var r = /a.b[.]/s;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "/a[\\s\\S]b[.]/"));
+    free(o);
+}
+
+/* ---- errors ------------------------------------------------------------------------ */
+
+static void test_syntax_error_position(void **state)
+{
+    (void)state;
+    const char *src = "let a = 1;\nlet b = (2 + ;\n";
+    struct lower_error e = lower_err(src, strlen(src));
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.column, 14);
+    assert_non_null(strstr(e.message, "Unexpected token ';'"));
+    assert_string_equal(e.excerpt, "let b = (2 + ;\n             ^");
+}
+
+static void test_column_counts_code_points(void **state)
+{
+    (void)state;
+    const char *src = "const s = \"\xc3\xa9\xc3\xa9\"; )";
+    struct lower_error e = lower_err(src, strlen(src));
+    assert_int_equal(e.line, 1);
+    assert_int_equal(e.column, 17);
+}
+
+static void test_unsupported_messages(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src, *needle;
+    } cases[] = {
+        {"/(?<=a)b/", "lookbehind"},
+        {"/a/y", "sticky"},
+        {"/\\p{L}/u", "property"},
+        {"let n = 10n;", "BigInt"},
+        {"import x from 'y';", "import"},
+        {"export const a = 1;", "export"},
+        {"@dec class A {}", "decorators"},
+        {"namespace N { }", "namespaces"},
+        {"`unterminated", "Unterminated template"},
+        {"'abc", "Unterminated string"},
+        {"/* open", "Unterminated comment"},
+        {"x = #p;", "Unexpected"},
+        {"class A { m() { return this.#nope; } }", "#nope"},
+        {"({a = 1});", "shorthand"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lower_error e = lower_err(cases[i].src, strlen(cases[i].src));
+        if (!strstr(e.message, cases[i].needle))
+            fail_msg("%s: got '%s'", cases[i].src, e.message);
+        assert_true(e.line >= 1 && e.column >= 1);
+    }
+}
+
+static void test_deep_nesting_is_an_error(void **state)
+{
+    (void)state;
+    static const char opens[] = "([{";
+    for (int k = 0; k < 3; k++) {
+        size_t n = 100000;
+        char *s = malloc(n + 1);
+        memset(s, opens[k], n);
+        s[n] = 0;
+        struct lower_error e = lower_err(s, n);
+        assert_non_null(strstr(e.message, "too deep"));
+        free(s);
+    }
+    /* long left-deep chains too */
+    size_t n = 200000;
+    char *s = malloc(n * 2 + 2);
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = 'a';
+        s[2 * i + 1] = '+';
+    }
+    s[2 * n] = 'a';
+    s[2 * n + 1] = 0;
+    struct lower_error e = lower_err(s, 2 * n + 1);
+    assert_non_null(strstr(e.message, "too deep"));
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = 'a';
+        s[2 * i + 1] = '.';
+    }
+    e = lower_err(s, 2 * n + 1);
+    assert_non_null(strstr(e.message, "too deep"));
+    free(s);
+}
+
+static void test_moderate_nesting_is_fine(void **state)
+{
+    (void)state;
+    struct buf src;
+    buf_init(&src, 0);
+    for (int i = 0; i < 100; i++)
+        buf_append_str(&src, "(");
+    buf_append_str(&src, "1");
+    for (int i = 0; i < 100; i++)
+        buf_append_str(&src, ")");
+    char *o = lower_ok(src.data, LOWER_MODE_MAIN);
+    free(o);
+    buf_free(&src);
+}
+
+static void test_large_program(void **state)
+{
+    (void)state;
+    /* 10 MB of statements lowers (or is refused cleanly) */
+    struct buf src, out;
+    buf_init(&src, 0);
+    buf_init(&out, 0);
+    while (src.len < (10u << 20))
+        buf_append_str(&src, "const v = [1, 2, 3].map(x => x * 2); total += v.length;\n");
+    struct lower_error err;
+    int rc = sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &out, &err);
+    assert_int_equal(rc, 0);
+    assert_true(out.len > src.len / 2);
+    buf_free(&src);
+    buf_free(&out);
+    /* a huge string literal */
+    buf_init(&src, 0);
+    buf_append_str(&src, "const s = \"");
+    while (src.len < (4u << 20))
+        buf_append_str(&src, "abcdefghij");
+    buf_append_str(&src, "\";\ns.length\n");
+    rc = sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &out, &err);
+    assert_int_equal(rc, 0);
+    buf_free(&src);
+    buf_free(&out);
+}
+
+static void test_too_large_input(void **state)
+{
+    (void)state;
+    size_t n = (size_t)17 << 20;
+    char *s = malloc(n);
+    memset(s, ' ', n);
+    struct lower_error e = lower_err(s, n);
+    assert_non_null(strstr(e.message, "too large"));
+    free(s);
+}
+
+/* ---- fuzz ------------------------------------------------------------------------------ */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)rng;
+}
+
+static void lower_any(const char *s, size_t n)
+{
+    struct buf out;
+    struct lower_error err;
+    buf_init(&out, 0);
+    for (int mode = 0; mode < 2; mode++) {
+        int rc = sandbox_lower(s, n, mode ? LOWER_MODE_SCRIPT : LOWER_MODE_MAIN, &out, &err);
+        assert_true(rc == 0 || rc == -1);
+        if (rc < 0) {
+            assert_true(err.line >= 1);
+            assert_true(err.message[0] != 0);
+        }
+        buf_reset(&out);
+    }
+    buf_free(&out);
+}
+
+static const char *const soup[] = {
+    "let", "const", "var", "x", "y", "=", "=>", "(", ")", "[", "]", "{", "}", ",", ";", ".",
+    "?.", "??", "?", ":", "...", "async", "await", "function", "*", "yield", "class",
+    "extends", "super", "this", "new", "return", "for", "of", "in", "if", "else", "`a${",
+    "}`", "`t`", "/re/g", "/", "1", "0x1_0", "'s'", "\"d\"", "#p", "static", "get", "set",
+    "<", ">", "T", "as", "satisfies", "!", "interface", "type", "enum", "try", "catch",
+    "finally", "throw", "switch", "case", "default", "break", "continue", "lbl:", "\n",
+    "++", "--", "+=", "?" "?=", "||=", "&&=", "**", "delete", "typeof", "void", "new.target",
+    "import", "export", "@", "\\u0061", "\xe2\x80\xa8", "\xff", "#!", "/*", "*/", "//",
+};
+
+static const char *const programs[] = {
+    "const {a, b: [c = 1, ...d], ...e} = obj;\nfor (const [k, v] of m) { fns.push(() => k + v); }\n",
+    "class A extends B { #x = 1; static s = 2; constructor(p) { super(p); } get g() { return "
+    "super.g + this.#x; } static { A.t = 3; } }\n",
+    "async function* g(a = 1, ...r) { for await (const x of y) { yield x ?? a; } return await "
+    "z?.[0]?.(...r); }\n",
+    "const t = tag`a${b}c${`n${d}`}`; label: for (let i = 0; i < 3; i++) { if (i) continue "
+    "label; }\n",
+    "enum E { A = 1, B, C = 'c' }\nfunction f<T extends keyof U, U>(x: T): Promise<U[T]> { "
+    "return x as any; }\n",
+    "let o = { a, [k]: 1, m() {}, get x() { return 1 }, async *h() {}, ...s };\nx ||= y &&= z "
+    "?" "?= 0;\n",
+    "try { throw e } catch ({ message }) { console.log(message) } finally { done() }\nswitch "
+    "(x) { case 1: let y = 2; break; default: }\n",
+};
+
+static void test_fuzz_random_bytes(void **state)
+{
+    (void)state;
+    char buf[512];
+    for (int it = 0; it < 3000; it++) {
+        size_t n = rnd() % sizeof buf;
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (char)(rnd() & 0xff);
+        lower_any(buf, n);
+    }
+}
+
+static void test_fuzz_token_soup(void **state)
+{
+    (void)state;
+    struct buf b;
+    buf_init(&b, 0);
+    for (int it = 0; it < 4000; it++) {
+        buf_reset(&b);
+        int n = (int)(rnd() % 60);
+        for (int i = 0; i < n; i++) {
+            buf_append_str(&b, soup[rnd() % (sizeof soup / sizeof soup[0])]);
+            buf_append_char(&b, (rnd() & 3) ? ' ' : '\n');
+        }
+        lower_any(b.data ? b.data : "", b.len);
+    }
+    buf_free(&b);
+}
+
+static void test_fuzz_truncations_and_mutations(void **state)
+{
+    (void)state;
+    for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++) {
+        const char *s = programs[p];
+        size_t n = strlen(s);
+        lower_any(s, n);
+        for (size_t cut = 0; cut < n; cut++)
+            lower_any(s, cut);
+        char *m = malloc(n + 1);
+        for (int it = 0; it < 300; it++) {
+            memcpy(m, s, n + 1);
+            int edits = 1 + (int)(rnd() % 3);
+            for (int k = 0; k < edits; k++)
+                m[rnd() % n] = "(){}[];,=.`'\"/#<>?:x1 \n"[rnd() % 24];
+            lower_any(m, n);
+        }
+        free(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_let_const_become_var),
+        cmocka_unit_test(test_shadowing_renames),
+        cmocka_unit_test(test_arrow_without_this_needs_no_capture),
+        cmocka_unit_test(test_main_wrapper),
+        cmocka_unit_test(test_line_preservation),
+        cmocka_unit_test(test_return_keeps_its_argument),
+        cmocka_unit_test(test_typescript_erased),
+        cmocka_unit_test(test_regex_lowering),
+        cmocka_unit_test(test_syntax_error_position),
+        cmocka_unit_test(test_column_counts_code_points),
+        cmocka_unit_test(test_unsupported_messages),
+        cmocka_unit_test(test_deep_nesting_is_an_error),
+        cmocka_unit_test(test_moderate_nesting_is_fine),
+        cmocka_unit_test(test_large_program),
+        cmocka_unit_test(test_too_large_input),
+        cmocka_unit_test(test_fuzz_random_bytes),
+        cmocka_unit_test(test_fuzz_token_soup),
+        cmocka_unit_test(test_fuzz_truncations_and_mutations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
