@@ -32,6 +32,19 @@ const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false
 const REMOVED = ['Intl', 'WeakRef', 'FinalizationRegistry', 'WebAssembly', 'SharedArrayBuffer', 'Atomics'];
 const REALM_SETUP = `(function () {
     ${REMOVED.map((k) => `delete globalThis.${k};`).join(' ')}
+    // Outcomes must not depend on randomness or on the host's locale data.
+    const forbid = (what) => function () { throw new Error(what + ' is not allowed in corpus programs (not deterministic, or locale-dependent)'); };
+    Math.random = forbid('Math.random');
+    for (const C of [Number, Date, Array, Object]) C.prototype.toLocaleString = forbid('toLocaleString');
+    for (const m of ['toLocaleDateString', 'toLocaleTimeString']) Date.prototype[m] = forbid(m);
+    for (const m of ['toLocaleUpperCase', 'toLocaleLowerCase']) String.prototype[m] = forbid(m);
+    // localeCompare is collation in V8 but code-unit order in Duktape: note disagreements.
+    const icuCompare = String.prototype.localeCompare, disagreements = [];
+    Object.defineProperty(String.prototype, 'localeCompare', { configurable: true, writable: true, value: function (that) {
+        const a = String(this), b = String(that), icu = Math.sign(icuCompare.call(a, b)), raw = a < b ? -1 : a > b ? 1 : 0;
+        if (icu !== raw) disagreements.push(JSON.stringify(a) + ' vs ' + JSON.stringify(b));
+        return raw;
+    } });
     class ToolError extends Error {
         constructor(message, tool, result) { super(message); this.tool = tool; this.result = result; }
     }
@@ -40,7 +53,7 @@ const REALM_SETUP = `(function () {
         constructor(message, tool, violations) { super(message); this.tool = tool; this.violations = violations; }
     }
     Object.defineProperty(ToolArgumentError.prototype, 'name', { value: 'ToolArgumentError', writable: true, configurable: true });
-    return { ToolError, ToolArgumentError, parse: JSON.parse, TypeError, Error };
+    return { ToolError, ToolArgumentError, parse: JSON.parse, TypeError, Error, disagreements };
 })()`;
 
 function newRealm() {
@@ -57,7 +70,8 @@ const PROGRAM = 'program.js';
 
 function programLine(stack) {
     if (typeof stack !== 'string') return undefined;
-    const m = /program\.js:(\d+):\d+/.exec(stack);
+    // "program.js:L:C" in a frame; a compile-time SyntaxError starts "program.js:L\n".
+    const m = /program\.js:(\d+):\d+/.exec(stack) || /^program\.js:(\d+)\n/.exec(stack);
     return m ? Number(m[1]) : undefined;
 }
 
@@ -116,6 +130,14 @@ function validatorFor(persona, tool) {
     return validators.get(k);
 }
 
+// Violation messages worded like our validator's where programs may look for a
+// name in them (the property that is missing or not allowed).
+function violationText(e) {
+    if (e.keyword === 'required') return `missing required property "${e.params.missingProperty}"`;
+    if (e.keyword === 'additionalProperties') return `property "${e.params.additionalProperty}" is not allowed`;
+    return e.message;
+}
+
 function makeCaller(ctx, realm) {
     return function call(fullName, args, line) {
         const dot = String(fullName).indexOf('.');
@@ -135,7 +157,7 @@ function makeCaller(ctx, realm) {
         }
         const full = `${server}.${tool.name}`;
         const a = JSON.parse(text);
-        const violationsOf = (errs) => realm.clone(errs.map((e) => ({ path: e.instancePath, keyword: e.keyword, message: e.message })));
+        const violationsOf = (errs) => realm.clone(errs.map((e) => ({ path: e.instancePath, keyword: e.keyword, message: violationText(e) })));
         const validate = validatorFor(server, tool);
         if (!validate(a)) {
             const violations = violationsOf(validate.errors);
@@ -145,11 +167,11 @@ function makeCaller(ctx, realm) {
         const part = partitionOf(server, tool.name, a);
         if (part) {
             const o = owners.get(part);
-            if (o && o !== ctx.name) ctx.partitionClash = `${part} is also used by ${o}`;
+            if (o && o !== ctx.name) ctx.partitionClash = `state partition clash: ${part} is also used by ${o}`;
             owners.set(part, ctx.name);
         }
         ctx.calls++;
-        return hostCall(ctx.state, server, tool.name, a).then((r) => {
+        return ctx.callHost(server, tool.name, a).then((r) => {
             if (r.isError) {
                 const msg = (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
                 throw withLine(new realm.ToolError(msg, full, realm.clone(r)));
@@ -282,9 +304,15 @@ function describeError(e, withLine) {
 
 const TIMEOUT_MS = 20000;
 
-/** Runs one program; answers the expected-outcome object. */
-export async function runProgram(name, source, isTs) {
-    const ctx = { name, state: newState(), calls: 0, partitionClash: null };
+/**
+ * Runs one program; answers {outcome, calls, clash}. opts.callHost(server, tool, args)
+ * answers a Promise of the CallToolResult (default: the tool logic in-process,
+ * with fresh state for this program).
+ */
+export async function runProgram(name, source, isTs, opts = {}) {
+    const state = newState();
+    const ctx = { name, calls: 0, partitionClash: null,
+        callHost: opts.callHost || ((server, tool, args) => hostCall(state, server, tool, args)) };
     const realm = newRealm();
     const lines = [];
     const call = makeCaller(ctx, realm);
@@ -300,22 +328,31 @@ export async function runProgram(name, source, isTs) {
     });
     const prag = pragmas(source);
     const out = { ok: true };
-    let timer;
+    let timer, compiled = false;
     try {
         const fn = compile(source, isTs, realm);
+        compiled = true;
         const timeout = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`recorder: ${name} did not finish in ${TIMEOUT_MS} ms`)), TIMEOUT_MS); });
         const v = await Promise.race([fn(), timeout]);
-        const j = JSON.stringify(v);
+        let j;
+        try {
+            j = JSON.stringify(v);
+        } catch (e) {
+            // As our sandbox does; the engine's words after the colon differ, so loose.
+            Object.assign(out, { ok: false, error: { name: 'TypeError', message: `the returned value is not JSON-serialisable: ${e.message}` }, looseMessage: true });
+        }
         if (j !== undefined) out.value = JSON.parse(j);
     } catch (e) {
         out.ok = false;
         out.error = describeError(e, !isTs && !prag['no-line']);
         if (prag['loose-message'] || (e && (e.name === 'ToolArgumentError' || /^Unknown tool /.test(e.message)))) out.looseMessage = true;
+        if (compiled === false) out.looseMessage = true; // a SyntaxError: the parser's own words
     } finally {
         clearTimeout(timer);
     }
     out.logs = lines;
-    return { outcome: out, calls: ctx.calls, clash: ctx.partitionClash };
+    const lc = realm.disagreements.length ? `localeCompare differs from code-unit order: ${realm.disagreements.slice(0, 3).join('; ')}` : null;
+    return { outcome: out, calls: ctx.calls, clash: ctx.partitionClash || lc };
 }
 
 // ---- main -----------------------------------------------------------------------------------------------
@@ -330,7 +367,7 @@ async function main() {
     for (const c of cases) {
         const src = fs.readFileSync(c.file, 'utf8');
         const { outcome, clash } = await runProgram(c.name, src, c.isTs);
-        if (clash) { problems++; console.error(`${c.name}: state partition clash: ${clash}`); }
+        if (clash) { problems++; console.error(`${c.name}: ${clash}`); }
         if (outcome.error && /^recorder: /.test(outcome.error.message)) { problems++; console.error(`${c.name}: ${outcome.error.message}`); }
         const text = JSON.stringify(outcome, null, 2) + '\n';
         const file = expectedPath(c);
@@ -342,7 +379,16 @@ async function main() {
             written++;
         }
     }
-    const ok = cases.filter(() => true).length;
+    if (filter.length === 0) {
+        const names = new Set(cases.map((c) => c.name));
+        for (const f of fs.readdirSync(path.dirname(expectedPath(cases[0])))) {
+            if (f.endsWith('.expected.json') && !names.has(f.replace('.expected.json', ''))) {
+                problems++;
+                console.error(`${f}: no program of that name (delete it)`);
+            }
+        }
+    }
+    const ok = cases.length;
     if (check) console.log(`checked ${ok} programs: ${differ} differ from their recording, ${problems} problems`);
     else console.log(`recorded ${ok} programs (${written} files changed), ${problems} problems`);
     process.exit(differ || problems ? 1 : 0);

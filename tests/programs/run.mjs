@@ -124,7 +124,9 @@ function writeConfig(dir) {
 async function startServer(bin, config, stderrFile) {
     const { Client } = await sdk('client/index.js');
     const { StdioClientTransport } = await sdk('client/stdio.js');
-    const transport = new StdioClientTransport({ command: bin, args: ['--stdio', '--config', config], stderr: 'pipe', cwd: REPO });
+    // A .mjs "binary" is a Node stand-in (lib/reference-server.mjs) run by this Node.
+    const [command, args] = bin.endsWith('.mjs') ? [process.execPath, [bin]] : [bin, []];
+    const transport = new StdioClientTransport({ command, args: [...args, '--stdio', '--config', config], stderr: 'pipe', cwd: REPO });
     const errOut = fs.createWriteStream(stderrFile);
     transport.stderr?.pipe(errOut);
     const client = new Client({ name: 'programs-runner', version: '1.0.0' });

@@ -31,3 +31,5 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async (req) =>
     callTool(state, persona, req.params.name, req.params.arguments ?? {}));
 
 await mcp.connect(new StdioServerTransport());
+// The SDK's stdio transport does not end on EOF: exit when our parent closes our stdin.
+process.stdin.on('end', () => process.exit(0));
