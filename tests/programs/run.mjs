@@ -208,4 +208,6 @@ function tail(file, n = 15) {
     try { return fs.readFileSync(file, 'utf8').split('\n').slice(-n).join('\n'); } catch { return '(no stderr captured)'; }
 }
 
-main().catch((e) => { console.error(`run.mjs: ${e.stack || e}`); process.exit(2); });
+if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, 'run.mjs')) {
+    main().catch((e) => { console.error(`run.mjs: ${e.stack || e}`); process.exit(2); });
+}

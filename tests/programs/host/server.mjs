@@ -33,3 +33,4 @@ mcp.server.setRequestHandler(CallToolRequestSchema, async (req) =>
 await mcp.connect(new StdioServerTransport());
 // The SDK's stdio transport does not end on EOF: exit when our parent closes our stdin.
 process.stdin.on('end', () => process.exit(0));
+process.stdout.on('error', () => process.exit(0)); // EPIPE: the parent is gone
