@@ -201,6 +201,8 @@ async function main() {
     if (failures.some((f) => f.problems.some((p) => /call failed|no structuredContent/.test(p)))) {
         console.error(`server stderr (last lines, full log in ${stderrFile}):\n${tail(stderrFile)}`);
     }
+    if (failures.length === 0) fs.rmSync(tmp, { recursive: true, force: true });
+    else if (!opts.listFailures) console.log(`server stderr: ${stderrFile}`);
     process.exit(failures.length ? 1 : 0);
 }
 
