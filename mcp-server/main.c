@@ -5,6 +5,7 @@
 #include "mcp-server/cli.h"
 #include "mcp-server/config.h"
 #include "mcp-server/version.h"
+#include "sandbox/lower.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/zygote.h"
 #include "common/alloc.h"
@@ -97,6 +98,31 @@ static char *self_exe(void)
     return xstrdup(path);
 }
 
+/* `lower FILE`: prints the ES5 the sandbox compiles for a program. */
+static int lower_file(const char *path)
+{
+    size_t len;
+    char *code = read_all(path, &len);
+    if (code == NULL) {
+        fprintf(stderr, "mcp-codemode: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    struct buf out;
+    buf_init(&out, 0);
+    struct lower_error err;
+    int rc = sandbox_lower(code, len, LOWER_MODE_MAIN, &out, &err);
+    if (rc == 0) {
+        fwrite(out.data, 1, out.len, stdout);
+        fputc('\n', stdout);
+    } else {
+        fprintf(stderr, "%s:%d:%d: SyntaxError: %s\n%s\n", path, err.line, err.column, err.message,
+                err.excerpt);
+    }
+    buf_free(&out);
+    free(code);
+    return rc == 0 ? 0 : 1;
+}
+
 static int run_zygote(const struct cli *cli)
 {
     enum log_level level = LOG_WARNING;
@@ -187,8 +213,7 @@ int main(int argc, char **argv)
         print_version();
         return 0;
     case CLI_LOWER:
-        fprintf(stderr, "mcp-codemode: lower: the lowering pass is not part of this build yet\n");
-        return 1;
+        return lower_file(cli.file);
     default:
         return with_config(&cli);
     }
