@@ -1,0 +1,224 @@
+/* Iteration protocol of the built-ins: %IteratorPrototype%, array iterators
+ * (Array.prototype.keys/values/entries/[Symbol.iterator], also on typed
+ * arrays), string iterators by code point, and the private helpers the rest
+ * of the library iterates with (rt.iterate, rt.lib, rt.toObject, ...).
+ * Iterator state lives under rt.HIDDEN, out of reach of programs. */
+'use strict';
+var ITER = Symbol.iterator, S = rt.HIDDEN, def = rt.def, apply = rt.apply;
+var Str = rt.String, TypeErr = rt.TypeError, create = rt.create;
+var objToString = rt.objectToString, floor = rt.floor;
+var MAX_SAFE = 9007199254740991;
+
+/* Defines a library function the way built-ins are defined (non-enumerable)
+ * and drops its fileName: errors it raises then blame the caller's line, as
+ * for native functions, and its stack frames are hidden (76_error.js). */
+function lib(obj, name, fn) {
+    delete fn.fileName;
+    if (typeof name === 'string' && fn.name !== name)
+        rt.defineProperty(fn, 'name', { value: name, writable: false, enumerable: false, configurable: true });
+    def(obj, name, fn);
+    return fn;
+}
+function native(fn) {
+    delete fn.fileName;
+    return fn;
+}
+function isObject(x) { return x !== null && (typeof x === 'object' || typeof x === 'function'); }
+
+/* How a value is named in "x is not iterable" messages. */
+function what(x) {
+    if (typeof x === 'string') return '"' + x + '"';
+    if (typeof x === 'function') return 'function';
+    if (isObject(x)) return 'object';
+    return Str(x);
+}
+
+/* V8's wording: "number 5 is not iterable (cannot read property ...)". */
+function notIterable(x) {
+    var d = x === undefined ? 'undefined' : x === null ? 'object null' : isObject(x) ? typeof x
+        : typeof x + ' ' + what(x);
+    return new TypeErr(d + ' is not iterable (cannot read property Symbol(Symbol.iterator))');
+}
+
+function toObject(x, method) {
+    if (x === null || x === undefined)
+        throw new TypeErr(method + ' called on null or undefined');
+    return Object(x);
+}
+function toInteger(x) {
+    x = +x;
+    if (x !== x) return 0;
+    if (x === Infinity || x === -Infinity) return x;
+    return x < 0 ? -floor(-x) : floor(x);
+}
+function toLength(x) {
+    x = toInteger(x);
+    return x <= 0 ? 0 : x > MAX_SAFE ? MAX_SAFE : x;
+}
+/* A relative index (negative counts from the end) clamped to [0, len]. */
+function relIndex(x, len) {
+    x = toInteger(x);
+    if (x < 0) { x += len; return x < 0 ? 0 : x; }
+    return x > len ? len : x;
+}
+function requireFn(f) {
+    if (typeof f !== 'function') throw new TypeErr(what(f) + ' is not a function');
+    return f;
+}
+
+/* ---- iterator prototypes ------------------------------------------------------ */
+
+var IterProto = {};
+lib(IterProto, ITER, function () { return this; });
+function tag(obj, name) {
+    rt.defineProperty(obj, Symbol.toStringTag, { value: name, writable: false, enumerable: false, configurable: true });
+}
+function done() { return { value: undefined, done: true }; }
+
+/* An iterator object with prototype proto and private state st; st.tag names
+ * the kind so that next() can check its receiver. */
+function makeIter(proto, st) {
+    var it = create(proto);
+    it[S] = st;
+    return it;
+}
+function iterState(it, kind) {
+    var st = it === null || it === undefined ? undefined : it[S];
+    if (st === undefined || st.tag !== kind)
+        throw new TypeErr('next method called on incompatible receiver ' + what(it));
+    return st;
+}
+
+var ArrIterProto = create(IterProto);
+tag(ArrIterProto, 'Array Iterator');
+lib(ArrIterProto, 'next', function next() {
+    var st = iterState(this, 'ai'), a = st.a;
+    if (a === null) return done();
+    var i = st.i;
+    if (!(i < toLength(a.length))) { st.a = null; return done(); }
+    st.i = i + 1;
+    if (st.k === 1) return { value: a[i], done: false };
+    if (st.k === 0) return { value: i, done: false };
+    return { value: [i, a[i]], done: false };
+});
+function arrayIter(o, kind) { return makeIter(ArrIterProto, { tag: 'ai', a: o, i: 0, k: kind }); }
+
+var AP = Array.prototype;
+lib(AP, 'keys', function keys() { return arrayIter(toObject(this, 'Array.prototype.keys'), 0); });
+var arrayValues = lib(AP, 'values', function values() {
+    return arrayIter(toObject(this, 'Array.prototype.values'), 1);
+});
+lib(AP, 'entries', function entries() { return arrayIter(toObject(this, 'Array.prototype.entries'), 2); });
+def(AP, ITER, arrayValues);
+
+/* Typed arrays share one prototype (%TypedArray%.prototype) in Duktape. */
+var TAP = rt.getPrototypeOf(Uint8Array.prototype);
+def(TAP, 'keys', AP.keys);
+def(TAP, 'values', arrayValues);
+def(TAP, 'entries', AP.entries);
+def(TAP, ITER, arrayValues);
+
+/* The code point of s at i as a string (a surrogate pair, or one unit). */
+function codePointAt(s, i) {
+    var c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        var d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) return s.substr(i, 2);
+    }
+    return s.charAt(i);
+}
+
+var StrIterProto = create(IterProto);
+tag(StrIterProto, 'String Iterator');
+lib(StrIterProto, 'next', function next() {
+    var st = iterState(this, 'si'), s = st.s;
+    if (s === null) return done();
+    if (st.i >= s.length) { st.s = null; return done(); }
+    var c = codePointAt(s, st.i);
+    st.i += c.length;
+    return { value: c, done: false };
+});
+var stringIter = lib(String.prototype, ITER, function () {
+    return makeIter(StrIterProto, { tag: 'si', s: Str(toObject(this, 'String.prototype[Symbol.iterator]')), i: 0 });
+});
+
+/* ---- iterating from library code ------------------------------------------------ */
+
+function isArguments(x) { return apply(objToString, x, []) === '[object Arguments]'; }
+
+function getIterator(x) {
+    if (x === null || x === undefined) throw notIterable(x);
+    var m = x[ITER];
+    if (typeof m !== 'function') throw notIterable(x);
+    var it = apply(m, x, []);
+    if (!isObject(it)) throw new TypeErr('Result of the Symbol.iterator method is not an object');
+    return it;
+}
+
+/* IteratorClose after an abrupt completion: errors of return() are ignored. */
+function closeQuietly(it) {
+    try {
+        var r = it['return'];
+        if (r !== undefined && r !== null) apply(r, it, []);
+    } catch (e) { /* the original error wins */ }
+}
+/* IteratorClose after a normal early exit: return() must give an object. */
+function close(it) {
+    var r = it['return'];
+    if (r === undefined || r === null) return;
+    if (!isObject(apply(r, it, []))) throw new TypeErr('iterator.return() did not return an object');
+}
+
+/* Calls fn(value) for every value of the iterable x, stopping (and closing
+ * the iterator) when fn returns true, closing it when fn throws. Arrays with
+ * the built-in iterator, strings and arguments objects are read by index
+ * (the same values in the same order, without iterator objects). */
+function iterate(x, fn) {
+    var i, m = x === null || x === undefined ? undefined : x[ITER];
+    if (m === arrayValues) {
+        for (i = 0; i < toLength(x.length); i++) if (fn(x[i])) return;
+        return;
+    }
+    if (m === stringIter && typeof x === 'string') {
+        for (i = 0; i < x.length;) {
+            var c = codePointAt(x, i);
+            i += c.length;
+            if (fn(c)) return;
+        }
+        return;
+    }
+    if ((m === undefined || m === null) && isObject(x) && isArguments(x)) {
+        for (i = 0; i < x.length; i++) if (fn(x[i])) return;
+        return;
+    }
+    var it = getIterator(x), next = it.next, step, stop;
+    for (;;) {
+        step = apply(next, it, []);
+        if (!isObject(step)) throw new TypeErr('Iterator result ' + what(step) + ' is not an object');
+        if (step.done) return;
+        try { stop = fn(step.value); } catch (e) { closeQuietly(it); throw e; }
+        if (stop) { close(it); return; }
+    }
+}
+
+rt.lib = lib;
+rt.native = native;
+rt.isObject = isObject;
+rt.what = what;
+rt.notIterable = notIterable;
+rt.toObject = toObject;
+rt.toInteger = toInteger;
+rt.toLength = toLength;
+rt.relIndex = relIndex;
+rt.requireFn = requireFn;
+rt.IteratorPrototype = IterProto;
+rt.tag = tag;
+rt.makeIter = makeIter;
+rt.iterState = iterState;
+rt.getIterator = getIterator;
+rt.closeIter = close;
+rt.closeIterQuietly = closeQuietly;
+rt.iterate = iterate;
+rt.isArguments = isArguments;
+rt.arrayValues = arrayValues;
+rt.codePointAt = codePointAt;

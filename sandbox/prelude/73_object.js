@@ -1,0 +1,64 @@
+/* Object: entries, values, fromEntries, hasOwn, getOwnPropertyDescriptors
+ * and groupBy (ES2017-ES2024), through private references. */
+'use strict';
+var lib = rt.lib, apply = rt.apply, keys = rt.keys, TypeErr = rt.TypeError, what = rt.what;
+var isObject = rt.isObject, hasOwnProperty = rt.hasOwnProperty, create = rt.create;
+var defineProperty = rt.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+var ownKeys = Reflect.ownKeys;
+
+function toObj(x) {
+    if (x === null || x === undefined) throw new TypeErr('Cannot convert undefined or null to object');
+    return Object(x);
+}
+
+/* CreateDataProperty: an own data property even for "__proto__" or where an
+ * inherited setter would run. */
+function createData(o, k, v) {
+    if (k === '__proto__') defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+    else o[k] = v;
+}
+function toPropertyKey(k) { return typeof k === 'symbol' ? k : rt.String(k); }
+
+lib(Object, 'entries', function entries(o) {
+    o = toObj(o);
+    var ks = keys(o), out = [];
+    for (var i = 0; i < ks.length; i++) out[i] = [ks[i], o[ks[i]]];
+    return out;
+});
+lib(Object, 'values', function values(o) {
+    o = toObj(o);
+    var ks = keys(o), out = [];
+    for (var i = 0; i < ks.length; i++) out[i] = o[ks[i]];
+    return out;
+});
+lib(Object, 'fromEntries', function fromEntries(iterable) {
+    if (iterable === null || iterable === undefined) throw rt.notIterable(iterable);
+    var o = {};
+    rt.iterate(iterable, function (e) {
+        if (!isObject(e)) throw new TypeErr('Iterator value ' + what(e) + ' is not an entry object');
+        createData(o, toPropertyKey(e[0]), e[1]);
+    });
+    return o;
+});
+lib(Object, 'hasOwn', function hasOwn(o, k) {
+    return apply(hasOwnProperty, toObj(o), [k]);
+});
+lib(Object, 'getOwnPropertyDescriptors', function getOwnPropertyDescriptors(o) {
+    o = toObj(o);
+    var ks = ownKeys(o), out = {};
+    for (var i = 0; i < ks.length; i++) {
+        var d = getOwnPropertyDescriptor(o, ks[i]);
+        if (d !== undefined) createData(out, ks[i], d);
+    }
+    return out;
+});
+lib(Object, 'groupBy', function groupBy(items, cb) {
+    rt.requireFn(cb);
+    var out = create(null), n = 0;
+    rt.iterate(items, function (v) {
+        var k = toPropertyKey(cb(v, n++)), list = out[k];
+        if (list === undefined) out[k] = [v];
+        else list[list.length] = v;
+    });
+    return out;
+});
