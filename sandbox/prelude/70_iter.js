@@ -9,13 +9,17 @@ var Str = rt.String, TypeErr = rt.TypeError, create = rt.create;
 var objToString = rt.objectToString, floor = rt.floor;
 var MAX_SAFE = 9007199254740991;
 
-/* Defines a library function the way built-ins are defined (non-enumerable)
- * and drops its fileName: errors it raises then blame the caller's line, as
- * for native functions, and its stack frames are hidden (76_error.js). */
-function lib(obj, name, fn) {
+/* Defines a library function the way built-ins are defined (non-enumerable,
+ * named, with the spec's length when given) and drops its fileName: errors
+ * it raises then blame the caller's line, as for native functions, and its
+ * stack frames are hidden (76_error.js). */
+function fixed(fn, key, value) {
+    rt.defineProperty(fn, key, { value: value, writable: false, enumerable: false, configurable: true });
+}
+function lib(obj, name, fn, length) {
     delete fn.fileName;
-    if (typeof name === 'string' && fn.name !== name)
-        rt.defineProperty(fn, 'name', { value: name, writable: false, enumerable: false, configurable: true });
+    if (typeof name === 'string' && fn.name !== name) fixed(fn, 'name', name);
+    if (length !== undefined) fixed(fn, 'length', length);
     def(obj, name, fn);
     return fn;
 }

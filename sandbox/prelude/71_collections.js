@@ -256,7 +256,7 @@ lib(MP, 'clear', function clear_() { clear(state(this, 'Map', 'clear')); });
 lib(MP, 'forEach', function forEach(cb, thisArg) {
     var st = state(this, 'Map', 'forEach');
     forEachEntry(st, rt.requireFn(cb), thisArg, this);
-});
+}, 1);
 function mapIter(self, kind, method) {
     var st = state(self, 'Map', method);
     return makeIter(MapIterProto, { tag: 'mi', g: st.g, i: 0, kind: kind });
@@ -307,7 +307,7 @@ lib(SP, 'clear', function clear_() { clear(state(this, 'Set', 'clear')); });
 lib(SP, 'forEach', function forEach(cb, thisArg) {
     var st = state(this, 'Set', 'forEach');
     forEachEntry(st, rt.requireFn(cb), thisArg, this);
-});
+}, 1);
 function setIter(self, kind, method) {
     var st = state(self, 'Set', method);
     return makeIter(SetIterProto, { tag: 'si2', g: st.g, i: 0, kind: kind });

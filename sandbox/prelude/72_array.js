@@ -41,7 +41,7 @@ lib(Array, 'from', function from(items, mapFn, thisArg) {
     for (; k < len; k++) A[k] = mapping ? call2(mapFn, thisArg, o[k], k) : o[k];
     A.length = arrayLength(len);
     return A;
-});
+}, 1);
 
 lib(Array, 'of', function of() {
     var len = arguments.length, A = isCtor(this) ? new this(len) : [];
@@ -63,16 +63,16 @@ function findFrom(o, pred, thisArg, last, wantIndex) {
 }
 lib(AP, 'find', function find(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.find'), pred, thisArg, false, false);
-});
+}, 1);
 lib(AP, 'findIndex', function findIndex(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.findIndex'), pred, thisArg, false, true);
-});
+}, 1);
 lib(AP, 'findLast', function findLast(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.findLast'), pred, thisArg, true, false);
-});
+}, 1);
 lib(AP, 'findLastIndex', function findLastIndex(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.findLastIndex'), pred, thisArg, true, true);
-});
+}, 1);
 
 /* SameValueZero, holes read as undefined; the native indexOf does the
  * common case (strict equality equals SameValueZero except for NaN). */
@@ -86,7 +86,7 @@ lib(AP, 'includes', function includes(x, fromIndex) {
         if (e === x || (x !== x && e !== e)) return true;
     }
     return false;
-});
+}, 1);
 
 lib(AP, 'at', function at(index) {
     var o = toObject(this, 'Array.prototype.at'), len = toLength(o.length), k = toInteger(index);
@@ -112,7 +112,7 @@ lib(AP, 'flat', function flat(depth) {
     var o = toObject(this, 'Array.prototype.flat'), d = depth === undefined ? 1 : toInteger(depth), A = [];
     flatten(A, 0, o, d);
     return A;
-});
+}, 0);
 lib(AP, 'flatMap', function flatMap(fn, thisArg) {
     var o = toObject(this, 'Array.prototype.flatMap'), len = toLength(o.length), A = [], n = 0;
     requireFn(fn);
@@ -124,7 +124,7 @@ lib(AP, 'flatMap', function flatMap(fn, thisArg) {
         else A[n++] = v;
     }
     return A;
-});
+}, 1);
 
 /* ---- in-place edits --------------------------------------------------------------- */
 
@@ -133,7 +133,7 @@ lib(AP, 'fill', function fill(value, start, end) {
     var k = relIndex(start, len), last = end === undefined ? len : relIndex(end, len);
     for (; k < last; k++) o[k] = value;
     return o;
-});
+}, 1);
 
 lib(AP, 'copyWithin', function copyWithin(target, start, end) {
     var o = toObject(this, 'Array.prototype.copyWithin'), len = toLength(o.length);
@@ -150,23 +150,25 @@ lib(AP, 'copyWithin', function copyWithin(target, start, end) {
         else delete o[to];
     }
     return o;
-});
+}, 2);
 
 /* ---- stable sort ------------------------------------------------------------------- */
 
+/* A bottom-up merge sort: runs of RUN sorted by insertion, then merges of
+ * doubling width, where already ordered neighbours cost one comparison. The
+ * comparison is inlined in three variants of the two steps (a call per
+ * comparison would dominate): by the program's comparator (x stays before y
+ * unless cmp(x, y) > 0), by strings, and positions by string keys. */
 var RUN = 8;
 
-/* Sorts a[lo..hi) by insertion; x stays before y unless cmp(x, y) > 0. */
-function insertionSort(a, lo, hi, cmp) {
+function insertionCmp(a, lo, hi, cmp) {
     for (var i = lo + 1; i < hi; i++) {
         var x = a[i], j = i;
         for (; j > lo && cmp(a[j - 1], x) > 0; j--) a[j] = a[j - 1];
         a[j] = x;
     }
 }
-
-/* Merges src[lo..mid) and src[mid..end) into dst[lo..end), left first on ties. */
-function merge(src, dst, lo, mid, end, cmp) {
+function mergeCmp(src, dst, lo, mid, end, cmp) {
     var i = lo, j = mid, k = lo;
     if (cmp(src[mid - 1], src[mid]) > 0) {
         for (;;) {
@@ -183,17 +185,63 @@ function merge(src, dst, lo, mid, end, cmp) {
     while (j < end) dst[k++] = src[j++];
 }
 
-/* Stable bottom-up merge sort of a[0..n): runs of RUN by insertion, then
- * merges of doubling width; already ordered neighbours cost one comparison.
- * Returns the sorted array (a, or the scratch array). */
-function mergeSort(a, n, cmp) {
+function insertionStr(a, lo, hi) {
+    for (var i = lo + 1; i < hi; i++) {
+        var x = a[i], j = i;
+        for (; j > lo && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+function mergeStr(src, dst, lo, mid, end) {
+    var i = lo, j = mid, k = lo;
+    if (src[mid - 1] > src[mid]) {
+        for (;;) {
+            if (src[i] > src[j]) {
+                dst[k++] = src[j++];
+                if (j === end) break;
+            } else {
+                dst[k++] = src[i++];
+                if (i === mid) break;
+            }
+        }
+    }
+    while (i < mid) dst[k++] = src[i++];
+    while (j < end) dst[k++] = src[j++];
+}
+
+function insertionIdx(idx, lo, hi, keys) {
+    for (var i = lo + 1; i < hi; i++) {
+        var x = idx[i], kx = keys[x], j = i;
+        for (; j > lo && keys[idx[j - 1]] > kx; j--) idx[j] = idx[j - 1];
+        idx[j] = x;
+    }
+}
+function mergeIdx(src, dst, lo, mid, end, keys) {
+    var i = lo, j = mid, k = lo;
+    if (keys[src[mid - 1]] > keys[src[mid]]) {
+        for (;;) {
+            if (keys[src[i]] > keys[src[j]]) {
+                dst[k++] = src[j++];
+                if (j === end) break;
+            } else {
+                dst[k++] = src[i++];
+                if (i === mid) break;
+            }
+        }
+    }
+    while (i < mid) dst[k++] = src[i++];
+    while (j < end) dst[k++] = src[j++];
+}
+
+/* Sorts a[0..n) with the given steps; returns a or the scratch array. */
+function mergeSort(a, n, aux, insertion, merge) {
     var lo, w;
-    for (lo = 0; lo < n; lo += RUN) insertionSort(a, lo, lo + RUN < n ? lo + RUN : n, cmp);
+    for (lo = 0; lo < n; lo += RUN) insertion(a, lo, lo + RUN < n ? lo + RUN : n, aux);
     var src = a, dst = [], t;
     for (w = RUN; w < n; w *= 2) {
         for (lo = 0; lo < n; lo += 2 * w) {
             var mid = lo + w < n ? lo + w : n, end = mid + w < n ? mid + w : n;
-            if (mid < end) merge(src, dst, lo, mid, end, cmp);
+            if (mid < end) merge(src, dst, lo, mid, end, aux);
             else for (var k = lo; k < end; k++) dst[k] = src[k];
         }
         t = src; src = dst; dst = t;
@@ -201,18 +249,20 @@ function mergeSort(a, n, cmp) {
     return src;
 }
 
-function strGreater(a, b) { return a > b ? 1 : 0; }
-
 /* The n values of items in order: by cmp, or by their strings (computed once). */
 function sortValues(items, n, cmp) {
-    if (cmp !== undefined) return mergeSort(items, n, cmp);
-    var i, allStrings = true;
-    for (i = 0; i < n && allStrings; i++) allStrings = typeof items[i] === 'string';
-    if (allStrings) return mergeSort(items, n, strGreater);
-    var keys = [], idx = [];
-    for (i = 0; i < n; i++) { keys[i] = Str(items[i]); idx[i] = i; }
-    idx = mergeSort(idx, n, function (a, b) { return keys[a] > keys[b] ? 1 : 0; });
-    var out = [];
+    if (cmp !== undefined) return mergeSort(items, n, cmp, insertionCmp, mergeCmp);
+    var i, keys = null;
+    for (i = 0; i < n && keys === null; i++) if (typeof items[i] !== 'string') keys = [];
+    if (keys === null) return mergeSort(items, n, null, insertionStr, mergeStr);
+    var idx = [], out = [];
+    for (i = 0; i < n; i++) {
+        var v = items[i];
+        if (typeof v === 'symbol') throw new TypeErr('Cannot convert a Symbol value to a string');
+        keys[i] = typeof v === 'string' ? v : Str(v);
+        idx[i] = i;
+    }
+    idx = mergeSort(idx, n, keys, insertionIdx, mergeIdx);
     for (i = 0; i < n; i++) out[i] = items[idx[i]];
     return out;
 }

@@ -28,10 +28,10 @@ function pad(s, maxLength, fillString, atStart) {
 }
 lib(SP, 'padStart', function padStart(maxLength, fillString) {
     return pad(thisString(this, 'padStart'), maxLength, fillString, true);
-});
+}, 1);
 lib(SP, 'padEnd', function padEnd(maxLength, fillString) {
     return pad(thisString(this, 'padEnd'), maxLength, fillString, false);
-});
+}, 1);
 
 /* The native trim decides what white space is; t's first character is not
  * white space, so its first occurrence in s starts right after the leading run. */
