@@ -10,6 +10,7 @@ var S = rt.HIDDEN, ITER = Symbol.iterator, lib = rt.lib, def = rt.def, apply = r
 var create = rt.create, TypeErr = rt.TypeError, isObject = rt.isObject, what = rt.what;
 var iterate = rt.iterate, hasOwn = rt.hasOwn, makeIter = rt.makeIter, iterState = rt.iterState;
 var EMPTY = {}; /* the key of a deleted entry */
+var splice = Array.prototype.splice;
 var nextId = 1;
 
 function dict() { return create(null); }
@@ -19,11 +20,21 @@ function dict() { return create(null); }
 function slot(o, make) {
     var s = o[S];
     if (s !== undefined && s.o === o) return s;
-    if (s !== undefined && hasOwn(o, S)) { s.o = o; return s; } /* a promise's state */
+    if (s !== undefined && hasOwn(o, S)) return initSlot(s, o); /* a promise's state */
     if (!make) return null;
-    s = { o: o };
+    var prev = s;
+    s = initSlot({}, o);
     try { o[S] = s; } catch (e) { return null; } /* strict mode: throws when frozen */
-    return o[S] === s ? s : null;
+    if (hasOwn(o, S)) return s;
+    /* A Proxy forwards the hidden key to its target: undo, use the list. */
+    if (prev === undefined) delete o[S]; else o[S] = prev;
+    return null;
+}
+/* Own fields, so that a program adding Object.prototype.id changes nothing. */
+function initSlot(s, o) {
+    s.id = s.w = s.type = undefined;
+    s.o = o;
+    return s;
 }
 /* The identity number of object o: undefined when it has none yet (and make
  * is not set), 0 when it cannot have one. */
@@ -367,7 +378,7 @@ function weakDelete(st, k) {
     if (w !== null && st.wid in w) { delete w[st.wid]; return true; }
     var i = weakFrozen(st, k);
     if (i < 0) return false;
-    st.f.splice(i, 2);
+    apply(splice, st.f, [i, 2]);
     return true;
 }
 function constructWeak(self, C, type) {

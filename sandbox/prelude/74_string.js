@@ -5,7 +5,7 @@
 'use strict';
 var lib = rt.lib, def = rt.def, apply = rt.apply, Str = rt.String, TypeErr = rt.TypeError;
 var toObject = rt.toObject, toInteger = rt.toInteger, toLength = rt.toLength;
-var SP = String.prototype, objToString = rt.objectToString;
+var SP = String.prototype, objToString = rt.objectToString, ceil = Math.ceil;
 var strReplace = SP.replace, strSplit = SP.split, strRepeat = SP.repeat, strTrim = SP.trim;
 var strIndexOf = SP.indexOf, join = Array.prototype.join;
 var NativeRegExp = RegExp, reExec = RegExp.prototype.exec;
@@ -21,7 +21,7 @@ function pad(s, maxLength, fillString, atStart) {
     if (target <= s.length) return s;
     var fill = fillString === undefined ? ' ' : Str(fillString);
     if (fill === '') return s;
-    var need = target - s.length, reps = Math.ceil(need / fill.length);
+    var need = target - s.length, reps = ceil(need / fill.length);
     var filler = apply(strRepeat, fill, [reps]);
     if (filler.length > need) filler = filler.slice(0, need);
     return atStart ? filler + s : s + filler;

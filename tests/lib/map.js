@@ -165,4 +165,33 @@ t('largeMap', function () {
     for (i = 0; i < 5000; i++) sum += m.get(i % 2 ? 'k' + i : i);
     return [m.size, sum];
 });
+t('proxyKeys', function () {
+    var log = [], traps = {};
+    ['get', 'set', 'has', 'deleteProperty', 'defineProperty', 'getOwnPropertyDescriptor', 'ownKeys'].forEach(function (n) {
+        traps[n] = function (t, k) { log.push(n); return Reflect[n].apply(null, arguments); };
+    });
+    var target = {}, p = new Proxy(target, traps), other = {}, q = new Proxy(other, traps);
+    var m = new Map([[target, 'target'], [p, 'proxy']]);
+    m.set(q, 'q'); m.set(other, 'other');
+    var wm = new WeakMap([[p, 'wp'], [target, 'wt']]);
+    var r = [m.get(p), m.get(target), m.get(q), m.get(other), m.size, wm.get(p), wm.get(target), log.length];
+    m['delete'](p);
+    r.push(m.has(p), m.get(target), m.size);
+    return r;
+});
+t('prototypePollutionIgnored', function () {
+    Object.prototype.id = 5; Object.prototype.w = {}; Object.prototype.type = 'Map'; Object.prototype.o = 1;
+    try {
+        var a = {}, b = {}, m = new Map([[a, 1], [b, 2]]), wm = new WeakMap([[a, 'wa']]);
+        return [m.get(a), m.get(b), m.size, wm.get(a), wm.has(b), Array.from(new Set([a, b, a])).length];
+    } finally { delete Object.prototype.id; delete Object.prototype.w; delete Object.prototype.type; delete Object.prototype.o; }
+});
+t('promiseAsKey', function () {
+    var p = Promise.resolve(1), q = new Promise(function () {}), m = new Map([[p, 'p'], [q, 'q']]);
+    return [m.get(p), m.get(q), m.size];
+});
+t('iteratorAsKey', function () {
+    var it = [1, 2].values(), m = new Map([[it, 'it']]);
+    return [m.get(it), it.next().value, it.next().value];
+});
 return __out;

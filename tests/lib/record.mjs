@@ -22,10 +22,10 @@ if (typeof Object.groupBy !== 'function' && typeof Array.prototype.group !== 'fu
 }
 if (typeof Object.groupBy !== 'function') {
     Object.defineProperty(Object, 'groupBy', {
-        value: (items, cb) => Array.prototype.group.call(Array.from(items), (v, i) => cb(v, i)),
+        value: (items, cb) => Array.prototype.group.call([...items], (v, i) => cb(v, i)),
         writable: true, configurable: true });
     Object.defineProperty(Map, 'groupBy', {
-        value: (items, cb) => Array.prototype.groupToMap.call(Array.from(items), (v, i) => cb(v, i)),
+        value: (items, cb) => Array.prototype.groupToMap.call([...items], (v, i) => cb(v, i)),
         writable: true, configurable: true });
 }
 

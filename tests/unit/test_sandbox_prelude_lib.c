@@ -24,7 +24,7 @@
 /* The Node-recorded programs, one cmocka test each; test_all_listed checks
  * that no program in tests/lib is missing here. */
 static const char *const programs[] = {
-    "map", "set", "weak", "iterators", "array_from", "array_methods", "sort",
+    "map", "set", "weak", "iterators", "array_from", "array_methods", "sort", "object", "string", "number_math", "errors", "clone", "groupby",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
