@@ -18,10 +18,28 @@ function fixed(fn, key, value) {
 }
 function lib(obj, name, fn, length) {
     delete fn.fileName;
-    if (typeof name === 'string' && fn.name !== name) fixed(fn, 'name', name);
+    var shown = name === ITER ? '[Symbol.iterator]' : name;
+    if (typeof shown === 'string' && fn.name !== shown) fixed(fn, 'name', shown);
     if (length !== undefined) fixed(fn, 'length', length);
     def(obj, name, fn);
     return fn;
+}
+/* Installs every method of the object literal `methods` (written as ES2015
+ * method definitions: like built-in methods, they are not constructors and
+ * have no prototype object, which also saves memory) and every accessor
+ * (`get size() {...}`) on obj; lengths maps names to the spec's length. */
+function install(obj, methods, lengths) {
+    var ks = rt.keys(methods);
+    for (var i = 0; i < ks.length; i++) {
+        var k = ks[i], d = Object.getOwnPropertyDescriptor(methods, k);
+        if (d.get === undefined) {
+            lib(obj, k, d.value, lengths === undefined ? undefined : lengths[k]);
+            continue;
+        }
+        delete d.get.fileName;
+        rt.defineProperty(obj, k, { get: d.get, enumerable: false, configurable: true });
+    }
+    return obj;
 }
 function native(fn) {
     delete fn.fileName;
@@ -73,7 +91,7 @@ function requireFn(f) {
 /* ---- iterator prototypes ------------------------------------------------------ */
 
 var IterProto = {};
-lib(IterProto, ITER, function () { return this; });
+lib(IterProto, ITER, { '[Symbol.iterator]'() { return this; } }['[Symbol.iterator]']);
 function tag(obj, name) {
     rt.defineProperty(obj, Symbol.toStringTag, { value: name, writable: false, enumerable: false, configurable: true });
 }
@@ -95,24 +113,27 @@ function iterState(it, kind) {
 
 var ArrIterProto = create(IterProto);
 tag(ArrIterProto, 'Array Iterator');
-lib(ArrIterProto, 'next', function next() {
-    var st = iterState(this, 'ai'), a = st.a;
-    if (a === null) return done();
-    var i = st.i;
-    if (!(i < toLength(a.length))) { st.a = null; return done(); }
-    st.i = i + 1;
-    if (st.k === 1) return { value: a[i], done: false };
-    if (st.k === 0) return { value: i, done: false };
-    return { value: [i, a[i]], done: false };
+install(ArrIterProto, {
+    next() {
+        var st = iterState(this, 'ai'), a = st.a;
+        if (a === null) return done();
+        var i = st.i;
+        if (!(i < toLength(a.length))) { st.a = null; return done(); }
+        st.i = i + 1;
+        if (st.k === 1) return { value: a[i], done: false };
+        if (st.k === 0) return { value: i, done: false };
+        return { value: [i, a[i]], done: false };
+    }
 });
 function arrayIter(o, kind) { return makeIter(ArrIterProto, { tag: 'ai', a: o, i: 0, k: kind }); }
 
 var AP = Array.prototype;
-lib(AP, 'keys', function keys() { return arrayIter(toObject(this, 'Array.prototype.keys'), 0); });
-var arrayValues = lib(AP, 'values', function values() {
-    return arrayIter(toObject(this, 'Array.prototype.values'), 1);
+install(AP, {
+    keys() { return arrayIter(toObject(this, 'Array.prototype.keys'), 0); },
+    values() { return arrayIter(toObject(this, 'Array.prototype.values'), 1); },
+    entries() { return arrayIter(toObject(this, 'Array.prototype.entries'), 2); }
 });
-lib(AP, 'entries', function entries() { return arrayIter(toObject(this, 'Array.prototype.entries'), 2); });
+var arrayValues = AP.values;
 def(AP, ITER, arrayValues);
 
 /* Typed arrays share one prototype (%TypedArray%.prototype) in Duktape. */
@@ -134,17 +155,21 @@ function codePointAt(s, i) {
 
 var StrIterProto = create(IterProto);
 tag(StrIterProto, 'String Iterator');
-lib(StrIterProto, 'next', function next() {
-    var st = iterState(this, 'si'), s = st.s;
-    if (s === null) return done();
-    if (st.i >= s.length) { st.s = null; return done(); }
-    var c = codePointAt(s, st.i);
-    st.i += c.length;
-    return { value: c, done: false };
+install(StrIterProto, {
+    next() {
+        var st = iterState(this, 'si'), s = st.s;
+        if (s === null) return done();
+        if (st.i >= s.length) { st.s = null; return done(); }
+        var c = codePointAt(s, st.i);
+        st.i += c.length;
+        return { value: c, done: false };
+    }
 });
-var stringIter = lib(String.prototype, ITER, function () {
-    return makeIter(StrIterProto, { tag: 'si', s: Str(toObject(this, 'String.prototype[Symbol.iterator]')), i: 0 });
-});
+var stringIter = lib(String.prototype, ITER, {
+    '[Symbol.iterator]'() {
+        return makeIter(StrIterProto, { tag: 'si', s: Str(toObject(this, 'String.prototype[Symbol.iterator]')), i: 0 });
+    }
+}['[Symbol.iterator]']);
 
 /* ---- iterating from library code ------------------------------------------------ */
 
@@ -206,6 +231,7 @@ function iterate(x, fn) {
 }
 
 rt.lib = lib;
+rt.install = install;
 rt.native = native;
 rt.isObject = isObject;
 rt.what = what;

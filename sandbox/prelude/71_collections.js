@@ -224,15 +224,16 @@ function construct(self, C, type, withValues) {
 function defineIterator(name, type) {
     var proto = create(rt.IteratorPrototype);
     rt.tag(proto, name);
-    lib(proto, 'next', function next() {
-        var it = iterState(this, type);
-        if (it.g === null) return { value: undefined, done: true };
-        var i = advance(it);
-        if (i < 0) { it.g = null; return { value: undefined, done: true }; }
-        var g = it.g, k = g.k[i], v = g.v === null ? k : g.v[i];
-        return { value: it.kind === 0 ? k : it.kind === 1 ? v : [k, v], done: false };
+    return rt.install(proto, {
+        next() {
+            var it = iterState(this, type);
+            if (it.g === null) return { value: undefined, done: true };
+            var i = advance(it);
+            if (i < 0) { it.g = null; return { value: undefined, done: true }; }
+            var g = it.g, k = g.k[i], v = g.v === null ? k : g.v[i];
+            return { value: it.kind === 0 ? k : it.kind === 1 ? v : [k, v], done: false };
+        }
     });
-    return proto;
 }
 var MapIterProto = defineIterator('Map Iterator', 'mi');
 var SetIterProto = defineIterator('Set Iterator', 'si2');
@@ -253,43 +254,42 @@ function Map(iterable) {
 }
 rt.native(Map);
 var MP = Map.prototype;
-lib(MP, 'get', function get(k) {
-    var st = state(this, 'Map', 'get'), i = findIn(st, k);
-    return i < 0 ? undefined : st.g.v[i];
-});
-var mapSet = lib(MP, 'set', function set(k, v) {
-    put(state(this, 'Map', 'set'), k, v);
-    return this;
-});
-lib(MP, 'has', function has(k) { return findIn(state(this, 'Map', 'has'), k) >= 0; });
-lib(MP, 'delete', function (k) { return remove(state(this, 'Map', 'delete'), k); });
-lib(MP, 'clear', function clear_() { clear(state(this, 'Map', 'clear')); });
-lib(MP, 'forEach', function forEach(cb, thisArg) {
-    var st = state(this, 'Map', 'forEach');
-    forEachEntry(st, rt.requireFn(cb), thisArg, this);
-}, 1);
 function mapIter(self, kind, method) {
     var st = state(self, 'Map', method);
     return makeIter(MapIterProto, { tag: 'mi', g: st.g, i: 0, kind: kind });
 }
-lib(MP, 'keys', function keys() { return mapIter(this, 0, 'keys'); });
-lib(MP, 'values', function values() { return mapIter(this, 1, 'values'); });
-var mapEntries = lib(MP, 'entries', function entries() { return mapIter(this, 2, 'entries'); });
-def(MP, ITER, mapEntries);
-rt.defineProperty(MP, 'size', {
-    get: rt.native(function size() { return state(this, 'Map', 'size').size; }),
-    enumerable: false, configurable: true
-});
+rt.install(MP, {
+    'get'(k) {
+        var st = state(this, 'Map', 'get'), i = findIn(st, k);
+        return i < 0 ? undefined : st.g.v[i];
+    },
+    'set'(k, v) {
+        put(state(this, 'Map', 'set'), k, v);
+        return this;
+    },
+    has(k) { return findIn(state(this, 'Map', 'has'), k) >= 0; },
+    'delete'(k) { return remove(state(this, 'Map', 'delete'), k); },
+    clear() { clear(state(this, 'Map', 'clear')); },
+    forEach(cb, thisArg) { forEachEntry(state(this, 'Map', 'forEach'), rt.requireFn(cb), thisArg, this); },
+    keys() { return mapIter(this, 0, 'keys'); },
+    values() { return mapIter(this, 1, 'values'); },
+    entries() { return mapIter(this, 2, 'entries'); },
+    get size() { return state(this, 'Map', 'size').size; }
+}, { forEach: 1 });
+var mapSet = MP.set;
+def(MP, ITER, MP.entries);
 rt.tag(MP, 'Map');
-lib(Map, 'groupBy', function groupBy(items, cb) {
-    rt.requireFn(cb);
-    var m = new Map(), st = m[S], n = 0;
-    iterate(items, function (v) {
-        var key = cb(v, n++), i = findIn(st, key);
-        if (i < 0) put(st, key, [v]);
-        else { var list = st.g.v[i]; list[list.length] = v; }
-    });
-    return m;
+rt.install(Map, {
+    groupBy(items, cb) {
+        rt.requireFn(cb);
+        var m = new Map(), st = m[S], n = 0;
+        iterate(items, function (v) {
+            var key = cb(v, n++), i = findIn(st, key);
+            if (i < 0) put(st, key, [v]);
+            else { var list = st.g.v[i]; list[list.length] = v; }
+        });
+        return m;
+    }
 });
 def(G, 'Map', Map);
 
@@ -308,29 +308,26 @@ function Set(iterable) {
 }
 rt.native(Set);
 var SP = Set.prototype;
-var setAdd = lib(SP, 'add', function add(v) {
-    put(state(this, 'Set', 'add'), v, v);
-    return this;
-});
-lib(SP, 'has', function has(v) { return findIn(state(this, 'Set', 'has'), v) >= 0; });
-lib(SP, 'delete', function (v) { return remove(state(this, 'Set', 'delete'), v); });
-lib(SP, 'clear', function clear_() { clear(state(this, 'Set', 'clear')); });
-lib(SP, 'forEach', function forEach(cb, thisArg) {
-    var st = state(this, 'Set', 'forEach');
-    forEachEntry(st, rt.requireFn(cb), thisArg, this);
-}, 1);
 function setIter(self, kind, method) {
     var st = state(self, 'Set', method);
     return makeIter(SetIterProto, { tag: 'si2', g: st.g, i: 0, kind: kind });
 }
-var setValues = lib(SP, 'values', function values() { return setIter(this, 1, 'values'); });
-def(SP, 'keys', setValues);
-lib(SP, 'entries', function entries() { return setIter(this, 2, 'entries'); });
-def(SP, ITER, setValues);
-rt.defineProperty(SP, 'size', {
-    get: rt.native(function size() { return state(this, 'Set', 'size').size; }),
-    enumerable: false, configurable: true
-});
+rt.install(SP, {
+    add(v) {
+        put(state(this, 'Set', 'add'), v, v);
+        return this;
+    },
+    has(v) { return findIn(state(this, 'Set', 'has'), v) >= 0; },
+    'delete'(v) { return remove(state(this, 'Set', 'delete'), v); },
+    clear() { clear(state(this, 'Set', 'clear')); },
+    forEach(cb, thisArg) { forEachEntry(state(this, 'Set', 'forEach'), rt.requireFn(cb), thisArg, this); },
+    values() { return setIter(this, 1, 'values'); },
+    entries() { return setIter(this, 2, 'entries'); },
+    get size() { return state(this, 'Set', 'size').size; }
+}, { forEach: 1 });
+var setAdd = SP.add;
+def(SP, 'keys', SP.values);
+def(SP, ITER, SP.values);
 rt.tag(SP, 'Set');
 def(G, 'Set', Set);
 
@@ -404,13 +401,16 @@ function WeakMap(iterable) {
 }
 rt.native(WeakMap);
 var WMP = WeakMap.prototype;
-lib(WMP, 'get', function get(k) { return weakLookup(state(this, 'WeakMap', 'get'), k); });
-var weakMapSet = lib(WMP, 'set', function set(k, v) {
-    weakSet(state(this, 'WeakMap', 'set'), weakKey(k, 'WeakMap'), v);
-    return this;
+rt.install(WMP, {
+    'get'(k) { return weakLookup(state(this, 'WeakMap', 'get'), k); },
+    'set'(k, v) {
+        weakSet(state(this, 'WeakMap', 'set'), weakKey(k, 'WeakMap'), v);
+        return this;
+    },
+    has(k) { return weakHas(state(this, 'WeakMap', 'has'), k); },
+    'delete'(k) { return weakDelete(state(this, 'WeakMap', 'delete'), k); }
 });
-lib(WMP, 'has', function has(k) { return weakHas(state(this, 'WeakMap', 'has'), k); });
-lib(WMP, 'delete', function (k) { return weakDelete(state(this, 'WeakMap', 'delete'), k); });
+var weakMapSet = WMP.set;
 rt.tag(WMP, 'WeakMap');
 def(G, 'WeakMap', WeakMap);
 
@@ -426,12 +426,15 @@ function WeakSet(iterable) {
 }
 rt.native(WeakSet);
 var WSP = WeakSet.prototype;
-var weakSetAdd = lib(WSP, 'add', function add(v) {
-    weakSet(state(this, 'WeakSet', 'add'), weakKey(v, 'WeakSet'), true);
-    return this;
+rt.install(WSP, {
+    add(v) {
+        weakSet(state(this, 'WeakSet', 'add'), weakKey(v, 'WeakSet'), true);
+        return this;
+    },
+    has(v) { return weakHas(state(this, 'WeakSet', 'has'), v); },
+    'delete'(v) { return weakDelete(state(this, 'WeakSet', 'delete'), v); }
 });
-lib(WSP, 'has', function has(v) { return weakHas(state(this, 'WeakSet', 'has'), v); });
-lib(WSP, 'delete', function (v) { return weakDelete(state(this, 'WeakSet', 'delete'), v); });
+var weakSetAdd = WSP.add;
 rt.tag(WSP, 'WeakSet');
 def(G, 'WeakSet', WeakSet);
 

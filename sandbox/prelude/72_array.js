@@ -5,7 +5,7 @@
  * holes last, as the spec's SortIndexedProperties says. All methods are
  * generic (array-likes work) and read through private references. */
 'use strict';
-var ITER = Symbol.iterator, lib = rt.lib, apply = rt.apply, isArray = rt.isArray;
+var ITER = Symbol.iterator, lib = rt.lib, install = rt.install, apply = rt.apply, isArray = rt.isArray;
 var TypeErr = rt.TypeError, RangeErr = rt.RangeError, Str = rt.String, what = rt.what;
 var toObject = rt.toObject, toInteger = rt.toInteger, toLength = rt.toLength;
 var relIndex = rt.relIndex, requireFn = rt.requireFn, iterate = rt.iterate;
@@ -21,7 +21,7 @@ function arrayLength(n) {
     return n;
 }
 
-lib(Array, 'from', function from(items, mapFn, thisArg) {
+install(Array, { from(items, mapFn, thisArg) {
     var C = this, mapping = mapFn !== undefined, A, k = 0;
     if (mapping) requireFn(mapFn);
     if (items === null || items === undefined) throw rt.notIterable(items);
@@ -41,14 +41,14 @@ lib(Array, 'from', function from(items, mapFn, thisArg) {
     for (; k < len; k++) A[k] = mapping ? call2(mapFn, thisArg, o[k], k) : o[k];
     A.length = arrayLength(len);
     return A;
-}, 1);
+} }, { from: 1 });
 
-lib(Array, 'of', function of() {
+install(Array, { of() {
     var len = arguments.length, A = isCtor(this) ? new this(len) : [];
     for (var k = 0; k < len; k++) A[k] = arguments[k];
     A.length = len;
     return A;
-});
+} });
 
 /* ---- searching ---------------------------------------------------------------- */
 
@@ -61,22 +61,22 @@ function findFrom(o, pred, thisArg, last, wantIndex) {
     }
     return wantIndex ? -1 : undefined;
 }
-lib(AP, 'find', function find(pred, thisArg) {
+install(AP, { find(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.find'), pred, thisArg, false, false);
-}, 1);
-lib(AP, 'findIndex', function findIndex(pred, thisArg) {
+} }, { find: 1 });
+install(AP, { findIndex(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.findIndex'), pred, thisArg, false, true);
-}, 1);
-lib(AP, 'findLast', function findLast(pred, thisArg) {
+} }, { findIndex: 1 });
+install(AP, { findLast(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.findLast'), pred, thisArg, true, false);
-}, 1);
-lib(AP, 'findLastIndex', function findLastIndex(pred, thisArg) {
+} }, { findLast: 1 });
+install(AP, { findLastIndex(pred, thisArg) {
     return findFrom(toObject(this, 'Array.prototype.findLastIndex'), pred, thisArg, true, true);
-}, 1);
+} }, { findLastIndex: 1 });
 
 /* SameValueZero, holes read as undefined; the native indexOf does the
  * common case (strict equality equals SameValueZero except for NaN). */
-lib(AP, 'includes', function includes(x, fromIndex) {
+install(AP, { includes(x, fromIndex) {
     var o = toObject(this, 'Array.prototype.includes'), len = toLength(o.length);
     if (len === 0) return false;
     var n = toInteger(fromIndex), k = n >= 0 ? n : len + n < 0 ? 0 : len + n;
@@ -86,13 +86,13 @@ lib(AP, 'includes', function includes(x, fromIndex) {
         if (e === x || (x !== x && e !== e)) return true;
     }
     return false;
-}, 1);
+} }, { includes: 1 });
 
-lib(AP, 'at', function at(index) {
+install(AP, { at(index) {
     var o = toObject(this, 'Array.prototype.at'), len = toLength(o.length), k = toInteger(index);
     if (k < 0) k += len;
     return k < 0 || k >= len ? undefined : o[k];
-});
+} });
 
 /* ---- flattening ------------------------------------------------------------------ */
 
@@ -108,12 +108,12 @@ function flatten(target, n, src, depth) {
     }
     return n;
 }
-lib(AP, 'flat', function flat(depth) {
+install(AP, { flat(depth) {
     var o = toObject(this, 'Array.prototype.flat'), d = depth === undefined ? 1 : toInteger(depth), A = [];
     flatten(A, 0, o, d);
     return A;
-}, 0);
-lib(AP, 'flatMap', function flatMap(fn, thisArg) {
+} }, { flat: 0 });
+install(AP, { flatMap(fn, thisArg) {
     var o = toObject(this, 'Array.prototype.flatMap'), len = toLength(o.length), A = [], n = 0;
     requireFn(fn);
     for (var k = 0; k < len; k++) {
@@ -124,18 +124,18 @@ lib(AP, 'flatMap', function flatMap(fn, thisArg) {
         else A[n++] = v;
     }
     return A;
-}, 1);
+} }, { flatMap: 1 });
 
 /* ---- in-place edits --------------------------------------------------------------- */
 
-lib(AP, 'fill', function fill(value, start, end) {
+install(AP, { fill(value, start, end) {
     var o = toObject(this, 'Array.prototype.fill'), len = toLength(o.length);
     var k = relIndex(start, len), last = end === undefined ? len : relIndex(end, len);
     for (; k < last; k++) o[k] = value;
     return o;
-}, 1);
+} }, { fill: 1 });
 
-lib(AP, 'copyWithin', function copyWithin(target, start, end) {
+install(AP, { copyWithin(target, start, end) {
     var o = toObject(this, 'Array.prototype.copyWithin'), len = toLength(o.length);
     var to = relIndex(target, len), from = relIndex(start, len);
     var last = end === undefined ? len : relIndex(end, len);
@@ -150,7 +150,7 @@ lib(AP, 'copyWithin', function copyWithin(target, start, end) {
         else delete o[to];
     }
     return o;
-}, 2);
+} }, { copyWithin: 2 });
 
 /* ---- stable sort ------------------------------------------------------------------- */
 
@@ -273,7 +273,7 @@ function checkComparator(cmp) {
 }
 
 rt.sortValues = sortValues;
-lib(AP, 'sort', function sort(comparefn) {
+install(AP, { sort(comparefn) {
     checkComparator(comparefn);
     var o = toObject(this, 'Array.prototype.sort'), len = toLength(o.length);
     var items = [], n = 0, undefs = 0, k, v;
@@ -287,11 +287,11 @@ lib(AP, 'sort', function sort(comparefn) {
     for (; k < n + undefs; k++) o[k] = undefined;
     for (; k < len; k++) delete o[k];
     return o;
-});
+} });
 
 /* ---- copying variants (ES2023) ------------------------------------------------------ */
 
-lib(AP, 'toSorted', function toSorted(comparefn) {
+install(AP, { toSorted(comparefn) {
     checkComparator(comparefn);
     var o = toObject(this, 'Array.prototype.toSorted'), len = arrayLength(toLength(o.length));
     var items = [], n = 0, k, v;
@@ -302,15 +302,15 @@ lib(AP, 'toSorted', function toSorted(comparefn) {
     var A = sortValues(items, n, comparefn);
     for (k = n; k < len; k++) A[k] = undefined;
     return A;
-});
+} });
 
-lib(AP, 'toReversed', function toReversed() {
+install(AP, { toReversed() {
     var o = toObject(this, 'Array.prototype.toReversed'), len = arrayLength(toLength(o.length)), A = [];
     for (var k = 0; k < len; k++) A[k] = o[len - 1 - k];
     return A;
-});
+} });
 
-lib(AP, 'toSpliced', function toSpliced(start, skipCount) {
+install(AP, { toSpliced(start, skipCount) {
     var o = toObject(this, 'Array.prototype.toSpliced'), len = toLength(o.length);
     var from = relIndex(start, len), argc = arguments.length, skip;
     if (argc === 0) skip = 0;
@@ -327,9 +327,9 @@ lib(AP, 'toSpliced', function toSpliced(start, skipCount) {
     for (j = 2; j < argc; j++) A[i++] = arguments[j];
     for (; i < newLen; i++, r++) A[i] = o[r];
     return A;
-});
+} });
 
-lib(AP, 'with', function with_(index, value) {
+install(AP, { 'with'(index, value) {
     var o = toObject(this, 'Array.prototype.with'), len = toLength(o.length);
     var rel = toInteger(index), at = rel >= 0 ? rel : len + rel;
     if (at >= len || at < 0) throw new RangeErr('Invalid index : ' + Str(index));
@@ -337,4 +337,4 @@ lib(AP, 'with', function with_(index, value) {
     var A = [];
     for (var k = 0; k < len; k++) A[k] = k === at ? value : o[k];
     return A;
-});
+} });

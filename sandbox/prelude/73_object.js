@@ -1,7 +1,7 @@
 /* Object: entries, values, fromEntries, hasOwn, getOwnPropertyDescriptors
  * and groupBy (ES2017-ES2024), through private references. */
 'use strict';
-var lib = rt.lib, apply = rt.apply, keys = rt.keys, TypeErr = rt.TypeError, what = rt.what;
+var lib = rt.lib, install = rt.install, apply = rt.apply, keys = rt.keys, TypeErr = rt.TypeError, what = rt.what;
 var isObject = rt.isObject, hasOwnProperty = rt.hasOwnProperty, create = rt.create;
 var defineProperty = rt.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 var ownKeys = Reflect.ownKeys;
@@ -19,19 +19,19 @@ function createData(o, k, v) {
 }
 function toPropertyKey(k) { return typeof k === 'symbol' ? k : rt.String(k); }
 
-lib(Object, 'entries', function entries(o) {
+install(Object, { entries(o) {
     o = toObj(o);
     var ks = keys(o), out = [];
     for (var i = 0; i < ks.length; i++) out[i] = [ks[i], o[ks[i]]];
     return out;
-});
-lib(Object, 'values', function values(o) {
+} });
+install(Object, { values(o) {
     o = toObj(o);
     var ks = keys(o), out = [];
     for (var i = 0; i < ks.length; i++) out[i] = o[ks[i]];
     return out;
-});
-lib(Object, 'fromEntries', function fromEntries(iterable) {
+} });
+install(Object, { fromEntries(iterable) {
     if (iterable === null || iterable === undefined) throw rt.notIterable(iterable);
     var o = {};
     rt.iterate(iterable, function (e) {
@@ -39,11 +39,11 @@ lib(Object, 'fromEntries', function fromEntries(iterable) {
         createData(o, toPropertyKey(e[0]), e[1]);
     });
     return o;
-});
-lib(Object, 'hasOwn', function hasOwn(o, k) {
+} });
+install(Object, { hasOwn(o, k) {
     return apply(hasOwnProperty, toObj(o), [k]);
-});
-lib(Object, 'getOwnPropertyDescriptors', function getOwnPropertyDescriptors(o) {
+} });
+install(Object, { getOwnPropertyDescriptors(o) {
     o = toObj(o);
     var ks = ownKeys(o), out = {};
     for (var i = 0; i < ks.length; i++) {
@@ -51,8 +51,8 @@ lib(Object, 'getOwnPropertyDescriptors', function getOwnPropertyDescriptors(o) {
         if (d !== undefined) createData(out, ks[i], d);
     }
     return out;
-});
-lib(Object, 'groupBy', function groupBy(items, cb) {
+} });
+install(Object, { groupBy(items, cb) {
     rt.requireFn(cb);
     var out = create(null), n = 0;
     rt.iterate(items, function (v) {
@@ -61,4 +61,4 @@ lib(Object, 'groupBy', function groupBy(items, cb) {
         else list[list.length] = v;
     });
     return out;
-});
+} });

@@ -3,7 +3,7 @@
  * ES2024) and String.raw. replace, split, join and exec are the versions
  * installed when the prelude ran (60_lang.js adds named groups to them). */
 'use strict';
-var lib = rt.lib, def = rt.def, apply = rt.apply, Str = rt.String, TypeErr = rt.TypeError;
+var lib = rt.lib, install = rt.install, def = rt.def, apply = rt.apply, Str = rt.String, TypeErr = rt.TypeError;
 var toObject = rt.toObject, toInteger = rt.toInteger, toLength = rt.toLength;
 var SP = String.prototype, objToString = rt.objectToString, ceil = Math.ceil;
 var strReplace = SP.replace, strSplit = SP.split, strRepeat = SP.repeat, strTrim = SP.trim;
@@ -26,31 +26,31 @@ function pad(s, maxLength, fillString, atStart) {
     if (filler.length > need) filler = filler.slice(0, need);
     return atStart ? filler + s : s + filler;
 }
-lib(SP, 'padStart', function padStart(maxLength, fillString) {
+install(SP, { padStart(maxLength, fillString) {
     return pad(thisString(this, 'padStart'), maxLength, fillString, true);
-}, 1);
-lib(SP, 'padEnd', function padEnd(maxLength, fillString) {
+} }, { padStart: 1 });
+install(SP, { padEnd(maxLength, fillString) {
     return pad(thisString(this, 'padEnd'), maxLength, fillString, false);
-}, 1);
+} }, { padEnd: 1 });
 
 /* The native trim decides what white space is; t's first character is not
  * white space, so its first occurrence in s starts right after the leading run. */
-var trimStart = lib(SP, 'trimStart', function trimStart() {
+var trimStart = install(SP, { trimStart() {
     var s = thisString(this, 'trimStart'), t = apply(strTrim, s, []);
     return t === '' ? '' : s.slice(apply(strIndexOf, s, [t]));
-});
-var trimEnd = lib(SP, 'trimEnd', function trimEnd() {
+} }).trimStart;
+var trimEnd = install(SP, { trimEnd() {
     var s = thisString(this, 'trimEnd'), t = apply(strTrim, s, []);
     return t === '' ? '' : s.slice(0, apply(strIndexOf, s, [t]) + t.length);
-});
+} }).trimEnd;
 def(SP, 'trimLeft', trimStart);
 def(SP, 'trimRight', trimEnd);
 
-lib(SP, 'at', function at(index) {
+install(SP, { at(index) {
     var s = thisString(this, 'at'), k = toInteger(index);
     if (k < 0) k += s.length;
     return k < 0 || k >= s.length ? undefined : s.charAt(k);
-});
+} });
 
 /* ---- replaceAll --------------------------------------------------------------------- */
 
@@ -73,7 +73,7 @@ function substitute(matched, s, pos, template) {
     return out + template.slice(i);
 }
 
-lib(SP, 'replaceAll', function replaceAll(searchValue, replaceValue) {
+install(SP, { replaceAll(searchValue, replaceValue) {
     var self = this;
     toObject(self, 'String.prototype.replaceAll');
     if (isRegExp(searchValue)) {
@@ -97,7 +97,7 @@ lib(SP, 'replaceAll', function replaceAll(searchValue, replaceValue) {
         end = p + slen;
     }
     return out + s.slice(end);
-});
+} });
 
 /* ---- matchAll ------------------------------------------------------------------------ */
 
@@ -117,7 +117,7 @@ function cloneRegExp(re, flags) {
 
 var MatchIterProto = rt.create(rt.IteratorPrototype);
 rt.tag(MatchIterProto, 'RegExp String Iterator');
-lib(MatchIterProto, 'next', function next() {
+install(MatchIterProto, { next() {
     var st = rt.iterState(this, 'rsi');
     if (st.done) return { value: undefined, done: true };
     var re = st.re, exec = re.exec;
@@ -129,9 +129,9 @@ lib(MatchIterProto, 'next', function next() {
     if (!st.global) st.done = true;
     else if (Str(m[0]) === '') re.lastIndex = toLength(re.lastIndex) + 1;
     return { value: m, done: false };
-});
+} });
 
-lib(SP, 'matchAll', function matchAll(regexp) {
+install(SP, { matchAll(regexp) {
     var self = this, re;
     toObject(self, 'String.prototype.matchAll');
     if (isRegExp(regexp)) {
@@ -143,7 +143,7 @@ lib(SP, 'matchAll', function matchAll(regexp) {
         re = new NativeRegExp(regexp === undefined ? '(?:)' : regexp, 'g');
     }
     return rt.makeIter(MatchIterProto, { tag: 'rsi', re: re, s: Str(self), global: true, done: false });
-});
+} });
 
 /* ---- well-formedness (lone surrogates) ---------------------------------------------- */
 
@@ -160,21 +160,21 @@ function loneSurrogate(s) {
     }
     return -1;
 }
-lib(SP, 'isWellFormed', function isWellFormed() {
+install(SP, { isWellFormed() {
     return loneSurrogate(thisString(this, 'isWellFormed')) < 0;
-});
-lib(SP, 'toWellFormed', function toWellFormed() {
+} });
+install(SP, { toWellFormed() {
     var s = thisString(this, 'toWellFormed'), i, out = '';
     while ((i = loneSurrogate(s)) >= 0) {
         out += s.slice(0, i) + '\ufffd';
         s = s.slice(i + 1);
     }
     return out + s;
-});
+} });
 
 /* ---- String.raw ------------------------------------------------------------------------ */
 
-lib(String, 'raw', function raw(template) {
+install(String, { raw(template) {
     var cooked = toObject(template, 'String.raw'), r = toObject(cooked.raw, 'String.raw');
     var len = toLength(r.length), out = '';
     for (var i = 0; i < len; i++) {
@@ -182,4 +182,4 @@ lib(String, 'raw', function raw(template) {
         if (i + 1 < len && i + 1 < arguments.length) out += Str(arguments[i + 1]);
     }
     return out;
-});
+} });

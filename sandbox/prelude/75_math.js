@@ -3,11 +3,8 @@
  * native). log1p and expm1 use Kahan's corrections: within a few ulps of
  * correctly rounded, and exact for small arguments. */
 'use strict';
-var lib = rt.lib, exp = Math.exp, log = Math.log, sqrt = Math.sqrt, LN2 = Math.LN2;
+var exp = Math.exp, log = Math.log, sqrt = Math.sqrt, LN2 = Math.LN2;
 var f32 = new Float32Array(1);
-
-function missing(name) { return typeof Math[name] !== 'function'; }
-function define(name, fn) { if (missing(name)) lib(Math, name, fn); }
 
 function log1p(x) {
     x = +x;
@@ -36,56 +33,61 @@ function halfExp(a) {
 }
 function signed(x, r) { return x < 0 ? -r : r; }
 
-define('fround', function fround(x) { f32[0] = x; return f32[0]; });
-define('log1p', log1p);
-define('expm1', expm1);
-define('sinh', function sinh(x) {
-    x = +x;
-    var a = x < 0 ? -x : x;
-    if (x === 0 || x !== x || a === Infinity) return x;
-    if (a < 1) {
-        var e = expm1(a);
-        return signed(x, (e + e / (e + 1)) / 2);
+var methods = {
+    fround(x) { f32[0] = x; return f32[0]; },
+    log1p(x) { return log1p(x); },
+    expm1(x) { return expm1(x); },
+    sinh(x) {
+        x = +x;
+        var a = x < 0 ? -x : x;
+        if (x === 0 || x !== x || a === Infinity) return x;
+        if (a < 1) {
+            var e = expm1(a);
+            return signed(x, (e + e / (e + 1)) / 2);
+        }
+        return signed(x, a > 22 ? halfExp(a) : (exp(a) - exp(-a)) / 2);
+    },
+    cosh(x) {
+        x = +x;
+        var a = x < 0 ? -x : x;
+        if (x !== x) return x;
+        if (a < 1) {
+            var e = expm1(a);
+            return 1 + e * e / (2 * (1 + e));
+        }
+        return a > 22 ? halfExp(a) : (exp(a) + exp(-a)) / 2;
+    },
+    tanh(x) {
+        x = +x;
+        var a = x < 0 ? -x : x;
+        if (x === 0 || x !== x) return x;
+        if (a > 22) return signed(x, 1);
+        var e = expm1(2 * a);
+        return signed(x, e / (e + 2));
+    },
+    asinh(x) {
+        x = +x;
+        var a = x < 0 ? -x : x;
+        if (x === 0 || x !== x || a === Infinity) return x;
+        if (a > 1e8) return signed(x, log(a) + LN2);
+        return signed(x, log1p(a + a * a / (1 + sqrt(1 + a * a))));
+    },
+    acosh(x) {
+        x = +x;
+        if (!(x >= 1)) return NaN;
+        if (x === Infinity) return x;
+        if (x > 1e8) return log(x) + LN2;
+        var t = x - 1;
+        return log1p(t + sqrt(2 * t + t * t));
+    },
+    atanh(x) {
+        x = +x;
+        if (x === 0 || x !== x) return x;
+        if (x < -1 || x > 1) return NaN;
+        var a = x < 0 ? -x : x;
+        return signed(x, 0.5 * log1p(2 * a / (1 - a)));
     }
-    return signed(x, a > 22 ? halfExp(a) : (exp(a) - exp(-a)) / 2);
-});
-define('cosh', function cosh(x) {
-    x = +x;
-    var a = x < 0 ? -x : x;
-    if (x !== x) return x;
-    if (a < 1) {
-        var e = expm1(a);
-        return 1 + e * e / (2 * (1 + e));
-    }
-    return a > 22 ? halfExp(a) : (exp(a) + exp(-a)) / 2;
-});
-define('tanh', function tanh(x) {
-    x = +x;
-    var a = x < 0 ? -x : x;
-    if (x === 0 || x !== x) return x;
-    if (a > 22) return signed(x, 1);
-    var e = expm1(2 * a);
-    return signed(x, e / (e + 2));
-});
-define('asinh', function asinh(x) {
-    x = +x;
-    var a = x < 0 ? -x : x;
-    if (x === 0 || x !== x || a === Infinity) return x;
-    if (a > 1e8) return signed(x, log(a) + LN2);
-    return signed(x, log1p(a + a * a / (1 + sqrt(1 + a * a))));
-});
-define('acosh', function acosh(x) {
-    x = +x;
-    if (!(x >= 1)) return NaN;
-    if (x === Infinity) return x;
-    if (x > 1e8) return log(x) + LN2;
-    var t = x - 1;
-    return log1p(t + sqrt(2 * t + t * t));
-});
-define('atanh', function atanh(x) {
-    x = +x;
-    if (x === 0 || x !== x) return x;
-    if (x < -1 || x > 1) return NaN;
-    var a = x < 0 ? -x : x;
-    return signed(x, 0.5 * log1p(2 * a / (1 - a)));
-});
+};
+var names = rt.keys(methods);
+for (var i = 0; i < names.length; i++)
+    if (typeof Math[names[i]] !== 'function') rt.lib(Math, names[i], methods[names[i]]);

@@ -71,12 +71,14 @@ accessor('lineNumber', function () {
     return n;
 }, getDesc(EP, 'lineNumber').set);
 
-rt.lib(ErrorW, 'captureStackTrace', function captureStackTrace(obj) {
-    if (!isObject(obj)) throw new TypeError('Invalid argument');
-    var s = hideLibFrames(new NativeError().stack), head;
-    try { head = Str(obj); } catch (e) { head = 'Error'; }
-    var nl = typeof s === 'string' ? s.indexOf('\n') : -1;
-    def(obj, 'stack', head + (nl >= 0 ? s.slice(nl) : ''));
+rt.install(ErrorW, {
+    captureStackTrace(obj) {
+        if (!isObject(obj)) throw new TypeError('Invalid argument');
+        var s = hideLibFrames(new NativeError().stack), head;
+        try { head = Str(obj); } catch (e) { head = 'Error'; }
+        var nl = typeof s === 'string' ? s.indexOf('\n') : -1;
+        def(obj, 'stack', head + (nl >= 0 ? s.slice(nl) : ''));
+    }
 });
 def(ErrorW, 'stackTraceLimit', 10);
 

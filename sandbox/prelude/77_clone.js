@@ -95,8 +95,10 @@ function clone(v, seen) {
     return copyProps(v, c, seen);
 }
 
-rt.lib(G, 'structuredClone', function structuredClone(value) {
-    if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
-    return clone(value, new NativeMap());
+rt.install(G, {
+    structuredClone(value) {
+        if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
+        return clone(value, new NativeMap());
+    }
 });
 [cloneError, describe, copyProps, cloneCollection, cloneErrorObject, cloneTagged, clone].forEach(rt.native);
