@@ -8,7 +8,7 @@
 'use strict';
 var S = rt.HIDDEN, ITER = Symbol.iterator, lib = rt.lib, def = rt.def, apply = rt.apply;
 var create = rt.create, TypeErr = rt.TypeError, isObject = rt.isObject, what = rt.what;
-var iterate = rt.iterate, hasOwn = rt.hasOwn, makeIter = rt.makeIter, iterState = rt.iterState;
+var iterate = rt.iterate, hasOwnProperty = rt.hasOwnProperty, makeIter = rt.makeIter, iterState = rt.iterState;
 var EMPTY = {}; /* the key of a deleted entry */
 var splice = Array.prototype.splice;
 var nextId = 1;
@@ -20,12 +20,12 @@ function dict() { return create(null); }
 function slot(o, make) {
     var s = o[S];
     if (s !== undefined && s.o === o) return s;
-    if (s !== undefined && hasOwn(o, S)) return initSlot(s, o); /* a promise's state */
+    if (s !== undefined && apply(hasOwnProperty, o, [S])) return initSlot(s, o); /* a promise's state */
     if (!make) return null;
     var prev = s;
     s = initSlot({}, o);
     try { o[S] = s; } catch (e) { return null; } /* strict mode: throws when frozen */
-    if (hasOwn(o, S)) return s;
+    if (apply(hasOwnProperty, o, [S])) return s;
     /* A Proxy forwards the hidden key to its target: undo, use the list. */
     if (prev === undefined) delete o[S]; else o[S] = prev;
     return null;
@@ -41,7 +41,7 @@ function initSlot(s, o) {
 function idOf(o, make) {
     var s = slot(o, make);
     if (s === null) return make ? 0 : undefined;
-    if (s.id === undefined && make) s.id = nextId++;
+    if (s.id === undefined && make) s.id = 'o' + nextId++; /* a string: no number conversion per lookup */
     return s.id;
 }
 
@@ -185,14 +185,14 @@ function follow(c) {
 
 /* Advances cursor c to its next live entry: its position, or -1 at the end. */
 function advance(c) {
-    var g = follow(c), keys = g.k;
-    while (c.i < keys.length) {
-        var i = c.i++;
-        if (keys[i] !== EMPTY) return i;
-    }
-    return -1;
+    var g = c.g.next === null ? c.g : follow(c), keys = g.k, i = c.i;
+    while (i < keys.length && keys[i] === EMPTY) i++;
+    if (i >= keys.length) { c.i = i; return -1; }
+    c.i = i + 1;
+    return i;
 }
 
+/* forEach: the callback may add, delete or clear; the cursor follows. */
 function forEachEntry(st, cb, thisArg, self) {
     var c = { g: st.g, i: 0 }, i;
     while ((i = advance(c)) >= 0) {
