@@ -338,3 +338,66 @@ install(AP, { 'with'(index, value) {
     for (var k = 0; k < len; k++) A[k] = k === at ? value : o[k];
     return A;
 } });
+
+/* ---- typed arrays ------------------------------------------------------------------------ */
+
+/* Duktape's %TypedArray%.prototype has only set and subarray (70_iter.js
+ * adds the iterators). The generic Array methods work on typed arrays as
+ * they are; the others create a typed array of the receiver's type, and sort
+ * compares numbers by default (-0 before +0, NaN last). */
+var TAP = rt.getPrototypeOf(Uint8Array.prototype);
+['forEach', 'indexOf', 'lastIndexOf', 'includes', 'join', 'every', 'some', 'reduce', 'reduceRight', 'find',
+ 'findIndex', 'findLast', 'findLastIndex', 'at', 'fill', 'reverse', 'copyWithin', 'toString'].forEach(function (k) {
+    rt.def(TAP, k, AP[k]);
+});
+function numericCmp(a, b) {
+    if (a < b) return -1;
+    if (a > b) return 1;
+    if (a !== a) return b !== b ? 0 : 1;
+    if (b !== b) return -1;
+    if (a === 0 && b === 0) return 1 / a < 1 / b ? -1 : 1 / a > 1 / b ? 1 : 0;
+    return 0;
+}
+function sortTyped(ta, cmp) {
+    checkComparator(cmp);
+    var n = ta.length, items = [], i;
+    for (i = 0; i < n; i++) items[i] = ta[i];
+    var sorted = mergeSort(items, n, cmp === undefined ? numericCmp : cmp, insertionCmp, mergeCmp);
+    for (i = 0; i < n; i++) ta[i] = sorted[i];
+    return ta;
+}
+function sameType(ta, from) { return new ta.constructor(from); }
+install(TAP, {
+    sort(comparefn) { return sortTyped(this, comparefn); },
+    toSorted(comparefn) { checkComparator(comparefn); return sortTyped(sameType(this, this), comparefn); },
+    toReversed() { return sameType(this, this).reverse(); },
+    'with'(index, value) {
+        var len = this.length, rel = toInteger(index), at = rel >= 0 ? rel : len + rel;
+        if (at >= len || at < 0) throw new RangeErr('Invalid typed array index');
+        var copy = sameType(this, this);
+        copy[at] = value;
+        return copy;
+    },
+    slice(start, end) { return sameType(this, apply(AP.slice, this, [start, end])); },
+    map(fn, thisArg) {
+        requireFn(fn);
+        var n = this.length, out = sameType(this, n);
+        for (var i = 0; i < n; i++) out[i] = call3(fn, thisArg, this[i], i, this);
+        return out;
+    },
+    filter(fn, thisArg) {
+        requireFn(fn);
+        var kept = [], n = this.length;
+        for (var i = 0; i < n; i++) if (call3(fn, thisArg, this[i], i, this)) kept[kept.length] = this[i];
+        return sameType(this, kept);
+    }
+}, { map: 1, filter: 1 });
+var typedStatics = {
+    from(source, mapFn, thisArg) {
+        var items = apply(Array.from, Array, [source, mapFn, thisArg]);
+        return new this(items);
+    },
+    of() { return new this(apply(Array.of, Array, arguments)); }
+};
+[Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array,
+ Float64Array].forEach(function (C) { install(C, typedStatics, { from: 1 }); });

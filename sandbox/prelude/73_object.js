@@ -1,5 +1,6 @@
 /* Object: entries, values, fromEntries, hasOwn, getOwnPropertyDescriptors
- * and groupBy (ES2017-ES2024), through private references. */
+ * and groupBy (ES2017-ES2024), through private references; and
+ * Symbol.prototype.description. */
 'use strict';
 var lib = rt.lib, install = rt.install, apply = rt.apply, keys = rt.keys, TypeErr = rt.TypeError, what = rt.what;
 var isObject = rt.isObject, hasOwnProperty = rt.hasOwnProperty, create = rt.create;
@@ -62,3 +63,12 @@ install(Object, { groupBy(items, cb) {
     });
     return out;
 } });
+
+/* Symbol.prototype.description (ES2019), read from the symbol's string.
+ * Duktape does not tell Symbol() from Symbol(''): both give ''. */
+if (!('description' in Symbol.prototype)) {
+    var symbolToString = Symbol.prototype.toString;
+    install(Symbol.prototype, {
+        get description() { return apply(symbolToString, this, []).slice(7, -1); }
+    });
+}

@@ -79,4 +79,8 @@ t('names', function () {
     return [Object.entries.name, Object.fromEntries.length, Object.hasOwn.length, Object.values.length];
 });
 t('methodsNotEnumerable', function () { var r = []; for (var k in Object) r.push(k); return r; });
+t('symbolDescription', function () {
+    return [Symbol('x').description, Symbol.for('k').description, Symbol.iterator.description, Symbol('a b').description,
+            Object(Symbol('w')).description];
+});
 return __out;

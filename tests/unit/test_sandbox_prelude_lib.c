@@ -24,7 +24,7 @@
 /* The Node-recorded programs, one cmocka test each; test_all_listed checks
  * that no program in tests/lib is missing here. */
 static const char *const programs[] = {
-    "map", "set", "weak", "iterators", "array_from", "array_methods", "sort", "object", "string", "number_math", "errors", "clone", "groupby",
+    "map", "set", "weak", "iterators", "array_from", "array_methods", "sort", "object", "string", "number_math", "errors", "clone", "groupby", "typed",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
@@ -217,14 +217,148 @@ static void test_all_listed(void **state)
         free(o_);                                                                                  \
     } while (0)
 
+/* new Error() goes through a wrapper (for `cause`) that has no file name:
+ * the error still names the program's line. */
+static void test_error_line_is_programs(void **state)
+{
+    EXPECT_VALUE("var a = 1;\nvar e = new Error('x', {cause: 1});\nvar t = TypeError('y');\n"
+                 "return [e.lineNumber, e.fileName, t.lineNumber];",
+                 "[2,\"program.js\",3]");
+    char *o = run_str("var a = 1;\nthrow new RangeError('r', {cause: 'c'});", NULL);
+    assert_non_null(strstr(o, "\"name\":\"RangeError\",\"message\":\"r\",\"line\":2"));
+    free(o);
+}
+
+/* An error raised inside the library blames the program's call, like a native. */
+static void test_library_error_line(void **state)
+{
+    EXPECT_VALUE("var x;\ntry {\n  new Map([1]);\n} catch (e) { x = e; }\n"
+                 "return [x.name, x.lineNumber, x.fileName];",
+                 "[\"TypeError\",3,\"program.js\"]");
+    char *o = run_str("var a = 1;\nvar b = [1, 2];\nArray.from(null);", NULL);
+    assert_non_null(strstr(o, "\"name\":\"TypeError\""));
+    assert_non_null(strstr(o, "\"line\":3"));
+    free(o);
+}
+
+/* Stack traces show the program's frames, not the runtime's. */
+static void test_stack_hides_runtime_frames(void **state)
+{
+    char *o = run_str("function f() { var r = Array.from(null); return r; }\n"
+                      "try { [1].map(function () { var r = f(); return r; }); }\n"
+                      "catch (e) { return e.stack; }",
+                      NULL);
+    assert_non_null(strstr(o, "TypeError: "));
+    assert_non_null(strstr(o, "(program.js:1)"));
+    assert_non_null(strstr(o, "(program.js:2)"));
+    assert_null(strstr(o, "prelude.js"));
+    assert_null(strstr(o, "(:"));
+    free(o);
+}
+
+static void test_console_formats_collections(void **state)
+{
+    struct buf logs;
+    buf_init(&logs, 0);
+    char *o = run_str("var m = new Map([['a', 1], ['b', {x: [1]}]]);\n"
+                      "var nested = new Map([[new Set([1]), new Map()]]);\n"
+                      "var self = new Set(); self.add(self);\n"
+                      "var big = new Set(); for (var i = 0; i < 102; i++) big.add(i);\n"
+                      "console.log(m, new Set([1, 'x', null, undefined]));\n"
+                      "console.log(nested, self);\n"
+                      "console.log(String(big).length, big);",
+                      &logs);
+    assert_string_equal(o, "{\"ok\":true}");
+    const char *want = "log:Map(2) {\"a\" => 1, \"b\" => {\"x\":[1]}} Set(4) {1, \"x\", null, "
+                       "undefined}\nlog:Map(1) {Set(1) {1} => Map(0) {}} Set(1) {[Circular]}\nlog:12 "
+                       "Set(102) {0, 1, 2, ";
+    assert_memory_equal(logs.data, want, strlen(want));
+    assert_non_null(strstr(logs.data, ", 99, ... 2 more items}\n"));
+    free(o);
+    buf_free(&logs);
+}
+
+/* The lowering's class helpers run a parent constructor on the new object
+ * (Parent.apply(this, args)): the library's constructors must accept that. */
+static void test_constructors_apply_to_subclass_instances(void **state)
+{
+    EXPECT_VALUE("function M() { Map.apply(this, arguments); }\n"
+                 "M.prototype = Object.create(Map.prototype);\n"
+                 "function S() { Set.call(this, [1, 1, 2]); }\n"
+                 "S.prototype = Object.create(Set.prototype);\n"
+                 "function E(m) { return Error.call(this, m, {cause: 'c'}); }\n"
+                 "E.prototype = Object.create(Error.prototype);\n"
+                 "var m = new M([['k', 'v']]), s = new S(), e = new E('boom');\n"
+                 "return [m.get('k'), m.size, m instanceof M, s.size, s instanceof S,\n"
+                 "        e instanceof E, e.message, e.cause, e.lineNumber];",
+                 "[\"v\",1,true,2,true,true,\"boom\",\"c\",5]");
+}
+
+/* A program replacing built-ins the library uses does not break it. */
+static void test_library_survives_replaced_builtins(void **state)
+{
+    EXPECT_VALUE("var keep = JSON.stringify;\n"
+                 "Array.prototype.push = Array.prototype.slice = Array.prototype.splice = null;\n"
+                 "Array.prototype.join = Array.prototype.indexOf = Array.prototype.forEach = null;\n"
+                 "Function.prototype.call = Function.prototype.apply = null;\n"
+                 "Object.keys = Object.defineProperty = Object.create = null;\n"
+                 "Math.ceil = Math.floor = null; Reflect.apply = null;\n"
+                 "var m = new Map([[1, 'a'], [{}, 'b']]), s = new Set('abca'), w = new WeakMap();\n"
+                 "var k = Object.freeze({}); w.set(k, 1); w['delete'](k);\n"
+                 "return keep([m.get(1), m.size, s.size, Array.from(s), [3, 1, 2].sort(),\n"
+                 "  ['b', 'a'].toSorted(), Object.entries({a: 1}), 'a-b'.replaceAll('-', '+'),\n"
+                 "  'x'.padStart(3, 'ab'), [1, [2, [3]]].flat(Infinity), [NaN].includes(NaN),\n"
+                 "  structuredClone({a: [1, new Map([[1, 2]])]}).a[1].get(1), w.has(k)]);",
+                 "\"[\\\"a\\\",2,3,[\\\"a\\\",\\\"b\\\",\\\"c\\\"],[1,2,3],[\\\"a\\\",\\\"b\\\"],"
+                 "[[\\\"a\\\",1]],\\\"a+b\\\",\\\"abx\\\",[1,2,3],true,2,false]\"");
+}
+
+/* Stability where Duktape's own sort would reorder equal keys. */
+static void test_sort_is_stable_on_large_input(void **state)
+{
+    EXPECT_VALUE("var a = [];\n"
+                 "for (var i = 0; i < 20000; i++) a.push({k: (i * 7919) % 13, i: i});\n"
+                 "a.sort(function (x, y) { return x.k - y.k; });\n"
+                 "for (var j = 1; j < a.length; j++)\n"
+                 "  if (a[j - 1].k > a[j].k || (a[j - 1].k === a[j].k && a[j - 1].i > a[j].i)) return j;\n"
+                 "return 'stable';",
+                 "\"stable\"");
+}
+
+/* The template heap stays lean: the prelude's memory after creation. */
+static void test_prelude_memory(void **state)
+{
+    struct sandbox_engine_host eh = {NULL, host_call, host_log};
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+    assert_non_null(e);
+    size_t peak = sandbox_engine_mem_peak(e);
+    print_message("  prelude heap peak after creation: %zu bytes\n", peak);
+    assert_true(peak < (1u << 20));
+    sandbox_engine_destroy(e);
+}
+
 int main(void)
 {
     sandbox_limits_stack_init(4u << 20);
-    struct CMUnitTest tests[NPROGRAMS + 1];
+    const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(test_all_listed),
+        cmocka_unit_test(test_error_line_is_programs),
+        cmocka_unit_test(test_library_error_line),
+        cmocka_unit_test(test_stack_hides_runtime_frames),
+        cmocka_unit_test(test_console_formats_collections),
+        cmocka_unit_test(test_constructors_apply_to_subclass_instances),
+        cmocka_unit_test(test_library_survives_replaced_builtins),
+        cmocka_unit_test(test_sort_is_stable_on_large_input),
+        cmocka_unit_test(test_prelude_memory),
+    };
+    size_t nfixed = sizeof fixed / sizeof fixed[0];
+    struct CMUnitTest tests[NPROGRAMS + sizeof fixed / sizeof fixed[0]];
     for (size_t i = 0; i < NPROGRAMS; i++) {
         tests[i] = (struct CMUnitTest){programs[i], test_program, setup_program, NULL,
                                        (void *) programs[i]};
     }
-    tests[NPROGRAMS] = (struct CMUnitTest) cmocka_unit_test(test_all_listed);
+    for (size_t i = 0; i < nfixed; i++)
+        tests[NPROGRAMS + i] = fixed[i];
     return cmocka_run_group_tests_name("sandbox_prelude_lib", tests, NULL, NULL);
 }
