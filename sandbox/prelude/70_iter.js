@@ -5,14 +5,14 @@
  * Iterator state lives under rt.HIDDEN, out of reach of programs. */
 'use strict';
 var ITER = Symbol.iterator, S = rt.HIDDEN, def = rt.def, apply = rt.apply;
-var Str = rt.String, TypeErr = rt.TypeError, create = rt.create;
+var Str = rt.String, create = rt.create;
 var objToString = rt.objectToString, floor = rt.floor;
 var MAX_SAFE = 9007199254740991;
 
 /* Defines a library function the way built-ins are defined (non-enumerable,
- * named, with the spec's length when given) and drops its fileName: errors
- * it raises then blame the caller's line, as for native functions, and its
- * stack frames are hidden (76_error.js). */
+ * named, with the spec's length when given) and drops its fileName so that
+ * it looks native: never blamed for an error's line, and hidden from stack
+ * traces (76_error.js). */
 function fixed(fn, key, value) {
     rt.defineProperty(fn, key, { value: value, writable: false, enumerable: false, configurable: true });
 }
@@ -45,6 +45,27 @@ function native(fn) {
     delete fn.fileName;
     return fn;
 }
+/* Errors the library raises name the program's innermost line, as a
+ * native's would: its fileName and lineNumber become own data properties
+ * (plain values: the host reads them from C, where no getter may run). */
+function blame(e) {
+    for (var i = -1; i > -64; i--) {
+        var a = rt.act(i);
+        if (a === undefined) break;
+        var f = a['function'];
+        if (f && f.fileName === rt.PROGRAM) {
+            def(e, 'fileName', rt.PROGRAM);
+            def(e, 'lineNumber', a.lineNumber);
+            break;
+        }
+    }
+    return e;
+}
+/* TypeError and RangeError as the library raises them (used with new). */
+function TypeErr(message) { return blame(new rt.TypeError(message)); }
+function RangeErr(message) { return blame(new rt.RangeError(message)); }
+native(TypeErr);
+native(RangeErr);
 function isObject(x) { return x !== null && (typeof x === 'object' || typeof x === 'function'); }
 
 /* How a value is named in "x is not iterable" messages. */
@@ -231,6 +252,9 @@ function iterate(x, fn) {
 }
 
 rt.lib = lib;
+rt.blame = blame;
+rt.TypeErr = TypeErr;
+rt.RangeErr = RangeErr;
 rt.install = install;
 rt.native = native;
 rt.isObject = isObject;
@@ -246,9 +270,4 @@ rt.tag = tag;
 rt.makeIter = makeIter;
 rt.iterState = iterState;
 rt.getIterator = getIterator;
-rt.closeIter = close;
-rt.closeIterQuietly = closeQuietly;
 rt.iterate = iterate;
-rt.isArguments = isArguments;
-rt.arrayValues = arrayValues;
-rt.codePointAt = codePointAt;

@@ -7,7 +7,7 @@
  * generation to the new one. WeakMap values live on the key objects. */
 'use strict';
 var S = rt.HIDDEN, ITER = Symbol.iterator, lib = rt.lib, def = rt.def, apply = rt.apply;
-var create = rt.create, TypeErr = rt.TypeError, isObject = rt.isObject, what = rt.what;
+var create = rt.create, TypeErr = rt.TypeErr, isObject = rt.isObject, what = rt.what;
 var iterate = rt.iterate, hasOwnProperty = rt.hasOwnProperty, makeIter = rt.makeIter, iterState = rt.iterState;
 var EMPTY = {}; /* the key of a deleted entry */
 var splice = Array.prototype.splice;
@@ -460,6 +460,4 @@ rt.collectionEntries = function (x) {
     }
     return out;
 };
-rt.collectionSize = function (x) { return x[S].size; };
 rt.collectionPut = function (x, k, v) { put(x[S], k, v); };
-rt.slot = slot;

@@ -6,7 +6,7 @@
  * generic (array-likes work) and read through private references. */
 'use strict';
 var ITER = Symbol.iterator, lib = rt.lib, install = rt.install, apply = rt.apply, isArray = rt.isArray;
-var TypeErr = rt.TypeError, RangeErr = rt.RangeError, Str = rt.String, what = rt.what;
+var TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, Str = rt.String, what = rt.what;
 var toObject = rt.toObject, toInteger = rt.toInteger, toLength = rt.toLength;
 var relIndex = rt.relIndex, requireFn = rt.requireFn, iterate = rt.iterate;
 var AP = Array.prototype, nativeIndexOf = AP.indexOf;
@@ -21,34 +21,38 @@ function arrayLength(n) {
     return n;
 }
 
-install(Array, { from(items, mapFn, thisArg) {
-    var C = this, mapping = mapFn !== undefined, A, k = 0;
-    if (mapping) requireFn(mapFn);
-    if (items === null || items === undefined) throw rt.notIterable(items);
-    var usingIter = items[ITER];
-    if (usingIter !== undefined && usingIter !== null) {
-        if (typeof usingIter !== 'function') throw rt.notIterable(items);
-        A = isCtor(C) ? new C() : [];
-        iterate(items, function (v) {
-            A[k] = mapping ? call2(mapFn, thisArg, v, k) : v;
-            k++;
-        });
-        A.length = k;
+install(Array, {
+    from(items, mapFn, thisArg) {
+        var C = this, mapping = mapFn !== undefined, A, k = 0;
+        if (mapping) requireFn(mapFn);
+        if (items === null || items === undefined) throw rt.notIterable(items);
+        var usingIter = items[ITER];
+        if (usingIter !== undefined && usingIter !== null) {
+            if (typeof usingIter !== 'function') throw rt.notIterable(items);
+            A = isCtor(C) ? new C() : [];
+            iterate(items, function (v) {
+                A[k] = mapping ? call2(mapFn, thisArg, v, k) : v;
+                k++;
+            });
+            A.length = k;
+            return A;
+        }
+        var o = Object(items), len = arrayLength(toLength(o.length));
+        A = isCtor(C) ? new C(len) : [];
+        for (; k < len; k++) A[k] = mapping ? call2(mapFn, thisArg, o[k], k) : o[k];
+        A.length = len;
         return A;
     }
-    var o = Object(items), len = toLength(o.length);
-    A = isCtor(C) ? new C(len) : [];
-    for (; k < len; k++) A[k] = mapping ? call2(mapFn, thisArg, o[k], k) : o[k];
-    A.length = arrayLength(len);
-    return A;
-} }, { from: 1 });
+}, { from: 1 });
 
-install(Array, { of() {
-    var len = arguments.length, A = isCtor(this) ? new this(len) : [];
-    for (var k = 0; k < len; k++) A[k] = arguments[k];
-    A.length = len;
-    return A;
-} });
+install(Array, {
+    of() {
+        var len = arguments.length, A = isCtor(this) ? new this(len) : [];
+        for (var k = 0; k < len; k++) A[k] = arguments[k];
+        A.length = len;
+        return A;
+    }
+});
 
 /* ---- searching ---------------------------------------------------------------- */
 
@@ -61,38 +65,50 @@ function findFrom(o, pred, thisArg, last, wantIndex) {
     }
     return wantIndex ? -1 : undefined;
 }
-install(AP, { find(pred, thisArg) {
-    return findFrom(toObject(this, 'Array.prototype.find'), pred, thisArg, false, false);
-} }, { find: 1 });
-install(AP, { findIndex(pred, thisArg) {
-    return findFrom(toObject(this, 'Array.prototype.findIndex'), pred, thisArg, false, true);
-} }, { findIndex: 1 });
-install(AP, { findLast(pred, thisArg) {
-    return findFrom(toObject(this, 'Array.prototype.findLast'), pred, thisArg, true, false);
-} }, { findLast: 1 });
-install(AP, { findLastIndex(pred, thisArg) {
-    return findFrom(toObject(this, 'Array.prototype.findLastIndex'), pred, thisArg, true, true);
-} }, { findLastIndex: 1 });
+install(AP, {
+    find(pred, thisArg) {
+        return findFrom(toObject(this, 'Array.prototype.find'), pred, thisArg, false, false);
+    }
+}, { find: 1 });
+install(AP, {
+    findIndex(pred, thisArg) {
+        return findFrom(toObject(this, 'Array.prototype.findIndex'), pred, thisArg, false, true);
+    }
+}, { findIndex: 1 });
+install(AP, {
+    findLast(pred, thisArg) {
+        return findFrom(toObject(this, 'Array.prototype.findLast'), pred, thisArg, true, false);
+    }
+}, { findLast: 1 });
+install(AP, {
+    findLastIndex(pred, thisArg) {
+        return findFrom(toObject(this, 'Array.prototype.findLastIndex'), pred, thisArg, true, true);
+    }
+}, { findLastIndex: 1 });
 
 /* SameValueZero, holes read as undefined; the native indexOf does the
  * common case (strict equality equals SameValueZero except for NaN). */
-install(AP, { includes(x, fromIndex) {
-    var o = toObject(this, 'Array.prototype.includes'), len = toLength(o.length);
-    if (len === 0) return false;
-    var n = toInteger(fromIndex), k = n >= 0 ? n : len + n < 0 ? 0 : len + n;
-    if (x === x && x !== undefined && isArray(o)) return apply(nativeIndexOf, o, [x, k]) >= 0;
-    for (; k < len; k++) {
-        var e = o[k];
-        if (e === x || (x !== x && e !== e)) return true;
+install(AP, {
+    includes(x, fromIndex) {
+        var o = toObject(this, 'Array.prototype.includes'), len = toLength(o.length);
+        if (len === 0) return false;
+        var n = toInteger(fromIndex), k = n >= 0 ? n : len + n < 0 ? 0 : len + n;
+        if (x === x && x !== undefined && isArray(o)) return apply(nativeIndexOf, o, [x, k]) >= 0;
+        for (; k < len; k++) {
+            var e = o[k];
+            if (e === x || (x !== x && e !== e)) return true;
+        }
+        return false;
     }
-    return false;
-} }, { includes: 1 });
+}, { includes: 1 });
 
-install(AP, { at(index) {
-    var o = toObject(this, 'Array.prototype.at'), len = toLength(o.length), k = toInteger(index);
-    if (k < 0) k += len;
-    return k < 0 || k >= len ? undefined : o[k];
-} });
+install(AP, {
+    at(index) {
+        var o = toObject(this, 'Array.prototype.at'), len = toLength(o.length), k = toInteger(index);
+        if (k < 0) k += len;
+        return k < 0 || k >= len ? undefined : o[k];
+    }
+});
 
 /* ---- flattening ------------------------------------------------------------------ */
 
@@ -108,49 +124,57 @@ function flatten(target, n, src, depth) {
     }
     return n;
 }
-install(AP, { flat(depth) {
-    var o = toObject(this, 'Array.prototype.flat'), d = depth === undefined ? 1 : toInteger(depth), A = [];
-    flatten(A, 0, o, d);
-    return A;
-} }, { flat: 0 });
-install(AP, { flatMap(fn, thisArg) {
-    var o = toObject(this, 'Array.prototype.flatMap'), len = toLength(o.length), A = [], n = 0;
-    requireFn(fn);
-    for (var k = 0; k < len; k++) {
-        var v = o[k];
-        if (v === undefined && !(k in o)) continue;
-        v = call3(fn, thisArg, v, k, o);
-        if (isArray(v)) n = flatten(A, n, v, 0);
-        else A[n++] = v;
+install(AP, {
+    flat(depth) {
+        var o = toObject(this, 'Array.prototype.flat'), d = depth === undefined ? 1 : toInteger(depth), A = [];
+        flatten(A, 0, o, d);
+        return A;
     }
-    return A;
-} }, { flatMap: 1 });
+}, { flat: 0 });
+install(AP, {
+    flatMap(fn, thisArg) {
+        var o = toObject(this, 'Array.prototype.flatMap'), len = toLength(o.length), A = [], n = 0;
+        requireFn(fn);
+        for (var k = 0; k < len; k++) {
+            var v = o[k];
+            if (v === undefined && !(k in o)) continue;
+            v = call3(fn, thisArg, v, k, o);
+            if (isArray(v)) n = flatten(A, n, v, 0);
+            else A[n++] = v;
+        }
+        return A;
+    }
+}, { flatMap: 1 });
 
 /* ---- in-place edits --------------------------------------------------------------- */
 
-install(AP, { fill(value, start, end) {
-    var o = toObject(this, 'Array.prototype.fill'), len = toLength(o.length);
-    var k = relIndex(start, len), last = end === undefined ? len : relIndex(end, len);
-    for (; k < last; k++) o[k] = value;
-    return o;
-} }, { fill: 1 });
+install(AP, {
+    fill(value, start, end) {
+        var o = toObject(this, 'Array.prototype.fill'), len = toLength(o.length);
+        var k = relIndex(start, len), last = end === undefined ? len : relIndex(end, len);
+        for (; k < last; k++) o[k] = value;
+        return o;
+    }
+}, { fill: 1 });
 
-install(AP, { copyWithin(target, start, end) {
-    var o = toObject(this, 'Array.prototype.copyWithin'), len = toLength(o.length);
-    var to = relIndex(target, len), from = relIndex(start, len);
-    var last = end === undefined ? len : relIndex(end, len);
-    var count = last - from < len - to ? last - from : len - to, dir = 1;
-    if (from < to && to < from + count) {
-        dir = -1;
-        from += count - 1;
-        to += count - 1;
+install(AP, {
+    copyWithin(target, start, end) {
+        var o = toObject(this, 'Array.prototype.copyWithin'), len = toLength(o.length);
+        var to = relIndex(target, len), from = relIndex(start, len);
+        var last = end === undefined ? len : relIndex(end, len);
+        var count = last - from < len - to ? last - from : len - to, dir = 1;
+        if (from < to && to < from + count) {
+            dir = -1;
+            from += count - 1;
+            to += count - 1;
+        }
+        for (; count > 0; count--, from += dir, to += dir) {
+            if (from in o) o[to] = o[from];
+            else delete o[to];
+        }
+        return o;
     }
-    for (; count > 0; count--, from += dir, to += dir) {
-        if (from in o) o[to] = o[from];
-        else delete o[to];
-    }
-    return o;
-} }, { copyWithin: 2 });
+}, { copyWithin: 2 });
 
 /* ---- stable sort ------------------------------------------------------------------- */
 
@@ -272,72 +296,81 @@ function checkComparator(cmp) {
         throw new TypeErr('The comparison function must be either a function or undefined');
 }
 
-rt.sortValues = sortValues;
-install(AP, { sort(comparefn) {
-    checkComparator(comparefn);
-    var o = toObject(this, 'Array.prototype.sort'), len = toLength(o.length);
-    var items = [], n = 0, undefs = 0, k, v;
-    for (k = 0; k < len; k++) {
-        v = o[k];
-        if (v !== undefined) items[n++] = v;
-        else if (k in o) undefs++;
+install(AP, {
+    sort(comparefn) {
+        checkComparator(comparefn);
+        var o = toObject(this, 'Array.prototype.sort'), len = toLength(o.length);
+        var items = [], n = 0, undefs = 0, k, v;
+        for (k = 0; k < len; k++) {
+            v = o[k];
+            if (v !== undefined) items[n++] = v;
+            else if (k in o) undefs++;
+        }
+        var sorted = sortValues(items, n, comparefn);
+        for (k = 0; k < n; k++) o[k] = sorted[k];
+        for (; k < n + undefs; k++) o[k] = undefined;
+        for (; k < len; k++) delete o[k];
+        return o;
     }
-    var sorted = sortValues(items, n, comparefn);
-    for (k = 0; k < n; k++) o[k] = sorted[k];
-    for (; k < n + undefs; k++) o[k] = undefined;
-    for (; k < len; k++) delete o[k];
-    return o;
-} });
+});
 
 /* ---- copying variants (ES2023) ------------------------------------------------------ */
 
-install(AP, { toSorted(comparefn) {
-    checkComparator(comparefn);
-    var o = toObject(this, 'Array.prototype.toSorted'), len = arrayLength(toLength(o.length));
-    var items = [], n = 0, k, v;
-    for (k = 0; k < len; k++) {
-        v = o[k];
-        if (v !== undefined) items[n++] = v;
+install(AP, {
+    toSorted(comparefn) {
+        checkComparator(comparefn);
+        var o = toObject(this, 'Array.prototype.toSorted'), len = arrayLength(toLength(o.length));
+        var items = [], n = 0, k, v;
+        for (k = 0; k < len; k++) {
+            v = o[k];
+            if (v !== undefined) items[n++] = v;
+        }
+        var A = sortValues(items, n, comparefn);
+        for (k = n; k < len; k++) A[k] = undefined;
+        return A;
     }
-    var A = sortValues(items, n, comparefn);
-    for (k = n; k < len; k++) A[k] = undefined;
-    return A;
-} });
+});
 
-install(AP, { toReversed() {
-    var o = toObject(this, 'Array.prototype.toReversed'), len = arrayLength(toLength(o.length)), A = [];
-    for (var k = 0; k < len; k++) A[k] = o[len - 1 - k];
-    return A;
-} });
-
-install(AP, { toSpliced(start, skipCount) {
-    var o = toObject(this, 'Array.prototype.toSpliced'), len = toLength(o.length);
-    var from = relIndex(start, len), argc = arguments.length, skip;
-    if (argc === 0) skip = 0;
-    else if (argc === 1) skip = len - from;
-    else {
-        skip = toInteger(skipCount);
-        skip = skip < 0 ? 0 : skip > len - from ? len - from : skip;
+install(AP, {
+    toReversed() {
+        var o = toObject(this, 'Array.prototype.toReversed'), len = arrayLength(toLength(o.length)), A = [];
+        for (var k = 0; k < len; k++) A[k] = o[len - 1 - k];
+        return A;
     }
-    var inserted = argc > 2 ? argc - 2 : 0, newLen = len + inserted - skip;
-    if (newLen > 9007199254740991) throw new TypeErr('Invalid array length');
-    arrayLength(newLen);
-    var A = [], i = 0, r = from + skip, j;
-    for (; i < from; i++) A[i] = o[i];
-    for (j = 2; j < argc; j++) A[i++] = arguments[j];
-    for (; i < newLen; i++, r++) A[i] = o[r];
-    return A;
-} });
+});
 
-install(AP, { 'with'(index, value) {
-    var o = toObject(this, 'Array.prototype.with'), len = toLength(o.length);
-    var rel = toInteger(index), at = rel >= 0 ? rel : len + rel;
-    if (at >= len || at < 0) throw new RangeErr('Invalid index : ' + Str(index));
-    arrayLength(len);
-    var A = [];
-    for (var k = 0; k < len; k++) A[k] = k === at ? value : o[k];
-    return A;
-} });
+install(AP, {
+    toSpliced(start, skipCount) {
+        var o = toObject(this, 'Array.prototype.toSpliced'), len = toLength(o.length);
+        var from = relIndex(start, len), argc = arguments.length, skip;
+        if (argc === 0) skip = 0;
+        else if (argc === 1) skip = len - from;
+        else {
+            skip = toInteger(skipCount);
+            skip = skip < 0 ? 0 : skip > len - from ? len - from : skip;
+        }
+        var inserted = argc > 2 ? argc - 2 : 0, newLen = len + inserted - skip;
+        if (newLen > 9007199254740991) throw new TypeErr('Invalid array length');
+        arrayLength(newLen);
+        var A = [], i = 0, r = from + skip, j;
+        for (; i < from; i++) A[i] = o[i];
+        for (j = 2; j < argc; j++) A[i++] = arguments[j];
+        for (; i < newLen; i++, r++) A[i] = o[r];
+        return A;
+    }
+});
+
+install(AP, {
+    'with'(index, value) {
+        var o = toObject(this, 'Array.prototype.with'), len = toLength(o.length);
+        var rel = toInteger(index), at = rel >= 0 ? rel : len + rel;
+        if (at >= len || at < 0) throw new RangeErr('Invalid index : ' + Str(index));
+        arrayLength(len);
+        var A = [];
+        for (var k = 0; k < len; k++) A[k] = k === at ? value : o[k];
+        return A;
+    }
+});
 
 /* ---- typed arrays ------------------------------------------------------------------------ */
 

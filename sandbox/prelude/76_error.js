@@ -43,37 +43,17 @@ wrap(SyntaxError, ErrorW);
 wrap(TypeError, ErrorW);
 wrap(URIError, ErrorW);
 
-/* Errors raised inside the runtime: their stack traces leave out runtime
- * frames (prelude.js, and library functions, which have no file name), and
- * fileName/lineNumber name the program's innermost frame instead of the
- * prelude's, so that an error thrown by, say, Array.from(null) points at the
- * program's call as it would for a native function. */
-var getDesc = Object.getOwnPropertyDescriptor, PRELUDE = 'prelude.js';
-var PROGRAM_FRAME = new RegExp('\\(' + apply(strReplace, rt.PROGRAM, ['.', '\\.']) + ':(\\d+)\\)');
-var getStack = getDesc(EP, 'stack').get, getFile = getDesc(EP, 'fileName').get;
-var getLine = getDesc(EP, 'lineNumber').get;
-
-function programFrame(e) {
-    var s = apply(getStack, e, []);
-    return typeof s === 'string' ? PROGRAM_FRAME.exec(s) : null;
-}
-function accessor(name, get, set) {
-    defineProperty(EP, name, { get: rt.native(get), set: set, enumerable: false, configurable: true });
-}
-accessor('stack', function () { return hideLibFrames(apply(getStack, this, [])); }, getDesc(EP, 'stack').set);
-accessor('fileName', function () {
-    var f = apply(getFile, this, []);
-    return f === PRELUDE && programFrame(this) ? rt.PROGRAM : f;
-}, getDesc(EP, 'fileName').set);
-accessor('lineNumber', function () {
-    var n = apply(getLine, this, []), m;
-    if (apply(getFile, this, []) === PRELUDE && (m = programFrame(this))) return +m[1];
-    return n;
-}, getDesc(EP, 'lineNumber').set);
+/* Stack traces leave out runtime frames: prelude.js, and library functions
+ * (which, like natives, have no file name). */
+var stackDesc = Object.getOwnPropertyDescriptor(EP, 'stack'), getStack = stackDesc.get;
+defineProperty(EP, 'stack', {
+    get: rt.native(function () { return hideLibFrames(apply(getStack, this, [])); }),
+    set: stackDesc.set, enumerable: false, configurable: true
+});
 
 rt.install(ErrorW, {
     captureStackTrace(obj) {
-        if (!isObject(obj)) throw new TypeError('Invalid argument');
+        if (!isObject(obj)) throw new rt.TypeErr('Invalid argument');
         var s = hideLibFrames(new NativeError().stack), head;
         try { head = Str(obj); } catch (e) { head = 'Error'; }
         var nl = typeof s === 'string' ? s.indexOf('\n') : -1;
@@ -87,8 +67,8 @@ var DOM_CODES = { IndexSizeError: 1, NotFoundError: 8, NotSupportedError: 9, Inv
     SyntaxError: 12, InvalidAccessError: 15, TypeMismatchError: 17, SecurityError: 18, NetworkError: 19,
     AbortError: 20, URLMismatchError: 21, QuotaExceededError: 22, TimeoutError: 23, DataCloneError: 25 };
 function DOMException(message, name) {
-    if (!(this instanceof DOMException)) throw new TypeError("Class constructor DOMException cannot be invoked without 'new'");
-    var e = new NativeError(message === undefined ? '' : Str(message));
+    if (!(this instanceof DOMException)) throw new rt.TypeErr("Class constructor DOMException cannot be invoked without 'new'");
+    var e = rt.blame(new NativeError(message === undefined ? '' : Str(message)));
     setProto(e, getProto(this));
     var n = name === undefined ? 'Error' : Str(name);
     def(e, 'name', n);

@@ -97,7 +97,7 @@ function clone(v, seen) {
 
 rt.install(G, {
     structuredClone(value) {
-        if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
+        if (arguments.length === 0) throw new rt.TypeErr("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
         return clone(value, new NativeMap());
     }
 });
