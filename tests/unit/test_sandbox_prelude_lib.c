@@ -24,7 +24,8 @@
 /* The Node-recorded programs, one cmocka test each; test_all_listed checks
  * that no program in tests/lib is missing here. */
 static const char *const programs[] = {
-    "map", "set", "weak", "iterators", "array_from", "array_methods", "sort", "object", "string", "number_math", "errors", "clone", "groupby", "typed",
+    "map",    "set",    "weak",        "iterators", "array_from", "array_methods", "sort",
+    "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
@@ -153,7 +154,8 @@ static void test_program(void **state)
     cJSON *got = run_lib_program(name);
     int bad = 0, cases = 0;
     const cJSON *c;
-    cJSON_ArrayForEach(c, want) {
+    cJSON_ArrayForEach(c, want)
+    {
         cases++;
         bad += compare_case(name, c, cJSON_GetObjectItemCaseSensitive(got, c->string));
     }
@@ -269,9 +271,10 @@ static void test_console_formats_collections(void **state)
                       "console.log(String(big).length, big);",
                       &logs);
     assert_string_equal(o, "{\"ok\":true}");
-    const char *want = "log:Map(2) {\"a\" => 1, \"b\" => {\"x\":[1]}} Set(4) {1, \"x\", null, "
-                       "undefined}\nlog:Map(1) {Set(1) {1} => Map(0) {}} Set(1) {[Circular]}\nlog:12 "
-                       "Set(102) {0, 1, 2, ";
+    const char *want =
+        "log:Map(2) {\"a\" => 1, \"b\" => {\"x\":[1]}} Set(4) {1, \"x\", null, "
+        "undefined}\nlog:Map(1) {Set(1) {1} => Map(0) {}} Set(1) {[Circular]}\nlog:12 "
+        "Set(102) {0, 1, 2, ";
     assert_memory_equal(logs.data, want, strlen(want));
     assert_non_null(strstr(logs.data, ", 99, ... 2 more items}\n"));
     free(o);
@@ -297,32 +300,34 @@ static void test_constructors_apply_to_subclass_instances(void **state)
 /* A program replacing built-ins the library uses does not break it. */
 static void test_library_survives_replaced_builtins(void **state)
 {
-    EXPECT_VALUE("var keep = JSON.stringify;\n"
-                 "Array.prototype.push = Array.prototype.slice = Array.prototype.splice = null;\n"
-                 "Array.prototype.join = Array.prototype.indexOf = Array.prototype.forEach = null;\n"
-                 "Function.prototype.call = Function.prototype.apply = null;\n"
-                 "Object.keys = Object.defineProperty = Object.create = null;\n"
-                 "Math.ceil = Math.floor = null; Reflect.apply = null;\n"
-                 "var m = new Map([[1, 'a'], [{}, 'b']]), s = new Set('abca'), w = new WeakMap();\n"
-                 "var k = Object.freeze({}); w.set(k, 1); w['delete'](k);\n"
-                 "return keep([m.get(1), m.size, s.size, Array.from(s), [3, 1, 2].sort(),\n"
-                 "  ['b', 'a'].toSorted(), Object.entries({a: 1}), 'a-b'.replaceAll('-', '+'),\n"
-                 "  'x'.padStart(3, 'ab'), [1, [2, [3]]].flat(Infinity), [NaN].includes(NaN),\n"
-                 "  structuredClone({a: [1, new Map([[1, 2]])]}).a[1].get(1), w.has(k)]);",
-                 "\"[\\\"a\\\",2,3,[\\\"a\\\",\\\"b\\\",\\\"c\\\"],[1,2,3],[\\\"a\\\",\\\"b\\\"],"
-                 "[[\\\"a\\\",1]],\\\"a+b\\\",\\\"abx\\\",[1,2,3],true,2,false]\"");
+    EXPECT_VALUE(
+        "var keep = JSON.stringify;\n"
+        "Array.prototype.push = Array.prototype.slice = Array.prototype.splice = null;\n"
+        "Array.prototype.join = Array.prototype.indexOf = Array.prototype.forEach = null;\n"
+        "Function.prototype.call = Function.prototype.apply = null;\n"
+        "Object.keys = Object.defineProperty = Object.create = null;\n"
+        "Math.ceil = Math.floor = null; Reflect.apply = null;\n"
+        "var m = new Map([[1, 'a'], [{}, 'b']]), s = new Set('abca'), w = new WeakMap();\n"
+        "var k = Object.freeze({}); w.set(k, 1); w['delete'](k);\n"
+        "return keep([m.get(1), m.size, s.size, Array.from(s), [3, 1, 2].sort(),\n"
+        "  ['b', 'a'].toSorted(), Object.entries({a: 1}), 'a-b'.replaceAll('-', '+'),\n"
+        "  'x'.padStart(3, 'ab'), [1, [2, [3]]].flat(Infinity), [NaN].includes(NaN),\n"
+        "  structuredClone({a: [1, new Map([[1, 2]])]}).a[1].get(1), w.has(k)]);",
+        "\"[\\\"a\\\",2,3,[\\\"a\\\",\\\"b\\\",\\\"c\\\"],[1,2,3],[\\\"a\\\",\\\"b\\\"],"
+        "[[\\\"a\\\",1]],\\\"a+b\\\",\\\"abx\\\",[1,2,3],true,2,false]\"");
 }
 
 /* Stability where Duktape's own sort would reorder equal keys. */
 static void test_sort_is_stable_on_large_input(void **state)
 {
-    EXPECT_VALUE("var a = [];\n"
-                 "for (var i = 0; i < 20000; i++) a.push({k: (i * 7919) % 13, i: i});\n"
-                 "a.sort(function (x, y) { return x.k - y.k; });\n"
-                 "for (var j = 1; j < a.length; j++)\n"
-                 "  if (a[j - 1].k > a[j].k || (a[j - 1].k === a[j].k && a[j - 1].i > a[j].i)) return j;\n"
-                 "return 'stable';",
-                 "\"stable\"");
+    EXPECT_VALUE(
+        "var a = [];\n"
+        "for (var i = 0; i < 20000; i++) a.push({k: (i * 7919) % 13, i: i});\n"
+        "a.sort(function (x, y) { return x.k - y.k; });\n"
+        "for (var j = 1; j < a.length; j++)\n"
+        "  if (a[j - 1].k > a[j].k || (a[j - 1].k === a[j].k && a[j - 1].i > a[j].i)) return j;\n"
+        "return 'stable';",
+        "\"stable\"");
 }
 
 /* The template heap stays lean: the prelude's memory after creation. */
