@@ -50,7 +50,7 @@ $(DUK_OBJ): $(B)/duk/duktape.c $(B)/duk/duk_config.h
 	$(CC) -std=c99 -O2 -g -fno-omit-frame-pointer -w -I$(B)/duk -c $< -o $@
 
 # --- embedded prelude --------------------------------------------------------
-$(B)/gen/prelude_js.c: $(PRELUDE) scripts/embed.sh
+$(B)/gen/prelude_js.c: $(PRELUDE) scripts/embed.sh sandbox/prelude
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh sandbox_prelude_js $(PRELUDE) > $@.tmp && mv $@.tmp $@
 

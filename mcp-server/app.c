@@ -11,6 +11,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/json.h"
 
 #include <cjson/cJSON.h>
 #include <signal.h>
@@ -222,7 +223,7 @@ static void print_result(struct app *a, const cJSON *result)
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(first, "text");
     a->exit_code = cJSON_IsTrue(is_error) ? 1 : 0;
     if (a->json) {
-        char *s = cJSON_Print(cJSON_GetObjectItemCaseSensitive(result, "structuredContent"));
+        char *s = json_print(cJSON_GetObjectItemCaseSensitive(result, "structuredContent"));
         printf("%s\n", s ? s : "null");
         free(s);
     } else if (cJSON_IsString(text)) {
@@ -258,7 +259,7 @@ static void run_sink(void *ud, const char *data, size_t len)
 
 static void send_to_server(struct app *a, cJSON *msg)
 {
-    char *text = cJSON_PrintUnformatted(msg);
+    char *text = json_print(msg);
     mcp_server_handle(a->server, text, strlen(text));
     free(text);
     cJSON_Delete(msg);

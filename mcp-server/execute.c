@@ -8,6 +8,7 @@
 #include "tools/registry.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -200,7 +201,7 @@ static char *value_text(const cJSON *outcome)
     }
     if (value == NULL)
         return xstrdup("undefined (the program returned no value)");
-    return cJSON_PrintUnformatted(value);
+    return json_print(value);
 }
 
 static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_result *r)

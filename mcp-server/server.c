@@ -9,6 +9,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/utf8.h"
+#include "common/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,7 +168,7 @@ void mcp_request_result(struct mcp_request *r, cJSON *result)
         if (!cJSON_HasObjectItem(meta, MCP_META_SERVER_INFO))
             add_server_info(meta);
     }
-    char *text = cJSON_PrintUnformatted(result);
+    char *text = json_print(result);
     struct buf b;
     buf_init(&b, 0);
     rpc_write_result(&b, r->id, text);
@@ -204,7 +205,7 @@ void mcp_request_progress(struct mcp_request *r, const char *message)
         cJSON_AddStringToObject(p, "message", m);
         free(m);
     }
-    char *text = cJSON_PrintUnformatted(p);
+    char *text = json_print(p);
     cJSON_Delete(p);
     struct buf b;
     buf_init(&b, 0);
@@ -235,7 +236,7 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
     cJSON_AddStringToObject(p, "level", log_level_name((enum log_level) level));
     cJSON_AddStringToObject(p, "logger", "execute_code");
     cJSON_AddStringToObject(p, "data", text);
-    char *params = cJSON_PrintUnformatted(p);
+    char *params = json_print(p);
     cJSON_Delete(p);
     struct buf b;
     buf_init(&b, 0);
@@ -371,7 +372,7 @@ static void handle_listen(struct mcp_request *r, const cJSON *params)
     cJSON *honoured = cJSON_AddObjectToObject(p, "notifications");
     if (r->tools_changed)
         cJSON_AddTrueToObject(honoured, "toolsListChanged");
-    char *text = cJSON_PrintUnformatted(p);
+    char *text = json_print(p);
     cJSON_Delete(p);
     struct buf b;
     buf_init(&b, 0);
@@ -503,7 +504,7 @@ static void take_progress_token(struct mcp_request *r, const cJSON *meta)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
     if (cJSON_IsString(t) || cJSON_IsNumber(t))
-        r->progress_token = cJSON_PrintUnformatted(t);
+        r->progress_token = json_print(t);
 }
 
 /* A 2026-07-28 request: checks the per-request metadata, then serves it. */

@@ -11,3 +11,4 @@ extern int sandbox__exec_timeout_check(void *udata);
 extern int sandbox__native_stack_check(void);
 extern double sandbox__random_double(void *udata);
 extern int sandbox__timeout_site(void *udata, const char *file, long line);
+#undef DUK_USE_TAILCALL /* as in Node: no frame disappears from traces, deep recursion hits the call-stack limit */

@@ -201,6 +201,7 @@ static duk_ret_t load_prelude(duk_context *ctx, void *udata)
     duk_call(ctx, 2);
     duk_pop(ctx);
     harden(ctx);
+    duk_gc(ctx, 0); /* the template heap is copied into every worker: keep it lean */
     return 0;
 }
 
@@ -263,18 +264,26 @@ static duk_ret_t fail_with_top(duk_context *ctx, void *udata)
     return 0;
 }
 
-static int error_line(duk_context *ctx, duk_idx_t idx)
+/* The program line of the error at the stack top (0 when it is not the
+ * program's). Reads properties in a protected call: a getter could throw. */
+static duk_ret_t read_error_line(duk_context *ctx, void *udata)
+{
+    int *line = udata;
+    if (!duk_is_object(ctx, -1))
+        return 0;
+    duk_get_prop_string(ctx, -1, "fileName");
+    if (duk_is_string(ctx, -1) && strcmp(duk_get_string(ctx, -1), PROGRAM_FILE) == 0) {
+        duk_get_prop_string(ctx, -2, "lineNumber");
+        *line = duk_is_number(ctx, -1) ? (int) duk_get_int(ctx, -1) : 0;
+    }
+    return 0;
+}
+
+static int error_line(duk_context *ctx)
 {
     int line = 0;
-    if (!duk_is_object(ctx, idx))
-        return 0;
-    duk_get_prop_string(ctx, idx, "fileName");
-    if (duk_is_string(ctx, -1) && strcmp(duk_get_string(ctx, -1), PROGRAM_FILE) == 0) {
-        duk_get_prop_string(ctx, idx, "lineNumber");
-        line = duk_is_number(ctx, -1) ? (int) duk_get_int(ctx, -1) : 0;
-        duk_pop(ctx);
-    }
-    duk_pop(ctx);
+    duk_dup_top(ctx);
+    duk_safe_call(ctx, read_error_line, &line, 1, 0);
     return line;
 }
 
@@ -290,7 +299,7 @@ static void handle_escape(struct sandbox_engine *e)
         char msg[160];
         snprintf(msg, sizeof msg, "out of memory: the program exceeded its %llu MiB heap limit",
                  (unsigned long long) (e->limits.mem_cap >> 20));
-        set_error(e, "RangeError", msg, error_line(ctx, -1), 0);
+        set_error(e, "RangeError", msg, error_line(ctx), 0);
     } else if (duk_safe_call(ctx, fail_with_top, NULL, 1, 1) != DUK_EXEC_SUCCESS) {
         set_error(e, "Error", duk_safe_to_string(ctx, -1), 0, 0);
     }

@@ -9,6 +9,7 @@
 #include "sandbox/seccomp.h"
 #include "common/buf.h"
 #include "common/utf8.h"
+#include "common/json.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -303,7 +304,7 @@ static void start_run(char *line, size_t len)
     char *catalog = NULL;
     const cJSON *cat = cJSON_GetObjectItemCaseSensitive(msg, "catalog");
     if (cJSON_IsObject(cat))
-        catalog = cJSON_PrintUnformatted(cat);
+        catalog = json_print(cat);
     start_ticker();
     sandbox_engine_start(W.engine, code->valuestring, strlen(code->valuestring), catalog, &l);
     free(catalog);

@@ -7,6 +7,7 @@
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -324,7 +325,7 @@ char *tools_catalog_worker_json(const struct tools_catalog *c)
             if (c->tools[i].pub.server_index == s)
                 cJSON_AddStringToObject(tools, c->tools[i].id, c->tools[i].name);
     }
-    char *text = cJSON_PrintUnformatted(root);
+    char *text = json_print(root);
     cJSON_Delete(root);
     return text;
 }
@@ -476,7 +477,7 @@ char *tools_catalog_search(const struct tools_catalog *c, const char *query, siz
         cJSON_AddItemToArray(arr, o);
     }
     free(hits);
-    char *text = cJSON_PrintUnformatted(arr);
+    char *text = json_print(arr);
     cJSON_Delete(arr);
     return text;
 }

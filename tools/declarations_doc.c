@@ -6,6 +6,7 @@
 #include "common/buf.h"
 #include "common/utf8.h"
 #include "tools/names.h"
+#include "common/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,7 @@ void tools__decl_doc_clean(struct buf *out, const char *s)
 /* Appends " @tag <compact JSON of v>" when that stays within max bytes. */
 static void json_tag(struct buf *text, const char *tag, const cJSON *v, size_t max)
 {
-    char *json = cJSON_PrintUnformatted(v);
+    char *json = json_print(v);
     if (json && strlen(json) <= max)
         buf_printf(text, " @%s %s", tag, json);
     cJSON_free(json);
@@ -227,7 +228,7 @@ int tools__decl_literal(struct buf *out, const cJSON *v, int depth)
     if (cJSON_IsString(v)) {
         buf_append_json_string(out, v->valuestring, strlen(v->valuestring));
     } else if (cJSON_IsNumber(v) || cJSON_IsBool(v) || cJSON_IsNull(v)) {
-        char *t = cJSON_PrintUnformatted(v);
+        char *t = json_print(v);
         buf_append_str(out, t ? t : "unknown");
         int negative = t && t[0] == '-';
         cJSON_free(t);

@@ -9,6 +9,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/json.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -208,7 +209,7 @@ static void server_log(struct tools_downstream *d, const cJSON *params)
     enum log_level lv = LOG_INFO;
     if (level)
         log_level_parse(level, &lv);
-    char *text = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
+    char *text = cJSON_IsString(data) ? NULL : json_print(data);
     log_msg(lv < LOG_INFO ? lv : LOG_INFO, d->label, "log: %.1000s",
             text ? text : (data ? data->valuestring : ""));
     free(text);
@@ -359,7 +360,7 @@ static void probe_reply(void *ud, const struct rpc_client_reply *r)
     const cJSON *supported = cJSON_GetObjectItemCaseSensitive(r->data, "supported");
     if (r->status == RPC_CLIENT_ERROR && r->code == -32022 && cJSON_IsArray(supported) &&
         !has_version(supported, NULL)) {
-        char *list = cJSON_PrintUnformatted(supported), msg[512];
+        char *list = json_print(supported), msg[512];
         snprintf(msg, sizeof msg,
                  "speaks only protocol versions %.300s, none of which "
                  "mcp-codemode speaks",

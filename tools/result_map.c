@@ -4,6 +4,7 @@
 #include "tools/schema.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static int tool_error(const struct tools_catalog_tool *t, const cJSON *result, s
     buf_append_json_string(out, msg.data, msg.len);
     buf_append_str(out, ",\"tool\":");
     buf_append_json_string(out, name.data, name.len);
-    char *raw = cJSON_PrintUnformatted(result);
+    char *raw = json_print(result);
     buf_append_str(out, ",\"result\":");
     buf_append_str(out, raw);
     buf_append_char(out, '}');
@@ -78,7 +79,7 @@ static int tool_error(const struct tools_catalog_tool *t, const cJSON *result, s
 
 static void append_json(struct buf *out, const cJSON *v)
 {
-    char *s = cJSON_PrintUnformatted(v);
+    char *s = json_print(v);
     buf_append_str(out, s);
     free(s);
 }

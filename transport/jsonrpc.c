@@ -3,6 +3,7 @@
 #include "transport/json_scan.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +132,7 @@ char *rpc_recover_id(const char *text, size_t len)
 char *rpc_id_key_of(const cJSON *id)
 {
     if (cJSON_IsString(id) || cJSON_IsNumber(id))
-        return cJSON_PrintUnformatted(id);
+        return json_print(id);
     return NULL;
 }
 
@@ -155,7 +156,7 @@ void rpc_write_error(struct buf *out, const char *id, int null_id, int code, con
     buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
     buf_append_json_string(out, message, strlen(message));
     if (data) {
-        char *d = cJSON_PrintUnformatted(data);
+        char *d = json_print(data);
         buf_append_str(out, ",\"data\":");
         buf_append_str(out, d);
         free(d);

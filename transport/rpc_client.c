@@ -6,6 +6,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -187,7 +188,7 @@ static int write_buf(struct rpc_client *rc, struct buf *b)
 
 int rpc_client_notify(struct rpc_client *rc, const char *method, cJSON *params)
 {
-    char *p = params ? cJSON_PrintUnformatted(params) : NULL;
+    char *p = params ? json_print(params) : NULL;
     cJSON_Delete(params);
     struct buf b;
     buf_init(&b, 0);
@@ -200,7 +201,7 @@ struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *me
                                            uint64_t timeout_ms, unsigned flags,
                                            rpc_client_reply_cb *cb, void *ud)
 {
-    char id[24], *p = params ? cJSON_PrintUnformatted(params) : NULL;
+    char id[24], *p = params ? json_print(params) : NULL;
     cJSON_Delete(params);
     uint64_t n = rc->next_id++;
     snprintf(id, sizeof id, "%" PRIu64, n);

@@ -91,3 +91,13 @@ var methods = {
 var names = rt.keys(methods);
 for (var i = 0; i < names.length; i++)
     if (typeof Math[names[i]] !== 'function') rt.lib(Math, names[i], methods[names[i]]);
+
+/* glibc's cbrt is not correctly rounded (cbrt(27) is 3.0000000000000004;
+ * V8's fdlibm gives 3): snap to the integer root when its cube is exact. */
+(function () {
+    var nativeCbrt = Math.cbrt, round = Math.round;
+    rt.def(Math, 'cbrt', function cbrt(x) {
+        var r = nativeCbrt(x), k = round(r);
+        return k * k * k === +x ? k : r;
+    });
+})();

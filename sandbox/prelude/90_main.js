@@ -34,15 +34,28 @@ function stackLine(stack) {
 }
 
 /* The program's own frames of a stack trace, when there are at least two
- * (a call chain worth showing); runtime frames are noise to the reader. */
+ * (a call chain worth showing); runtime frames are noise to the reader.
+ * Runs of one repeated frame (recursion) are collapsed; at most 12 lines. */
 function programFrames(stack) {
     if (typeof stack !== 'string') return undefined;
-    var lines = stack.split('\n'), out = [];
-    for (var i = 1; i < lines.length; i++) {
-        if (lines[i].indexOf('(' + rt.PROGRAM + ':') >= 0)
-            out[out.length] = lines[i].replace(' preventsyield', '').replace(/^\s+/, '');
+    var lines = stack.split('\n'), out = [], last = null, repeats = 0, frames = 0;
+    function flush() {
+        if (repeats > 0) out[out.length] = '... the frame above repeated ' + repeats + ' more times';
+        repeats = 0;
     }
-    return out.length >= 2 ? out.join('\n') : undefined;
+    for (var i = 1; i < lines.length; i++) {
+        if (lines[i].indexOf('(' + rt.PROGRAM + ':') < 0) continue;
+        var frame = lines[i].replace(' preventsyield', '').replace(/^\s+/, '');
+        frames++;
+        if (frame === last) { repeats++; continue; }
+        flush();
+        last = frame;
+        out[out.length] = frame;
+    }
+    flush();
+    if (frames < 2) return undefined;
+    if (out.length > 12) out = out.slice(0, 12).concat(['... ' + (out.length - 12) + ' more lines']);
+    return out.join('\n');
 }
 
 function describeError(e) {
