@@ -1,8 +1,10 @@
 #!/bin/sh
-# `make run`: runs the example program through the server's own execution
-# path (mcp-codemode run) and prints its console output and result.
+# `make run`: the maze demo. mcp-codemode starts the example maze server
+# (examples/maze/maze_server.c) as a downstream MCP server, then runs
+# examples/maze/solve.js through its own execute_code path: one program, a
+# hundred and more tool calls, console lines on stderr, the result on stdout.
 set -eu
 cd "$(dirname "$0")/.."
 bin=${1:-build/mcp-codemode}
-echo "== mcp-codemode run examples/hello.js" >&2
-"$bin" run examples/hello.js --config examples/config.json
+echo "== mcp-codemode run examples/maze/solve.js --config examples/config.json" >&2
+"$bin" run examples/maze/solve.js --config examples/config.json

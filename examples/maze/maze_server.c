@@ -1,7 +1,7 @@
 /* An example downstream MCP server in C: a small maze game in the spirit of
  * the WebMCP maze demo. The player starts in the north-west corner and must
- * leave by the south-east exit, whose door is locked; the key lies somewhere
- * in the maze. Fog of war: a tool call only tells what is next to the player.
+ * leave through the locked door in the south wall of the south-east corner;
+ * the key lies somewhere in the maze. Fog of war: a tool call only tells what is next to the player.
  * Tools: look, move {direction}, pickup, use {item}.
  *
  * Self-contained on purpose (stdio, newline-delimited JSON-RPC, cJSON only),
@@ -26,7 +26,6 @@ struct game {
     unsigned char open[MAX][MAX]; /* bits of the open sides of each cell */
     int x, y, key_x, key_y;
     int has_key, key_taken, door_open, escaped, moves;
-    unsigned char seen[MAX][MAX];
     unsigned long rng;
 };
 
@@ -89,8 +88,8 @@ static void place_key(void)
                 queue[tail][0] = nx, queue[tail++][1] = ny;
             }
         }
-        int is_exit = cx == g.size - 1 && cy == g.size - 1;
-        if (exits == 1 && !is_exit && dist[cy][cx] > best) {
+        int corner = cx == g.size - 1 && cy == g.size - 1;
+        if (exits == 1 && !corner && dist[cy][cx] > best) {
             best = dist[cy][cx];
             g.key_x = cx, g.key_y = cy;
         }
@@ -104,14 +103,14 @@ static void new_game(unsigned long seed, int size)
     g.rng = seed * 2654435761ul + 1;
     carve();
     place_key();
-    g.seen[0][0] = 1;
 }
 
 /* --- tool results --------------------------------------------------------------------- */
 
-static int is_exit(int x, int y)
+/* The door is in the south wall of the south-east corner cell. */
+static int at_door(void)
 {
-    return x == g.size - 1 && y == g.size - 1;
+    return g.x == g.size - 1 && g.y == g.size - 1;
 }
 
 /* What the player perceives where it stands. */
@@ -123,12 +122,13 @@ static cJSON *view(void)
     cJSON_AddNumberToObject(pos, "y", g.y);
     cJSON *exits = cJSON_AddArrayToObject(v, "exits");
     const char *door = NULL;
-    for (int d = 0; d < 4; d++) {
-        if (!(g.open[g.y][g.x] & dirs[d].bit))
-            continue;
-        cJSON_AddItemToArray(exits, cJSON_CreateString(dirs[d].name));
-        if (is_exit(g.x + dirs[d].dx, g.y + dirs[d].dy))
-            door = dirs[d].name;
+    for (int d = 0; d < 4 && !g.escaped; d++) {
+        if (g.open[g.y][g.x] & dirs[d].bit)
+            cJSON_AddItemToArray(exits, cJSON_CreateString(dirs[d].name));
+    }
+    if (at_door() && !g.escaped) {
+        door = "south";
+        cJSON_AddItemToArray(exits, cJSON_CreateString("south"));
     }
     int key_here = !g.key_taken && g.x == g.key_x && g.y == g.key_y;
     if (key_here)
@@ -188,22 +188,22 @@ static cJSON *tool_move(const cJSON *args)
         return error_result("direction must be one of north, east, south, west");
     if (g.escaped)
         return error_result("You have already escaped the maze.");
+    if (at_door() && dirs[d].bit == S) {
+        if (!g.door_open)
+            return error_result("The door to the south is locked.");
+        g.moves++;
+        g.escaped = 1;
+        g.y++; /* outside */
+        return ok_result(view());
+    }
     if (!(g.open[g.y][g.x] & dirs[d].bit)) {
         char msg[80];
         snprintf(msg, sizeof msg, "There is a wall to the %s.", dirs[d].name);
         return error_result(msg);
     }
     int nx = g.x + dirs[d].dx, ny = g.y + dirs[d].dy;
-    if (is_exit(nx, ny) && !g.door_open) {
-        char msg[80];
-        snprintf(msg, sizeof msg, "The door to the %s is locked.", dirs[d].name);
-        return error_result(msg);
-    }
     g.x = nx, g.y = ny;
     g.moves++;
-    g.seen[ny][nx] = 1;
-    if (is_exit(nx, ny))
-        g.escaped = 1;
     return ok_result(view());
 }
 
@@ -222,13 +222,10 @@ static cJSON *tool_use(const cJSON *args)
         return error_result("You can only use: key.");
     if (!g.has_key)
         return error_result("You do not have a key.");
-    for (int d = 0; d < 4; d++) {
-        if ((g.open[g.y][g.x] & dirs[d].bit) && is_exit(g.x + dirs[d].dx, g.y + dirs[d].dy)) {
-            g.door_open = 1;
-            return ok_result(view());
-        }
-    }
-    return error_result("There is no door next to you.");
+    if (!at_door())
+        return error_result("There is no door next to you.");
+    g.door_open = 1;
+    return ok_result(view());
 }
 
 /* --- MCP --------------------------------------------------------------------------------- */
