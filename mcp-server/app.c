@@ -138,8 +138,9 @@ static void watch_signals(struct app *a)
 
 /* --- serve over stdio --------------------------------------------------------------------- */
 
-static void stdio_send(void *ud, const char *data, size_t len)
+static void stdio_send(void *ud, const char *data, size_t len, int final)
 {
+    (void) final;
     struct app *a = ud;
     if (a->stdio && transport_stdio_write(a->stdio, data, len) < 0)
         log_warn("app", "stdout is gone");
@@ -183,8 +184,8 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     struct app a;
     app_init(&a, cfg, exe);
     struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
-    struct mcp_sink sink = {&a, stdio_send};
-    a.server = mcp_server_new(&sc, &sink);
+    struct mcp_channel session = {&a, stdio_send, NULL};
+    a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
     a.stdio = transport_stdio_start(&a.loop, cfg->limits.max_message_bytes, &stdio_events, &a, &err);
     if (a.stdio == NULL) {
@@ -233,8 +234,9 @@ static void print_result(struct app *a, const cJSON *result)
 }
 
 /* The in-process client's side of the server's output. */
-static void run_sink(void *ud, const char *data, size_t len)
+static void run_sink(void *ud, const char *data, size_t len, int final)
 {
+    (void) final;
     struct app *a = ud;
     cJSON *m = cJSON_ParseWithLength(data, len);
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
@@ -272,8 +274,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     app_init(&a, cfg, exe);
     a.json = json;
     struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
-    struct mcp_sink sink = {&a, run_sink};
-    a.server = mcp_server_new(&sc, &sink);
+    struct mcp_channel session = {&a, run_sink, NULL};
+    a.server = mcp_server_new(&sc, &session);
     watch_signals(&a);
 
     send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","

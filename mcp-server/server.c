@@ -17,6 +17,7 @@
 
 struct mcp_batch {
     struct mcp_server *server;
+    struct mcp_channel ch;
     struct buf out;  /* responses so far, comma-separated */
     int responses;   /* responses written into out */
     int pending;     /* requests not answered yet, +1 while the batch is being read */
@@ -24,19 +25,25 @@ struct mcp_batch {
 
 /* --- output ------------------------------------------------------------------------ */
 
-/* Sends one line, repairing invalid UTF-8 (strings from the JS engine or a
- * downstream server may carry it) so the client's parser never rejects it. */
-static void send_line(struct mcp_server *s, const char *data, size_t len)
+/* Sends lines on a channel, repairing invalid UTF-8 (strings from the JS
+ * engine or a downstream server may carry it) so no client parser rejects them. */
+static void channel_send(const struct mcp_channel *ch, const char *data, size_t len, int final)
 {
     if (utf8_is_valid(data, len)) {
-        s->sink.send(s->sink.ud, data, len);
+        ch->send(ch->ud, data, len, final);
         return;
     }
     struct buf b;
     buf_init(&b, 0);
     utf8_append_repaired(&b, data, len);
-    s->sink.send(s->sink.ud, b.data, b.len);
+    ch->send(ch->ud, b.data, b.len, final);
     buf_free(&b);
+}
+
+static void channel_release(const struct mcp_channel *ch)
+{
+    if (ch->release)
+        ch->release(ch->ud);
 }
 
 static void batch_add(struct mcp_batch *b, const char *line, size_t len)
@@ -58,19 +65,27 @@ static void batch_release(struct mcp_batch *b)
         buf_append_char(&line, '[');
         buf_append(&line, b->out.data, b->out.len);
         buf_append_str(&line, "]\n");
-        send_line(b->server, line.data, line.len);
+        channel_send(&b->ch, line.data, line.len, 1);
         buf_free(&line);
     }
+    channel_release(&b->ch);
     buf_free(&b->out);
     free(b);
 }
 
-static void emit(struct mcp_server *s, struct mcp_batch *batch, struct buf *line)
+/* Sends a reply: into its batch, or as the final message on its channel. */
+static void emit(struct mcp_batch *batch, const struct mcp_channel *ch, struct buf *line)
 {
     if (batch)
         batch_add(batch, line->data, line->len);
     else
-        send_line(s, line->data, line->len);
+        channel_send(ch, line->data, line->len, 1);
+}
+
+/* Where a request's notifications go (its batch's channel when batched). */
+static const struct mcp_channel *notify_channel(const struct mcp_request *r)
+{
+    return r->batch ? &r->batch->ch : &r->ch;
 }
 
 /* Whether an error without a known id is written with "id":null (JSON-RPC
@@ -80,20 +95,21 @@ static int null_id_for(const struct mcp_server *s)
     return !(s->legacy && mcp_error_id_optional(s->legacy_rev)) && s->legacy;
 }
 
-static void send_error(struct mcp_server *s, struct mcp_batch *batch, const char *id, int code,
+static void send_error(struct mcp_server *s, struct mcp_batch *batch,
+                       const struct mcp_channel *ch, const char *id, int code,
                        const char *message, const cJSON *data)
 {
     struct buf b;
     buf_init(&b, 0);
     rpc_write_error(&b, id, null_id_for(s), code, message, data);
-    emit(s, batch, &b);
+    emit(batch, ch, &b);
     buf_free(&b);
 }
 
 /* --- requests ------------------------------------------------------------------------- */
 
 static struct mcp_request *request_new(struct mcp_server *s, const struct rpc_message *m,
-                                       struct mcp_batch *batch)
+                                       struct mcp_batch *batch, const struct mcp_channel *ch)
 {
     struct mcp_request *r = xcalloc(1, sizeof *r);
     r->server = s;
@@ -104,6 +120,8 @@ static struct mcp_request *request_new(struct mcp_server *s, const struct rpc_me
     r->batch = batch;
     if (batch)
         batch->pending++;
+    else
+        r->ch = *ch;
     r->next = s->inflight;
     if (s->inflight)
         s->inflight->prev = r;
@@ -134,6 +152,8 @@ static void request_free(struct mcp_request *r)
     undefer(r);
     if (r->batch)
         batch_release(r->batch);
+    else
+        channel_release(&r->ch);
     free(r->id);
     free(r->key);
     free(r->method);
@@ -146,7 +166,7 @@ static void request_end(struct mcp_request *r, struct buf *reply)
 {
     request_detach(r);
     if (reply)
-        emit(r->server, r->batch, reply);
+        emit(r->batch, &r->ch, reply);
     request_free(r);
 }
 
@@ -193,7 +213,7 @@ void mcp_request_drop(struct mcp_request *r)
 
 void mcp_request_progress(struct mcp_request *r, const char *message)
 {
-    if (r->progress_token == NULL || r->batch)
+    if (r->progress_token == NULL)
         return;
     r->progress += 1;
     cJSON *p = cJSON_CreateObject();
@@ -211,7 +231,7 @@ void mcp_request_progress(struct mcp_request *r, const char *message)
     buf_init(&b, 0);
     rpc_write_notification(&b, "notifications/progress", text);
     free(text);
-    send_line(r->server, b.data, b.len);
+    channel_send(notify_channel(r), b.data, b.len, 0);
     buf_free(&b);
 }
 
@@ -230,7 +250,7 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
 {
     int threshold = mcp_is_modern(r->rev) ? r->log_level : r->server->log_level;
     int level = console_to_log_level(console_level);
-    if (threshold < 0 || level < threshold || r->batch)
+    if (threshold < 0 || level < threshold)
         return;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "level", log_level_name((enum log_level) level));
@@ -242,7 +262,7 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
     buf_init(&b, 0);
     rpc_write_notification(&b, "notifications/message", params);
     free(params);
-    send_line(r->server, b.data, b.len);
+    channel_send(notify_channel(r), b.data, b.len, 0);
     buf_free(&b);
 }
 
@@ -378,7 +398,7 @@ static void handle_listen(struct mcp_request *r, const cJSON *params)
     buf_init(&b, 0);
     rpc_write_notification(&b, "notifications/subscriptions/acknowledged", text);
     free(text);
-    send_line(r->server, b.data, b.len);
+    channel_send(notify_channel(r), b.data, b.len, 0);
     buf_free(&b);
 }
 
@@ -548,9 +568,9 @@ static void serve_modern(struct mcp_request *r, const cJSON *params, const cJSON
 }
 
 static void serve_request(struct mcp_server *s, const struct rpc_message *m,
-                          struct mcp_batch *batch)
+                          struct mcp_batch *batch, const struct mcp_channel *ch)
 {
-    struct mcp_request *r = request_new(s, m, batch);
+    struct mcp_request *r = request_new(s, m, batch, ch);
     const cJSON *params = m->params;
     if (params && !cJSON_IsObject(params)) {
         mcp_request_error(r, RPC_INVALID_PARAMS, "params must be an object", NULL);
@@ -620,72 +640,100 @@ static void serve_notification(struct mcp_server *s, const struct rpc_message *m
     /* Other notifications need nothing from us. */
 }
 
-static void handle_one(struct mcp_server *s, const char *text, size_t len, struct mcp_batch *batch)
+/* Handles one message; returns 1 when it gets (or got) a reply, 0 if not.
+ * Outside a batch, a reply sent here at once is followed by the release. */
+static int handle_one(struct mcp_server *s, const char *text, size_t len, struct mcp_batch *batch,
+                      const struct mcp_channel *ch)
 {
     struct rpc_message m;
+    int replies = 1;
     rpc_parse(text, len, &m);
     switch (m.kind) {
     case RPC_REQUEST:
-        serve_request(s, &m, batch);
+        serve_request(s, &m, batch, ch);
         break;
     case RPC_NOTIFICATION:
         serve_notification(s, &m);
+        replies = 0;
         break;
     case RPC_RESPONSE:
-        break; /* we send no requests: nothing to correlate */
+        replies = 0; /* we send no requests: nothing to correlate */
+        break;
     case RPC_INVALID:
-        send_error(s, batch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,
+        send_error(s, batch, ch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,
                    m.invalid_reason, NULL);
+        if (!batch)
+            channel_release(ch);
         break;
     }
     rpc_message_free(&m);
+    return replies;
 }
 
-static void handle_batch(struct mcp_server *s, const char *text, size_t len)
+/* A reply sent at once, ending the exchange on ch. */
+static int reply_now(struct mcp_server *s, const struct mcp_channel *ch, int code, const char *msg)
+{
+    send_error(s, NULL, ch, NULL, code, msg, NULL);
+    channel_release(ch);
+    return 1;
+}
+
+static int handle_batch(struct mcp_server *s, const char *text, size_t len,
+                        const struct mcp_channel *ch)
 {
     struct rpc_span *spans;
     int n = rpc_split_batch(text, len, &spans);
-    if (n < 0) {
-        send_error(s, NULL, NULL, RPC_PARSE_ERROR, "Parse error: the message is not valid JSON",
-                   NULL);
-        return;
-    }
+    if (n < 0)
+        return reply_now(s, ch, RPC_PARSE_ERROR, "Parse error: the message is not valid JSON");
     if (!(s->legacy && mcp_allows_batches(s->legacy_rev)) || n == 0) {
         free(spans);
-        send_error(s, NULL, NULL, RPC_INVALID_REQUEST,
-                   n == 0 ? "Invalid Request: empty batch"
-                          : "Invalid Request: JSON-RPC batches are not supported in this protocol "
-                            "revision (only 2025-03-26 has them)",
-                   NULL);
-        return;
+        return reply_now(s, ch, RPC_INVALID_REQUEST,
+                         n == 0 ? "Invalid Request: empty batch"
+                                : "Invalid Request: JSON-RPC batches are not supported in this "
+                                  "protocol revision (only 2025-03-26 has them)");
     }
     struct mcp_batch *b = xcalloc(1, sizeof *b);
     b->server = s;
+    b->ch = *ch;
     buf_init(&b->out, 0);
     b->pending = 1;
+    int replies = 0;
     for (int i = 0; i < n; i++)
-        handle_one(s, spans[i].start, spans[i].len, b);
+        replies |= handle_one(s, spans[i].start, spans[i].len, b, ch);
     free(spans);
+    if (!replies) { /* only notifications and responses: no reply, no release */
+        buf_free(&b->out);
+        free(b);
+        return 0;
+    }
     batch_release(b);
+    return 1;
 }
 
 /* --- public API ----------------------------------------------------------------------- */
 
-struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg, const struct mcp_sink *sink)
+struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
+                                  const struct mcp_channel *session)
 {
     struct mcp_server *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
-    s->sink = *sink;
+    s->session = *session;
+    s->session.release = NULL;
     s->log_level = -1;
     return s;
 }
 
-void mcp_server_handle(struct mcp_server *s, const char *text, size_t len)
+int mcp_server_handle_on(struct mcp_server *s, const char *text, size_t len,
+                         const struct mcp_channel *ch)
 {
     if (rpc_is_batch(text, len))
-        handle_batch(s, text, len);
-    else
-        handle_one(s, text, len, NULL);
+        return handle_batch(s, text, len, ch);
+    return handle_one(s, text, len, NULL, ch);
+}
+
+void mcp_server_handle(struct mcp_server *s, const char *text, size_t len)
+{
+    mcp_server_handle_on(s, text, len, &s->session);
 }
 
 void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t head_len,
@@ -695,12 +743,25 @@ void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t h
     char msg[200];
     snprintf(msg, sizeof msg, "Invalid Request: the message is %zu bytes, over the limit", total);
     if (id) {
-        send_error(s, NULL, id, RPC_INVALID_REQUEST, msg, NULL);
+        send_error(s, NULL, &s->session, id, RPC_INVALID_REQUEST, msg, NULL);
         free(id);
     } else {
         log_error("server", "dropped a %zu-byte message over the size limit (no id found in its "
                             "first bytes, so no error reply could be sent)",
                   total);
+    }
+}
+
+void mcp_server_cancel_channel(struct mcp_server *s, void *ud)
+{
+    struct mcp_request *r = s->inflight;
+    while (r) {
+        struct mcp_request *next = r->next;
+        if (notify_channel(r)->ud == ud) {
+            cancel_request(r);
+            next = s->inflight; /* the list may have changed: start over */
+        }
+        r = next;
     }
 }
 
@@ -721,7 +782,7 @@ void mcp_server_tools_changed(struct mcp_server *s)
     buf_init(&b, 0);
     if (s->legacy && s->initialized) {
         rpc_write_notification(&b, "notifications/tools/list_changed", NULL);
-        send_line(s, b.data, b.len);
+        channel_send(&s->session, b.data, b.len, 0);
         buf_reset(&b);
     }
     for (struct mcp_request *r = s->inflight; r; r = r->next) {
@@ -732,7 +793,7 @@ void mcp_server_tools_changed(struct mcp_server *s)
         char *params = buf_steal(&b);
         rpc_write_notification(&b, "notifications/tools/list_changed", params);
         free(params);
-        send_line(s, b.data, b.len);
+        channel_send(&r->ch, b.data, b.len, 0);
     }
     buf_free(&b);
 }

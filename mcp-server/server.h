@@ -22,17 +22,40 @@ struct mcp_server_config {
     const struct config_limits *limits;
 };
 
-/* Where the connection's outgoing messages go: each call is one or more
- * complete lines, to be written as one unit (never merged with another). */
-struct mcp_sink {
+/* Where outgoing messages go. A connection has a session channel (stdio's
+ * stdout; an HTTP session's GET stream) for its own notifications; each
+ * handled message may bring its own channel (an HTTP POST's response) for
+ * its reply and the notifications tied to it (progress, logs). */
+struct mcp_channel {
     void *ud;
-    void (*send)(void *ud, const char *data, size_t len);
+    /* One or more complete lines, written as one unit. final is 1 for the
+     * reply that ends the exchange (a response, a batch's array, the error
+     * for an invalid message): exactly once per exchange that has one. */
+    void (*send)(void *ud, const char *data, size_t len, int final);
+    /* The server holds no further reference to ud: called once per handled
+     * message that returned 1, after its final send, or without one when the
+     * request was cancelled. May be NULL. */
+    void (*release)(void *ud);
 };
 
-struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg, const struct mcp_sink *sink);
+/* Creates a connection; `session` is copied (its release is never called). */
+struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
+                                  const struct mcp_channel *session);
 
-/* Handles one incoming message (a line: an object, or a batch array). */
+/* Handles one incoming message (a line: an object, or a batch array) whose
+ * reply goes to the session channel. */
 void mcp_server_handle(struct mcp_server *s, const char *text, size_t len);
+
+/* Handles one message whose reply and request-scoped notifications go to
+ * `ch` (copied). Returns 1 when a reply will come on ch (its final send may
+ * already have happened inside this call; release follows it), or 0 when
+ * the message needs none (notifications, responses): ch is then unused. */
+int mcp_server_handle_on(struct mcp_server *s, const char *text, size_t len,
+                         const struct mcp_channel *ch);
+
+/* Cancels, without replies, every request whose channel has this ud (an
+ * HTTP client that disconnected where that means cancellation). */
+void mcp_server_cancel_channel(struct mcp_server *s, void *ud);
 
 /* Reports a message that exceeded the size cap: an error reply when its id
  * can be recovered from its head, else a message on stderr. */

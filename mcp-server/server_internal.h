@@ -21,6 +21,7 @@ struct mcp_request {
     double progress;         /* last progress value sent */
     int log_level;           /* notifications/message threshold (enum log_level), -1 = none */
     struct mcp_batch *batch; /* set when the request came in a batch */
+    struct mcp_channel ch;   /* where its reply goes (the batch's when batched) */
     struct mcp_execution *exec;
     int is_listen;           /* a 2026 subscriptions/listen stream */
     int tools_changed, resources_changed; /* listen filters */
@@ -32,7 +33,7 @@ struct mcp_request {
 
 struct mcp_server {
     struct mcp_server_config cfg;
-    struct mcp_sink sink;
+    struct mcp_channel session;
     int legacy;                 /* initialize received */
     enum mcp_revision legacy_rev;
     int initialized;            /* notifications/initialized received */

@@ -23,8 +23,9 @@ struct fixture {
     int writes;
 };
 
-static void sink(void *ud, const char *data, size_t len)
+static void sink(void *ud, const char *data, size_t len, int final)
 {
+    (void) final;
     struct fixture *f = ud;
     buf_append(&f->out, data, len);
     f->writes++;
@@ -36,7 +37,7 @@ static int setup(void **state)
     config_init(&f->cfg);
     f->tools = tools_registry_new(NULL, NULL);
     struct mcp_server_config sc = {NULL, NULL, f->tools, &f->cfg.limits};
-    struct mcp_sink sk = {f, sink};
+    struct mcp_channel sk = {f, sink, NULL};
     f->s = mcp_server_new(&sc, &sk);
     buf_init(&f->out, 0);
     *state = f;
@@ -276,6 +277,69 @@ static void test_resources(void **state)
                            "\"code\":-32002"));
 }
 
+struct rec {
+    int sends, finals, releases;
+    struct buf out;
+};
+
+static void rec_send(void *ud, const char *data, size_t len, int final)
+{
+    struct rec *r = ud;
+    assert_int_equal(r->releases, 0); /* nothing after the release */
+    r->sends++;
+    r->finals += final;
+    buf_append(&r->out, data, len);
+}
+
+static void rec_release(void *ud)
+{
+    struct rec *r = ud;
+    r->releases++;
+}
+
+static int on_channel(struct fixture *f, const char *msg, struct rec *r)
+{
+    memset(r, 0, sizeof *r);
+    buf_init(&r->out, 0);
+    struct mcp_channel ch = {r, rec_send, rec_release};
+    return mcp_server_handle_on(f->s, msg, strlen(msg), &ch);
+}
+
+static void test_channels(void **state)
+{
+    struct fixture *f = *state;
+    struct rec r;
+    INIT(f, "2025-03-26");
+    /* a request: one final reply, then one release; nothing on the session */
+    buf_reset(&f->out);
+    assert_int_equal(on_channel(f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", &r), 1);
+    assert_int_equal(r.finals, 1);
+    assert_int_equal(r.releases, 1);
+    assert_string_equal(r.out.data, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
+    assert_int_equal(f->out.len, 0);
+    buf_free(&r.out);
+    /* a notification: no reply, no release */
+    assert_int_equal(on_channel(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", &r), 0);
+    assert_int_equal(r.sends + r.releases, 0);
+    buf_free(&r.out);
+    /* an invalid message: the error is the final reply */
+    assert_int_equal(on_channel(f, "{oops", &r), 1);
+    assert_int_equal(r.finals, 1);
+    assert_int_equal(r.releases, 1);
+    buf_free(&r.out);
+    /* a batch: one final array, one release */
+    assert_int_equal(on_channel(f, "[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"},"
+                                   "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}]", &r), 1);
+    assert_int_equal(r.sends, 1);
+    assert_int_equal(r.finals, 1);
+    assert_int_equal(r.releases, 1);
+    buf_free(&r.out);
+    /* a batch of notifications only */
+    assert_int_equal(on_channel(f, "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}]", &r), 0);
+    assert_int_equal(r.sends + r.releases, 0);
+    buf_free(&r.out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +356,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalid_utf8_repaired, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resources, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_channels, setup, teardown),
     };
     return cmocka_run_group_tests_name("mcp_server_server", tests, NULL, NULL);
 }
