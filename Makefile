@@ -23,14 +23,17 @@ OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
            -Wformat=2 -Wno-format-nonliteral
 PKGS    := libuv libcjson libseccomp libcurl
-CPPFLAGS += -I. -I$(B)/duk -I$(B)/gen -D_GNU_SOURCE
+LLHTTP_SRC ?= /usr/share/llhttp
+LLHTTP_INC ?= /usr/share/include/llhttp
+CPPFLAGS += -I. -I$(B)/duk -I$(B)/gen -I$(LLHTTP_INC) -D_GNU_SOURCE
 CFLAGS  += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp -lcurl) -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 SRC_DIRS := common transport mcp-server sandbox tools
 LIB_SRCS := $(filter-out mcp-server/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o
+LLHTTP_OBJS := $(B)/llhttp/api.o $(B)/llhttp/http.o $(B)/llhttp/llhttp.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(LLHTTP_OBJS)
 PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -48,6 +51,15 @@ $(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape-v
 # not instrumented: ASan/UBSan findings inside the engine are not ours to fix.
 $(DUK_OBJ): $(B)/duk/duktape.c $(B)/duk/duk_config.h
 	$(CC) -std=c99 -O2 -g -fno-omit-frame-pointer -w -I$(B)/duk -c $< -o $@
+
+# --- llhttp, the HTTP/1.1 parser of the HTTP server ---------------------------
+# Its C sources come from Debian's node-llhttp package (outside our tree); they
+# go into the library like our own objects. Generated code: built optimised,
+# without our warnings and without sanitizers (like Duktape), in llhttp's strict
+# mode (no bare LF or spaces in header names: nothing a proxy could read otherwise).
+$(B)/llhttp/%.o: $(LLHTTP_SRC)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -O2 -g -fno-omit-frame-pointer -w -DLLHTTP_STRICT_MODE=1 -I$(LLHTTP_INC) -c $< -o $@
 
 # --- embedded prelude --------------------------------------------------------
 $(B)/gen/prelude_js.c: $(PRELUDE) scripts/embed.sh sandbox/prelude
