@@ -1,8 +1,11 @@
 /* Wiring and lifetime of the serving process: loop, pool, registry, server,
- * transport, signals, and a clean shutdown (in-flight work stopped, stdout
- * flushed, every handle closed) on EOF, SIGTERM or SIGINT. */
+ * transport (stdio, or HTTP with its sessions), signals, and a clean
+ * shutdown: on EOF, SIGTERM or SIGINT over stdio (in-flight work stopped,
+ * stdout flushed); over HTTP a drain first (requests in progress may finish
+ * within drainTimeoutMs), then the same; every handle closed. */
 #include "mcp-server/app.h"
 #include "mcp-server/config.h"
+#include "mcp-server/http.h"
 #include "mcp-server/server.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
@@ -26,8 +29,10 @@ struct app {
     struct tools_registry *tools;
     struct mcp_server *server;
     struct transport_stdio *stdio;
+    struct mcp_http *http;
     uv_signal_t sigterm, sigint;
     int stopping;
+    int draining;
     int exit_code;
     /* run mode */
     int json;
@@ -39,6 +44,8 @@ static void tools_changed(void *ud)
     struct app *a = ud;
     if (a->server && !a->stopping)
         mcp_server_tools_changed(a->server);
+    if (a->http && !a->stopping)
+        mcp_http_tools_changed(a->http);
 }
 
 static struct tools_registry *start_registry(struct app *a, unsigned max_attempts)
@@ -107,7 +114,12 @@ static void stop(struct app *a)
     if (a->stopping)
         return;
     a->stopping = 1;
-    mcp_server_cancel_all(a->server);
+    if (a->server)
+        mcp_server_cancel_all(a->server);
+    if (a->http) {
+        mcp_http_close(a->http); /* cancels what is left, closes every connection */
+        a->http = NULL;
+    }
     tools_registry_free(a->tools); /* downstream servers get stdin EOF, then signals */
     a->tools = NULL;
     sandbox_pool_close(a->pool, NULL, NULL);
@@ -116,9 +128,21 @@ static void stop(struct app *a)
     uv_close((uv_handle_t *) &a->sigint, signals_closed);
 }
 
+static void drained(void *ud)
+{
+    stop(ud);
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
     struct app *a = h->data;
+    if (a->http && !a->draining) { /* first signal: let requests in progress finish */
+        uint64_t ms = a->cfg->http_timeouts.drain ? a->cfg->http_timeouts.drain : 5000;
+        log_info("app", "signal %d: draining (up to %llu ms)", signum, (unsigned long long) ms);
+        a->draining = 1;
+        mcp_http_drain(a->http, ms, drained, a);
+        return;
+    }
     log_info("app", "signal %d: stopping", signum);
     if (a->stdio) {
         transport_stdio_close(a->stdio);
@@ -198,6 +222,39 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     }
     watch_signals(&a);
     log_info("app", "serving MCP on stdio (pool of %u workers)", cfg->limits.pool_size);
+    return app_finish(&a);
+}
+
+/* --- serve over HTTP ------------------------------------------------------------------------ */
+
+int app_serve_http(const struct config *cfg, const char *exe)
+{
+    struct app a;
+    app_init(&a, cfg, exe);
+    struct mcp_http_config hc = {
+        .server = {&a.loop, a.pool, a.tools, &cfg->limits},
+        .listen = cfg->http_listen,
+        .auth_token = cfg->http_auth_token,
+        .allowed_origins = cfg->http_allowed_origins,
+        .max_body_bytes = cfg->limits.max_message_bytes,
+        .session_timeout_ms = cfg->http_timeouts.session,
+        .idle_timeout_ms = cfg->http_timeouts.idle,
+        .headers_timeout_ms = cfg->http_timeouts.headers,
+        .request_timeout_ms = cfg->http_timeouts.request,
+    };
+    char *err = NULL;
+    watch_signals(&a);
+    if (mcp_http_start(&hc, &a.http, &err) != 0) {
+        log_error("app", "%s", err);
+        free(err);
+        a.exit_code = 1;
+        stop(&a);
+        return app_finish(&a);
+    }
+    /* Always printed (whatever the log level): how scripts learn the port. */
+    fprintf(stderr, "mcp-codemode: listening on %s (Streamable HTTP: /mcp, legacy SSE: /sse)\n",
+            mcp_http_url(a.http));
+    log_info("app", "serving MCP over HTTP (pool of %u workers)", cfg->limits.pool_size);
     return app_finish(&a);
 }
 

@@ -1,6 +1,6 @@
 /* The running program: one libuv loop holding the sandbox pool, the tools
- * registry and an MCP server, fed by stdio (serve) or by the `run` command
- * acting as an in-process client of that same server. */
+ * registry and MCP servers, fed by stdio or HTTP (serve) or by the `run`
+ * command acting as an in-process client of that same server. */
 #ifndef MCP_SERVER_APP_H
 #define MCP_SERVER_APP_H
 
@@ -10,6 +10,14 @@ struct config;
 
 /* Serves MCP over stdin/stdout until EOF or SIGTERM/SIGINT. Returns the exit status. */
 int app_serve_stdio(const struct config *cfg, const char *exe);
+
+/* Serves MCP over HTTP on cfg->http_listen until SIGTERM/SIGINT: the first
+ * signal drains (no new connections or requests; requests in progress get
+ * up to codemode.http.drainTimeoutMs, default 5 s, then are cancelled), a
+ * second one stops at once. Prints "mcp-codemode: listening on URL ..." on
+ * stderr once bound. Returns the exit status (0 after a signal, 1 when it
+ * cannot listen). */
+int app_serve_http(const struct config *cfg, const char *exe);
 
 /* Runs one program through the server's execute_code path: console lines go
  * to stderr as they happen, the result to stdout (as JSON with json != 0).

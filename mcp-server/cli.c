@@ -12,7 +12,7 @@ struct flag {
 };
 
 static const struct flag flags[] = {
-    {"--http", "http.listen", "HOST:PORT", "serve MCP over HTTP (not available yet: stdio only)"},
+    {"--http", "http.listen", "HOST:PORT", "serve MCP over HTTP at /mcp and /sse (port 0: any free port)"},
     {"--auth-token", "http.authToken", "TOKEN", "bearer token required on HTTP requests"},
     {"--log-level", "logLevel", "LEVEL", "stderr log level: debug, info, notice, warning, error, off"},
     {"--pool-size", "poolSize", "N", "sandbox workers kept ready (default 2)"},
@@ -40,7 +40,7 @@ void cli_usage(FILE *f)
           "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
           "programs call the tools of the downstream MCP servers in the config file.\n\n"
           "commands:\n"
-          "  serve          serve MCP (the default); --stdio is the only transport so far\n"
+          "  serve          serve MCP (the default): over stdio, or over HTTP with --http\n"
           "  run FILE|-     run a program through the server's execution path; prints console\n"
           "                 lines on stderr and the result on stdout; exit 1 if it failed\n"
           "  lower FILE|-   print the ES5 the sandbox runs for a program\n"

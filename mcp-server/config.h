@@ -37,9 +37,16 @@ struct config {
     size_t nservers;
     struct config_limits limits;
     char *log_level;                 /* canonical level name; NULL = default */
-    char *http_listen;               /* "HOST:PORT" or NULL */
+    char *http_listen;               /* "HOST:PORT" (port 0: any free port) or NULL */
     char *http_auth_token;           /* NULL = no auth */
     char **http_allowed_origins;     /* NULL-terminated or NULL */
+    struct config_http_timeouts {    /* milliseconds; 0 = the built-in default */
+        uint64_t session;            /* sessionTimeoutMs: idle sessions end (30 min) */
+        uint64_t idle;               /* idleTimeoutMs: keep-alive connections close (60 s) */
+        uint64_t headers;            /* headersTimeoutMs: a request head must arrive (10 s) */
+        uint64_t request;            /* requestTimeoutMs: a whole request must arrive (60 s) */
+        uint64_t drain;              /* drainTimeoutMs: SIGTERM waits for requests (5 s) */
+    } http_timeouts;
     char **warnings;                 /* NULL-terminated: unknown keys, skipped entries, ... */
     enum config_warning_kind *warning_kinds; /* one per warning */
     size_t nwarnings;

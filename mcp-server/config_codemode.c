@@ -58,7 +58,22 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "http",
                                             NULL};
 
-static const char *const http_keys[] = {"listen", "authToken", "allowedOrigins", NULL};
+static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
+                                        "sessionTimeoutMs", "idleTimeoutMs",    "headersTimeoutMs",
+                                        "requestTimeoutMs", "drainTimeoutMs",   NULL};
+
+/* The integer keys of codemode.http: milliseconds. */
+static const struct http_timeout_field {
+    const char *key;
+    size_t off;
+    int64_t min, max;
+} http_timeout_fields[] = {
+    {"sessionTimeoutMs", offsetof(struct config_http_timeouts, session), 1000, 7 * DAY_MS},
+    {"idleTimeoutMs", offsetof(struct config_http_timeouts, idle), 100, DAY_MS},
+    {"headersTimeoutMs", offsetof(struct config_http_timeouts, headers), 100, DAY_MS},
+    {"requestTimeoutMs", offsetof(struct config_http_timeouts, request), 100, DAY_MS},
+    {"drainTimeoutMs", offsetof(struct config_http_timeouts, drain), 1, DAY_MS},
+};
 
 static void set_limit(struct config_limits *l, const struct limit_field *f, int64_t v)
 {
@@ -154,8 +169,8 @@ static const char *listen_problem(const char *s)
         if ((unsigned char) *q <= 0x20 || *q == '/')
             return "invalid host";
     size_t n = strlen(colon + 1);
-    if (n > 5 || !all_digits(colon + 1, n) || atoi(colon + 1) < 1 || atoi(colon + 1) > 65535)
-        return "the port must be a number from 1 to 65535";
+    if (n > 5 || !all_digits(colon + 1, n) || atoi(colon + 1) > 65535)
+        return "the port must be a number from 0 to 65535 (0: any free port)";
     return NULL;
 }
 
@@ -228,6 +243,22 @@ static int read_origins(struct config_ctx *x, const cJSON *v, const struct confi
     return 0;
 }
 
+static int read_http_timeouts(struct config_ctx *x, const cJSON *v, const struct config_kpath *p)
+{
+    for (size_t k = 0; k < sizeof http_timeout_fields / sizeof http_timeout_fields[0]; k++) {
+        const struct http_timeout_field *f = &http_timeout_fields[k];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(v, f->key);
+        struct config_kpath kp = {p, f->key, 0};
+        int64_t n;
+        if (item == NULL)
+            continue;
+        if (config__int(x, item, &kp, f->min, f->max, &n) < 0)
+            return -1;
+        *(uint64_t *) ((char *) &x->c->http_timeouts + f->off) = (uint64_t) n;
+    }
+    return 0;
+}
+
 static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *p)
 {
     struct config *c = x->c;
@@ -245,7 +276,7 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
         return -1;
     if (origins != NULL && read_origins(x, origins, &op, &c->http_allowed_origins) < 0)
         return -1;
-    return 0;
+    return read_http_timeouts(x, v, p);
 }
 
 int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpath *p)

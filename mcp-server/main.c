@@ -29,7 +29,8 @@ static void print_version(void)
            (long) DUK_VERSION / 10000, (long) DUK_VERSION / 100 % 100, (long) DUK_VERSION % 100);
     printf("sandbox: single-use workers forked from a zygote; %s; rlimits; no_new_privs\n",
            sandbox_seccomp_available() ? "seccomp-bpf allow-list" : "no seccomp (rlimits only)");
-    printf("protocol: MCP 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 over stdio\n");
+    printf("protocol: MCP 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 over stdio, "
+           "Streamable HTTP (/mcp) and HTTP+SSE (/sse)\n");
 }
 
 /* Reads a whole file ("-" = stdin); returns NULL with errno set. */
@@ -165,12 +166,7 @@ static int with_config(const struct cli *cli)
         fprintf(stderr, "mcp-codemode: cannot find its own executable (/proc/self/exe)\n");
         rc = 1;
     } else if (cli->cmd == CLI_SERVE) {
-        if (cfg.http_listen) {
-            fprintf(stderr, "mcp-codemode: the HTTP transport is not available yet; use --stdio\n");
-            rc = 2;
-        } else {
-            rc = app_serve_stdio(&cfg, exe);
-        }
+        rc = cfg.http_listen ? app_serve_http(&cfg, exe) : app_serve_stdio(&cfg, exe);
     } else if (cli->cmd == CLI_RUN) {
         size_t len;
         char *code = read_all(cli->file, &len);

@@ -42,7 +42,7 @@ struct tc {
     struct buf raw; /* every byte received */
 };
 
-static struct tc_response *tc_cur(struct tc *c)
+static inline struct tc_response *tc_cur(struct tc *c)
 {
     return &c->r[c->nresponses - 1];
 }
@@ -238,7 +238,7 @@ static inline void tc_pause(struct tc *c, int ms)
 }
 
 /* The value of header `name` (lowercase) in response i, copied into out, or NULL. */
-static const char *tc_header(struct tc *c, int i, const char *name, char *out, size_t outsz)
+static inline const char *tc_header(struct tc *c, int i, const char *name, char *out, size_t outsz)
 {
     const char *h = c->r[i].headers.data;
     size_t n = strlen(name);

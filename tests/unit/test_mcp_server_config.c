@@ -443,9 +443,12 @@ static void test_codemode_http(void **state)
     expect_error("{\"codemode\": {\"http\": {\"listen\": \"8080\"}}}",
                  "config.json:1:34: codemode.http.listen: expected HOST:PORT, for example "
                  "127.0.0.1:8080");
-    expect_error("{\"codemode\": {\"http\": {\"listen\": \"localhost:0\"}}}",
-                 "config.json:1:34: codemode.http.listen: the port must be a number from 1 to "
-                 "65535");
+    expect_error("{\"codemode\": {\"http\": {\"listen\": \"localhost:65536\"}}}",
+                 "config.json:1:34: codemode.http.listen: the port must be a number from 0 to "
+                 "65535 (0: any free port)");
+    expect_error("{\"codemode\": {\"http\": {\"sessionTimeoutMs\": 10}}}",
+                 "config.json:1:44: codemode.http.sessionTimeoutMs: expected an integer from 1000 "
+                 "to 604800000, got 10");
     expect_error("{\"codemode\": {\"http\": {\"listen\": \"::1:8080\"}}}",
                  "config.json:1:34: codemode.http.listen: write an IPv6 host in brackets, for "
                  "example [::1]:8080");
@@ -472,6 +475,15 @@ static void test_codemode_http(void **state)
     char *err;
     assert_int_equal(load(&c, "{\"codemode\": {\"http\": {\"listen\": \"[::1]:9000\"}}}", &err), 0);
     assert_string_equal(c.http_listen, "[::1]:9000");
+    config_free(&c);
+    assert_int_equal(load(&c, "{\"codemode\": {\"http\": {\"listen\": \"127.0.0.1:0\", "
+                              "\"headersTimeoutMs\": 500, \"drainTimeoutMs\": 2000}}}",
+                          &err),
+                     0);
+    assert_string_equal(c.http_listen, "127.0.0.1:0");
+    assert_int_equal(c.http_timeouts.headers, 500);
+    assert_int_equal(c.http_timeouts.drain, 2000);
+    assert_int_equal(c.http_timeouts.session, 0);
     config_free(&c);
 }
 

@@ -1,0 +1,221 @@
+/* Sessions of the MCP HTTP binding: a 2025 Streamable HTTP session (from
+ * initialize to DELETE or expiry) or a legacy HTTP+SSE session (as long as
+ * its event stream is open), each with its own MCP server and a random id;
+ * and the SSE responses held open, which get keep-alive comments. */
+#include "mcp-server/http_internal.h"
+#include "transport/sse.h"
+#include "common/alloc.h"
+#include "common/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+/* --- open SSE responses ------------------------------------------------------------------ */
+
+void sse_out_begin(struct sse_out *so, struct mcp_http *h, struct http_exchange *x, int status,
+                   const char *headers)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    if (headers)
+        buf_append_str(&b, headers);
+    buf_append_str(&b, "Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\n");
+    so->h = h;
+    so->x = x;
+    so->last_write = uv_now(h->cfg.server.loop);
+    so->prev = NULL;
+    so->next = h->streams;
+    if (h->streams)
+        h->streams->prev = so;
+    h->streams = so;
+    http_stream_begin(x, status, b.data, "text/event-stream");
+    buf_free(&b);
+}
+
+static void sse_out_unlist(struct sse_out *so)
+{
+    if (so->prev)
+        so->prev->next = so->next;
+    else
+        so->h->streams = so->next;
+    if (so->next)
+        so->next->prev = so->prev;
+    so->prev = so->next = NULL;
+    so->x = NULL;
+}
+
+void sse_out_lines(struct sse_out *so, const char *type, const char *data, size_t len)
+{
+    if (so->x == NULL)
+        return;
+    struct buf b;
+    buf_init(&b, 0);
+    if (sse_append_lines(&b, type ? type : "message", data, len) > 0)
+        http_stream_write(so->x, b.data, b.len);
+    buf_free(&b);
+    so->last_write = uv_now(so->h->cfg.server.loop);
+}
+
+void sse_out_end(struct sse_out *so)
+{
+    if (so->x == NULL)
+        return;
+    struct http_exchange *x = so->x;
+    sse_out_unlist(so);
+    http_stream_end(x);
+}
+
+void sse_out_gone(struct sse_out *so)
+{
+    if (so->x)
+        sse_out_unlist(so);
+}
+
+void sse_out_keepalive(struct mcp_http *h, uint64_t now)
+{
+    static const char comment[] = ":\n\n";
+    for (struct sse_out *so = h->streams; so; so = so->next) {
+        if (now - so->last_write < h->cfg.keepalive_ms)
+            continue;
+        http_stream_write(so->x, comment, sizeof comment - 1);
+        so->last_write = now;
+    }
+}
+
+/* --- ids ------------------------------------------------------------------------------------ */
+
+/* Fills b with n bytes from the kernel's CSPRNG; aborts if it has none. */
+static void random_bytes(unsigned char *b, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = getrandom(b + got, n - got, 0);
+        if (r > 0)
+            got += (size_t) r;
+        else if (r < 0 && errno != EINTR)
+            break;
+    }
+    if (got < n) {
+        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || read(fd, b, n) != (ssize_t) n) {
+            log_error("http", "no source of random bytes for session ids");
+            abort();
+        }
+        close(fd);
+    }
+}
+
+static void new_id(char out[HTTP_SESSION_ID_LEN + 1])
+{
+    unsigned char raw[HTTP_SESSION_ID_LEN / 2];
+    random_bytes(raw, sizeof raw);
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+}
+
+static unsigned bucket_of(const char *id)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 8 && id[i]; i++)
+        v = v * 31 + (unsigned char) id[i];
+    return v % HTTP_SESSION_BUCKETS;
+}
+
+/* --- sessions ---------------------------------------------------------------------------- */
+
+/* The session's own messages (tools/list_changed; every message of a legacy
+ * SSE session): on its event stream, or dropped when none is open. */
+static void session_send(void *ud, const char *data, size_t len, int final)
+{
+    struct http_session *s = ud;
+    sse_out_lines(&s->stream, "message", data, len);
+    if (final && s->h->draining)
+        http_check_drained(s->h);
+}
+
+struct http_session *http_session_new(struct mcp_http *h, enum session_kind kind)
+{
+    uint64_t now = uv_now(h->cfg.server.loop);
+    if (h->nsessions >= h->cfg.max_sessions)
+        http_session_expire(h, now);
+    if (h->nsessions >= h->cfg.max_sessions)
+        return NULL;
+    struct http_session *s = xcalloc(1, sizeof *s);
+    s->h = h;
+    s->kind = kind;
+    s->last_used = now;
+    do
+        new_id(s->id);
+    while (http_session_find(h, s->id, SESSION_STREAMABLE) || http_session_find(h, s->id, SESSION_SSE));
+    struct mcp_channel ch = {s, session_send, NULL};
+    s->server = mcp_server_new(&h->cfg.server, &ch);
+    unsigned b = bucket_of(s->id);
+    s->hnext = h->buckets[b];
+    h->buckets[b] = s;
+    s->next = h->sessions;
+    if (h->sessions)
+        h->sessions->prev = s;
+    h->sessions = s;
+    h->nsessions++;
+    log_debug("http", "session %.8s... opened (%s)", s->id, kind == SESSION_SSE ? "SSE" : "Streamable HTTP");
+    return s;
+}
+
+struct http_session *http_session_find(struct mcp_http *h, const char *id, enum session_kind kind)
+{
+    if (id == NULL || strlen(id) != HTTP_SESSION_ID_LEN)
+        return NULL;
+    for (struct http_session *s = h->buckets[bucket_of(id)]; s; s = s->hnext)
+        if (s->kind == kind && !s->closing && strcmp(s->id, id) == 0)
+            return s;
+    return NULL;
+}
+
+static void session_unlist(struct http_session *s)
+{
+    struct mcp_http *h = s->h;
+    struct http_session **pp = &h->buckets[bucket_of(s->id)];
+    while (*pp != s)
+        pp = &(*pp)->hnext;
+    *pp = s->hnext;
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        h->sessions = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    h->nsessions--;
+}
+
+void http_session_free(struct http_session *s)
+{
+    if (s->closing)
+        return;
+    s->closing = 1;
+    session_unlist(s);
+    sse_out_end(&s->stream);
+    mcp_server_free(s->server); /* cancels its requests: their POSTs are answered */
+    log_debug("http", "session %.8s... closed", s->id);
+    free(s);
+}
+
+unsigned http_session_expire(struct mcp_http *h, uint64_t now)
+{
+    unsigned n = 0;
+    struct http_session *s = h->sessions;
+    while (s) {
+        struct http_session *next = s->next;
+        if (s->kind == SESSION_STREAMABLE && s->posts == 0 && s->stream.x == NULL &&
+            now - s->last_used >= h->cfg.session_timeout_ms) {
+            http_session_free(s);
+            n++;
+        }
+        s = next;
+    }
+    return n;
+}
