@@ -138,7 +138,7 @@ static void format_head(struct buf *b, struct http_exchange *x, int status, cons
         buf_append_str(b, "Transfer-Encoding: chunked\r\n");
     if (x->keep_alive)
         buf_printf(b, "Connection: keep-alive\r\nKeep-Alive: timeout=%llu\r\n",
-                   (unsigned long long) (s->cfg.idle_timeout_ms / 1000));
+                   (unsigned long long) ((s->cfg.idle_timeout_ms + 999) / 1000));
     else
         buf_append_str(b, "Connection: close\r\n");
     if (headers)

@@ -49,6 +49,7 @@ const MODERN_ERROR_OBJECT_DEFS = {
   '-32603': 'InternalError',
 };
 const MODERN_ERROR_RESPONSE_DEFS = {
+  '-32020': 'HeaderMismatchError',
   '-32022': 'UnsupportedProtocolVersionError',
   '-32021': 'MissingRequiredClientCapabilityError',
 };

@@ -15,7 +15,9 @@
 //    legacy requests, such as ping before initialize, as 2025-11-25);
 //  - notifications/progress: the revision of the request whose progressToken
 //    it carries; notifications/message: 2026-07-28 while a modern request that
-//    asked for a logLevel is unanswered, else the session's revision.
+//    asked for a logLevel is unanswered, else the session's revision;
+//    notifications carrying _meta["io.modelcontextprotocol/subscriptionId"]
+//    (a subscriptions/listen stream): 2026-07-28.
 //
 // The one explicit exception: an error reply whose id the server could not
 // know (a parse error, an invalid id, a rejected batch, an oversized message
@@ -29,6 +31,7 @@ import { LATEST_LEGACY, MODERN, validateBatch, validateObject } from './schema.m
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 const RAW_ID = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/;
 
 /** The exact text of a message's id when it leads the line, else its JSON. */
@@ -181,6 +184,11 @@ export class Wire {
       else if (req.answered) this.problem(`progress for token ${token} after its response`);
       e.request = req;
       e.rev = req && req.modern ? MODERN : this.session ?? 'none';
+      return;
+    }
+    const meta = msg.params && typeof msg.params === 'object' ? msg.params._meta : undefined;
+    if (meta && typeof meta === 'object' && SUBSCRIPTION_ID_KEY in meta) {
+      e.rev = MODERN; // a 2026-07-28 subscriptions/listen stream
       return;
     }
     if (msg.method === 'notifications/message') {

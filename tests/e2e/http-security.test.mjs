@@ -1,0 +1,158 @@
+// The HTTP server's defences and shutdown: Host and Origin validation (the
+// conformance suite's DNS rebinding check), the bearer token, the body cap,
+// slow and idle clients, many sessions at once, and SIGTERM: requests in
+// progress finish, new connections are refused, the drain deadline cancels
+// what is left, and the process exits 0 with no worker left behind.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { auditSchemas } from './lib/audit.mjs';
+import { HttpServer, JSON_HEADERS, RawSession, fetchAll, recordingFetch, request, writeConfig } from './lib/http.mjs';
+import { childrenOf, isAlive, zygoteOf } from './lib/procs.mjs';
+import { sleep } from './lib/raw.mjs';
+import { Wire } from './lib/wire.mjs';
+
+const initialize = (id = 1) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } });
+
+test('DNS rebinding: Host or Origin evil.example.com get 403; the real host and origin 2xx', async () => {
+  const srv = await HttpServer.start([], { label: 'rebinding' });
+  const wire = new Wire('rebinding');
+  const evilHost = await fetchAll(srv, { host: 'evil.example.com', headers: { ...JSON_HEADERS, Origin: 'http://evil.example.com' }, body: initialize() });
+  assert.equal(evilHost.status, 403);
+  const evilOrigin = await fetchAll(srv, { headers: { ...JSON_HEADERS, Origin: 'http://evil.example.com' }, body: initialize() });
+  assert.equal(evilOrigin.status, 403);
+  const wrongPort = await fetchAll(srv, { host: 'localhost:1', headers: JSON_HEADERS, body: initialize() });
+  assert.equal(wrongPort.status, 403);
+  const good = await fetchAll(srv, { host: `localhost:${srv.port}`, headers: { ...JSON_HEADERS, Origin: `http://localhost:${srv.port}` }, body: initialize(), wire });
+  assert.equal(good.status, 200);
+  assert.equal(good.headers['access-control-allow-origin'], `http://localhost:${srv.port}`);
+  const sse = await fetchAll(srv, { method: 'GET', path: '/sse', headers: { Origin: 'http://evil.example.com' } });
+  assert.equal(sse.status, 403, 'the legacy endpoint is guarded too');
+  await srv.stop();
+});
+
+test('bearer token: 401 with WWW-Authenticate: Bearer without or with a wrong token; the SDK with the token works', async () => {
+  const srv = await HttpServer.start(['--auth-token', 'e2e-s3cret'], { label: 'auth' });
+  const none = await fetchAll(srv, { headers: JSON_HEADERS, body: initialize() });
+  assert.equal(none.status, 401);
+  assert.match(none.headers['www-authenticate'], /^Bearer /);
+  const wrong = await fetchAll(srv, { headers: { ...JSON_HEADERS, Authorization: 'Bearer nope' }, body: initialize() });
+  assert.equal(wrong.status, 401);
+  assert.match(wrong.headers['www-authenticate'], /invalid_token/);
+  const wire = new Wire('auth sdk');
+  const transport = new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
+    fetch: recordingFetch(srv, wire), requestInit: { headers: { Authorization: 'Bearer e2e-s3cret' } },
+  });
+  const client = new Client({ name: 'e2e-auth', version: '1.0.0' });
+  await client.connect(transport);
+  const r = await client.callTool({ name: 'execute_code', arguments: { code: 'return "in"' } });
+  assert.equal(r.structuredContent.result, 'in');
+  await client.close();
+  await srv.stop();
+});
+
+test('413 for a body over maxMessageBytes; the server goes on serving', async () => {
+  const srv = await HttpServer.start(['--max-message-bytes', '65536'], { label: 'body-cap' });
+  const big = JSON.stringify({ ...initialize(), pad: 'x'.repeat(70000) });
+  const r = await fetchAll(srv, { headers: JSON_HEADERS, body: big });
+  assert.equal(r.status, 413);
+  const s = await RawSession.open(srv, '2025-11-25');
+  assert.equal((await s.call('ping')).status, 200);
+  await srv.stop();
+});
+
+/** A raw TCP client; resolves {data, closedAfterMs} once the server closes. */
+function rawSocket(port, steps) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let data = '';
+    const t0 = Date.now();
+    sock.setEncoding('utf8');
+    sock.on('data', (d) => { data += d; });
+    sock.on('error', () => {});
+    sock.on('close', () => resolve({ data, closedAfterMs: Date.now() - t0 }));
+    sock.on('connect', () => steps(sock).catch(reject));
+    setTimeout(() => { sock.destroy(); reject(new Error(`the server did not close the connection: ${data}`)); }, 8000);
+  });
+}
+
+test('slow clients: a trickled request head gets 408 and the connection closed; idle keep-alive connections are closed', async () => {
+  const cfg = writeConfig({ http: { headersTimeoutMs: 400, idleTimeoutMs: 500 } });
+  const srv = await HttpServer.start(['--config', cfg], { label: 'slow' });
+  const slow = await rawSocket(srv.port, async (sock) => {
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nContent-Type: application/json\r\nX-Padding: abcdefghijklmnop\r\n`;
+    for (const ch of head) {
+      if (sock.destroyed) return;
+      sock.write(ch);
+      await sleep(50);
+    }
+  });
+  assert.match(slow.data, /^HTTP\/1\.1 408 /);
+  assert.ok(slow.closedAfterMs >= 350 && slow.closedAfterMs < 2000, `closed after ${slow.closedAfterMs} ms`);
+  const idle = await rawSocket(srv.port, async (sock) => {
+    sock.write(`GET /nope HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\n\r\n`);
+  });
+  assert.match(idle.data, /^HTTP\/1\.1 404 /);
+  assert.match(idle.data, /Keep-Alive: timeout=1\r\n/);
+  assert.ok(idle.closedAfterMs >= 450 && idle.closedAfterMs < 2500, `closed after ${idle.closedAfterMs} ms`);
+  // and it still serves
+  assert.equal((await fetchAll(srv, { headers: JSON_HEADERS, body: initialize() })).status, 200);
+  await srv.stop();
+});
+
+test('many sessions at once: 100 initialize + tools/call, every id distinct', async () => {
+  const srv = await HttpServer.start(['--pool-size', '2'], { label: 'many' });
+  const sessions = await Promise.all([...Array(100).keys()].map((i) => RawSession.open(srv, '2025-11-25', `many ${i}`)));
+  assert.equal(new Set(sessions.map((s) => s.id)).size, 100);
+  const out = await Promise.all(sessions.map((s, i) => s.call('tools/call', { name: 'execute_code', arguments: { code: `return ${i}` } })));
+  assert.deepEqual(out.map((r) => r.messages[0].result.structuredContent.result), [...Array(100).keys()]);
+  await srv.stop();
+});
+
+test('SIGTERM: a running execution finishes, new connections are refused, exit 0 with no worker left', async () => {
+  const srv = await HttpServer.start(['--pool-size', '2'], { label: 'drain' });
+  const s = await RawSession.open(srv, '2025-11-25');
+  const zygote = zygoteOf(srv.pid);
+  const workers = childrenOf(zygote);
+  const call = s.call('tools/call', { name: 'execute_code', arguments: { code: 'await sleep(800); return "finished"' } });
+  await sleep(200);
+  const t0 = Date.now();
+  srv.proc.kill('SIGTERM');
+  srv.stopped = true;
+  await sleep(100);
+  await assert.rejects(fetchAll(srv, { headers: JSON_HEADERS, body: initialize() }), /ECONNREFUSED/);
+  const r = await call;
+  assert.equal(r.status, 200);
+  assert.equal(r.messages[0].result.structuredContent.result, 'finished');
+  const e = await srv.exit;
+  assert.equal(e.code, 0);
+  assert.ok(e.at - t0 < 2500, `exited ${e.at - t0} ms after SIGTERM`);
+  await sleep(100);
+  for (const p of [zygote, ...workers]) assert.equal(isAlive(p), false, `process ${p} is gone`);
+});
+
+test('SIGTERM: past drainTimeoutMs what still runs is cancelled and the process exits 0', async () => {
+  const cfg = writeConfig({ http: { drainTimeoutMs: 500 } });
+  const srv = await HttpServer.start(['--config', cfg, '--pool-size', '1'], { label: 'drain-deadline' });
+  const s = await RawSession.open(srv, '2025-11-25');
+  const zygote = zygoteOf(srv.pid);
+  const pending = request(srv, { headers: s.headers(), body: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'execute_code', arguments: { code: 'while (true) {}', timeoutMs: 60000 } } }, wire: s.wire })
+    .then((r) => r.done).catch((err) => err);
+  await sleep(300);
+  const t0 = Date.now();
+  srv.proc.kill('SIGTERM');
+  srv.stopped = true;
+  const e = await srv.exit;
+  assert.equal(e.code, 0);
+  const ms = e.at - t0;
+  assert.ok(ms >= 450 && ms < 2500, `exited ${ms} ms after SIGTERM`);
+  await pending;
+  s.wire.pending.get('9').answered = true; // cancelled at shutdown: no reply
+  await sleep(100);
+  assert.equal(isAlive(zygote), false);
+  assert.match(srv.stderr, /cancelled/);
+});
+
+auditSchemas({ minMessages: 100 });
