@@ -2,6 +2,8 @@
 // asserts that every line they wrote on stdout was clean (one JSON message,
 // valid UTF-8) and valid against the schema of its revision, and that the
 // only unvalidated messages are the declared null-id errors (see wire.mjs).
+// HTTP servers (http.mjs) must also have exited with status 0 and no
+// sanitizer report.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allServers } from './raw.mjs';
@@ -14,6 +16,7 @@ export function auditSchemas({ minMessages = 1 } = {}) {
     await Promise.all(allSdkClients.map((c) => c.close()));
     let validated = 0, excluded = 0;
     const problems = [];
+    for (const s of allServers) if (s.exitProblems) problems.push(...await s.exitProblems()); // HTTP servers
     for (const w of allWires) {
       validated += w.validated;
       excluded += w.excluded.length;

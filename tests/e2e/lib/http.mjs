@@ -73,6 +73,15 @@ export class HttpServer {
     return this.proc.pid;
   }
 
+  /** What was wrong with how the process ended (for the audit): a status other than 0, sanitizer reports. */
+  async exitProblems() {
+    const e = await this.exit;
+    const out = [];
+    if (e.code !== 0) out.push(`${this.label}: exited with ${e.code ?? e.signal}`);
+    if (/Sanitizer|runtime error:/.test(this.stderr)) out.push(`${this.label}: sanitizer report on stderr:\n${this.stderr.slice(0, 2000)}`);
+    return out;
+  }
+
   /** SIGTERM, then waits for the exit (the drain may take up to its deadline). */
   async stop() {
     if (!this.stopped) {
