@@ -14,14 +14,14 @@
 #include <string.h>
 
 #define DEFAULT_SESSION_TIMEOUT_MS (30ull * 60 * 1000)
-#define DEFAULT_KEEPALIVE_MS 15000
-#define DEFAULT_MAX_SESSIONS 10000
-#define TICK_MS 1000
+#define DEFAULT_KEEPALIVE_MS       15000
+#define DEFAULT_MAX_SESSIONS       10000
+#define TICK_MS                    1000
 
 /* --- responses ----------------------------------------------------------------------------- */
 
-void http_reply_error(struct http_exchange *x, int status, const char *headers, const char *id,
-                      int code, const char *message)
+void mcp_http__reply_error(struct http_exchange *x, int status, const char *headers, const char *id,
+                           int code, const char *message)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -30,7 +30,8 @@ void http_reply_error(struct http_exchange *x, int status, const char *headers, 
     buf_free(&b);
 }
 
-void http_reply_text(struct http_exchange *x, int status, const char *headers, const char *text)
+void mcp_http__reply_text(struct http_exchange *x, int status, const char *headers,
+                          const char *text)
 {
     http_respond(x, status, headers, text ? "text/plain; charset=utf-8" : NULL, text ? text : "",
                  text ? strlen(text) : 0);
@@ -45,8 +46,9 @@ static char *cors_headers(const char *origin)
         return NULL;
     struct buf b;
     buf_init(&b, 0);
-    buf_printf(&b, "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\n"
-                   "Access-Control-Expose-Headers: Mcp-Session-Id, WWW-Authenticate\r\n",
+    buf_printf(&b,
+               "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\n"
+               "Access-Control-Expose-Headers: Mcp-Session-Id, WWW-Authenticate\r\n",
                origin);
     return buf_steal(&b);
 }
@@ -60,7 +62,7 @@ static void preflight(struct http_exchange *x, const struct http_request *r, con
         buf_append_str(&b, cors);
     buf_append_str(&b, "Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n"
                        "Access-Control-Max-Age: 600\r\n");
-    if (asked && http_field_ok(asked))
+    if (asked && mcp_http__field_ok(asked))
         buf_printf(&b, "Access-Control-Allow-Headers: %s\r\n", asked);
     http_respond(x, 204, b.data, NULL, "", 0);
     buf_free(&b);
@@ -74,8 +76,8 @@ static void unauthorized(struct http_exchange *x, const char *cors, int had_toke
         buf_append_str(&b, cors);
     buf_printf(&b, "WWW-Authenticate: Bearer realm=\"mcp-codemode\"%s\r\n",
                had_token ? ", error=\"invalid_token\"" : "");
-    http_reply_error(x, 401, b.data, NULL, RPC_INVALID_REQUEST,
-                     "Unauthorized: send Authorization: Bearer <token>");
+    mcp_http__reply_error(x, 401, b.data, NULL, RPC_INVALID_REQUEST,
+                          "Unauthorized: send Authorization: Bearer <token>");
     buf_free(&b);
 }
 
@@ -88,11 +90,11 @@ static void route(struct mcp_http *h, struct http_exchange *x, const struct http
                   const char *cors)
 {
     if (strcmp(r->path, "/mcp") == 0)
-        http_route_mcp(h, x, r, cors);
+        mcp_http__route_mcp(h, x, r, cors);
     else if (strcmp(r->path, "/sse") == 0)
-        http_route_sse(h, x, r, cors);
+        mcp_http__route_sse(h, x, r, cors);
     else
-        http_route_message(h, x, r, cors);
+        mcp_http__route_message(h, x, r, cors);
 }
 
 static void on_request(void *ud, struct http_exchange *x, const struct http_request *r)
@@ -100,26 +102,28 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_requ
     struct mcp_http *h = ud;
     const char *origin = http_request_header(r, "origin");
     const char *auth = http_request_header(r, "authorization");
-    if (!http_check_host(h, http_request_header(r, "host"))) {
+    if (!mcp_http__check_host(h, http_request_header(r, "host"))) {
         log_info("http", "refused a request for another Host (DNS rebinding?)");
-        http_reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST, "Forbidden: Host not allowed");
+        mcp_http__reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST,
+                              "Forbidden: Host not allowed");
         return;
     }
-    if (origin && !http_check_origin(h, origin)) {
+    if (origin && !mcp_http__check_origin(h, origin)) {
         log_info("http", "refused a request from a browser Origin that is not allowed");
-        http_reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST, "Forbidden: Origin not allowed");
+        mcp_http__reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST,
+                              "Forbidden: Origin not allowed");
         return;
     }
     char *cors = cors_headers(origin);
     if (!known_path(r->path))
-        http_reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
-                         "Not Found: the MCP endpoints are /mcp, and /sse with /message");
+        mcp_http__reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
+                              "Not Found: the MCP endpoints are /mcp, and /sse with /message");
     else if (strcmp(r->method, "OPTIONS") == 0)
         preflight(x, r, cors);
     else if (h->draining)
-        http_reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
-                         "Service Unavailable: the server is shutting down");
-    else if (h->cfg.auth_token && !http_check_token(auth, h->cfg.auth_token))
+        mcp_http__reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
+                              "Service Unavailable: the server is shutting down");
+    else if (h->cfg.auth_token && !mcp_http__check_token(auth, h->cfg.auth_token))
         unauthorized(x, cors, auth != NULL);
     else
         route(h, x, r, cors);
@@ -130,7 +134,7 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_requ
 
 static unsigned work_left(struct mcp_http *h)
 {
-    unsigned n = http_post_working(h);
+    unsigned n = mcp_http__post_working(h);
     for (struct http_session *s = h->sessions; s; s = s->next)
         if (s->kind == SESSION_SSE)
             n += mcp_server_inflight(s->server);
@@ -149,8 +153,8 @@ static void tick(uv_timer_t *t)
 {
     struct mcp_http *h = t->data;
     uint64_t now = uv_now(h->cfg.server.loop);
-    sse_out_keepalive(h, now);
-    http_session_expire(h, now);
+    mcp_http__sse_keepalive(h, now);
+    mcp_http__session_expire(h, now);
     if (h->draining && !h->drained && !h->closing && work_left(h) == 0)
         finish_drain(h);
 }
@@ -165,7 +169,7 @@ static uint64_t tick_interval(const struct mcp_http *h)
     return t ? t : 1;
 }
 
-void http_check_drained(struct mcp_http *h)
+void mcp_http__check_drained(struct mcp_http *h)
 {
     if (h->draining && !h->drained && !h->closing) /* checked on the next tick, outside callers */
         uv_timer_start(&h->tick, tick, 0, tick_interval(h));
@@ -189,13 +193,14 @@ void mcp_http_drain(struct mcp_http *h, uint64_t deadline_ms, void (*done)(void 
     http_server_drain(h->server);
     for (struct http_session *s = h->sessions; s; s = s->next)
         if (s->kind == SESSION_STREAMABLE)
-            sse_out_end(&s->stream); /* GET streams carry no replies */
-    http_post_end_listens(h);
+            mcp_http__sse_end(&s->stream); /* GET streams carry no replies */
+    mcp_http__post_end_listens(h);
     uv_timer_start(&h->deadline, drain_deadline, deadline_ms, 0);
-    http_check_drained(h);
+    mcp_http__check_drained(h);
 }
 
-/* --- lifetime ------------------------------------------------------------------------------------ */
+/* --- lifetime ------------------------------------------------------------------------------------
+ */
 
 static void drop_send(void *ud, const char *data, size_t len, int final)
 {
@@ -233,7 +238,7 @@ void mcp_http_close(struct mcp_http *h)
 {
     h->closing = h->draining = 1;
     while (h->sessions)
-        http_session_free(h->sessions); /* cancels their requests */
+        mcp_http__session_free(h->sessions); /* cancels their requests */
     mcp_server_free(h->modern);
     h->modern = NULL;
     uv_close((uv_handle_t *) &h->tick, timer_closed);
@@ -263,8 +268,8 @@ static int parse_listen(struct mcp_http *h, const char *listen, int *port)
         return -1;
     h->listen_host = xstrndup(listen + start, end - start);
     *port = atoi(colon + 1);
-    h->wildcard = !strcmp(h->listen_host, "0.0.0.0") || !strcmp(h->listen_host, "::") ||
-                  !*h->listen_host;
+    h->wildcard =
+        !strcmp(h->listen_host, "0.0.0.0") || !strcmp(h->listen_host, "::") || !*h->listen_host;
     return 0;
 }
 

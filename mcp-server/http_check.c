@@ -45,7 +45,9 @@ static int split_host_port(const char *s, size_t n, char *host, size_t hsz, int 
 /* Splits an origin "scheme://host[:port]" with the scheme's default port. */
 static int split_origin(const char *o, char *host, size_t hsz, int *port, int *https)
 {
-    size_t skip = strncasecmp(o, "http://", 7) == 0 ? 7 : strncasecmp(o, "https://", 8) == 0 ? 8 : 0;
+    size_t skip = strncasecmp(o, "http://", 7) == 0    ? 7
+                  : strncasecmp(o, "https://", 8) == 0 ? 8
+                                                       : 0;
     if (skip == 0)
         return -1;
     *https = skip == 8;
@@ -89,7 +91,7 @@ static int allowed_origin_names(const struct mcp_http *h, const char *host, int 
     return 0;
 }
 
-int http_check_host(const struct mcp_http *h, const char *value)
+int mcp_http__check_host(const struct mcp_http *h, const char *value)
 {
     char host[256];
     int port;
@@ -103,7 +105,7 @@ int http_check_host(const struct mcp_http *h, const char *value)
     return h->wildcard || is_loopback_name(host) || is_listen_host(h, host);
 }
 
-int http_check_origin(const struct mcp_http *h, const char *origin)
+int mcp_http__check_origin(const struct mcp_http *h, const char *origin)
 {
     for (char *const *o = h->cfg.allowed_origins; o && *o; o++)
         if (strcasecmp(*o, origin) == 0)
@@ -115,7 +117,7 @@ int http_check_origin(const struct mcp_http *h, const char *origin)
     return is_loopback_name(host) || (!h->wildcard && is_listen_host(h, host));
 }
 
-int http_check_token(const char *authorization, const char *token)
+int mcp_http__check_token(const char *authorization, const char *token)
 {
     if (authorization == NULL || strncasecmp(authorization, "Bearer ", 7) != 0)
         return 0;
@@ -149,12 +151,13 @@ static int range_matches(const char *s, size_t n, const char *type)
 static int refused(const char *params, size_t n)
 {
     for (const char *q = params; q + 3 <= params + n; q++)
-        if ((q[0] == 'q' || q[0] == 'Q') && q[1] == '=' && (q == params || q[-1] == ';' || q[-1] == ' '))
+        if ((q[0] == 'q' || q[0] == 'Q') && q[1] == '=' &&
+            (q == params || q[-1] == ';' || q[-1] == ' '))
             return strtod(q + 2, NULL) <= 0.0;
     return 0;
 }
 
-int http_accepts(const char *accept, const char *type)
+int mcp_http__accepts(const char *accept, const char *type)
 {
     if (accept == NULL || *accept == '\0')
         return 1;
@@ -170,7 +173,7 @@ int http_accepts(const char *accept, const char *type)
     return 0;
 }
 
-int http_media_is(const char *content_type, const char *type)
+int mcp_http__media_is(const char *content_type, const char *type)
 {
     if (content_type == NULL)
         return 0;
@@ -180,7 +183,7 @@ int http_media_is(const char *content_type, const char *type)
     return n == strlen(type) && strncasecmp(content_type, type, n) == 0;
 }
 
-int http_field_ok(const char *value)
+int mcp_http__field_ok(const char *value)
 {
     for (const unsigned char *p = (const unsigned char *) value; *p; p++)
         if (!(*p == '\t' || (*p >= 0x20 && *p <= 0x7e)))
@@ -228,7 +231,7 @@ static char *b64_decode(const char *s, size_t n)
     return out;
 }
 
-char *http_decode_header_value(const char *value)
+char *mcp_http__decode_header_value(const char *value)
 {
     size_t n = strlen(value);
     if (n >= 11 && strncmp(value, "=?base64?", 9) == 0 && strcmp(value + n - 2, "?=") == 0)
@@ -241,7 +244,7 @@ static int hex_value(int c)
     return isdigit(c) ? c - '0' : isxdigit(c) ? (tolower(c) - 'a' + 10) : -1;
 }
 
-char *http_query_param(const char *query, const char *key)
+char *mcp_http__query_param(const char *query, const char *key)
 {
     size_t klen = strlen(key);
     for (const char *p = query; p && *p;) {

@@ -9,7 +9,7 @@
 #include "transport/http_server.h"
 #include "common/buf.h"
 
-#define HTTP_SESSION_ID_LEN 48 /* hex of 24 random bytes */
+#define HTTP_SESSION_ID_LEN  48 /* hex of 24 random bytes */
 #define HTTP_SESSION_BUCKETS 1024
 
 /* An SSE response held open: a POST switched to SSE, a GET stream, a
@@ -28,9 +28,9 @@ struct http_session {
     char id[HTTP_SESSION_ID_LEN + 1];
     enum session_kind kind;
     struct mcp_server *server;
-    struct sse_out stream;   /* the GET stream (Streamable) or the SSE stream (legacy) */
+    struct sse_out stream; /* the GET stream (Streamable) or the SSE stream (legacy) */
     uint64_t last_used;
-    unsigned posts;          /* POSTs whose reply is pending */
+    unsigned posts; /* POSTs whose reply is pending */
     int closing;
     struct http_session *hnext;       /* hash chain */
     struct http_session *prev, *next; /* all sessions */
@@ -39,16 +39,16 @@ struct http_session {
 /* One POSTed message that gets a reply: the channel its MCP server writes to. */
 struct http_post {
     struct mcp_http *h;
-    struct http_exchange *x;       /* NULL once the response ended or the client is gone */
-    struct http_session *session;  /* a 2025 Streamable session, or NULL (2026) */
-    struct sse_out sse;            /* once switched to SSE */
+    struct http_exchange *x;      /* NULL once the response ended or the client is gone */
+    struct http_session *session; /* a 2025 Streamable session, or NULL (2026) */
+    struct sse_out sse;           /* once switched to SSE */
     int refs;
-    int modern;                    /* 2026-07-28: a disconnect cancels the request */
-    int listen;                    /* subscriptions/listen: not waited for by a drain */
-    int initialize;                /* the reply decides whether the session lives */
+    int modern;     /* 2026-07-28: a disconnect cancels the request */
+    int listen;     /* subscriptions/listen: not waited for by a drain */
+    int initialize; /* the reply decides whether the session lives */
     int init_failed;
     int allow_json, allow_sse;
-    int ended;                     /* the final reply came */
+    int ended; /* the final reply came */
     int released;
     char *cors;                    /* CORS header lines for the response, or NULL */
     struct http_post *prev, *next; /* posts of h not yet released */
@@ -56,123 +56,125 @@ struct http_post {
 
 struct mcp_http {
     struct mcp_http_config cfg;
-    char *listen_host;              /* without brackets */
+    char *listen_host; /* without brackets */
     int port;
     char url[300];
-    int wildcard;                   /* bound to 0.0.0.0 or :: (any Host accepted) */
+    int wildcard; /* bound to 0.0.0.0 or :: (any Host accepted) */
     struct http_server *server;
-    struct mcp_server *modern;      /* one instance serves every 2026-07-28 request */
+    struct mcp_server *modern; /* one instance serves every 2026-07-28 request */
     struct http_session *buckets[HTTP_SESSION_BUCKETS];
     struct http_session *sessions;
     unsigned nsessions;
     struct http_post *posts;
-    struct sse_out *streams;        /* open SSE responses */
-    uv_timer_t tick;                /* keep-alives and session expiry */
-    uv_timer_t deadline;            /* drain deadline */
+    struct sse_out *streams; /* open SSE responses */
+    uv_timer_t tick;         /* keep-alives and session expiry */
+    uv_timer_t deadline;     /* drain deadline */
     int draining, closing, drained;
     void (*drain_done)(void *);
     void *drain_ud;
-    int handles;                    /* open timers */
+    int handles; /* open timers */
 };
 
 /* --- http_check.c: request checks (pure functions) ----------------------------------- */
 
 /* 1 when the Host header names this server: a loopback name or the bound
  * host with the bound port, or the host of an allowed origin. */
-int http_check_host(const struct mcp_http *h, const char *host);
+int mcp_http__check_host(const struct mcp_http *h, const char *host);
 
 /* 1 when an Origin header value is allowed (loopback with the bound port,
  * the bound host, or an allowedOrigins entry). */
-int http_check_origin(const struct mcp_http *h, const char *origin);
+int mcp_http__check_origin(const struct mcp_http *h, const char *origin);
 
 /* 1 when the Authorization header carries the token (constant time). */
-int http_check_token(const char *authorization, const char *token);
+int mcp_http__check_token(const char *authorization, const char *token);
 
 /* 1 when an Accept header (NULL: anything) accepts the media type. */
-int http_accepts(const char *accept, const char *type);
+int mcp_http__accepts(const char *accept, const char *type);
 
 /* 1 when a Content-Type header is the media type (parameters ignored). */
-int http_media_is(const char *content_type, const char *type);
+int mcp_http__media_is(const char *content_type, const char *type);
 
 /* 1 when every byte is visible ASCII, space or tab (an HTTP field value). */
-int http_field_ok(const char *value);
+int mcp_http__field_ok(const char *value);
 
 /* Decodes an Mcp-Name value: "=?base64?...?=" is base64 of UTF-8, anything
  * else is itself. Returns a malloc'd string, or NULL for bad base64. */
-char *http_decode_header_value(const char *value);
+char *mcp_http__decode_header_value(const char *value);
 
 /* The value of `key` in a query string ("a=1&sessionId=x"), malloc'd, or NULL. */
-char *http_query_param(const char *query, const char *key);
+char *mcp_http__query_param(const char *query, const char *key);
 
 /* --- http.c: responses ------------------------------------------------------------------- */
 
 /* Answers with a JSON-RPC error body (id: exact text or NULL for none). */
-void http_reply_error(struct http_exchange *x, int status, const char *headers, const char *id,
-                      int code, const char *message);
+void mcp_http__reply_error(struct http_exchange *x, int status, const char *headers, const char *id,
+                           int code, const char *message);
 
 /* Answers with a short plain body (202 "Accepted", 200 ""). */
-void http_reply_text(struct http_exchange *x, int status, const char *headers, const char *text);
+void mcp_http__reply_text(struct http_exchange *x, int status, const char *headers,
+                          const char *text);
 
 /* Checks whether a drain can end (no work left). */
-void http_check_drained(struct mcp_http *h);
+void mcp_http__check_drained(struct mcp_http *h);
 
 /* --- http_session.c ------------------------------------------------------------------------ */
 
 /* A new session with its own MCP server, or NULL when the table is full. */
-struct http_session *http_session_new(struct mcp_http *h, enum session_kind kind);
+struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind);
 
 /* The live session of that kind with this id, or NULL. */
-struct http_session *http_session_find(struct mcp_http *h, const char *id, enum session_kind kind);
+struct http_session *mcp_http__session_find(struct mcp_http *h, const char *id,
+                                            enum session_kind kind);
 
 /* Ends a session: its requests are cancelled (their POSTs answered), its
  * stream ended; freed before returning. */
-void http_session_free(struct http_session *s);
+void mcp_http__session_free(struct http_session *s);
 
 /* Ends sessions idle for longer than the timeout; returns how many. */
-unsigned http_session_expire(struct mcp_http *h, uint64_t now);
+unsigned mcp_http__session_expire(struct mcp_http *h, uint64_t now);
 
 /* Starts the SSE response of x as `so` (headers: extra header lines). */
-void sse_out_begin(struct sse_out *so, struct mcp_http *h, struct http_exchange *x, int status,
-                   const char *headers);
+void mcp_http__sse_begin(struct sse_out *so, struct mcp_http *h, struct http_exchange *x,
+                         int status, const char *headers);
 
 /* Sends one event per line of data (type NULL: default "message"). */
-void sse_out_lines(struct sse_out *so, const char *type, const char *data, size_t len);
+void mcp_http__sse_lines(struct sse_out *so, const char *type, const char *data, size_t len);
 
 /* Ends the stream (if still open) and unlists it. */
-void sse_out_end(struct sse_out *so);
+void mcp_http__sse_end(struct sse_out *so);
 
 /* The client of so went away: unlists it without writing. */
-void sse_out_gone(struct sse_out *so);
+void mcp_http__sse_gone(struct sse_out *so);
 
 /* Writes a keep-alive comment on every stream quiet for keepalive_ms. */
-void sse_out_keepalive(struct mcp_http *h, uint64_t now);
+void mcp_http__sse_keepalive(struct mcp_http *h, uint64_t now);
 
 /* --- http_post.c ------------------------------------------------------------------------------ */
 
 /* A POST whose reply comes through its channel; refs = 2 (the channel's,
- * dropped by its release, and the caller's, dropped by http_post_unref). */
-struct http_post *http_post_new(struct mcp_http *h, struct http_exchange *x,
-                                struct http_session *session, const char *cors);
-void http_post_channel(struct http_post *p, struct mcp_channel *ch);
-void http_post_unref(struct http_post *p);
+ * dropped by its release, and the caller's, dropped by mcp_http__post_unref). */
+struct http_post *mcp_http__post_new(struct mcp_http *h, struct http_exchange *x,
+                                     struct http_session *session, const char *cors);
+void mcp_http__post_channel(struct http_post *p, struct mcp_channel *ch);
+void mcp_http__post_unref(struct http_post *p);
 
 /* For a message that got no reply (notification, response): the channel's
  * reference is dropped without touching the exchange (the caller answers 202). */
-void http_post_discard(struct http_post *p);
+void mcp_http__post_discard(struct http_post *p);
 
 /* Cancels or ends the POSTs of a drain: listen streams (2026). */
-void http_post_end_listens(struct mcp_http *h);
+void mcp_http__post_end_listens(struct mcp_http *h);
 
 /* Requests still being worked on (not listen streams). */
-unsigned http_post_working(const struct mcp_http *h);
+unsigned mcp_http__post_working(const struct mcp_http *h);
 
 /* --- http_routes.c ------------------------------------------------------------------------- */
 
-void http_route_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                    const char *cors);
-void http_route_sse(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                    const char *cors);
-void http_route_message(struct mcp_http *h, struct http_exchange *x,
-                        const struct http_request *r, const char *cors);
+void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
+                         const char *cors);
+void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
+                         const char *cors);
+void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
+                             const struct http_request *r, const char *cors);
 
 #endif

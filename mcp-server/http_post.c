@@ -53,7 +53,7 @@ static void begin_sse(struct http_post *p, int status)
     struct buf b;
     buf_init(&b, 0);
     response_headers(p, &b);
-    sse_out_begin(&p->sse, p->h, p->x, status, b.data);
+    mcp_http__sse_begin(&p->sse, p->h, p->x, status, b.data);
     buf_free(&b);
 }
 
@@ -63,8 +63,8 @@ static void send_final(struct http_post *p, const char *data, size_t len)
     if (p->initialize && code != 0)
         p->init_failed = 1;
     if (p->sse.x) {
-        sse_out_lines(&p->sse, "message", data, len);
-        sse_out_end(&p->sse);
+        mcp_http__sse_lines(&p->sse, "message", data, len);
+        mcp_http__sse_end(&p->sse);
     } else if (p->allow_json) {
         struct buf b;
         buf_init(&b, 0);
@@ -73,8 +73,8 @@ static void send_final(struct http_post *p, const char *data, size_t len)
         buf_free(&b);
     } else {
         begin_sse(p, reply_status(code, p->modern));
-        sse_out_lines(&p->sse, "message", data, len);
-        sse_out_end(&p->sse);
+        mcp_http__sse_lines(&p->sse, "message", data, len);
+        mcp_http__sse_end(&p->sse);
     }
     p->x = NULL;
 }
@@ -94,10 +94,10 @@ static void post_send(void *ud, const char *data, size_t len, int final)
         return; /* the client takes JSON only: notifications cannot be delivered */
     if (p->sse.x == NULL)
         begin_sse(p, 200);
-    sse_out_lines(&p->sse, "message", data, len);
+    mcp_http__sse_lines(&p->sse, "message", data, len);
 }
 
-void http_post_unref(struct http_post *p)
+void mcp_http__post_unref(struct http_post *p)
 {
     if (--p->refs > 0)
         return;
@@ -128,7 +128,7 @@ static void post_release(void *ud)
     struct http_post *p = ud;
     p->released = 1;
     if (p->x && p->sse.x) {
-        sse_out_end(&p->sse);
+        mcp_http__sse_end(&p->sse);
     } else if (p->x) {
         struct buf b;
         buf_init(&b, 0);
@@ -139,24 +139,24 @@ static void post_release(void *ud)
     p->x = NULL;
     post_unlist(p);
     if (p->h->draining)
-        http_check_drained(p->h);
-    http_post_unref(p);
+        mcp_http__check_drained(p->h);
+    mcp_http__post_unref(p);
 }
 
 static void post_abort(void *ud)
 {
     struct http_post *p = ud;
     p->x = NULL;
-    sse_out_gone(&p->sse);
+    mcp_http__sse_gone(&p->sse);
     if (p->modern && !p->released) { /* 2026-07-28: a disconnect is a cancellation */
         p->refs++;
         mcp_server_cancel_channel(p->h->modern, p);
-        http_post_unref(p);
+        mcp_http__post_unref(p);
     }
 }
 
-struct http_post *http_post_new(struct mcp_http *h, struct http_exchange *x,
-                                struct http_session *session, const char *cors)
+struct http_post *mcp_http__post_new(struct mcp_http *h, struct http_exchange *x,
+                                     struct http_session *session, const char *cors)
 {
     struct http_post *p = xcalloc(1, sizeof *p);
     p->h = h;
@@ -175,24 +175,24 @@ struct http_post *http_post_new(struct mcp_http *h, struct http_exchange *x,
     return p;
 }
 
-void http_post_channel(struct http_post *p, struct mcp_channel *ch)
+void mcp_http__post_channel(struct http_post *p, struct mcp_channel *ch)
 {
     ch->ud = p;
     ch->send = post_send;
     ch->release = post_release;
 }
 
-void http_post_discard(struct http_post *p)
+void mcp_http__post_discard(struct http_post *p)
 {
     if (p->x)
         http_exchange_on_abort(p->x, NULL, NULL);
     p->x = NULL;
     p->released = 1;
     post_unlist(p);
-    http_post_unref(p);
+    mcp_http__post_unref(p);
 }
 
-void http_post_end_listens(struct mcp_http *h)
+void mcp_http__post_end_listens(struct mcp_http *h)
 {
     struct http_post *p = h->posts;
     while (p) {
@@ -205,7 +205,7 @@ void http_post_end_listens(struct mcp_http *h)
     }
 }
 
-unsigned http_post_working(const struct mcp_http *h)
+unsigned mcp_http__post_working(const struct mcp_http *h)
 {
     unsigned n = 0;
     for (const struct http_post *p = h->posts; p; p = p->next)

@@ -43,8 +43,8 @@ static void reply_allow(struct http_exchange *x, const char *cors, const char *a
     if (cors)
         buf_append_str(&b, cors);
     buf_printf(&b, "Allow: %s\r\n", allow);
-    http_reply_error(x, 405, b.data, NULL, RPC_INVALID_REQUEST,
-                     "Method Not Allowed on this endpoint");
+    mcp_http__reply_error(x, 405, b.data, NULL, RPC_INVALID_REQUEST,
+                          "Method Not Allowed on this endpoint");
     buf_free(&b);
 }
 
@@ -55,22 +55,22 @@ static void serve_session(struct mcp_http *h, struct http_exchange *x, const str
                           struct http_session *s, const char *cors, int initialize)
 {
     const char *accept = header(r, "accept");
-    struct http_post *p = http_post_new(h, x, s, cors);
-    p->allow_json = http_accepts(accept, "application/json");
-    p->allow_sse = http_accepts(accept, "text/event-stream");
+    struct http_post *p = mcp_http__post_new(h, x, s, cors);
+    p->allow_json = mcp_http__accepts(accept, "application/json");
+    p->allow_sse = mcp_http__accepts(accept, "text/event-stream");
     p->initialize = initialize;
     s->last_used = now_ms(h);
     struct mcp_channel ch;
-    http_post_channel(p, &ch);
+    mcp_http__post_channel(p, &ch);
     if (mcp_server_handle_on(s->server, r->body, r->body_len, &ch) == 0) {
-        http_post_discard(p);
+        mcp_http__post_discard(p);
         char *hd = session_headers(cors, s);
-        http_reply_text(x, 202, hd, NULL);
+        mcp_http__reply_text(x, 202, hd, NULL);
         free(hd);
     }
     if (initialize && p->init_failed)
-        http_session_free(s); /* no session without a successful initialize */
-    http_post_unref(p);
+        mcp_http__session_free(s); /* no session without a successful initialize */
+    mcp_http__post_unref(p);
 }
 
 /* --- 2026-07-28 requests ------------------------------------------------------------------- */
@@ -94,10 +94,12 @@ static int name_problem(const struct http_request *r, const struct rpc_message *
         snprintf(msg, sz, "Header mismatch: the Mcp-Name header is required for %s", m->method);
         return 1;
     }
-    char *decoded = http_field_ok(name) ? http_decode_header_value(name) : NULL;
+    char *decoded = mcp_http__field_ok(name) ? mcp_http__decode_header_value(name) : NULL;
     if (decoded == NULL || strcmp(decoded, v->valuestring) != 0)
-        snprintf(msg, sz, "Header mismatch: Mcp-Name header value '%.100s' does not match body value '%.100s'",
-                 name, v->valuestring);
+        snprintf(
+            msg, sz,
+            "Header mismatch: Mcp-Name header value '%.100s' does not match body value '%.100s'",
+            name, v->valuestring);
     int bad = decoded == NULL || strcmp(decoded, v->valuestring) != 0;
     free(decoded);
     return bad;
@@ -109,19 +111,20 @@ static int version_problem(const struct rpc_message *m, const char *pv, char *ms
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, MCP_META_PROTOCOL_VERSION);
     if (!cJSON_IsString(v) || strcmp(v->valuestring, pv) == 0)
         return 0; /* absent: the server answers -32602 */
-    snprintf(msg, sz, "Header mismatch: MCP-Protocol-Version header value '%.40s' does not match "
-                      "_meta[\"" MCP_META_PROTOCOL_VERSION "\"] '%.40s'",
+    snprintf(msg, sz,
+             "Header mismatch: MCP-Protocol-Version header value '%.40s' does not match "
+             "_meta[\"" MCP_META_PROTOCOL_VERSION "\"] '%.40s'",
              pv, v->valuestring);
     return 1;
 }
 
 /* Checks the request metadata headers against the body (2026-07-28,
  * streamable-http.mdx "Server Validation"). Returns 0, or 1 with msg set. */
-static int header_problem(const struct http_request *r, const struct rpc_message *m,
-                          const char *pv, char *msg, size_t sz)
+static int header_problem(const struct http_request *r, const struct rpc_message *m, const char *pv,
+                          char *msg, size_t sz)
 {
     const char *method = header(r, "mcp-method");
-    if (!http_field_ok(pv)) {
+    if (!mcp_http__field_ok(pv)) {
         snprintf(msg, sz, "Header mismatch: MCP-Protocol-Version contains invalid characters");
         return 1;
     }
@@ -129,9 +132,11 @@ static int header_problem(const struct http_request *r, const struct rpc_message
         snprintf(msg, sz, "Header mismatch: the Mcp-Method header is required");
         return 1;
     }
-    if (!http_field_ok(method) || strcmp(method, m->method) != 0) {
-        snprintf(msg, sz, "Header mismatch: Mcp-Method header value '%.100s' does not match body value '%.100s'",
-                 method, m->method);
+    if (!mcp_http__field_ok(method) || strcmp(method, m->method) != 0) {
+        snprintf(
+            msg, sz,
+            "Header mismatch: Mcp-Method header value '%.100s' does not match body value '%.100s'",
+            method, m->method);
         return 1;
     }
     return name_problem(r, m, msg, sz) || version_problem(m, pv, msg, sz);
@@ -142,36 +147,37 @@ static void serve_modern(struct mcp_http *h, struct http_exchange *x, const stru
 {
     char msg[400];
     if (batch) {
-        http_reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
-                         "Invalid Request: JSON-RPC batches are not supported in protocol 2026-07-28");
+        mcp_http__reply_error(
+            x, 400, cors, NULL, RPC_INVALID_REQUEST,
+            "Invalid Request: JSON-RPC batches are not supported in protocol 2026-07-28");
         return;
     }
     if (m->kind == RPC_INVALID) {
-        http_reply_error(x, 400, cors, m->invalid_code == RPC_PARSE_ERROR ? NULL : m->id,
-                         m->invalid_code, m->invalid_reason);
+        mcp_http__reply_error(x, 400, cors, m->invalid_code == RPC_PARSE_ERROR ? NULL : m->id,
+                              m->invalid_code, m->invalid_reason);
         return;
     }
     if (m->kind != RPC_REQUEST) { /* no client notification is defined on HTTP in 2026-07-28 */
-        http_reply_text(x, 202, cors, NULL);
+        mcp_http__reply_text(x, 202, cors, NULL);
         return;
     }
     if (header_problem(r, m, pv, msg, sizeof msg)) {
-        http_reply_error(x, 400, cors, m->id, MCP_ERR_HEADER_MISMATCH, msg);
+        mcp_http__reply_error(x, 400, cors, m->id, MCP_ERR_HEADER_MISMATCH, msg);
         return;
     }
     const char *accept = header(r, "accept");
-    struct http_post *p = http_post_new(h, x, NULL, cors);
+    struct http_post *p = mcp_http__post_new(h, x, NULL, cors);
     p->modern = 1;
     p->listen = strcmp(m->method, "subscriptions/listen") == 0;
-    p->allow_json = http_accepts(accept, "application/json");
-    p->allow_sse = http_accepts(accept, "text/event-stream");
+    p->allow_json = mcp_http__accepts(accept, "application/json");
+    p->allow_sse = mcp_http__accepts(accept, "text/event-stream");
     struct mcp_channel ch;
-    http_post_channel(p, &ch);
+    mcp_http__post_channel(p, &ch);
     if (mcp_server_handle_on(h->modern, r->body, r->body_len, &ch) == 0) {
-        http_post_discard(p);
-        http_reply_text(x, 202, cors, NULL);
+        mcp_http__post_discard(p);
+        mcp_http__reply_text(x, 202, cors, NULL);
     }
-    http_post_unref(p);
+    mcp_http__post_unref(p);
 }
 
 static void unsupported_version(struct http_exchange *x, const char *cors,
@@ -201,13 +207,14 @@ static int has_modern_meta(const struct rpc_message *m)
 static void post_session(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
                          const char *sid, const char *pv, int pv_known, const char *cors)
 {
-    struct http_session *s = http_session_find(h, sid, SESSION_STREAMABLE);
+    struct http_session *s = mcp_http__session_find(h, sid, SESSION_STREAMABLE);
     if (s == NULL)
-        http_reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
-                         "Session not found: it was ended or has expired; send initialize again");
+        mcp_http__reply_error(
+            x, 404, cors, NULL, RPC_INVALID_REQUEST,
+            "Session not found: it was ended or has expired; send initialize again");
     else if (pv && !pv_known)
-        http_reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
-                         "Bad Request: unsupported MCP-Protocol-Version header");
+        mcp_http__reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
+                              "Bad Request: unsupported MCP-Protocol-Version header");
     else
         serve_session(h, x, r, s, cors, 0);
 }
@@ -215,11 +222,11 @@ static void post_session(struct mcp_http *h, struct http_exchange *x, const stru
 static void post_new_session(struct mcp_http *h, struct http_exchange *x,
                              const struct http_request *r, const char *cors)
 {
-    struct http_session *s = http_session_new(h, SESSION_STREAMABLE);
+    struct http_session *s = mcp_http__session_new(h, SESSION_STREAMABLE);
     if (s == NULL) {
         log_warn("http", "refusing a new session: %u are open", h->nsessions);
-        http_reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
-                         "Service Unavailable: too many sessions");
+        mcp_http__reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
+                              "Service Unavailable: too many sessions");
         return;
     }
     serve_session(h, x, r, s, cors, 1);
@@ -233,14 +240,15 @@ static void post_mcp(struct mcp_http *h, struct http_exchange *x, const struct h
     enum mcp_revision rev;
     int pv_known = pv && mcp_revision_parse(pv, &rev) == 0;
     int pv_modern = pv_known && mcp_is_modern(rev);
-    if (!http_media_is(header(r, "content-type"), "application/json")) {
-        http_reply_error(x, 415, cors, NULL, RPC_INVALID_REQUEST,
-                         "Unsupported Media Type: the body must be application/json");
+    if (!mcp_http__media_is(header(r, "content-type"), "application/json")) {
+        mcp_http__reply_error(x, 415, cors, NULL, RPC_INVALID_REQUEST,
+                              "Unsupported Media Type: the body must be application/json");
         return;
     }
-    if (!http_accepts(accept, "application/json") && !http_accepts(accept, "text/event-stream")) {
-        http_reply_error(x, 406, cors, NULL, RPC_INVALID_REQUEST,
-                         "Not Acceptable: accept application/json and text/event-stream");
+    if (!mcp_http__accepts(accept, "application/json") &&
+        !mcp_http__accepts(accept, "text/event-stream")) {
+        mcp_http__reply_error(x, 406, cors, NULL, RPC_INVALID_REQUEST,
+                              "Not Acceptable: accept application/json and text/event-stream");
         return;
     }
     struct rpc_message m;
@@ -259,22 +267,23 @@ static void post_mcp(struct mcp_http *h, struct http_exchange *x, const struct h
     else if (pv && !pv_known)
         unsupported_version(x, cors, &m, pv);
     else if (!batch && m.kind == RPC_INVALID && m.invalid_code == RPC_PARSE_ERROR)
-        http_reply_error(x, 400, cors, NULL, RPC_PARSE_ERROR, m.invalid_reason);
+        mcp_http__reply_error(x, 400, cors, NULL, RPC_PARSE_ERROR, m.invalid_reason);
     else if (!pv && !batch && has_modern_meta(&m))
-        http_reply_error(x, 400, cors, m.id, MCP_ERR_HEADER_MISMATCH,
-                         "Header mismatch: the MCP-Protocol-Version header is required");
+        mcp_http__reply_error(x, 400, cors, m.id, MCP_ERR_HEADER_MISMATCH,
+                              "Header mismatch: the MCP-Protocol-Version header is required");
     else
-        http_reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
-                         "Bad Request: no Mcp-Session-Id header; send initialize first (protocol "
-                         "2025-11-25 and earlier), or MCP-Protocol-Version: 2026-07-28 with "
-                         "per-request _meta");
+        mcp_http__reply_error(
+            x, 400, cors, NULL, RPC_INVALID_REQUEST,
+            "Bad Request: no Mcp-Session-Id header; send initialize first (protocol "
+            "2025-11-25 and earlier), or MCP-Protocol-Version: 2026-07-28 with "
+            "per-request _meta");
     rpc_message_free(&m);
 }
 
 static void get_stream_gone(void *ud)
 {
     struct http_session *s = ud;
-    sse_out_gone(&s->stream);
+    mcp_http__sse_gone(&s->stream);
     s->last_used = now_ms(s->h);
 }
 
@@ -287,10 +296,10 @@ static struct http_session *session_of(struct mcp_http *h, struct http_exchange 
         reply_allow(x, cors, "POST");
         return NULL;
     }
-    struct http_session *s = http_session_find(h, sid, SESSION_STREAMABLE);
+    struct http_session *s = mcp_http__session_find(h, sid, SESSION_STREAMABLE);
     if (s == NULL)
-        http_reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
-                         "Session not found: it was ended or has expired");
+        mcp_http__reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
+                              "Session not found: it was ended or has expired");
     return s;
 }
 
@@ -300,18 +309,18 @@ static void get_mcp(struct mcp_http *h, struct http_exchange *x, const struct ht
     struct http_session *s = session_of(h, x, r, cors);
     if (s == NULL)
         return;
-    if (!http_accepts(header(r, "accept"), "text/event-stream")) {
-        http_reply_error(x, 406, cors, NULL, RPC_INVALID_REQUEST,
-                         "Not Acceptable: the GET stream is text/event-stream");
+    if (!mcp_http__accepts(header(r, "accept"), "text/event-stream")) {
+        mcp_http__reply_error(x, 406, cors, NULL, RPC_INVALID_REQUEST,
+                              "Not Acceptable: the GET stream is text/event-stream");
         return;
     }
     if (s->stream.x) {
-        http_reply_error(x, 409, cors, NULL, RPC_INVALID_REQUEST,
-                         "Conflict: this session already has a GET stream open");
+        mcp_http__reply_error(x, 409, cors, NULL, RPC_INVALID_REQUEST,
+                              "Conflict: this session already has a GET stream open");
         return;
     }
     char *hd = session_headers(cors, s);
-    sse_out_begin(&s->stream, h, x, 200, hd);
+    mcp_http__sse_begin(&s->stream, h, x, 200, hd);
     free(hd);
     http_exchange_on_abort(x, get_stream_gone, s);
     s->last_used = now_ms(h);
@@ -323,12 +332,12 @@ static void delete_mcp(struct mcp_http *h, struct http_exchange *x, const struct
     struct http_session *s = session_of(h, x, r, cors);
     if (s == NULL)
         return;
-    http_session_free(s);
-    http_reply_text(x, 200, cors, NULL);
+    mcp_http__session_free(s);
+    mcp_http__reply_text(x, 200, cors, NULL);
 }
 
-void http_route_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                    const char *cors)
+void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
+                         const char *cors)
 {
     if (strcmp(r->method, "POST") == 0)
         post_mcp(h, x, r, cors);
@@ -345,32 +354,32 @@ void http_route_mcp(struct mcp_http *h, struct http_exchange *x, const struct ht
 static void sse_stream_gone(void *ud)
 {
     struct http_session *s = ud;
-    sse_out_gone(&s->stream);
-    http_session_free(s); /* the session lives as long as its stream */
+    mcp_http__sse_gone(&s->stream);
+    mcp_http__session_free(s); /* the session lives as long as its stream */
 }
 
-void http_route_sse(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                    const char *cors)
+void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
+                         const char *cors)
 {
     if (strcmp(r->method, "GET") != 0) {
         reply_allow(x, cors, "GET");
         return;
     }
-    struct http_session *s = http_session_new(h, SESSION_SSE);
+    struct http_session *s = mcp_http__session_new(h, SESSION_SSE);
     if (s == NULL) {
-        http_reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
-                         "Service Unavailable: too many sessions");
+        mcp_http__reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
+                              "Service Unavailable: too many sessions");
         return;
     }
-    sse_out_begin(&s->stream, h, x, 200, cors);
+    mcp_http__sse_begin(&s->stream, h, x, 200, cors);
     http_exchange_on_abort(x, sse_stream_gone, s);
     char endpoint[HTTP_SESSION_ID_LEN + 32];
     snprintf(endpoint, sizeof endpoint, "/message?sessionId=%s", s->id);
-    sse_out_lines(&s->stream, "endpoint", endpoint, strlen(endpoint));
+    mcp_http__sse_lines(&s->stream, "endpoint", endpoint, strlen(endpoint));
 }
 
-void http_route_message(struct mcp_http *h, struct http_exchange *x,
-                        const struct http_request *r, const char *cors)
+void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
+                             const struct http_request *r, const char *cors)
 {
     const char *pv = header(r, "mcp-protocol-version");
     enum mcp_revision rev;
@@ -378,26 +387,26 @@ void http_route_message(struct mcp_http *h, struct http_exchange *x,
         reply_allow(x, cors, "POST");
         return;
     }
-    if (!http_media_is(header(r, "content-type"), "application/json")) {
-        http_reply_error(x, 415, cors, NULL, RPC_INVALID_REQUEST,
-                         "Unsupported Media Type: the body must be application/json");
+    if (!mcp_http__media_is(header(r, "content-type"), "application/json")) {
+        mcp_http__reply_error(x, 415, cors, NULL, RPC_INVALID_REQUEST,
+                              "Unsupported Media Type: the body must be application/json");
         return;
     }
-    char *id = http_query_param(r->query, "sessionId");
-    struct http_session *s = http_session_find(h, id, SESSION_SSE);
+    char *id = mcp_http__query_param(r->query, "sessionId");
+    struct http_session *s = mcp_http__session_find(h, id, SESSION_SSE);
     if (id == NULL)
-        http_reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
-                         "Bad Request: the sessionId query parameter is required");
+        mcp_http__reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
+                              "Bad Request: the sessionId query parameter is required");
     else if (s == NULL)
-        http_reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
-                         "Session not found: open the event stream at /sse first");
+        mcp_http__reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
+                              "Session not found: open the event stream at /sse first");
     else if (pv && mcp_revision_parse(pv, &rev) != 0)
-        http_reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
-                         "Bad Request: unsupported MCP-Protocol-Version header");
+        mcp_http__reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
+                              "Bad Request: unsupported MCP-Protocol-Version header");
     else {
         s->last_used = now_ms(h);
         mcp_server_handle(s->server, r->body, r->body_len); /* replies go on the stream */
-        http_reply_text(x, 202, cors, "Accepted");
+        mcp_http__reply_text(x, 202, cors, "Accepted");
     }
     free(id);
 }

@@ -17,8 +17,8 @@
 
 /* --- open SSE responses ------------------------------------------------------------------ */
 
-void sse_out_begin(struct sse_out *so, struct mcp_http *h, struct http_exchange *x, int status,
-                   const char *headers)
+void mcp_http__sse_begin(struct sse_out *so, struct mcp_http *h, struct http_exchange *x,
+                         int status, const char *headers)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -49,7 +49,7 @@ static void sse_out_unlist(struct sse_out *so)
     so->x = NULL;
 }
 
-void sse_out_lines(struct sse_out *so, const char *type, const char *data, size_t len)
+void mcp_http__sse_lines(struct sse_out *so, const char *type, const char *data, size_t len)
 {
     if (so->x == NULL)
         return;
@@ -61,7 +61,7 @@ void sse_out_lines(struct sse_out *so, const char *type, const char *data, size_
     so->last_write = uv_now(so->h->cfg.server.loop);
 }
 
-void sse_out_end(struct sse_out *so)
+void mcp_http__sse_end(struct sse_out *so)
 {
     if (so->x == NULL)
         return;
@@ -70,13 +70,13 @@ void sse_out_end(struct sse_out *so)
     http_stream_end(x);
 }
 
-void sse_out_gone(struct sse_out *so)
+void mcp_http__sse_gone(struct sse_out *so)
 {
     if (so->x)
         sse_out_unlist(so);
 }
 
-void sse_out_keepalive(struct mcp_http *h, uint64_t now)
+void mcp_http__sse_keepalive(struct mcp_http *h, uint64_t now)
 {
     static const char comment[] = ":\n\n";
     for (struct sse_out *so = h->streams; so; so = so->next) {
@@ -133,16 +133,16 @@ static unsigned bucket_of(const char *id)
 static void session_send(void *ud, const char *data, size_t len, int final)
 {
     struct http_session *s = ud;
-    sse_out_lines(&s->stream, "message", data, len);
+    mcp_http__sse_lines(&s->stream, "message", data, len);
     if (final && s->h->draining)
-        http_check_drained(s->h);
+        mcp_http__check_drained(s->h);
 }
 
-struct http_session *http_session_new(struct mcp_http *h, enum session_kind kind)
+struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind)
 {
     uint64_t now = uv_now(h->cfg.server.loop);
     if (h->nsessions >= h->cfg.max_sessions)
-        http_session_expire(h, now);
+        mcp_http__session_expire(h, now);
     if (h->nsessions >= h->cfg.max_sessions)
         return NULL;
     struct http_session *s = xcalloc(1, sizeof *s);
@@ -151,7 +151,8 @@ struct http_session *http_session_new(struct mcp_http *h, enum session_kind kind
     s->last_used = now;
     do
         new_id(s->id);
-    while (http_session_find(h, s->id, SESSION_STREAMABLE) || http_session_find(h, s->id, SESSION_SSE));
+    while (mcp_http__session_find(h, s->id, SESSION_STREAMABLE) ||
+           mcp_http__session_find(h, s->id, SESSION_SSE));
     struct mcp_channel ch = {s, session_send, NULL};
     s->server = mcp_server_new(&h->cfg.server, &ch);
     unsigned b = bucket_of(s->id);
@@ -162,11 +163,13 @@ struct http_session *http_session_new(struct mcp_http *h, enum session_kind kind
         h->sessions->prev = s;
     h->sessions = s;
     h->nsessions++;
-    log_debug("http", "session %.8s... opened (%s)", s->id, kind == SESSION_SSE ? "SSE" : "Streamable HTTP");
+    log_debug("http", "session %.8s... opened (%s)", s->id,
+              kind == SESSION_SSE ? "SSE" : "Streamable HTTP");
     return s;
 }
 
-struct http_session *http_session_find(struct mcp_http *h, const char *id, enum session_kind kind)
+struct http_session *mcp_http__session_find(struct mcp_http *h, const char *id,
+                                            enum session_kind kind)
 {
     if (id == NULL || strlen(id) != HTTP_SESSION_ID_LEN)
         return NULL;
@@ -192,19 +195,19 @@ static void session_unlist(struct http_session *s)
     h->nsessions--;
 }
 
-void http_session_free(struct http_session *s)
+void mcp_http__session_free(struct http_session *s)
 {
     if (s->closing)
         return;
     s->closing = 1;
     session_unlist(s);
-    sse_out_end(&s->stream);
+    mcp_http__sse_end(&s->stream);
     mcp_server_free(s->server); /* cancels its requests: their POSTs are answered */
     log_debug("http", "session %.8s... closed", s->id);
     free(s);
 }
 
-unsigned http_session_expire(struct mcp_http *h, uint64_t now)
+unsigned mcp_http__session_expire(struct mcp_http *h, uint64_t now)
 {
     unsigned n = 0;
     struct http_session *s = h->sessions;
@@ -212,7 +215,7 @@ unsigned http_session_expire(struct mcp_http *h, uint64_t now)
         struct http_session *next = s->next;
         if (s->kind == SESSION_STREAMABLE && s->posts == 0 && s->stream.x == NULL &&
             now - s->last_used >= h->cfg.session_timeout_ms) {
-            http_session_free(s);
+            mcp_http__session_free(s);
             n++;
         }
         s = next;

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #define DEFAULT_HEAD_BYTES (32u * 1024)
-#define DEFAULT_HEADERS 100
+#define DEFAULT_HEADERS    100
 #define DEFAULT_BODY_BYTES (16u * 1024 * 1024)
 #define KEEP_BODY_CAPACITY (64u * 1024) /* larger body buffers are freed between requests */
 
@@ -28,14 +28,14 @@ struct header_span {
 struct http_parser {
     llhttp_t ll;
     struct http_parser_limits lim;
-    struct buf store;       /* method, target, path, query, names and values, NUL-separated */
+    struct buf store; /* method, target, path, query, names and values, NUL-separated */
     struct buf body;
     struct header_span *spans;
     size_t nspans;
     struct span target;
-    char *split;            /* path, query and method, NUL-separated */
-    size_t open_start;      /* start in store of the field or value being read */
-    size_t head_bytes;      /* bytes of the current head consumed so far */
+    char *split;       /* path, query and method, NUL-separated */
+    size_t open_start; /* start in store of the field or value being read */
+    size_t head_bytes; /* bytes of the current head consumed so far */
     size_t trailer_bytes;
     struct http_header *headers;
     struct http_request req;

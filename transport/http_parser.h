@@ -11,7 +11,7 @@
 struct http_parser;
 
 struct http_header {
-    const char *name; /* as sent (compare case-insensitively); NUL-terminated */
+    const char *name;  /* as sent (compare case-insensitively); NUL-terminated */
     const char *value; /* surrounding spaces and tabs removed; NUL-terminated */
     size_t name_len, value_len;
 };
@@ -19,15 +19,15 @@ struct http_header {
 /* A parsed request. Strings are NUL-terminated and owned by the parser;
  * valid until http_parser_next or http_parser_free. */
 struct http_request {
-    const char *method;  /* "GET", "POST", ... */
-    const char *target;  /* the request-target as sent: "/mcp?x=1" */
-    const char *path;    /* target up to '?' or '#' */
-    const char *query;   /* after '?' (without the fragment); "" when none */
-    int version_minor;   /* HTTP/1.<minor> */
-    int keep_alive;      /* the connection may carry another request after this one */
-    int upgrade;         /* an Upgrade or CONNECT request: close after answering */
-    int expect_continue; /* "Expect: 100-continue" */
-    int has_body;        /* Content-Length or chunked */
+    const char *method;                /* "GET", "POST", ... */
+    const char *target;                /* the request-target as sent: "/mcp?x=1" */
+    const char *path;                  /* target up to '?' or '#' */
+    const char *query;                 /* after '?' (without the fragment); "" when none */
+    int version_minor;                 /* HTTP/1.<minor> */
+    int keep_alive;                    /* the connection may carry another request after this one */
+    int upgrade;                       /* an Upgrade or CONNECT request: close after answering */
+    int expect_continue;               /* "Expect: 100-continue" */
+    int has_body;                      /* Content-Length or chunked */
     unsigned long long content_length; /* when known from Content-Length, else 0 */
     const struct http_header *headers;
     size_t nheaders;
@@ -48,7 +48,11 @@ enum http_parse_event {
     HTTP_PARSE_ERROR,   /* malformed or over a cap: answer http_parser_error_status, then close */
 };
 
+/* A parser for the requests of one connection (limits copied; 0 fields
+ * take the defaults). Never NULL (allocation failure aborts). */
 struct http_parser *http_parser_new(const struct http_parser_limits *limits);
+
+/* Frees the parser and every request string it handed out; NULL is a no-op. */
 void http_parser_free(struct http_parser *p);
 
 /* Feeds bytes; returns how many were consumed and stores what happened in

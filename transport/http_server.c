@@ -16,11 +16,11 @@
 
 #define DEFAULT_HEADERS_TIMEOUT_MS 10000
 #define DEFAULT_REQUEST_TIMEOUT_MS 60000
-#define DEFAULT_IDLE_TIMEOUT_MS 60000
-#define DEFAULT_MAX_CONNECTIONS 4096
-#define DEFAULT_MAX_WRITE_QUEUE (64u * 1024 * 1024)
-#define PENDING_CAP (256u * 1024) /* unparsed bytes buffered while a request is answered */
-#define LINGER_MS 2000            /* reading (and dropping) input after our last byte */
+#define DEFAULT_IDLE_TIMEOUT_MS    60000
+#define DEFAULT_MAX_CONNECTIONS    4096
+#define DEFAULT_MAX_WRITE_QUEUE    (64u * 1024 * 1024)
+#define PENDING_CAP                (256u * 1024) /* unparsed bytes buffered while a request is answered */
+#define LINGER_MS                  2000 /* reading (and dropping) input after our last byte */
 
 struct http_exchange {
     struct conn *c;
@@ -41,18 +41,18 @@ struct conn {
     uv_shutdown_t shutdown;
     struct http_parser *parser;
     struct http_exchange x;
-    struct buf pending;    /* received, not yet parsed */
+    struct buf pending; /* received, not yet parsed */
     struct conn *prev, *next;
-    int handles;           /* open handles: tcp, timer */
-    unsigned writes;       /* writes not yet completed */
-    int closing;           /* uv_close called */
-    int finishing;         /* no more requests: close once the writes are done */
-    int lingering;         /* our side shut down; dropping input until EOF or timeout */
-    int read_paused;       /* reading stopped: pending is full */
-    int processing;        /* inside conn_process */
-    int feed_again;        /* after a head: feed (maybe zero bytes) to complete the request */
-    int peer_eof;          /* the client closed its side */
-    int timing;            /* a request's deadlines are set */
+    int handles;     /* open handles: tcp, timer */
+    unsigned writes; /* writes not yet completed */
+    int closing;     /* uv_close called */
+    int finishing;   /* no more requests: close once the writes are done */
+    int lingering;   /* our side shut down; dropping input until EOF or timeout */
+    int read_paused; /* reading stopped: pending is full */
+    int processing;  /* inside conn_process */
+    int feed_again;  /* after a head: feed (maybe zero bytes) to complete the request */
+    int peer_eof;    /* the client closed its side */
+    int timing;      /* a request's deadlines are set */
     uint64_t head_deadline, request_deadline;
 };
 
@@ -93,16 +93,26 @@ const char *http_status_reason(int status)
         int code;
         const char *text;
     } reasons[] = {
-        {100, "Continue"},           {200, "OK"},
-        {202, "Accepted"},           {204, "No Content"},
-        {400, "Bad Request"},        {401, "Unauthorized"},
-        {403, "Forbidden"},          {404, "Not Found"},
-        {405, "Method Not Allowed"}, {406, "Not Acceptable"},
-        {408, "Request Timeout"},    {409, "Conflict"},
-        {411, "Length Required"},    {413, "Content Too Large"},
-        {415, "Unsupported Media Type"}, {417, "Expectation Failed"},
-        {431, "Request Header Fields Too Large"}, {500, "Internal Server Error"},
-        {501, "Not Implemented"},    {503, "Service Unavailable"},
+        {100, "Continue"},
+        {200, "OK"},
+        {202, "Accepted"},
+        {204, "No Content"},
+        {400, "Bad Request"},
+        {401, "Unauthorized"},
+        {403, "Forbidden"},
+        {404, "Not Found"},
+        {405, "Method Not Allowed"},
+        {406, "Not Acceptable"},
+        {408, "Request Timeout"},
+        {409, "Conflict"},
+        {411, "Length Required"},
+        {413, "Content Too Large"},
+        {415, "Unsupported Media Type"},
+        {417, "Expectation Failed"},
+        {431, "Request Header Fields Too Large"},
+        {500, "Internal Server Error"},
+        {501, "Not Implemented"},
+        {503, "Service Unavailable"},
         {505, "HTTP Version Not Supported"},
     };
     for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
@@ -459,7 +469,8 @@ static void conn_process(struct conn *c)
         buf_consume(&c->pending, used);
         conn_track_request(c, ev);
         if (ev == HTTP_PARSE_ERROR)
-            conn_reject(c, http_parser_error_status(c->parser), http_parser_error_reason(c->parser));
+            conn_reject(c, http_parser_error_status(c->parser),
+                        http_parser_error_reason(c->parser));
         else if (ev == HTTP_PARSE_HEAD)
             on_head(c);
         else if (ev == HTTP_PARSE_REQUEST)
@@ -597,8 +608,7 @@ static void start_failed(uv_handle_t *h)
 }
 
 int http_server_start(uv_loop_t *loop, const struct http_server_config *cfg,
-                      http_request_cb *on_request, void *ud, struct http_server **out,
-                      char **err)
+                      http_request_cb *on_request, void *ud, struct http_server **out, char **err)
 {
     struct http_server *s = xcalloc(1, sizeof *s);
     struct sockaddr_storage addr;

@@ -17,14 +17,14 @@ struct http_server;
 struct http_exchange; /* one request and its response */
 
 struct http_server_config {
-    const char *host;             /* an address or a name ("127.0.0.1", "::1", "localhost") */
-    int port;                     /* 0: any free port (see http_server_port) */
+    const char *host;                 /* an address or a name ("127.0.0.1", "::1", "localhost") */
+    int port;                         /* 0: any free port (see http_server_port) */
     struct http_parser_limits limits; /* head, header count, body caps (0: defaults) */
-    uint64_t headers_timeout_ms;  /* a request's first byte to the end of its head (0: 10 s) */
-    uint64_t request_timeout_ms;  /* a request's first byte to the end of its body (0: 60 s) */
-    uint64_t idle_timeout_ms;     /* a connection waiting for its next request (0: 60 s) */
-    unsigned max_connections;     /* more are closed at once (0: 4096) */
-    size_t max_write_queue;       /* bytes queued to a client that does not read (0: 64 MiB) */
+    uint64_t headers_timeout_ms;      /* a request's first byte to the end of its head (0: 10 s) */
+    uint64_t request_timeout_ms;      /* a request's first byte to the end of its body (0: 60 s) */
+    uint64_t idle_timeout_ms;         /* a connection waiting for its next request (0: 60 s) */
+    unsigned max_connections;         /* more are closed at once (0: 4096) */
+    size_t max_write_queue;           /* bytes queued to a client that does not read (0: 64 MiB) */
 };
 
 /* A complete request (head and body). `req` and its strings are valid
@@ -42,8 +42,7 @@ typedef void http_abort_cb(void *ud);
  * malloc'd message in *err (the caller frees it); on error nothing is left
  * open and no callback is ever made. */
 int http_server_start(uv_loop_t *loop, const struct http_server_config *cfg,
-                      http_request_cb *on_request, void *ud, struct http_server **out,
-                      char **err);
+                      http_request_cb *on_request, void *ud, struct http_server **out, char **err);
 
 /* The port actually bound (useful after port 0). */
 int http_server_port(const struct http_server *s);

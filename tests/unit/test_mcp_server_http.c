@@ -21,9 +21,10 @@
 #include <string.h>
 
 #define MODERN_META                                                                                \
-    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                      \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                       \
     "\"io.modelcontextprotocol/clientCapabilities\":{}}"
-#define JSON_HEADERS "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+#define JSON_HEADERS                                                                               \
+    "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
 #define MODERN_HEADERS JSON_HEADERS "MCP-Protocol-Version: 2026-07-28\r\n"
 
 struct fixture {
@@ -96,9 +97,9 @@ static void send_request(struct fixture *f, const char *method, const char *path
     char req[16384];
     tc_free(&f->c);
     tc_init(&f->c, &f->loop, f->port);
-    snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sContent-Length: %zu\r\n\r\n%s",
-             method, path, f->port, headers ? headers : "", body ? strlen(body) : 0,
-             body ? body : "");
+    snprintf(req, sizeof req,
+             "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sContent-Length: %zu\r\n\r\n%s", method,
+             path, f->port, headers ? headers : "", body ? strlen(body) : 0, body ? body : "");
     tc_sends(&f->c, req);
     if (wait_complete)
         assert_true(tc_wait(&f->c, 0, 3000));
@@ -126,8 +127,8 @@ static int has(const struct reply *r, const char *text)
 }
 
 #define INIT_BODY(ver)                                                                             \
-    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" ver \
-    "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"     \
+    "\"" ver "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 
 /* Opens a session of revision ver; its id lands in f->sid. */
 static void open_session(struct fixture *f, const char *ver)
@@ -198,13 +199,15 @@ static void test_session_rules(void **state)
     /* no session id, no version header */
     assert_int_equal(post(f, JSON_HEADERS, ping)->status, 400);
     /* a legacy version header without a session */
-    assert_int_equal(post(f, JSON_HEADERS "MCP-Protocol-Version: 2025-06-18\r\n", ping)->status, 400);
+    assert_int_equal(post(f, JSON_HEADERS "MCP-Protocol-Version: 2025-06-18\r\n", ping)->status,
+                     400);
     /* unknown session */
     struct reply *r = post(f, JSON_HEADERS "Mcp-Session-Id: nope\r\n", ping);
     assert_int_equal(r->status, 404);
     assert_true(has(r, "\"code\":-32600"));
     /* an initialize that fails leaves no session behind */
-    r = post(f, JSON_HEADERS, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
+    r = post(f, JSON_HEADERS,
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
     assert_int_equal(r->status, 200);
     assert_true(has(r, "\"code\":-32602"));
     assert_false(has(r, "mcp-session-id"));
@@ -244,18 +247,23 @@ static void test_media_types(void **state)
              "Content-Type: application/json; charset=utf-8\r\nAccept: text/html\r\n"
              "Mcp-Session-Id: %s\r\n",
              f->sid);
-    assert_int_equal(post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status, 406);
+    assert_int_equal(post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status,
+                     406);
     /* no Accept at all: anything goes */
-    snprintf(headers, sizeof headers, "Content-Type: application/json\r\nMcp-Session-Id: %s\r\n", f->sid);
-    assert_int_equal(post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status, 200);
-    /* SSE only: the reply comes as an event stream */
-    snprintf(headers, sizeof headers,
-             "Content-Type: application/json\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n",
+    snprintf(headers, sizeof headers, "Content-Type: application/json\r\nMcp-Session-Id: %s\r\n",
              f->sid);
+    assert_int_equal(post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status,
+                     200);
+    /* SSE only: the reply comes as an event stream */
+    snprintf(
+        headers, sizeof headers,
+        "Content-Type: application/json\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n",
+        f->sid);
     struct reply *r = post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
     assert_int_equal(r->status, 200);
     assert_true(has(r, "content-type: text/event-stream"));
-    assert_string_equal(r->body, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\n\n");
+    assert_string_equal(r->body,
+                        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\n\n");
 }
 
 static void test_batches(void **state)
@@ -267,7 +275,8 @@ static void test_batches(void **state)
                                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"},"
                                  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
     assert_int_equal(r->status, 200);
-    assert_true(has(r, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":2"));
+    assert_true(
+        has(r, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":2"));
     r = in_session(f, NULL, "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}]");
     assert_int_equal(r->status, 202);
     open_session(f, "2025-06-18");
@@ -283,18 +292,21 @@ static void test_get_stream(void **state)
     send_request(f, "GET", "/mcp", "Accept: text/event-stream\r\n", NULL, 1, &g);
     assert_int_equal(g.status, 405);
     assert_true(has(&g, "allow: POST"));
-    send_request(f, "GET", "/mcp", "Accept: text/event-stream\r\nMcp-Session-Id: nope\r\n", NULL, 1, &g);
+    send_request(f, "GET", "/mcp", "Accept: text/event-stream\r\nMcp-Session-Id: nope\r\n", NULL, 1,
+                 &g);
     assert_int_equal(g.status, 404);
     open_session(f, "2025-11-25");
     char headers[512];
     snprintf(headers, sizeof headers, "Accept: application/json\r\nMcp-Session-Id: %s\r\n", f->sid);
     send_request(f, "GET", "/mcp", headers, NULL, 1, &g);
     assert_int_equal(g.status, 406);
-    snprintf(headers, sizeof headers, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n", f->sid);
+    snprintf(headers, sizeof headers, "Accept: text/event-stream\r\nMcp-Session-Id: %s\r\n",
+             f->sid);
     struct tc stream;
     tc_init(&stream, &f->loop, f->port);
     char req[1024];
-    snprintf(req, sizeof req, "GET /mcp HTTP/1.1\r\nHost: localhost:%d\r\n%s\r\n", f->port, headers);
+    snprintf(req, sizeof req, "GET /mcp HTTP/1.1\r\nHost: localhost:%d\r\n%s\r\n", f->port,
+             headers);
     tc_sends(&stream, req);
     tc_pause(&stream, 50);
     assert_int_equal(stream.r[0].status, 200);
@@ -314,24 +326,29 @@ static void test_get_stream(void **state)
     tc_free(&stream);
 }
 
-/* --- 2026-07-28 ---------------------------------------------------------------------------------- */
+/* --- 2026-07-28 ----------------------------------------------------------------------------------
+ */
 
 static void test_modern_requests(void **state)
 {
     struct fixture *f = *state;
-    struct reply *r = post(f, MODERN_HEADERS "Mcp-Method: server/discover\r\n",
-                           "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META "}}");
+    struct reply *r =
+        post(f, MODERN_HEADERS "Mcp-Method: server/discover\r\n",
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META
+             "}}");
     assert_int_equal(r->status, 200);
     assert_true(has(r, "\"resultType\":\"complete\""));
     assert_false(has(r, "mcp-session-id"));
     assert_int_equal(mcp_http_sessions(f->h), 0);
     /* a session id header is ignored with the 2026 version header */
     r = post(f, MODERN_HEADERS "Mcp-Method: server/discover\r\nMcp-Session-Id: whatever\r\n",
-             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"server/discover\",\"params\":{" MODERN_META "}}");
+             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"server/discover\",\"params\":{" MODERN_META
+             "}}");
     assert_int_equal(r->status, 200);
     /* unknown method: 404 with -32601 */
     r = post(f, MODERN_HEADERS "Mcp-Method: nope/nope\r\n",
-             "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nope/nope\",\"params\":{" MODERN_META "}}");
+             "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nope/nope\",\"params\":{" MODERN_META
+             "}}");
     assert_int_equal(r->status, 404);
     assert_true(has(r, "\"code\":-32601"));
     /* a required _meta field is missing: 400 with -32602 */
@@ -347,14 +364,17 @@ static void test_modern_requests(void **state)
     assert_true(has(r, "\"id\":5,\"error\":{\"code\":-32022"));
     assert_true(has(r, "\"supported\":[\"2026-07-28\"],\"requested\":\"2099-01-01\""));
     /* notifications: 202, no body */
-    r = post(f, MODERN_HEADERS, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}");
+    r = post(f, MODERN_HEADERS,
+             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+             "cancelled\",\"params\":{\"requestId\":1}}");
     assert_int_equal(r->status, 202);
     /* no batches */
     r = post(f, MODERN_HEADERS "Mcp-Method: server/discover\r\n", "[]");
     assert_int_equal(r->status, 400);
     /* GET and DELETE are not part of 2026-07-28 */
     struct reply g;
-    send_request(f, "GET", "/mcp", "MCP-Protocol-Version: 2026-07-28\r\nMcp-Session-Id: x\r\n", NULL, 1, &g);
+    send_request(f, "GET", "/mcp", "MCP-Protocol-Version: 2026-07-28\r\nMcp-Session-Id: x\r\n",
+                 NULL, 1, &g);
     assert_int_equal(g.status, 405);
     send_request(f, "DELETE", "/mcp", "MCP-Protocol-Version: 2026-07-28\r\n", NULL, 1, &g);
     assert_int_equal(g.status, 405);
@@ -375,26 +395,38 @@ static void test_modern_header_rules(void **state)
                        "\"uri\":\"codemode://declarations.d.ts\"," MODERN_META "}}";
     /* Mcp-Method missing, wrong, with a bad character */
     expect_mismatch(f, MODERN_HEADERS "Mcp-Name: codemode://declarations.d.ts\r\n", read);
-    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: tools/list\r\nMcp-Name: codemode://declarations.d.ts\r\n", read);
-    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: resources/read\xc3\xa9\r\nMcp-Name: x\r\n", read);
+    expect_mismatch(
+        f, MODERN_HEADERS "Mcp-Method: tools/list\r\nMcp-Name: codemode://declarations.d.ts\r\n",
+        read);
+    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: resources/read\xc3\xa9\r\nMcp-Name: x\r\n",
+                    read);
     /* Mcp-Name missing or wrong */
     expect_mismatch(f, MODERN_HEADERS "Mcp-Method: resources/read\r\n", read);
-    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: resources/read\r\nMcp-Name: codemode://other\r\n", read);
-    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: resources/read\r\nMcp-Name: =?base64?!!?=\r\n", read);
+    expect_mismatch(
+        f, MODERN_HEADERS "Mcp-Method: resources/read\r\nMcp-Name: codemode://other\r\n", read);
+    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: resources/read\r\nMcp-Name: =?base64?!!?=\r\n",
+                    read);
     /* the version header and _meta disagree */
-    expect_mismatch(f, MODERN_HEADERS "Mcp-Method: server/discover\r\n",
-                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
-                    "\"io.modelcontextprotocol/protocolVersion\":\"2099-01-01\","
-                    "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+    expect_mismatch(
+        f, MODERN_HEADERS "Mcp-Method: server/discover\r\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
+        "\"io.modelcontextprotocol/protocolVersion\":\"2099-01-01\","
+        "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
     /* a modern body without the version header */
-    expect_mismatch(f, JSON_HEADERS "Mcp-Method: server/discover\r\n",
-                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META "}}");
+    expect_mismatch(
+        f, JSON_HEADERS "Mcp-Method: server/discover\r\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META
+        "}}");
     /* the right headers, plain and base64-encoded */
-    struct reply *r = post(f, MODERN_HEADERS "mcp-method: resources/read\r\nMCP-NAME: codemode://declarations.d.ts\r\n", read);
+    struct reply *r = post(
+        f,
+        MODERN_HEADERS "mcp-method: resources/read\r\nMCP-NAME: codemode://declarations.d.ts\r\n",
+        read);
     assert_int_equal(r->status, 200);
     assert_true(has(r, "\"contents\":["));
-    r = post(f, MODERN_HEADERS "Mcp-Method: resources/read\r\n"
-                "Mcp-Name: =?base64?Y29kZW1vZGU6Ly9kZWNsYXJhdGlvbnMuZC50cw==?=\r\n",
+    r = post(f,
+             MODERN_HEADERS "Mcp-Method: resources/read\r\n"
+                            "Mcp-Name: =?base64?Y29kZW1vZGU6Ly9kZWNsYXJhdGlvbnMuZC50cw==?=\r\n",
              read);
     assert_int_equal(r->status, 200);
 }
@@ -404,8 +436,9 @@ static void test_modern_listen(void **state)
     struct fixture *f = *state;
     struct tc s;
     tc_init(&s, &f->loop, f->port);
-    const char *body = "{\"jsonrpc\":\"2.0\",\"id\":\"L1\",\"method\":\"subscriptions/listen\",\"params\":{"
-                       "\"notifications\":{\"toolsListChanged\":true}," MODERN_META "}}";
+    const char *body =
+        "{\"jsonrpc\":\"2.0\",\"id\":\"L1\",\"method\":\"subscriptions/listen\",\"params\":{"
+        "\"notifications\":{\"toolsListChanged\":true}," MODERN_META "}}";
     char req[2048];
     snprintf(req, sizeof req,
              "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" MODERN_HEADERS
@@ -430,7 +463,8 @@ static void test_modern_listen(void **state)
     tc_free(&s);
 }
 
-/* --- security ------------------------------------------------------------------------------------ */
+/* --- security ------------------------------------------------------------------------------------
+ */
 
 static void raw_request(struct fixture *f, const char *text, struct reply *out)
 {
@@ -451,8 +485,9 @@ static void test_host_and_origin(void **state)
     const char *body = INIT_BODY("2025-11-25");
     const char *hosts[] = {"evil.example.com", "127.0.0.1:1", "localhost", NULL};
     for (int i = 0; hosts[i]; i++) {
-        snprintf(req, sizeof req, "POST /mcp HTTP/1.1\r\nHost: %s\r\n" JSON_HEADERS
-                 "Content-Length: %zu\r\n\r\n%s", hosts[i], strlen(body), body);
+        snprintf(req, sizeof req,
+                 "POST /mcp HTTP/1.1\r\nHost: %s\r\n" JSON_HEADERS "Content-Length: %zu\r\n\r\n%s",
+                 hosts[i], strlen(body), body);
         raw_request(f, req, &r);
         assert_int_equal(r.status, 403);
     }
@@ -464,8 +499,9 @@ static void test_host_and_origin(void **state)
     for (int i = 0; ok_hosts[i]; i++) {
         char host[64];
         snprintf(host, sizeof host, ok_hosts[i], f->port);
-        snprintf(req, sizeof req, "POST /mcp HTTP/1.1\r\nHost: %s\r\n" JSON_HEADERS
-                 "Content-Length: %zu\r\n\r\n%s", host, strlen(body), body);
+        snprintf(req, sizeof req,
+                 "POST /mcp HTTP/1.1\r\nHost: %s\r\n" JSON_HEADERS "Content-Length: %zu\r\n\r\n%s",
+                 host, strlen(body), body);
         raw_request(f, req, &r);
         assert_int_equal(r.status, 200);
     }
@@ -490,13 +526,16 @@ static void test_allowed_origins_and_preflight(void **state)
     char *origins[] = {"http://inspector.example:6274", NULL};
     struct mcp_http_config hc = {.allowed_origins = origins};
     start(f, &hc);
-    struct reply *r = post(f, JSON_HEADERS "Origin: http://inspector.example:6274\r\n", INIT_BODY("2025-11-25"));
+    struct reply *r =
+        post(f, JSON_HEADERS "Origin: http://inspector.example:6274\r\n", INIT_BODY("2025-11-25"));
     assert_int_equal(r->status, 200);
     /* the Host of an allowed origin is accepted too (behind a proxy) */
     char req[1024];
     const char *body = INIT_BODY("2025-11-25");
-    snprintf(req, sizeof req, "POST /mcp HTTP/1.1\r\nHost: inspector.example:6274\r\n" JSON_HEADERS
-             "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+    snprintf(req, sizeof req,
+             "POST /mcp HTTP/1.1\r\nHost: inspector.example:6274\r\n" JSON_HEADERS
+             "Content-Length: %zu\r\n\r\n%s",
+             strlen(body), body);
     struct reply rr;
     raw_request(f, req, &rr);
     assert_int_equal(rr.status, 200);
@@ -555,7 +594,8 @@ static void test_body_cap_and_paths(void **state)
     assert_int_equal(o.status, 405);
 }
 
-/* --- legacy SSE -------------------------------------------------------------------------------------- */
+/* --- legacy SSE
+ * -------------------------------------------------------------------------------------- */
 
 static void test_legacy_sse(void **state)
 {
@@ -563,13 +603,16 @@ static void test_legacy_sse(void **state)
     struct tc s;
     tc_init(&s, &f->loop, f->port);
     char req[512];
-    snprintf(req, sizeof req, "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n", f->port);
+    snprintf(req, sizeof req,
+             "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n",
+             f->port);
     tc_sends(&s, req);
     tc_pause(&s, 50);
     assert_int_equal(s.r[0].status, 200);
     char id[128];
     assert_non_null(s.r[0].body.data);
-    assert_int_equal(sscanf(s.r[0].body.data, "event: endpoint\ndata: /message?sessionId=%127[^\n]", id), 1);
+    assert_int_equal(
+        sscanf(s.r[0].body.data, "event: endpoint\ndata: /message?sessionId=%127[^\n]", id), 1);
     assert_int_equal(mcp_http_sessions(f->h), 1);
     char path[256];
     struct reply r;
@@ -581,8 +624,13 @@ static void test_legacy_sse(void **state)
                  "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}", 1, &r);
     assert_int_equal(r.status, 202);
     tc_pause(&s, 50);
-    assert_non_null(strstr(s.r[0].body.data, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\""));
-    assert_non_null(strstr(s.r[0].body.data, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"p\",\"result\":{}}\n\n"));
+    assert_non_null(
+        strstr(s.r[0].body.data,
+               "event: message\ndata: "
+               "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\""));
+    assert_non_null(
+        strstr(s.r[0].body.data,
+               "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"p\",\"result\":{}}\n\n"));
     send_request(f, "POST", path, JSON_HEADERS "MCP-Protocol-Version: bogus\r\n", "{}", 1, &r);
     assert_int_equal(r.status, 400);
     send_request(f, "POST", "/message?sessionId=nope", JSON_HEADERS, "{}", 1, &r);
@@ -599,7 +647,8 @@ static void test_legacy_sse(void **state)
     tc_free(&s);
 }
 
-/* --- time: expiry, keep-alives, drain ----------------------------------------------------------- */
+/* --- time: expiry, keep-alives, drain -----------------------------------------------------------
+ */
 
 static void test_session_expiry_and_keepalive(void **state)
 {
@@ -615,15 +664,19 @@ static void test_session_expiry_and_keepalive(void **state)
     struct tc s;
     tc_init(&s, &f->loop, f->port);
     char req[512];
-    snprintf(req, sizeof req, "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nMcp-Session-Id: %s\r\n\r\n", f->port, keep);
+    snprintf(req, sizeof req,
+             "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nMcp-Session-Id: %s\r\n\r\n", f->port,
+             keep);
     tc_sends(&s, req);
     tc_pause(&s, 1600);
     assert_non_null(s.r[0].body.data);
     assert_non_null(strstr(s.r[0].body.data, ":\n\n"));
     assert_int_equal(mcp_http_sessions(f->h), 1);
-    assert_int_equal(in_session(f, NULL, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status, 404);
+    assert_int_equal(
+        in_session(f, NULL, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status, 404);
     strcpy(f->sid, keep);
-    assert_int_equal(in_session(f, NULL, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status, 200);
+    assert_int_equal(
+        in_session(f, NULL, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")->status, 200);
     tc_free(&s);
 }
 
@@ -639,7 +692,9 @@ static void test_drain(void **state)
     struct tc s;
     tc_init(&s, &f->loop, f->port);
     char req[512];
-    snprintf(req, sizeof req, "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nMcp-Session-Id: %s\r\n\r\n", f->port, f->sid);
+    snprintf(req, sizeof req,
+             "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nMcp-Session-Id: %s\r\n\r\n", f->port,
+             f->sid);
     tc_sends(&s, req);
     tc_pause(&s, 50);
     assert_int_equal(s.r[0].status, 200);
@@ -651,39 +706,40 @@ static void test_drain(void **state)
     tc_free(&s);
 }
 
-/* --- helpers ---------------------------------------------------------------------------------------- */
+/* --- helpers
+ * ---------------------------------------------------------------------------------------- */
 
 static void test_check_helpers(void **state)
 {
     (void) state;
-    assert_true(http_accepts(NULL, "application/json"));
-    assert_true(http_accepts("application/json, text/event-stream", "text/event-stream"));
-    assert_true(http_accepts("text/*", "text/event-stream"));
-    assert_true(http_accepts("*/*;q=0.1", "application/json"));
-    assert_false(http_accepts("text/event-stream", "application/json"));
-    assert_false(http_accepts("application/json;q=0, text/event-stream", "application/json"));
-    assert_true(http_media_is("Application/JSON ; charset=utf-8", "application/json"));
-    assert_false(http_media_is("application/jsonx", "application/json"));
-    assert_false(http_media_is(NULL, "application/json"));
-    assert_true(http_check_token("Bearer abc", "abc"));
-    assert_true(http_check_token("BEARER   abc", "abc"));
-    assert_false(http_check_token("Bearer abcd", "abc"));
-    assert_false(http_check_token("Bearer ab", "abc"));
-    assert_false(http_check_token(NULL, "abc"));
-    assert_true(http_field_ok("a b\tc"));
-    assert_false(http_field_ok("a\x01"));
-    assert_false(http_field_ok("\xc3\xa9"));
-    char *d = http_decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    assert_true(mcp_http__accepts(NULL, "application/json"));
+    assert_true(mcp_http__accepts("application/json, text/event-stream", "text/event-stream"));
+    assert_true(mcp_http__accepts("text/*", "text/event-stream"));
+    assert_true(mcp_http__accepts("*/*;q=0.1", "application/json"));
+    assert_false(mcp_http__accepts("text/event-stream", "application/json"));
+    assert_false(mcp_http__accepts("application/json;q=0, text/event-stream", "application/json"));
+    assert_true(mcp_http__media_is("Application/JSON ; charset=utf-8", "application/json"));
+    assert_false(mcp_http__media_is("application/jsonx", "application/json"));
+    assert_false(mcp_http__media_is(NULL, "application/json"));
+    assert_true(mcp_http__check_token("Bearer abc", "abc"));
+    assert_true(mcp_http__check_token("BEARER   abc", "abc"));
+    assert_false(mcp_http__check_token("Bearer abcd", "abc"));
+    assert_false(mcp_http__check_token("Bearer ab", "abc"));
+    assert_false(mcp_http__check_token(NULL, "abc"));
+    assert_true(mcp_http__field_ok("a b\tc"));
+    assert_false(mcp_http__field_ok("a\x01"));
+    assert_false(mcp_http__field_ok("\xc3\xa9"));
+    char *d = mcp_http__decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?=");
     assert_string_equal(d, "Hello, \xe4\xb8\x96\xe7\x95\x8c");
     free(d);
-    d = http_decode_header_value("plain");
+    d = mcp_http__decode_header_value("plain");
     assert_string_equal(d, "plain");
     free(d);
-    assert_null(http_decode_header_value("=?base64?abc?="));
-    d = http_query_param("a=1&sessionId=ab%2Fc&x", "sessionId");
+    assert_null(mcp_http__decode_header_value("=?base64?abc?="));
+    d = mcp_http__query_param("a=1&sessionId=ab%2Fc&x", "sessionId");
     assert_string_equal(d, "ab/c");
     free(d);
-    assert_null(http_query_param("sessionIdx=1", "sessionId"));
+    assert_null(mcp_http__query_param("sessionIdx=1", "sessionId"));
 }
 
 int main(void)

@@ -188,7 +188,8 @@ static void test_sse_format(void **state)
                                 ":\n\n: ping\n\n");
     buf_reset(&b);
     assert_int_equal(sse_append_lines(&b, "message", "{\"a\":1}\n\n{\"b\":2}\r\n", 18), 2);
-    assert_string_equal(b.data, "event: message\ndata: {\"a\":1}\n\nevent: message\ndata: {\"b\":2}\n\n");
+    assert_string_equal(b.data,
+                        "event: message\ndata: {\"a\":1}\n\nevent: message\ndata: {\"b\":2}\n\n");
     buf_free(&b);
 }
 
@@ -222,8 +223,8 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_requ
         return;
     }
     char body[512];
-    int n = snprintf(body, sizeof body, "%s %s %s body=%zu", r->method, r->path, r->query,
-                     r->body_len);
+    int n =
+        snprintf(body, sizeof body, "%s %s %s body=%zu", r->method, r->path, r->query, r->body_len);
     http_respond(x, 200, "X-Test: 1\r\n", "text/plain", body, (size_t) n);
 }
 
@@ -284,8 +285,9 @@ static void test_server_pipelining(void **state)
     srv_start(&v, NULL);
     struct tc c;
     tc_init(&c, &v.loop, http_server_port(v.s));
-    tc_sends(&c, "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nPOST /2 HTTP/1.1\r\nHost: x\r\n"
-                 "Content-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    tc_sends(&c,
+             "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nPOST /2 HTTP/1.1\r\nHost: x\r\n"
+             "Content-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     assert_true(tc_wait(&c, 2, 2000));
     assert_string_equal(c.r[0].body.data, "GET /1  body=0");
     assert_string_equal(c.r[1].body.data, "POST /2  body=2");
@@ -309,7 +311,8 @@ static void test_server_http10_and_continue(void **state)
     assert_true(tc_wait_closed(&c, 3000)); /* HTTP/1.0 closes by default */
     tc_free(&c);
     tc_init(&c, &v.loop, http_server_port(v.s));
-    tc_sends(&c, "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
+    tc_sends(&c,
+             "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
     tc_pause(&c, 50);
     assert_non_null(c.raw.data);
     assert_non_null(strstr(c.raw.data, "HTTP/1.1 100 Continue\r\n\r\n"));
