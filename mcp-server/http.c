@@ -53,9 +53,10 @@ static char *cors_headers(const char *origin)
     return buf_steal(&b);
 }
 
-static void preflight(struct http_exchange *x, const struct http_request *r, const char *cors)
+static void preflight(struct http_exchange *x, const struct http_server_request *r,
+                      const char *cors)
 {
-    const char *asked = http_request_header(r, "access-control-request-headers");
+    const char *asked = http_parser_header(r, "access-control-request-headers");
     struct buf b;
     buf_init(&b, 0);
     if (cors)
@@ -86,7 +87,7 @@ static int known_path(const char *path)
     return !strcmp(path, "/mcp") || !strcmp(path, "/sse") || !strcmp(path, "/message");
 }
 
-static void route(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
+static void route(struct mcp_http *h, struct http_exchange *x, const struct http_server_request *r,
                   const char *cors)
 {
     if (strcmp(r->path, "/mcp") == 0)
@@ -97,12 +98,12 @@ static void route(struct mcp_http *h, struct http_exchange *x, const struct http
         mcp_http__route_message(h, x, r, cors);
 }
 
-static void on_request(void *ud, struct http_exchange *x, const struct http_request *r)
+static void on_request(void *ud, struct http_exchange *x, const struct http_server_request *r)
 {
     struct mcp_http *h = ud;
-    const char *origin = http_request_header(r, "origin");
-    const char *auth = http_request_header(r, "authorization");
-    if (!mcp_http__check_host(h, http_request_header(r, "host"))) {
+    const char *origin = http_parser_header(r, "origin");
+    const char *auth = http_parser_header(r, "authorization");
+    if (!mcp_http__check_host(h, http_parser_header(r, "host"))) {
         log_info("http", "refused a request for another Host (DNS rebinding?)");
         mcp_http__reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST,
                               "Forbidden: Host not allowed");

@@ -170,11 +170,11 @@ unsigned mcp_http__post_working(const struct mcp_http *h);
 
 /* --- http_routes.c ------------------------------------------------------------------------- */
 
-void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                         const char *cors);
-void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                         const char *cors);
+void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x,
+                         const struct http_server_request *r, const char *cors);
+void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
+                         const struct http_server_request *r, const char *cors);
 void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
-                             const struct http_request *r, const char *cors);
+                             const struct http_server_request *r, const char *cors);
 
 #endif

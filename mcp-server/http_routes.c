@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *header(const struct http_request *r, const char *name)
+static const char *header(const struct http_server_request *r, const char *name)
 {
-    return http_request_header(r, name);
+    return http_parser_header(r, name);
 }
 
 static uint64_t now_ms(const struct mcp_http *h)
@@ -51,8 +51,9 @@ static void reply_allow(struct http_exchange *x, const char *cors, const char *a
 /* --- 2025 sessions ----------------------------------------------------------------------- */
 
 /* Hands a POSTed message to a session's MCP server. */
-static void serve_session(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                          struct http_session *s, const char *cors, int initialize)
+static void serve_session(struct mcp_http *h, struct http_exchange *x,
+                          const struct http_server_request *r, struct http_session *s,
+                          const char *cors, int initialize)
 {
     const char *accept = header(r, "accept");
     struct http_post *p = mcp_http__post_new(h, x, s, cors);
@@ -83,7 +84,7 @@ static const char *name_field(const char *method)
     return strcmp(method, "resources/read") == 0 ? "uri" : NULL;
 }
 
-static int name_problem(const struct http_request *r, const struct rpc_message *m, char *msg,
+static int name_problem(const struct http_server_request *r, const struct rpc_message *m, char *msg,
                         size_t sz)
 {
     const char *field = name_field(m->method), *name = header(r, "mcp-name");
@@ -120,8 +121,8 @@ static int version_problem(const struct rpc_message *m, const char *pv, char *ms
 
 /* Checks the request metadata headers against the body (2026-07-28,
  * streamable-http.mdx "Server Validation"). Returns 0, or 1 with msg set. */
-static int header_problem(const struct http_request *r, const struct rpc_message *m, const char *pv,
-                          char *msg, size_t sz)
+static int header_problem(const struct http_server_request *r, const struct rpc_message *m,
+                          const char *pv, char *msg, size_t sz)
 {
     const char *method = header(r, "mcp-method");
     if (!mcp_http__field_ok(pv)) {
@@ -142,8 +143,9 @@ static int header_problem(const struct http_request *r, const struct rpc_message
     return name_problem(r, m, msg, sz) || version_problem(m, pv, msg, sz);
 }
 
-static void serve_modern(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                         const struct rpc_message *m, int batch, const char *pv, const char *cors)
+static void serve_modern(struct mcp_http *h, struct http_exchange *x,
+                         const struct http_server_request *r, const struct rpc_message *m,
+                         int batch, const char *pv, const char *cors)
 {
     char msg[400];
     if (batch) {
@@ -204,8 +206,9 @@ static int has_modern_meta(const struct rpc_message *m)
 
 /* --- /mcp ------------------------------------------------------------------------------------- */
 
-static void post_session(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                         const char *sid, const char *pv, int pv_known, const char *cors)
+static void post_session(struct mcp_http *h, struct http_exchange *x,
+                         const struct http_server_request *r, const char *sid, const char *pv,
+                         int pv_known, const char *cors)
 {
     struct http_session *s = mcp_http__session_find(h, sid, SESSION_STREAMABLE);
     if (s == NULL)
@@ -220,7 +223,7 @@ static void post_session(struct mcp_http *h, struct http_exchange *x, const stru
 }
 
 static void post_new_session(struct mcp_http *h, struct http_exchange *x,
-                             const struct http_request *r, const char *cors)
+                             const struct http_server_request *r, const char *cors)
 {
     struct http_session *s = mcp_http__session_new(h, SESSION_STREAMABLE);
     if (s == NULL) {
@@ -232,8 +235,8 @@ static void post_new_session(struct mcp_http *h, struct http_exchange *x,
     serve_session(h, x, r, s, cors, 1);
 }
 
-static void post_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                     const char *cors)
+static void post_mcp(struct mcp_http *h, struct http_exchange *x,
+                     const struct http_server_request *r, const char *cors)
 {
     const char *accept = header(r, "accept"), *sid = header(r, "mcp-session-id");
     const char *pv = header(r, "mcp-protocol-version");
@@ -288,7 +291,7 @@ static void get_stream_gone(void *ud)
 }
 
 static struct http_session *session_of(struct mcp_http *h, struct http_exchange *x,
-                                       const struct http_request *r, const char *cors)
+                                       const struct http_server_request *r, const char *cors)
 {
     const char *sid = header(r, "mcp-session-id"), *pv = header(r, "mcp-protocol-version");
     enum mcp_revision rev;
@@ -303,8 +306,8 @@ static struct http_session *session_of(struct mcp_http *h, struct http_exchange 
     return s;
 }
 
-static void get_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                    const char *cors)
+static void get_mcp(struct mcp_http *h, struct http_exchange *x,
+                    const struct http_server_request *r, const char *cors)
 {
     struct http_session *s = session_of(h, x, r, cors);
     if (s == NULL)
@@ -326,8 +329,8 @@ static void get_mcp(struct mcp_http *h, struct http_exchange *x, const struct ht
     s->last_used = now_ms(h);
 }
 
-static void delete_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                       const char *cors)
+static void delete_mcp(struct mcp_http *h, struct http_exchange *x,
+                       const struct http_server_request *r, const char *cors)
 {
     struct http_session *s = session_of(h, x, r, cors);
     if (s == NULL)
@@ -336,8 +339,8 @@ static void delete_mcp(struct mcp_http *h, struct http_exchange *x, const struct
     mcp_http__reply_text(x, 200, cors, NULL);
 }
 
-void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                         const char *cors)
+void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x,
+                         const struct http_server_request *r, const char *cors)
 {
     if (strcmp(r->method, "POST") == 0)
         post_mcp(h, x, r, cors);
@@ -358,8 +361,8 @@ static void sse_stream_gone(void *ud)
     mcp_http__session_free(s); /* the session lives as long as its stream */
 }
 
-void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x, const struct http_request *r,
-                         const char *cors)
+void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
+                         const struct http_server_request *r, const char *cors)
 {
     if (strcmp(r->method, "GET") != 0) {
         reply_allow(x, cors, "GET");
@@ -379,7 +382,7 @@ void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x, const stru
 }
 
 void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
-                             const struct http_request *r, const char *cors)
+                             const struct http_server_request *r, const char *cors)
 {
     const char *pv = header(r, "mcp-protocol-version");
     enum mcp_revision rev;

@@ -38,7 +38,7 @@ struct http_parser {
     size_t head_bytes; /* bytes of the current head consumed so far */
     size_t trailer_bytes;
     struct http_header *headers;
-    struct http_request req;
+    struct http_server_request req;
     int in_request, head_done, complete, have_request;
     int error_status;
     const char *error_reason;
@@ -168,15 +168,15 @@ static void split_target(struct http_parser *p)
     memcpy(p->split + n + qlen + 2, m, mlen + 1);
 }
 
-static int expects_continue(const struct http_request *r)
+static int expects_continue(const struct http_server_request *r)
 {
-    const char *e = http_request_header(r, "expect");
+    const char *e = http_parser_header(r, "expect");
     return e && strcasecmp(e, "100-continue") == 0;
 }
 
 static void build_request(struct http_parser *p)
 {
-    struct http_request *r = &p->req;
+    struct http_server_request *r = &p->req;
     p->headers = xrealloc(p->headers, (p->nspans ? p->nspans : 1) * sizeof *p->headers);
     for (size_t i = 0; i < p->nspans; i++) {
         struct http_header *h = &p->headers[i];
@@ -212,8 +212,8 @@ static int on_headers_complete(llhttp_t *ll)
     p->have_request = 1;
     if (p->req.content_length > p->lim.max_body_bytes)
         return fail(p, 413, "request body too large");
-    if (http_request_header_count(&p->req, "host") > 1 ||
-        http_request_header_count(&p->req, "content-length") > 1)
+    if (http_parser_header_count(&p->req, "host") > 1 ||
+        http_parser_header_count(&p->req, "content-length") > 1)
         return fail(p, 400, "duplicate Host or Content-Length");
     return HPE_PAUSED;
 }
@@ -354,7 +354,7 @@ enum http_parse_event http_parser_finish(struct http_parser *p)
     return p->complete ? HTTP_PARSE_REQUEST : HTTP_PARSE_MORE;
 }
 
-const struct http_request *http_parser_request(const struct http_parser *p)
+const struct http_server_request *http_parser_request(const struct http_parser *p)
 {
     return p->have_request ? &p->req : NULL;
 }
@@ -388,7 +388,7 @@ void http_parser_next(struct http_parser *p)
     memset(&p->req, 0, sizeof p->req);
 }
 
-const char *http_request_header(const struct http_request *r, const char *name)
+const char *http_parser_header(const struct http_server_request *r, const char *name)
 {
     for (size_t i = 0; i < r->nheaders; i++)
         if (strcasecmp(r->headers[i].name, name) == 0)
@@ -396,7 +396,7 @@ const char *http_request_header(const struct http_request *r, const char *name)
     return NULL;
 }
 
-size_t http_request_header_count(const struct http_request *r, const char *name)
+size_t http_parser_header_count(const struct http_server_request *r, const char *name)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->nheaders; i++)

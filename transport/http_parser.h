@@ -18,7 +18,7 @@ struct http_header {
 
 /* A parsed request. Strings are NUL-terminated and owned by the parser;
  * valid until http_parser_next or http_parser_free. */
-struct http_request {
+struct http_server_request {
     const char *method;                /* "GET", "POST", ... */
     const char *target;                /* the request-target as sent: "/mcp?x=1" */
     const char *path;                  /* target up to '?' or '#' */
@@ -70,7 +70,7 @@ size_t http_parser_feed(struct http_parser *p, const char *data, size_t len,
 enum http_parse_event http_parser_finish(struct http_parser *p);
 
 /* The request whose head (or whole) was reported; NULL before. */
-const struct http_request *http_parser_request(const struct http_parser *p);
+const struct http_server_request *http_parser_request(const struct http_parser *p);
 
 /* 1 while a request has begun (a first byte of it arrived) and is not complete. */
 int http_parser_in_request(const struct http_parser *p);
@@ -86,9 +86,9 @@ const char *http_parser_error_reason(const struct http_parser *p);
 void http_parser_next(struct http_parser *p);
 
 /* The first header named `name` (case-insensitive), or NULL. */
-const char *http_request_header(const struct http_request *r, const char *name);
+const char *http_parser_header(const struct http_server_request *r, const char *name);
 
 /* How many headers are named `name`. */
-size_t http_request_header_count(const struct http_request *r, const char *name);
+size_t http_parser_header_count(const struct http_server_request *r, const char *name);
 
 #endif

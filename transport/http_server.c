@@ -24,7 +24,7 @@
 
 struct http_exchange {
     struct conn *c;
-    http_abort_cb *abort;
+    http_server_abort_cb *abort;
     void *abort_ud;
     int active;      /* delivered to the application, response not ended */
     int streaming;   /* a streamed response has begun */
@@ -60,7 +60,7 @@ struct http_server {
     uv_loop_t *loop;
     uv_tcp_t listener;
     struct http_server_config cfg;
-    http_request_cb *on_request;
+    http_server_request_cb *on_request;
     void *ud;
     struct conn *conns;
     unsigned nconns;
@@ -142,7 +142,7 @@ static void format_head(struct buf *b, struct http_exchange *x, int status, cons
                http_date(s));
     if (content_type)
         buf_printf(b, "Content-Type: %s\r\n", content_type);
-    if (length >= 0)
+    if (length >= 0 && status != 204 && status != 304)
         buf_printf(b, "Content-Length: %lld\r\n", length);
     else if (x->chunked)
         buf_append_str(b, "Transfer-Encoding: chunked\r\n");
@@ -254,7 +254,7 @@ static void exchange_done(struct http_exchange *x)
     }
 }
 
-void http_exchange_on_abort(struct http_exchange *x, http_abort_cb *cb, void *ud)
+void http_exchange_on_abort(struct http_exchange *x, http_server_abort_cb *cb, void *ud)
 {
     x->abort = cb;
     x->abort_ud = ud;
@@ -429,7 +429,7 @@ static void conn_track_request(struct conn *c, enum http_parse_event ev)
 
 static void on_head(struct conn *c)
 {
-    const struct http_request *r = http_parser_request(c->parser);
+    const struct http_server_request *r = http_parser_request(c->parser);
     c->feed_again = 1;
     if (r->expect_continue && r->version_minor >= 1) {
         struct buf b;
@@ -442,7 +442,7 @@ static void on_head(struct conn *c)
 static void dispatch(struct conn *c)
 {
     struct http_server *s = c->s;
-    const struct http_request *r = http_parser_request(c->parser);
+    const struct http_server_request *r = http_parser_request(c->parser);
     c->x = (struct http_exchange){
         .c = c,
         .active = 1,
@@ -608,7 +608,8 @@ static void start_failed(uv_handle_t *h)
 }
 
 int http_server_start(uv_loop_t *loop, const struct http_server_config *cfg,
-                      http_request_cb *on_request, void *ud, struct http_server **out, char **err)
+                      http_server_request_cb *on_request, void *ud, struct http_server **out,
+                      char **err)
 {
     struct http_server *s = xcalloc(1, sizeof *s);
     struct sockaddr_storage addr;

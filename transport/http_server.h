@@ -31,18 +31,20 @@ struct http_server_config {
  * during the call only. The application must end the exchange with
  * http_respond or http_stream_begin ... http_stream_end, now or later; if it
  * keeps x past this call it must set an abort callback. */
-typedef void http_request_cb(void *ud, struct http_exchange *x, const struct http_request *req);
+typedef void http_server_request_cb(void *ud, struct http_exchange *x,
+                                    const struct http_server_request *req);
 
 /* The connection of an unfinished exchange is gone (client closed it, a
  * timeout, a write error, the server closing): x is invalid from now on.
  * Never called from inside a call the application made into this module. */
-typedef void http_abort_cb(void *ud);
+typedef void http_server_abort_cb(void *ud);
 
 /* Binds and listens. Returns 0 and *out, or a negative libuv error with a
  * malloc'd message in *err (the caller frees it); on error nothing is left
  * open and no callback is ever made. */
 int http_server_start(uv_loop_t *loop, const struct http_server_config *cfg,
-                      http_request_cb *on_request, void *ud, struct http_server **out, char **err);
+                      http_server_request_cb *on_request, void *ud, struct http_server **out,
+                      char **err);
 
 /* The port actually bound (useful after port 0). */
 int http_server_port(const struct http_server *s);
@@ -61,7 +63,7 @@ void http_server_drain(struct http_server *s);
 void http_server_close(struct http_server *s, void (*done)(void *ud), void *ud);
 
 /* Sets (or, with cb NULL, clears) the abort callback of an exchange. */
-void http_exchange_on_abort(struct http_exchange *x, http_abort_cb *cb, void *ud);
+void http_exchange_on_abort(struct http_exchange *x, http_server_abort_cb *cb, void *ud);
 
 /* The request's HTTP minor version (0 or 1). */
 int http_exchange_minor(const struct http_exchange *x);

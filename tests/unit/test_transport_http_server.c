@@ -49,7 +49,7 @@ static void parse_all(const char *text, size_t len, int bytewise,
             again = 1;
         }
         if (ev == HTTP_PARSE_REQUEST) {
-            const struct http_request *r = http_parser_request(p);
+            const struct http_server_request *r = http_parser_request(p);
             size_t used = strlen(out->log);
             snprintf(out->log + used, sizeof out->log - used, "%s %s|%s|%s|%.*s|%d\n", r->method,
                      r->target, r->path, r->query, (int) r->body_len, r->body, r->keep_alive);
@@ -109,14 +109,14 @@ static void test_parser_headers(void **state)
             break;
     }
     assert_int_equal(ev, HTTP_PARSE_HEAD);
-    const struct http_request *r = http_parser_request(p);
+    const struct http_server_request *r = http_parser_request(p);
     assert_int_equal(r->nheaders, 5);
-    assert_string_equal(http_request_header(r, "x-empty"), "");
-    assert_string_equal(http_request_header(r, "X-PAD"), "v w");
-    assert_string_equal(http_request_header(r, "mcp-session-id"), "abc");
-    assert_null(http_request_header(r, "nope"));
+    assert_string_equal(http_parser_header(r, "x-empty"), "");
+    assert_string_equal(http_parser_header(r, "X-PAD"), "v w");
+    assert_string_equal(http_parser_header(r, "mcp-session-id"), "abc");
+    assert_null(http_parser_header(r, "nope"));
     assert_int_equal(r->expect_continue, 1);
-    assert_int_equal(http_request_header_count(r, "host"), 1);
+    assert_int_equal(http_parser_header_count(r, "host"), 1);
     http_parser_free(p);
 }
 
@@ -210,7 +210,7 @@ static void on_abort(void *ud)
     v->held = NULL;
 }
 
-static void on_request(void *ud, struct http_exchange *x, const struct http_request *r)
+static void on_request(void *ud, struct http_exchange *x, const struct http_server_request *r)
 {
     struct srv *v = ud;
     v->requests++;
