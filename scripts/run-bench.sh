@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every benchmark against the build in directory B and prints each one's
 # report: tests/bench/bench_*.mjs (Node, pinned npm modules) and any built C
-# benchmark binaries B/bench/bench_*. Builds the C spawn timer it needs.
+# benchmark binaries B/bench/bench_*. Builds the C stdio client it needs.
 # Usage: run-bench.sh [B]   (B defaults to build)
 # Env: BENCH_OUT=FILE       raw numbers as JSON (passed to each benchmark as is)
 #      BENCH_OUT_DIR=DIR    instead, each benchmark writes DIR/NAME.json
@@ -22,12 +22,12 @@ if [ ! -d tests/node_modules/@modelcontextprotocol/sdk ]; then
 fi
 
 mkdir -p "$B/bench"
-helper="$B/bench/spawn_init"
-if [ ! -x "$helper" ] || [ tests/bench/spawn_init.c -nt "$helper" ]; then
+helper="$B/bench/stdio_client"
+if [ ! -x "$helper" ] || [ tests/bench/stdio_client.c -nt "$helper" ]; then
     ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-        -o "$helper" tests/bench/spawn_init.c
+        -o "$helper" tests/bench/stdio_client.c
 fi
-export BENCH_SPAWN_INIT="$PWD/$helper"
+export BENCH_C_CLIENT="$PWD/$helper"
 
 # Runs one benchmark (name, then its command line) with its output file set.
 run_one() {

@@ -4,13 +4,14 @@
 //   2. `return 1+1` latency over sequential calls (raw line client and the
 //      official SDK client), back to back and paced, at several pool sizes
 //   3. idle memory of the whole process tree: RSS, PSS and USS sums
+//   4. CPU time per call of the whole tree (C client, wait4)
 // Prints medians over repeated runs with the p10-p90 spread; BENCH_OUT=FILE
 // also writes the raw numbers as JSON. A benchmark, not a test: a missed
 // target is reported, never fatal; the exit status is 1 only when something
 // is broken (a call failed, a server died).
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_CALLS (200), BENCH_SPAWNS (20),
-// BENCH_WARMUP (20), BENCH_GAP_MS (5), BENCH_POOLS ("1,2,4"), BENCH_QUICK=1
+// BENCH_WARMUP (20), BENCH_CPU_CALLS (1000), BENCH_GAP_MS (5), BENCH_POOLS ("1,2,4"), BENCH_QUICK=1
 // (a fast smoke run), MCP_CODEMODE_BIN (default build/mcp-codemode).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -21,7 +22,7 @@ import { treeMemory } from './lib/proc.mjs';
 import { ours, ref, waitIdle, BIN } from './lib/targets.mjs';
 import { sleep } from './lib/clock.mjs';
 import { fmtMs, fmtMiB, fmtRatio, fmtSpread, table } from './lib/report.mjs';
-import { spawnHelperAvailable, spawnInitC, SPAWN_INIT } from './lib/spawn_helper.mjs';
+import { cClientAvailable, runCClient, C_CLIENT } from './lib/c_client.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 const num = (name, dflt, quickValue) => Number(process.env[name] ?? (quick ? quickValue : dflt));
@@ -30,6 +31,7 @@ const CFG = {
     calls: num('BENCH_CALLS', 200, 50),
     spawns: num('BENCH_SPAWNS', 20, 5),
     warmup: num('BENCH_WARMUP', 20, 5),
+    cpuCalls: num('BENCH_CPU_CALLS', 1000, 200),
     gapMs: num('BENCH_GAP_MS', 5, 5),
     pools: (process.env.BENCH_POOLS ?? '1,2,4').split(',').map(Number),
 };
@@ -62,7 +64,7 @@ async function spawnOnce(target) {
 
 /** Spawns interleave the targets and the two clients, so load drift hits them alike. */
 async function benchSpawn(targets) {
-    const useC = spawnHelperAvailable();
+    const useC = cClientAvailable();
     const blank = () => ({ initMs: [], firstResultMs: [] });
     const out = new Map(targets.map((t) => [t, { node: blank(), c: useC ? blank() : null }]));
     const add = (into, r) => {
@@ -74,7 +76,7 @@ async function benchSpawn(targets) {
             try {
                 add(out.get(t).node, await spawnOnce(t));
                 await sleep(20); // let the previous tree die away
-                if (useC) for (const r of await spawnInitC(t, 1)) add(out.get(t).c, r);
+                if (useC) for (const r of await runCClient(t, 1, 0)) add(out.get(t).c, r);
             } catch (err) {
                 fail(`${t.name}: spawn run ${i}`, err);
             }
@@ -154,6 +156,30 @@ async function benchLatency(rawTargets, sdkTargets) {
     return { raw, sdk };
 }
 
+// --- 4. CPU per call and the C client's latency ------------------------------------------------------
+
+/**
+ * CPU time of the server's whole tree per call: a run of N calls minus a run
+ * of none (start-up, one call, exit), over N. Rounds interleave the targets.
+ */
+async function benchCpu(targets) {
+    const out = new Map(targets.map((t) => [t, { cpuPerCallMs: [], calls: [] }]));
+    if (!cClientAvailable()) return out;
+    for (let r = 0; r < CFG.rounds; r++) {
+        for (const t of targets) {
+            try {
+                const [base] = await runCClient(t, 1, 0);
+                const [run] = await runCClient(t, 1, CFG.cpuCalls);
+                out.get(t).cpuPerCallMs.push((run.cpuMs - base.cpuMs) / CFG.cpuCalls);
+                out.get(t).calls.push(run.calls.slice(CFG.warmup));
+            } catch (err) {
+                fail(`${t.name}: cpu round ${r}`, err);
+            }
+        }
+    }
+    return out;
+}
+
 // --- summaries ---------------------------------------------------------------------------------
 
 function memSummary(list) {
@@ -164,8 +190,14 @@ function memSummary(list) {
             rssKiB: r.rssKiB, pssKiB: r.pssKiB, ussKiB: r.ussKiB })) };
 }
 
-function summarizeAll(spawn, lat) {
-    const out = { config: CFG, binary: BIN, node: process.version, spawn: {}, raw: {}, sdk: {}, memory: {} };
+function summarizeAll(spawn, lat, cpu) {
+    const out = { config: CFG, binary: BIN, node: process.version, spawn: {}, raw: {}, sdk: {}, c: {}, cpu: {}, memory: {} };
+    for (const [t, v] of cpu) {
+        if (v.cpuPerCallMs.length === 0) continue;
+        out.c[t.short] = combineRounds(v.calls);
+        out.cpu[t.short] = { median: median(v.cpuPerCallMs), p10: percentile(v.cpuPerCallMs, 10),
+            p90: percentile(v.cpuPerCallMs, 90), rounds: v.cpuPerCallMs };
+    }
     const sum = (v) => ({ initMs: summarize(v.initMs), firstResultMs: summarize(v.firstResultMs), samples: v });
     for (const [t, v] of spawn) out.spawn[t.short] = { node: sum(v.node), c: v.c ? sum(v.c) : null };
     for (const [t, v] of lat.raw) {
@@ -197,7 +229,7 @@ function printSpawn(s, oursKey, refKey) {
         if (o && r) rows.push([label, 'ref/ours', fmtRatio(r.initMs.p50 / o.initMs.p50), fmtRatio(r.firstResultMs.p50 / o.firstResultMs.p50)]);
     }
     table(['client', 'server', 'spawn->initialize', 'spawn->first result'], rows);
-    if (!s[oursKey]?.c) console.log(`   (no C client: build ${SPAWN_INIT} with scripts/run-bench.sh for figures without Node's own fork cost)`);
+    if (!s[oursKey]?.c) console.log(`   (no C client: build ${C_CLIENT} with scripts/run-bench.sh for figures without Node's own fork cost)`);
     console.log('   Node raw includes Node forking itself (child_process.spawn of a ~45 MiB process), as an Electron/Node host would.');
     const best = s[oursKey]?.c ?? s[oursKey]?.node;
     if (best) console.log(`   target: initialize <= ${TARGETS.spawnMs} ms: ${verdict(best.initMs.p50 <= TARGETS.spawnMs)}` +
@@ -210,12 +242,14 @@ function latRow(client, key, v) {
 
 function printLatency(out, oursKey, refKey) {
     console.log(`\n2. execute_code \`${CODE}\` latency: ${CFG.calls} sequential calls x ${CFG.rounds} rounds`);
-    console.log('   (p50/p95/p99 = median over rounds; spread = p10-p90 of all calls pooled)');
+    console.log('   (p50/p95/p99 = median over rounds; spread = p10-p90 of all calls pooled;');
+    console.log(`    raw = Node line client, sdk = official SDK Client, C = C line client, ${CFG.cpuCalls - CFG.warmup} calls a round)`);
     const rows = [];
     for (const [k, v] of Object.entries(out.raw)) rows.push(latRow('raw', `${k}, back to back`, v.backToBack));
     for (const [k, v] of Object.entries(out.raw)) rows.push(latRow('raw', `${k}, ${CFG.gapMs} ms apart`, v.paced));
     for (const [k, v] of Object.entries(out.raw)) rows.push(latRow('raw', `${k}, ping (no worker)`, v.ping));
     for (const [k, v] of Object.entries(out.sdk)) rows.push(latRow('sdk', `${k}, back to back`, v));
+    for (const [k, v] of Object.entries(out.c)) rows.push(latRow('C', `${k}, back to back`, v));
     table(['client', 'server', 'p50', 'p95', 'p99', 'spread'], rows);
     const o = out.raw[oursKey]?.backToBack, r = out.raw[refKey]?.backToBack;
     const os = out.sdk[oursKey], rs = out.sdk[refKey];
@@ -224,6 +258,16 @@ function printLatency(out, oursKey, refKey) {
     if (o) console.log(`   target: p50 <= ${TARGETS.p50Ms} ms (raw, ${oursKey}): ${verdict(o.p50 <= TARGETS.p50Ms)}; ` +
         `>= ${TARGETS.speedup}x the reference (1.36 ms in the issue): ` +
         `${r ? verdict(r.p50 / o.p50 >= TARGETS.speedup) : 'n/a'} (vs 1.36 ms: ${fmtRatio(1.36 / o.p50)})`);
+}
+
+function printCpu(out, oursKey, refKey) {
+    if (Object.keys(out.cpu).length === 0) return;
+    console.log(`\n4. CPU time per call of the whole server tree (C client, wait4; (run of ${CFG.cpuCalls} calls - run of none) / ${CFG.cpuCalls})`);
+    console.log('   On 2 cores, back-to-back latency cannot stay below about half of this: it bounds throughput.');
+    const rows = Object.entries(out.cpu).map(([k, v]) => [k, `${fmtMs(v.median)} [${fmtSpread(v.p10, v.p90)}]`]);
+    const o = out.cpu[oursKey], r = out.cpu[refKey];
+    if (o && r) rows.push(['ref/ours', fmtRatio(r.median / o.median)]);
+    table(['server', 'CPU per call'], rows);
 }
 
 function memRows(out, when) {
@@ -265,12 +309,14 @@ async function main() {
     console.log(`node ${process.version}; rounds=${CFG.rounds} calls=${CFG.calls} warmup=${CFG.warmup} spawns=${CFG.spawns} pools=${CFG.pools}`);
     const spawn = await benchSpawn([dflt, refTarget]);
     const lat = await benchLatency([...oursTargets, refTarget], [dflt, refTarget]);
-    const out = summarizeAll(spawn, lat);
+    const cpu = await benchCpu([...oursTargets, refTarget]);
+    const out = summarizeAll(spawn, lat, cpu);
     out.failures = failures;
     out.loadavg = { start: load0, end: loadavg() };
     printSpawn(out.spawn, dflt.short, refTarget.short);
     printLatency(out, dflt.short, refTarget.short);
     printMemory(out, dflt.short, refTarget.short);
+    printCpu(out, dflt.short, refTarget.short);
     console.log(`\nload average (1, 5, 15 min): ${out.loadavg.start} at start, ${out.loadavg.end} at end (${cpus()} CPUs)`);
     if (process.env.BENCH_OUT) {
         writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, null, 1) + '\n');
