@@ -12,7 +12,8 @@
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_CALLS (200), BENCH_SPAWNS (20),
 // BENCH_WARMUP (20), BENCH_CPU_CALLS (1000), BENCH_GAP_MS (5), BENCH_POOLS ("1,2,4"), BENCH_QUICK=1
-// (a fast smoke run), MCP_CODEMODE_BIN (default build/mcp-codemode).
+// (a fast smoke run), MCP_CODEMODE_BIN (default build/mcp-codemode),
+// BENCH_BASE_BIN (another build, e.g. main's, run interleaved as "base pool 2").
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { RawClient } from './lib/raw_client.mjs';
@@ -36,6 +37,7 @@ const CFG = {
     pools: (process.env.BENCH_POOLS ?? '1,2,4').split(',').map(Number),
 };
 const DEFAULT_POOL = 2;
+const BASE_KEY = `base pool ${DEFAULT_POOL}`;
 const CODE = 'return 1+1';
 const EXPECT = '2';
 const TARGETS = { spawnMs: 20, p50Ms: 0.5, speedup: 2.7, idleMiB: 12 };
@@ -191,7 +193,8 @@ function memSummary(list) {
 }
 
 function summarizeAll(spawn, lat, cpu) {
-    const out = { config: CFG, binary: BIN, node: process.version, spawn: {}, raw: {}, sdk: {}, c: {}, cpu: {}, memory: {} };
+    const out = { config: CFG, binary: BIN, baseBinary: process.env.BENCH_BASE_BIN ?? null, node: process.version,
+        spawn: {}, raw: {}, sdk: {}, c: {}, cpu: {}, memory: {} };
     for (const [t, v] of cpu) {
         if (v.cpuPerCallMs.length === 0) continue;
         out.c[t.short] = combineRounds(v.calls);
@@ -257,9 +260,15 @@ function printLatency(out, oursKey, refKey) {
     if (os && rs) console.log(`   ref/ours p50, SDK client: ${fmtRatio(rs.p50 / os.p50)}`);
     const oc = out.c[oursKey], rc = out.c[refKey];
     if (oc && rc) console.log(`   ref/ours p50, C client: ${fmtRatio(rc.p50 / oc.p50)}`);
+    const b = out.raw[BASE_KEY], bc = out.c[BASE_KEY];
+    if (b && o) console.log(`   base/ours p50: raw back to back ${fmtRatio(b.backToBack.p50 / o.p50)}, ` +
+        `${CFG.gapMs} ms apart ${fmtRatio(b.paced.p50 / out.raw[oursKey].paced.p50)}` +
+        (bc && oc ? `, C client ${fmtRatio(bc.p50 / oc.p50)}` : ''));
     if (o) {
-        console.log(`   target: p50 <= ${TARGETS.p50Ms} ms (raw client, ${oursKey}): ${verdict(o.p50 <= TARGETS.p50Ms)}` +
-            (out.c[oursKey] ? `; C client: ${fmtMs(out.c[oursKey].p50)} ${verdict(out.c[oursKey].p50 <= TARGETS.p50Ms)}` : ''));
+        const paced = out.raw[oursKey].paced.p50;
+        console.log(`   target: p50 <= ${TARGETS.p50Ms} ms (${oursKey}): raw client ${fmtMs(o.p50)} ${verdict(o.p50 <= TARGETS.p50Ms)}` +
+            (oc ? `; C client ${fmtMs(oc.p50)} ${verdict(oc.p50 <= TARGETS.p50Ms)}` : '') +
+            `; raw, ${CFG.gapMs} ms apart ${fmtMs(paced)} ${verdict(paced <= TARGETS.p50Ms)}`);
         console.log(`   target: >= ${TARGETS.speedup}x faster than a node:vm server: this run's reference ` +
             `${r ? `${fmtRatio(r.p50 / o.p50)} ${verdict(r.p50 / o.p50 >= TARGETS.speedup)}` : 'n/a'}; ` +
             `the issue's 1.36 ms ${fmtRatio(1.36 / o.p50)} ${verdict(1.36 / o.p50 >= TARGETS.speedup)}`);
@@ -271,8 +280,9 @@ function printCpu(out, oursKey, refKey) {
     console.log(`\n4. CPU time per call of the whole server tree (C client, wait4; (run of ${CFG.cpuCalls} calls - run of none) / ${CFG.cpuCalls})`);
     console.log('   On 2 cores, back-to-back latency cannot stay below about half of this: it bounds throughput.');
     const rows = Object.entries(out.cpu).map(([k, v]) => [k, `${fmtMs(v.median)} [${fmtSpread(v.p10, v.p90)}]`]);
-    const o = out.cpu[oursKey], r = out.cpu[refKey];
+    const o = out.cpu[oursKey], r = out.cpu[refKey], b = out.cpu[BASE_KEY];
     if (o && r) rows.push(['ref/ours', fmtRatio(r.median / o.median)]);
+    if (o && b) rows.push(['base/ours', fmtRatio(b.median / o.median)]);
     table(['server', 'CPU per call'], rows);
 }
 
@@ -307,15 +317,17 @@ const cpus = () => availableParallelism();
 // --- main ----------------------------------------------------------------------------------------
 
 async function main() {
-    const oursTargets = CFG.pools.map(ours);
+    const oursTargets = CFG.pools.map((n) => ours(n));
     const refTarget = ref();
     const dflt = oursTargets.find((t) => t.poolSize === DEFAULT_POOL) ?? oursTargets[0];
     const load0 = loadavg();
     console.log(`mcp-codemode stdio benchmark: ${BIN}`);
+    if (process.env.BENCH_BASE_BIN) console.log(`baseline ("base", interleaved): ${process.env.BENCH_BASE_BIN}`);
     console.log(`node ${process.version}; rounds=${CFG.rounds} calls=${CFG.calls} warmup=${CFG.warmup} spawns=${CFG.spawns} pools=${CFG.pools}`);
-    const spawn = await benchSpawn([dflt, refTarget]);
-    const lat = await benchLatency([...oursTargets, refTarget], [dflt, refTarget]);
-    const cpu = await benchCpu([...oursTargets, refTarget]);
+    const base = process.env.BENCH_BASE_BIN ? [ours(DEFAULT_POOL, process.env.BENCH_BASE_BIN, 'base')] : [];
+    const spawn = await benchSpawn([dflt, ...base, refTarget]);
+    const lat = await benchLatency([...oursTargets, ...base, refTarget], [dflt, ...base, refTarget]);
+    const cpu = await benchCpu([...oursTargets, ...base, refTarget]);
     const out = summarizeAll(spawn, lat, cpu);
     out.failures = failures;
     out.loadavg = { start: load0, end: loadavg() };

@@ -16,13 +16,14 @@ function cleanEnv() {
     return env;
 }
 
-export function ours(poolSize) {
+/** mcp-codemode at a pool size; `bin` and `label` name another build (e.g. a baseline). */
+export function ours(poolSize, bin = BIN, label = 'ours') {
     return {
-        name: `mcp-codemode --pool-size ${poolSize}`,
-        short: `ours pool ${poolSize}`,
+        name: `${label === 'ours' ? 'mcp-codemode' : `${label} (${bin})`} --pool-size ${poolSize}`,
+        short: `${label} pool ${poolSize}`,
         kind: 'ours',
         poolSize,
-        command: BIN,
+        command: bin,
         args: ['--stdio', '--pool-size', String(poolSize)],
         env: cleanEnv(),
     };
