@@ -29,7 +29,7 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-#define MAX_RANGES 256
+#define MAX_RANGES  256
 #define CHUNK_PAGES 1024
 /* Bigger mappings are reservations (sanitizer shadow, arenas), not template. */
 #define MAX_MAPPING_BYTES (64ul << 20)
@@ -90,8 +90,8 @@ long sandbox_prefault_record(void)
     while (fgets(line, sizeof line, f)) {
         unsigned long start, end;
         char perms[8];
-        if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 &&
-            strcmp(perms, "rw-p") == 0 && end - start <= MAX_MAPPING_BYTES)
+        if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 && strcmp(perms, "rw-p") == 0 &&
+            end - start <= MAX_MAPPING_BYTES)
             add_resident(start, end, page);
     }
     fclose(f);

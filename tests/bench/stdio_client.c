@@ -29,11 +29,13 @@ extern char **environ;
 
 static const char INIT[] =
     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-    "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"spawn_init\",\"version\":\"1\"}}}\n";
-static const char INITIALIZED[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
-static const char CALL_FMT[] =
-    "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
-    "\"arguments\":{\"code\":\"return 1+1\"}}}\n";
+    "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"spawn_init\",\"version\":\"1\"}}"
+    "}\n";
+static const char INITIALIZED[] =
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+static const char CALL_FMT[] = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/"
+                               "call\",\"params\":{\"name\":\"execute_code\","
+                               "\"arguments\":{\"code\":\"return 1+1\"}}}\n";
 
 struct server {
     pid_t pid;
@@ -189,7 +191,8 @@ static int run_once(char **argv, int calls, double *ms)
         strstr(line, "\"result\"") == NULL)
         goto out;
     t_init = now_ms();
-    if (write_all(s.in, INITIALIZED, sizeof INITIALIZED - 1) != 0 || call(&s, 2, line, sizeof line) != 0)
+    if (write_all(s.in, INITIALIZED, sizeof INITIALIZED - 1) != 0 ||
+        call(&s, 2, line, sizeof line) != 0)
         goto out;
     t_first = now_ms();
     rc = timed_calls(&s, calls, ms, line, sizeof line);

@@ -74,7 +74,10 @@ static int setup(void **state)
     struct fixture *f = calloc(1, sizeof *f);
     uv_loop_init(&f->loop);
     struct sandbox_pool_config cfg = {
-        .exe = zygote_exe(), .size = 2, .cpu_seconds = 10, .max_line_bytes = 1u << 20,
+        .exe = zygote_exe(),
+        .size = 2,
+        .cpu_seconds = 10,
+        .max_line_bytes = 1u << 20,
         .log_level = "warning",
     };
     f->pool = sandbox_pool_new(&f->loop, &cfg);

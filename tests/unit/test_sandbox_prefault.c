@@ -52,8 +52,8 @@ static int faults_in_child(unsigned char *buf, size_t page, int apply)
 
 static unsigned char *dirty_buffer(size_t page)
 {
-    unsigned char *buf = mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *buf =
+        mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(buf != MAP_FAILED);
     memset(buf, 7, PAGES * page);
     return buf;
