@@ -6,7 +6,6 @@
 #include "sandbox/worker.h"
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
-#include "sandbox/prefault.h"
 #include "sandbox/seccomp.h"
 #include "common/buf.h"
 #include "common/utf8.h"
@@ -375,7 +374,6 @@ void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
 {
     sandbox_limits_reseed();
     close_other_fds(ipc_fd);
-    sandbox_prefault_apply();
     lock_down(cfg);
     settle_allocator();
     sandbox_limits_stack_init(6u << 20);

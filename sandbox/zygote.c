@@ -3,7 +3,6 @@
  * never hit). Blocking poll loop over the control socket and a signalfd. */
 #include "sandbox/zygote.h"
 #include "sandbox/engine.h"
-#include "sandbox/prefault.h"
 #include "sandbox/seccomp.h"
 #include "common/log.h"
 
@@ -151,8 +150,6 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg)
     }
     if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
         log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
-    long pages = sandbox_prefault_record();
-    log_debug("zygote", "idle workers prefault %ld pages", pages);
     sigset_t mask, oldmask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
