@@ -171,6 +171,13 @@ test('disabled: the entry is not started, not declared, and a call says it is di
   assert.ok(!childrenOf(s.pid).some((p) => cmdline(p).includes(OFF_LOG)));
 });
 
+test('stdin EOF: the server exits 0 with HTTP, self-launching and disabled entries in its config', async () => {
+  const pid = s.pid;
+  await s.close();
+  assert.deepEqual(await s.transport.exit, { code: 0, signal: null });
+  assert.deepEqual(childrenOf(pid), []);
+});
+
 // --- an unmodified Claude Desktop file ---------------------------------------------------------
 
 test('a Claude Desktop file works unmodified (npx/uvx servers found on PATH, the broken one named)', async () => {
