@@ -20,6 +20,7 @@ const LOG = path.join(TMP, 'rec.log');
 const CONFIG = writeConfig(TMP, {
   mcpServers: {
     mis: entry.misbehaving([], { timeoutMs: 400 }),
+    huge: entry.misbehaving(), // big results: the default call timeout, not 400 ms
     rec: entry.recorder(['--log', LOG]),
   },
 });
@@ -77,11 +78,11 @@ test('garbage on stdout: the lines are skipped with a warning and the real reply
 
 test('a 20 MB result: the program can use it; returning it keeps execute_code under its own cap', async () => {
   const used = valueOf(await s.exec(`
-    const big = await tools.mis.big({ bytes: 20000000 });
+    const big = await tools.huge.big({ bytes: 20000000 });
     return { length: big.length, head: big.slice(0, 5), allX: /^x+$/.test(big) };`, { timeoutMs: 30000 }));
   assert.deepEqual(used, { length: 20000000, head: 'xxxxx', allX: true });
   const from = s.wire.lines.length;
-  const returned = await s.exec('return await tools.mis.big({ bytes: 20000000 })', { timeoutMs: 30000 });
+  const returned = await s.exec('return await tools.huge.big({ bytes: 20000000 })', { timeoutMs: 30000 });
   assert.equal(returned.ok, true, returned.text?.slice(0, 300));
   assert.deepEqual(returned.raw.structuredContent.result, null);
   assert.equal(returned.raw.structuredContent.resultTruncated.limit, 1048576);
@@ -89,9 +90,9 @@ test('a 20 MB result: the program can use it; returning it keeps execute_code un
   const line = s.wire.lines.slice(from).find((l) => l.msg?.result?.structuredContent);
   assert.ok(line.raw.length < 2.5 * 1048576, `the response line is ${line.raw.length} bytes`);
   const tooBig = valueOf(await s.exec(`
-    try { await tools.mis.big({ bytes: 40000000 }); } catch (e) { return { name: e.name, message: e.message }; }`, { timeoutMs: 30000 }));
+    try { await tools.huge.big({ bytes: 40000000 }); } catch (e) { return { name: e.name, message: e.message }; }`, { timeoutMs: 30000 }));
   assert.equal(tooBig.name, 'ToolError');
-  assert.match(tooBig.message, /^server 'mis': the result of 'big' is too large \(4000\d{4} bytes; the limit is 33554432 bytes\)$/);
+  assert.match(tooBig.message, /^server 'huge': the result of 'big' is too large \(4000\d{4} bytes; the limit is 33554432 bytes\)$/);
   await stillWorks();
 });
 
