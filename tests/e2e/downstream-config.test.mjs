@@ -83,6 +83,7 @@ test('unknown keys are reported on stderr (with a suggestion), and nothing else 
   assert.match(err, /mcpServers\.rec\.autoApprove: unknown key/);
   assert.match(err, /mcpServer: .*did you mean mcpServers/);
   assert.doesNotMatch(err, /E2E_OFF_UNSET/, 'an unset variable in a disabled entry is not even a warning');
+  assert.doesNotMatch(err, /default-used/, 'a server\'s stderr is logged at info, below the default level (warning)');
 });
 
 test('HTTP and SSE entries are parsed, left out of the declarations, and a call says "not supported yet"', async () => {

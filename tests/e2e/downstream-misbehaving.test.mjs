@@ -27,7 +27,7 @@ const CONFIG = writeConfig(TMP, {
 
 let s;
 before(async () => {
-  s = await serve(CONFIG, { label: 'misbehaving' });
+  s = await serve(CONFIG, { label: 'misbehaving', args: ['--log-level', 'info'] });
 });
 after(() => assert.deepEqual(s.errors.map(String), []));
 
@@ -47,6 +47,7 @@ test('crash mid-call: a ToolError naming the server; the host stays up and the s
     tool: 'mis.crash',
     message: "server 'mis' went down during the call to 'crash': it exited with status 3; its last stderr line: \"crashing on purpose\"",
   });
+  assert.match(s.stderr(), /^mcp-codemode\[\d+\]: info: server 'mis': crashing on purpose$/m, 'its stderr, logged under its name at info');
   await stillWorks();
   await eventually(async () => (await s.exec('return await tools.mis.add({ a: 1, b: 2 })')).ok, { timeout: 5000, every: 100, what: 'the restart of mis' });
   const uncaught = await s.exec('await tools.mis.crash({});\nreturn 1;');
