@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
-import { entry, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, entry, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-catalog-');
 const LOG = path.join(TMP, 'my-server.log');
@@ -29,7 +29,7 @@ let s;
 before(async () => {
   s = await serve(writeConfig(TMP, CONFIG), { label: 'catalog' });
 });
-after(() => assert.deepEqual(s.errors.map(String), []));
+after(() => assertClean(s));
 
 // Each expression's outcome: {value} or {name, message}.
 const attempt = (exprs) => `

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
-import { entry, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, entry, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-chain-');
 const FILES = path.join(TMP, 'files');
@@ -34,7 +34,7 @@ let s;
 before(async () => {
   s = await serve(writeConfig(TMP, CONFIG), { label: 'chaining' });
 });
-after(() => assert.deepEqual(s.errors.map(String), []));
+after(() => assertClean(s));
 
 test('one program: write files, read them back, store facts in memory, read the graph, use everything', async () => {
   const r = valueOf(await s.exec(`

@@ -8,9 +8,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CONFIG_FIXTURES, NODE, RECORDER, entry, readLog, runBin, tempDir, writeConfig } from './lib/downstream.mjs';
+import { CONFIG_FIXTURES, NODE, RECORDER, assertNoSanitizerReport, entry, readLog, runBin as run, tempDir, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-cli-');
+const runBin = async (...a) => {
+  const r = await run(...a);
+  assertNoSanitizerReport(r.stderr);
+  return r;
+};
 const LOG = path.join(TMP, 'rec.log');
 const GOOD = writeConfig(TMP, {
   mcpServers: {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { auditSchemas } from './lib/audit.mjs';
-import { NODE, RECORDER, entry, eventually, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, NODE, RECORDER, entry, eventually, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-client-');
 const WORK = fs.mkdtempSync(path.join(TMP, 'work-'));
@@ -50,7 +50,7 @@ before(async () => {
   s = await serve(writeConfig(TMP, CONFIG), { env: ENV, args: ['--log-level', 'debug'], label: 'client' });
   s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { listChanged++; });
 });
-after(() => assert.deepEqual(s.errors.map(String), []));
+after(() => assertClean(s));
 
 test('environment: only HOME LOGNAME PATH SHELL TERM USER are inherited, plus the entry env; no secret leaks', async () => {
   const e = valueOf(await s.exec('return await tools.rec.env()')).env;

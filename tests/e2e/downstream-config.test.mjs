@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { BIN } from './lib/paths.mjs';
 import { childrenOf, cmdline } from './lib/procs.mjs';
-import { CONFIG_FIXTURES, NODE, RECORDER, entry, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, CONFIG_FIXTURES, NODE, RECORDER, entry, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-config-');
 const WORK = fs.mkdtempSync(path.join(TMP, 'cwd-'));
@@ -55,7 +55,7 @@ let s;
 before(async () => {
   s = await serve(writeConfig(TMP, CONFIG), { env: ENV, label: 'config' });
 });
-after(() => assert.deepEqual(s.errors.map(String), []));
+after(() => assertClean(s));
 
 // A program's outcome for each expression, caught: value or {name, message}.
 const attempt = (exprs) => `
@@ -207,6 +207,7 @@ test('a Claude Desktop file works unmodified (npx/uvx servers found on PATH, the
   } finally {
     await d.close();
   }
+  await assertClean(d);
 });
 
 auditSchemas();

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
-import { TSC, entry, runBin, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, assertNoSanitizerReport, TSC, entry, runBin as run, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-decls-');
 const SERVERS = {
@@ -22,14 +22,17 @@ const SERVERS = {
 const CONFIG = writeConfig(TMP, { mcpServers: SERVERS });
 const TINY = writeConfig(TMP, { mcpServers: SERVERS, codemode: { declarationsBudget: 200 } });
 
+const runBin = async (...a) => {
+  const r = await run(...a);
+  assertNoSanitizerReport(r.stderr);
+  return r;
+};
+
 let s, tiny;
 before(async () => {
   [s, tiny] = await Promise.all([serve(CONFIG, { label: 'decls' }), serve(TINY, { label: 'decls-tiny' })]);
 });
-after(() => {
-  assert.deepEqual(s.errors.map(String), []);
-  assert.deepEqual(tiny.errors.map(String), []);
-});
+after(() => assertClean(s, tiny));
 
 test('under the budget: the description carries the full declarations of every configured server', async () => {
   const d = await s.description();
@@ -73,6 +76,7 @@ test('declarationsBudget 0 always gives the index', async () => {
   } finally {
     await zero.close();
   }
+  await assertClean(zero);
 });
 
 test('resources/list: codemode://declarations.d.ts and codemode://servers/<id>.d.ts per server', async () => {

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { isAlive } from './lib/procs.mjs';
 import { startServer } from './lib/raw.mjs';
-import { entry, eventually, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, assertNoSanitizerReport, entry, eventually, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-mis-');
 const LOG = path.join(TMP, 'rec.log');
@@ -29,7 +29,7 @@ let s;
 before(async () => {
   s = await serve(CONFIG, { label: 'misbehaving', args: ['--log-level', 'info'] });
 });
-after(() => assert.deepEqual(s.errors.map(String), []));
+after(() => assertClean(s));
 
 // The host is up and a plain program and a downstream call still work.
 async function stillWorks() {
@@ -146,6 +146,7 @@ test('list_changed (raw stdio): exactly one notifications/tools/list_changed lin
   assert.deepEqual(still.msg.result.structuredContent.result, { sum: 2 });
   const exit = await raw.stop();
   assert.equal(exit.code, 0);
+  assertNoSanitizerReport(raw.stderr, 'raw-list-changed');
 });
 
 auditSchemas();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
-import { entry, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { assertClean, entry, readLog, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 
 const TMP = tempDir('codemode-ds-results-');
 const LOG = path.join(TMP, 'rec.log');
@@ -19,7 +19,7 @@ let s;
 before(async () => {
   s = await serve(writeConfig(TMP, { mcpServers: { rec: entry.recorder(['--log', LOG]) } }), { label: 'results' });
 });
-after(() => assert.deepEqual(s.errors.map(String), []));
+after(() => assertClean(s));
 
 const callsTo = (tool) => readLog(LOG).filter((m) => m.method === 'tools/call' && m.params.name === tool);
 

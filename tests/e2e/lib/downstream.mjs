@@ -57,6 +57,27 @@ export async function serve(configFile, { args = [], label = 'sdk', env, cwd, ca
   return h;
 }
 
+const SANITIZER = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: (Address|Undefined|Leak)/;
+
+/**
+ * For after(): the SDK transport saw no errors and the server's stderr
+ * has no sanitizer report (meaningful with MCP_CODEMODE_BIN=build-san/...).
+ */
+export async function assertClean(...handles) {
+  await new Promise((r) => setTimeout(r, 100)); // stderr may still be draining after the exit
+  for (const h of handles) {
+    assert.deepEqual(h.errors.map(String), [], `${h.wire.label}: the SDK transport reported errors`);
+    const m = SANITIZER.exec(h.stderr());
+    assert.equal(m, null, `${h.wire.label}: sanitizer report on stderr:\n${h.stderr().slice(Math.max(0, (m?.index ?? 0) - 200), (m?.index ?? 0) + 3000)}`);
+  }
+}
+
+/** Asserts that output of runBin has no sanitizer report. */
+export function assertNoSanitizerReport(stderr, what = 'mcp-codemode') {
+  const m = SANITIZER.exec(stderr);
+  assert.equal(m, null, `${what}: sanitizer report on stderr:\n${stderr.slice(m?.index ?? 0, (m?.index ?? 0) + 3000)}`);
+}
+
 /**
  * Runs `code` through execute_code. Resolves with {ok, value, error, text,
  * logs, raw}: `value` is structuredContent.result (the program's value),
