@@ -279,7 +279,8 @@ void tools_registry_free(struct tools_registry *r)
     while (r->waiters)
         fire(r->waiters);
     for (size_t i = 0; i < r->nslots; i++)
-        tools_downstream_free(r->slots[i].d);
+        if (r->slots[i].d) /* NULL: never started (disabled, remote, launches us) */
+            tools_downstream_free(r->slots[i].d);
     free(r->slots);
     tools_catalog_release(r->catalog);
     free(r->decls);

@@ -77,6 +77,8 @@ static void place_key(void)
     queue[tail][0] = 0, queue[tail++][1] = 0;
     while (head < tail) {
         int cx = queue[head][0], cy = queue[head++][1];
+        if (cx == g.size - 1 && cy == g.size - 1)
+            continue; /* behind the locked exit is out of reach: no key there */
         int exits = 0;
         for (int d = 0; d < 4; d++) {
             if (!(g.open[cy][cx] & dirs[d].bit))
