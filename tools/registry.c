@@ -476,8 +476,8 @@ int tools_registry_all_ready(const struct tools_registry *r)
 {
     for (size_t i = 0; i < r->nslots; i++) {
         const struct slot *s = &r->slots[i];
-        if (s->cfg->disabled)
-            continue;
+        if (s->cfg->disabled || s->cfg->launches_self)
+            continue; /* skipped on purpose, not broken */
         struct tools_downstream_status st;
         if (s->d == NULL)
             return 0;

@@ -77,8 +77,6 @@ static void place_key(void)
     queue[tail][0] = 0, queue[tail++][1] = 0;
     while (head < tail) {
         int cx = queue[head][0], cy = queue[head++][1];
-        if (cx == g.size - 1 && cy == g.size - 1)
-            continue; /* behind the locked exit is out of reach: no key there */
         int exits = 0;
         for (int d = 0; d < 4; d++) {
             if (!(g.open[cy][cx] & dirs[d].bit))
@@ -194,8 +192,7 @@ static cJSON *tool_move(const cJSON *args)
         if (!g.door_open)
             return error_result("The door to the south is locked.");
         g.moves++;
-        g.escaped = 1;
-        g.y++; /* outside */
+        g.escaped = 1; /* the position stays that of the last cell */
         return ok_result(view());
     }
     if (!(g.open[g.y][g.x] & dirs[d].bit)) {

@@ -126,7 +126,7 @@ test('the maze (--seed 7) is solved with look/move/pickup/use in one execute_cod
   assert.ok(v.moves > 10 && v.calls === v.moves + 3, JSON.stringify(v));
   assert.equal(r.raw.structuredContent.stats.toolCalls, v.calls);
   assert.match(r.logs[0], /^picked up the key at \d,\d$/);
-  assert.match(r.logs[1], /^door to the (south|east) of (7,6|6,7); \d+ cells seen$/);
+  assert.match(r.logs[1], /^door to the south of 7,7; \d+ cells seen$/); // the door is in the south wall of the corner
 });
 
 auditSchemas();

@@ -121,7 +121,10 @@ test('allowTools/denyTools: filtered tools are not declared and calling them fai
   const d = await s.description();
   const block = d.slice(d.indexOf('  filtered: {'));
   const filtered = block.slice(0, block.indexOf('\n  };'));
-  assert.match(filtered, /get_item\(/, 'get-item is allowed (declared as get_item, the free identifier)');
+  // Identifiers are assigned over every tool the server lists, before filtering, so the
+  // allowed get-item is get_item_2 and the denied get_item's name can reach nothing.
+  assert.match(filtered, /get_item_2\(/, 'get-item is allowed (declared as get_item_2)');
+  assert.doesNotMatch(filtered, /\bget_item\(/);
   assert.match(filtered, /Original name: "get-item"/);
   assert.match(filtered, /tool_name\(/);
   assert.match(filtered, /echo\(/);
@@ -138,9 +141,8 @@ test('allowTools/denyTools: filtered tools are not declared and calling them fai
     assert.match(r[k].message, /^Unknown tool "filtered\.(fail|strict)"/, k);
 });
 
-// get_item is denied, and get-item (allowed) takes the identifier get_item
-// because the identifiers are assigned after filtering: callTool with the
-// denied tool's own name then silently reaches another tool.
+// get_item is denied; get-item (allowed) sanitises to the same identifier. The
+// denied tool's own name must not silently reach the other tool.
 test('denyTools: calling a denied tool by its original name fails as unknown, even when an allowed tool sanitises to it', async () => {
   const r = valueOf(await s.exec(attempt('deniedOriginal: () => callTool("filtered.get_item", { id: "2" })')));
   assert.equal(r.deniedOriginal.value, undefined,
