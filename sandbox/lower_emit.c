@@ -469,8 +469,9 @@ static void e_return(struct emit *E, struct node *n)
         if (paren)
             lower__e_w(E, ")");
     } else if (E->fn->ret_this) {
-        lower__e_w(E, " ");
+        lower__e_w(E, " __thisInit(");
         lower__e_name(E, 0, E->fn->ret_this);
+        lower__e_w(E, ")");
     }
     lower__e_w(E, ";");
 }

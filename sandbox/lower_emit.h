@@ -49,7 +49,8 @@ struct emit {
     struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
     struct lname *tpl_caches; /* unused marker */
     struct efn *root;
-    struct lname *name_hint;  /* the name an anonymous function/class takes (ES name inference) */
+    struct lname *name_hint;
+    int raw_target;           /* emitting an update/compound target: no checked private read */  /* the name an anonymous function/class takes (ES name inference) */
     struct node *enum_node;   /* emitting an enum member initialiser */
     struct lname *enum_name;
 };

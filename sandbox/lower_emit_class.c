@@ -191,9 +191,9 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
         f.ret_this = fi->this_name;
         lower__e_param_init(E, fn);
         lower__e_stmts(E, fn->c->a);
-        W(" return ");
+        W(" return __thisInit(");
         lower__e_name(E, 0, fi->this_name);
-        W(";");
+        W(");");
     }
     if (fn)
         lower__e_tok(E, fn->c->d->line, " ", 1);

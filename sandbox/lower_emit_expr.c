@@ -508,6 +508,17 @@ static void e_member(struct emit *E, struct node *n)
         lower__e_name(E, n->line, private_name(E, n->b));
         return;
     }
+    int raw = E->raw_target;
+    E->raw_target = 0;
+    if ((n->flags & NF_PRIVATE) && n->a->kind != N_THIS && !raw) {
+        /* o.#x on an object that may lack it: a checked read */
+        lower__e_tok(E, n->line, "__pget(", 7);
+        lower__e_expr(E, n->a);
+        W(", ");
+        lower__e_name(E, 0, private_name(E, n->b));
+        W(")");
+        return;
+    }
     lower__e_expr(E, n->a);
     lower__e_member_suffix(E, n);
 }
@@ -889,6 +900,17 @@ static void e_assign(struct emit *E, struct node *n)
         return;
     }
     struct node *t = n->a;
+    if (n->op == P_ASSIGN && t->kind == N_MEMBER && (t->flags & NF_PRIVATE) && t->a->kind != N_THIS &&
+        !find_subst(E, t)) {
+        lower__e_tok(E, n->line, "__pset(", 7);
+        lower__e_expr(E, t->a);
+        W(", ");
+        lower__e_name(E, 0, private_name(E, t->b));
+        W(", ");
+        lower__e_expr(E, n->b);
+        W(")");
+        return;
+    }
     if (t->kind == N_MEMBER && t->a->kind == N_SUPER) {
         /* super.x = v assigns on this */
         struct node th = *t->a;
@@ -896,7 +918,9 @@ static void e_assign(struct emit *E, struct node *n)
         lower__e_this(E, &th);
         lower__e_member_suffix(E, t);
     } else {
+        E->raw_target = t->kind == N_MEMBER;
         lower__e_expr(E, t);
+        E->raw_target = 0;
     }
     W(" ");
     W(lower__punct_text[n->op]);
@@ -936,11 +960,14 @@ static void e_update(struct emit *E, struct node *n)
     }
     if (n->flags & NF_PREFIX) {
         lower__e_tok(E, n->line, op, 2);
+        E->raw_target = 1;
         lower__e_expr(E, n->a);
     } else {
+        E->raw_target = 1;
         lower__e_expr(E, n->a);
         W(op);
     }
+    E->raw_target = 0;
 }
 
 static void e_binary(struct emit *E, struct node *n)
@@ -993,6 +1020,8 @@ void lower__e_expr(struct emit *E, struct node *n)
     lower__e_enter(E, n);
     struct lname *hint = E->name_hint;
     E->name_hint = NULL;
+    if (n->kind != N_MEMBER && n->kind != N_PAREN)
+        E->raw_target = 0;
     if (hint && (n->kind == N_PAREN || n->kind == N_FUNC || n->kind == N_CLASS))
         E->name_hint = hint; /* parentheses are transparent to name inference */
     switch (n->kind) {

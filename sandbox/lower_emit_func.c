@@ -72,7 +72,10 @@ void lower__e_param_init(struct emit *E, struct node *fn)
             W(" === void 0) ");
             lower__e_name(E, 0, formal);
             W(" = ");
+            if (t->kind == N_IDENT)
+                E->name_hint = t->name;
             lower__e_expr(E, prm->b);
+            E->name_hint = NULL;
             W(";");
         }
         if (t->kind != N_IDENT) {

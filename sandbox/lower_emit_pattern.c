@@ -118,7 +118,10 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         W(" = ");
         e_value(E, v);
         W(") === void 0 ? ");
+        if (target->kind == N_IDENT)
+            E->name_hint = target->name;
         lower__e_expr(E, def);
+        E->name_hint = NULL;
         W(" : ");
         lower__e_name(E, 0, t);
     } else {

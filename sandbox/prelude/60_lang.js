@@ -274,6 +274,13 @@ def(G, '__superGet', function (proto, key, receiver) {
     return undefined;
 });
 
+/* The end of a derived constructor: super() must have run. */
+def(G, '__thisInit', function (self) {
+    if (self === undefined)
+        throw new ReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor");
+    return self;
+});
+
 def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
@@ -283,6 +290,12 @@ def(G, '__pname', function (name) { return Symbol('#' + name); });
 def(G, '__pdef', function (obj, key, v) {
     defProp(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
 });
+function privCheck(obj, key) {
+    if (!isObject(obj) || !(key in obj))
+        throw new TypeErr('Cannot access a private member of an object whose class did not declare it');
+}
+def(G, '__pget', function (obj, key) { privCheck(obj, key); return obj[key]; });
+def(G, '__pset', function (obj, key, v) { privCheck(obj, key); obj[key] = v; return v; });
 def(G, '__privIn', function (obj, key) {
     if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
     return hasOwn(obj, key);
