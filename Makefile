@@ -36,9 +36,10 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 BIN     := $(B)/mcp-codemode
 DUK_OBJ := $(B)/duk/duktape.o
+EXAMPLES := $(B)/examples/maze-server
 
 .PHONY: all run serve test unit e2e programs bench install clean deps npm-deps format check-format
-all: $(BIN)
+all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, derived from the packaged amalgamation ------------------------
 $(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape-variant.sh sandbox/duk_overrides.h
@@ -74,6 +75,17 @@ $(B)/tests/%: tests/unit/%.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
+# --- test-only helpers (tests/tools/*.c, driven by the e2e tests) ------------
+TOOL_BINS := $(B)/tests/decl_dump
+$(B)/tests/decl_dump: tests/tools/decl_dump.c $(B)/libmcpcodemode.a $(DUK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
+
+# --- examples -------------------------------------------------------------------
+$(B)/examples/maze-server: examples/maze/maze_server.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) -D_GNU_SOURCE $(shell pkg-config --cflags libcjson 2>/dev/null) -o $@ $< $(LDFLAGS) -lcjson
+
 # --- set-up ------------------------------------------------------------------
 deps:
 	sh scripts/setup.sh
@@ -89,12 +101,12 @@ serve: $(BIN)
 	$(BIN) --stdio --config examples/config.json
 
 test: npm-deps
-	$(MAKE) $(BIN) $(UNIT_BINS)
+	$(MAKE) $(BIN) $(UNIT_BINS) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B)
 
 unit: $(BIN) $(UNIT_BINS)
 	sh scripts/run-tests.sh $(B) unit
-e2e: $(BIN)
+e2e: $(BIN) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B) e2e
 programs: $(BIN)
 	sh scripts/run-tests.sh $(B) programs

@@ -99,9 +99,11 @@ int buf_append_json_string(struct buf *b, const char *s, size_t len)
         if (c >= 0x80) {
             size_t n = utf8_valid_prefix((const unsigned char *) s + i, len - i);
             if (n == 0) {
-                if (buf_append(b, "\xEF\xBF\xBD", 3) < 0)
+                char rep[4];
+                size_t used, rlen = utf8_repair_one((const unsigned char *) s + i, len - i, rep, &used);
+                if (buf_append(b, rep, rlen) < 0)
                     goto fail;
-                i++;
+                i += used;
             } else {
                 if (buf_append(b, s + i, n) < 0)
                     goto fail;

@@ -2,6 +2,8 @@
 #include "common/utf8.h"
 #include "common/buf.h"
 
+#include <string.h>
+
 size_t utf8_valid_prefix(const unsigned char *p, size_t n)
 {
     unsigned char c = p[0];
@@ -35,6 +37,34 @@ size_t utf8_valid_prefix(const unsigned char *p, size_t n)
     return len;
 }
 
+/* The 16-bit value of a CESU-8 encoded surrogate at p (ED A0..BF 80..BF), or 0. */
+static unsigned surrogate_at(const unsigned char *p, size_t n)
+{
+    if (n < 3 || p[0] != 0xED || p[1] < 0xA0 || p[1] > 0xBF || (p[2] & 0xC0) != 0x80)
+        return 0;
+    return 0xD000u | ((unsigned) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+}
+
+size_t utf8_repair_one(const unsigned char *p, size_t n, char out[4], size_t *consumed)
+{
+    unsigned hi = surrogate_at(p, n);
+    if (hi >= 0xD800 && hi <= 0xDBFF) {
+        unsigned lo = surrogate_at(p + 3, n - 3 < n ? n - 3 : 0);
+        if (n >= 6 && lo >= 0xDC00 && lo <= 0xDFFF) {
+            unsigned cp = 0x10000u + ((hi - 0xD800u) << 10) + (lo - 0xDC00u);
+            out[0] = (char) (0xF0 | (cp >> 18));
+            out[1] = (char) (0x80 | ((cp >> 12) & 0x3F));
+            out[2] = (char) (0x80 | ((cp >> 6) & 0x3F));
+            out[3] = (char) (0x80 | (cp & 0x3F));
+            *consumed = 6;
+            return 4;
+        }
+    }
+    *consumed = hi ? 3 : 1;
+    memcpy(out, "\xEF\xBF\xBD", 3);
+    return 3;
+}
+
 int utf8_is_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *) s;
@@ -62,9 +92,12 @@ int utf8_append_repaired(struct buf *out, const char *s, size_t n)
             i += k;
             continue;
         }
-        if (buf_append(out, s + run, i - run) < 0 || buf_append(out, "\xEF\xBF\xBD", 3) < 0)
+        char rep[4];
+        size_t used;
+        size_t rlen = utf8_repair_one(p + i, n - i, rep, &used);
+        if (buf_append(out, s + run, i - run) < 0 || buf_append(out, rep, rlen) < 0)
             return -1;
-        i++;
+        i += used;
         run = i;
     }
     return buf_append(out, s + run, n - run);

@@ -13,6 +13,14 @@ struct buf;
  * ill-formed). n > 0 is the number of readable bytes. */
 size_t utf8_valid_prefix(const unsigned char *p, size_t n);
 
+/* Repairs the ill-formed sequence at p (utf8_valid_prefix(p, n) == 0):
+ * a CESU-8 surrogate pair (what Duktape stores for characters outside the
+ * BMP) becomes the 4-byte UTF-8 of its code point; an encoded lone surrogate
+ * (3 bytes) or any other bad byte (1) becomes U+FFFD. Writes the replacement
+ * (1-4 bytes) into out, stores how many input bytes it stands for in
+ * *consumed, and returns the replacement's length. */
+size_t utf8_repair_one(const unsigned char *p, size_t n, char out[4], size_t *consumed);
+
 /* Returns 1 when all n bytes are well-formed UTF-8. */
 int utf8_is_valid(const char *s, size_t n);
 

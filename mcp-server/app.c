@@ -4,6 +4,7 @@
 #include "mcp-server/app.h"
 #include "mcp-server/config.h"
 #include "mcp-server/server.h"
+#include "mcp-server/version.h"
 #include "sandbox/pool.h"
 #include "tools/registry.h"
 #include "transport/stdio.h"
@@ -32,6 +33,28 @@ struct app {
     int done;
 };
 
+static void tools_changed(void *ud)
+{
+    struct app *a = ud;
+    if (a->server && !a->stopping)
+        mcp_server_tools_changed(a->server);
+}
+
+static struct tools_registry *start_registry(struct app *a, unsigned max_attempts)
+{
+    struct tools_registry_options o = {
+        .servers = a->cfg->servers,
+        .nservers = a->cfg->nservers,
+        .call_timeout_ms = a->cfg->limits.call_timeout_ms,
+        .declarations_budget = a->cfg->limits.declarations_budget,
+        .client_version = MCP_CODEMODE_VERSION,
+        .max_attempts = max_attempts,
+        .changed = tools_changed,
+        .changed_ud = a,
+    };
+    return tools_registry_new(&a->loop, &o);
+}
+
 static void app_init(struct app *a, const struct config *cfg, const char *exe)
 {
     memset(a, 0, sizeof *a);
@@ -49,7 +72,7 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
     a->pool = sandbox_pool_new(&a->loop, &pc);
-    a->tools = tools_registry_new(&a->loop, cfg);
+    a->tools = start_registry(a, 0);
 }
 
 static void close_walk(uv_handle_t *h, void *arg)
@@ -64,7 +87,6 @@ static int app_finish(struct app *a)
 {
     uv_run(&a->loop, UV_RUN_DEFAULT);
     mcp_server_free(a->server);
-    tools_registry_free(a->tools);
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
@@ -85,6 +107,8 @@ static void stop(struct app *a)
         return;
     a->stopping = 1;
     mcp_server_cancel_all(a->server);
+    tools_registry_free(a->tools); /* downstream servers get stdin EOF, then signals */
+    a->tools = NULL;
     sandbox_pool_close(a->pool, NULL, NULL);
     a->pool = NULL;
     uv_close((uv_handle_t *) &a->sigterm, signals_closed);
@@ -266,5 +290,38 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     cJSON_AddStringToObject(args, "code", copy);
     free(copy);
     send_to_server(&a, call);
+    return app_finish(&a);
+}
+
+/* --- types, check ---------------------------------------------------------------------------- */
+
+struct inspect {
+    struct app *a;
+    int check;
+};
+
+static void inspected(void *ud)
+{
+    struct inspect *in = ud;
+    struct app *a = in->a;
+    char *text = in->check ? tools_registry_report(a->tools) : tools_registry_declarations_full(a->tools);
+    fputs(text, stdout);
+    fflush(stdout);
+    free(text);
+    if (in->check && !tools_registry_all_ready(a->tools))
+        a->exit_code = 1;
+    tools_registry_free(a->tools);
+    a->tools = NULL;
+}
+
+int app_inspect(const struct config *cfg, int check)
+{
+    struct app a;
+    memset(&a, 0, sizeof a);
+    a.cfg = cfg;
+    uv_loop_init(&a.loop);
+    a.tools = start_registry(&a, check ? 1 : 3);
+    struct inspect in = {&a, check};
+    tools_registry_when_settled(a.tools, 60000, inspected, &in);
     return app_finish(&a);
 }

@@ -17,4 +17,9 @@ int app_serve_stdio(const struct config *cfg, const char *exe);
 int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
                     int json);
 
+/* Connects to the configured servers and prints, once they settled, either
+ * the declarations programs see (check = 0: `types`) or each server's state
+ * and tools (check = 1: `check`, exit status 1 unless all are ready). */
+int app_inspect(const struct config *cfg, int check);
+
 #endif

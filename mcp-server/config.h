@@ -5,29 +5,10 @@
 #ifndef MCP_SERVER_CONFIG_H
 #define MCP_SERVER_CONFIG_H
 
+#include "tools/server_config.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-enum config_transport { CONFIG_TRANSPORT_STDIO, CONFIG_TRANSPORT_HTTP, CONFIG_TRANSPORT_SSE };
-
-struct config_server {
-    char *name;                      /* the key under mcpServers */
-    enum config_transport transport;
-    char *command;                   /* stdio */
-    char **args;                     /* stdio; NULL-terminated (never NULL for stdio) */
-    char **env;                      /* stdio; "KEY=VALUE", NULL-terminated; applied on top
-                                        of mcp-codemode's own environment */
-    char *cwd;                       /* stdio; may be NULL */
-    char *url;                       /* http/sse */
-    char **headers;                  /* http/sse; "Name: value", NULL-terminated, or NULL */
-    char **allow_tools;              /* globs; NULL = all; NULL-terminated */
-    char **deny_tools;               /* globs; NULL-terminated or NULL */
-    uint64_t timeout_ms;             /* per call; 0 = codemode default */
-    int disabled;
-    int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
-    char *approval;                  /* reserved: "approval" as written ("true"/"false" for a
-                                        boolean, else the string); NULL when absent */
-};
 
 struct config_limits {
     unsigned pool_size;              /* pre-spawned workers (default 2) */
@@ -52,7 +33,7 @@ enum config_warning_kind { CONFIG_WARNING, CONFIG_WARNING_IGNORED };
 
 struct config {
     char *path;                      /* NULL when no file was loaded */
-    struct config_server *servers;   /* disabled and self-launching entries included */
+    struct tools_server_config *servers;   /* disabled and self-launching entries included */
     size_t nservers;
     struct config_limits limits;
     char *log_level;                 /* canonical level name; NULL = default */
@@ -87,10 +68,6 @@ int config_load(struct config *c, const char *path, char **err);
  * "KEY: problem" (the caller frees it); c is unchanged on error. */
 int config_override(struct config *c, const char *key, const char *value, char **err);
 
-/* Returns 1 when the downstream tool named `tool` (its original name) may be
- * called: no denyTools glob matches it, and allowTools is absent or one of its
- * globs matches. Globs are fnmatch(3) patterns: `*`, `?`, `[...]`, `\` escapes. */
-int config_tool_allowed(const struct config_server *s, const char *tool);
 
 /* Releases everything c owns; c may be reused after config_init. */
 void config_free(struct config *c);

@@ -88,7 +88,7 @@ void config__free_list(char **list);
 
 /* Reads the mcpServers object into x->c->servers. Returns 0 or -1. */
 int config__servers(struct config_ctx *x, struct cJSON *servers, const struct config_kpath *p);
-void config__server_free(struct config_server *s);
+void config__server_free(struct tools_server_config *s);
 
 /* config_self.c: 1 when a stdio entry would start mcp-codemode itself: the
  * command's basename is "mcp-codemode", or the command (resolved like

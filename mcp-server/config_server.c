@@ -8,7 +8,6 @@
 #include "common/buf.h"
 
 #include <cjson/cJSON.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,14 +20,14 @@ static const char *const server_keys[] = {
 
 static const struct {
     const char *name;
-    enum config_transport transport;
+    enum tools_transport transport;
 } type_names[] = {
-    {"stdio", CONFIG_TRANSPORT_STDIO},
-    {"http", CONFIG_TRANSPORT_HTTP},
-    {"sse", CONFIG_TRANSPORT_SSE},
-    {"streamable-http", CONFIG_TRANSPORT_HTTP},
-    {"streamableHttp", CONFIG_TRANSPORT_HTTP},
-    {"streamable_http", CONFIG_TRANSPORT_HTTP},
+    {"stdio", TOOLS_TRANSPORT_STDIO},
+    {"http", TOOLS_TRANSPORT_HTTP},
+    {"sse", TOOLS_TRANSPORT_SSE},
+    {"streamable-http", TOOLS_TRANSPORT_HTTP},
+    {"streamableHttp", TOOLS_TRANSPORT_HTTP},
+    {"streamable_http", TOOLS_TRANSPORT_HTTP},
 };
 
 static const char *const transport_names[] = {"stdio", "http", "sse"};
@@ -41,7 +40,7 @@ static cJSON *get(const cJSON *obj, const char *key)
 /* --- transport -------------------------------------------------------------- */
 
 static int parse_type(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
-                      enum config_transport *out)
+                      enum tools_transport *out)
 {
     char *t;
     if (config__string(x, v, p, CONFIG_VARS_WARN, &t) < 0)
@@ -61,13 +60,13 @@ static int parse_type(struct config_ctx *x, const cJSON *v, const struct config_
 
 /* An explicit "type" must agree with command/url; it then decides. */
 static int apply_type(struct config_ctx *x, const cJSON *type, int has_command,
-                      const struct config_kpath *p, struct config_server *s)
+                      const struct config_kpath *p, struct tools_server_config *s)
 {
     struct config_kpath kp = {p, "type", 0};
-    enum config_transport t;
+    enum tools_transport t;
     if (parse_type(x, type, &kp, &t) < 0)
         return -1;
-    if ((t == CONFIG_TRANSPORT_STDIO) != has_command) {
+    if ((t == TOOLS_TRANSPORT_STDIO) != has_command) {
         config__error(x, config__at(x, type, 0), &kp, "type \"%s\" needs \"%s\"",
                       transport_names[t], has_command ? "url" : "command");
         return -1;
@@ -78,7 +77,7 @@ static int apply_type(struct config_ctx *x, const cJSON *type, int has_command,
 
 /* Checks command/url/type agree; sets s->transport (sse inference comes later). */
 static int choose_transport(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
-                            struct config_server *s)
+                            struct tools_server_config *s)
 {
     const cJSON *cmd = get(m, "command"), *url = get(m, "url"), *type = get(m, "type");
     size_t at = config__at(x, m, 1);
@@ -94,14 +93,14 @@ static int choose_transport(struct config_ctx *x, const cJSON *m, const struct c
                       "http or sse server)");
         return -1;
     }
-    s->transport = cmd ? CONFIG_TRANSPORT_STDIO : CONFIG_TRANSPORT_HTTP;
+    s->transport = cmd ? TOOLS_TRANSPORT_STDIO : TOOLS_TRANSPORT_HTTP;
     return type == NULL ? 0 : apply_type(x, type, cmd != NULL, p, s);
 }
 
 /* --- stdio ------------------------------------------------------------------ */
 
 static int read_env(struct config_ctx *x, cJSON *v, const struct config_kpath *p,
-                    struct config_server *s)
+                    struct tools_server_config *s)
 {
     if (config__object(x, v, p) < 0)
         return -1;
@@ -127,7 +126,7 @@ static int read_env(struct config_ctx *x, cJSON *v, const struct config_kpath *p
 }
 
 static int read_command(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
-                        struct config_server *s)
+                        struct tools_server_config *s)
 {
     const cJSON *v = get(m, "command");
     struct config_kpath kp = {p, "command", 0};
@@ -152,7 +151,7 @@ static void ignored_keys(struct config_ctx *x, const cJSON *m, const struct conf
 }
 
 static int read_stdio(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
-                      struct config_server *s)
+                      struct tools_server_config *s)
 {
     static const char *const remote_only[] = {"headers", NULL};
     struct config_kpath args = {p, "args", 0}, env = {p, "env", 0}, cwd = {p, "cwd", 0};
@@ -242,7 +241,7 @@ static int read_header(struct config_ctx *x, const cJSON *e, const struct config
 }
 
 static int read_headers(struct config_ctx *x, cJSON *v, const struct config_kpath *p,
-                        struct config_server *s)
+                        struct tools_server_config *s)
 {
     if (config__object(x, v, p) < 0)
         return -1;
@@ -257,7 +256,7 @@ static int read_headers(struct config_ctx *x, cJSON *v, const struct config_kpat
 }
 
 static int read_remote(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
-                       struct config_server *s)
+                       struct tools_server_config *s)
 {
     static const char *const stdio_only[] = {"args", "env", "cwd", NULL};
     const cJSON *v = get(m, "url");
@@ -270,7 +269,7 @@ static int read_remote(struct config_ctx *x, const cJSON *m, const struct config
         return -1;
     }
     if (why == NULL && get(m, "type") == NULL && looks_like_sse(s->url))
-        s->transport = CONFIG_TRANSPORT_SSE;
+        s->transport = TOOLS_TRANSPORT_SSE;
     if (get(m, "headers") != NULL && read_headers(x, get(m, "headers"), &hp, s) < 0)
         return -1;
     ignored_keys(x, m, p, stdio_only, "for a remote server (it applies to \"command\" servers)");
@@ -295,7 +294,7 @@ static int read_globs(struct config_ctx *x, const cJSON *m, const struct config_
 }
 
 static int read_approval(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
-                         struct config_server *s)
+                         struct tools_server_config *s)
 {
     if (cJSON_IsBool(v)) {
         s->approval = xstrdup(cJSON_IsTrue(v) ? "true" : "false");
@@ -312,7 +311,7 @@ static int read_approval(struct config_ctx *x, const cJSON *v, const struct conf
 }
 
 static int read_extras(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
-                       struct config_server *s)
+                       struct tools_server_config *s)
 {
     struct config_kpath tp = {p, "timeoutMs", 0}, ap = {p, "approval", 0};
     int64_t ms;
@@ -332,7 +331,7 @@ static int read_extras(struct config_ctx *x, const cJSON *m, const struct config
 /* --- entries ---------------------------------------------------------------- */
 
 static int read_disabled(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
-                         struct config_server *s)
+                         struct tools_server_config *s)
 {
     struct config_kpath kp = {p, "disabled", 0};
     const cJSON *v = get(m, "disabled");
@@ -340,7 +339,7 @@ static int read_disabled(struct config_ctx *x, const cJSON *m, const struct conf
 }
 
 static int read_entry(struct config_ctx *x, cJSON *m, const struct config_kpath *p,
-                      struct config_server *s)
+                      struct tools_server_config *s)
 {
     s->name = xstrdup(m->string);
     if (m->string[0] == '\0') {
@@ -353,12 +352,12 @@ static int read_entry(struct config_ctx *x, cJSON *m, const struct config_kpath 
     x->quiet_unset = s->disabled;
     int r = choose_transport(x, m, p, s);
     if (r == 0)
-        r = s->transport == CONFIG_TRANSPORT_STDIO ? read_stdio(x, m, p, s)
+        r = s->transport == TOOLS_TRANSPORT_STDIO ? read_stdio(x, m, p, s)
                                                    : read_remote(x, m, p, s);
     if (r == 0)
         r = read_extras(x, m, p, s);
     x->quiet_unset = 0;
-    if (r == 0 && s->transport == CONFIG_TRANSPORT_STDIO && s->command[0] != '\0' &&
+    if (r == 0 && s->transport == TOOLS_TRANSPORT_STDIO && s->command[0] != '\0' &&
         config__launches_self(s->command, s->cwd, s->env)) {
         s->launches_self = 1;
         config__warn(x, CONFIG_WARNING, config__at(x, m, 1), p,
@@ -376,7 +375,7 @@ int config__servers(struct config_ctx *x, cJSON *servers, const struct config_kp
     c->servers = xrealloc(c->servers, (c->nservers + n + 1) * sizeof *c->servers);
     for (cJSON *m = servers->child; m != NULL; m = m->next) {
         struct config_kpath kp = {p, m->string, 0};
-        struct config_server *s = &c->servers[c->nservers++];
+        struct tools_server_config *s = &c->servers[c->nservers++];
         memset(s, 0, sizeof *s);
         if (read_entry(x, m, &kp, s) < 0)
             return -1;
@@ -384,7 +383,7 @@ int config__servers(struct config_ctx *x, cJSON *servers, const struct config_kp
     return 0;
 }
 
-void config__server_free(struct config_server *s)
+void config__server_free(struct tools_server_config *s)
 {
     free(s->name);
     free(s->command);
@@ -396,19 +395,4 @@ void config__server_free(struct config_server *s)
     config__free_list(s->allow_tools);
     config__free_list(s->deny_tools);
     free(s->approval);
-}
-
-static int any_match(char *const *globs, const char *tool)
-{
-    for (; globs && *globs; globs++)
-        if (fnmatch(*globs, tool, 0) == 0)
-            return 1;
-    return 0;
-}
-
-int config_tool_allowed(const struct config_server *s, const char *tool)
-{
-    if (any_match(s->deny_tools, tool))
-        return 0;
-    return s->allow_tools == NULL || any_match(s->allow_tools, tool);
 }

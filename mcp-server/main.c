@@ -5,9 +5,9 @@
 #include "mcp-server/cli.h"
 #include "mcp-server/config.h"
 #include "mcp-server/version.h"
+#include "sandbox/lower.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/zygote.h"
-#include "tools/registry.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
@@ -98,6 +98,31 @@ static char *self_exe(void)
     return xstrdup(path);
 }
 
+/* `lower FILE`: prints the ES5 the sandbox compiles for a program. */
+static int lower_file(const char *path)
+{
+    size_t len;
+    char *code = read_all(path, &len);
+    if (code == NULL) {
+        fprintf(stderr, "mcp-codemode: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    struct buf out;
+    buf_init(&out, 0);
+    struct lower_error err;
+    int rc = sandbox_lower(code, len, LOWER_MODE_MAIN, &out, &err);
+    if (rc == 0) {
+        fwrite(out.data, 1, out.len, stdout);
+        fputc('\n', stdout);
+    } else {
+        fprintf(stderr, "%s:%d:%d: SyntaxError: %s\n%s\n", path, err.line, err.column, err.message,
+                err.excerpt);
+    }
+    buf_free(&out);
+    free(code);
+    return rc == 0 ? 0 : 1;
+}
+
 static int run_zygote(const struct cli *cli)
 {
     enum log_level level = LOG_WARNING;
@@ -116,13 +141,14 @@ static int check_config(const struct config *cfg)
     printf("config: %s\n", cfg->path ? cfg->path : "(none)");
     printf("servers: %zu\n", cfg->nservers);
     for (size_t i = 0; i < cfg->nservers; i++) {
-        const struct config_server *s = &cfg->servers[i];
-        const char *kind = s->transport == CONFIG_TRANSPORT_STDIO  ? "stdio"
-                           : s->transport == CONFIG_TRANSPORT_HTTP ? "http"
+        const struct tools_server_config *s = &cfg->servers[i];
+        const char *kind = s->transport == TOOLS_TRANSPORT_STDIO  ? "stdio"
+                           : s->transport == TOOLS_TRANSPORT_HTTP ? "http"
                                                                     : "sse";
         printf("  %s (%s)%s%s\n", s->name, kind, s->disabled ? " disabled" : "",
                s->launches_self ? " skipped: launches mcp-codemode itself" : "");
     }
+    fflush(stdout);
     return 0;
 }
 
@@ -156,13 +182,11 @@ static int with_config(const struct cli *cli)
             free(code);
         }
     } else if (cli->cmd == CLI_TYPES) {
-        struct tools_registry *r = tools_registry_new(NULL, &cfg);
-        char *d = tools_registry_declarations(r);
-        fputs(d, stdout);
-        free(d);
-        tools_registry_free(r);
+        rc = app_inspect(&cfg, 0);
     } else if (cli->cmd == CLI_CHECK) {
         rc = check_config(&cfg);
+        if (rc == 0)
+            rc = app_inspect(&cfg, 1);
     }
     free(exe);
     config_free(&cfg);
@@ -189,8 +213,7 @@ int main(int argc, char **argv)
         print_version();
         return 0;
     case CLI_LOWER:
-        fprintf(stderr, "mcp-codemode: lower: the lowering pass is not part of this build yet\n");
-        return 1;
+        return lower_file(cli.file);
     default:
         return with_config(&cli);
     }

@@ -1,13 +1,17 @@
 /* MCP resources: the TypeScript declarations of what programs can call,
- * readable as codemode://declarations.d.ts. */
+ * readable as codemode://declarations.d.ts, and those of each server as
+ * codemode://servers/<id>.d.ts. */
 #include "mcp-server/server_internal.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
+#include "common/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define DECLS_URI "codemode://declarations.d.ts"
+#define SERVER_PREFIX "codemode://servers/"
+#define SERVER_SUFFIX ".d.ts"
 
 static void add_cache_hints(struct mcp_request *r, cJSON *res)
 {
@@ -17,23 +21,63 @@ static void add_cache_hints(struct mcp_request *r, cJSON *res)
     }
 }
 
+static cJSON *resource(struct mcp_request *r, const char *uri, const char *name, const char *title,
+                       const char *description)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "uri", uri);
+    cJSON_AddStringToObject(d, "name", name);
+    if (mcp_has_tool_title(r->rev))
+        cJSON_AddStringToObject(d, "title", title);
+    cJSON_AddStringToObject(d, "description", description);
+    cJSON_AddStringToObject(d, "mimeType", "application/typescript");
+    return d;
+}
+
 void mcp_resources_list(struct mcp_request *r)
 {
     cJSON *res = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(res, "resources");
-    cJSON *d = cJSON_CreateObject();
-    cJSON_AddStringToObject(d, "uri", DECLS_URI);
-    cJSON_AddStringToObject(d, "name", "declarations.d.ts");
-    if (mcp_has_tool_title(r->rev))
-        cJSON_AddStringToObject(d, "title", "TypeScript declarations of the callable tools");
-    cJSON_AddStringToObject(d, "description",
-                            "What programs run by execute_code can call: tools.<server>.<tool>, "
-                            "callTool, console, sleep, searchTools, describeTool");
-    cJSON_AddStringToObject(d, "mimeType", "application/typescript");
-    cJSON_AddItemToArray(list, d);
+    cJSON_AddItemToArray(list, resource(r, DECLS_URI, "declarations.d.ts",
+                                        "TypeScript declarations of the callable tools",
+                                        "What programs run by execute_code can call: "
+                                        "tools.<server>.<tool>, callTool, console, sleep, "
+                                        "searchTools, describeTool"));
+    char **ids, **names;
+    size_t n = tools_registry_servers(r->server->cfg.tools, &ids, &names);
+    for (size_t i = 0; i < n; i++) {
+        struct buf uri, name, title;
+        buf_init(&uri, 0);
+        buf_init(&name, 0);
+        buf_init(&title, 0);
+        buf_printf(&uri, SERVER_PREFIX "%s" SERVER_SUFFIX, ids[i]);
+        buf_printf(&name, "%s.d.ts", ids[i]);
+        buf_printf(&title, "TypeScript declarations of the tools of server \"%s\"", names[i]);
+        cJSON_AddItemToArray(list, resource(r, uri.data, name.data, title.data, title.data));
+        buf_free(&uri);
+        buf_free(&name);
+        buf_free(&title);
+    }
+    tools_registry_free_names(ids, n);
+    tools_registry_free_names(names, n);
     add_cache_hints(r, res);
     mcp_request_result(r, res);
     cJSON_Delete(res);
+}
+
+/* The text behind a resource URI, or NULL. */
+static char *resource_text(struct mcp_request *r, const char *uri)
+{
+    if (strcmp(uri, DECLS_URI) == 0)
+        return tools_registry_declarations_full(r->server->cfg.tools);
+    size_t plen = strlen(SERVER_PREFIX), slen = strlen(SERVER_SUFFIX), n = strlen(uri);
+    if (n <= plen + slen || strncmp(uri, SERVER_PREFIX, plen) != 0 ||
+        strcmp(uri + n - slen, SERVER_SUFFIX) != 0)
+        return NULL;
+    char *id = strndup(uri + plen, n - plen - slen);
+    char *text = tools_registry_declarations_server(r->server->cfg.tools, id);
+    free(id);
+    return text;
 }
 
 void mcp_resources_read(struct mcp_request *r, const cJSON *params)
@@ -44,7 +88,8 @@ void mcp_resources_read(struct mcp_request *r, const cJSON *params)
                           NULL);
         return;
     }
-    if (strcmp(uri->valuestring, DECLS_URI) != 0) {
+    char *text = resource_text(r, uri->valuestring);
+    if (text == NULL) {
         cJSON *data = cJSON_CreateObject();
         cJSON_AddStringToObject(data, "uri", uri->valuestring);
         mcp_request_error(r, mcp_is_modern(r->rev) ? RPC_INVALID_PARAMS : MCP_ERR_RESOURCE_NOT_FOUND,
@@ -52,11 +97,10 @@ void mcp_resources_read(struct mcp_request *r, const cJSON *params)
         cJSON_Delete(data);
         return;
     }
-    char *text = tools_registry_declarations(r->server->cfg.tools);
     cJSON *res = cJSON_CreateObject();
     cJSON *contents = cJSON_AddArrayToObject(res, "contents");
     cJSON *c = cJSON_CreateObject();
-    cJSON_AddStringToObject(c, "uri", DECLS_URI);
+    cJSON_AddStringToObject(c, "uri", uri->valuestring);
     cJSON_AddStringToObject(c, "mimeType", "application/typescript");
     cJSON_AddStringToObject(c, "text", text);
     cJSON_AddItemToArray(contents, c);

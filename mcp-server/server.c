@@ -3,6 +3,7 @@
  * envelopes of replies and notifications. */
 #include "mcp-server/server_internal.h"
 #include "mcp-server/version.h"
+#include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -125,8 +126,11 @@ static void request_detach(struct mcp_request *r)
     s->ninflight--;
 }
 
+static void undefer(struct mcp_request *r);
+
 static void request_free(struct mcp_request *r)
 {
+    undefer(r);
     if (r->batch)
         batch_release(r->batch);
     free(r->id);
@@ -384,10 +388,77 @@ static void empty_result(struct mcp_request *r)
     cJSON_Delete(res);
 }
 
+/* --- waiting for downstream servers ------------------------------------------------------ */
+
+/* How long a request that needs the tool catalog waits for the downstream
+ * servers' first connection (each still starting gets this much in all). */
+#define SETTLE_WAIT_MS 15000
+
+static void dispatch(struct mcp_request *r, const cJSON *params, int modern);
+
+static int needs_catalog(const char *m)
+{
+    return !strcmp(m, "tools/list") || !strcmp(m, "tools/call") || !strcmp(m, "resources/list") ||
+           !strcmp(m, "resources/read");
+}
+
+static void settled(void *ud)
+{
+    struct mcp_server *s = ud;
+    s->waiting = 0;
+    while (s->deferred) {
+        struct mcp_request *r = s->deferred;
+        s->deferred = r->next_deferred;
+        if (s->deferred == NULL)
+            s->deferred_tail = NULL;
+        cJSON *params = r->deferred_params;
+        r->deferred_params = NULL;
+        dispatch(r, params, r->deferred_modern);
+        cJSON_Delete(params);
+    }
+}
+
+static void defer(struct mcp_request *r, const cJSON *params, int modern)
+{
+    struct mcp_server *s = r->server;
+    r->deferred_params = params ? cJSON_Duplicate(params, 1) : NULL;
+    r->deferred_modern = modern;
+    if (s->deferred_tail)
+        s->deferred_tail->next_deferred = r;
+    else
+        s->deferred = r;
+    s->deferred_tail = r;
+    if (!s->waiting) {
+        s->waiting = 1;
+        tools_registry_when_settled(s->cfg.tools, SETTLE_WAIT_MS, settled, s);
+    }
+}
+
+static void undefer(struct mcp_request *r)
+{
+    struct mcp_server *s = r->server;
+    struct mcp_request **pp = &s->deferred, *prev = NULL;
+    while (*pp && *pp != r) {
+        prev = *pp;
+        pp = &(*pp)->next_deferred;
+    }
+    if (*pp == NULL)
+        return;
+    *pp = r->next_deferred;
+    if (s->deferred_tail == r)
+        s->deferred_tail = prev;
+    cJSON_Delete(r->deferred_params);
+    r->deferred_params = NULL;
+}
+
 /* Methods of both eras, then of one era only. */
 static void dispatch(struct mcp_request *r, const cJSON *params, int modern)
 {
     const char *m = r->method;
+    if (needs_catalog(m) && !tools_registry_settled(r->server->cfg.tools)) {
+        defer(r, params, modern);
+        return;
+    }
     if (strcmp(m, "tools/list") == 0)
         handle_tools_list(r, params);
     else if (strcmp(m, "tools/call") == 0)
@@ -670,5 +741,7 @@ void mcp_server_free(struct mcp_server *s)
     if (s == NULL)
         return;
     mcp_server_cancel_all(s);
+    if (s->waiting && s->cfg.tools)
+        tools_registry_cancel_wait(s->cfg.tools, settled, s);
     free(s);
 }

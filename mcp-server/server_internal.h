@@ -24,7 +24,10 @@ struct mcp_request {
     struct mcp_execution *exec;
     int is_listen;           /* a 2026 subscriptions/listen stream */
     int tools_changed, resources_changed; /* listen filters */
+    cJSON *deferred_params;  /* a copy, while waiting for the tools to settle */
+    int deferred_modern;
     struct mcp_request *prev, *next; /* in-flight list */
+    struct mcp_request *next_deferred;
 };
 
 struct mcp_server {
@@ -36,6 +39,8 @@ struct mcp_server {
     int log_level;              /* legacy logging/setLevel threshold, -1 = not set */
     struct mcp_request *inflight;
     unsigned ninflight;
+    struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
+    int waiting;                                  /* a registry waiter is registered */
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope

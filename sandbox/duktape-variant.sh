@@ -3,7 +3,9 @@
 # copies duktape.c/.h and a duk_config.h with our overrides into OUTDIR (they
 # must sit together, or the stock header is used silently) and applies the
 # small patches described in ../shared/research/duktape.md section 2.1, plus
-# a fourth that reports the user's line when a timeout fires.
+# a fourth that reports the user's line when a timeout fires and a fifth
+# that makes "x is not callable" errors name the line of the call (Duktape
+# built them with the pc of the last synced instruction, often an earlier line).
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -29,6 +31,7 @@ DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act);
     -e '/^DUK_LOCAL const duk_uint8_t \*duk__match_regexp(duk_re_matcher_ctx \*re_ctx, const duk_uint8_t \*pc, const duk_uint8_t \*sp) {$/i\
 DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act);' \
     -e 's|^\(\t\t\)DUK_D(DUK_DPRINT("execution timeout, throwing a RangeError"));|&\n\1duk__sandbox_timeout_site(thr, act);|' \
+    -e '/^DUK_INTERNAL DUK_NOINLINE DUK_COLD void duk_call_setup_propcall_error(duk_hthread \*thr, duk_tval \*tv_base, duk_tval \*tv_key) {$/,/entry_top = duk_get_top(thr);/ s/^\(\t\)entry_top = duk_get_top(thr);/&\n\1duk_hthread_sync_currpc(thr); \/\* mcp-codemode: the error is made now, blame this pc \*\//' \
     "$src/duktape.c" > "$out/duktape.c.tmp"
 cat >> "$out/duktape.c.tmp" <<'C'
 
@@ -70,8 +73,9 @@ n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
 n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
 n3=$(grep -c "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
 n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4)" >&2
+n5=$(grep -c 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

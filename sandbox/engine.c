@@ -3,6 +3,7 @@
  * The only place, with limits.c and the worker, that includes duktape.h. */
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
+#include "sandbox/lower.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
@@ -336,13 +337,16 @@ static void call_rt(struct sandbox_engine *e, const char *name, int nargs)
 
 /* --- start ----------------------------------------------------------------------- */
 
-/* Turns the program into ES5 source of a function expression whose body is
- * the program, preserving line numbers. */
-static void prepare_source(struct sandbox_engine *e, struct buf *out)
+/* Lowers the program (modern JS and TypeScript) to ES5: a function
+ * expression whose body is the program, line for line. A syntax error or
+ * an unsupported construct ends the execution before anything runs. */
+static int prepare_source(struct sandbox_engine *e, struct buf *out)
 {
-    buf_append_str(out, "(function () {");
-    buf_append(out, e->code, e->code_len);
-    buf_append_str(out, "\n})");
+    struct lower_error err;
+    if (sandbox_lower(e->code, e->code_len, LOWER_MODE_MAIN, out, &err) == 0)
+        return 0;
+    set_error(e, "SyntaxError", err.message, err.line, err.column);
+    return -1;
 }
 
 static duk_ret_t compile_program(duk_context *ctx, void *udata)
@@ -425,7 +429,10 @@ void sandbox_engine_start(struct sandbox_engine *e, const char *code, size_t len
 
     struct buf src;
     buf_init(&src, 0);
-    prepare_source(e, &src);
+    if (prepare_source(e, &src) != 0) {
+        buf_free(&src);
+        return;
+    }
     int rc = duk_safe_call(ctx, compile_program, &src, 0, 1);
     buf_free(&src);
     if (rc != DUK_EXEC_SUCCESS) {

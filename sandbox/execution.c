@@ -68,6 +68,9 @@ static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *st
     r.logs = x->logs;
     r.nlogs = x->nlogs;
     r.logs_dropped = x->logs_dropped;
+    const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(stats, "logsDropped");
+    if (cJSON_IsNumber(dropped) && dropped->valuedouble > 0 && dropped->valuedouble < 1e9)
+        r.logs_dropped += (unsigned) dropped->valuedouble; /* the worker's cap came first */
     r.duration_ms = uv_now(x->timer->loop) - x->started_ms;
     r.tool_calls = x->tool_calls;
     x->ev->done(x->ud, x, &r);

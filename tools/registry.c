@@ -1,75 +1,522 @@
-/* The tools registry. With no downstream servers configured every tool name
- * is unknown, searchTools finds nothing and the declarations list only the
- * built-ins. */
+/* The tools registry: one downstream connection per configured server, the
+ * current catalog snapshot (rebuilt on every tool-list or state change,
+ * reference-counted so calls in flight keep theirs), host calls with schema
+ * validation before anything is sent, and waiters for the first settling. */
 #include "tools/registry.h"
+#include "tools/catalog.h"
+#include "tools/downstream.h"
+#include "tools/result_map.h"
+#include "tools/schema.h"
+#include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/log.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct tools_registry {
-    uv_loop_t *loop;
+#define SEARCH_LIMIT 20
+
+struct slot {
+    struct tools_registry *r;
+    const struct tools_server_config *cfg;
+    struct tools_downstream *d; /* NULL when not started */
+    const char *not_started;    /* why d is NULL */
 };
 
-struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct config *config)
+struct waiter {
+    struct tools_registry *r;
+    uv_timer_t timer;
+    void (*cb)(void *);
+    void *ud;
+    int fired;
+    struct waiter *next;
+};
+
+struct tools_call {
+    struct tools_registry *r;
+    struct tools_catalog *cat; /* retained */
+    const struct tools_catalog_tool *tool;
+    struct tools_downstream_call *dc;
+    tools_reply_cb *cb;
+    void *ud;
+    int in_start, answered;
+    struct tools_call *prev, *next;
+};
+
+struct tools_registry {
+    uv_loop_t *loop;
+    struct tools_registry_options o;
+    struct slot *slots;
+    size_t nslots;
+    struct tools_catalog *catalog;
+    char *decls, *worker_json; /* texts of the current catalog, to detect changes */
+    struct waiter *waiters;
+    struct tools_call *calls;
+    int freeing;
+};
+
+/* --- catalog ------------------------------------------------------------------------- */
+
+static const char *slot_problem(const struct slot *s, const cJSON *tools)
 {
-    (void) config;
+    if (s->d == NULL)
+        return s->not_started;
+    if (cJSON_GetArraySize(tools) > 0)
+        return NULL;
+    struct tools_downstream_status st;
+    tools_downstream_status(s->d, &st);
+    switch (st.state) {
+    case TOOLS_DOWNSTREAM_CONNECTING:
+        return "it is still starting";
+    case TOOLS_DOWNSTREAM_READY:
+        return NULL;
+    default:
+        return st.reason ? st.reason : "it is not running";
+    }
+}
+
+static void rebuild(struct tools_registry *r)
+{
+    struct tools_catalog_server *in = xcalloc(r->nslots ? r->nslots : 1, sizeof *in);
+    for (size_t i = 0; i < r->nslots; i++) {
+        struct slot *s = &r->slots[i];
+        in[i].name = s->cfg->name;
+        in[i].policy = s->cfg;
+        in[i].tools = s->d ? tools_downstream_tools(s->d) : NULL;
+        in[i].supports_tasks = 1; /* the client already left out what it cannot run */
+        in[i].excluded = s->d ? tools_downstream_excluded(s->d) : NULL;
+        in[i].unavailable = slot_problem(s, in[i].tools);
+    }
+    struct tools_catalog *c = tools_catalog_build(in, r->nslots);
+    free(in);
+    tools_catalog_release(r->catalog);
+    r->catalog = c;
+    char *decls = tools_catalog_declarations(c, r->o.declarations_budget, NULL);
+    char *worker = tools_catalog_worker_json(c);
+    int changed = !r->decls || strcmp(decls, r->decls) || strcmp(worker, r->worker_json);
+    free(r->decls);
+    free(r->worker_json);
+    r->decls = decls;
+    r->worker_json = worker;
+    if (changed && r->o.changed && !r->freeing)
+        r->o.changed(r->o.changed_ud);
+}
+
+/* --- waiters ---------------------------------------------------------------------------- */
+
+int tools_registry_settled(const struct tools_registry *r)
+{
+    for (size_t i = 0; i < r->nslots; i++) {
+        struct tools_downstream_status st;
+        if (r->slots[i].d == NULL)
+            continue;
+        tools_downstream_status(r->slots[i].d, &st);
+        if (st.state == TOOLS_DOWNSTREAM_CONNECTING)
+            return 0;
+    }
+    return 1;
+}
+
+static void waiter_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void fire(struct waiter *w)
+{
+    if (w->fired)
+        return;
+    w->fired = 1;
+    struct waiter **pp = &w->r->waiters;
+    while (*pp && *pp != w)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = w->next;
+    uv_timer_stop(&w->timer);
+    uv_close((uv_handle_t *) &w->timer, waiter_closed);
+    w->cb(w->ud);
+}
+
+static void waiter_timeout(uv_timer_t *t)
+{
+    fire(t->data);
+}
+
+static void check_waiters(struct tools_registry *r)
+{
+    if (!tools_registry_settled(r))
+        return;
+    while (r->waiters)
+        fire(r->waiters);
+}
+
+void tools_registry_when_settled(struct tools_registry *r, uint64_t max_ms, void (*cb)(void *ud),
+                                 void *ud)
+{
+    if (r->loop == NULL || tools_registry_settled(r)) {
+        cb(ud);
+        return;
+    }
+    struct waiter *w = xcalloc(1, sizeof *w);
+    w->r = r;
+    w->cb = cb;
+    w->ud = ud;
+    uv_timer_init(r->loop, &w->timer);
+    w->timer.data = w;
+    uv_timer_start(&w->timer, waiter_timeout, max_ms, 0);
+    w->next = r->waiters;
+    r->waiters = w;
+}
+
+void tools_registry_cancel_wait(struct tools_registry *r, void (*cb)(void *ud), void *ud)
+{
+    for (struct waiter *w = r->waiters; w; w = w->next) {
+        if (w->cb == cb && w->ud == ud) {
+            w->cb = NULL;
+            w->fired = 1;
+            struct waiter **pp = &r->waiters;
+            while (*pp != w)
+                pp = &(*pp)->next;
+            *pp = w->next;
+            uv_timer_stop(&w->timer);
+            uv_close((uv_handle_t *) &w->timer, waiter_closed);
+            return;
+        }
+    }
+}
+
+/* --- downstream events --------------------------------------------------------------------- */
+
+static void on_state(void *ud, struct tools_downstream *d)
+{
+    struct slot *s = ud;
+    struct tools_downstream_status st;
+    tools_downstream_status(d, &st);
+    log_info("tools", "server %s: %s%s%s", s->cfg->name, tools_downstream_state_name(st.state),
+             st.reason ? ": " : "", st.reason ? st.reason : "");
+    rebuild(s->r);
+    check_waiters(s->r);
+}
+
+static void on_tools(void *ud, struct tools_downstream *d)
+{
+    struct slot *s = ud;
+    (void) d;
+    rebuild(s->r);
+}
+
+static const struct tools_downstream_events downstream_events = {on_state, on_tools};
+
+/* --- creation ------------------------------------------------------------------------------- */
+
+static void start_slot(struct tools_registry *r, struct slot *s)
+{
+    const struct tools_server_config *c = s->cfg;
+    if (c->disabled)
+        s->not_started = "it is disabled in the config";
+    else if (c->launches_self)
+        s->not_started = "its command launches mcp-codemode itself, so it was skipped";
+    else if (c->transport != TOOLS_TRANSPORT_STDIO)
+        s->not_started = "HTTP and SSE downstream servers are not supported yet";
+    else if (r->loop == NULL)
+        s->not_started = "not connected";
+    if (s->not_started) {
+        if (!c->disabled && r->loop)
+            log_warn("tools", "server %s: %s", c->name, s->not_started);
+        return;
+    }
+    struct tools_downstream_options o;
+    memset(&o, 0, sizeof o);
+    o.call_timeout_ms = r->o.call_timeout_ms;
+    o.client_version = r->o.client_version;
+    o.max_attempts = r->o.max_attempts;
+    s->d = tools_downstream_new(r->loop, c, &o, &downstream_events, s);
+}
+
+struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o)
+{
     struct tools_registry *r = xcalloc(1, sizeof *r);
     r->loop = loop;
+    if (o)
+        r->o = *o;
+    r->nslots = r->o.nservers;
+    r->slots = xcalloc(r->nslots ? r->nslots : 1, sizeof *r->slots);
+    for (size_t i = 0; i < r->nslots; i++) {
+        r->slots[i].r = r;
+        r->slots[i].cfg = &r->o.servers[i];
+        start_slot(r, &r->slots[i]);
+    }
+    r->freeing = 1; /* no change callback for the initial catalog */
+    rebuild(r);
+    r->freeing = 0;
     return r;
+}
+
+static void unlink_call(struct tools_call *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        c->r->calls = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+}
+
+static void free_call(struct tools_call *c)
+{
+    tools_catalog_release(c->cat);
+    free(c);
 }
 
 void tools_registry_free(struct tools_registry *r)
 {
+    if (r == NULL)
+        return;
+    r->freeing = 1;
+    while (r->calls) /* cancelled silently: their programs are gone */
+        tools_call_cancel(r->calls);
+    while (r->waiters)
+        fire(r->waiters);
+    for (size_t i = 0; i < r->nslots; i++)
+        tools_downstream_free(r->slots[i].d);
+    free(r->slots);
+    tools_catalog_release(r->catalog);
+    free(r->decls);
+    free(r->worker_json);
     free(r);
 }
 
-static void reply_error(tools_reply_cb *cb, void *ud, const char *name, const char *msg)
+/* --- host calls ------------------------------------------------------------------------------ */
+
+static void reply_text(tools_reply_cb *cb, void *ud, int ok, struct buf *b)
+{
+    cb(ud, ok, b->data ? b->data : "null", b->len ? b->len : 4);
+}
+
+static void reply_error(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+                        const char *tool)
 {
     struct buf b;
     buf_init(&b, 0);
-    buf_append_str(&b, "{\"name\":");
-    buf_append_json_string(&b, name, strlen(name));
-    buf_append_str(&b, ",\"message\":");
-    buf_append_json_string(&b, msg, strlen(msg));
-    buf_append_str(&b, "}");
-    cb(ud, 0, b.data, b.len);
+    tools_result_error(name, msg, tool, &b);
+    reply_text(cb, ud, 0, &b);
     buf_free(&b);
+}
+
+static void downstream_replied(void *ud, const struct tools_downstream_reply *rep)
+{
+    struct tools_call *c = ud;
+    struct buf b;
+    buf_init(&b, 0);
+    int ok;
+    if (rep->outcome == TOOLS_DOWNSTREAM_RESULT) {
+        ok = tools_result_map(c->tool, rep->result, &b);
+    } else {
+        struct buf name;
+        buf_init(&name, 0);
+        buf_printf(&name, "%s.%s", c->tool->server, c->tool->name);
+        tools_result_error("ToolError", rep->message ? rep->message : "the call failed", name.data,
+                           &b);
+        buf_free(&name);
+        ok = 0;
+    }
+    reply_text(c->cb, c->ud, ok, &b);
+    buf_free(&b);
+    if (c->in_start) {
+        c->answered = 1;
+        return;
+    }
+    unlink_call(c);
+    free_call(c);
+}
+
+static int validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
+                    void *ud)
+{
+    if (t->input == NULL)
+        return 0;
+    struct tools_schema_result res;
+    cJSON *empty = args ? NULL : cJSON_CreateObject();
+    int valid = tools_schema_validate(t->input, args ? args : empty, &res);
+    cJSON_Delete(empty);
+    if (!valid) {
+        struct buf b;
+        buf_init(&b, 0);
+        tools_result_argument_error(t, &res, &b);
+        reply_text(cb, ud, 0, &b);
+        buf_free(&b);
+    }
+    tools_schema_result_free(&res);
+    return valid ? 0 : -1;
+}
+
+static struct tools_call *call_tool(struct tools_registry *r, const char *name, const cJSON *args,
+                                    tools_reply_cb *cb, void *ud)
+{
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
+    if (t == NULL) {
+        reply_error(cb, ud, "Error", why, NULL);
+        free(why);
+        return NULL;
+    }
+    if (validate(t, args, cb, ud) != 0)
+        return NULL;
+    struct tools_call *c = xcalloc(1, sizeof *c);
+    c->r = r;
+    c->cat = tools_catalog_retain(r->catalog);
+    c->tool = t;
+    c->cb = cb;
+    c->ud = ud;
+    c->in_start = 1;
+    struct slot *s = &r->slots[t->server_index];
+    c->dc = tools_downstream_call(s->d, t->name, args, 0, downstream_replied, c);
+    c->in_start = 0;
+    if (c->answered || c->dc == NULL) {
+        free_call(c);
+        return NULL;
+    }
+    c->next = r->calls;
+    if (r->calls)
+        r->calls->prev = c;
+    r->calls = c;
+    return c;
+}
+
+static void describe(struct tools_registry *r, const char *name, tools_reply_cb *cb, void *ud)
+{
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
+    if (t == NULL) {
+        reply_error(cb, ud, "Error", why, NULL);
+        free(why);
+        return;
+    }
+    char *text = tools_catalog_describe(r->catalog, t);
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_json_string(&b, text ? text : "", text ? strlen(text) : 0);
+    reply_text(cb, ud, 1, &b);
+    buf_free(&b);
+    free(text);
 }
 
 struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
                                        const cJSON *args, tools_reply_cb *cb, void *ud)
 {
-    (void) r;
-    (void) args;
-    if (strcmp(op, "search") == 0) {
-        cb(ud, 1, "[]", 2);
+    if (strcmp(op, "tool") == 0)
+        return call_tool(r, name, args, cb, ud);
+    if (strcmp(op, "describe") == 0) {
+        describe(r, name, cb, ud);
         return NULL;
     }
-    struct buf m;
-    buf_init(&m, 0);
-    buf_printf(&m, "Unknown tool \"%.200s\": no downstream MCP servers are configured "
-                   "(add them under \"mcpServers\" in the config file)",
-               name);
-    reply_error(cb, ud, "Error", m.data);
-    buf_free(&m);
+    char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT);
+    cb(ud, 1, json, strlen(json));
+    free(json);
     return NULL;
 }
 
 void tools_call_cancel(struct tools_call *c)
 {
-    (void) c;
+    tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
+    unlink_call(c);
+    free_call(c);
 }
+
+/* --- texts ------------------------------------------------------------------------------------ */
 
 char *tools_registry_catalog(struct tools_registry *r)
 {
-    (void) r;
-    return xstrdup("{}");
+    return xstrdup(r->worker_json);
 }
 
 char *tools_registry_declarations(struct tools_registry *r)
 {
-    (void) r;
-    return xstrdup("declare const tools: {};\n");
+    return xstrdup(r->decls);
+}
+
+char *tools_registry_declarations_full(struct tools_registry *r)
+{
+    return tools_catalog_declarations_full(r->catalog);
+}
+
+size_t tools_registry_servers(struct tools_registry *r, char ***ids, char ***names)
+{
+    size_t n = 0, total = tools_catalog_server_count(r->catalog);
+    *ids = xcalloc(total ? total : 1, sizeof **ids);
+    *names = xcalloc(total ? total : 1, sizeof **names);
+    for (size_t i = 0; i < total; i++) {
+        const char *id = tools_catalog_server_id(r->catalog, i);
+        char *d = tools_catalog_declarations_server(r->catalog, id);
+        if (d == NULL)
+            continue; /* no callable tools now */
+        free(d);
+        (*ids)[n] = xstrdup(id);
+        (*names)[n] = xstrdup(tools_catalog_server_name(r->catalog, i));
+        n++;
+    }
+    return n;
+}
+
+void tools_registry_free_names(char **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+char *tools_registry_declarations_server(struct tools_registry *r, const char *server_id)
+{
+    return tools_catalog_declarations_server(r->catalog, server_id);
+}
+
+int tools_registry_all_ready(const struct tools_registry *r)
+{
+    for (size_t i = 0; i < r->nslots; i++) {
+        const struct slot *s = &r->slots[i];
+        if (s->cfg->disabled)
+            continue;
+        struct tools_downstream_status st;
+        if (s->d == NULL)
+            return 0;
+        tools_downstream_status(s->d, &st);
+        if (st.state != TOOLS_DOWNSTREAM_READY)
+            return 0;
+    }
+    return 1;
+}
+
+char *tools_registry_report(struct tools_registry *r)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    for (size_t i = 0; i < r->nslots; i++) {
+        const struct slot *s = &r->slots[i];
+        if (s->d == NULL) {
+            buf_printf(&b, "%s: not started: %s\n", s->cfg->name, s->not_started);
+            continue;
+        }
+        struct tools_downstream_status st;
+        tools_downstream_status(s->d, &st);
+        buf_printf(&b, "%s: %s", s->cfg->name, tools_downstream_state_name(st.state));
+        if (st.protocol_version)
+            buf_printf(&b, ", protocol %s", st.protocol_version);
+        if (st.server_name)
+            buf_printf(&b, ", %s %s", st.server_name, st.server_version ? st.server_version : "");
+        buf_printf(&b, ", %zu tools", st.tools);
+        if (st.state != TOOLS_DOWNSTREAM_READY && st.reason)
+            buf_printf(&b, " (%s)", st.reason);
+        buf_append_char(&b, '\n');
+        for (size_t k = 0; k < tools_catalog_count(r->catalog); k++) {
+            const struct tools_catalog_tool *t = tools_catalog_at(r->catalog, k);
+            if (t->server_index != i)
+                continue;
+            buf_printf(&b, "  tools.%s.%s", t->server_id, t->id);
+            if (strcmp(t->id, t->name) != 0)
+                buf_printf(&b, "  (\"%s\")", t->name);
+            buf_append_char(&b, '\n');
+        }
+    }
+    return buf_steal(&b);
 }

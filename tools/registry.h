@@ -1,32 +1,67 @@
-/* The host's view of downstream tools: answers the host calls a program makes
- * (tool calls, searchTools, describeTool), provides the catalog of callable
- * names for workers and the declarations for the execute_code description,
- * and reports when they change. */
+/* The host's view of downstream tools: one connection per configured
+ * server, the current catalog (rebuilt when a tool list changes), and the
+ * host calls programs make: tool calls (resolved, checked against policy
+ * and the tool's inputSchema, forwarded, their results mapped), searchTools
+ * and describeTool. Gives workers the catalog of callable names and models
+ * the declarations, and reports when those change. */
 #ifndef TOOLS_REGISTRY_H
 #define TOOLS_REGISTRY_H
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <uv.h>
 
 struct tools_registry;
 struct tools_call;
-struct config;
+struct tools_server_config;
 
 /* The answer to a host call: ok with the JSON text of the value, or failed
  * with the JSON text of {"name","message",...} (ToolError, ToolArgumentError,
  * Error). The text is valid during the callback. */
 typedef void tools_reply_cb(void *ud, int ok, const char *json, size_t len);
 
-/* Creates the registry for the configured downstream servers (config may be
- * NULL: no servers). */
-struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct config *config);
+struct tools_registry_options {
+    const struct tools_server_config *servers; /* borrowed; must outlive the registry */
+    size_t nservers;
+    uint64_t call_timeout_ms;      /* default per downstream call (0: 60000) */
+    size_t declarations_budget;    /* bytes of declarations in the description (0: 32 KiB) */
+    const char *client_version;    /* clientInfo.version sent downstream */
+    unsigned max_attempts;         /* connection attempts before giving up (0: never) */
+    /* Called (from the loop) when the catalog or the declarations changed. */
+    void (*changed)(void *ud);
+    void *changed_ud;
+};
+
+/* Creates the registry and starts connecting every enabled stdio server
+ * (the connections start on the next loop iteration). loop may be NULL for
+ * offline use (no servers are started: `types` without connecting). */
+struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o);
+
+/* Stops every server (their processes get stdin EOF, then signals) and frees
+ * the registry; calls still pending are cancelled without a reply (their
+ * programs are gone by then). Run the loop until it ends afterwards so the
+ * handles close. */
 void tools_registry_free(struct tools_registry *r);
+
+/* 1 when no server is still connecting (each is ready, restarting, failed or
+ * not started). */
+int tools_registry_settled(const struct tools_registry *r);
+
+/* Calls cb once the registry is settled or max_ms passed, whichever comes
+ * first; at once (inside this call) when it already is. Freeing the
+ * registry fires the waiters still pending. */
+void tools_registry_when_settled(struct tools_registry *r, uint64_t max_ms, void (*cb)(void *ud),
+                                 void *ud);
+
+/* Forgets a pending waiter registered with exactly (cb, ud); no call follows. */
+void tools_registry_cancel_wait(struct tools_registry *r, void (*cb)(void *ud), void *ud);
 
 /* Starts a host call; op is "tool", "search" or "describe", name the text
  * the program gave, args borrowed. cb runs exactly once, unless the call is
  * cancelled first; it may run before this function returns, which then
- * returns NULL. Otherwise the handle cancels it (tools_call_cancel). */
+ * returns NULL. Otherwise the handle cancels it (tools_call_cancel): the
+ * downstream server is told (notifications/cancelled) and cb never runs. */
 struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
                                        const cJSON *args, tools_reply_cb *cb, void *ud);
 void tools_call_cancel(struct tools_call *c);
@@ -35,8 +70,28 @@ void tools_call_cancel(struct tools_call *c);
  * malloc'd. */
 char *tools_registry_catalog(struct tools_registry *r);
 
-/* TypeScript declarations of what programs can call, for the execute_code
- * description, malloc'd. */
+/* TypeScript declarations for the execute_code description (full while
+ * within the budget, else the compact index), malloc'd. */
 char *tools_registry_declarations(struct tools_registry *r);
+
+/* The full declarations (resources, `mcp-codemode types`), malloc'd. */
+char *tools_registry_declarations_full(struct tools_registry *r);
+
+/* The servers whose tools programs can call now, as resource names: for
+ * each, its sanitised id (the resource codemode://servers/<id>.d.ts) and
+ * original name. Returns the count; *ids and *names are malloc'd arrays of
+ * malloc'd strings (free with tools_registry_free_names). */
+size_t tools_registry_servers(struct tools_registry *r, char ***ids, char ***names);
+void tools_registry_free_names(char **list, size_t n);
+
+/* The declarations of one server by its sanitised id, or NULL. malloc'd. */
+char *tools_registry_declarations_server(struct tools_registry *r, const char *server_id);
+
+/* Writes one line per server with its state, protocol and tool count, then
+ * its tools (for `mcp-codemode check`). malloc'd. */
+char *tools_registry_report(struct tools_registry *r);
+
+/* 1 when every enabled server is ready (for `check`'s exit status). */
+int tools_registry_all_ready(const struct tools_registry *r);
 
 #endif

@@ -91,7 +91,7 @@ static void expect_warnings(const char *json, const char *const *want)
     config_free(&c);
 }
 
-static struct config_server *server(struct config *c, const char *name)
+static struct tools_server_config *server(struct config *c, const char *name)
 {
     for (size_t i = 0; i < c->nservers; i++)
         if (strcmp(c->servers[i].name, name) == 0)
@@ -145,8 +145,8 @@ static void test_claude_desktop_file(void **state)
     assert_null(err);
     assert_string_equal(c.path, FIX "claude_desktop.json");
     assert_int_equal(c.nservers, 4);
-    struct config_server *fs = server(&c, "filesystem");
-    assert_int_equal(fs->transport, CONFIG_TRANSPORT_STDIO);
+    struct tools_server_config *fs = server(&c, "filesystem");
+    assert_int_equal(fs->transport, TOOLS_TRANSPORT_STDIO);
     assert_string_equal(fs->command, "npx");
     assert_int_equal(count(fs->args), 4);
     assert_string_equal(fs->args[3], "/Users/alice/Downloads");
@@ -155,7 +155,7 @@ static void test_claude_desktop_file(void **state)
     assert_null(fs->allow_tools);
     assert_int_equal(fs->launches_self, 0);
     assert_string_equal(server(&c, "github")->env[0], "GITHUB_PERSONAL_ACCESS_TOKEN=<YOUR_TOKEN>");
-    struct config_server *w = server(&c, "weather");
+    struct tools_server_config *w = server(&c, "weather");
     assert_string_equal(w->cwd, "C:/Users/alice/weather");
     assert_string_equal(w->env[0], "API_KEY=pa$$word-$HOME"); /* a lone $ is literal */
     assert_int_equal(c.nwarnings, 3);
@@ -180,7 +180,7 @@ static void test_full_example(void **state)
     assert_int_equal(config_load(&c, FIX "full.json", &err), 0);
     assert_int_equal(c.nwarnings, 0);
     assert_int_equal(c.nservers, 3);
-    struct config_server *gh = &c.servers[0], *remote = &c.servers[1], *legacy = &c.servers[2];
+    struct tools_server_config *gh = &c.servers[0], *remote = &c.servers[1], *legacy = &c.servers[2];
     assert_string_equal(gh->name, "github");
     assert_string_equal(gh->env[0], "GITHUB_TOKEN=ghp_123");
     assert_string_equal(gh->cwd, "/tmp");
@@ -188,12 +188,12 @@ static void test_full_example(void **state)
     assert_string_equal(gh->deny_tools[0], "delete_*");
     assert_int_equal(gh->timeout_ms, 20000);
     assert_int_equal(gh->disabled, 0);
-    assert_int_equal(remote->transport, CONFIG_TRANSPORT_HTTP);
+    assert_int_equal(remote->transport, TOOLS_TRANSPORT_HTTP);
     assert_string_equal(remote->url, "https://example.com/mcp");
     assert_string_equal(remote->headers[0], "Authorization: Bearer abc");
     assert_null(remote->headers[1]);
     assert_null(remote->command);
-    assert_int_equal(legacy->transport, CONFIG_TRANSPORT_SSE);
+    assert_int_equal(legacy->transport, TOOLS_TRANSPORT_SSE);
     assert_null(legacy->headers);
     assert_string_equal(c.log_level, "warning");
     assert_string_equal(c.http_listen, "127.0.0.1:8080");
@@ -800,7 +800,7 @@ static void test_disabled_entry_quiet(void **state)
 
 /* --- transports --------------------------------------------------------------- */
 
-static enum config_transport transport_of(const char *entry)
+static enum tools_transport transport_of(const char *entry)
 {
     char json[512];
     struct config c;
@@ -808,39 +808,39 @@ static enum config_transport transport_of(const char *entry)
     snprintf(json, sizeof json, "{\"mcpServers\": {\"s\": %s}}", entry);
     if (load(&c, json, &err) != 0)
         fail_msg("%s: %s", entry, rel(err));
-    enum config_transport t = c.servers[0].transport;
+    enum tools_transport t = c.servers[0].transport;
     config_free(&c);
     return t;
 }
 
 static void test_transport_types(void **state)
 {
-    assert_int_equal(transport_of("{\"command\": \"x\"}"), CONFIG_TRANSPORT_STDIO);
+    assert_int_equal(transport_of("{\"command\": \"x\"}"), TOOLS_TRANSPORT_STDIO);
     assert_int_equal(transport_of("{\"type\": \"stdio\", \"command\": \"x\"}"),
-                     CONFIG_TRANSPORT_STDIO);
+                     TOOLS_TRANSPORT_STDIO);
     const char *http[] = {"http", "HTTP", "streamable-http", "streamableHttp", "streamable_http"};
     for (size_t i = 0; i < 5; i++) {
         char e[128];
         snprintf(e, sizeof e, "{\"type\": \"%s\", \"url\": \"http://h/sse\"}", http[i]);
-        assert_int_equal(transport_of(e), CONFIG_TRANSPORT_HTTP); /* explicit type wins */
+        assert_int_equal(transport_of(e), TOOLS_TRANSPORT_HTTP); /* explicit type wins */
     }
     assert_int_equal(transport_of("{\"type\": \"sse\", \"url\": \"http://h/events\"}"),
-                     CONFIG_TRANSPORT_SSE);
+                     TOOLS_TRANSPORT_SSE);
 }
 
 static void test_transport_inference(void **state)
 {
     assert_int_equal(transport_of("{\"url\": \"http://localhost:3001/sse\"}"),
-                     CONFIG_TRANSPORT_SSE);
-    assert_int_equal(transport_of("{\"url\": \"https://h/v1/sse/\"}"), CONFIG_TRANSPORT_SSE);
-    assert_int_equal(transport_of("{\"url\": \"https://h/SSE?key=1#f\"}"), CONFIG_TRANSPORT_SSE);
-    assert_int_equal(transport_of("{\"url\": \"https://h/mcp\"}"), CONFIG_TRANSPORT_HTTP);
-    assert_int_equal(transport_of("{\"url\": \"https://h/sse-mcp\"}"), CONFIG_TRANSPORT_HTTP);
-    assert_int_equal(transport_of("{\"url\": \"https://h/mcp?x=/sse\"}"), CONFIG_TRANSPORT_HTTP);
-    assert_int_equal(transport_of("{\"url\": \"https://sse\"}"), CONFIG_TRANSPORT_HTTP);
-    assert_int_equal(transport_of("{\"url\": \"http://h?x=/sse\"}"), CONFIG_TRANSPORT_HTTP);
-    assert_int_equal(transport_of("{\"url\": \"http://h#/sse\"}"), CONFIG_TRANSPORT_HTTP);
-    assert_int_equal(transport_of("{\"url\": \"HTTPS://h\"}"), CONFIG_TRANSPORT_HTTP);
+                     TOOLS_TRANSPORT_SSE);
+    assert_int_equal(transport_of("{\"url\": \"https://h/v1/sse/\"}"), TOOLS_TRANSPORT_SSE);
+    assert_int_equal(transport_of("{\"url\": \"https://h/SSE?key=1#f\"}"), TOOLS_TRANSPORT_SSE);
+    assert_int_equal(transport_of("{\"url\": \"https://h/mcp\"}"), TOOLS_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"https://h/sse-mcp\"}"), TOOLS_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"https://h/mcp?x=/sse\"}"), TOOLS_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"https://sse\"}"), TOOLS_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"http://h?x=/sse\"}"), TOOLS_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"http://h#/sse\"}"), TOOLS_TRANSPORT_HTTP);
+    assert_int_equal(transport_of("{\"url\": \"HTTPS://h\"}"), TOOLS_TRANSPORT_HTTP);
 }
 
 static void test_approval_and_headers(void **state)
@@ -917,29 +917,29 @@ static void test_tool_globs(void **state)
 {
     char *allow[] = {"create_*", "get_?", "list_[abc]*", NULL};
     char *deny[] = {"*_secret", "get_x", NULL};
-    struct config_server s = {.name = "gh"};
-    assert_true(config_tool_allowed(&s, "anything")); /* no lists: all */
+    struct tools_server_config s = {.name = "gh"};
+    assert_true(tools_server_config_allows(&s, "anything")); /* no lists: all */
     s.deny_tools = deny;
-    assert_true(config_tool_allowed(&s, "anything"));
-    assert_false(config_tool_allowed(&s, "read_secret"));
+    assert_true(tools_server_config_allows(&s, "anything"));
+    assert_false(tools_server_config_allows(&s, "read_secret"));
     s.allow_tools = allow;
-    assert_true(config_tool_allowed(&s, "create_issue"));
-    assert_false(config_tool_allowed(&s, "create_secret")); /* deny wins over allow */
-    assert_true(config_tool_allowed(&s, "get_a"));
-    assert_false(config_tool_allowed(&s, "get_x"));
-    assert_false(config_tool_allowed(&s, "get_ab"));
-    assert_true(config_tool_allowed(&s, "list_branches"));
-    assert_false(config_tool_allowed(&s, "list_issues"));
-    assert_false(config_tool_allowed(&s, "delete_repo"));
-    assert_false(config_tool_allowed(&s, "Create_issue")); /* case-sensitive */
+    assert_true(tools_server_config_allows(&s, "create_issue"));
+    assert_false(tools_server_config_allows(&s, "create_secret")); /* deny wins over allow */
+    assert_true(tools_server_config_allows(&s, "get_a"));
+    assert_false(tools_server_config_allows(&s, "get_x"));
+    assert_false(tools_server_config_allows(&s, "get_ab"));
+    assert_true(tools_server_config_allows(&s, "list_branches"));
+    assert_false(tools_server_config_allows(&s, "list_issues"));
+    assert_false(tools_server_config_allows(&s, "delete_repo"));
+    assert_false(tools_server_config_allows(&s, "Create_issue")); /* case-sensitive */
     char *none[] = {NULL};
     s.allow_tools = none;
     s.deny_tools = NULL;
-    assert_false(config_tool_allowed(&s, "create_issue"));
+    assert_false(tools_server_config_allows(&s, "create_issue"));
     char *neg[] = {"[!d]*", NULL};
     s.allow_tools = neg;
-    assert_true(config_tool_allowed(&s, "create"));
-    assert_false(config_tool_allowed(&s, "delete"));
+    assert_true(tools_server_config_allows(&s, "create"));
+    assert_false(tools_server_config_allows(&s, "delete"));
 }
 
 static void test_tool_globs_from_file(void **state)
@@ -953,11 +953,11 @@ static void test_tool_globs_from_file(void **state)
     setenv("CODEMODE_TOKEN", "t", 1);
     config_init(&c);
     assert_int_equal(config_load(&c, FIX "full.json", &err), 0);
-    assert_true(config_tool_allowed(&c.servers[0], "create_issue"));
-    assert_true(config_tool_allowed(&c.servers[0], "get_me"));
-    assert_false(config_tool_allowed(&c.servers[0], "delete_repo"));
-    assert_false(config_tool_allowed(&c.servers[0], "merge_pr"));
-    assert_true(config_tool_allowed(&c.servers[1], "anything"));
+    assert_true(tools_server_config_allows(&c.servers[0], "create_issue"));
+    assert_true(tools_server_config_allows(&c.servers[0], "get_me"));
+    assert_false(tools_server_config_allows(&c.servers[0], "delete_repo"));
+    assert_false(tools_server_config_allows(&c.servers[0], "merge_pr"));
+    assert_true(tools_server_config_allows(&c.servers[1], "anything"));
     config_free(&c);
     unsetenv("CODEMODE_TOKEN");
 }

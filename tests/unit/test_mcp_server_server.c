@@ -34,7 +34,7 @@ static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
     config_init(&f->cfg);
-    f->tools = tools_registry_new(NULL, &f->cfg);
+    f->tools = tools_registry_new(NULL, NULL);
     struct mcp_server_config sc = {NULL, NULL, f->tools, &f->cfg.limits};
     struct mcp_sink sk = {f, sink};
     f->s = mcp_server_new(&sc, &sk);
@@ -266,9 +266,11 @@ static void test_resources(void **state)
     INIT(f, "2025-11-25");
     assert_non_null(strstr(ask(f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/list\"}"),
                            "\"uri\":\"codemode://declarations.d.ts\""));
-    assert_non_null(strstr(ask(f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\","
-                                   "\"params\":{\"uri\":\"codemode://declarations.d.ts\"}}"),
-                           "\"text\":\"declare const tools"));
+    const char *r = ask(f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\","
+                           "\"params\":{\"uri\":\"codemode://declarations.d.ts\"}}");
+    assert_non_null(strstr(r, "\"mimeType\":\"application/typescript\",\"text\":\""));
+    assert_non_null(strstr(r, "declare class ToolError extends Error"));
+    assert_non_null(strstr(r, "declare const tools: {"));
     assert_non_null(strstr(ask(f, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\","
                                    "\"params\":{\"uri\":\"codemode://nope\"}}"),
                            "\"code\":-32002"));

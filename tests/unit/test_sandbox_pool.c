@@ -154,6 +154,18 @@ static void test_wait_deadline_while_waiting_on_timer(void **state)
     free(o);
 }
 
+static void test_random_reseeded_per_worker(void **state)
+{
+    /* Workers are forked from one template heap: without a reseed after the
+     * fork they would all produce the same sequence. */
+    char *a = run_program("warning", "return [Math.random(), Math.random()];", 5000);
+    char *b = run_program("warning", "return [Math.random(), Math.random()];", 5000);
+    assert_non_null(strstr(a, "\"ok\":true"));
+    assert_string_not_equal(a, b);
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "__zygote") == 0) {
@@ -175,6 +187,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_seccomp_kills_forbidden_syscall),
         cmocka_unit_test(test_stall_detected),
         cmocka_unit_test(test_wait_deadline_while_waiting_on_timer),
+        cmocka_unit_test(test_random_reseeded_per_worker),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
 }

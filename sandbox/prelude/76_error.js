@@ -1,0 +1,83 @@
+/* Error constructors with ES2022 `cause`: each native constructor is
+ * wrapped (same prototype, so instanceof and errors raised by the engine
+ * still match); the wrapper has no fileName, so lineNumber and fileName of a
+ * new error still name the program's line. Also Error.captureStackTrace (as
+ * in Node), a minimal DOMException, and stack traces without the frames of
+ * library functions (which, like natives, have no file name). */
+'use strict';
+var def = rt.def, apply = rt.apply, isObject = rt.isObject, getProto = rt.getPrototypeOf;
+var setProto = Object.setPrototypeOf, defineProperty = rt.defineProperty, Str = rt.String;
+var NativeError = rt.ErrorCtor, EP = NativeError.prototype, strReplace = String.prototype.replace;
+var LIB_FRAME = /\n {4}at [^\n]* \((?:prelude\.js)?:\d+\)[^\n]*/g;
+
+function hideLibFrames(s) { return typeof s === 'string' ? apply(strReplace, s, [LIB_FRAME, '']) : s; }
+
+function fixed(obj, name, value) {
+    defineProperty(obj, name, { value: value, writable: false, enumerable: false, configurable: true });
+}
+
+function wrap(Native, parent) {
+    var W = rt.native(function (message, options) {
+        var e = new Native(message);
+        if (this instanceof W) {
+            var p = getProto(this);
+            if (p !== W.prototype) setProto(e, p); /* a subclass constructed through us */
+        }
+        if (isObject(options) && 'cause' in options) def(e, 'cause', options.cause);
+        return e;
+    });
+    fixed(W, 'name', Native.name);
+    fixed(W, 'length', 1);
+    defineProperty(W, 'prototype', { value: Native.prototype, writable: false, enumerable: false, configurable: false });
+    def(Native.prototype, 'constructor', W);
+    if (parent) setProto(W, parent);
+    def(G, Native.name, W);
+    return W;
+}
+
+var ErrorW = wrap(NativeError, null);
+wrap(EvalError, ErrorW);
+wrap(RangeError, ErrorW);
+wrap(ReferenceError, ErrorW);
+wrap(SyntaxError, ErrorW);
+wrap(TypeError, ErrorW);
+wrap(URIError, ErrorW);
+
+/* Stack traces leave out runtime frames: prelude.js, and library functions
+ * (which, like natives, have no file name). */
+var stackDesc = Object.getOwnPropertyDescriptor(EP, 'stack'), getStack = stackDesc.get;
+defineProperty(EP, 'stack', {
+    get: rt.native(function () { return hideLibFrames(apply(getStack, this, [])); }),
+    set: stackDesc.set, enumerable: false, configurable: true
+});
+
+rt.install(ErrorW, {
+    captureStackTrace(obj) {
+        if (!isObject(obj)) throw new rt.TypeErr('Invalid argument');
+        var s = hideLibFrames(new NativeError().stack), head;
+        try { head = Str(obj); } catch (e) { head = 'Error'; }
+        var nl = typeof s === 'string' ? s.indexOf('\n') : -1;
+        def(obj, 'stack', head + (nl >= 0 ? s.slice(nl) : ''));
+    }
+});
+def(ErrorW, 'stackTraceLimit', 10);
+
+/* DOMException, as far as structuredClone and AbortSignal-like code need it. */
+var DOM_CODES = { IndexSizeError: 1, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11,
+    SyntaxError: 12, InvalidAccessError: 15, TypeMismatchError: 17, SecurityError: 18, NetworkError: 19,
+    AbortError: 20, URLMismatchError: 21, QuotaExceededError: 22, TimeoutError: 23, DataCloneError: 25 };
+function DOMException(message, name) {
+    if (!(this instanceof DOMException)) throw new rt.TypeErr("Class constructor DOMException cannot be invoked without 'new'");
+    var e = rt.blame(new NativeError(message === undefined ? '' : Str(message)));
+    setProto(e, getProto(this));
+    var n = name === undefined ? 'Error' : Str(name);
+    def(e, 'name', n);
+    def(e, 'code', rt.hasOwn(DOM_CODES, n) ? DOM_CODES[n] : 0);
+    return e;
+}
+rt.native(DOMException);
+DOMException.prototype = rt.create(EP);
+def(DOMException.prototype, 'constructor', DOMException);
+rt.tag(DOMException.prototype, 'DOMException');
+def(G, 'DOMException', DOMException);
+rt.DOMException = DOMException;

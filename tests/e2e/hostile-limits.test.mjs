@@ -1,0 +1,158 @@
+// Hostile programs against the resource limits: CPU loops, memory bombs,
+// deep recursion, catastrophic regexes, long native calls, huge console
+// output and results, a worker killed from outside. Each must end with a
+// clear error (or a capped result) and leave the server able to run the next
+// program. One server for the file, with small limits.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { auditSchemas } from './lib/audit.mjs';
+import { assertError, assertStillServes, runTimed } from './lib/hostile.mjs';
+import { isAlive, runningWorkers } from './lib/procs.mjs';
+import { sleep, startServer } from './lib/raw.mjs';
+
+const LOG_LIMIT = 4096;
+const RESULT_LIMIT = 4096;
+let srv;
+
+before(async () => {
+  srv = startServer(['--memory-limit-mb', '16', '--max-log-bytes', String(LOG_LIMIT),
+    '--max-result-bytes', String(RESULT_LIMIT), '--pool-size', '2', '--timeout-ms', '5000'], { label: 'hostile-limits' });
+  await srv.initialize('2025-11-25');
+});
+
+test('while(true){} ends with a TimeoutError at its time limit', async () => {
+  const res = await runTimed(srv, 'var i = 0;\nwhile (true) { i++; }', { timeoutMs: 300 });
+  assertError(res, 'TimeoutError', /300 ms/);
+  assert.equal(res.sc.error.line, 2);
+  assert.ok(res.ms >= 290 && res.ms < 1500, `${res.ms} ms`);
+  await assertStillServes(srv);
+});
+
+test('a memory bomb of distinct strings ends with RangeError: out of memory (16 MiB)', async () => {
+  const res = await runTimed(srv, "var a = []; while (1) a.push('x'.repeat(1e5) + a.length)");
+  assertError(res, 'RangeError', /out of memory.*16 MiB/);
+  assert.ok(res.ms < 3000, `${res.ms} ms`);
+  await assertStillServes(srv);
+});
+
+test('a 100 MB string ends with RangeError: out of memory', async () => {
+  const res = await runTimed(srv, "return 'x'.repeat(1e8).length");
+  assertError(res, 'RangeError', /out of memory/);
+  await assertStillServes(srv);
+});
+
+test('a doubling string ends with RangeError: out of memory', async () => {
+  const res = await runTimed(srv, "var s = 'x'; for (var i = 0; i < 40; i++) s = s + s; return s.length");
+  assertError(res, 'RangeError', /out of memory/);
+  await assertStillServes(srv);
+});
+
+test('deep recursion ends with a RangeError', async () => {
+  const res = await runTimed(srv, 'function f() { return f() + 1 }\nf()');
+  assertError(res, 'RangeError');
+  assert.equal(res.sc.error.line, 1);
+  await assertStillServes(srv);
+});
+
+test('deep recursion through a getter and through JSON.stringify of a deep object end with errors', async () => {
+  const g = await runTimed(srv, 'var o = {}; Object.defineProperty(o, "x", {get: function () { return this.x }}); return o.x');
+  assertError(g, 'RangeError');
+  const deep = await runTimed(srv, 'var o = {}; for (var i = 0; i < 1e5; i++) o = {a: o}; return JSON.stringify(o).length');
+  assert.equal(deep.r.isError, true, deep.raw.slice(0, 300));
+  assert.match(deep.sc.error.name, /RangeError|Error/);
+  await assertStillServes(srv);
+});
+
+test('catastrophic regex backtracking ends with a TimeoutError within the time limit', async () => {
+  const res = await runTimed(srv, "return /(a+)+b/.test('a'.repeat(40))", { timeoutMs: 500 });
+  assertError(res, 'TimeoutError');
+  assert.ok(res.ms >= 490 && res.ms < 1500, `${res.ms} ms`);
+  await assertStillServes(srv);
+});
+
+test('a long native call is killed at the hard deadline with a TimeoutError', async () => {
+  const res = await runTimed(srv, "return new Array(1e8).join('x').length", { timeoutMs: 500 });
+  assertError(res, 'TimeoutError', /500 ms/);
+  // the soft deadline cannot interrupt the built-in; the hard one (time limit + grace) kills the worker
+  assert.ok(res.ms >= 490 && res.ms < 2500, `${res.ms} ms`);
+  await assertStillServes(srv);
+});
+
+test('a microtask flood and a timer flood end with a TimeoutError', async () => {
+  // (no `return` in f: a chain of promises each waiting on the next would be a memory bomb instead)
+  const micro = await runTimed(srv, 'function f() { Promise.resolve().then(f) }\nf();\n__await(sleep(100000));', { timeoutMs: 400 });
+  assertError(micro, 'TimeoutError');
+  assert.ok(micro.ms < 2000, `${micro.ms} ms`);
+  const timers = await runTimed(srv, 'setInterval(function () { for (var i = 0; i < 1e5; i++); }, 0);\n__await(sleep(100000));', { timeoutMs: 400 });
+  assertError(timers, 'TimeoutError');
+  assert.ok(timers.ms < 2000, `${timers.ms} ms`);
+  await assertStillServes(srv);
+});
+
+test('a promise that can never settle ends with an error at once', async () => {
+  const res = await runTimed(srv, '__await(new Promise(function () {})); return 1');
+  assertError(res, 'Error', /never settle/);
+  assert.ok(res.ms < 1000, `${res.ms} ms`);
+  await assertStillServes(srv);
+});
+
+test('huge console output is capped at --max-log-bytes with a truncation notice', async () => {
+  const line = (i) => `line ${i} ${'y'.repeat(50)}`;
+  const res = await runTimed(srv, "for (var i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'y'.repeat(50)); return 'done'");
+  assert.equal(res.r.isError, undefined);
+  assert.equal(res.sc.result, 'done');
+  const logs = res.sc.logs;
+  const kept = logs.filter((l) => l.startsWith('line '));
+  assert.ok(kept.length > 0 && kept.length < 1000);
+  kept.forEach((l, i) => assert.equal(l, line(i)));
+  const bytes = kept.reduce((n, l) => n + Buffer.byteLength(l), 0);
+  assert.ok(bytes <= LOG_LIMIT, `${bytes} bytes of console output kept`);
+  const dropped = 1000 - kept.length;
+  assert.equal(logs.length, kept.length + 1, 'one truncation notice after the kept lines');
+  assert.match(logs[logs.length - 1], new RegExp(`${dropped} more console lines dropped`));
+  assert.equal(res.sc.stats.logLinesDropped, dropped);
+  assert.match(res.r.content[1].text, /console lines dropped/);
+  await assertStillServes(srv);
+});
+
+test('a huge result is truncated at --max-result-bytes with a notice in the text', async () => {
+  const res = await runTimed(srv, "return 'z'.repeat(100000)");
+  assert.equal(res.r.isError, undefined);
+  const text = res.r.content[0].text;
+  assert.match(text, /\[result truncated: its JSON is 100002 bytes, over the limit of 4096 bytes/);
+  assert.ok(text.length < RESULT_LIMIT + 400, `text of ${text.length} chars`);
+  assert.equal(res.sc.result, null);
+  assert.deepEqual(res.sc.resultTruncated, { bytes: 100002, limit: RESULT_LIMIT });
+  assert.ok(res.raw.length < 2 * RESULT_LIMIT + 1000, `reply of ${res.raw.length} bytes`);
+  const arr = await runTimed(srv, 'var a = []; for (var i = 0; i < 5000; i++) a.push({i: i}); return a');
+  assert.match(arr.r.content[0].text, /\[result truncated/);
+  await assertStillServes(srv);
+});
+
+test('a worker killed from outside (kill -9) gives an isError SandboxError, and the next call works', async () => {
+  const mark = srv.mark;
+  const pending = srv.call('__await(sleep(10000)); return "never"', { timeoutMs: 20000 });
+  let workers = [];
+  for (let i = 0; i < 20 && workers.length === 0; i++) workers = await runningWorkers(srv.pid, 50);
+  assert.equal(workers.length, 1, 'one worker runs the program');
+  const t0 = Date.now();
+  process.kill(workers[0], 'SIGKILL');
+  const line = await pending;
+  const ms = Date.now() - t0;
+  const r = line.msg.result;
+  assert.equal(r.isError, true, line.raw);
+  assert.equal(r.structuredContent.error.name, 'SandboxError');
+  assert.match(r.structuredContent.error.message, /killed/);
+  assert.ok(ms < 1000, `reply ${ms} ms after the kill`);
+  assert.equal(isAlive(workers[0]), false);
+  assert.equal(srv.linesSince(mark).length, 1);
+  await assertStillServes(srv);
+});
+
+test('after all that, the server process is healthy and only its own children remain', async () => {
+  await sleep(100);
+  await assertStillServes(srv);
+  assert.equal(isAlive(srv.pid), true);
+});
+
+auditSchemas();

@@ -1,0 +1,30 @@
+// The last test of every e2e file: stops the servers the file started and
+// asserts that every line they wrote on stdout was clean (one JSON message,
+// valid UTF-8) and valid against the schema of its revision, and that the
+// only unvalidated messages are the declared null-id errors (see wire.mjs).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { allServers } from './raw.mjs';
+import { allSdkClients } from './sdk.mjs';
+import { allWires } from './wire.mjs';
+
+export function auditSchemas({ minMessages = 1 } = {}) {
+  test('audit: every server message validates against the schema of its revision', async (t) => {
+    await Promise.all(allServers.map((s) => s.stop()));
+    await Promise.all(allSdkClients.map((c) => c.close()));
+    let validated = 0, excluded = 0;
+    const problems = [];
+    for (const w of allWires) {
+      validated += w.validated;
+      excluded += w.excluded.length;
+      for (const p of w.problems) problems.push(`${w.label}: ${p}`);
+      if (w.excluded.length !== w.expectExcluded) {
+        problems.push(`${w.label}: ${w.excluded.length} null-id error(s) excluded from validation, expected ${w.expectExcluded}:\n    ` +
+          w.excluded.map((e) => e.raw).join('\n    '));
+      }
+    }
+    t.diagnostic(`${allWires.length} connection(s), ${validated} message(s) validated, ${excluded} declared null-id error(s) excluded`);
+    assert.deepEqual(problems, [], `${problems.length} problem(s) in the servers' output`);
+    assert.ok(validated >= minMessages, `only ${validated} messages validated`);
+  });
+}

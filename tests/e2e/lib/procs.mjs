@@ -1,0 +1,81 @@
+// /proc helpers: the process tree below a server (server -> zygote ->
+// workers) and which worker is running a program.
+import { readFileSync, readdirSync } from 'node:fs';
+import { sleep } from './raw.mjs';
+
+function readStat(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = s.lastIndexOf(')');
+    const fields = s.slice(close + 2).split(' ');
+    // fields[11], fields[12]: utime, stime (clock ticks)
+    return { pid, state: fields[0], ppid: Number(fields[1]), cpu: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // gone
+  }
+}
+
+/** Live children of `pid`. */
+export function childrenOf(pid) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = readStat(Number(name));
+    if (st && st.ppid === pid && st.state !== 'Z') out.push(st.pid);
+  }
+  return out;
+}
+
+export function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** The zygote of a server process (its child started with __zygote). */
+export function zygoteOf(serverPid) {
+  const z = childrenOf(serverPid).filter((p) => cmdline(p).includes('__zygote'));
+  if (z.length !== 1) throw new Error(`expected one zygote under ${serverPid}, found ${z.length}`);
+  return z[0];
+}
+
+export function isAlive(pid) {
+  const st = readStat(pid);
+  return st !== null && st.state !== 'Z';
+}
+
+/** Context switches plus CPU ticks: grows while a process does anything. */
+function activity(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const v = /\nvoluntary_ctxt_switches:\s+(\d+)/.exec(s);
+    const n = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(s);
+    const st = readStat(pid);
+    return Number(v[1]) + Number(n[1]) + (st ? st.cpu : 0);
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * The workers (grandchildren of the server, via the zygote) that are running
+ * a program. Idle workers of the pool sit blocked in one read() and never
+ * wake; a running worker either burns CPU (a busy program) or wakes about 200
+ * times a second on its 5 ms interrupt ticker (a sleeping one), so it is one
+ * whose context switches or CPU time grow. Two consecutive samples must both
+ * show it, so a worker the pool is just forking (a short burst of start-up
+ * work) is not mistaken for a running one.
+ */
+export async function runningWorkers(serverPid, sampleMs = 100) {
+  const active = async () => {
+    const workers = childrenOf(zygoteOf(serverPid));
+    const before = new Map(workers.map((p) => [p, activity(p)]));
+    await sleep(sampleMs);
+    return workers.filter((p) => before.get(p) >= 0 && activity(p) - before.get(p) >= 3);
+  };
+  const first = await active();
+  const second = await active();
+  return first.filter((p) => second.includes(p));
+}

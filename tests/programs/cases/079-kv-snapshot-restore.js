@@ -1,0 +1,10 @@
+const src = "p079a", dst = "p079b";
+const data = { alpha: [1, 2], beta: { nested: true }, gamma: null, delta: "text" };
+await Promise.all(Object.entries(data).map(([key, value]) => tools.kv.set({ ns: src, key, value })));
+const { keys } = await tools.kv.list({ ns: src, limit: 50 });
+const snapshot = {};
+for (const key of keys) snapshot[key] = (await tools.kv.get({ ns: src, key })).value;
+await Promise.all(Object.entries(snapshot).map(([key, value]) => tools.kv.set({ ns: dst, key, value })));
+const restored = await tools.kv.list({ ns: dst, limit: 50 });
+const gamma = await tools.kv.get({ ns: dst, key: "gamma" });
+return { keys: restored.keys, gammaFound: gamma.found, gammaValue: gamma.value, snapshot };

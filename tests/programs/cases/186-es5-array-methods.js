@@ -1,0 +1,12 @@
+var nums = [5, 3, 8, 1, 9, 2, 7];
+var evens = nums.filter(function (n) { return n % 2 === 0; });
+var doubled = nums.map(function (n) { return n * 2; });
+var sum = nums.reduce(function (a, b) { return a + b; }, 0);
+var max = nums.reduceRight(function (a, b) { return Math.max(a, b); });
+var sorted = nums.slice().sort(function (a, b) { return a - b; });
+console.log('evens', evens, 'sum', sum, 'max', max);
+console.log('every>0', nums.every(function (n) { return n > 0; }), 'some>8', nums.some(function (n) { return n > 8; }));
+var spliced = sorted.slice();
+var removed = spliced.splice(2, 3, 'a', 'b');
+console.log(removed.join(','), spliced.join(','));
+return { doubled: doubled, sorted: sorted, idx: nums.indexOf(9), rev: nums.slice().reverse(), joined: [1, [2, [3]]].join(';') };

@@ -1,0 +1,11 @@
+const m = new Map([["one", 1], ["two", 2]]);
+m.set("three", 3);
+const out = [];
+for (const [k, v] of m) out.push(`${k}=${v}`);
+for (const k of m.keys()) out.push(k[0]);
+for (const v of m.values()) out.push(v * 10);
+const s = new Set(["b", "a", "b", "c"]);
+for (const x of s) out.push(x);
+for (const ch of "día") out.push(ch);
+for (const [i, ch] of [..."xy"].entries()) out.push(`${i}${ch}`);
+return out;

@@ -1,0 +1,13 @@
+const stack = [];
+stack.push(1, 2, 3);
+const popped = stack.pop();
+const queue = [1, 2, 3];
+const shifted = queue.shift();
+queue.unshift(0, 0.5);
+const arr = ["a", "b", "c", "d", "e"];
+const removed = arr.splice(1, 2, "X", "Y", "Z");
+const reversed = [1, 2, 3].reverse();
+const concat = [1].concat([2, [3]], 4);
+const sliceNeg = [1, 2, 3, 4, 5].slice(-3, -1);
+const lastIdx = [1, 2, 1, 2].lastIndexOf(2);
+return { stack, popped, queue, shifted, arr, removed, reversed, concat, sliceNeg, lastIdx };

@@ -1,0 +1,11 @@
+type Point = readonly [x: number, y: number];
+type Segment = [Point, Point];
+const length = ([[x1, y1], [x2, y2]]: Segment): number => Math.hypot(x2 - x1, y2 - y1);
+const path: readonly Point[] = [[0, 0], [3, 4], [6, 8], [6, 0]];
+const segments: Segment[] = path.slice(1).map((p, i) => [path[i], p]);
+const total = segments.reduce((s, seg) => s + length(seg), 0);
+const config = { retries: 3, mode: "fast" } as const;
+const modes = ["fast", "safe"] as const;
+type Mode = (typeof modes)[number];
+const pick = (m: Mode): number => modes.indexOf(m);
+return { total, segments: segments.length, mode: config.mode, pick: pick("safe") };

@@ -1,0 +1,68 @@
+/* Unit tests of common/utf8.c and the JSON string writer of common/buf.c:
+ * validation, repair of ill-formed bytes, and CESU-8 surrogate pairs (how
+ * Duktape stores characters outside the BMP) turned into real UTF-8. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "common/buf.h"
+#include "common/utf8.h"
+
+#include <string.h>
+
+static void check_repair(const char *in, size_t n, const char *expect)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(utf8_append_repaired(&b, in, n), 0);
+    assert_string_equal(b.data ? b.data : "", expect);
+    buf_free(&b);
+}
+
+static void test_valid(void **state)
+{
+    assert_true(utf8_is_valid("a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 10));
+    assert_false(utf8_is_valid("\xC0\x80", 2));         /* overlong */
+    assert_false(utf8_is_valid("\xED\xA0\x80", 3));     /* surrogate */
+    assert_false(utf8_is_valid("\xF4\x90\x80\x80", 4)); /* > U+10FFFF */
+    assert_false(utf8_is_valid("\xE2\x82", 2));         /* truncated */
+}
+
+static void test_repair(void **state)
+{
+    check_repair("a\xFF" "b", 3, "a\xEF\xBF\xBD" "b");
+    /* U+1F600 as a CESU-8 pair (ED A0 BD ED B8 80) becomes F0 9F 98 80 */
+    check_repair("\xED\xA0\xBD\xED\xB8\x80!", 7, "\xF0\x9F\x98\x80!");
+    /* a lone high surrogate: one replacement for its three bytes */
+    check_repair("x\xED\xA0\x80y", 5, "x\xEF\xBF\xBDy");
+    /* a lone low surrogate */
+    check_repair("\xED\xB0\x80", 3, "\xEF\xBF\xBD");
+    /* high followed by something else */
+    check_repair("\xED\xA0\xBD" "a", 4, "\xEF\xBF\xBD" "a");
+}
+
+static void test_json_string(void **state)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_json_string(&b, "\"\\\n\x01\xED\xA0\xBD\xED\xB8\x80", 10);
+    assert_string_equal(b.data, "\"\\\"\\\\\\n\\u0001\xF0\x9F\x98\x80\"");
+    buf_free(&b);
+}
+
+static void test_length(void **state)
+{
+    assert_int_equal(utf8_length("a\xC3\xA9\xF0\x9F\x98\x80", 7), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid),
+        cmocka_unit_test(test_repair),
+        cmocka_unit_test(test_json_string),
+        cmocka_unit_test(test_length),
+    };
+    return cmocka_run_group_tests_name("common_utf8", tests, NULL, NULL);
+}

@@ -1,0 +1,229 @@
+/* Unit tests of tools/catalog.c and tools/result_map.c: names and policy,
+ * resolution with suggestions, the worker catalog, search, describe, and the
+ * mapping of downstream results and argument violations. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "tools/catalog.h"
+#include "tools/result_map.h"
+#include "tools/schema.h"
+#include "mcp-server/config.h"
+#include "common/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *weather_tools =
+    "[{\"name\":\"get-weather\",\"description\":\"Current weather for a city. Uses metric "
+    "units.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"},"
+    "\"days\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"city\"]}},"
+    "{\"name\":\"get_weather\",\"description\":\"Legacy alias\",\"inputSchema\":{\"type\":"
+    "\"object\"}},"
+    "{\"name\":\"forecast\",\"description\":\"Forecast\",\"inputSchema\":{\"type\":\"object\"},"
+    "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"}},"
+    "\"required\":[\"temp\"]}},"
+    "{\"name\":\"delete_all\",\"inputSchema\":{\"type\":\"object\"}},"
+    "{\"name\":\"research\",\"inputSchema\":{\"type\":\"object\"},\"execution\":{\"taskSupport\":"
+    "\"required\"}}]";
+
+struct fx {
+    cJSON *weather, *kv;
+    struct tools_server_config policy;
+    char *deny[2];
+    struct tools_catalog *c;
+};
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    f->weather = cJSON_Parse(weather_tools);
+    f->kv = cJSON_Parse("[{\"name\":\"get\",\"inputSchema\":{\"type\":\"object\"}},"
+                        "{\"name\":\"set\",\"inputSchema\":{\"type\":\"object\"}}]");
+    f->deny[0] = "delete_*";
+    f->policy.deny_tools = f->deny;
+    struct tools_catalog_server servers[] = {
+        {"my-weather", &f->policy, f->weather, 0, NULL, NULL},
+        {"kv", NULL, f->kv, 0, NULL, NULL},
+        {"empty", NULL, NULL, 0, NULL, "it is not running"},
+    };
+    f->c = tools_catalog_build(servers, 3);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    tools_catalog_release(f->c);
+    cJSON_Delete(f->weather);
+    cJSON_Delete(f->kv);
+    free(f);
+    return 0;
+}
+
+static void test_names_policy_tasks(void **state)
+{
+    struct fx *f = *state;
+    /* delete_all denied, research task-only: 3 weather tools + 2 kv */
+    assert_int_equal(tools_catalog_count(f->c), 5);
+    char *w = tools_catalog_worker_json(f->c);
+    assert_string_equal(w, "{\"my_weather\":{\"name\":\"my-weather\",\"tools\":{\"forecast\":"
+                           "\"forecast\",\"get_weather\":\"get_weather\",\"get_weather_2\":\"get-"
+                           "weather\"}},\"kv\":{\"name\":\"kv\",\"tools\":{\"get\":\"get\",\"set\":"
+                           "\"set\"}},\"empty\":{\"name\":\"empty\",\"tools\":{}}}");
+    free(w);
+    char *d = tools_catalog_declarations_full(f->c);
+    assert_non_null(strstr(d, "// Not callable from programs: my-weather.research (runs only as a task)"));
+    assert_null(strstr(d, "delete_all"));
+    free(d);
+}
+
+static void test_resolve(void **state)
+{
+    struct fx *f = *state;
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(f->c, "my-weather.get-weather", &why);
+    assert_non_null(t);
+    assert_string_equal(t->id, "get_weather_2");
+    t = tools_catalog_resolve(f->c, "my_weather.get_weather_2", &why);
+    assert_non_null(t);
+    assert_string_equal(t->name, "get-weather");
+    t = tools_catalog_resolve(f->c, "my_weather.get_weather", &why);
+    assert_string_equal(t->name, "get_weather");
+    assert_null(tools_catalog_resolve(f->c, "my-weather.delete_all", &why));
+    assert_non_null(strstr(why, "Unknown tool \"my-weather.delete_all\""));
+    free(why);
+    why = NULL;
+    assert_null(tools_catalog_resolve(f->c, "my_weather.forcast", &why));
+    assert_string_equal(why, "Unknown tool \"my_weather.forcast\". Did you mean: my_weather.forecast?");
+    free(why);
+    why = NULL;
+    assert_null(tools_catalog_resolve(f->c, "forecast", &why));
+    assert_string_equal(why, "Unknown tool \"forecast\" (name it as \"server.tool\"). Did you mean: "
+                             "my_weather.forecast?");
+    free(why);
+    why = NULL;
+    assert_null(tools_catalog_resolve(f->c, "empty.anything", &why));
+    assert_string_equal(why, "The tools of server \"empty\" are not available: it is not running");
+    free(why);
+}
+
+static void test_search_and_describe(void **state)
+{
+    struct fx *f = *state;
+    char *s = tools_catalog_search(f->c, "weather city", 10);
+    assert_non_null(strstr(s, "{\"name\":\"my_weather.get_weather_2\",\"summary\":\"Current weather "
+                              "for a city.\"}"));
+    assert_int_equal(strncmp(s, "[{\"name\":\"my_weather.get_weather", 31), 0);
+    free(s);
+    s = tools_catalog_search(f->c, "zzz", 10);
+    assert_string_equal(s, "[]");
+    free(s);
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(f->c, "kv.set", &why);
+    char *d = tools_catalog_describe(f->c, t);
+    assert_non_null(strstr(d, "set(args"));
+    assert_null(strstr(d, "get(args"));
+    free(d);
+}
+
+static char *map(struct fx *f, const char *tool, const char *result_json, int *ok)
+{
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(f->c, tool, &why);
+    cJSON *r = cJSON_Parse(result_json);
+    struct buf b;
+    buf_init(&b, 0);
+    *ok = tools_result_map(t, r, &b);
+    cJSON_Delete(r);
+    return buf_steal(&b);
+}
+
+static void test_result_mapping(void **state)
+{
+    struct fx *f = *state;
+    int ok;
+    char *s = map(f, "kv.get", "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"a\\\": [1, 2]}\"}]}", &ok);
+    assert_true(ok);
+    assert_string_equal(s, "{\"a\":[1,2]}");
+    free(s);
+    s = map(f, "kv.get", "{\"content\":[{\"type\":\"text\",\"text\":\"plain words\"}]}", &ok);
+    assert_string_equal(s, "\"plain words\"");
+    free(s);
+    s = map(f, "kv.get", "{\"content\":[{\"type\":\"text\",\"text\":\"12 apples\"}]}", &ok);
+    assert_string_equal(s, "\"12 apples\"");
+    free(s);
+    s = map(f, "kv.get", "{\"content\":[{\"type\":\"image\",\"data\":\"AA==\",\"mimeType\":\"image/png\"},"
+                         "{\"type\":\"text\",\"text\":\"x\"}]}", &ok);
+    assert_string_equal(s, "[{\"type\":\"image\",\"data\":\"AA==\",\"mimeType\":\"image/png\"},"
+                           "{\"type\":\"text\",\"text\":\"x\"}]");
+    free(s);
+    s = map(f, "my_weather.forecast", "{\"content\":[],\"structuredContent\":{\"temp\":21.5}}", &ok);
+    assert_true(ok);
+    assert_string_equal(s, "{\"temp\":21.5}");
+    free(s);
+    s = map(f, "my_weather.forecast", "{\"content\":[],\"structuredContent\":{\"t\":1}}", &ok);
+    assert_false(ok);
+    assert_non_null(strstr(s, "my-weather.forecast returned structuredContent that does not match "
+                              "its outputSchema"));
+    free(s);
+    s = map(f, "kv.get", "{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"no such key\"}]}",
+            &ok);
+    assert_false(ok);
+    assert_string_equal(s, "{\"name\":\"ToolError\",\"message\":\"no such key\",\"tool\":\"kv.get\","
+                           "\"result\":{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"no "
+                           "such key\"}]}}");
+    free(s);
+}
+
+static void test_argument_error(void **state)
+{
+    struct fx *f = *state;
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(f->c, "my-weather.get-weather", &why);
+    cJSON *args = cJSON_Parse("{\"days\":0}");
+    struct tools_schema_result r;
+    assert_false(tools_schema_validate(t->input, args, &r));
+    struct buf b;
+    buf_init(&b, 0);
+    tools_result_argument_error(t, &r, &b);
+    cJSON *e = cJSON_Parse(b.data);
+    assert_string_equal(cJSON_GetObjectItem(e, "name")->valuestring, "ToolArgumentError");
+    assert_string_equal(cJSON_GetObjectItem(e, "tool")->valuestring, "my-weather.get-weather");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "violations")), 2);
+    assert_non_null(strstr(cJSON_GetObjectItem(e, "message")->valuestring,
+                           "Invalid arguments for my-weather.get-weather (nothing was sent):"));
+    cJSON_Delete(e);
+    cJSON_Delete(args);
+    tools_schema_result_free(&r);
+    buf_free(&b);
+}
+
+static void test_budget_index(void **state)
+{
+    struct fx *f = *state;
+    int is_index = -1;
+    char *d = tools_catalog_declarations(f->c, 100, &is_index);
+    assert_int_equal(is_index, 1);
+    assert_non_null(strstr(d, "// my_weather.get_weather_2 - Current weather for a city."));
+    free(d);
+    d = tools_catalog_declarations(f->c, 0, &is_index);
+    assert_int_equal(is_index, 0);
+    free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_names_policy_tasks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resolve, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_search_and_describe, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_result_mapping, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_argument_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_index, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("tools_catalog", tests, NULL, NULL);
+}

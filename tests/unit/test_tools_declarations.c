@@ -1,0 +1,846 @@
+/* Unit tests for tools/declarations*.c: exact TypeScript for small schemas,
+ * $ref cycles, escaping, layout, ordering, errors, summaries, the index,
+ * hostile inputs, and the saved tool lists of the reference servers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "tools/declarations.h"
+#include "tools/names.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static cJSON *parse(const char *text)
+{
+    cJSON *j = cJSON_Parse(text);
+    if (j == NULL)
+        fail_msg("bad JSON in test: %s", text);
+    return j;
+}
+
+/* Declarations of one tool "t" on server "s" (tools_declarations_server). */
+static char *decl(const char *in, const char *out, const char *description)
+{
+    cJSON *i = in ? parse(in) : NULL, *o = out ? parse(out) : NULL;
+    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, description, i, o};
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_server(&t, 1, "s", &b), 0);
+    cJSON_Delete(i);
+    cJSON_Delete(o);
+    return buf_steal(&b);
+}
+
+#define HEAD "declare const tools: {\n  s: {\n"
+#define TAIL "  };\n};\n"
+
+/* The tool's lines alone: what lies between HEAD and TAIL. */
+static void expect_tool(const char *in, const char *out, const char *want)
+{
+    char *got = decl(in, out, NULL);
+    size_t hl = strlen(HEAD), tl = strlen(TAIL), gl = strlen(got);
+    if (gl < hl + tl || strncmp(got, HEAD, hl) || strcmp(got + gl - tl, TAIL))
+        fail_msg("unexpected frame:\n%s", got);
+    got[gl - tl] = '\0';
+    if (strcmp(got + hl, want) != 0)
+        fail_msg("got:\n%s\nwant:\n%s", got + hl, want);
+    free(got);
+}
+
+static void expect_args(const char *in, const char *want_args)
+{
+    char want[4096];
+    snprintf(want, sizeof want, "    t(%s): Promise<unknown>;\n", want_args);
+    expect_tool(in, NULL, want);
+}
+
+static void expect_full(const char *in, const char *out, const char *description, const char *want)
+{
+    char *got = decl(in, out, description);
+    if (strcmp(got, want) != 0)
+        fail_msg("got:\n%s\nwant:\n%s", got, want);
+    free(got);
+}
+
+/* --- objects -------------------------------------------------------------- */
+
+static void test_object_required_optional(void **state)
+{
+    (void) state;
+    expect_args("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+                "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\"]}",
+                "args: { a: string; b?: number }");
+    /* nothing required: args optional */
+    expect_args("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"}}}",
+                "args?: { n?: number }");
+    expect_args("{\"type\":\"object\",\"properties\":{}}", "args?: {}");
+    expect_args(NULL, "args?: { [key: string]: unknown }");
+    expect_args("{\"type\":\"object\"}", "args?: { [key: string]: unknown }");
+    /* required names missing from properties are still required */
+    expect_args("{\"type\":\"object\",\"required\":[\"x\",\"x\"]}", "args: { x: unknown }");
+}
+
+static void test_object_additional_properties(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"m\":{\"additionalProperties\":{\"type\":\"number\"}}}}",
+                "args?: { m?: { [key: string]: number } }");
+    expect_args("{\"properties\":{\"m\":{\"properties\":{\"a\":{\"type\":\"string\"}},"
+                "\"additionalProperties\":{\"type\":\"number\"}}}}",
+                "args?: { m?: { a?: string; [key: string]: unknown } }");
+    expect_args("{\"properties\":{\"m\":{\"properties\":{\"a\":{\"type\":\"string\"}},"
+                "\"additionalProperties\":false}}}",
+                "args?: { m?: { a?: string } }");
+    expect_args("{\"properties\":{\"m\":{\"type\":\"object\",\"additionalProperties\":false}}}",
+                "args?: { m?: {} }");
+    expect_args("{\"properties\":{\"m\":{\"patternProperties\":{\"^x\":{\"type\":\"string\"},"
+                "\"^n\":{\"type\":\"integer\"}}}}}",
+                "args?: { m?: { [key: string]: string | number } }");
+}
+
+static void test_object_keys_quoted(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"if\":{},\"x-y\":{},\"a.b\":{},\"\":{},\"q\\\"\\\\\":{},"
+                "\"$ok\":{},\"1\":{}},\"required\":[\"if\"]}",
+                "args: {\n"
+                "      \"if\": unknown;\n"
+                "      \"x-y\"?: unknown;\n"
+                "      \"a.b\"?: unknown;\n"
+                "      \"\"?: unknown;\n"
+                "      \"q\\\"\\\\\"?: unknown;\n"
+                "      $ok?: unknown;\n"
+                "      \"1\"?: unknown;\n"
+                "    }");
+    /* two ill-formed names that repair to the same text: one member */
+    expect_args("{\"properties\":{\"a\xff\":{\"type\":\"string\"},\"a\xfe\":{}}}",
+                "args?: { \"a\xef\xbf\xbd\"?: string }");
+    /* an optional Object member name also accepts Function (see tsc) */
+    expect_args("{\"properties\":{\"constructor\":{\"type\":\"string\"},"
+                "\"then\":{\"type\":\"string\"}},\"required\":[\"then\"]}",
+                "args: { \"constructor\"?: string | Function; \"then\": string }");
+}
+
+static void test_object_layout_multiline(void **state)
+{
+    (void) state;
+    /* too wide for one line: one member per line, nested indentation */
+    expect_args("{\"properties\":{\"first_long_name\":{\"type\":\"string\"},"
+                "\"second_long_name\":{\"type\":\"string\"},"
+                "\"third\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
+                "\"a_rather_long_property\":{\"type\":\"string\",\"description\":\"doc\"},"
+                "\"another_longer_property\":{\"type\":\"boolean\"}}}}}}",
+                "args?: {\n"
+                "      first_long_name?: string;\n"
+                "      second_long_name?: string;\n"
+                "      third?: {\n"
+                "        /** doc */\n"
+                "        a_rather_long_property?: string;\n"
+                "        another_longer_property?: boolean;\n"
+                "      }[];\n"
+                "    }");
+}
+
+/* --- scalars, enums, unions ------------------------------------------------ */
+
+static void test_types_enums_const(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"a\":{\"enum\":[\"x\",1,true,null,-2]},"
+                "\"b\":{\"const\":\"c\"},\"c\":{\"enum\":[]},\"d\":{\"type\":\"integer\"}}}",
+                "args?: { a?: \"x\" | 1 | true | null | -2; b?: \"c\"; c?: never; d?: number }");
+    expect_args("{\"properties\":{\"o\":{\"const\":{\"k\":[1,\"v\"]}},\"e\":{\"const\":{}}}}",
+                "args?: { o?: { \"k\": [1, \"v\"] }; e?: { [key: string]: never } }");
+    expect_args("{\"properties\":{\"s\":{\"enum\":[\"a\\\"b\",\"\\u2028\"]}}}",
+                "args?: { s?: \"a\\\"b\" | \"\xe2\x80\xa8\" }");
+}
+
+static void test_nullable(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"a\":{\"type\":[\"string\",\"null\"]},"
+                "\"b\":{\"type\":\"string\",\"nullable\":true},"
+                "\"c\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},"
+                "\"d\":{\"type\":[\"integer\",\"number\"]}}}",
+                "args?: { a?: string | null; b?: string | null; c?: number | null; d?: number }");
+}
+
+static void test_unions_and_intersections(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"u\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{"
+                "\"k\":{\"const\":1}},\"required\":[\"k\"]},{\"type\":\"string\"}]},"
+                "\"i\":{\"allOf\":[{\"properties\":{\"x\":{}}},{\"properties\":{\"y\":{}}}]},"
+                "\"w\":{\"anyOf\":[{\"type\":\"string\"},{}]}}}",
+                "args?: { u?: { k: 1 } | string; i?: { x?: unknown } & { y?: unknown }; w?: "
+                "unknown }");
+    /* a base with structure is kept; unions inside an intersection get parentheses */
+    expect_args("{\"properties\":{\"e\":{\"properties\":{\"a\":{}},"
+                "\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}}}",
+                "args?: { e?: { a?: unknown } & ({ a: unknown } | { b: unknown }) }");
+    /* a bare type gives way to its branches */
+    expect_args("{\"properties\":{\"e\":{\"type\":\"string\",\"anyOf\":[{\"const\":\"a\"},"
+                "{\"const\":\"b\"}]}}}",
+                "args?: { e?: \"a\" | \"b\" }");
+}
+
+static void test_arrays_and_tuples(void **state)
+{
+    (void) state;
+    expect_args(
+        "{\"properties\":{"
+        "\"a\":{\"items\":{\"type\":[\"string\",\"number\"]}},"
+        "\"b\":{\"type\":\"array\"},"
+        "\"c\":{\"prefixItems\":[{\"type\":\"number\"},{\"type\":\"string\"}],"
+        "\"items\":false,\"minItems\":1},"
+        "\"d\":{\"items\":[{\"type\":\"string\"}],\"additionalItems\":{\"type\":\"number\"}},"
+        "\"e\":{\"items\":false},\"f\":{\"items\":{\"const\":-1}}}}",
+        "args?: {\n"
+        "      a?: (string | number)[];\n"
+        "      b?: unknown[];\n"
+        "      /** @minItems 1 */\n"
+        "      c?: [number, string?];\n"
+        "      d?: [string?, ...number[]];\n"
+        "      e?: [];\n"
+        "      f?: (-1)[];\n"
+        "    }");
+}
+
+static void test_boolean_and_unsupported(void **state)
+{
+    (void) state;
+    expect_args(
+        "{\"properties\":{\"t\":true,\"f\":false,\"n\":{\"not\":{}},\"x\":{\"type\":\"any\"},"
+        "\"k\":42,\"r\":{\"$ref\":\"http://x/y.json\"},\"g\":{\"$ref\":\"#/nope\"}}}",
+        "args?: {\n"
+        "      t?: unknown;\n"
+        "      f?: never;\n"
+        "      n?: unknown;\n"
+        "      x?: unknown;\n"
+        "      k?: unknown;\n"
+        "      r?: unknown;\n"
+        "      g?: unknown;\n"
+        "    }");
+    expect_tool("true", "false", "    t(args?: unknown): Promise<never>;\n");
+    expect_tool("42", NULL, "    t(args: unknown): Promise<unknown>;\n");
+    /* args are optional only when an empty object would do */
+    expect_tool("{\"items\":{}}", NULL, "    t(args: unknown[]): Promise<unknown>;\n");
+    expect_tool("{\"enum\":[{}]}", NULL,
+                "    t(args: { [key: string]: never }): Promise<unknown>;\n");
+    expect_tool("{\"type\":[\"object\",\"null\"]}", NULL,
+                "    t(args?: { [key: string]: unknown } | null): Promise<unknown>;\n");
+}
+
+/* --- docs and escaping ------------------------------------------------------ */
+
+static void test_docs_and_tags(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"n\":{\"type\":\"number\",\"description\":\"Count\","
+                "\"default\":3,\"minimum\":1,\"maximum\":10},"
+                "\"u\":{\"type\":\"string\",\"format\":\"uri\"}}}",
+                "args?: {\n"
+                "      /** Count @default 3 @minimum 1 @maximum 10 */\n"
+                "      n?: number;\n"
+                "      /** @format uri */\n"
+                "      u?: string;\n"
+                "    }");
+}
+
+static void test_comment_escaping(void **state)
+{
+    (void) state;
+    expect_full(
+        "{\"properties\":{\"p\":{\"description\":\"a */ b\",\"pattern\":\"^.*/$\"}}}", NULL,
+        "Tool */ closes?\r\nline\xe2\x80\xa8two\n\n\n\nend \x01 ",
+        HEAD
+        "    /**\n"
+        "     * Tool *\\/ closes?\n"
+        "     * line two\n"
+        "     *\n"
+        "     * end\n"
+        "     */\n"
+        "    t(args?: { /** a *\\/ b @pattern ^.*\\/$ */ p?: unknown }): Promise<unknown>;\n" TAIL);
+    /* ill-formed UTF-8 in a description becomes U+FFFD */
+    expect_full(NULL, NULL, "bad \xff byte",
+                HEAD "    /** bad \xef\xbf\xbd byte */\n"
+                     "    t(args?: { [key: string]: unknown }): Promise<unknown>;\n" TAIL);
+}
+
+static void test_original_names(void **state)
+{
+    (void) state;
+    struct tools_decl_tool t = {"my-srv", "my_srv", "get-x", "get_x", "Title", NULL, NULL, NULL};
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_tool(&t, 1, 0, &b), 0);
+    assert_string_equal(b.data, "declare const tools: {\n"
+                                "  /** Server \"my-srv\" (also tools[\"my-srv\"]) */\n"
+                                "  my_srv: {\n"
+                                "    /**\n"
+                                "     * Title\n"
+                                "     * Original name: \"get-x\" (also tools.my_srv[\"get-x\"])\n"
+                                "     */\n"
+                                "    get_x(args?: { [key: string]: unknown }): Promise<unknown>;\n"
+                                "  };\n"
+                                "};\n");
+    buf_free(&b);
+}
+
+/* --- $ref ------------------------------------------------------------------ */
+
+static void test_ref_used_once_is_inlined(void **state)
+{
+    (void) state;
+    expect_args("{\"properties\":{\"p\":{\"$ref\":\"#/$defs/P\"}},"
+                "\"$defs\":{\"P\":{\"description\":\"A point\",\"properties\":{\"x\":{\"type\":"
+                "\"number\"}}}}}",
+                "args?: { /** A point */ p?: { x?: number } }");
+    /* draft-07 definitions, escaped pointers, anchors */
+    expect_args("{\"properties\":{\"a\":{\"$ref\":\"#/definitions/a~1b~0c%25\"},"
+                "\"b\":{\"$ref\":\"#it\"}},\"definitions\":{\"a/b~c%\":{\"type\":\"string\"},"
+                "\"x\":{\"$anchor\":\"it\",\"type\":\"boolean\"}}}",
+                "args?: { a?: string; b?: boolean }");
+}
+
+static void test_ref_used_twice_is_aliased(void **state)
+{
+    (void) state;
+    expect_full("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/P\"},\"b\":{\"$ref\":\"#/$defs/P\"}},"
+                "\"$defs\":{\"P\":{\"description\":\"A point\",\"properties\":{\"x\":{}}}}}",
+                NULL, NULL,
+                "declare namespace Types {\n"
+                "  /** A point */\n"
+                "  type P = { x?: unknown };\n"
+                "}\n" HEAD "    t(args?: { a?: Types.P; b?: Types.P }): Promise<unknown>;\n" TAIL);
+}
+
+static void test_recursive_ref(void **state)
+{
+    (void) state;
+    expect_full("{\"$ref\":\"#/$defs/Node\",\"$defs\":{\"Node\":{\"type\":\"object\","
+                "\"properties\":{\"name\":{\"type\":\"string\"},\"kids\":{\"type\":\"array\","
+                "\"items\":{\"$ref\":\"#/$defs/Node\"}}},\"required\":[\"name\"]}}}",
+                "{\"properties\":{\"n\":{\"$ref\":\"#\"}}}", NULL,
+                "declare namespace Types {\n"
+                "  type Node = { name: string; kids?: Types.Node[] };\n"
+                "  type t_result = { n?: Types.t_result };\n"
+                "}\n" HEAD "    t(args: Types.Node): Promise<Types.t_result>;\n" TAIL);
+}
+
+static void test_mutual_recursion(void **state)
+{
+    (void) state;
+    expect_full("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"}},\"$defs\":{"
+                "\"A\":{\"properties\":{\"b\":{\"$ref\":\"#/$defs/B\"}}},"
+                "\"B\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"}}}}}",
+                NULL, NULL,
+                "declare namespace Types {\n"
+                "  type A = { b?: Types.B };\n"
+                "  type B = { a?: Types.A };\n"
+                "}\n" HEAD "    t(args?: { a?: Types.A }): Promise<unknown>;\n" TAIL);
+}
+
+static void test_unguarded_cycles_become_unknown(void **state)
+{
+    (void) state;
+    /* TypeScript rejects type A = A and type C = D | string; D = C | number.
+     * Behind an array the same aliases are fine. */
+    expect_full("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},\"c\":{\"$ref\":\"#/$defs/C\"},"
+                "\"l\":{\"items\":{\"$ref\":\"#/$defs/C\"}},"
+                "\"j\":{\"$ref\":\"#/$defs/J\"}},\"$defs\":{"
+                "\"A\":{\"$ref\":\"#/$defs/A\"},"
+                "\"C\":{\"anyOf\":[{\"$ref\":\"#/$defs/D\"},{\"type\":\"string\"}]},"
+                "\"D\":{\"anyOf\":[{\"$ref\":\"#/$defs/C\"},{\"type\":\"number\"}]},"
+                "\"J\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/J\"}}]}}}",
+                NULL, NULL,
+                "declare namespace Types {\n"
+                "  type A = unknown;\n"
+                "  type C = unknown;\n"
+                "  type J = string | Types.J[];\n"
+                "  type D = unknown;\n"
+                "}\n" HEAD
+                "    t(args?: { a?: Types.A; c?: Types.C; l?: Types.C[]; j?: Types.J }): "
+                "Promise<unknown>;\n" TAIL);
+}
+
+static void test_alias_names(void **state)
+{
+    (void) state;
+    /* TypeScript keywords and clashes between tools get suffixes */
+    cJSON *in1 = parse("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/string\"},"
+                       "\"b\":{\"$ref\":\"#/$defs/string\"}},\"$defs\":{\"string\":{}}}");
+    cJSON *in2 = parse("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/string\"},"
+                       "\"b\":{\"$ref\":\"#/$defs/string\"}},\"$defs\":{\"string\":{\"type\":"
+                       "\"number\"}}}");
+    struct tools_decl_tool t[] = {{"s", "s", "b", "b", NULL, NULL, in2, NULL},
+                                  {"s", "s", "a", "a", NULL, NULL, in1, NULL}};
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_tool(t, 2, 0, &b), 0);
+    assert_string_equal(b.data,
+                        "declare namespace Types {\n"
+                        "  type string__2 = number;\n"
+                        "}\n" HEAD "    b(args?: { a?: Types.string__2; b?: Types.string__2 }): "
+                        "Promise<unknown>;\n" TAIL);
+    buf_free(&b);
+    cJSON_Delete(in1);
+    cJSON_Delete(in2);
+}
+
+/* --- whole lists -------------------------------------------------------------- */
+
+static const char *const list_json =
+    "[{\"server\":\"wx\",\"name\":\"b\",\"description\":\"B. More text.\"},"
+    "{\"server\":\"wx\",\"name\":\"a\",\"description\":\"A tool\"},"
+    "{\"server\":\"alpha\",\"name\":\"z\",\"inputSchema\":{\"properties\":{\"q\":"
+    "{\"type\":\"string\"}},\"required\":[\"q\"]},\"outputSchema\":{\"properties\":{\"r\":"
+    "{\"type\":\"number\"}},\"required\":[\"r\"]}}]";
+
+static size_t load(const cJSON *list, struct tools_decl_tool *t, size_t max)
+{
+    size_t n = 0;
+    for (const cJSON *e = list->child; e && n < max; e = e->next, n++) {
+        const cJSON *d = cJSON_GetObjectItem(e, "description");
+        t[n] = (struct tools_decl_tool){cJSON_GetObjectItem(e, "server")->valuestring,
+                                        cJSON_GetObjectItem(e, "server")->valuestring,
+                                        cJSON_GetObjectItem(e, "name")->valuestring,
+                                        cJSON_GetObjectItem(e, "name")->valuestring,
+                                        NULL,
+                                        d ? d->valuestring : NULL,
+                                        cJSON_GetObjectItem(e, "inputSchema"),
+                                        cJSON_GetObjectItem(e, "outputSchema")};
+    }
+    return n;
+}
+
+static const char *const full_tools =
+    "declare const tools: {\n"
+    "  alpha: {\n"
+    "    z(args: { q: string }): Promise<{ r: number }>;\n"
+    "  };\n"
+    "  wx: {\n"
+    "    /** A tool */\n"
+    "    a(args?: { [key: string]: unknown }): Promise<unknown>;\n"
+    "    /** B. More text. */\n"
+    "    b(args?: { [key: string]: unknown }): Promise<unknown>;\n"
+    "  };\n"
+    "};\n";
+
+static void test_full_is_sorted_and_deterministic(void **state)
+{
+    (void) state;
+    cJSON *list = parse(list_json);
+    struct tools_decl_tool t[3], r[3];
+    size_t n = load(list, t, 3);
+    for (size_t i = 0; i < n; i++)
+        r[i] = t[n - 1 - i];
+    struct buf a, b, rt;
+    buf_init(&a, 0);
+    buf_init(&b, 0);
+    buf_init(&rt, 0);
+    assert_int_equal(tools_declarations_full(t, n, &a), 0);
+    assert_int_equal(tools_declarations_full(r, n, &b), 0);
+    assert_int_equal(tools_declarations_runtime(&rt), 0);
+    assert_string_equal(a.data, b.data);
+    assert_int_equal(strncmp(a.data, rt.data, rt.len), 0);
+    assert_string_equal(a.data + rt.len, full_tools);
+    buf_free(&a);
+    buf_free(&b);
+    buf_free(&rt);
+    cJSON_Delete(list);
+}
+
+static void test_runtime_declares_the_globals(void **state)
+{
+    (void) state;
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_runtime(&b), 0);
+    static const char *const want[] = {
+        "declare class ToolError extends Error { tool: string; result: unknown }",
+        "declare class ToolArgumentError extends Error { tool: string }",
+        "declare function callTool(name: string, args?: object): Promise<unknown>;",
+        "declare function searchTools(query: string): Promise<Array<{ name: string; summary: "
+        "string }>>;",
+        "declare function describeTool(name: string): Promise<string>;",
+        "declare function sleep(ms: number): Promise<void>;",
+        "declare function setTimeout(",
+        "declare function clearTimeout(",
+        "declare const console: { log(",
+        "debug(...data: unknown[]): void };\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (strstr(b.data, want[i]) == NULL)
+            fail_msg("runtime lacks: %s", want[i]);
+    buf_free(&b);
+}
+
+static void test_errors_leave_output_unchanged(void **state)
+{
+    (void) state;
+    cJSON *list = parse(list_json);
+    struct tools_decl_tool t[3];
+    size_t n = load(list, t, 3);
+    struct buf b;
+    buf_init(&b, 64);
+    buf_append_str(&b, "keep");
+    assert_int_equal(tools_declarations_full(t, n, &b), -ENOSPC);
+    assert_int_equal(tools_declarations_index(t, n, &b), -ENOSPC);
+    assert_int_equal(tools_declarations_runtime(&b), -ENOSPC);
+    assert_int_equal(tools_declarations_server(t, n, "wx", &b), -ENOSPC);
+    assert_int_equal(tools_declarations_for_budget(t, n, 0, &b), -ENOSPC);
+    assert_string_equal(b.data, "keep");
+    assert_int_equal(tools_declarations_server(t, n, "nope", &b), -ENOENT);
+    assert_int_equal(tools_declarations_tool(t, n, 3, &b), -EINVAL);
+    assert_string_equal(b.data, "keep");
+    buf_free(&b);
+    cJSON_Delete(list);
+}
+
+static void test_index_and_budget(void **state)
+{
+    (void) state;
+    cJSON *list = parse(list_json);
+    struct tools_decl_tool t[3];
+    size_t n = load(list, t, 3);
+    struct buf idx, rt, out;
+    buf_init(&idx, 0);
+    buf_init(&rt, 0);
+    buf_init(&out, 0);
+    assert_int_equal(tools_declarations_index(t, n, &idx), 0);
+    assert_int_equal(tools_declarations_runtime(&rt), 0);
+    const char *tail = strstr(idx.data, "// Tools (server.tool - summary):\n");
+    assert_non_null(tail);
+    assert_string_equal(tail, "// Tools (server.tool - summary):\n"
+                              "// alpha.z\n"
+                              "// wx.a - A tool\n"
+                              "// wx.b - B.\n");
+    assert_non_null(strstr(idx.data, "declare const tools: { [server: string]: { [tool: "
+                                     "string]: (args?: object) => Promise<unknown> } };\n"));
+    assert_int_equal(tools_declarations_for_budget(t, n, 100, &out), 1);
+    assert_string_equal(out.data, idx.data);
+    buf_reset(&out);
+    assert_int_equal(tools_declarations_for_budget(t, n, 0, &out), 0);
+    assert_string_equal(out.data + rt.len, full_tools);
+    buf_free(&idx);
+    buf_free(&rt);
+    buf_free(&out);
+    cJSON_Delete(list);
+}
+
+static void expect_summary(const char *d, const char *title, size_t max, const char *want)
+{
+    char *got = tools_declarations_summary(d, title, max);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void test_summary(void **state)
+{
+    (void) state;
+    expect_summary("Reads a file. Then more.", NULL, 0, "Reads a file.");
+    expect_summary("Use e.g. this one. Next!", NULL, 0, "Use e.g. this one.");
+    expect_summary("Version 1.2 is out", NULL, 0, "Version 1.2 is out");
+    expect_summary("  First line\nsecond line", NULL, 0, "First line");
+    expect_summary("Spaces   and\ttabs  here.", NULL, 0, "Spaces and tabs here.");
+    expect_summary(NULL, "A title", 0, "A title");
+    expect_summary(" \n ", "Title. Two", 0, "Title.");
+    expect_summary(NULL, NULL, 0, "");
+    expect_summary("one two three four five six", NULL, 16, "one two three...");
+    expect_summary("abcdefghijklmnopqrstuvwxyz", NULL, 10, "abcdefg...");
+    /* never cut inside a code point: e-acute is 2 bytes */
+    expect_summary("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", NULL, 8, "\xc3\xa9\xc3\xa9...");
+    char *s = tools_declarations_summary(
+        "A very long first sentence that goes on and on well past the one hundred byte limit "
+        "of a summary line, with more words.",
+        NULL, 0);
+    assert_true(strlen(s) <= TOOLS_DECLARATIONS_SUMMARY_MAX);
+    assert_string_equal(s + strlen(s) - 3, "...");
+    free(s);
+}
+
+/* --- hostile inputs ------------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void test_long_ref_chain(void **state)
+{
+    (void) state;
+    /* 20000 definitions, each naming the next, the last naming the first:
+     * one big cycle, analysed without recursion, in linear time */
+    enum { N = 20000 };
+    cJSON *root = cJSON_CreateObject(), *defs = cJSON_AddObjectToObject(root, "$defs");
+    char name[64], ref[80];
+    for (int i = 0; i < N; i++) {
+        cJSON *d = cJSON_CreateObject();
+        cJSON *props = cJSON_AddObjectToObject(d, "properties");
+        cJSON *next = cJSON_AddObjectToObject(props, "next");
+        snprintf(ref, sizeof ref, "#/$defs/D%d", (i + 1) % N);
+        cJSON_AddStringToObject(next, "$ref", ref);
+        snprintf(name, sizeof name, "D%d", i);
+        cJSON_AddItemToObject(defs, name, d);
+    }
+    cJSON_AddStringToObject(root, "$ref", "#/$defs/D0");
+    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, NULL, root, NULL};
+    struct buf b;
+    buf_init(&b, 0);
+    double t0 = now();
+    assert_int_equal(tools_declarations_full(&t, 1, &b), 0);
+    double dt = now() - t0;
+    assert_non_null(strstr(b.data, "type D0 = { next?: Types.D1 };"));
+    assert_non_null(strstr(b.data, "type D19999 = { next?: Types.D0 };"));
+    assert_true(b.len < 1000000);
+    if (dt > 3.0)
+        fail_msg("20000-definition cycle took %.2f s", dt);
+    buf_free(&b);
+    cJSON_Delete(root);
+}
+
+static void test_huge_object_and_enum(void **state)
+{
+    (void) state;
+    /* 20000 properties (every other one required, plus a repeated key) and
+     * a 20000-value enum: sets keep this linear (it took 9 s when not) */
+    enum { N = 20000 };
+    cJSON *root = cJSON_CreateObject(), *props = cJSON_AddObjectToObject(root, "properties");
+    cJSON *req = cJSON_AddArrayToObject(root, "required");
+    cJSON *e = cJSON_CreateObject(), *values = cJSON_AddArrayToObject(e, "enum");
+    char name[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "p%d", i);
+        cJSON_AddItemToObject(props, name, cJSON_CreateObject());
+        if (i % 2 == 0)
+            cJSON_AddItemToArray(req, cJSON_CreateString(name));
+        cJSON_AddItemToArray(values, cJSON_CreateNumber(i));
+    }
+    cJSON_AddItemToObject(props, "p1", cJSON_CreateObject()); /* a repeated key */
+    cJSON_AddItemToObject(props, "e", e);
+    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, NULL, root, NULL};
+    struct buf b;
+    buf_init(&b, 0);
+    double t0 = now();
+    assert_int_equal(tools_declarations_full(&t, 1, &b), 0);
+    double dt = now() - t0;
+    assert_non_null(strstr(b.data, "      p0: unknown;\n      p1?: unknown;\n"));
+    assert_non_null(strstr(b.data, "      e?: 0 | 1 | 2 |"));
+    assert_non_null(strstr(b.data, " | 19999;\n"));
+    const char *first = strstr(b.data, " p1?: "); /* the repeated key once */
+    assert_null(strstr(first + 1, " p1?: "));
+    if (dt > 3.0)
+        fail_msg("20000 properties took %.2f s", dt);
+    buf_free(&b);
+    cJSON_Delete(root);
+}
+
+static void test_deep_nesting(void **state)
+{
+    (void) state;
+    /* 2000 nested objects (built by hand: cJSON's parser stops at 1000) */
+    cJSON *root = cJSON_CreateObject(), *cur = root;
+    for (int i = 0; i < 2000; i++) {
+        cJSON *props = cJSON_AddObjectToObject(cur, "properties");
+        cur = cJSON_AddObjectToObject(props, "n");
+    }
+    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, NULL, root, NULL};
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_full(&t, 1, &b), 0);
+    assert_non_null(strstr(b.data, "n?: unknown"));
+    assert_true(b.len < 200000);
+    buf_free(&b);
+    cJSON_Delete(root);
+}
+
+/* --- the saved tool lists ------------------------------------------------------ */
+
+static cJSON *read_fixture(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/declarations/%s", name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s (run from the repository root)", path);
+    struct buf b;
+    buf_init(&b, 0);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_append(&b, chunk, n);
+    fclose(f);
+    cJSON *j = cJSON_Parse(b.data);
+    buf_free(&b);
+    assert_true(cJSON_IsArray(j));
+    return j;
+}
+
+/* Names a fixture list the way the catalog will: servers, then each
+ * server's tools, through tools_names_assign. */
+struct named {
+    struct tools_decl_tool *t;
+    char **ids; /* per tool, then per distinct server */
+    size_t n, nids;
+};
+
+static void name_list(const cJSON *list, struct named *nm)
+{
+    size_t n = (size_t) cJSON_GetArraySize(list);
+    const char **servers = xcalloc(n, sizeof *servers), **tools = xcalloc(n, sizeof *tools);
+    size_t ns = 0;
+    for (const cJSON *e = list->child; e; e = e->next) {
+        const char *s = cJSON_GetObjectItem(e, "server")->valuestring;
+        size_t i = 0;
+        while (i < ns && strcmp(servers[i], s))
+            i++;
+        if (i == ns)
+            servers[ns++] = s;
+    }
+    char **sids = tools_names_assign(servers, ns);
+    nm->t = xcalloc(n, sizeof *nm->t);
+    nm->ids = xcalloc(n + ns, sizeof *nm->ids);
+    nm->n = n;
+    nm->nids = n + ns;
+    for (size_t s = 0; s < ns; s++) {
+        size_t k = 0, *at = xcalloc(n, sizeof *at), i = 0;
+        for (const cJSON *e = list->child; e; e = e->next, i++)
+            if (!strcmp(cJSON_GetObjectItem(e, "server")->valuestring, servers[s])) {
+                at[k] = i;
+                tools[k++] = cJSON_GetObjectItem(e, "name")->valuestring;
+            }
+        char **tids = tools_names_assign(tools, k);
+        for (size_t j = 0; j < k; j++) {
+            const cJSON *e = cJSON_GetArrayItem(list, (int) at[j]);
+            const cJSON *d = cJSON_GetObjectItem(e, "description");
+            const cJSON *ti = cJSON_GetObjectItem(e, "title");
+            nm->t[at[j]] = (struct tools_decl_tool){servers[s],
+                                                    sids[s],
+                                                    tools[j],
+                                                    tids[j],
+                                                    cJSON_IsString(ti) ? ti->valuestring : NULL,
+                                                    cJSON_IsString(d) ? d->valuestring : NULL,
+                                                    cJSON_GetObjectItem(e, "inputSchema"),
+                                                    cJSON_GetObjectItem(e, "outputSchema")};
+            nm->ids[at[j]] = tids[j];
+        }
+        free(tids);
+        free(at);
+    }
+    memcpy(nm->ids + n, sids, ns * sizeof *sids);
+    free(sids);
+    free(tools);
+    free(servers);
+}
+
+static void named_free(struct named *nm)
+{
+    tools_names_free(nm->ids, nm->nids);
+    free(nm->t);
+}
+
+static void test_reference_server_fixtures(void **state)
+{
+    (void) state;
+    static const char *const files[] = {"server-memory.tools.json", "server-filesystem.tools.json",
+                                        "server-everything.tools.json"};
+    static const char *const expect[] = {
+        "    create_entities(args: {\n      entities: {\n",
+        "    read_text_file(args: {\n      path: string;\n",
+        "    get_sum(args: { /** First number */ a: number; /** Second number */ b: number }): "
+        "Promise<unknown>;\n"};
+    for (size_t i = 0; i < 3; i++) {
+        cJSON *list = read_fixture(files[i]);
+        struct named nm;
+        name_list(list, &nm);
+        struct buf b;
+        buf_init(&b, 0);
+        assert_int_equal(tools_declarations_full(nm.t, nm.n, &b), 0);
+        if (strstr(b.data, expect[i]) == NULL)
+            fail_msg("%s: missing\n%s\nin\n%s", files[i], expect[i], b.data);
+        assert_true(b.len < TOOLS_DECLARATIONS_BUDGET_DEFAULT);
+        buf_free(&b);
+        named_free(&nm);
+        cJSON_Delete(list);
+    }
+}
+
+static void test_nasty_fixture(void **state)
+{
+    (void) state;
+    cJSON *list = read_fixture("nasty.tools.json");
+    struct named nm;
+    name_list(list, &nm);
+    struct buf a, b;
+    buf_init(&a, 0);
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_full(nm.t, nm.n, &a), 0);
+    assert_int_equal(tools_declarations_full(nm.t, nm.n, &b), 0);
+    assert_string_equal(a.data, b.data);
+    /* comment text never closes its comment ("/" "*" inside one is harmless) */
+    assert_non_null(strstr(a.data, " * Closes early? *\\/ and opens /* and /** too.\n"));
+    assert_null(strstr(a.data, "early? */"));
+    assert_non_null(strstr(a.data, "/** evil *\\/ description @default \"*\\/\" @pattern ^.*\\/$ "
+                                   "@example \"a*\\/b\" */"));
+    assert_non_null(
+        strstr(a.data, "    then_(args?: { [key: string]: unknown }): Promise<unknown>;"));
+    assert_non_null(strstr(a.data, "  my_server_2: {\n"));
+    /* every tool on its own, and every server */
+    for (size_t i = 0; i < nm.n; i++) {
+        buf_reset(&b);
+        assert_int_equal(tools_declarations_tool(nm.t, nm.n, i, &b), 0);
+        assert_non_null(strstr(b.data, nm.t[i].id));
+        buf_reset(&b);
+        assert_int_equal(tools_declarations_server(nm.t, nm.n, nm.t[i].server_id, &b), 0);
+    }
+    buf_free(&a);
+    buf_free(&b);
+    named_free(&nm);
+    cJSON_Delete(list);
+}
+
+int main(void)
+{
+    alloc_install_cjson_hooks();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_object_required_optional),
+        cmocka_unit_test(test_object_additional_properties),
+        cmocka_unit_test(test_object_keys_quoted),
+        cmocka_unit_test(test_object_layout_multiline),
+        cmocka_unit_test(test_types_enums_const),
+        cmocka_unit_test(test_nullable),
+        cmocka_unit_test(test_unions_and_intersections),
+        cmocka_unit_test(test_arrays_and_tuples),
+        cmocka_unit_test(test_boolean_and_unsupported),
+        cmocka_unit_test(test_docs_and_tags),
+        cmocka_unit_test(test_comment_escaping),
+        cmocka_unit_test(test_original_names),
+        cmocka_unit_test(test_ref_used_once_is_inlined),
+        cmocka_unit_test(test_ref_used_twice_is_aliased),
+        cmocka_unit_test(test_recursive_ref),
+        cmocka_unit_test(test_mutual_recursion),
+        cmocka_unit_test(test_unguarded_cycles_become_unknown),
+        cmocka_unit_test(test_alias_names),
+        cmocka_unit_test(test_full_is_sorted_and_deterministic),
+        cmocka_unit_test(test_runtime_declares_the_globals),
+        cmocka_unit_test(test_errors_leave_output_unchanged),
+        cmocka_unit_test(test_index_and_budget),
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_long_ref_chain),
+        cmocka_unit_test(test_huge_object_and_enum),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_reference_server_fixtures),
+        cmocka_unit_test(test_nasty_fixture),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,482 @@
+/* Catalog snapshot: policy filtering, sanitised names with stable suffixes,
+ * compiled schemas, and the texts built from them (see catalog.h). */
+#include "tools/catalog.h"
+#include "tools/declarations.h"
+#include "tools/names.h"
+#include "tools/schema.h"
+#include "tools/server_config.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct entry {
+    struct tools_catalog_tool pub;
+    char *server, *server_id, *name, *id, *problem;
+    cJSON *tool;
+};
+
+struct tools_catalog {
+    int refs;
+    struct entry *tools;
+    size_t count;
+    char **servers, **server_ids; /* every server of the build */
+    char **problems;              /* per server: why it has no tools, or NULL */
+    size_t nservers;
+    char **unavailable;           /* "server.tool (reason)" */
+    size_t nunavailable;
+    struct tools_decl_tool *decls; /* parallel to tools */
+};
+
+/* --- build ------------------------------------------------------------------------ */
+
+static const char *str_member(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int task_only(const cJSON *tool)
+{
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(tool, "execution");
+    const char *ts = str_member(ex, "taskSupport");
+    return ts && strcmp(ts, "required") == 0;
+}
+
+static void add_unavailable(struct tools_catalog *c, const char *server, const char *tool,
+                            const char *why)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "%s.%s (%s)", server, tool, why);
+    c->unavailable = xrealloc(c->unavailable, (c->nunavailable + 1) * sizeof *c->unavailable);
+    c->unavailable[c->nunavailable++] = buf_steal(&b);
+}
+
+static struct tools_schema *compile(const cJSON *schema, char **problem)
+{
+    if (schema == NULL)
+        return NULL;
+    char *err = NULL;
+    struct tools_schema *s = tools_schema_compile(schema, &err);
+    if (s == NULL && problem && *problem == NULL)
+        *problem = err ? err : xstrdup("the schema cannot be used");
+    else
+        free(err);
+    return s;
+}
+
+/* Adds the callable tools of server `si`, with their sanitised ids. */
+static void add_server_tools(struct tools_catalog *c, const struct tools_catalog_server *srv,
+                             size_t si)
+{
+    size_t n = (size_t) cJSON_GetArraySize(srv->tools);
+    const char **names = xcalloc(n ? n : 1, sizeof *names);
+    const cJSON **kept = xcalloc(n ? n : 1, sizeof *kept);
+    size_t k = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, srv->tools)
+    {
+        const char *name = str_member(t, "name");
+        if (name == NULL)
+            continue;
+        if (srv->policy && !tools_server_config_allows(srv->policy, name))
+            continue;
+        if (task_only(t) && !srv->supports_tasks) {
+            add_unavailable(c, srv->name, name, "runs only as a task");
+            continue;
+        }
+        names[k] = name;
+        kept[k++] = t;
+    }
+    const cJSON *x;
+    cJSON_ArrayForEach(x, srv->excluded)
+    {
+        const char *name = str_member(x, "name"), *why = str_member(x, "reason");
+        if (name)
+            add_unavailable(c, srv->name, name, why ? why : "left out");
+    }
+    char **ids = tools_names_assign(names, k);
+    c->tools = xrealloc(c->tools, (c->count + k + 1) * sizeof *c->tools);
+    for (size_t i = 0; i < k; i++) {
+        struct entry *e = &c->tools[c->count++];
+        memset(e, 0, sizeof *e);
+        e->server = xstrdup(srv->name);
+        e->server_id = xstrdup(c->server_ids[si]);
+        e->name = xstrdup(names[i]);
+        e->id = ids[i];
+        e->tool = cJSON_Duplicate(kept[i], 1);
+        e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
+        e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
+        e->pub.server_index = si;
+    }
+    free(ids); /* the strings moved into the entries */
+    free(names);
+    free(kept);
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int r = strcmp(x->server_id, y->server_id);
+    return r ? r : strcmp(x->id, y->id);
+}
+
+/* Points the public views and the declaration inputs at the entries. */
+static void link_views(struct tools_catalog *c)
+{
+    c->decls = xcalloc(c->count ? c->count : 1, sizeof *c->decls);
+    for (size_t i = 0; i < c->count; i++) {
+        struct entry *e = &c->tools[i];
+        e->pub.server = e->server;
+        e->pub.server_id = e->server_id;
+        e->pub.name = e->name;
+        e->pub.id = e->id;
+        e->pub.tool = e->tool;
+        e->pub.input_problem = e->problem;
+        struct tools_decl_tool *d = &c->decls[i];
+        d->server = e->server;
+        d->server_id = e->server_id;
+        d->name = e->name;
+        d->id = e->id;
+        d->title = str_member(e->tool, "title");
+        d->description = str_member(e->tool, "description");
+        d->input_schema = cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema");
+        d->output_schema = cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema");
+    }
+}
+
+struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n)
+{
+    struct tools_catalog *c = xcalloc(1, sizeof *c);
+    c->refs = 1;
+    const char **names = xcalloc(n ? n : 1, sizeof *names);
+    for (size_t i = 0; i < n; i++)
+        names[i] = servers[i].name;
+    c->server_ids = tools_names_assign(names, n);
+    c->servers = xcalloc(n ? n : 1, sizeof *c->servers);
+    c->nservers = n;
+    c->problems = xcalloc(n ? n : 1, sizeof *c->problems);
+    for (size_t i = 0; i < n; i++) {
+        c->servers[i] = xstrdup(servers[i].name);
+        if (servers[i].unavailable)
+            c->problems[i] = xstrdup(servers[i].unavailable);
+    }
+    free(names);
+    for (size_t i = 0; i < n; i++)
+        add_server_tools(c, &servers[i], i);
+    if (c->count > 1)
+        qsort(c->tools, c->count, sizeof *c->tools, entry_cmp);
+    link_views(c);
+    return c;
+}
+
+struct tools_catalog *tools_catalog_retain(struct tools_catalog *c)
+{
+    c->refs++;
+    return c;
+}
+
+void tools_catalog_release(struct tools_catalog *c)
+{
+    if (c == NULL || --c->refs > 0)
+        return;
+    for (size_t i = 0; i < c->count; i++) {
+        struct entry *e = &c->tools[i];
+        free(e->server);
+        free(e->server_id);
+        free(e->name);
+        free(e->id);
+        free(e->problem);
+        cJSON_Delete(e->tool);
+        tools_schema_free(e->pub.input);
+        tools_schema_free(e->pub.output);
+    }
+    free(c->tools);
+    free(c->decls);
+    tools_names_free(c->server_ids, c->nservers);
+    for (size_t i = 0; i < c->nservers; i++) {
+        free(c->servers[i]);
+        free(c->problems[i]);
+    }
+    free(c->servers);
+    free(c->problems);
+    for (size_t i = 0; i < c->nunavailable; i++)
+        free(c->unavailable[i]);
+    free(c->unavailable);
+    free(c);
+}
+
+size_t tools_catalog_count(const struct tools_catalog *c)
+{
+    return c->count;
+}
+
+const struct tools_catalog_tool *tools_catalog_at(const struct tools_catalog *c, size_t i)
+{
+    return i < c->count ? &c->tools[i].pub : NULL;
+}
+
+/* --- resolution ---------------------------------------------------------------------- */
+
+/* The build index of a server named by its original name or its id, or -1. */
+static long find_server(const struct tools_catalog *c, const char *s, size_t len)
+{
+    for (size_t i = 0; i < c->nservers; i++)
+        if (strlen(c->servers[i]) == len && memcmp(c->servers[i], s, len) == 0)
+            return (long) i;
+    for (size_t i = 0; i < c->nservers; i++)
+        if (strlen(c->server_ids[i]) == len && memcmp(c->server_ids[i], s, len) == 0)
+            return (long) i;
+    return -1;
+}
+
+int tools_catalog_has_server(const struct tools_catalog *c, const char *server)
+{
+    return find_server(c, server, strlen(server)) >= 0;
+}
+
+const char *tools_catalog_server_problem(const struct tools_catalog *c, const char *server,
+                                         size_t len)
+{
+    long i = find_server(c, server, len);
+    return i >= 0 ? c->problems[i] : NULL;
+}
+
+static void unknown_message(const struct tools_catalog *c, const char *qualified, char **why)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "Unknown tool \"%.200s\"", qualified);
+    if (strchr(qualified, '.') == NULL)
+        buf_append_str(&b, " (name it as \"server.tool\")");
+    buf_append_char(&b, '.');
+    char **cands = xcalloc(c->count ? c->count : 1, sizeof *cands);
+    for (size_t i = 0; i < c->count; i++) {
+        struct buf q;
+        buf_init(&q, 0);
+        buf_printf(&q, "%s.%s", c->tools[i].server_id, c->tools[i].id);
+        cands[i] = buf_steal(&q);
+    }
+    size_t before = b.len;
+    tools_names_append_suggestions(&b, qualified, (const char *const *) cands, c->count, 3);
+    if (b.len == before) {
+        /* A bare tool name, or a typo in the server: compare tool ids alone too. */
+        const char *dot = strchr(qualified, '.');
+        const char *tool = dot ? dot + 1 : qualified;
+        size_t idx[3];
+        const char **ids = xcalloc(c->count ? c->count : 1, sizeof *ids);
+        for (size_t i = 0; i < c->count; i++)
+            ids[i] = c->tools[i].id;
+        size_t k = tools_names_suggest(tool, ids, c->count, idx, 3);
+        for (size_t i = 0; i < k; i++)
+            buf_printf(&b, "%s%s", i ? ", " : " Did you mean: ", cands[idx[i]]);
+        if (k)
+            buf_append_char(&b, '?');
+        free(ids);
+    }
+    if (c->count == 0)
+        buf_append_str(&b, " No downstream tools are available.");
+    for (size_t i = 0; i < c->count; i++)
+        free(cands[i]);
+    free(cands);
+    *why = buf_steal(&b);
+}
+
+const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalog *c,
+                                                       const char *qualified, char **why)
+{
+    size_t slen;
+    const char *tool = tools_names_split(qualified, &slen);
+    long si = tool ? find_server(c, qualified, slen) : -1;
+    if (si >= 0 && c->problems[si]) {
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b, "The tools of server \"%s\" are not available: %s", c->servers[si],
+                   c->problems[si]);
+        *why = buf_steal(&b);
+        return NULL;
+    }
+    if (si >= 0) {
+        for (size_t i = 0; i < c->count; i++)
+            if (c->tools[i].pub.server_index == (size_t) si && !strcmp(c->tools[i].name, tool))
+                return &c->tools[i].pub;
+        for (size_t i = 0; i < c->count; i++)
+            if (c->tools[i].pub.server_index == (size_t) si && !strcmp(c->tools[i].id, tool))
+                return &c->tools[i].pub;
+    }
+    unknown_message(c, qualified, why);
+    return NULL;
+}
+
+/* --- texts ------------------------------------------------------------------------------ */
+
+char *tools_catalog_worker_json(const struct tools_catalog *c)
+{
+    cJSON *root = cJSON_CreateObject();
+    for (size_t s = 0; s < c->nservers; s++) {
+        cJSON *srv = cJSON_AddObjectToObject(root, c->server_ids[s]);
+        cJSON_AddStringToObject(srv, "name", c->servers[s]);
+        cJSON *tools = cJSON_AddObjectToObject(srv, "tools");
+        for (size_t i = 0; i < c->count; i++)
+            if (c->tools[i].pub.server_index == s)
+                cJSON_AddStringToObject(tools, c->tools[i].id, c->tools[i].name);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+static void append_unavailable(const struct tools_catalog *c, struct buf *b)
+{
+    for (size_t i = 0; i < c->nunavailable; i++)
+        buf_printf(b, "// Not callable from programs: %s\n", c->unavailable[i]);
+}
+
+char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, int *is_index)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    int rc = tools_declarations_for_budget(c->decls, c->count, budget, &b);
+    if (is_index)
+        *is_index = rc == 1;
+    append_unavailable(c, &b);
+    return buf_steal(&b);
+}
+
+char *tools_catalog_declarations_full(const struct tools_catalog *c)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    tools_declarations_full(c->decls, c->count, &b);
+    append_unavailable(c, &b);
+    return buf_steal(&b);
+}
+
+char *tools_catalog_declarations_server(const struct tools_catalog *c, const char *server_id)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    if (tools_declarations_server(c->decls, c->count, server_id, &b) != 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_steal(&b);
+}
+
+char *tools_catalog_describe(const struct tools_catalog *c, const struct tools_catalog_tool *t)
+{
+    size_t index = (size_t) ((const struct entry *) t - c->tools);
+    struct buf b;
+    buf_init(&b, 0);
+    if (index >= c->count || tools_declarations_tool(c->decls, c->count, index, &b) != 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_steal(&b);
+}
+
+size_t tools_catalog_server_count(const struct tools_catalog *c)
+{
+    return c->nservers;
+}
+
+const char *tools_catalog_server_name(const struct tools_catalog *c, size_t i)
+{
+    return i < c->nservers ? c->servers[i] : NULL;
+}
+
+const char *tools_catalog_server_id(const struct tools_catalog *c, size_t i)
+{
+    return i < c->nservers ? c->server_ids[i] : NULL;
+}
+
+/* --- search -------------------------------------------------------------------------------- */
+
+static int contains_ci(const char *hay, const char *needle, size_t nlen)
+{
+    if (hay == NULL || nlen == 0)
+        return 0;
+    for (const char *p = hay; *p; p++) {
+        size_t i = 0;
+        while (i < nlen && p[i] && tolower((unsigned char) p[i]) == tolower((unsigned char) needle[i]))
+            i++;
+        if (i == nlen)
+            return 1;
+    }
+    return 0;
+}
+
+/* Scores a tool against the words of the query: a word in the name counts
+ * more than a word in the title or description. */
+static int score(const struct entry *e, const char *query)
+{
+    int total = 0;
+    const char *p = query;
+    while (*p) {
+        while (*p && !isalnum((unsigned char) *p))
+            p++;
+        const char *w = p;
+        while (*p && isalnum((unsigned char) *p))
+            p++;
+        size_t n = (size_t) (p - w);
+        if (n == 0)
+            continue;
+        if (contains_ci(e->name, w, n) || contains_ci(e->id, w, n))
+            total += 10;
+        if (contains_ci(e->server, w, n))
+            total += 4;
+        if (contains_ci(str_member(e->tool, "title"), w, n))
+            total += 3;
+        if (contains_ci(str_member(e->tool, "description"), w, n))
+            total += 2;
+    }
+    return total;
+}
+
+struct hit {
+    size_t index;
+    int score;
+};
+
+static int hit_cmp(const void *a, const void *b)
+{
+    const struct hit *x = a, *y = b;
+    if (x->score != y->score)
+        return y->score - x->score;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit)
+{
+    struct hit *hits = xcalloc(c->count ? c->count : 1, sizeof *hits);
+    size_t n = 0;
+    int everything = query == NULL || strspn(query, " \t") == strlen(query);
+    for (size_t i = 0; i < c->count; i++) {
+        int s = everything ? 1 : score(&c->tools[i], query);
+        if (s > 0)
+            hits[n++] = (struct hit){i, s};
+    }
+    qsort(hits, n, sizeof *hits, hit_cmp);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < n && i < limit; i++) {
+        const struct entry *e = &c->tools[hits[i].index];
+        cJSON *o = cJSON_CreateObject();
+        struct buf q;
+        buf_init(&q, 0);
+        buf_printf(&q, "%s.%s", e->server_id, e->id);
+        cJSON_AddStringToObject(o, "name", q.data);
+        buf_free(&q);
+        char *sum = tools_declarations_summary(str_member(e->tool, "description"),
+                                               str_member(e->tool, "title"), 0);
+        cJSON_AddStringToObject(o, "summary", sum);
+        free(sum);
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(hits);
+    char *text = cJSON_PrintUnformatted(arr);
+    cJSON_Delete(arr);
+    return text;
+}

@@ -1,0 +1,92 @@
+/* The catalog: an immutable snapshot of every callable downstream tool,
+ * built from the servers' tool lists and the config's policy. It holds the
+ * sanitised names programs use, the compiled input/output schemas the host
+ * validates with, and produces what workers and models read (the worker
+ * catalog, declarations, search results, one tool's declaration).
+ * Rebuilt whenever a server's tool list changes. */
+#ifndef TOOLS_CATALOG_H
+#define TOOLS_CATALOG_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+struct tools_catalog;
+struct tools_schema;
+struct tools_server_config;
+
+/* One server's contribution. */
+struct tools_catalog_server {
+    const char *name;                  /* config key */
+    const struct tools_server_config *policy; /* allowTools/denyTools; may be NULL */
+    const cJSON *tools;                /* array of Tool objects as the server listed them; may be NULL */
+    int supports_tasks;                /* 1 when taskSupport "required" tools can be called */
+    const cJSON *excluded;             /* [{"name","reason"}] left out upstream; may be NULL */
+    const char *unavailable;           /* why the server has no tools now (down, unsupported), or NULL */
+};
+
+struct tools_catalog_tool {
+    const char *server;      /* original server name */
+    const char *server_id;   /* sanitised */
+    const char *name;        /* original tool name */
+    const char *id;          /* sanitised, unique within the server */
+    const cJSON *tool;       /* the Tool object (owned by the catalog) */
+    struct tools_schema *input;   /* compiled inputSchema; NULL when absent or unusable */
+    struct tools_schema *output;  /* compiled outputSchema; NULL when absent or unusable */
+    const char *input_problem;    /* why `input` is NULL although a schema was given, or NULL */
+    size_t server_index;     /* position of its server in the build input */
+};
+
+/* Builds a catalog (copies what it needs) holding one reference. Tools
+ * denied by policy are left out; tools that can only run as tasks are left
+ * out when the server does not support tasks, and listed in the
+ * declarations as unavailable. */
+struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n);
+
+/* Reference counting: a call in flight keeps the snapshot it resolved
+ * against alive while the registry moves on to a newer one. */
+struct tools_catalog *tools_catalog_retain(struct tools_catalog *c);
+void tools_catalog_release(struct tools_catalog *c);
+
+size_t tools_catalog_count(const struct tools_catalog *c);
+const struct tools_catalog_tool *tools_catalog_at(const struct tools_catalog *c, size_t i);
+
+/* Resolves "server.tool" (original or sanitised names; the server is the
+ * text before the first dot). Returns the tool, or NULL with *why set to a
+ * malloc'd message naming the nearest names ("Unknown tool ... Did you mean:
+ * ...?") or saying a configured server is not available. */
+const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalog *c,
+                                                       const char *qualified, char **why);
+
+/* 1 when `server` (original name) has tools in the catalog or was part of the build. */
+int tools_catalog_has_server(const struct tools_catalog *c, const char *server);
+
+/* Why the server named (original or sanitised) by the first len bytes of
+ * `server` has no tools, or NULL. */
+const char *tools_catalog_server_problem(const struct tools_catalog *c, const char *server,
+                                         size_t len);
+
+/* {"jsServer":{"name":"server","tools":{"jsTool":"tool"}}} for workers; malloc'd. */
+char *tools_catalog_worker_json(const struct tools_catalog *c);
+
+/* Declarations for the execute_code description: the full text when it fits
+ * `budget` bytes, else the compact index. *is_index tells which. malloc'd. */
+char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, int *is_index);
+
+/* The full declarations (resources, `mcp-codemode types`), or those of one
+ * server (server_id, sanitised), or NULL when it has no tools. malloc'd. */
+char *tools_catalog_declarations_full(const struct tools_catalog *c);
+char *tools_catalog_declarations_server(const struct tools_catalog *c, const char *server_id);
+
+/* The servers of the build: count, and each one's original name and id. */
+size_t tools_catalog_server_count(const struct tools_catalog *c);
+const char *tools_catalog_server_name(const struct tools_catalog *c, size_t i);
+const char *tools_catalog_server_id(const struct tools_catalog *c, size_t i);
+
+/* JSON text of searchTools(query): [{"name":"server.tool","summary":"..."}],
+ * best matches first, at most `limit`. malloc'd. */
+char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit);
+
+/* The declaration of one tool (describeTool), or NULL. malloc'd. */
+char *tools_catalog_describe(const struct tools_catalog *c, const struct tools_catalog_tool *t);
+
+#endif

@@ -1,0 +1,35 @@
+/* What the config file says about one downstream MCP server: how to reach
+ * it and which of its tools programs may call. The config loader
+ * (mcp-server/config.c) fills it; tools/ uses it, so it lives down here. */
+#ifndef TOOLS_SERVER_CONFIG_H
+#define TOOLS_SERVER_CONFIG_H
+
+#include <stdint.h>
+
+enum tools_transport { TOOLS_TRANSPORT_STDIO, TOOLS_TRANSPORT_HTTP, TOOLS_TRANSPORT_SSE };
+
+struct tools_server_config {
+    char *name;                      /* the key under mcpServers */
+    enum tools_transport transport;
+    char *command;                   /* stdio */
+    char **args;                     /* stdio; NULL-terminated (never NULL for stdio) */
+    char **env;                      /* stdio; "KEY=VALUE", NULL-terminated; applied on top
+                                        of HOME LOGNAME PATH SHELL TERM USER (docs/config.md) */
+    char *cwd;                       /* stdio; may be NULL */
+    char *url;                       /* http/sse */
+    char **headers;                  /* http/sse; "Name: value", NULL-terminated, or NULL */
+    char **allow_tools;              /* globs; NULL = all; NULL-terminated */
+    char **deny_tools;               /* globs; NULL-terminated or NULL */
+    uint64_t timeout_ms;             /* per call; 0 = codemode default */
+    int disabled;
+    int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
+    char *approval;                  /* reserved: "approval" as written ("true"/"false" for a
+                                        boolean, else the string); NULL when absent */
+};
+
+/* Returns 1 when the downstream tool named `tool` (its original name) may be
+ * called: no denyTools glob matches it, and allowTools is absent or one of its
+ * globs matches. Globs are fnmatch(3) patterns: `*`, `?`, `[...]`, `\` escapes. */
+int tools_server_config_allows(const struct tools_server_config *s, const char *tool);
+
+#endif
