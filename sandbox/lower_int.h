@@ -319,6 +319,7 @@ struct node *lower__parse_binding_target(struct parser *p);
 struct node *lower__parse_block(struct parser *p);
 struct node *lower__parse_params(struct parser *p, struct node *fn);
 struct node *lower__to_pattern(struct parser *p, struct node *n, int binding);
+void lower__check_params(struct parser *p, struct node *fn);
 void lower__p_next(struct parser *p);
 int lower__p_is(struct parser *p, int op);
 int lower__p_eat(struct parser *p, int op);

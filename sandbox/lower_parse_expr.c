@@ -124,6 +124,7 @@ static void arrow_body(struct parser *p, struct node *fn)
     p->in_async = sa;
     p->in_gen = sg;
     fn->end = p->prev_end;
+    lower__check_params(p, fn);
 }
 
 /* Tries to parse an arrow function starting at the current token (after

@@ -151,6 +151,8 @@ static struct node *parse_obj_pattern(struct parser *p)
             e = lower__new_node(p, N_REST, P_TOK(p).pos, P_TOK(p).line);
             lower__p_next(p);
             e->a = ident_node(p);
+            if (!lower__p_is(p, P_RBRACE))
+                lower__error_at(p->cx, P_TOK(p).pos, "Rest element must be last element");
         } else {
             e = lower__new_node(p, N_PROP, P_TOK(p).pos, P_TOK(p).line);
             e->a = lower__parse_prop_key(p, e, 0);
@@ -201,6 +203,8 @@ static struct node *parse_arr_pattern(struct parser *p)
             e = lower__new_node(p, N_REST, P_TOK(p).pos, P_TOK(p).line);
             lower__p_next(p);
             e->a = lower__parse_binding_target(p);
+            if (!lower__p_is(p, P_RBRACKET))
+                lower__error_at(p->cx, P_TOK(p).pos, "Rest element must be last element");
         } else {
             e = parse_binding_element(p);
         }
@@ -348,6 +352,65 @@ struct node *lower__parse_block(struct parser *p)
     return b;
 }
 
+static void collect_names(struct parser *p, struct node *pat, struct lname **names, int *n, int cap)
+{
+    if (!pat)
+        return;
+    lower__p_enter(p);
+    switch (pat->kind) {
+    case N_IDENT:
+        for (int i = 0; i < *n; i++)
+            if (names[i] == pat->name)
+                lower__error_at(p->cx, pat->pos, "Duplicate parameter name not allowed in this context");
+        if (*n < cap)
+            names[(*n)++] = pat->name;
+        break;
+    case N_ASSIGNPAT:
+    case N_REST:
+        collect_names(p, pat->a, names, n, cap);
+        break;
+    case N_ARRPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            collect_names(p, e, names, n, cap);
+        break;
+    case N_OBJPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            collect_names(p, e->kind == N_REST ? e->a : e->b, names, n, cap);
+        break;
+    }
+    lower__p_leave(p);
+}
+
+static int is_use_strict(struct parser *p, struct node *first)
+{
+    for (struct node *s = first; s && s->kind == N_EXPRSTMT && s->a->kind == N_STR; s = s->next)
+        if (s->a->end - s->a->pos == 12 && memcmp(p->cx->src + s->a->pos + 1, "use strict", 10) == 0)
+            return 1;
+    return 0;
+}
+
+/* Early errors of parameter lists: duplicates (arrows, methods, non-simple
+ * lists), "use strict" with non-simple parameters, accessor arity. */
+void lower__check_params(struct parser *p, struct node *fn)
+{
+    int simple = 1, count = 0;
+    for (struct node *prm = fn->b; prm; prm = prm->next, count++)
+        if (prm->kind != N_IDENT)
+            simple = 0;
+    if ((fn->op & FN_GETTER) && count)
+        lower__error_at(p->cx, fn->b->pos, "Getter must not have any formal parameters");
+    if ((fn->op & FN_SETTER) && (count != 1 || fn->b->kind == N_REST))
+        lower__error_at(p->cx, fn->pos, "Setter must have exactly one formal parameter");
+    if (!simple && fn->c && !(fn->flags & NF_EXPRBODY) && is_use_strict(p, fn->c->a))
+        lower__error_at(p->cx, fn->c->pos, "Illegal 'use strict' directive in function with non-simple parameter list");
+    if (simple && !(fn->op & (FN_ARROW | FN_METHOD)))
+        return; /* sloppy functions may repeat simple parameter names */
+    struct lname *names[64];
+    int n = 0;
+    for (struct node *prm = fn->b; prm; prm = prm->next)
+        collect_names(p, prm, names, &n, 64);
+}
+
 /* After `function` (and `async`), or at a method's parameter list. */
 struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uint32_t pos, int line)
 {
@@ -386,6 +449,7 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
     p->in_async = sa;
     p->in_gen = sg;
     fn->end = p->prev_end;
+    lower__check_params(p, fn);
     lower__p_leave(p);
     return fn;
 }
