@@ -36,7 +36,9 @@ void lower__e_ident(struct emit *E, struct node *n)
         return;
     }
     struct funcinfo *o = n->y;
-    if (o && n->name->kw == KW_ARGUMENTS && o != E->fn->owner && o->args_name) {
+    /* once captured, every use reads the capture: inside an async or
+     * generator body the native `arguments` is a copy */
+    if (o && n->name->kw == KW_ARGUMENTS && o->args_name) {
         lower__e_name(E, n->line, o->args_name);
         return;
     }
