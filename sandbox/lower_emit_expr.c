@@ -7,7 +7,7 @@
 
 #include "sandbox/lower_emit.h"
 
-#define W(s) lower__e_w(E, (s))
+#define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 
 static struct subst *find_subst(struct emit *E, struct node *n);
 static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out);
@@ -341,7 +341,7 @@ void lower__e_prop_key_string(struct emit *E, struct node *key, int computed)
         lower__e_tok(E, key->line, "\"", 1);
         lower__e_tok(E, 0, key->name->s, key->name->len);
         snprintf(tmp, sizeof tmp, "\"");
-        W(tmp);
+        lower__e_w(E, tmp);
     } else if (key->kind == N_NUM) {
         W("\"\" + ");
         e_number(E, key);
@@ -442,7 +442,7 @@ static void e_object(struct emit *E, struct node *n)
             W(", ");
             q->b->y = q; /* the function keyword */
             lower__e_function(E, q->b, NULL);
-            W(q->op == PK_GET ? ", 1)" : ", 2)");
+            lower__e_w(E, q->op == PK_GET ? ", 1)" : ", 2)");
             q = q->next;
         } else {
             struct node *r = q;
@@ -597,7 +597,7 @@ static void e_call(struct emit *E, struct node *n)
             lower__e_super_member(E, callee, 1);
         else
             lower__e_name(E, callee->line, private_name(E, callee->b));
-        W(spread ? ".apply(" : ".call(");
+        lower__e_w(E, spread ? ".apply(" : ".call(");
         if (callee->a->kind == N_SUPER) {
             struct node t = *callee->a;
             t.kind = N_THIS;
@@ -620,7 +620,7 @@ static void e_call(struct emit *E, struct node *n)
     if (inner != callee && inner->kind == N_OPTCHAIN && inner->a->kind == N_MEMBER) {
         struct lname *t = lower__e_tmp(E);
         e_optchain(E, inner, 0, t);
-        W(spread ? ".apply(" : ".call(");
+        lower__e_w(E, spread ? ".apply(" : ".call(");
         lower__e_name(E, 0, t);
         if (spread) {
             W(", ");
@@ -716,7 +716,7 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
             lower__e_name(E, 0, to);
             lower__e_member_suffix(E, prev);
             W(") == null ? ");
-            W(is_delete ? "true" : "void 0");
+            lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
             push_subst(E, op, SUB_CALLTHIS, tf, to);
         } else {
@@ -726,7 +726,7 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
             W(" = ");
             lower__e_expr(E, prev);
             W(") == null ? ");
-            W(is_delete ? "true" : "void 0");
+            lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
             push_subst(E, prev, SUB_TEMP, t, NULL);
         }
@@ -925,7 +925,7 @@ static void e_assign(struct emit *E, struct node *n)
         E->raw_target = 0;
     }
     W(" ");
-    W(lower__punct_text[n->op]);
+    lower__e_w(E, lower__punct_text[n->op]);
     W(" ");
     if (n->op == P_ASSIGN && t->kind == N_IDENT)
         E->name_hint = t->name;
@@ -967,7 +967,7 @@ static void e_update(struct emit *E, struct node *n)
     } else {
         E->raw_target = 1;
         lower__e_expr(E, n->a);
-        W(op);
+        lower__e_w(E, op);
     }
     E->raw_target = 0;
 }
@@ -984,7 +984,7 @@ static void e_binary(struct emit *E, struct node *n)
     }
     lower__e_expr(E, n->a);
     W(" ");
-    W(binop_text(n->op));
+    lower__e_w(E, binop_text(n->op));
     W(" ");
     lower__e_expr(E, n->b);
 }
@@ -1054,7 +1054,7 @@ void lower__e_expr(struct emit *E, struct node *n)
             e_nullish(E, n);
         } else {
             lower__e_expr(E, n->a);
-            W(n->op == P_AND ? " && " : " || ");
+            lower__e_w(E, n->op == P_AND ? " && " : " || ");
             lower__e_expr(E, n->b);
         }
         break;
