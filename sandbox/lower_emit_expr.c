@@ -28,6 +28,12 @@ void lower__e_ident(struct emit *E, struct node *n)
     struct binding *b = n->x;
     if (E->enum_node && lower__e_enum_member_ref(E, n))
         return;
+    if (b && n->kind == N_IDENT && n->op == 1) {
+        lower__e_tok(E, n->line, "__tdz(\"", 7);
+        lower__e_tok(E, 0, n->name->s, n->name->len);
+        W("\")");
+        return;
+    }
     if (b) {
         if (b->headcopy && E->head_scope == b->scope)
             lower__e_name(E, n->line, b->headcopy);

@@ -587,9 +587,16 @@ static void walk(struct an *A, struct node *n)
     if (!n)
         return;
     switch (n->kind) {
-    case N_IDENT:
+    case N_IDENT: {
         reference(A, n);
+        /* temporal dead zone, where it is static: a read that comes before
+         * its let/const/class declaration in the same function always throws */
+        struct binding *b = n->x;
+        if (b && (b->kind == BK_LET || b->kind == BK_CONST || b->kind == BK_CLASS) &&
+            b->scope->fn == A->fn && b->decl && n->pos < b->decl->pos)
+            n->op = 1;
         return;
+    }
     case N_THIS:
     case N_NEWTARGET:
         ref_this(A, n);

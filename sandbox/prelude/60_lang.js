@@ -200,6 +200,9 @@ def(G, '__oc', function (v) {
     if (v === null || v === undefined) throw new TypeErr('Cannot destructure ' + Str(v) + ' as it is ' + Str(v) + '.');
     return v;
 });
+def(G, '__tdz', function (name) {
+    throw new ReferenceError("Cannot access '" + name + "' before initialization");
+});
 def(G, '__constErr', function () { throw new TypeErr('Assignment to constant variable.'); });
 def(G, '__construct', function (C, args) { return construct(C, args); });
 
