@@ -250,6 +250,7 @@ struct parser {
     uint32_t fail_mask, fail_count;
     long spec_budget;
     int no_in;             /* parsing a for-init: `in` is not an operator */
+    int in_declare;        /* inside a TS `declare` statement (no initialisers, no bodies) */
     uint32_t prev_end;     /* end offset of the previous token */
     int prev_line;
 };

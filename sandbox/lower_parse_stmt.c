@@ -456,6 +456,18 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
 
 /* ---- statements ---------------------------------------------------------- */
 
+static int let_is_decl(struct parser *p);
+
+/* The body of if/else/loops/labels/with: not a lexical declaration. */
+static struct node *parse_substatement(struct parser *p)
+{
+    const struct token *t = &P_TOK(p);
+    if (t->type == TK_NAME && !t->escaped &&
+        (t->kw == KW_CONST || t->kw == KW_CLASS || (t->kw == KW_LET && let_is_decl(p))))
+        lower__error_at(p->cx, t->pos, "Lexical declaration cannot appear in a single-statement context");
+    return lower__parse_statement(p);
+}
+
 static struct node *parse_var(struct parser *p, int kind, int in_for)
 {
     struct node *v = lower__new_node(p, N_VAR, P_TOK(p).pos, P_TOK(p).line);
@@ -471,6 +483,8 @@ static struct node *parse_var(struct parser *p, int kind, int in_for)
             d->b = lower__parse_assign(p);
         else if (!in_for && (d->a->kind != N_IDENT))
             lower__error_at(p->cx, d->pos, "Missing initializer in destructuring declaration");
+        else if (!in_for && kind == VK_CONST && !p->in_declare)
+            lower__error_at(p->cx, d->pos, "Missing initializer in const declaration");
         d->end = p->prev_end;
         if (last)
             last->next = d;
@@ -544,7 +558,7 @@ static struct node *parse_for(struct parser *p)
             n->c = lower__parse_expression(p);
     }
     lower__p_expect(p, P_RPAREN);
-    n->d = lower__parse_statement(p);
+    n->d = parse_substatement(p);
     n->end = p->prev_end;
     return n;
 }
@@ -644,7 +658,7 @@ static struct node *parse_cond_stmt(struct parser *p, int kind)
     struct node *n = lower__new_node(p, kind, P_TOK(p).pos, P_TOK(p).line);
     lower__p_next(p);
     if (kind == N_DOWHILE) {
-        n->b = lower__parse_statement(p);
+        n->b = parse_substatement(p);
         if (!lower__p_is_kw(p, KW_WHILE))
             lower__p_fail(p, "while");
         lower__p_next(p);
@@ -655,10 +669,10 @@ static struct node *parse_cond_stmt(struct parser *p, int kind)
     if (kind == N_DOWHILE) {
         lower__p_eat(p, P_SEMI);
     } else {
-        n->b = lower__parse_statement(p);
+        n->b = parse_substatement(p);
         if (kind == N_IF && lower__p_is_kw(p, KW_ELSE)) {
             lower__p_next(p);
-            n->c = lower__parse_statement(p);
+            n->c = parse_substatement(p);
         }
     }
     n->end = p->prev_end;
@@ -779,7 +793,7 @@ struct node *lower__parse_statement(struct parser *p)
                 n->name = t->name;
                 lower__p_next(p);
                 lower__p_next(p);
-                n->a = lower__parse_statement(p);
+                n->a = parse_substatement(p);
             }
         }
     } else if (t->type == TK_PUNCT && t->op == P_AT) {
