@@ -458,14 +458,28 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
 
 static int let_is_decl(struct parser *p);
 
-/* The body of if/else/loops/labels/with: not a lexical declaration. */
-static struct node *parse_substatement(struct parser *p)
+/* The body of if/else/loops/labels/with: not a declaration (a plain
+ * function stays allowed after if/else and labels, as in sloppy code). */
+static struct node *parse_substatement_ex(struct parser *p, int allow_function)
 {
     const struct token *t = &P_TOK(p);
     if (t->type == TK_NAME && !t->escaped &&
         (t->kw == KW_CONST || t->kw == KW_CLASS || (t->kw == KW_LET && let_is_decl(p))))
         lower__error_at(p->cx, t->pos, "Lexical declaration cannot appear in a single-statement context");
+    if (t->type == TK_NAME && !t->escaped && (t->kw == KW_FUNCTION || t->kw == KW_ASYNC)) {
+        struct token nx;
+        lower__p_peek(p, &nx);
+        int is_async_fn = t->kw == KW_ASYNC && nx.type == TK_NAME && nx.kw == KW_FUNCTION && !nx.nl_before;
+        int is_gen = t->kw == KW_FUNCTION && nx.type == TK_PUNCT && nx.op == P_STAR;
+        if (is_async_fn || is_gen || (t->kw == KW_FUNCTION && !allow_function))
+            lower__error_at(p->cx, t->pos, "Function declarations are not allowed in this statement position");
+    }
     return lower__parse_statement(p);
+}
+
+static struct node *parse_substatement(struct parser *p)
+{
+    return parse_substatement_ex(p, 0);
 }
 
 static struct node *parse_var(struct parser *p, int kind, int in_for)
@@ -669,10 +683,10 @@ static struct node *parse_cond_stmt(struct parser *p, int kind)
     if (kind == N_DOWHILE) {
         lower__p_eat(p, P_SEMI);
     } else {
-        n->b = parse_substatement(p);
+        n->b = parse_substatement_ex(p, kind == N_IF);
         if (kind == N_IF && lower__p_is_kw(p, KW_ELSE)) {
             lower__p_next(p);
-            n->c = parse_substatement(p);
+            n->c = parse_substatement_ex(p, 1);
         }
     }
     n->end = p->prev_end;
@@ -793,7 +807,7 @@ struct node *lower__parse_statement(struct parser *p)
                 n->name = t->name;
                 lower__p_next(p);
                 lower__p_next(p);
-                n->a = parse_substatement(p);
+                n->a = parse_substatement_ex(p, 1);
             }
         }
     } else if (t->type == TK_PUNCT && t->op == P_AT) {
