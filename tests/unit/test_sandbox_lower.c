@@ -192,6 +192,55 @@ static void test_regex_lowering(void **state)
     free(o);
 }
 
+/* The safety rule of research/duktape.md 1.4: no await/yield ever moves
+ * into a function the lowering made up. */
+static void test_await_never_in_synthesised_function(void **state)
+{
+    (void)state;
+    static const char *srcs[] = {
+        "for (let i = 0; i < 3; i++) { await x; fns.push(() => i); }\n",
+        "for (const [k, v] of await m) { await f(k); fns.push(() => v); }\n",
+        "const { a = await d(), ...r } = await o;\n",
+        "f(...(await xs), await y?.z?.(await w));\n",
+        "for await (const x of gen()) { s += x ?? await q; }\n",
+    };
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        char *o = lower_ok(srcs[i], LOWER_MODE_MAIN);
+        const char *aw = strstr(o, "__await(");
+        assert_non_null(aw);
+        /* the only functions before the first await are the main wrapper
+         * and arrows the source wrote after it */
+        const char *fn = strstr(o + 14, "function");
+        assert_true(fn == NULL || fn > aw);
+        free(o);
+    }
+}
+
+static void test_loop_closures_use_catch_scopes(void **state)
+{
+    (void)state;
+    char *o = lower_ok("for (let i = 0; i < 3; i++) fns.push(() => i);\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "catch (i)"));
+    assert_non_null(strstr(o, "finally {"));
+    free(o);
+    /* no closure, no catch scope: a plain var loop */
+    o = lower_ok("for (let i = 0; i < 3; i++) s += i;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "for (var i = 0; i < 3; i++)"));
+    assert_null(strstr(o, "catch"));
+    free(o);
+}
+
+static void test_for_of_array_fast_path(void **state)
+{
+    (void)state;
+    char *o = lower_ok("for (const x of xs) s += x;\n", LOWER_MODE_SCRIPT);
+    /* arrays run as an index loop: the test reads length, the value by index */
+    assert_non_null(strstr(o, ".__arr$ ? null : __iter("));
+    assert_non_null(strstr(o, ".length || "));
+    assert_non_null(strstr(o, "var x = $"));
+    free(o);
+}
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 static void test_syntax_error_position(void **state)
@@ -445,6 +494,9 @@ int main(void)
         cmocka_unit_test(test_return_keeps_its_argument),
         cmocka_unit_test(test_typescript_erased),
         cmocka_unit_test(test_regex_lowering),
+        cmocka_unit_test(test_await_never_in_synthesised_function),
+        cmocka_unit_test(test_loop_closures_use_catch_scopes),
+        cmocka_unit_test(test_for_of_array_fast_path),
         cmocka_unit_test(test_syntax_error_position),
         cmocka_unit_test(test_column_counts_code_points),
         cmocka_unit_test(test_unsupported_messages),
