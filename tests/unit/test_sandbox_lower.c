@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "common/buf.h"
 #include "sandbox/lower.h"
@@ -483,6 +484,35 @@ static void test_fuzz_truncations_and_mutations(void **state)
     }
 }
 
+/* Every differential case (tests/lower/cases), cut at every third byte:
+ * the truncations of real programs reach deep into the parser. */
+static void test_fuzz_case_truncations(void **state)
+{
+    (void)state;
+    DIR *d = opendir("tests/lower/cases");
+    if (!d)
+        skip(); /* run from the repository root (scripts/run-tests.sh does) */
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || (strcmp(e->d_name + n - 3, ".js") != 0 && strcmp(e->d_name + n - 3, ".ts") != 0))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/lower/cases/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        char buf[8192];
+        size_t len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        for (size_t cut = 0; cut <= len; cut += 3)
+            lower_any(buf, cut);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_fuzz_random_bytes),
         cmocka_unit_test(test_fuzz_token_soup),
         cmocka_unit_test(test_fuzz_truncations_and_mutations),
+        cmocka_unit_test(test_fuzz_case_truncations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
