@@ -24,7 +24,9 @@
  *
  * Known limits: code strings given to eval/new Function are not lowered
  * (modern syntax in them is a SyntaxError, and an await cannot cross them);
- * no TDZ errors (let/const read before initialisation give undefined);
+ * the temporal dead zone is enforced only where it is static (a read before
+ * the declaration in the same function, or in its own initialiser; a read
+ * through a closure called too early gives undefined);
  * function .length counts parameters after the first default; for-of over
  * an array ignores a replaced Array.prototype[Symbol.iterator]; a field
  * initialiser or a multi-line destructuring default may report the line of

@@ -104,10 +104,13 @@ static void unlink_worker(struct sandbox_worker *w)
         *pp = w->next;
 }
 
+static void remove_idle(struct sandbox_worker *w);
+
 static void worker_closed(uv_handle_t *h)
 {
     struct sandbox_worker *w = h->data;
     struct sandbox_pool *p = w->pool;
+    remove_idle(w); /* no-op unless it was still idle */
     unlink_worker(w);
     buf_free(&w->in);
     free(w);
@@ -203,8 +206,11 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
     p->open_handles++;
     w->next = p->workers;
     p->workers = w;
-    if (uv_accept((uv_stream_t *) &p->ctl, (uv_stream_t *) &w->pipe) != 0) {
-        log_error("sandbox", "worker %d: no socket received from the zygote", pid);
+    int accepted = uv_accept((uv_stream_t *) &p->ctl, (uv_stream_t *) &w->pipe) == 0;
+    if (!accepted || p->closing) {
+        if (!accepted)
+            log_error("sandbox", "worker %d: no socket received from the zygote", pid);
+        /* Not usable (or not wanted: the pool is closing): close it at once. */
         w->eof = w->exited = 1;
         w->leased = 1;
         w->released = 1;
@@ -566,6 +572,8 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
             uv_close((uv_handle_t *) &w->pipe, worker_closed);
         }
     }
+    p->idle = p->idle_tail = NULL; /* every worker is closing */
+    p->nidle = 0;
     p->open_handles += 2;
     uv_close((uv_handle_t *) &p->deliver, timer_closed);
     uv_close((uv_handle_t *) &p->restart, timer_closed);
