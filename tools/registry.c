@@ -217,8 +217,6 @@ static void start_slot(struct tools_registry *r, struct slot *s)
         s->not_started = "it is disabled in the config";
     else if (c->launches_self)
         s->not_started = "its command launches mcp-codemode itself, so it was skipped";
-    else if (c->transport != TOOLS_TRANSPORT_STDIO)
-        s->not_started = "HTTP and SSE downstream servers are not supported yet";
     else if (r->loop == NULL)
         s->not_started = "not connected";
     if (s->not_started) {
