@@ -140,9 +140,10 @@ void tools__downstream_lost(struct tools_downstream *d, const char *why_in, int 
         return;
     char *why = xstrdup(why_in); /* it may point into what is dropped */
     uint64_t now = uv_now(d->loop);
-    /* Down before the handshake ended, after a probe: the probe may be what
-     * it could not take (or its answer came too late); skip it next time. */
-    d->skip_probe = d->probed && !d->handshaken;
+    /* A process down before the handshake ended, after a probe: the probe
+     * may be what it could not take; skip it next time. (An HTTP server
+     * that cannot be reached is no sign of that.) */
+    d->skip_probe = d->ops == &tools__downstream_stdio && d->probed && !d->handshaken;
     drop_connection(d, 0);
     tools__downstream_replace(&d->reason, why);
     if (d->ready_at && now - d->ready_at >= d->opt.stable_ms)

@@ -105,15 +105,33 @@ void tools__downstream_handshake_reset(struct tools_downstream *d)
     d->tasks_call = d->tasks_cancel = 0;
 }
 
+static void open_listen(struct tools_downstream *d);
+
+/* The listen stream ended (the server closed it, or a proxy did): open it
+ * again and list once, in case a change was missed; unless it lasted less
+ * than a second, which would make a loop. */
 static void listen_reply(void *ud, const struct rpc_client_reply *r)
 {
     struct tools_downstream *d = ud;
+    uint64_t lasted = uv_now(d->loop) - d->listen_at;
+    const char *why = r->message ? r->message : "completed";
     d->listen_req = NULL;
-    log_debug(d->label, "subscriptions/listen ended: %s", r->message ? r->message : "completed");
+    if (d->closing || !d->handshaken || d->rpc == NULL)
+        return;
+    if (lasted < 1000) {
+        log_warn(d->label, "subscriptions/listen ended after %llu ms (%s); tool list changes will "
+                           "not be seen until it reconnects",
+                 (unsigned long long) lasted, why);
+        return;
+    }
+    log_debug(d->label, "subscriptions/listen ended (%s); listening again", why);
+    open_listen(d);
+    tools__downstream_list(d);
 }
 
 static void open_listen(struct tools_downstream *d)
 {
+    d->listen_at = uv_now(d->loop);
     cJSON *p = cJSON_CreateObject();
     cJSON *n = cJSON_AddObjectToObject(p, "notifications");
     cJSON_AddTrueToObject(n, "toolsListChanged");

@@ -282,13 +282,23 @@ static int is_event_stream(const char *ct)
     return ct && strncasecmp(ct, "text/event-stream", 17) == 0;
 }
 
+/* Session ids are visible ASCII (0x21-0x7E); anything else is not echoed back. */
+static int session_ok(const char *sid)
+{
+    size_t n = 0;
+    for (; sid[n]; n++)
+        if ((unsigned char) sid[n] < 0x21 || (unsigned char) sid[n] > 0x7e)
+            return 0;
+    return n > 0 && n <= 1024;
+}
+
 static void on_response(void *ud, struct http_request *r, int status)
 {
     struct hstream *s = ud;
     struct hconn *c = s->c;
     const char *sid = http_request_header(r, "mcp-session-id");
     s->status = status;
-    if (sid && *sid && c->session == NULL && c->d && c->d->era != DS_ERA_MODERN)
+    if (sid && session_ok(sid) && c->session == NULL && c->d && c->d->era != DS_ERA_MODERN)
         c->session = xstrdup(sid);
     if (status < 200 || status >= 300) {
         s->body = B_ERROR;

@@ -70,6 +70,7 @@ struct tools_downstream {
     struct rpc_client *rpc;
     struct rpc_client_request *hs_req;     /* server/discover or initialize */
     struct rpc_client_request *listen_req; /* 2026 subscriptions/listen */
+    uint64_t listen_at;                    /* when it was opened */
     int probed, skip_probe, handshaken;    /* probed: this attempt sent server/discover */
 
     /* what the handshake told us */

@@ -499,7 +499,7 @@ char *tools_registry_report(struct tools_registry *r)
         tools_downstream_status(s->d, &st);
         buf_printf(&b, "%s: %s", s->cfg->name, tools_downstream_state_name(st.state));
         if (st.protocol_version)
-            buf_printf(&b, ", protocol %s", st.protocol_version);
+            buf_printf(&b, ", protocol %s over %s", st.protocol_version, st.transport);
         if (st.server_name)
             buf_printf(&b, ", %s %s", st.server_name, st.server_version ? st.server_version : "");
         buf_printf(&b, ", %zu tools", st.tools);

@@ -725,6 +725,19 @@ static void test_modern(void **state)
     for (int i = 0; i < 100 && s.tools_changed == before; i++)
         run_for(20);
     assert_non_null(tool_named(&s, "added_1"));
+    /* The server ends the listen stream: it is opened again (it had lasted
+     * more than a second), and the next change is still seen. */
+    run_for(1000);
+    call_ok(&s, "end_listen", NULL, &r);
+    assert_string_equal(result_text(&r), "ended 1");
+    reply_free(&r);
+    run_for(200);
+    before = s.tools_changed;
+    call_ok(&s, "change_tools", NULL, &r);
+    reply_free(&r);
+    for (int i = 0; i < 100 && s.tools_changed == before; i++)
+        run_for(20);
+    assert_non_null(tool_named(&s, "added_2"));
     /* A timeout closes the stream: that is the cancellation; nothing is POSTed. */
     call_json(&s, "hang", NULL, 300, &r);
     assert_true(run_until(&r.done, 5000));
