@@ -119,8 +119,9 @@ static void listen_reply(void *ud, const struct rpc_client_reply *r)
     if (d->closing || !d->handshaken || d->rpc == NULL)
         return;
     if (lasted < 1000) {
-        log_warn(d->label, "subscriptions/listen ended after %llu ms (%s); tool list changes will "
-                           "not be seen until it reconnects",
+        log_warn(d->label,
+                 "subscriptions/listen ended after %llu ms (%s); tool list changes will "
+                 "not be seen until it reconnects",
                  (unsigned long long) lasted, why);
         return;
     }

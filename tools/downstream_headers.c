@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #define MAX_SAFE_INTEGER 9007199254740991.0
-#define MAX_ANNOTATIONS 64
+#define MAX_ANNOTATIONS  64
 
 /* --- values ----------------------------------------------------------------------------------- */
 
@@ -58,8 +58,8 @@ char *tools__downstream_header_value(const char *v, size_t len)
 /* --- annotations ------------------------------------------------------------------------------ */
 
 struct annotation {
-    const char *header;          /* the x-mcp-header value */
-    const char *path[16];        /* the properties keys leading to it */
+    const char *header;   /* the x-mcp-header value */
+    const char *path[16]; /* the properties keys leading to it */
     size_t depth;
 };
 
@@ -85,9 +85,9 @@ static const char *check_one(struct walk *w, const cJSON *schema, const cJSON *x
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(schema, "type");
     if (!cJSON_IsString(x) || !tchar_token(x->valuestring))
         return "x-mcp-header must be a non-empty HTTP token";
-    if (!cJSON_IsString(type) || (strcmp(type->valuestring, "string") != 0 &&
-                                  strcmp(type->valuestring, "integer") != 0 &&
-                                  strcmp(type->valuestring, "boolean") != 0))
+    if (!cJSON_IsString(type) ||
+        (strcmp(type->valuestring, "string") != 0 && strcmp(type->valuestring, "integer") != 0 &&
+         strcmp(type->valuestring, "boolean") != 0))
         return "x-mcp-header is only allowed on string, integer and boolean properties";
     for (size_t i = 0; i < w->n; i++)
         if (strcasecmp(w->found[i].header, x->valuestring) == 0)
@@ -109,8 +109,8 @@ static void walk(struct walk *w, const cJSON *node, const char **path, int depth
 {
     if (w->problem || !(cJSON_IsObject(node) || cJSON_IsArray(node)))
         return;
-    const cJSON *x = cJSON_IsObject(node) ? cJSON_GetObjectItemCaseSensitive(node, "x-mcp-header")
-                                           : NULL;
+    const cJSON *x =
+        cJSON_IsObject(node) ? cJSON_GetObjectItemCaseSensitive(node, "x-mcp-header") : NULL;
     if (x && (depth <= 0 || depth > 16)) {
         w->problem = "x-mcp-header is only allowed on properties reached through \"properties\"";
         return;

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <strings.h>
 
-#define ERROR_BODY_MAX 65536     /* bytes of an error body kept for the message */
-#define MAX_RESUMES 3            /* GET + Last-Event-ID attempts for one cut stream */
-#define RESUME_DEFAULT_MS 1000   /* when the server sent no retry: */
+#define ERROR_BODY_MAX     65536 /* bytes of an error body kept for the message */
+#define MAX_RESUMES        3     /* GET + Last-Event-ID attempts for one cut stream */
+#define RESUME_DEFAULT_MS  1000  /* when the server sent no retry: */
 #define GET_BACKOFF_MAX_MS 30000 /* the standalone stream's reconnect delay cap */
 #define CONNECT_TIMEOUT_MS 10000
 
@@ -38,12 +38,12 @@ struct hstream {
     struct hconn *c;
     struct http_request *req;
     enum stream_kind kind;
-    int is_request;   /* a POST of a request (its answer is expected here) */
-    uint64_t id;      /* that request's id */
-    char *method;     /* for messages */
+    int is_request; /* a POST of a request (its answer is expected here) */
+    uint64_t id;    /* that request's id */
+    char *method;   /* for messages */
     int status, session_sent;
     enum body_kind body;
-    struct buf text;  /* a JSON body, or an error body */
+    struct buf text; /* a JSON body, or an error body */
     size_t text_total;
     struct sse_parser sse;
     int sse_on;
@@ -71,7 +71,8 @@ static const struct http_request_events stream_events;
 static void get_start(struct hstream *s);
 static void resume_start(struct hstream *s);
 
-/* --- streams: life ------------------------------------------------------------------------------ */
+/* --- streams: life ------------------------------------------------------------------------------
+ */
 
 static struct hstream *stream_new(struct hconn *c, enum stream_kind kind, const char *method)
 {
@@ -191,7 +192,8 @@ static void timer_fired(uv_timer_t *t)
 static const char *modern_version(const cJSON *params)
 {
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/protocolVersion");
+    const cJSON *v =
+        cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/protocolVersion");
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
@@ -221,11 +223,11 @@ static void add_modern(struct hconn *c, struct ds_headers *h, const struct rpc_c
     if (strcmp(m->method, "tools/call") != 0 || c->d == NULL)
         return;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(m->params, "name");
-    const cJSON *tool = cJSON_IsString(name) ? tools__downstream_find_tool(c->d, name->valuestring)
-                                             : NULL;
+    const cJSON *tool =
+        cJSON_IsString(name) ? tools__downstream_find_tool(c->d, name->valuestring) : NULL;
     if (tool)
-        tools__downstream_param_headers(tool, cJSON_GetObjectItemCaseSensitive(m->params, "arguments"),
-                                        &h->v, &h->n);
+        tools__downstream_param_headers(
+            tool, cJSON_GetObjectItemCaseSensitive(m->params, "arguments"), &h->v, &h->n);
 }
 
 static void post_headers(struct hconn *c, struct ds_headers *h, const struct rpc_client_msg *m,
@@ -365,8 +367,9 @@ static int can_resume(const struct hstream *s)
 static void resume_later(struct hstream *s)
 {
     s->resumes++;
-    log_debug(s->c->label, "the event stream of %s ended before its answer; resuming after "
-                           "event %s",
+    log_debug(s->c->label,
+              "the event stream of %s ended before its answer; resuming after "
+              "event %s",
               s->method, s->last_id);
     body_reset(s);
     schedule(s, s->retry_ms >= 0 ? (uint64_t) s->retry_ms : RESUME_DEFAULT_MS);
@@ -405,7 +408,8 @@ static char *rpc_error_body(struct hstream *s)
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
     char *out = NULL;
-    if (cJSON_IsNumber(id) && (uint64_t) id->valuedouble == s->id && (err || cJSON_GetObjectItemCaseSensitive(j, "result"))) {
+    if (cJSON_IsNumber(id) && (uint64_t) id->valuedouble == s->id &&
+        (err || cJSON_GetObjectItemCaseSensitive(j, "result"))) {
         deliver(s, s->text.data, s->text.len);
     } else if (cJSON_IsString(m)) {
         struct buf b;
@@ -671,8 +675,11 @@ static int delete_session(struct hconn *c, uint64_t grace_ms)
         tools__downstream_hdr_add(&h, "MCP-Protocol-Version: %s", c->protocol);
     tools__downstream_hdr_config(&h, c->headers);
     uint64_t t = grace_ms < 200 ? 200 : grace_ms > 2000 ? 2000 : grace_ms;
-    struct http_request_options o = {
-        .method = "DELETE", .url = c->url, .headers = h.v, .connect_timeout_ms = t, .timeout_ms = t};
+    struct http_request_options o = {.method = "DELETE",
+                                     .url = c->url,
+                                     .headers = h.v,
+                                     .connect_timeout_ms = t,
+                                     .timeout_ms = t};
     struct http_request *r = http_request_start(c->hc, &o, &delete_events, c);
     tools__downstream_hdr_free(&h);
     return r ? 0 : -1;

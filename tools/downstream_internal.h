@@ -22,10 +22,10 @@ enum ds_era { DS_ERA_NONE, DS_ERA_LEGACY, DS_ERA_MODERN };
  * The transport keeps its state in d->tp and reports back through the
  * tools__downstream_* functions below. */
 struct ds_transport_ops {
-    const char *kind;     /* "stdio", "http", "sse" */
-    const char *restart;  /* verb for logs: "restarting", "reconnecting" */
-    const char *closed;   /* why a send failed: "its stdin is closed" */
-    int probe;            /* server/discover is worth trying (no for legacy SSE) */
+    const char *kind;    /* "stdio", "http", "sse" */
+    const char *restart; /* verb for logs: "restarting", "reconnecting" */
+    const char *closed;  /* why a send failed: "its stdin is closed" */
+    int probe;           /* server/discover is worth trying (no for legacy SSE) */
     /* Starts an attempt: returns 1 when messages can be sent at once, 0
      * when the transport will call tools__downstream_up, or -1 with a
      * sentence in err (it then calls nothing back). */
@@ -51,8 +51,8 @@ extern const struct ds_transport_ops tools__downstream_sse;
 
 struct tools_downstream {
     uv_loop_t *loop;
-    char *name;  /* the mcpServers key */
-    char *label; /* "server 'name'", for logs and messages */
+    char *name;                         /* the mcpServers key */
+    char *label;                        /* "server 'name'", for logs and messages */
     char *command, **args, **env, *cwd; /* stdio */
     char *url, **headers;               /* http, sse */
     uint64_t entry_timeout_ms;

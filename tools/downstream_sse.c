@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define ERROR_BODY_MAX 65536
+#define ERROR_BODY_MAX     65536
 #define CONNECT_TIMEOUT_MS 10000
 
 struct sconn;
@@ -107,7 +107,8 @@ static void get_response(void *ud, struct http_request *r, int status)
     struct sconn *c = ud;
     const char *ct = http_request_header(r, "content-type");
     c->get_status = status;
-    c->get_sse = status >= 200 && status < 300 && ct && strncasecmp(ct, "text/event-stream", 17) == 0;
+    c->get_sse =
+        status >= 200 && status < 300 && ct && strncasecmp(ct, "text/event-stream", 17) == 0;
 }
 
 static void get_data(void *ud, struct http_request *r, const char *data, size_t len)
@@ -270,7 +271,6 @@ static int sse_send(struct tools_downstream *d, const char *data, size_t len,
                                      .body = data,
                                      .body_len = len,
                                      .connect_timeout_ms = CONNECT_TIMEOUT_MS,
-                                     .timeout_ms = d->opt.request_timeout_ms,
                                      .max_redirects = 3};
     p->req = http_request_start(c->hc, &o, &post_events, p);
     tools__downstream_hdr_free(&h);
@@ -279,6 +279,20 @@ static int sse_send(struct tools_downstream *d, const char *data, size_t len,
         return UV_EINVAL;
     }
     return 0;
+}
+
+/* A request is over (its answer came on the stream, or it timed out or was
+ * cancelled): a POST of it still waiting for its 202 is not needed any more. */
+static void sse_request_ended(struct tools_downstream *d, uint64_t id, int answered)
+{
+    struct sconn *c = d->tp;
+    (void) answered;
+    for (struct spost *p = c->posts.next; p != &c->posts; p = p->next)
+        if (p->is_request && p->id == id) {
+            http_request_cancel(p->req);
+            post_free(p);
+            return;
+        }
 }
 
 /* --- the attempt ------------------------------------------------------------------------------ */
@@ -367,6 +381,7 @@ const struct ds_transport_ops tools__downstream_sse = {
     .probe = 0, /* the 2024-11-05 transport carries legacy sessions only */
     .open = sse_open,
     .send = sse_send,
+    .request_ended = sse_request_ended,
     .close = sse_close,
     .backlog = sse_backlog,
     .pid = sse_pid,

@@ -80,9 +80,10 @@ static void link_unlink(struct link *l)
     link_init(l);
 }
 
-#define SOCK_OF(l) ((struct sock *) ((char *) (l) - offsetof(struct sock, link)))
+#define SOCK_OF(l) ((struct sock *) ((char *) (l) -offsetof(struct sock, link)))
 
-/* --- the ready queue ---------------------------------------------------------------------------- */
+/* --- the ready queue ----------------------------------------------------------------------------
+ */
 
 static void queue(struct http_request *r)
 {
@@ -123,7 +124,8 @@ static struct http_request *pop_ready(struct http_client *hc)
     return r;
 }
 
-/* --- requests: life ------------------------------------------------------------------------------ */
+/* --- requests: life ------------------------------------------------------------------------------
+ */
 
 static void detach_easy(struct http_request *r)
 {
@@ -167,7 +169,8 @@ void http_request_cancel(struct http_request *r)
     retire(r);
 }
 
-/* --- libcurl callbacks: store and queue, nothing else --------------------------------------------- */
+/* --- libcurl callbacks: store and queue, nothing else
+ * --------------------------------------------- */
 
 static void parse_status_line(struct http_request *r, const char *line, size_t len)
 {
@@ -238,7 +241,8 @@ static size_t on_write(char *data, size_t size, size_t n, void *ud)
     return len;
 }
 
-/* --- requests: set-up ----------------------------------------------------------------------------- */
+/* --- requests: set-up
+ * ----------------------------------------------------------------------------- */
 
 static struct curl_slist *header_list(char *const *headers)
 {
@@ -265,7 +269,8 @@ static void set_method(struct http_request *r, CURL *e)
 
 static void set_timeouts(struct http_request *r, CURL *e)
 {
-    uint64_t connect = r->o.connect_timeout_ms ? r->o.connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS;
+    uint64_t connect =
+        r->o.connect_timeout_ms ? r->o.connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS;
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long) connect);
     if (r->o.timeout_ms)
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long) r->o.timeout_ms);
@@ -275,9 +280,20 @@ static void set_timeouts(struct http_request *r, CURL *e)
     }
 }
 
+/* A PEM file of certificate authorities to trust instead of the system's:
+ * CURL_CA_BUNDLE (as the curl tool reads it), else SSL_CERT_FILE. */
+static const char *ca_bundle(void)
+{
+    const char *f = getenv("CURL_CA_BUNDLE");
+    if (f == NULL || *f == '\0')
+        f = getenv("SSL_CERT_FILE");
+    return f && *f ? f : NULL;
+}
+
 static void setup_easy(struct http_request *r)
 {
     CURL *e = curl_easy_init();
+    const char *ca = ca_bundle();
     r->easy = e;
     curl_easy_setopt(e, CURLOPT_URL, r->url);
     curl_easy_setopt(e, CURLOPT_PRIVATE, r);
@@ -296,6 +312,8 @@ static void setup_easy(struct http_request *r)
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
     if (r->hc->user_agent)
         curl_easy_setopt(e, CURLOPT_USERAGENT, r->hc->user_agent);
+    if (ca)
+        curl_easy_setopt(e, CURLOPT_CAINFO, ca);
     set_method(r, e);
     set_timeouts(r, e);
     r->errbuf[0] = '\0';
@@ -340,7 +358,8 @@ struct http_request *http_request_start(struct http_client *hc,
     return r;
 }
 
-/* --- delivering events ---------------------------------------------------------------------------- */
+/* --- delivering events
+ * ---------------------------------------------------------------------------- */
 
 /* Sends what is pending (response, then data). Returns 1 when the request
  * was cancelled meanwhile (and is freed). */
@@ -494,7 +513,8 @@ static void process(struct http_client *hc)
     }
 }
 
-/* --- libuv glue ----------------------------------------------------------------------------------- */
+/* --- libuv glue
+ * ----------------------------------------------------------------------------------- */
 
 static void client_release(struct http_client *hc)
 {
@@ -591,7 +611,8 @@ static int on_curl_timer(CURLM *m, long ms, void *userp)
     return 0;
 }
 
-/* --- the client ----------------------------------------------------------------------------------- */
+/* --- the client
+ * ----------------------------------------------------------------------------------- */
 
 struct http_client *http_client_new(uv_loop_t *loop, const char *user_agent)
 {
@@ -638,7 +659,8 @@ size_t http_client_active(const struct http_client *hc)
     return hc->active;
 }
 
-/* --- queries -------------------------------------------------------------------------------------- */
+/* --- queries
+ * -------------------------------------------------------------------------------------- */
 
 int http_request_status(const struct http_request *r)
 {
@@ -662,7 +684,8 @@ const char *http_request_url(const struct http_request *r)
     return r->url;
 }
 
-/* --- URLs ----------------------------------------------------------------------------------------- */
+/* --- URLs
+ * ----------------------------------------------------------------------------------------- */
 
 static char *url_part(CURLU *u, CURLUPart part, unsigned flags)
 {

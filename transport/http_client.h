@@ -3,8 +3,10 @@
  * mapped to a uv_timer. Requests with headers and a body; response bodies
  * streamed as they arrive (SSE streams never end); connect, total and idle
  * timeouts; a cap on the body; redirects followed only within the same
- * origin; TLS as libcurl does it. Never blocks; never calls back from inside
- * a call into it, nor from inside libcurl. */
+ * origin; TLS as libcurl does it (the system's CA store, or the PEM file
+ * named by CURL_CA_BUNDLE or SSL_CERT_FILE; proxies from the environment).
+ * Never blocks; never calls back from inside a call into it, nor from
+ * inside libcurl. */
 #ifndef TRANSPORT_HTTP_CLIENT_H
 #define TRANSPORT_HTTP_CLIENT_H
 
@@ -28,10 +30,10 @@ enum http_error {
 };
 
 struct http_request_options {
-    const char *method;          /* "GET" (NULL), "POST", "DELETE", ... */
-    const char *url;             /* http:// or https:// */
-    char *const *headers;        /* "Name: value", NULL-terminated; may be NULL */
-    const char *body;            /* copied; may be NULL */
+    const char *method;   /* "GET" (NULL), "POST", "DELETE", ... */
+    const char *url;      /* http:// or https:// */
+    char *const *headers; /* "Name: value", NULL-terminated; may be NULL */
+    const char *body;     /* copied; may be NULL */
     size_t body_len;
     uint64_t connect_timeout_ms; /* resolve + connect + TLS [10000] */
     uint64_t timeout_ms;         /* the whole exchange; 0: none (streams) */

@@ -96,11 +96,13 @@ static enum sse_parse_field classify(const struct sse_parser *p)
     static const struct {
         const char *name;
         enum sse_parse_field f;
-    } names[] = {{"data", SSE_F_DATA}, {"event", SSE_F_EVENT}, {"id", SSE_F_ID}, {"retry", SSE_F_RETRY}};
+    } names[] = {
+        {"data", SSE_F_DATA}, {"event", SSE_F_EVENT}, {"id", SSE_F_ID}, {"retry", SSE_F_RETRY}};
     if (p->name_len > sizeof p->name)
         return SSE_F_IGNORE;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strlen(names[i].name) == p->name_len && memcmp(names[i].name, p->name, p->name_len) == 0)
+        if (strlen(names[i].name) == p->name_len &&
+            memcmp(names[i].name, p->name, p->name_len) == 0)
             return names[i].f;
     return SSE_F_IGNORE; /* comments (empty name) and unknown fields */
 }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define SSE_PARSE_EXCERPT 4096 /* bytes of an oversized event kept at each end */
-#define SSE_PARSE_MAX_ID 1024  /* longer ids are cut to this */
+#define SSE_PARSE_MAX_ID  1024 /* longer ids are cut to this */
 
 struct sse_event {
     const char *type; /* the event field, or "message" */
@@ -36,16 +36,16 @@ struct sse_parse_events {
 enum sse_parse_field { SSE_F_NONE, SSE_F_DATA, SSE_F_EVENT, SSE_F_ID, SSE_F_RETRY, SSE_F_IGNORE };
 
 struct sse_parser {
-    size_t max;           /* cap on one event's data */
-    int started, cr;      /* BOM checked; the last byte was CR */
+    size_t max;            /* cap on one event's data */
+    int started, cr;       /* BOM checked; the last byte was CR */
     int in_value, skip_sp; /* after the colon; the next space is the separator */
-    char name[8];         /* field name so far */
-    size_t name_len;      /* > sizeof name: not a field we know */
+    char name[8];          /* field name so far */
+    size_t name_len;       /* > sizeof name: not a field we know */
     enum sse_parse_field field;
-    struct buf value;     /* value of an event/id/retry field */
-    struct buf data;      /* data of the event so far */
-    size_t data_total;    /* every data byte of the event, "\n" separators included */
-    int has_data, over;   /* a data line came; the data went over the cap */
+    struct buf value;   /* value of an event/id/retry field */
+    struct buf data;    /* data of the event so far */
+    size_t data_total;  /* every data byte of the event, "\n" separators included */
+    int has_data, over; /* a data line came; the data went over the cap */
     char head[SSE_PARSE_EXCERPT];
     size_t head_len;
     char tail[SSE_PARSE_EXCERPT]; /* the last bytes, oldest first */

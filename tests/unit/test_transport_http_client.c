@@ -82,21 +82,50 @@ static void expired(uv_timer_t *t)
 }
 
 static uv_timer_t run_timer;
+static uv_prepare_t run_prepare;
 static int run_timer_open, run_over;
+static int (*run_pred)(void *);
+static void *run_arg;
 
-/* Runs the loop until *flag is set or ms pass; returns *flag. */
-static int run_until(volatile int *flag, uint64_t ms)
+/* Before the loop blocks for I/O: stop it when the awaited thing happened
+ * (a timer callback may have done it, and UV_RUN_ONCE runs timers before it
+ * blocks in the poll). */
+static void check_done(uv_prepare_t *p)
+{
+    if (run_over || run_pred(run_arg))
+        uv_stop(p->loop);
+}
+
+/* Runs the loop until pred(arg) is true or ms pass; returns pred(arg). */
+static int run_while_not(int (*pred)(void *), void *arg, uint64_t ms)
 {
     run_over = 0;
+    run_pred = pred;
+    run_arg = arg;
     uv_timer_init(&loop, &run_timer);
+    uv_prepare_init(&loop, &run_prepare);
     run_timer_open = 1;
     run_timer.data = &run_over;
     uv_timer_start(&run_timer, expired, ms, 0);
-    while (!*flag && !run_over)
+    uv_prepare_start(&run_prepare, check_done);
+    while (!pred(arg) && !run_over)
         uv_run(&loop, UV_RUN_ONCE);
     uv_close((uv_handle_t *) &run_timer, NULL);
+    uv_close((uv_handle_t *) &run_prepare, NULL);
     run_timer_open = 0;
     uv_run(&loop, UV_RUN_NOWAIT);
+    return pred(arg);
+}
+
+static int flag_set(void *arg)
+{
+    return *(volatile int *) arg != 0;
+}
+
+/* Runs the loop until *flag becomes non-zero or ms pass; returns *flag. */
+static int run_until(volatile int *flag, uint64_t ms)
+{
+    run_while_not(flag_set, (void *) flag, ms);
     return *flag;
 }
 
@@ -126,6 +155,7 @@ static int teardown(void **state)
     (void) state;
     if (run_timer_open) {
         uv_close((uv_handle_t *) &run_timer, NULL);
+        uv_close((uv_handle_t *) &run_prepare, NULL);
         run_timer_open = 0;
     }
     if (hc)
@@ -141,7 +171,8 @@ static int teardown(void **state)
     return 0;
 }
 
-/* --- one exchange ------------------------------------------------------------------------------- */
+/* --- one exchange -------------------------------------------------------------------------------
+ */
 
 struct ex {
     struct http_request *r;
@@ -319,8 +350,8 @@ static void test_post_echo(void **state)
     char *body = malloc(n + 1);
     memset(body, 'b', n);
     body[n] = '\0';
-    char *headers[] = {"Content-Type: application/json", "Authorization: Bearer s3cr3t",
-                       "X-Empty;", NULL};
+    char *headers[] = {"Content-Type: application/json", "Authorization: Bearer s3cr3t", "X-Empty;",
+                       NULL};
     struct http_request_options o = {.headers = headers, .body = body, .body_len = n};
     exchange(&x, "POST", "/echo", &o);
     assert_int_equal(x.err, HTTP_OK);
@@ -519,6 +550,28 @@ static void test_parallel(void **state)
     assert_true(wall < 5000); /* they overlapped (50 x 5 x 10 ms in sequence = 2.5 s) */
 }
 
+/* Sequential requests reuse the kept-alive connection, none waits. */
+static void test_sequential_reuse(void **state)
+{
+    (void) state;
+    uint64_t max = 0, total = 0;
+    for (int i = 0; i < 200; i++) {
+        struct ex x;
+        uint64_t t0 = uv_hrtime();
+        exchange(&x, i % 2 ? "POST" : NULL, i % 2 ? "/echo" : "/hello", NULL);
+        uint64_t us = (uv_hrtime() - t0) / 1000;
+        assert_int_equal(x.err, HTTP_OK);
+        assert_int_equal(x.status, 200);
+        ex_free(&x);
+        total += us;
+        if (us > max)
+            max = us;
+    }
+    fprintf(stderr, "  200 sequential requests: mean %llu us, max %llu us\n",
+            (unsigned long long) (total / 200), (unsigned long long) max);
+    assert_true(max < 500000);
+}
+
 static void test_server_restart(void **state)
 {
     (void) state;
@@ -567,6 +620,44 @@ static void test_free_inside_callback(void **state)
     ex_free(&c);
 }
 
+/* HTTPS with a self-signed certificate: refused against the system's CA
+ * store, accepted once CURL_CA_BUNDLE names it. */
+static void test_tls(void **state)
+{
+    (void) state;
+    char dir[] = "/tmp/mcp-tls-XXXXXX", cmd[512], cert[64], key[64], url[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cert, sizeof cert, "%s/cert.pem", dir);
+    snprintf(key, sizeof key, "%s/key.pem", dir);
+    snprintf(cmd, sizeof cmd,
+             "openssl req -x509 -newkey rsa:2048 -nodes -keyout %s -out %s -days 1 "
+             "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1",
+             key, cert);
+    if (system(cmd) != 0)
+        fail_msg("openssl could not make a test certificate");
+    struct node_server tls;
+    const char *argv[] = {"node", SERVER, "@PORT@", "--tls", cert, key, NULL};
+    assert_int_equal(node_server_start(&tls, 0, argv, 10000), 0);
+    snprintf(url, sizeof url, "https://127.0.0.1:%d/hello", tls.port);
+    unsetenv("CURL_CA_BUNDLE");
+    unsetenv("SSL_CERT_FILE");
+    struct ex x;
+    exchange(&x, NULL, url, NULL);
+    assert_int_equal(x.err, HTTP_ERR_TLS);
+    assert_true(strstr(x.message, "certificate") != NULL);
+    ex_free(&x);
+    setenv("CURL_CA_BUNDLE", cert, 1);
+    exchange(&x, NULL, url, NULL);
+    assert_int_equal(x.err, HTTP_OK);
+    assert_string_equal(x.body.data, "hello");
+    ex_free(&x);
+    unsetenv("CURL_CA_BUNDLE");
+    node_server_stop(&tls);
+    unlink(cert);
+    unlink(key);
+    rmdir(dir);
+}
+
 static void test_urls(void **state)
 {
     (void) state;
@@ -608,8 +699,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_redirects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_mid_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parallel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequential_reuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_server_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_inside_callback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tls, setup, teardown),
         cmocka_unit_test(test_urls),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

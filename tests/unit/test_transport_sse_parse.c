@@ -131,7 +131,9 @@ static void test_comments_and_unknown(void **state)
 static void test_bom_and_incomplete(void **state)
 {
     (void) state;
-    expect("\xEF\xBB\xBF" "data: a\n\n", "message||a\n");
+    expect("\xEF\xBB\xBF"
+           "data: a\n\n",
+           "message||a\n");
     expect("data: a\n\ndata: unfinished\n", "message||a\n");
     expect("data: a\n\ndata: unfinished", "message||a\n");
 }
