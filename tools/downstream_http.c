@@ -442,6 +442,9 @@ static void ended_error(struct hstream *s)
         struct buf why;
         buf_init(&why, 0);
         buf_printf(&why, "the server answered %s with %s", s->method, b.data);
+        if (strcmp(s->method, "initialize") == 0 && (s->status == 404 || s->status == 405))
+            buf_append_str(&why, " (if it is a legacy HTTP+SSE server, set \"type\": \"sse\" "
+                                 "and the URL of its event stream)");
         fail_request(s, why.data);
         buf_free(&why);
     }

@@ -917,12 +917,14 @@ static void test_killed_mid_call_modern(void **state)
 static void test_unreachable(void **state)
 {
     (void) state;
-    static struct server refused, notfound, sse_on_http, empty;
+    static struct server refused, notfound, sse_on_http, http_on_sse, empty;
     struct node_server *p = fixture("streamable", NULL, NULL);
+    struct node_server *ps = fixture("sse", NULL, NULL);
     struct node_server *fake = &(struct node_server){0, node_server_free_port()};
     connect_to(&refused, "refused", TOOLS_TRANSPORT_HTTP, fake, "/mcp");
     connect_to(&notfound, "notfound", TOOLS_TRANSPORT_HTTP, p, "/nowhere");
     connect_to(&sse_on_http, "wrongtype", TOOLS_TRANSPORT_SSE, p, "/mcp");
+    connect_to(&http_on_sse, "wrongtype2", TOOLS_TRANSPORT_HTTP, ps, "/message");
     assert_true(run_until(&refused.restarting, 5000));
     assert_contains(status(&refused).reason, "cannot connect to http://127.0.0.1:");
     assert_true(run_until(&notfound.restarting, 5000));
@@ -930,6 +932,8 @@ static void test_unreachable(void **state)
                                               "with HTTP 404 Not Found");
     assert_true(run_until(&sse_on_http.restarting, 5000));
     assert_contains(status(&sse_on_http).reason, "set \"type\": \"http\"");
+    assert_true(run_until(&http_on_sse.restarting, 5000));
+    assert_contains(status(&http_on_sse).reason, "set \"type\": \"sse\"");
     /* An entry without a URL. */
     memset(&empty, 0, sizeof empty);
     empty.cfg.name = "empty";
@@ -941,6 +945,7 @@ static void test_unreachable(void **state)
     stop(&refused);
     stop(&notfound);
     stop(&sse_on_http);
+    stop(&http_on_sse);
     stop(&empty);
 }
 
