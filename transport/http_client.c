@@ -24,6 +24,7 @@ struct sock {
     struct http_client *hc;
     uv_poll_t poll;
     curl_socket_t fd;
+    int events, closing; /* what libcurl waits for; removed */
     struct link link;
 };
 
@@ -539,6 +540,7 @@ static void sock_closed(uv_handle_t *h)
 
 static void sock_close(struct sock *s)
 {
+    s->closing = 1;
     link_unlink(&s->link);
     uv_close((uv_handle_t *) &s->poll, sock_closed);
 }
@@ -567,6 +569,10 @@ static void on_poll(uv_poll_t *p, int status, int events)
     if (events & UV_WRITABLE)
         flags |= CURL_CSELECT_OUT;
     curl_multi_socket_action(hc->multi, s->fd, flags, &running);
+    /* libuv stops a poll handle that reported an error; libcurl expects the
+     * socket still watched as long as it has not removed it. */
+    if (status < 0 && !s->closing && !hc->closing && s->events)
+        uv_poll_start(&s->poll, s->events, on_poll);
     process(hc);
 }
 
@@ -595,8 +601,9 @@ static int on_curl_socket(CURL *e, curl_socket_t fd, int what, void *userp, void
         link_push(&hc->socks, &s->link);
         curl_multi_assign(hc->multi, fd, s);
     }
-    int ev = ((what & CURL_POLL_IN) ? UV_READABLE : 0) | ((what & CURL_POLL_OUT) ? UV_WRITABLE : 0);
-    uv_poll_start(&s->poll, ev, on_poll);
+    s->events =
+        ((what & CURL_POLL_IN) ? UV_READABLE : 0) | ((what & CURL_POLL_OUT) ? UV_WRITABLE : 0);
+    uv_poll_start(&s->poll, s->events, on_poll);
     return 0;
 }
 
