@@ -217,8 +217,6 @@ static void start_slot(struct tools_registry *r, struct slot *s)
         s->not_started = "it is disabled in the config";
     else if (c->launches_self)
         s->not_started = "its command launches mcp-codemode itself, so it was skipped";
-    else if (c->transport != TOOLS_TRANSPORT_STDIO)
-        s->not_started = "HTTP and SSE downstream servers are not supported yet";
     else if (r->loop == NULL)
         s->not_started = "not connected";
     if (s->not_started) {
@@ -502,7 +500,7 @@ char *tools_registry_report(struct tools_registry *r)
         tools_downstream_status(s->d, &st);
         buf_printf(&b, "%s: %s", s->cfg->name, tools_downstream_state_name(st.state));
         if (st.protocol_version)
-            buf_printf(&b, ", protocol %s", st.protocol_version);
+            buf_printf(&b, ", protocol %s over %s", st.protocol_version, st.transport);
         if (st.server_name)
             buf_printf(&b, ", %s %s", st.server_name, st.server_version ? st.server_version : "");
         buf_printf(&b, ", %zu tools", st.tools);

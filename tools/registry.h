@@ -33,7 +33,8 @@ struct tools_registry_options {
     void *changed_ud;
 };
 
-/* Creates the registry and starts connecting every enabled stdio server
+/* Creates the registry and starts connecting every enabled server (stdio,
+ * http or sse)
  * (the connections start on the next loop iteration). loop may be NULL for
  * offline use (no servers are started: `types` without connecting). */
 struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o);
