@@ -39,8 +39,8 @@ test('check: every server ready: their tools are listed, exit 0', async () => {
   const r = await runBin(['check', '--config', GOOD]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^config: .*\nservers: 3\n {2}maze \(stdio\)\n {2}my-server \(stdio\)\n {2}off \(stdio\) disabled\n/);
-  assert.match(r.stdout, /\nmaze: ready, protocol 2025-11-25, maze 1\.0\.0, 4 tools\n {2}tools\.maze\.look\n {2}tools\.maze\.move\n {2}tools\.maze\.pickup\n {2}tools\.maze\.use\n/);
-  assert.match(r.stdout, /\nmy-server: ready, protocol 2025-11-25, recorder 0\.0\.1, 15 tools\n/);
+  assert.match(r.stdout, /\nmaze: ready, protocol 2025-11-25 over stdio, maze 1\.0\.0, 4 tools\n {2}tools\.maze\.look\n {2}tools\.maze\.move\n {2}tools\.maze\.pickup\n {2}tools\.maze\.use\n/);
+  assert.match(r.stdout, /\nmy-server: ready, protocol 2025-11-25 over stdio, recorder 0\.0\.1, 15 tools\n/);
   assert.match(r.stdout, /\n {2}tools\.my_server\.get_item_2 {2}\("get-item"\)\n/);
   assert.match(r.stdout, /\noff: not started: it is disabled in the config\n/);
   assert.ok(r.ms < 10000, `${r.ms} ms`);
@@ -54,11 +54,11 @@ test('check: a broken server is named with its reason and the exit status is 1',
   assert.match(r.stdout, /\ncrashy: failed, 0 tools \(exited with status 2 while connecting; its last stderr line: "boom at start"\)\n/);
 });
 
-test('check: an HTTP entry is parsed and reported as not supported yet (exit 1)', async () => {
+test('check: an HTTP entry is connected over HTTP; one that cannot be reached is named with the reason (exit 1)', async () => {
   const r = await runBin(['check', '--config', REMOTE]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /\n {2}remote \(http\)\n/);
-  assert.match(r.stdout, /\nremote: not started: HTTP and SSE downstream servers are not supported yet\n/);
+  assert.match(r.stdout, /\nremote: failed, 0 tools \(cannot connect to https:\/\/example\.com\/mcp: [^\n]+\)\n/);
   assert.match(r.stdout, /\nmaze: ready/);
 });
 
@@ -77,7 +77,7 @@ test('check: the Claude Desktop file unmodified: npx/uvx servers ready, the Wind
   const r = await runBin(['check', '--config', path.join(CONFIG_FIXTURES, 'claude_desktop.json')],
     { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  for (const srv of ['filesystem', 'github', 'sqlite']) assert.match(r.stdout, new RegExp(`\\n${srv}: ready, protocol 2025-11-25, (npx|uvx) 0\\.0\\.1, 15 tools\\n`), srv);
+  for (const srv of ['filesystem', 'github', 'sqlite']) assert.match(r.stdout, new RegExp(`\\n${srv}: ready, protocol 2025-11-25 over stdio, (npx|uvx) 0\\.0\\.1, 15 tools\\n`), srv);
   assert.match(r.stdout, /\nweather: failed, 0 tools \(cannot use its working directory "C:\/Users\/alice\/weather": No such file or directory\)\n/);
 });
 

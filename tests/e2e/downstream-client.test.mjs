@@ -92,9 +92,9 @@ test('protocol negotiation: legacy-only servers after a -32601 probe, 2025-11-25
   assert.deepEqual(r.modern, { sum: 5 });
   const err = s.stderr();
   assert.match(err, /server 'maze': server\/discover: Method not found; falling back to initialize/);
-  assert.match(err, /server 'maze': speaks 2025-11-25 \(maze 1\.0\.0\)/);
-  assert.match(err, /server 'everything': speaks 2025-11-25 \(mcp-servers\/everything/);
-  assert.match(err, /server 'modern': speaks 2026-07-28 \(misbehaving 9\.9\.9\)/);
+  assert.match(err, /server 'maze': speaks 2025-11-25 over stdio \(maze 1\.0\.0\)/);
+  assert.match(err, /server 'everything': speaks 2025-11-25 over stdio \(mcp-servers\/everything/);
+  assert.match(err, /server 'modern': speaks 2026-07-28 over stdio \(misbehaving 9\.9\.9\)/);
   // what the recorder received, in order: the probe, then the legacy handshake
   const methods = readLog(REC_LOG).map((m) => m.method).filter(Boolean);
   assert.deepEqual(methods.slice(0, 4), ['server/discover', 'initialize', 'notifications/initialized', 'tools/list']);

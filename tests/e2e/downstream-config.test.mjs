@@ -86,7 +86,7 @@ test('unknown keys are reported on stderr (with a suggestion), and nothing else 
   assert.doesNotMatch(err, /default-used/, 'a server\'s stderr is logged at info, below the default level (warning)');
 });
 
-test('HTTP and SSE entries are parsed, left out of the declarations, and a call says "not supported yet"', async () => {
+test('HTTP and SSE entries are connected over HTTP; unreachable ones are left out of the declarations and a call says why', async () => {
   const r = valueOf(await s.exec(attempt(`
     remote: () => tools.remote.anything({}),
     legacy: () => callTool("legacy.anything", {}),
@@ -94,7 +94,7 @@ test('HTTP and SSE entries are parsed, left out of the declarations, and a call 
     rec: () => tools.rec.plain_text(),`)));
   for (const k of ['remote', 'legacy', 'inferred']) {
     assert.equal(r[k].name, 'Error', k);
-    assert.match(r[k].message, new RegExp(`server "${k}".*HTTP and SSE downstream servers are not supported yet`), k);
+    assert.match(r[k].message, new RegExp(`server "${k}" are not available: cannot connect to http`), k);
   }
   assert.deepEqual(r.rec, { value: 'hello, world' }, 'the stdio server next to them works');
   const d = await s.description();
