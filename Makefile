@@ -106,21 +106,21 @@ npm-deps:
 
 # --- user-facing targets -----------------------------------------------------
 run: deps
-	$(MAKE) $(BIN)
+	$(MAKE) $(BIN) $(EXAMPLES)
 	sh scripts/run-example.sh $(BIN)
 
-serve: $(BIN)
+serve: $(BIN) $(EXAMPLES)
 	$(BIN) --stdio --config examples/config.json
 
 test: npm-deps
-	$(MAKE) $(BIN) $(UNIT_BINS) $(TOOL_BINS)
+	$(MAKE) $(BIN) $(EXAMPLES) $(UNIT_BINS) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B)
 
 unit: $(BIN) $(UNIT_BINS)
 	sh scripts/run-tests.sh $(B) unit
-e2e: $(BIN) $(TOOL_BINS)
+e2e: $(BIN) $(EXAMPLES) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B) e2e
-programs: $(BIN)
+programs: $(BIN) $(EXAMPLES)
 	sh scripts/run-tests.sh $(B) programs
 bench: $(BIN)
 	sh scripts/run-bench.sh $(B)

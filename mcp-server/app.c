@@ -358,7 +358,23 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
 struct inspect {
     struct app *a;
     int check;
+    uv_timer_t later;
 };
+
+static void inspect_closed(uv_handle_t *h)
+{
+    (void) h;
+}
+
+/* Frees the registry outside the waiter callback that reported it settled
+ * (the registry is still walking its waiters there). */
+static void inspect_done(uv_timer_t *t)
+{
+    struct inspect *in = t->data;
+    tools_registry_free(in->a->tools);
+    in->a->tools = NULL;
+    uv_close((uv_handle_t *) t, inspect_closed);
+}
 
 static void inspected(void *ud)
 {
@@ -370,8 +386,7 @@ static void inspected(void *ud)
     free(text);
     if (in->check && !tools_registry_all_ready(a->tools))
         a->exit_code = 1;
-    tools_registry_free(a->tools);
-    a->tools = NULL;
+    uv_timer_start(&in->later, inspect_done, 0, 0);
 }
 
 int app_inspect(const struct config *cfg, int check)
@@ -381,7 +396,9 @@ int app_inspect(const struct config *cfg, int check)
     a.cfg = cfg;
     uv_loop_init(&a.loop);
     a.tools = start_registry(&a, check ? 1 : 3);
-    struct inspect in = {&a, check};
+    struct inspect in = {&a, check, {0}};
+    uv_timer_init(&a.loop, &in.later);
+    in.later.data = &in;
     tools_registry_when_settled(a.tools, 60000, inspected, &in);
     return app_finish(&a);
 }

@@ -1,7 +1,36 @@
 /* The lowering pass: modern JavaScript and TypeScript syntax to ES5.1 for
  * Duktape, line-preserving (every output token stays on its input line, so
  * engine line numbers are the user's). Pure C, no Duktape: it runs in the
- * worker before compilation, and in `mcp-codemode lower`. */
+ * worker before compilation, and in `mcp-codemode lower`.
+ *
+ * Lowered: let/const (block scope, per-iteration bindings captured by
+ * closures through catch scopes, never an IIFE), arrows (this, arguments,
+ * new.target, super captured), templates and tagged templates, destructuring
+ * everywhere, spread/rest (calls, new, arrays, objects), default parameters,
+ * for-of (arrays as index loops, other iterables through the iterator
+ * protocol, closed on break/return/throw), classes (fields, static blocks,
+ * private #names and #x in o, accessors, extends built-ins, super), optional
+ * chaining, ??, ??=/||=/&&=, numeric separators, optional catch binding,
+ * async functions/arrows/methods (coroutines: __spawn/__await, awaits stay
+ * in place), generators and async generators (coroutines), for await,
+ * regular expressions (named groups, the s flag; y, lookbehind and \p{} are
+ * errors), function name inference. TypeScript: types, interfaces, type
+ * aliases, generics, as/satisfies/!, declare, abstract, access modifiers,
+ * parameter properties, enums (with reverse mapping), overloads, import type
+ * and export type are erased; other import/export are errors.
+ *
+ * The lowered code calls helpers named __* defined by
+ * sandbox/prelude/60_lang.js (and __spawn/__await from 20_async.js).
+ *
+ * Known limits: code strings given to eval/new Function are not lowered
+ * (modern syntax in them is a SyntaxError, and an await cannot cross them);
+ * the temporal dead zone is enforced only where it is static (a read before
+ * the declaration in the same function, or in its own initialiser; a read
+ * through a closure called too early gives undefined);
+ * function .length counts parameters after the first default; for-of over
+ * an array ignores a replaced Array.prototype[Symbol.iterator]; a field
+ * initialiser or a multi-line destructuring default may report the line of
+ * the constructor / the initialiser instead of its own. */
 #ifndef SANDBOX_LOWER_H
 #define SANDBOX_LOWER_H
 
@@ -12,10 +41,14 @@ struct buf;
 enum lower_mode {
     /* The execute_code program: the source is the body of an async function.
      * Output is one ES5 expression, `(function () { ...body... })`, whose
-     * first line is the source's first line; top-level await/return work;
-     * without a top-level return, a final expression statement's value is
-     * returned; a program that is a single function or arrow expression is
-     * called and its result returned. */
+     * first line is the source's first line and whose `})` ends the last
+     * line (the output has exactly the source's number of lines). Top-level
+     * await/return work; without a top-level return, a final expression
+     * statement's value is returned (function declarations after it do not
+     * count); a program that is a single function or arrow expression (or a
+     * single function declaration) is called and its result returned. The
+     * runtime must run the function as an async body (a coroutine), so that
+     * the top-level __await calls can suspend. */
     LOWER_MODE_MAIN,
     /* A plain script (tests, the prelude's own checks): statements in, statements out. */
     LOWER_MODE_SCRIPT
@@ -29,8 +62,11 @@ struct lower_error {
 };
 
 /* Lowers src (len bytes of UTF-8) and appends the ES5 text to out. Returns 0,
- * or -1 with *err filled (syntax error, unsupported construct, input too
- * deep or too large). Never crashes or overflows the C stack on any input. */
+ * or -1 with *err filled (syntax error, unsupported construct, input nested
+ * more than 1000 levels or larger than 16 MiB, out of memory) and out left
+ * as it was. Never crashes or overflows the C stack on any input; memory is
+ * bounded by a cap on the internal arena. err may be NULL. Thread-safe (no
+ * global state). */
 int sandbox_lower(const char *src, size_t len, enum lower_mode mode, struct buf *out,
                   struct lower_error *err);
 

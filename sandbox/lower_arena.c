@@ -168,7 +168,19 @@ struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, 
     if (plen > 200)
         plen = 200;
     for (;;) {
-        int k = snprintf(buf, sizeof buf, "%.*s$%u", (int)plen, prefix, ++*counter);
+        /* prefix + "$" + counter, without printf (hot: every temporary) */
+        char digits[12];
+        int nd = 0;
+        uint32_t v = ++*counter;
+        do
+            digits[nd++] = (char)('0' + v % 10);
+        while ((v /= 10) && nd < 11);
+        int k = (int)plen;
+        memcpy(buf, prefix, plen);
+        buf[k++] = '$';
+        while (nd)
+            buf[k++] = digits[--nd];
+        buf[k] = 0;
         if (t->has_dollar) {
             if (lower__lookup(t, buf, (size_t)k))
                 continue;

@@ -469,8 +469,9 @@ static void e_return(struct emit *E, struct node *n)
         if (paren)
             lower__e_w(E, ")");
     } else if (E->fn->ret_this) {
-        lower__e_w(E, " ");
+        lower__e_w(E, " __thisInit(");
         lower__e_name(E, 0, E->fn->ret_this);
+        lower__e_w(E, ")");
     }
     lower__e_w(E, ";");
 }
@@ -627,27 +628,44 @@ static void emit_main(struct emit *E, struct node *prog)
         lower__e_w(E, " \"use strict\";");
     lower__e_prologue(E, root);
     for (struct node *s = prog->a; s; s = s->next) {
+        /* `return ($r = EXPR, $r)`: not a tail call, so the program's frame
+         * stays on the stack (errors raised in a callee blame this line) */
         if (s == only && s->kind == N_EXPRSTMT && unparen(s->a)->kind == N_FUNC &&
             !(root->flags & FI_TOP_RETURN)) {
+            struct lname *r = lower__e_tmp(E);
             lower__e_tok(E, s->line, "return (", 8);
+            lower__e_name(E, 0, r);
+            lower__e_w(E, " = (");
             lower__e_expr(E, s->a);
-            lower__e_w(E, ")();");
+            lower__e_w(E, ")(), ");
+            lower__e_name(E, 0, r);
+            lower__e_w(E, ");");
         } else if (s == last && s->kind == N_EXPRSTMT && !(root->flags & FI_TOP_RETURN)) {
-            lower__e_tok(E, s->line, "return ", 7);
+            struct lname *r = lower__e_tmp(E);
+            lower__e_tok(E, s->line, "return (", 8);
+            lower__e_name(E, 0, r);
+            lower__e_w(E, " = ");
             if (s->a->kind == N_ASSIGN && (s->a->a->kind == N_ARRPAT || s->a->a->kind == N_OBJPAT))
                 lower__e_destructure_assign(E, s->a, 1);
             else
                 lower__e_expr(E, s->a);
-            lower__e_w(E, ";");
+            lower__e_w(E, ", ");
+            lower__e_name(E, 0, r);
+            lower__e_w(E, ");");
         } else {
             lower__e_stmt(E, s);
         }
     }
     if (only && only->kind == N_FUNC && (only->flags & NF_DECL) && !(root->flags & FI_TOP_RETURN)) {
-        lower__e_w(E, " return ");
+        struct lname *r = lower__e_tmp(E);
+        lower__e_w(E, " return (");
+        lower__e_name(E, 0, r);
+        lower__e_w(E, " = ");
         lower__e_name(E, 0, ((struct binding *)only->a->x) ? ((struct binding *)only->a->x)->out
                                                            : only->a->name);
-        lower__e_w(E, "();");
+        lower__e_w(E, "(), ");
+        lower__e_name(E, 0, r);
+        lower__e_w(E, ");");
     }
     goto_line(E, prog->d->line);
     lower__e_declare_temps(E, E->root);

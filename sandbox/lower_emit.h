@@ -49,7 +49,8 @@ struct emit {
     struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
     struct lname *tpl_caches; /* unused marker */
     struct efn *root;
-    struct lname *name_hint;  /* the name an anonymous function/class takes (ES name inference) */
+    struct lname *name_hint;
+    int raw_target;           /* emitting an update/compound target: no checked private read */  /* the name an anonymous function/class takes (ES name inference) */
     struct node *enum_node;   /* emitting an enum member initialiser */
     struct lname *enum_name;
 };
@@ -93,6 +94,13 @@ int lower__has_spread(struct node *first);
 void lower__e_member_suffix(struct emit *E, struct node *m);
 void lower__e_prop_key_string(struct emit *E, struct node *key, int computed);
 void lower__e_template_string(struct emit *E, struct node *part, int raw);
+/* literals (lower_emit_lit.c) */
+void lower__e_number(struct emit *E, struct node *n);
+void lower__e_string(struct emit *E, struct node *n);
+void lower__e_template(struct emit *E, struct node *n);
+void lower__e_tagged(struct emit *E, struct node *n);
+void lower__e_array(struct emit *E, struct node *n);
+void lower__e_object(struct emit *E, struct node *n);
 
 /* functions (lower_emit_func.c) */
 void lower__e_function(struct emit *E, struct node *fn, struct lname *name_override);

@@ -11,7 +11,7 @@
 
 #include "sandbox/lower_emit.h"
 
-#define W(s) lower__e_w(E, (s))
+#define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 
 
 #define FI_STATIC 0x10000
@@ -191,9 +191,9 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
         f.ret_this = fi->this_name;
         lower__e_param_init(E, fn);
         lower__e_stmts(E, fn->c->a);
-        W(" return ");
+        W(" return __thisInit(");
         lower__e_name(E, 0, fi->this_name);
-        W(";");
+        W(");");
     }
     if (fn)
         lower__e_tok(E, fn->c->d->line, " ", 1);
@@ -229,7 +229,7 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     W(", ");
     m->b->y = m;
     lower__e_function(E, m->b, NULL);
-    W(m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ", 0);");
+    lower__e_w(E, m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ", 0);");
 }
 
 static struct node *earlier_private(struct node *c, struct node *m)
@@ -255,7 +255,7 @@ static void declare_privates(struct emit *E, struct node *c)
         }
         m->x = lower__e_tmp(E);
         if (m->op != PK_METHOD) {
-            W(any ? ", " : " var ");
+            lower__e_w(E, any ? ", " : " var ");
             any = 1;
             lower__e_name(E, 0, m->x);
             W(" = __pname(\"");
@@ -450,7 +450,7 @@ void lower__e_enum(struct emit *E, struct node *n)
         W("] = ");
         if (vknown) {
             snprintf(num, sizeof num, "%.17g", v);
-            W(num);
+            lower__e_w(E, num);
             next = v + 1;
             known = 1;
         } else {

@@ -8,7 +8,7 @@
 
 #include "sandbox/lower_emit.h"
 
-#define W(s) lower__e_w(E, (s))
+#define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 
 static struct lname *param_formal(struct emit *E, struct node *prm)
 {
@@ -55,7 +55,7 @@ void lower__e_param_init(struct emit *E, struct node *fn)
             W(" var ");
             lower__e_name(E, prm->line, dst);
             snprintf(tmp, sizeof tmp, " = Array.prototype.slice.call(arguments, %d);", index);
-            W(tmp);
+            lower__e_w(E, tmp);
             if (t->kind != N_IDENT) {
                 int first = 1;
                 W(" var ");
@@ -72,7 +72,10 @@ void lower__e_param_init(struct emit *E, struct node *fn)
             W(" === void 0) ");
             lower__e_name(E, 0, formal);
             W(" = ");
+            if (t->kind == N_IDENT)
+                E->name_hint = t->name;
             lower__e_expr(E, prm->b);
+            E->name_hint = NULL;
             W(";");
         }
         if (t->kind != N_IDENT) {
@@ -141,7 +144,7 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
     } else {
         if (gen)
             lower__e_param_init(E, fn);
-        W(gen ? (async ? " return __agen(function () {" : " return __gen(function () {")
+        lower__e_w(E, gen ? (async ? " return __agen(function () {" : " return __gen(function () {")
               : " return __spawn(function () {");
         lower__e_push_fn(E, &inner, arrow ? NULL : fi, fi);
         inner.is_gen = gen && !async;

@@ -9,7 +9,7 @@
 
 #include "sandbox/lower_emit.h"
 
-#define W(s) lower__e_w(E, (s))
+#define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 
 static void e_labels(struct emit *E, struct node *labels, struct node *loop)
 {
@@ -257,17 +257,17 @@ static void of_close(struct emit *E, struct of_state *o, int quiet, const char *
     if (o->is_await) {
         if (quiet)
             W("try { ");
-        W(await_);
+        lower__e_w(E, await_);
         W("__closeIter(");
         N(o->tmp);
         W("))");
-        W(quiet ? "; } catch (" : ";");
+        lower__e_w(E, quiet ? "; } catch (" : ";");
         if (quiet) {
             N(o->idx);
             W(") {}");
         }
     } else {
-        W(quiet ? "__closeIterQuiet(" : "__closeIter(");
+        lower__e_w(E, quiet ? "__closeIterQuiet(" : "__closeIter(");
         N(o->tmp);
         W(");");
     }
@@ -339,7 +339,7 @@ static void of_cond_await(struct emit *E, struct of_state *o, const char *await_
     W(" = null, !(");
     N(o->step);
     W(" = ");
-    W(await_);
+    lower__e_w(E, await_);
     N(o->tmp);
     W(".next())).done && (");
     N(o->it);

@@ -9,7 +9,7 @@
 
 #include "sandbox/lower_emit.h"
 
-#define W(s) lower__e_w(E, (s))
+#define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 
 enum { V_MEMBER, V_INDEX, V_SLICE, V_REST };
 struct valref {
@@ -54,12 +54,12 @@ static void e_value(struct emit *E, const struct valref *v)
     case V_INDEX:
         lower__e_name(E, 0, v->src);
         snprintf(tmp, sizeof tmp, "[%d]", v->index);
-        W(tmp);
+        lower__e_w(E, tmp);
         return;
     case V_SLICE:
         lower__e_name(E, 0, v->src);
         snprintf(tmp, sizeof tmp, ".slice(%d)", v->index);
-        W(tmp);
+        lower__e_w(E, tmp);
         return;
     case V_REST: {
         W("__rest(");
@@ -118,7 +118,10 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         W(" = ");
         e_value(E, v);
         W(") === void 0 ? ");
+        if (target->kind == N_IDENT)
+            E->name_hint = target->name;
         lower__e_expr(E, def);
+        E->name_hint = NULL;
         W(" : ");
         lower__e_name(E, 0, t);
     } else {
@@ -185,7 +188,7 @@ static void array_pattern(struct emit *E, struct node *pat, struct lname *src, i
     W(" = __ad(");
     lower__e_name(E, 0, src);
     snprintf(tmp, sizeof tmp, ", %d)", rest ? -1 : n);
-    W(tmp);
+    lower__e_w(E, tmp);
     int i = 0;
     for (struct node *e = pat->a; e; e = e->next, i++) {
         struct valref v;

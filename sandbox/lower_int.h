@@ -250,6 +250,7 @@ struct parser {
     uint32_t fail_mask, fail_count;
     long spec_budget;
     int no_in;             /* parsing a for-init: `in` is not an operator */
+    int in_declare;        /* inside a TS `declare` statement (no initialisers, no bodies) */
     uint32_t prev_end;     /* end offset of the previous token */
     int prev_line;
 };
@@ -312,6 +313,9 @@ struct node *lower__parse_lhs_expr(struct parser *p);
 struct node *lower__parse_args(struct parser *p);
 struct node *lower__parse_prop_key(struct parser *p, struct node *prop, int allow_private);
 int lower__is_key_start(struct parser *p);
+struct node *lower__parse_template(struct parser *p);
+struct node *lower__parse_array(struct parser *p);
+struct node *lower__parse_object(struct parser *p);
 struct node *lower__parse_assign(struct parser *p);
 struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uint32_t pos, int line);
 struct node *lower__parse_class(struct parser *p, int is_decl, uint32_t pos, int line);
@@ -319,6 +323,7 @@ struct node *lower__parse_binding_target(struct parser *p);
 struct node *lower__parse_block(struct parser *p);
 struct node *lower__parse_params(struct parser *p, struct node *fn);
 struct node *lower__to_pattern(struct parser *p, struct node *n, int binding);
+void lower__check_params(struct parser *p, struct node *fn);
 void lower__p_next(struct parser *p);
 int lower__p_is(struct parser *p, int op);
 int lower__p_eat(struct parser *p, int op);

@@ -18,6 +18,7 @@ struct an {
     struct node *cls;     /* innermost class being walked */
     struct node *cls_stack[64];
     int ncls;
+    struct binding *initialising; /* let/const whose initialiser is being walked */
 };
 
 static void walk(struct an *A, struct node *n);
@@ -561,8 +562,13 @@ static void walk_switch(struct an *A, struct node *n)
 static void walk_var(struct an *A, struct node *n)
 {
     for (struct node *d = n->a; d; d = d->next) {
-        if (d->b)
+        if (d->b) {
+            struct binding *saved = A->initialising;
+            if (n->op != VK_VAR && d->a->kind == N_IDENT)
+                A->initialising = d->a->name->top;
             walk(A, d->b);
+            A->initialising = saved;
+        }
         walk_target(A, d->a);
     }
 }
@@ -587,9 +593,16 @@ static void walk(struct an *A, struct node *n)
     if (!n)
         return;
     switch (n->kind) {
-    case N_IDENT:
+    case N_IDENT: {
         reference(A, n);
+        /* temporal dead zone, where it is static: a read that comes before
+         * its let/const/class declaration in the same function always throws */
+        struct binding *b = n->x;
+        if (b && (b->kind == BK_LET || b->kind == BK_CONST || b->kind == BK_CLASS) &&
+            b->scope->fn == A->fn && b->decl && (n->pos < b->decl->pos || b == A->initialising))
+            n->op = 1;
         return;
+    }
     case N_THIS:
     case N_NEWTARGET:
         ref_this(A, n);

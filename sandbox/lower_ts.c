@@ -438,7 +438,9 @@ static struct node *parse_declare(struct parser *p, uint32_t pos, int line)
     if (t->type == TK_NAME && (t->kw == KW_CONST || t->kw == KW_LET || t->kw == KW_VAR ||
                                t->kw == KW_FUNCTION || t->kw == KW_CLASS || t->kw == KW_ABSTRACT ||
                                t->kw == KW_ENUM || t->kw == KW_ASYNC)) {
+        p->in_declare++;
         struct node *s = lower__parse_statement(p);
+        p->in_declare--;
         (void)s;
         return erased(p, pos, line);
     }

@@ -67,7 +67,8 @@ int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len);
 void sandbox_worker_kill(struct sandbox_worker *w);
 
 /* The caller is done: kills the worker if it still runs, drops the events,
- * and frees it once its channel is closed. */
+ * frees it once its channel is closed, and tops the pool up (a lease that
+ * left idle workers behind defers its replacement to this point). */
 void sandbox_worker_release(struct sandbox_worker *w);
 
 int sandbox_worker_pid(const struct sandbox_worker *w);

@@ -1,13 +1,24 @@
 /* seccomp-bpf allow-list of a worker, built with libseccomp. The list is what
  * Duktape, glibc's allocator and our IPC loop use after start-up; a forbidden
- * call kills the process (the host reports it as a sandbox violation). */
+ * call kills the process (the host reports it as a sandbox violation). The
+ * zygote compiles it once to BPF so each worker only loads it. */
 #include "sandbox/seccomp.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <unistd.h>
+
+/* The compiled filter, set once in the zygote and inherited by its workers. */
+static struct sock_filter prebuilt[BPF_MAXINSNS];
+static struct sock_fprog prebuilt_prog;
+static int prebuilt_fd = -1;
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
@@ -63,10 +74,58 @@ static int add_rules(scmp_filter_ctx ctx, int ipc_fd)
     return rc;
 }
 
+/* Reads the BPF that libseccomp wrote into a pipe. Returns 0 or -1. */
+static int read_program(int fd)
+{
+    size_t got = 0;
+    for (;;) {
+        ssize_t n = read(fd, (char *) prebuilt + got, sizeof prebuilt - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t) n;
+        if (got == sizeof prebuilt)
+            return -1; /* larger than the kernel accepts */
+    }
+    if (got == 0 || got % sizeof prebuilt[0] != 0)
+        return -1;
+    prebuilt_prog.len = (unsigned short) (got / sizeof prebuilt[0]);
+    prebuilt_prog.filter = prebuilt;
+    return 0;
+}
+
+int sandbox_seccomp_prepare(int ipc_fd)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (ctx == NULL)
+        return -1;
+    int p[2] = {-1, -1}, rc = -1;
+    if (add_rules(ctx, ipc_fd) != 0 || pipe2(p, O_CLOEXEC) != 0)
+        goto out;
+    /* A few hundred bytes: far below the pipe's buffer, so this cannot block. */
+    int exported = seccomp_export_bpf(ctx, p[1]);
+    close(p[1]);
+    p[1] = -1;
+    if (exported == 0 && read_program(p[0]) == 0) {
+        prebuilt_fd = ipc_fd;
+        rc = 0;
+    }
+out:
+    if (p[0] >= 0)
+        close(p[0]);
+    seccomp_release(ctx);
+    return rc;
+}
+
 int sandbox_seccomp_install(int ipc_fd)
 {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return -1;
+    if (prebuilt_fd == ipc_fd)
+        return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prebuilt_prog, 0, 0) == 0 ? 0 : -1;
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (ctx == NULL)
         return -1;

@@ -3,6 +3,7 @@
  * never hit). Blocking poll loop over the control socket and a signalfd. */
 #include "sandbox/zygote.h"
 #include "sandbox/engine.h"
+#include "sandbox/seccomp.h"
 #include "common/log.h"
 
 #include <errno.h>
@@ -147,6 +148,8 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg)
         log_error("zygote", "%s", err);
         return 1;
     }
+    if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
+        log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
     sigset_t mask, oldmask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);

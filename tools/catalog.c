@@ -69,13 +69,15 @@ static struct tools_schema *compile(const cJSON *schema, char **problem)
     return s;
 }
 
-/* Adds the callable tools of server `si`, with their sanitised ids. */
+/* Adds the callable tools of server `si`. Identifiers are assigned over all
+ * the tools the server lists, before policy and task filtering, so the name
+ * of a denied tool never resolves to another tool that shares its id. */
 static void add_server_tools(struct tools_catalog *c, const struct tools_catalog_server *srv,
                              size_t si)
 {
     size_t n = (size_t) cJSON_GetArraySize(srv->tools);
     const char **names = xcalloc(n ? n : 1, sizeof *names);
-    const cJSON **kept = xcalloc(n ? n : 1, sizeof *kept);
+    const cJSON **all = xcalloc(n ? n : 1, sizeof *all);
     size_t k = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, srv->tools)
@@ -83,14 +85,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         const char *name = str_member(t, "name");
         if (name == NULL)
             continue;
-        if (srv->policy && !tools_server_config_allows(srv->policy, name))
-            continue;
-        if (task_only(t) && !srv->supports_tasks) {
-            add_unavailable(c, srv->name, name, "runs only as a task");
-            continue;
-        }
         names[k] = name;
-        kept[k++] = t;
+        all[k++] = t;
     }
     const cJSON *x;
     cJSON_ArrayForEach(x, srv->excluded)
@@ -102,20 +98,29 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
     char **ids = tools_names_assign(names, k);
     c->tools = xrealloc(c->tools, (c->count + k + 1) * sizeof *c->tools);
     for (size_t i = 0; i < k; i++) {
+        if (srv->policy && !tools_server_config_allows(srv->policy, names[i])) {
+            free(ids[i]);
+            continue;
+        }
+        if (task_only(all[i]) && !srv->supports_tasks) {
+            add_unavailable(c, srv->name, names[i], "runs only as a task");
+            free(ids[i]);
+            continue;
+        }
         struct entry *e = &c->tools[c->count++];
         memset(e, 0, sizeof *e);
         e->server = xstrdup(srv->name);
         e->server_id = xstrdup(c->server_ids[si]);
         e->name = xstrdup(names[i]);
         e->id = ids[i];
-        e->tool = cJSON_Duplicate(kept[i], 1);
+        e->tool = cJSON_Duplicate(all[i], 1);
         e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
         e->pub.server_index = si;
     }
-    free(ids); /* the strings moved into the entries */
+    free(ids); /* the kept strings moved into the entries */
     free(names);
-    free(kept);
+    free(all);
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -340,7 +345,8 @@ char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, i
 {
     struct buf b;
     buf_init(&b, 0);
-    int rc = tools_declarations_for_budget(c->decls, c->count, budget, &b);
+    int rc = budget == 0 ? (tools_declarations_index(c->decls, c->count, &b), 1)
+                         : tools_declarations_for_budget(c->decls, c->count, budget, &b);
     if (is_index)
         *is_index = rc == 1;
     append_unavailable(c, &b);

@@ -69,7 +69,8 @@ const char *tools_catalog_server_problem(const struct tools_catalog *c, const ch
 char *tools_catalog_worker_json(const struct tools_catalog *c);
 
 /* Declarations for the execute_code description: the full text when it fits
- * `budget` bytes, else the compact index. *is_index tells which. malloc'd. */
+ * `budget` bytes, else the compact index (always the index for budget 0).
+ * *is_index tells which. malloc'd. */
 char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, int *is_index);
 
 /* The full declarations (resources, `mcp-codemode types`), or those of one

@@ -21,7 +21,7 @@ static const char runtime_text[] =
     "declare class ToolError extends Error { tool: string; result: unknown }\n"
     "/** Thrown before a call is sent when args do not match the tool's inputSchema; message "
     "lists every violation. */\n"
-    "declare class ToolArgumentError extends Error { tool: string }\n"
+    "declare class ToolArgumentError extends Error { tool: string; violations: Array<{ path: string; keyword: string; message: string }> }\n"
     "/** Calls a tool by \"server.tool\", original or sanitised names (the server ends at the "
     "first dot). */\n"
     "declare function callTool(name: string, args?: object): Promise<unknown>;\n"

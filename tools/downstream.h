@@ -1,9 +1,11 @@
-/* One downstream MCP server reached over stdio: spawns it, negotiates the
- * protocol (probe with server/discover, fall back to initialize), keeps its
- * tool list current (pagination, list_changed), forwards tool calls with
- * per-call timeouts and cancellation, runs taskSupport:"required" tools as
- * tasks, and restarts a crashed server with exponential backoff while calls
- * to it fail fast. Runs on the host's libuv loop and never blocks. */
+/* One downstream MCP server, reached over stdio (a child process), Streamable
+ * HTTP or legacy HTTP+SSE: starts or connects to it, negotiates the protocol
+ * (probe with server/discover, fall back to initialize), keeps its tool list
+ * current (pagination, list_changed), forwards tool calls with per-call
+ * timeouts and cancellation, runs taskSupport:"required" tools as tasks, and
+ * restarts a crashed server (reconnects to a lost remote one) with
+ * exponential backoff while calls to it fail fast. Runs on the host's libuv
+ * loop and never blocks. */
 #ifndef TOOLS_DOWNSTREAM_H
 #define TOOLS_DOWNSTREAM_H
 
@@ -45,9 +47,11 @@ struct tools_downstream_status {
     unsigned attempts;            /* processes started so far */
     unsigned failures;            /* consecutive failed or crashed attempts */
     uint64_t connect_ms;          /* spawn to first tool list, last successful attempt */
-    int pid;                      /* 0 when no process runs */
+    int pid;                      /* 0 when no process runs (always 0 for http and sse) */
     size_t tools;                 /* tools in tools_downstream_tools() */
     size_t calls_in_flight;
+    const char *transport;        /* "stdio", "http" or "sse" */
+    const char *url;              /* http and sse: the configured URL; else NULL */
 };
 
 struct tools_downstream_events {
@@ -66,24 +70,28 @@ struct tools_downstream_options {
     uint64_t backoff_max_ms;     /* [30000] */
     uint64_t stable_ms;          /* up this long: the failure count starts again [10000] */
     unsigned max_attempts;       /* consecutive failures before FAILED; 0: never give up [0] */
-    uint64_t close_grace_ms;     /* stdin EOF to SIGTERM, and SIGTERM to SIGKILL [2000] */
-    size_t max_message_bytes;    /* largest message accepted from the server [32 MiB] */
+    uint64_t close_grace_ms;     /* stdin EOF to SIGTERM, and SIGTERM to SIGKILL; for http,
+                                    the longest wait for the session's DELETE [2000] */
+    size_t max_message_bytes;    /* largest message accepted from the server [32 MiB]: a
+                                    line, a JSON body or one SSE event */
     const char *client_version;  /* clientInfo.version ["unknown"] */
     int stderr_level;            /* enum log_level of the server's stderr lines [LOG_INFO];
                                     -1 for LOG_DEBUG */
 };
 
-/* Creates the connection to a stdio entry (s->transport must be stdio)
- * and starts it: the process is spawned on the next loop iteration, so
- * every event comes from the loop, never from this call. s and o are
- * copied (o may be NULL); ev and ud must outlive the object. Never fails:
- * a server that cannot start goes to RESTARTING with the reason. */
+/* Creates the connection to an entry (stdio, http or sse) and starts it:
+ * the process is spawned, or the first request sent, on the next loop
+ * iteration, so every event comes from the loop, never from this call. s
+ * and o are copied (o may be NULL); ev and ud must outlive the object.
+ * Never fails: a server that cannot start goes to RESTARTING with the
+ * reason; an entry without command (stdio) or url (http, sse) is FAILED. */
 struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct tools_server_config *s,
                                               const struct tools_downstream_options *o,
                                               const struct tools_downstream_events *ev, void *ud);
 
 /* Stops the server (stdin EOF, then SIGTERM and SIGKILL after the grace
- * time) and releases the object. Calls still pending are answered with
+ * time; for http, DELETE of its session and every request cancelled) and
+ * releases the object. Calls still pending are answered with
  * TOOLS_DOWNSTREAM_DOWN ("shutting down") before this returns; no other
  * event follows. Run the loop until it ends to let the handles close. */
 void tools_downstream_free(struct tools_downstream *d);

@@ -5,7 +5,6 @@
  * 2026 input_required answer is retried with its requestState when it asks
  * for nothing we would have to supply. */
 #include "tools/downstream_internal.h"
-#include "transport/child.h"
 #include "transport/rpc_client.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -294,7 +293,7 @@ static void send_call(struct tools_downstream_call *c)
     c->sent = 1;
     c->req =
         rpc_client_call(d->rpc, "tools/call", tools__downstream_params(d, p), 0, 0, call_reply, c);
-    /* NULL: stdin is gone; the exit that follows fails the call. */
+    /* NULL: the transport is gone; the lost connection fails the call. */
 }
 
 void tools__downstream_calls_flush(struct tools_downstream *d)
@@ -343,7 +342,7 @@ static int refuse(struct tools_downstream *d, const char *tool, tools_downstream
     buf_init(&b, 0);
     struct tools_downstream_reply r = {.outcome = TOOLS_DOWNSTREAM_DOWN};
     const char *excluded = tools__downstream_excluded_reason(d, tool);
-    size_t queued = d->child ? transport_child_write_queue(d->child) : 0;
+    size_t queued = d->tp ? d->ops->backlog(d) : 0;
     if (d->closing) {
         buf_printf(&b, "%s is shutting down", d->label);
     } else if (d->state == TOOLS_DOWNSTREAM_RESTARTING) {

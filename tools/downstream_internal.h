@@ -1,14 +1,16 @@
-/* Internals shared by the files of one downstream connection:
- * downstream.c (process, negotiation, restarts), downstream_list.c (tool
- * list) and downstream_call.c (tool calls and tasks). Not a public API. */
+/* Internals shared by the files of one downstream connection: the core
+ * (downstream.c: attempts, restarts with backoff, status), the handshake
+ * (downstream_handshake.c), the tool list (downstream_list.c), tool calls
+ * (downstream_call.c), and the pluggable transports that carry JSON-RPC
+ * lines: stdio (downstream_stdio.c), Streamable HTTP (downstream_http.c)
+ * and legacy HTTP+SSE (downstream_sse.c). Not a public API. */
 #ifndef TOOLS_DOWNSTREAM_INTERNAL_H
 #define TOOLS_DOWNSTREAM_INTERNAL_H
 
 #include "tools/downstream.h"
+#include "transport/rpc_client.h"
 
-struct transport_child;
-struct rpc_client;
-struct rpc_client_request;
+struct buf;
 
 struct ds_link {
     struct ds_link *prev, *next;
@@ -16,25 +18,59 @@ struct ds_link {
 
 enum ds_era { DS_ERA_NONE, DS_ERA_LEGACY, DS_ERA_MODERN };
 
+/* A transport: how the JSON-RPC lines of one connection attempt travel.
+ * The transport keeps its state in d->tp and reports back through the
+ * tools__downstream_* functions below. */
+struct ds_transport_ops {
+    const char *kind;    /* "stdio", "http", "sse" */
+    const char *restart; /* verb for logs: "restarting", "reconnecting" */
+    const char *closed;  /* why a send failed: "its stdin is closed" */
+    int probe;           /* server/discover is worth trying (no for legacy SSE) */
+    /* Starts an attempt: returns 1 when messages can be sent at once, 0
+     * when the transport will call tools__downstream_up, or -1 with a
+     * sentence in err (it then calls nothing back). */
+    int (*open)(struct tools_downstream *d, char *err, size_t errlen);
+    /* One outgoing message (see rpc_client_hooks.send). */
+    int (*send)(struct tools_downstream *d, const char *data, size_t len,
+                const struct rpc_client_msg *m);
+    /* A request left the pending set (rpc_client_hooks.request_ended). May be NULL. */
+    void (*request_ended)(struct tools_downstream *d, uint64_t id, int answered);
+    /* The handshake is over (d->era, d->protocol set). May be NULL. */
+    void (*handshake_done)(struct tools_downstream *d);
+    /* Ends the attempt (grace_ms: how long a process may take to stop, or
+     * a session to be closed); d->tp is NULL afterwards and no report
+     * follows. Safe inside a report. */
+    void (*close)(struct tools_downstream *d, uint64_t grace_ms);
+    size_t (*backlog)(const struct tools_downstream *d); /* bytes not yet written */
+    int (*pid)(const struct tools_downstream *d);        /* 0 when none */
+};
+
+extern const struct ds_transport_ops tools__downstream_stdio;
+extern const struct ds_transport_ops tools__downstream_http;
+extern const struct ds_transport_ops tools__downstream_sse;
+
 struct tools_downstream {
     uv_loop_t *loop;
-    char *name;  /* the mcpServers key */
-    char *label; /* "server 'name'", for logs and messages */
-    char *command, **args, **env, *cwd;
+    char *name;                         /* the mcpServers key */
+    char *label;                        /* "server 'name'", for logs and messages */
+    char *command, **args, **env, *cwd; /* stdio */
+    char *url, **headers;               /* http, sse */
     uint64_t entry_timeout_ms;
     struct tools_downstream_options opt;
     const struct tools_downstream_events *ev;
     void *ud;
+    const struct ds_transport_ops *ops;
+    void *tp; /* the transport's state for the current attempt, or NULL */
 
     enum tools_downstream_state state;
     char *reason;
     int permanent; /* the failure cannot be fixed by a restart */
 
-    /* the current process, when one runs */
-    struct transport_child *child;
+    /* the current attempt */
     struct rpc_client *rpc;
     struct rpc_client_request *hs_req;     /* server/discover or initialize */
     struct rpc_client_request *listen_req; /* 2026 subscriptions/listen */
+    uint64_t listen_at;                    /* when it was opened */
     int probed, skip_probe, handshaken;    /* probed: this attempt sent server/discover */
 
     /* what the handshake told us */
@@ -68,6 +104,24 @@ struct tools_downstream {
 void tools__downstream_set_state(struct tools_downstream *d, enum tools_downstream_state s);
 void tools__downstream_lost(struct tools_downstream *d, const char *why, int permanent);
 cJSON *tools__downstream_params(const struct tools_downstream *d, cJSON *params);
+void tools__downstream_replace(char **slot, const char *v);
+char **tools__downstream_dup_vector(char *const *v);
+void tools__downstream_free_vector(char **v);
+/* Reports from transports: */
+void tools__downstream_up(struct tools_downstream *d); /* messages can flow now */
+void tools__downstream_line(struct tools_downstream *d, const char *line, size_t len);
+void tools__downstream_oversize(struct tools_downstream *d, const char *head, size_t head_len,
+                                const char *tail, size_t tail_len, size_t total);
+/* Fails one request whose answer the transport lost (rpc_client_fail);
+ * returns 0, or -1 when it is not pending. */
+int tools__downstream_fail_request(struct tools_downstream *d, uint64_t id,
+                                   enum rpc_client_status status, const char *why, size_t size);
+
+/* downstream_handshake.c */
+void tools__downstream_handshake(struct tools_downstream *d);
+void tools__downstream_handshake_reset(struct tools_downstream *d);
+extern const struct rpc_client_events tools__downstream_rpc_events;
+extern const struct rpc_client_hooks tools__downstream_rpc_hooks;
 
 /* downstream_list.c */
 void tools__downstream_list(struct tools_downstream *d);
@@ -79,5 +133,36 @@ const char *tools__downstream_excluded_reason(const struct tools_downstream *d, 
 void tools__downstream_calls_flush(struct tools_downstream *d);
 void tools__downstream_calls_fail(struct tools_downstream *d, const char *fmt_during);
 void tools__downstream_calls_init(struct tools_downstream *d);
+
+/* downstream_headers.c: the 2026-07-28 HTTP request headers */
+/* The header value for v: v itself when it is plain printable ASCII, else
+ * "=?base64?...?=". malloc'd. */
+char *tools__downstream_header_value(const char *v, size_t len);
+/* Why a tool definition's x-mcp-header annotations are invalid (written to
+ * buf, which is returned), or NULL when they are fine or absent. */
+const char *tools__downstream_header_problem(const cJSON *tool, char *buf, size_t n);
+/* Appends "Mcp-Param-Name: value" lines for the annotated arguments of a
+ * tools/call to *hdrs (a malloc'd NULL-terminated vector of *n lines). */
+void tools__downstream_param_headers(const cJSON *tool, const cJSON *args, char ***hdrs, size_t *n);
+
+/* downstream_net.c: what the two HTTP transports share */
+struct ds_headers {
+    char **v; /* NULL-terminated once anything was added */
+    size_t n;
+};
+void tools__downstream_hdr_add(struct ds_headers *h, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Adds the entry's configured headers, except those mcp-codemode sets itself
+ * (Content-Type, Accept, Mcp-*, MCP-*, Last-Event-ID), which are skipped. */
+void tools__downstream_hdr_config(struct ds_headers *h, char *const *config);
+void tools__downstream_hdr_free(struct ds_headers *h);
+/* "Not Found" for 404, ... ("" when unknown). */
+const char *tools__downstream_http_reason(int status);
+/* Appends at most max bytes of an HTTP body, on one line, for a message. */
+void tools__downstream_excerpt(struct buf *out, const char *body, size_t len, size_t max);
+/* Appends a sentence for an exchange that failed below HTTP (see http_client.h). */
+void tools__downstream_http_failure(struct buf *out, const char *url, int err, const char *msg);
+/* Appends the "authentication failed" sentence for a 401 or 403. */
+void tools__downstream_auth_failure(struct buf *out, const char *url, int status, const char *www);
 
 #endif

@@ -59,10 +59,11 @@ static int task_only(const cJSON *tool)
     return cJSON_IsString(ts) && strcmp(ts->valuestring, "required") == 0;
 }
 
-static void exclude(struct tools_downstream *d, cJSON *excluded, const char *name)
+static const char *task_why = "it runs only as a task (execution.taskSupport \"required\") and "
+                             "the server does not offer task-augmented tools/call";
+
+static void exclude(struct tools_downstream *d, cJSON *excluded, const char *name, const char *why)
 {
-    const char *why = "it runs only as a task (execution.taskSupport \"required\") and the server "
-                      "does not offer task-augmented tools/call";
     if (find_named(d->excluded, name) == NULL)
         log_warn(d->label, "tool '%s' left out: %s", name, why);
     cJSON *e = cJSON_CreateObject();
@@ -76,6 +77,8 @@ static cJSON *filter(struct tools_downstream *d, cJSON *all, cJSON *excluded)
 {
     cJSON *visible = cJSON_CreateArray();
     cJSON *t;
+    char why[256];
+    int http = d->ops == &tools__downstream_http;
     while ((t = cJSON_DetachItemFromArray(all, 0)) != NULL) {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "name");
         if (!cJSON_IsObject(t) || !cJSON_IsString(n) || n->valuestring[0] == '\0') {
@@ -85,7 +88,10 @@ static cJSON *filter(struct tools_downstream *d, cJSON *all, cJSON *excluded)
             log_warn(d->label, "skipped a second tool named '%s'", n->valuestring);
             cJSON_Delete(t);
         } else if (task_only(t) && !d->tasks_call) {
-            exclude(d, excluded, n->valuestring);
+            exclude(d, excluded, n->valuestring, task_why);
+            cJSON_Delete(t);
+        } else if (http && tools__downstream_header_problem(t, why, sizeof why)) {
+            exclude(d, excluded, n->valuestring, why); /* 2026-07-28: the client MUST */
             cJSON_Delete(t);
         } else {
             cJSON_AddItemToArray(visible, t);
@@ -212,7 +218,7 @@ static void request_page(struct tools_downstream *d)
     d->list_req = rpc_client_call(d->rpc, "tools/list", tools__downstream_params(d, p),
                                   d->opt.request_timeout_ms, 0, page_reply, d);
     if (d->list_req == NULL)
-        tools__downstream_lost(d, "its stdin is closed", 0);
+        tools__downstream_lost(d, d->ops->closed, 0);
 }
 
 void tools__downstream_list(struct tools_downstream *d)

@@ -217,8 +217,6 @@ static void start_slot(struct tools_registry *r, struct slot *s)
         s->not_started = "it is disabled in the config";
     else if (c->launches_self)
         s->not_started = "its command launches mcp-codemode itself, so it was skipped";
-    else if (c->transport != TOOLS_TRANSPORT_STDIO)
-        s->not_started = "HTTP and SSE downstream servers are not supported yet";
     else if (r->loop == NULL)
         s->not_started = "not connected";
     if (s->not_started) {
@@ -279,7 +277,8 @@ void tools_registry_free(struct tools_registry *r)
     while (r->waiters)
         fire(r->waiters);
     for (size_t i = 0; i < r->nslots; i++)
-        tools_downstream_free(r->slots[i].d);
+        if (r->slots[i].d) /* NULL: never started (disabled, remote, launches us) */
+            tools_downstream_free(r->slots[i].d);
     free(r->slots);
     tools_catalog_release(r->catalog);
     free(r->decls);
@@ -475,8 +474,8 @@ int tools_registry_all_ready(const struct tools_registry *r)
 {
     for (size_t i = 0; i < r->nslots; i++) {
         const struct slot *s = &r->slots[i];
-        if (s->cfg->disabled)
-            continue;
+        if (s->cfg->disabled || s->cfg->launches_self)
+            continue; /* skipped on purpose, not broken */
         struct tools_downstream_status st;
         if (s->d == NULL)
             return 0;
@@ -501,7 +500,7 @@ char *tools_registry_report(struct tools_registry *r)
         tools_downstream_status(s->d, &st);
         buf_printf(&b, "%s: %s", s->cfg->name, tools_downstream_state_name(st.state));
         if (st.protocol_version)
-            buf_printf(&b, ", protocol %s", st.protocol_version);
+            buf_printf(&b, ", protocol %s over %s", st.protocol_version, st.transport);
         if (st.server_name)
             buf_printf(&b, ", %s %s", st.server_name, st.server_version ? st.server_version : "");
         buf_printf(&b, ", %zu tools", st.tools);

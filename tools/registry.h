@@ -25,7 +25,7 @@ struct tools_registry_options {
     const struct tools_server_config *servers; /* borrowed; must outlive the registry */
     size_t nservers;
     uint64_t call_timeout_ms;      /* default per downstream call (0: 60000) */
-    size_t declarations_budget;    /* bytes of declarations in the description (0: 32 KiB) */
+    size_t declarations_budget;    /* bytes of declarations in the description (0: the index only) */
     const char *client_version;    /* clientInfo.version sent downstream */
     unsigned max_attempts;         /* connection attempts before giving up (0: never) */
     /* Called (from the loop) when the catalog or the declarations changed. */
@@ -33,7 +33,8 @@ struct tools_registry_options {
     void *changed_ud;
 };
 
-/* Creates the registry and starts connecting every enabled stdio server
+/* Creates the registry and starts connecting every enabled server (stdio,
+ * http or sse)
  * (the connections start on the next loop iteration). loop may be NULL for
  * offline use (no servers are started: `types` without connecting). */
 struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o);
@@ -91,7 +92,8 @@ char *tools_registry_declarations_server(struct tools_registry *r, const char *s
  * its tools (for `mcp-codemode check`). malloc'd. */
 char *tools_registry_report(struct tools_registry *r);
 
-/* 1 when every enabled server is ready (for `check`'s exit status). */
+/* 1 when every server that is meant to run is ready (for `check`'s exit
+ * status): disabled entries and entries launching mcp-codemode itself do not count. */
 int tools_registry_all_ready(const struct tools_registry *r);
 
 #endif

@@ -34,6 +34,7 @@ struct rpc_client {
     uv_loop_t *loop;
     char *name;
     const struct rpc_client_events *ev;
+    const struct rpc_client_hooks *hooks;
     void *ud;
     struct link pending;
     size_t npending;
@@ -72,10 +73,16 @@ static void request_free(struct rpc_client_request *req)
     free(req);
 }
 
-static void request_done(struct rpc_client_request *req)
+/* The request leaves the pending set (the owner hears of it unless the
+ * client is being freed). */
+static void request_done(struct rpc_client_request *req, int answered)
 {
-    req->rc->npending--;
+    struct rpc_client *rc = req->rc;
+    uint64_t id = req->id;
+    rc->npending--;
     request_free(req);
+    if (!rc->closing && rc->hooks && rc->hooks->request_ended)
+        rc->hooks->request_ended(rc->ud, id, answered);
 }
 
 /* --- timer ------------------------------------------------------------------------------------ */
@@ -130,7 +137,7 @@ static void expire(struct rpc_client_request *req, uint64_t now)
         .status = RPC_CLIENT_TIMEOUT, .message = msg, .elapsed_ms = waited};
     rpc_client_reply_cb *cb = req->cb;
     void *ud = req->ud;
-    request_done(req);
+    request_done(req, 0);
     cb(ud, &r);
 }
 
@@ -162,6 +169,11 @@ struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
     return rc;
 }
 
+void rpc_client_set_hooks(struct rpc_client *rc, const struct rpc_client_hooks *h)
+{
+    rc->hooks = h;
+}
+
 static void client_closed(uv_handle_t *h)
 {
     struct rpc_client *rc = h->data;
@@ -173,15 +185,16 @@ void rpc_client_free(struct rpc_client *rc)
 {
     rc->closing = 1;
     while (rc->pending.next != &rc->pending)
-        request_done((struct rpc_client_request *) rc->pending.next);
+        request_done((struct rpc_client_request *) rc->pending.next, 0);
     uv_close((uv_handle_t *) &rc->timer, client_closed);
 }
 
 /* --- sending ---------------------------------------------------------------------------------- */
 
-static int write_buf(struct rpc_client *rc, struct buf *b)
+static int write_buf(struct rpc_client *rc, struct buf *b, const struct rpc_client_msg *m)
 {
-    int rc_w = rc->ev->write(rc->ud, b->data, b->len);
+    int rc_w = rc->hooks && rc->hooks->send ? rc->hooks->send(rc->ud, b->data, b->len, m)
+                                            : rc->ev->write(rc->ud, b->data, b->len);
     buf_free(b);
     return rc_w;
 }
@@ -189,12 +202,14 @@ static int write_buf(struct rpc_client *rc, struct buf *b)
 int rpc_client_notify(struct rpc_client *rc, const char *method, cJSON *params)
 {
     char *p = params ? json_print(params) : NULL;
-    cJSON_Delete(params);
+    struct rpc_client_msg m = {RPC_NOTIFICATION, 0, method, params};
     struct buf b;
     buf_init(&b, 0);
     rpc_write_notification(&b, method, p);
     free(p);
-    return write_buf(rc, &b);
+    int rc_w = write_buf(rc, &b, &m);
+    cJSON_Delete(params);
+    return rc_w;
 }
 
 struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *method, cJSON *params,
@@ -202,14 +217,17 @@ struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *me
                                            rpc_client_reply_cb *cb, void *ud)
 {
     char id[24], *p = params ? json_print(params) : NULL;
-    cJSON_Delete(params);
     uint64_t n = rc->next_id++;
+    struct rpc_client_msg m = {RPC_REQUEST, n, method, params};
     snprintf(id, sizeof id, "%" PRIu64, n);
     struct buf b;
     buf_init(&b, 0);
     rpc_write_request(&b, id, method, p);
     free(p);
-    if (rc->closing || write_buf(rc, &b) != 0)
+    int failed = rc->closing || write_buf(rc, &b, &m) != 0;
+    buf_free(&b);
+    cJSON_Delete(params);
+    if (failed)
         return NULL;
     struct rpc_client_request *req = xcalloc(1, sizeof *req);
     req->rc = rc;
@@ -232,12 +250,12 @@ struct rpc_client_request *rpc_client_call(struct rpc_client *rc, const char *me
 void rpc_client_cancel(struct rpc_client_request *req, const char *reason)
 {
     send_cancel(req, reason);
-    request_done(req);
+    request_done(req, 0);
 }
 
 void rpc_client_abandon(struct rpc_client_request *req)
 {
-    request_done(req);
+    request_done(req, 0);
 }
 
 uint64_t rpc_client_request_id(const struct rpc_client_request *req)
@@ -312,7 +330,7 @@ static void on_response(struct rpc_client *rc, const struct rpc_message *m, cons
     r.elapsed_ms = uv_now(rc->loop) - req->start;
     rpc_client_reply_cb *cb = req->cb;
     void *ud = req->ud;
-    request_done(req);
+    request_done(req, 1);
     cb(ud, &r);
 }
 
@@ -332,7 +350,8 @@ static void on_request(struct rpc_client *rc, const struct rpc_message *m)
                  m->method);
         rpc_write_error(&b, m->id, 0, RPC_METHOD_NOT_FOUND, msg, NULL);
     }
-    write_buf(rc, &b);
+    struct rpc_client_msg out = {RPC_RESPONSE, 0, NULL, NULL};
+    write_buf(rc, &b, &out);
 }
 
 void rpc_client_line(struct rpc_client *rc, const char *line, size_t len)
@@ -415,8 +434,30 @@ void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_le
     r.elapsed_ms = uv_now(rc->loop) - req->start;
     rpc_client_reply_cb *cb = req->cb;
     void *ud = req->ud;
-    request_done(req);
+    request_done(req, 0);
     cb(ud, &r);
+}
+
+int rpc_client_fail(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
+                    const char *why_in, size_t size)
+{
+    struct rpc_client_request *req = rc->closing ? NULL : find(rc, id);
+    if (req == NULL)
+        return -1;
+    char *why = xstrdup(why_in);
+    struct rpc_client_reply r = {.status = status, .message = why, .size = size};
+    r.elapsed_ms = uv_now(rc->loop) - req->start;
+    rpc_client_reply_cb *cb = req->cb;
+    void *ud = req->ud;
+    request_done(req, 0);
+    cb(ud, &r);
+    free(why);
+    return 0;
+}
+
+int rpc_client_is_pending(const struct rpc_client *rc, uint64_t id)
+{
+    return find((struct rpc_client *) rc, id) != NULL;
 }
 
 void rpc_client_fail_all(struct rpc_client *rc, const char *why_in)
@@ -432,14 +473,14 @@ void rpc_client_fail_all(struct rpc_client *rc, const char *why_in)
     while (failing.next != &failing) {
         struct rpc_client_request *req = (struct rpc_client_request *) failing.next;
         if (rc->closing) { /* a callback freed the client: no more callbacks */
-            request_done(req);
+            request_done(req, 0);
             continue;
         }
         struct rpc_client_reply r = {.status = RPC_CLIENT_CLOSED, .message = why};
         r.elapsed_ms = uv_now(rc->loop) - req->start;
         rpc_client_reply_cb *cb = req->cb;
         void *ud = req->ud;
-        request_done(req);
+        request_done(req, 0);
         cb(ud, &r);
     }
     free(why);

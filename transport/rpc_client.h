@@ -35,12 +35,34 @@ struct rpc_client_reply {
 
 typedef void rpc_client_reply_cb(void *ud, const struct rpc_client_reply *r);
 
+/* What an outgoing message is, for transports that route by it (HTTP puts
+ * the method in a header and sends each message as its own POST). */
+struct rpc_client_msg {
+    int kind;            /* RPC_REQUEST, RPC_NOTIFICATION or RPC_RESPONSE (transport/jsonrpc.h) */
+    uint64_t id;         /* RPC_REQUEST: its id */
+    const char *method;  /* requests and notifications */
+    const cJSON *params; /* borrowed; NULL when none */
+};
+
 struct rpc_client_events {
     /* Writes one complete line (the data is not kept). Returns 0 or a
      * negative error; a failed write fails the request being sent. */
     int (*write)(void *ud, const char *data, size_t len);
     /* A notification from the server; params borrowed, may be NULL. */
     void (*notification)(void *ud, const char *method, const cJSON *params);
+};
+
+/* Optional hooks for transports that route each message (HTTP: one POST per
+ * message, the method in a header, a request cancelled by closing its
+ * response stream). They get the events' ud. */
+struct rpc_client_hooks {
+    /* Used instead of events.write when set: the same line, and what the
+     * message is (m and its params are valid during the call). */
+    int (*send)(void *ud, const char *data, size_t len, const struct rpc_client_msg *m);
+    /* A request left the pending set, answered (1: a response arrived) or
+     * not (0: timeout, cancel, abandon, failure). Runs before the request's
+     * callback; not called by rpc_client_free. May be NULL. */
+    void (*request_ended)(void *ud, uint64_t id, int answered);
 };
 
 /* Flags of rpc_client_call. */
@@ -51,6 +73,9 @@ struct rpc_client_events {
 /* Creates a client. name (copied) appears in logs and error messages. */
 struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
                                   const struct rpc_client_events *ev, void *ud);
+
+/* Installs hooks (borrowed; must outlive the client; NULL removes them). */
+void rpc_client_set_hooks(struct rpc_client *rc, const struct rpc_client_hooks *h);
 
 /* Drops every pending request without calling it back (call
  * rpc_client_fail_all first for callbacks) and frees the client once its
@@ -90,6 +115,16 @@ void rpc_client_line(struct rpc_client *rc, const char *line, size_t len);
  * request fails with RPC_CLIENT_TOO_LARGE naming the size and the limit. */
 void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_len, const char *tail,
                          size_t tail_len, size_t total, size_t limit);
+
+/* Fails one pending request whose response the transport lost: its cb gets
+ * status (RPC_CLIENT_CLOSED or RPC_CLIENT_TOO_LARGE) with `why` as the
+ * message and `size` as the size. Returns 0, or -1 when no request with this
+ * id is pending. */
+int rpc_client_fail(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
+                    const char *why, size_t size);
+
+/* 1 when a request with this id is waiting for its response. */
+int rpc_client_is_pending(const struct rpc_client *rc, uint64_t id);
 
 /* Fails every pending request with RPC_CLIENT_CLOSED and `why` as the
  * message (the connection is gone). Requests made from the callbacks are

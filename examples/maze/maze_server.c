@@ -192,8 +192,7 @@ static cJSON *tool_move(const cJSON *args)
         if (!g.door_open)
             return error_result("The door to the south is locked.");
         g.moves++;
-        g.escaped = 1;
-        g.y++; /* outside */
+        g.escaped = 1; /* the position stays that of the last cell */
         return ok_result(view());
     }
     if (!(g.open[g.y][g.x] & dirs[d].bit)) {

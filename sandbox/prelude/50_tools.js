@@ -101,18 +101,20 @@ function toolFn(fullName) {
 /* Builds `tools` from the catalog {jsServer: {name, tools: {jsTool: originalTool}}}:
  * sanitised names enumerable, original names as non-enumerable aliases, and
  * unknown names still callable so the host can answer "did you mean". */
-function serverProxy(origServer, map) {
+/* Calls are named "<server id>.<tool>": the id never contains a dot, so the
+ * host's split at the first dot always finds the server, whatever its name. */
+function serverProxy(serverId, map) {
     var obj = {};
     for (var js in map) {
         if (!rt.hasOwn(map, js)) continue;
-        var fn = toolFn(origServer + '.' + map[js]);
+        var fn = toolFn(serverId + '.' + map[js]);
         rt.defineProperty(obj, js, { value: fn, enumerable: true, writable: false, configurable: false });
         if (map[js] !== js && !rt.hasOwn(obj, map[js])) def(obj, map[js], fn);
     }
     return new Proxy(obj, {
         get: function (t, k) {
             if (typeof k !== 'string' || rt.hasOwn(t, k) || k === 'then' || k === 'toJSON' || k in Object.prototype) return t[k];
-            return toolFn(origServer + '.' + k);
+            return toolFn(serverId + '.' + k);
         }
     });
 }
@@ -122,7 +124,7 @@ rt.installTools = function (catalogText) {
     var root = {};
     for (var js in cat) {
         if (!rt.hasOwn(cat, js)) continue;
-        var srv = serverProxy(cat[js].name, cat[js].tools || {});
+        var srv = serverProxy(js, cat[js].tools || {});
         rt.defineProperty(root, js, { value: srv, enumerable: true, writable: false, configurable: false });
         if (cat[js].name !== js && !rt.hasOwn(root, cat[js].name)) def(root, cat[js].name, srv);
     }

@@ -62,6 +62,9 @@ defProp(Array.prototype, '__arr$', { value: true });
 
 function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
 
+/* An iterator record: the iterator and its next method, read once. */
+function IterRec(it, next) { this.i = it; this.n = next; }
+
 /* The iterator of x, or null when x is an array (or arguments) to be read by
  * index: the fast path of for-of, spread and destructuring. */
 function getIter(x) {
@@ -77,7 +80,12 @@ function getIter(x) {
     if (!isObject(it)) throw new TypeErr('Result of the Symbol.iterator method is not an object');
     return it;
 }
-def(G, '__iter', getIter);
+
+/* for-of: null for arrays, else a record whose next was read once */
+def(G, '__iter', function (x) {
+    var it = getIter(x);
+    return it === null ? null : new IterRec(it, it.next);
+});
 
 function iterObject(x) {
     var it = getIter(x);
@@ -85,6 +93,7 @@ function iterObject(x) {
 }
 
 function closeIter(it) {
+    if (it instanceof IterRec) it = it.i;
     var r = it['return'];
     if (r === undefined || r === null) return undefined;
     var res = apply(r, it, []);
@@ -102,13 +111,24 @@ def(G, '__asyncIter', function (x) {
         if (m !== undefined && m !== null) {
             var ait = apply(m, x, []);
             if (!isObject(ait)) throw new TypeErr('Result of the Symbol.asyncIterator method is not an object');
-            return ait;
+            var anext = ait.next; /* read once, as GetIterator does */
+            return {
+                raw: ait,
+                next: function (v) { return apply(anext, ait, arguments.length ? [v] : []); },
+                'return': function (v) {
+                    var r = ait['return'];
+                    if (r === undefined || r === null) return toP(undefined);
+                    return apply(r, ait, arguments.length ? [v] : []);
+                }
+            };
         }
     }
-    var it = iterObject(x);
+    var it = iterObject(x), next = it.next;
     return {
+        raw: null,
+        sync: it,
         next: function (v) {
-            var s = it.next(v);
+            var s = apply(next, it, [v]);
             if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
             var done = !!s.done;
             return toP(s.value).then(function (value) { return { value: value, done: done }; });
@@ -126,9 +146,9 @@ def(G, '__asyncIter', function (x) {
 def(G, '__ad', function (x, n) {
     var it = getIter(x);
     if (it === null) return isArray(x) ? x : slice.call(x);
-    var out = [], s;
+    var out = [], s, next = it.next;
     while (n < 0 || out.length < n) {
-        s = it.next();
+        s = apply(next, it, []);
         if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
         if (s.done) return out;
         out[out.length] = s.value;
@@ -144,7 +164,8 @@ def(G, '__sp', function (arr, x) {
         for (i = 0; i < x.length; i++) arr[n++] = x[i];
         return arr;
     }
-    for (var s; !(s = it.next()).done;) arr[n++] = s.value;
+    var next = it.next;
+    for (var s; !(s = apply(next, it, [])).done;) arr[n++] = s.value;
     return arr;
 });
 
@@ -199,6 +220,9 @@ def(G, '__rest', function (src, keys) {
 def(G, '__oc', function (v) {
     if (v === null || v === undefined) throw new TypeErr('Cannot destructure ' + Str(v) + ' as it is ' + Str(v) + '.');
     return v;
+});
+def(G, '__tdz', function (name) {
+    throw new ReferenceError("Cannot access '" + name + "' before initialization");
 });
 def(G, '__constErr', function () { throw new TypeErr('Assignment to constant variable.'); });
 def(G, '__construct', function (C, args) { return construct(C, args); });
@@ -274,6 +298,13 @@ def(G, '__superGet', function (proto, key, receiver) {
     return undefined;
 });
 
+/* The end of a derived constructor: super() must have run. */
+def(G, '__thisInit', function (self) {
+    if (self === undefined)
+        throw new ReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor");
+    return self;
+});
+
 def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
@@ -283,6 +314,12 @@ def(G, '__pname', function (name) { return Symbol('#' + name); });
 def(G, '__pdef', function (obj, key, v) {
     defProp(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
 });
+function privCheck(obj, key) {
+    if (!isObject(obj) || !(key in obj))
+        throw new TypeErr('Cannot access a private member of an object whose class did not declare it');
+}
+def(G, '__pget', function (obj, key) { privCheck(obj, key); return obj[key]; });
+def(G, '__pset', function (obj, key, v) { privCheck(obj, key); obj[key] = v; return v; });
 def(G, '__privIn', function (obj, key) {
     if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
     return hasOwn(obj, key);
@@ -396,10 +433,10 @@ def(G, '__yield', function (v) { return yld(v); });
 def(G, '__gcatch', function (e) { if (e instanceof GenReturn) throw e; });
 
 def(G, '__yieldStar', function (x) {
-    var it = iterObject(x), received, mode = 0, r;
+    var it = iterObject(x), next = it.next, received, mode = 0, r;
     for (;;) {
         if (mode === 0) {
-            r = it.next(received);
+            r = apply(next, it, [received]);
         } else if (mode === 1) {
             var th = it['throw'];
             if (th === undefined || th === null) {
@@ -512,20 +549,46 @@ def(G, '__agen', function (body, self, args) { return new AGen(body, self, args)
 function agAwait(v) { return yld(new AwaitTag(v)); }
 def(G, '__agAwait', agAwait);
 def(G, '__agYield', function (v) { return yld(agAwait(v)); });
+/* yield* in an async generator: next/throw/return forwarded to the inner
+ * async iterator (a sync one has its results awaited), values passed on
+ * without a second await. */
+function agDelegate(it, name, v) {
+    var target = it.raw || it.sync, m = target[name];
+    if (m === undefined || m === null) return undefined;
+    var r = agAwait(apply(m, target, [v]));
+    if (!it.raw && isObject(r)) r = { value: agAwait(r.value), done: r.done };
+    return r;
+}
+
 def(G, '__agYieldStar', function (x) {
-    var it = G.__asyncIter(x), received, r;
+    var it = G.__asyncIter(x), received, mode = 0, r;
     for (;;) {
-        r = agAwait(it.next(received));
+        if (mode === 0) {
+            r = agAwait(it.next(received));
+        } else if (mode === 1) {
+            r = agDelegate(it, 'throw', received);
+            if (r === undefined) {
+                var c = agDelegate(it, 'return', undefined);
+                if (c !== undefined && !isObject(c)) throw new TypeErr('Iterator result is not an object');
+                throw new TypeErr("The iterator does not provide a 'throw' method");
+            }
+        } else {
+            r = agDelegate(it, 'return', received.v);
+            if (r === undefined) throw received;
+            if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
+            if (r.done) throw new GenReturn(r.value);
+        }
         if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
         if (r.done) return r.value;
-        received = yld(r.value);
+        try { received = yld(r.value); mode = 0; }
+        catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
     }
 });
 
 /* for-of over a non-array: the next value into the one-slot buffer, or
  * false when the iterator is done. */
-def(G, '__step', function (buf, it) {
-    var s = it.next();
+def(G, '__step', function (buf, rec) {
+    var s = apply(rec.n, rec.i, []);
     if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
     if (s.done) return false;
     buf[0] = s.value;

@@ -1,8 +1,6 @@
-/* Test driver: lowers each program (LOWER_MODE_MAIN) and runs it in the
- * sandbox engine in-process, printing console lines and then the outcome
- * JSON ("RESULT {...}"). Until the engine lowers by itself, the wrapper
- * `(function () {` ... ` })` of the lowered text is stripped (the engine
- * adds its own, on the same lines).
+/* Test driver: runs each program in the sandbox engine in-process (the
+ * engine lowers it, LOWER_MODE_MAIN), printing console lines and then the
+ * outcome JSON ("RESULT {...}"); with -l, prints the lowered text.
  *   runjs [-l] FILE...    -l: print the lowered text instead of running */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +56,6 @@ static int run_file(const char *path, int print_only)
         buf_free(&low);
         return 0;
     }
-    /* strip "(function () {" and " })" */
-    const char *body = low.data + 14;
-    size_t blen = low.len - 14 - 3;
     struct sandbox_engine_host eh = {NULL, host_call, host_log};
     char *cerr = NULL;
     struct sandbox_engine *e = sandbox_engine_create(&eh, &cerr);
@@ -69,7 +64,7 @@ static int run_file(const char *path, int print_only)
         return 2;
     }
     struct sandbox_run_limits l = {5000, 256u << 20, 256};
-    sandbox_engine_start(e, body, blen, NULL, &l);
+    sandbox_engine_start(e, in.data ? in.data : "", in.len, NULL, &l);
     while (sandbox_engine_state(e) == SANDBOX_RUNNING) {
         int64_t t = sandbox_engine_next_timer(e);
         if (t < 0) {

@@ -172,7 +172,7 @@ async function main() {
         const n = s.pass + s.fail;
         console.log(`${d.padEnd(48)} ${String(s.pass).padStart(5)}/${String(n).padEnd(5)} ${n ? (100 * s.pass / n).toFixed(1) : '-'}%  (skipped ${s.skip})`);
     }
-    fs.writeFileSync(path.join(here, 'test262-failures.txt'), failures.join('\n') + '\n');
+    fs.writeFileSync(path.join(root, 'build', 'lower', 'test262-failures.txt'), failures.join('\n') + '\n');
     console.log(`test262: ${pass} passed, ${fail} failed, ${skipped} skipped (${(100 * pass / Math.max(1, pass + fail)).toFixed(1)}% of run)`);
 }
 

@@ -317,9 +317,10 @@ static void test_tools_names(void **state)
                        "tools.then];";
     sandbox_engine_start(e, code, strlen(code), cat, &l);
     assert_int_equal(h.ncalls, 3);
-    assert_string_equal(h.calls[0].name, "my-server.get-weather");
-    assert_string_equal(h.calls[1].name, "my-server.get-weather");
-    assert_string_equal(h.calls[2].name, "my-server.nope");
+    /* named by the server's id, which has no dot, then the tool's original name */
+    assert_string_equal(h.calls[0].name, "my_server.get-weather");
+    assert_string_equal(h.calls[1].name, "my_server.get-weather");
+    assert_string_equal(h.calls[2].name, "my_server.nope");
     while (h.ncalls > h.nsettled)
         answer_one(e, &h);
     struct buf out;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "common/buf.h"
 #include "sandbox/lower.h"
@@ -103,18 +104,18 @@ static void test_main_wrapper(void **state)
     char *o = lower_ok("const a = await f();\na + 1\n", LOWER_MODE_MAIN);
     assert_int_equal(strncmp(o, "(function () {", 14), 0);
     assert_non_null(strstr(o, "__await(f())"));
-    assert_non_null(strstr(o, "return a + 1;"));
+    assert_non_null(strstr(o, "return ($1 = a + 1, $1);"));
     assert_int_equal(o[strlen(o) - 1], ')');
     assert_int_equal(count_lines(o), 3);
     free(o);
     /* a top-level return anywhere disables the implicit result */
     o = lower_ok("if (x) return 1;\nx + 2\n", LOWER_MODE_MAIN);
-    assert_null(strstr(o, "return x + 2"));
+    assert_null(strstr(o, "x + 2, "));
     free(o);
     /* a lone (async) arrow is called */
     o = lower_ok("async () => {\n  return 5;\n}\n", LOWER_MODE_MAIN);
-    assert_non_null(strstr(o, "return ((function"));
-    assert_non_null(strstr(o, ")();"));
+    assert_non_null(strstr(o, "return ($1 = ((function"));
+    assert_non_null(strstr(o, ")(), $1);"));
     free(o);
 }
 
@@ -189,6 +190,55 @@ static void test_regex_lowering(void **state)
     free(o);
     o = lower_ok("var r = /a.b[.]/s;\n", LOWER_MODE_SCRIPT);
     assert_non_null(strstr(o, "/a[\\s\\S]b[.]/"));
+    free(o);
+}
+
+/* The safety rule of research/duktape.md 1.4: no await/yield ever moves
+ * into a function the lowering made up. */
+static void test_await_never_in_synthesised_function(void **state)
+{
+    (void)state;
+    static const char *srcs[] = {
+        "for (let i = 0; i < 3; i++) { await x; fns.push(() => i); }\n",
+        "for (const [k, v] of await m) { await f(k); fns.push(() => v); }\n",
+        "const { a = await d(), ...r } = await o;\n",
+        "f(...(await xs), await y?.z?.(await w));\n",
+        "for await (const x of gen()) { s += x ?? await q; }\n",
+    };
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        char *o = lower_ok(srcs[i], LOWER_MODE_MAIN);
+        const char *aw = strstr(o, "__await(");
+        assert_non_null(aw);
+        /* the only functions before the first await are the main wrapper
+         * and arrows the source wrote after it */
+        const char *fn = strstr(o + 14, "function");
+        assert_true(fn == NULL || fn > aw);
+        free(o);
+    }
+}
+
+static void test_loop_closures_use_catch_scopes(void **state)
+{
+    (void)state;
+    char *o = lower_ok("for (let i = 0; i < 3; i++) fns.push(() => i);\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "catch (i)"));
+    assert_non_null(strstr(o, "finally {"));
+    free(o);
+    /* no closure, no catch scope: a plain var loop */
+    o = lower_ok("for (let i = 0; i < 3; i++) s += i;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "for (var i = 0; i < 3; i++)"));
+    assert_null(strstr(o, "catch"));
+    free(o);
+}
+
+static void test_for_of_array_fast_path(void **state)
+{
+    (void)state;
+    char *o = lower_ok("for (const x of xs) s += x;\n", LOWER_MODE_SCRIPT);
+    /* arrays run as an index loop: the test reads length, the value by index */
+    assert_non_null(strstr(o, ".__arr$ ? null : __iter("));
+    assert_non_null(strstr(o, ".length || "));
+    assert_non_null(strstr(o, "var x = $"));
     free(o);
 }
 
@@ -434,6 +484,35 @@ static void test_fuzz_truncations_and_mutations(void **state)
     }
 }
 
+/* Every differential case (tests/lower/cases), cut at every third byte:
+ * the truncations of real programs reach deep into the parser. */
+static void test_fuzz_case_truncations(void **state)
+{
+    (void)state;
+    DIR *d = opendir("tests/lower/cases");
+    if (!d)
+        skip(); /* run from the repository root (scripts/run-tests.sh does) */
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || (strcmp(e->d_name + n - 3, ".js") != 0 && strcmp(e->d_name + n - 3, ".ts") != 0))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/lower/cases/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        char buf[8192];
+        size_t len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        for (size_t cut = 0; cut <= len; cut += 3)
+            lower_any(buf, cut);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +524,9 @@ int main(void)
         cmocka_unit_test(test_return_keeps_its_argument),
         cmocka_unit_test(test_typescript_erased),
         cmocka_unit_test(test_regex_lowering),
+        cmocka_unit_test(test_await_never_in_synthesised_function),
+        cmocka_unit_test(test_loop_closures_use_catch_scopes),
+        cmocka_unit_test(test_for_of_array_fast_path),
         cmocka_unit_test(test_syntax_error_position),
         cmocka_unit_test(test_column_counts_code_points),
         cmocka_unit_test(test_unsupported_messages),
@@ -455,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_fuzz_random_bytes),
         cmocka_unit_test(test_fuzz_token_soup),
         cmocka_unit_test(test_fuzz_truncations_and_mutations),
+        cmocka_unit_test(test_fuzz_case_truncations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

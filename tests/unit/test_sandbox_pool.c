@@ -154,6 +154,25 @@ static void test_wait_deadline_while_waiting_on_timer(void **state)
     free(o);
 }
 
+/* Workers the zygote forked for a pool that is already closing arrive late:
+ * they must be closed, not queued as idle (ASan caught a use-after-free). */
+static void test_close_while_forking(void **state)
+{
+    for (int i = 0; i < 5; i++) {
+        uv_loop_t loop;
+        uv_loop_init(&loop);
+        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning"};
+        struct sandbox_pool *p = sandbox_pool_new(&loop, &pc);
+        /* close once the first worker is idle and the others are still forking */
+        while (sandbox_pool_idle(p) < 1)
+            uv_run(&loop, UV_RUN_ONCE);
+        usleep(20000); /* more workers are forked and announced, still unread */
+        sandbox_pool_close(p, NULL, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        assert_int_equal(uv_loop_close(&loop), 0);
+    }
+}
+
 static void test_random_reseeded_per_worker(void **state)
 {
     /* Workers are forked from one template heap: without a reseed after the
@@ -188,6 +207,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stall_detected),
         cmocka_unit_test(test_wait_deadline_while_waiting_on_timer),
         cmocka_unit_test(test_random_reseeded_per_worker),
+        cmocka_unit_test(test_close_while_forking),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
 }

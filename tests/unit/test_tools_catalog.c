@@ -210,8 +210,11 @@ static void test_budget_index(void **state)
     assert_int_equal(is_index, 1);
     assert_non_null(strstr(d, "// my_weather.get_weather_2 - Current weather for a city."));
     free(d);
-    d = tools_catalog_declarations(f->c, 0, &is_index);
+    d = tools_catalog_declarations(f->c, 1 << 20, &is_index);
     assert_int_equal(is_index, 0);
+    free(d);
+    d = tools_catalog_declarations(f->c, 0, &is_index); /* 0: always the index */
+    assert_int_equal(is_index, 1);
     free(d);
 }
 

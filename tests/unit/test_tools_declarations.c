@@ -467,7 +467,7 @@ static void test_runtime_declares_the_globals(void **state)
     assert_int_equal(tools_declarations_runtime(&b), 0);
     static const char *const want[] = {
         "declare class ToolError extends Error { tool: string; result: unknown }",
-        "declare class ToolArgumentError extends Error { tool: string }",
+        "declare class ToolArgumentError extends Error { tool: string; violations: Array<{ path: string; keyword: string; message: string }> }",
         "declare function callTool(name: string, args?: object): Promise<unknown>;",
         "declare function searchTools(query: string): Promise<Array<{ name: string; summary: "
         "string }>>;",

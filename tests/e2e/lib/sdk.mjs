@@ -40,10 +40,12 @@ class RecordingTransport extends StdioClientTransport {
 /**
  * Connects a Client (default protocol version of the SDK) to a new server
  * process with `args`. Returns {client, transport, wire, pid, stderr(), close()}.
+ * `env` and `cwd` go to the transport as they are: without `env` the SDK
+ * passes only its safe list (HOME, LOGNAME, PATH, SHELL, TERM, USER).
  */
-export async function connectSdk(args = [], { label = 'sdk', capabilities = {} } = {}) {
+export async function connectSdk(args = [], { label = 'sdk', capabilities = {}, env, cwd } = {}) {
   const wire = new Wire(label);
-  const transport = new RecordingTransport({ command: BIN, args, stderr: 'pipe' }, wire);
+  const transport = new RecordingTransport({ command: BIN, args, stderr: 'pipe', env, cwd }, wire);
   let stderr = '';
   transport.stderr.on('data', (b) => { stderr += b.toString('utf8'); });
   const errors = [];

@@ -1,0 +1,399 @@
+/* Literal emission: numbers (separators removed), strings (raw U+2028
+ * escaped), templates split per source line, tagged templates with one
+ * strings object per site, arrays and objects with spread (__sp, __os,
+ * __ol) and accessors with computed keys (__oacc). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/lower_emit.h"
+
+#define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
+
+/* ---- literals ------------------------------------------------------------------- */
+
+void lower__e_number(struct emit *E, struct node *n)
+{
+    char tmp[128];
+    const char *s = E->src + n->pos;
+    size_t len = n->end - n->pos, k = 0;
+    int plain = 1;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '_')
+            plain = 0;
+    if (plain && len < sizeof tmp) {
+        memcpy(tmp, s, len);
+        k = len;
+    } else {
+        struct buf *b = &E->cx->scratch;
+        buf_reset(b);
+        for (size_t i = 0; i < len; i++)
+            if (s[i] != '_')
+                buf_append_char(b, s[i]);
+        lower__e_tok(E, n->line, b->data, b->len);
+        goto done;
+    }
+    lower__e_tok(E, n->line, tmp, k);
+done:;
+    int dotted = 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E' || s[i] == 'x' || s[i] == 'X')
+            dotted = 1;
+    E->last_num = !dotted;
+}
+
+/* String literal: the source text, with raw U+2028/U+2029 escaped. */
+void lower__e_string(struct emit *E, struct node *n)
+{
+    const char *s = E->src + n->pos;
+    size_t len = n->end - n->pos;
+    if (!memmem(s, len, "\xe2\x80", 2)) {
+        lower__e_src(E, n);
+        return;
+    }
+    struct buf *b = &E->cx->scratch;
+    buf_reset(b);
+    for (size_t i = 0; i < len; i++) {
+        if (i + 2 < len && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
+            ((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9)) {
+            buf_append_str(b, (unsigned char)s[i + 2] == 0xa8 ? "\\u2028" : "\\u2029");
+            i += 2;
+        } else {
+            buf_append_char(b, s[i]);
+        }
+    }
+    lower__e_tok(E, n->line, b->data, b->len);
+}
+
+/* One template part as a string literal (cooked, or raw for tagged
+ * templates), split at source line breaks into "..." + "..." pieces so
+ * every piece stays on its line. */
+void lower__e_template_string(struct emit *E, struct node *part, int raw)
+{
+    const char *s = E->src + part->pos + 1;
+    const char *end = E->src + part->end - ((part->flags & NF_TPL_TAIL) ? 1 : 2);
+    int line = part->line;
+    struct buf *b = &E->cx->scratch2;
+    buf_reset(b);
+    buf_append_char(b, '"');
+    while (s < end) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\r' || c == '\n') {
+            s += (c == '\r' && s + 1 < end && s[1] == '\n') ? 2 : 1;
+            buf_append_str(b, "\\n\"");
+            lower__e_tok(E, line, b->data, b->len);
+            W(" +");
+            line++;
+            buf_reset(b);
+            buf_append_char(b, '"');
+            continue;
+        }
+        if (c == '\\') {
+            if (raw) {
+                buf_append_str(b, "\\\\");
+                s++;
+                continue;
+            }
+            if (s + 1 < end && (s[1] == '\n' || s[1] == '\r')) {
+                /* line continuation: nothing in the value, keep the line */
+                s += (s[1] == '\r' && s + 2 < end && s[2] == '\n') ? 3 : 2;
+                buf_append_char(b, '"');
+                lower__e_tok(E, line, b->data, b->len);
+                W(" +");
+                line++;
+                buf_reset(b);
+                buf_append_char(b, '"');
+                continue;
+            }
+            buf_append_char(b, '\\');
+            if (s + 1 < end)
+                buf_append_char(b, s[1]);
+            s += 2;
+            continue;
+        }
+        if (c == '"') {
+            buf_append_str(b, "\\\"");
+            s++;
+            continue;
+        }
+        if (c == 0xe2 && s + 2 < end && (unsigned char)s[1] == 0x80 &&
+            ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9)) {
+            buf_append_str(b, (unsigned char)s[2] == 0xa8 ? "\\u2028" : "\\u2029");
+            s += 3;
+            continue;
+        }
+        buf_append_char(b, (char)c);
+        s++;
+    }
+    buf_append_char(b, '"');
+    lower__e_tok(E, line, b->data, b->len);
+}
+
+void lower__e_template(struct emit *E, struct node *n)
+{
+    lower__e_tok(E, n->line, "(", 1);
+    for (struct node *p = n->a; p; p = p->next) {
+        if (p != n->a)
+            W(" + ");
+        if (p->kind == N_TPL_PART) {
+            lower__e_template_string(E, p, 0);
+        } else {
+            W("(");
+            lower__e_expr(E, p);
+            W(")");
+        }
+    }
+    W(")");
+}
+
+void lower__e_tagged(struct emit *E, struct node *n)
+{
+    struct lname *cache = lower__e_root_tmp(E);
+    lower__e_expr(E, n->a);
+    W("(");
+    lower__e_name(E, 0, cache);
+    W(" || (");
+    lower__e_name(E, 0, cache);
+    W(" = __tpl([");
+    int first = 1;
+    for (struct node *p = n->b->a; p; p = p->next) {
+        if (p->kind != N_TPL_PART)
+            continue;
+        if (!first)
+            W(", ");
+        first = 0;
+        lower__e_template_string(E, p, 0);
+    }
+    W("], [");
+    first = 1;
+    for (struct node *p = n->b->a; p; p = p->next) {
+        if (p->kind != N_TPL_PART)
+            continue;
+        if (!first)
+            W(", ");
+        first = 0;
+        lower__e_template_string(E, p, 1);
+    }
+    W("]))");
+    for (struct node *p = n->b->a; p; p = p->next) {
+        if (p->kind == N_TPL_PART)
+            continue;
+        W(", ");
+        lower__e_expr(E, p);
+    }
+    W(")");
+}
+
+/* ---- spread ------------------------------------------------------------------------ */
+
+int lower__has_spread(struct node *first)
+{
+    for (struct node *a = first; a; a = a->next)
+        if (a->kind == N_SPREAD)
+            return 1;
+    return 0;
+}
+
+/* Emits an array expression holding the elements (spreads expanded):
+ * __sp(__sp([a, b], xs), [c]). Holes become undefined only inside
+ * spread segments (as the spec says for array literals, holes stay). */
+void lower__e_args_array(struct emit *E, struct node *first, int line)
+{
+    int nspread = 0;
+    for (struct node *a = first; a; a = a->next)
+        nspread += a->kind == N_SPREAD;
+    for (int i = 0; i < nspread; i++)
+        lower__e_tok(E, line, "__sp(", 5);
+    lower__e_tok(E, line, "[", 1);
+    struct node *a = first;
+    int count = 0;
+    for (; a && a->kind != N_SPREAD; a = a->next) {
+        if (count++)
+            W(", ");
+        if (a->kind != N_HOLE)
+            lower__e_expr(E, a);
+    }
+    W("]");
+    while (a) {
+        W(", ");
+        lower__e_expr(E, a->a);
+        W(")");
+        a = a->next;
+        if (a && a->kind != N_SPREAD) {
+            /* plain elements between spreads: appended with concat */
+            W(".concat([");
+            int c = 0;
+            for (; a && a->kind != N_SPREAD; a = a->next) {
+                if (c++)
+                    W(", ");
+                if (a->kind == N_HOLE)
+                    W("void 0");
+                else
+                    lower__e_expr(E, a);
+            }
+            W("])");
+        }
+    }
+}
+
+void lower__e_array(struct emit *E, struct node *n)
+{
+    if (lower__has_spread(n->a)) {
+        lower__e_args_array(E, n->a, n->line);
+        return;
+    }
+    lower__e_tok(E, n->line, "[", 1);
+    struct node *last = NULL;
+    for (struct node *a = n->a; a; a = a->next) {
+        if (a != n->a)
+            W(", ");
+        if (a->kind != N_HOLE)
+            lower__e_expr(E, a);
+        last = a;
+    }
+    if (last && last->kind == N_HOLE)
+        W(",");
+    W("]");
+}
+
+/* ---- objects ------------------------------------------------------------------------ */
+
+static void e_prop_key(struct emit *E, struct node *p)
+{
+    if (p->flags & NF_COMPUTED) {
+        W("[");
+        lower__e_expr(E, p->a);
+        W("]");
+    } else if (p->a->kind == N_IDENT) {
+        lower__e_key(E, p->a->line, p->a->name);
+    } else if (p->a->kind == N_NUM) {
+        lower__e_number(E, p->a);
+    } else {
+        lower__e_string(E, p->a);
+    }
+}
+
+/* The key as a string expression (for helpers): "name", "str", or expr. */
+void lower__e_prop_key_string(struct emit *E, struct node *key, int computed)
+{
+    if (computed) {
+        lower__e_expr(E, key);
+    } else if (key->kind == N_IDENT) {
+        char tmp[8];
+        lower__e_tok(E, key->line, "\"", 1);
+        lower__e_tok(E, 0, key->name->s, key->name->len);
+        snprintf(tmp, sizeof tmp, "\"");
+        lower__e_w(E, tmp);
+    } else if (key->kind == N_NUM) {
+        W("\"\" + ");
+        lower__e_number(E, key);
+    } else {
+        lower__e_string(E, key);
+    }
+}
+
+static void e_prop(struct emit *E, struct node *p)
+{
+    if (p->op == PK_GET || p->op == PK_SET) {
+        lower__e_tok(E, p->line, p->op == PK_GET ? "get" : "set", 3);
+        W(" ");
+        e_prop_key(E, p);
+        lower__e_function(E, p->b, NULL);
+        return;
+    }
+    e_prop_key(E, p);
+    W(": ");
+    struct lname *hint = !(p->flags & NF_COMPUTED) && p->a->kind == N_IDENT ? p->a->name : NULL;
+    if (p->flags & NF_SHORTHAND) {
+        lower__e_ident(E, p->b);
+    } else {
+        E->name_hint = hint;
+        if (p->op == PK_METHOD)
+            lower__e_function(E, p->b, NULL);
+        else
+            lower__e_expr(E, p->b);
+        E->name_hint = NULL;
+    }
+}
+
+static void e_object_literal(struct emit *E, struct node *first, struct node *stop, int line)
+{
+    lower__e_tok(E, line, "{", 1);
+    for (struct node *p = first; p != stop; p = p->next) {
+        if (p != first)
+            W(", ");
+        e_prop(E, p);
+    }
+    W("}");
+}
+
+static int is_computed_accessor(struct node *p)
+{
+    return (p->op == PK_GET || p->op == PK_SET) && (p->flags & NF_COMPUTED);
+}
+
+/* A property that cannot sit in an ES5 literal: a spread, or an accessor
+ * with a computed key (Duktape's parser has no `get [k]() {}`). */
+static int is_segment_break(struct node *p)
+{
+    return p->op == PK_SPREAD || is_computed_accessor(p);
+}
+
+void lower__e_object(struct emit *E, struct node *n)
+{
+    int nk = 0;
+    struct node *prev = NULL;
+    for (struct node *q = n->a; q; prev = q, q = q->next)
+        if (is_segment_break(q) || (prev && is_segment_break(prev)))
+            nk++;
+    if (!nk) {
+        e_object_literal(E, n->a, NULL, n->line);
+        return;
+    }
+    /* {a: 1, ...x, b: 2} -> __ol(__os({a: 1}, x), {b: 2}): spreads copy own
+     * enumerable properties, later literal runs define theirs, computed
+     * accessors go through __oacc; helpers nest, the last applied outermost */
+    char *kinds = lower__arena_alloc(&E->cx->arena, (size_t)nk + 1);
+    if (!kinds)
+        lower__oom(E->cx);
+    nk = 0;
+    prev = NULL;
+    for (struct node *q = n->a; q; prev = q, q = q->next) {
+        if (q->op == PK_SPREAD)
+            kinds[nk++] = 's';
+        else if (is_computed_accessor(q))
+            kinds[nk++] = 'a';
+        else if (prev && is_segment_break(prev))
+            kinds[nk++] = 'l';
+    }
+    for (int i = nk - 1; i >= 0; i--)
+        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : kinds[i] == 'a' ? "__oacc(" : "__ol(", kinds[i] == 'a' ? 7 : 5);
+    struct node *q = n->a;
+    while (q && !is_segment_break(q))
+        q = q->next;
+    e_object_literal(E, n->a, q, n->line);
+    while (q) {
+        if (q->op == PK_SPREAD) {
+            W(", ");
+            lower__e_expr(E, q->a);
+            W(")");
+            q = q->next;
+        } else if (is_computed_accessor(q)) {
+            W(", ");
+            lower__e_expr(E, q->a);
+            W(", ");
+            q->b->y = q; /* the function keyword */
+            lower__e_function(E, q->b, NULL);
+            lower__e_w(E, q->op == PK_GET ? ", 1)" : ", 2)");
+            q = q->next;
+        } else {
+            struct node *r = q;
+            while (r && !is_segment_break(r))
+                r = r->next;
+            W(", ");
+            e_object_literal(E, q, r, q->line);
+            W(")");
+            q = r;
+        }
+    }
+}
+

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Runs every benchmark against the build in directory B and prints each one's
+# report: tests/bench/bench_*.mjs (Node, pinned npm modules) and any built C
+# benchmark binaries B/bench/bench_*. Builds the C stdio client it needs.
+# Usage: run-bench.sh [B]   (B defaults to build)
+# Env: BENCH_OUT=FILE       raw numbers as JSON (passed to each benchmark as is)
+#      BENCH_OUT_DIR=DIR    instead, each benchmark writes DIR/NAME.json
+#      BENCH_QUICK=1 and the other knobs in tests/bench/bench_stdio.mjs
+# Exit status: 0 unless a benchmark found something broken (a failed call, a
+# dead server). Slow numbers never fail: this is a benchmark, not a test.
+set -eu
+cd "$(dirname "$0")/.."
+B=${1:-build}
+export MCP_CODEMODE_BIN="$PWD/$B/mcp-codemode"
+if [ ! -x "$MCP_CODEMODE_BIN" ]; then
+    echo "run-bench: $MCP_CODEMODE_BIN is missing: run make first" >&2
+    exit 2
+fi
+if [ ! -d tests/node_modules/@modelcontextprotocol/sdk ]; then
+    echo "run-bench: the pinned npm modules are missing: run 'make npm-deps' (or cd tests && npm ci)" >&2
+    exit 2
+fi
+
+mkdir -p "$B/bench"
+helper="$B/bench/stdio_client"
+if [ ! -x "$helper" ] || [ tests/bench/stdio_client.c -nt "$helper" ]; then
+    ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -o "$helper" tests/bench/stdio_client.c
+fi
+export BENCH_C_CLIENT="$PWD/$helper"
+
+# Runs one benchmark (name, then its command line) with its output file set.
+run_one() {
+    name=$1
+    shift
+    echo "== bench: $name"
+    if [ -n "${BENCH_OUT_DIR:-}" ]; then
+        mkdir -p "$BENCH_OUT_DIR"
+        BENCH_OUT="$BENCH_OUT_DIR/$name.json" "$@" || fail=1
+    else
+        "$@" || fail=1
+    fi
+}
+
+fail=0
+for f in tests/bench/bench_*.mjs; do
+    [ -f "$f" ] || continue
+    run_one "$(basename "$f" .mjs)" node "$f"
+done
+for b in "$B"/bench/bench_*; do
+    [ -f "$b" ] && [ -x "$b" ] || continue
+    run_one "$(basename "$b")" "$b"
+done
+exit $fail

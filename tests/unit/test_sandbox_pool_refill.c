@@ -1,0 +1,145 @@
+/* Unit tests of the refill policy of sandbox/pool.c against a real zygote (the built binary in its
+ * hidden mode, $MCP_CODEMODE_BIN or build/mcp-codemode): a lease that leaves
+ * idle workers behind defers its replacement until the worker is released;
+ * a burst that empties the pool refills it at once; close releases all. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "sandbox/pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+struct fixture {
+    uv_loop_t loop;
+    struct sandbox_pool *pool;
+    struct sandbox_worker *leased[4];
+    int nleased, closed;
+};
+
+static const char *zygote_exe(void)
+{
+    const char *bin = getenv("MCP_CODEMODE_BIN");
+    return bin && *bin ? bin : "build/mcp-codemode";
+}
+
+static void on_lease(void *ud, struct sandbox_worker *w, const char *error)
+{
+    struct fixture *f = ud;
+    assert_null(error);
+    f->leased[f->nleased++] = w;
+}
+
+static void on_closed(void *ud)
+{
+    ((struct fixture *) ud)->closed = 1;
+}
+
+static void tick(uv_timer_t *t)
+{
+    (void) t;
+}
+
+/* Runs the loop for ms milliseconds. */
+static void run_for(struct fixture *f, unsigned ms)
+{
+    uv_timer_t t;
+    uv_timer_init(&f->loop, &t);
+    uv_timer_start(&t, tick, 5, 5);
+    uint64_t end = uv_now(&f->loop) + ms;
+    while (uv_now(&f->loop) < end)
+        uv_run(&f->loop, UV_RUN_ONCE);
+    uv_close((uv_handle_t *) &t, NULL);
+    uv_run(&f->loop, UV_RUN_NOWAIT);
+}
+
+/* Polls sandbox_pool_idle until it equals want or 5 s pass; returns it. */
+static unsigned wait_idle(struct fixture *f, unsigned want)
+{
+    for (int i = 0; i < 500 && sandbox_pool_idle(f->pool) != want; i++)
+        run_for(f, 10);
+    return sandbox_pool_idle(f->pool);
+}
+
+/* Without the binary (state NULL) the tests skip. */
+static int setup(void **state)
+{
+    *state = NULL;
+    if (access(zygote_exe(), X_OK) != 0)
+        return 0;
+    struct fixture *f = calloc(1, sizeof *f);
+    uv_loop_init(&f->loop);
+    struct sandbox_pool_config cfg = {
+        .exe = zygote_exe(),
+        .size = 2,
+        .cpu_seconds = 10,
+        .max_line_bytes = 1u << 20,
+        .log_level = "warning",
+    };
+    f->pool = sandbox_pool_new(&f->loop, &cfg);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    if (f == NULL)
+        return 0;
+    sandbox_pool_close(f->pool, on_closed, f);
+    while (!f->closed)
+        uv_run(&f->loop, UV_RUN_ONCE);
+    int rc = uv_loop_close(&f->loop);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+static void lease(struct fixture *f)
+{
+    int before = f->nleased;
+    sandbox_pool_lease(f->pool, on_lease, f);
+    for (int i = 0; i < 500 && f->nleased == before; i++)
+        run_for(f, 10);
+    assert_int_equal(f->nleased, before + 1);
+}
+
+static void test_replacement_waits_for_release(void **state)
+{
+    struct fixture *f = *state;
+    if (f == NULL)
+        skip();
+    assert_int_equal(wait_idle(f, 2), 2);
+    lease(f);
+    run_for(f, 300); /* a replacement forked at lease time would arrive here */
+    assert_int_equal(sandbox_pool_idle(f->pool), 1);
+    sandbox_worker_release(f->leased[0]);
+    assert_int_equal(wait_idle(f, 2), 2);
+}
+
+static void test_empty_pool_refills_at_once(void **state)
+{
+    struct fixture *f = *state;
+    if (f == NULL)
+        skip();
+    assert_int_equal(wait_idle(f, 2), 2);
+    lease(f);
+    lease(f);
+    assert_int_equal(wait_idle(f, 2), 2); /* both still leased */
+    sandbox_worker_release(f->leased[0]);
+    sandbox_worker_release(f->leased[1]);
+    run_for(f, 300);
+    assert_int_equal(sandbox_pool_idle(f->pool), 2); /* no overshoot */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_replacement_waits_for_release, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_empty_pool_refills_at_once, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
