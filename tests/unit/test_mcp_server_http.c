@@ -454,10 +454,12 @@ static void test_modern_listen(void **state)
     assert_non_null(strstr(s.r[0].body.data,
                            "\"method\":\"notifications/tools/list_changed\",\"params\":{\"_meta\":{"
                            "\"io.modelcontextprotocol/subscriptionId\":\"L1\"}}"));
+    assert_non_null(f->h->posts); /* the listen request is in flight */
     /* the client closes the stream: the subscription is cancelled */
     close(s.fd);
     s.fd = -1;
     tc_pause(&s, 50);
+    assert_null(f->h->posts);
     mcp_http_tools_changed(f->h);
     uv_run(&f->loop, UV_RUN_NOWAIT);
     tc_free(&s);
