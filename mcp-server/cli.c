@@ -149,6 +149,8 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                 out->worker_as = strtoull(v, NULL, 10);
             else if (!strncmp(a, "--worker-cpu", nlen))
                 out->worker_cpu = (unsigned) strtoul(v, NULL, 10);
+            else if (!strncmp(a, "--host-pid", nlen))
+                out->host_pid = atoi(v);
             else if (!strncmp(a, "--log-level", nlen))
                 out->log_level = v;
             continue;

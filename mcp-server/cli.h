@@ -32,6 +32,7 @@ struct cli {
     /* zygote only */
     unsigned long long worker_as;
     unsigned worker_cpu;
+    int host_pid;
     const char *log_level;
 };
 

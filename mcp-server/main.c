@@ -134,7 +134,7 @@ static int run_zygote(const struct cli *cli)
 #if defined(__SANITIZE_ADDRESS__)
     wc.address_space_bytes = 0;
 #endif
-    return sandbox_zygote_main(STDIN_FILENO, &wc);
+    return sandbox_zygote_main(STDIN_FILENO, &wc, cli->host_pid);
 }
 
 static int check_config(const struct config *cfg)

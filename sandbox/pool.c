@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct sandbox_lease {
     struct sandbox_pool *pool;
@@ -475,11 +476,12 @@ static void start_zygote(struct sandbox_pool *p)
 {
     if (p->closing)
         return;
-    char as[32], cpu[32];
+    char as[32], cpu[32], host[32];
     snprintf(as, sizeof as, "%llu", (unsigned long long) p->cfg.address_space_bytes);
     snprintf(cpu, sizeof cpu, "%u", p->cfg.cpu_seconds);
-    char *args[] = {p->exe,      "__zygote", "--log-level", p->log_level, "--worker-as",
-                    as,          "--worker-cpu", cpu,       NULL};
+    snprintf(host, sizeof host, "%d", (int) getpid());
+    char *args[] = {p->exe,         "__zygote", "--log-level", p->log_level, "--worker-as", as,
+                    "--worker-cpu", cpu,        "--host-pid",  host,         NULL};
     uv_pipe_init(p->loop, &p->ctl, 1);
     p->ctl.data = p;
     p->ctl_open = 1;

@@ -79,10 +79,13 @@ static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_wor
         send_line(ctl, "{\"t\":\"error\",\"message\":\"cannot create a worker socket\"}\n", -1);
         return;
     }
+    pid_t zygote = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, oldmask, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != zygote)
+            _exit(0); /* the zygote died before the death signal was armed */
         close(ctl);
         close(sv[0]);
         sandbox_worker_main(tmpl, sv[1], cfg);
@@ -136,9 +139,11 @@ static void commands(int ctl, char *buf, size_t *len, struct sandbox_engine *tmp
     *len -= start;
 }
 
-int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg)
+int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int host_pid)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (host_pid > 0 && getppid() != host_pid)
+        return 0; /* the host died before the death signal was armed: nobody to serve */
     char *err = NULL;
     struct sandbox_engine *tmpl = sandbox_engine_create(NULL, &err);
     if (tmpl == NULL) {

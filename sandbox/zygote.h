@@ -13,8 +13,8 @@
 
 #include "sandbox/worker.h"
 
-/* Runs the zygote on control socket ctl_fd until the host closes it.
- * Returns the process exit status. */
-int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg);
+/* Runs the zygote on control socket ctl_fd until the host (process host_pid,
+ * its parent; 0 if unknown) closes it or dies. Returns the exit status. */
+int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int host_pid);
 
 #endif

@@ -38,7 +38,7 @@ static int zygote_mode(int argc, char **argv)
     struct sandbox_worker_config wc = {0, 0, 1, NULL};
     if (argc > 2 && strcmp(argv[2], "seccomp-probe") == 0)
         wc.after_lockdown = probe_forbidden_syscall;
-    return sandbox_zygote_main(STDIN_FILENO, &wc);
+    return sandbox_zygote_main(STDIN_FILENO, &wc, 0);
 }
 
 /* --- harness ---------------------------------------------------------------------- */
