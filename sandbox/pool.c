@@ -211,6 +211,14 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
         worker_settle(w);
         return;
     }
+    if (p->closing) {
+        /* Announced before sandbox_pool_close killed the zygote, read after:
+         * the close loop never saw it, and it waits for its run message. Closing
+         * our end at once lets it exit (EOF) and the loop finish. */
+        w->leased = w->released = w->closing = 1;
+        uv_close((uv_handle_t *) &w->pipe, worker_closed);
+        return;
+    }
     uv_read_start((uv_stream_t *) &w->pipe, alloc_cb, worker_read);
     if (p->idle_tail)
         p->idle_tail->next_idle = w;
