@@ -19,7 +19,8 @@
 // is broken (a call failed, a server died or hung).
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_PROXY_CALLS (10000), BENCH_PROXY_PAR
-// (1000), BENCH_PROXY_BURSTS (3 per round), BENCH_PROXY_REF (1: include the
+// (1000), BENCH_PROXY_BURSTS (3 per round), BENCH_PROXY_WARMUP (5000 calls
+// in one execution before measuring), BENCH_PROXY_REF (1: include the
 // node:vm reference), BENCH_QUICK=1 (a fast smoke run), MCP_CODEMODE_BIN,
 // BENCH_BASE_BIN (another build run interleaved as "base"), BENCH_ECHO_SERVER
 // and BENCH_DIRECT_CLIENT (the C helpers; scripts/run-bench.sh builds them),
@@ -44,6 +45,7 @@ const CFG = {
     calls: num('BENCH_PROXY_CALLS', 10000, 2000),
     par: num('BENCH_PROXY_PAR', 1000, 1000),
     bursts: num('BENCH_PROXY_BURSTS', 3, 2),
+    warmup: num('BENCH_PROXY_WARMUP', 5000, 500),
     ref: process.env.BENCH_PROXY_REF !== '0',
     pauseMs: 100,
 };
@@ -224,7 +226,9 @@ async function proxiedRound(target) {
         await c.initialize();
         await c.request('logging/setLevel', { level: 'info' }); // the marks arrive as log notifications
         await waitForEcho(c);
-        await execute(c, seqProgram(200, [])); // warm-up
+        // Warm-up: the reference's JIT needs thousands of calls (its first 6000 ran at ~2x its
+        // later per-call time); the same for every server, so rounds stay alike.
+        await execute(c, seqProgram(CFG.warmup, []));
         await waitIdle(target, c.pid);
         const emptySeq = await emptyMs(c, seqProgram(0, MARKS));
         const emptyBurst = await emptyMs(c, burstProgram(0));
@@ -279,6 +283,7 @@ async function directNode() {
         const call = (i) => c.request('tools/call', { name: 'echo', arguments: { message: 'x', n: i } }).then((r) => {
             if (r.msg.result?.structuredContent?.n !== i) throw new Error(`echo answered ${JSON.stringify(r.msg).slice(0, 300)}`);
         });
+        for (let i = 0; i < CFG.warmup; i++) await call(i); // the JIT, as for the proxies
         const t0 = nowMs();
         for (let i = 0; i < CFG.calls; i++) await call(i);
         const seqMs = nowMs() - t0;
@@ -421,8 +426,25 @@ function printLatency(out) {
     if (d.c) brows.push(['direct, C line client', cellMs(d.c.burstMs), '1.00x']);
     if (d.node) brows.push(['direct, Node line client', cellMs(d.node.burstMs), fmtRatio(d.node.burstMs.median / d.c?.burstMs.median)]);
     table([`${CFG.par} calls`, 'time', 'vs direct C'], brows);
+    printPaired(out);
     const e = out.proxied.ours?.emptyMs;
     if (e) console.log(`   (an empty execution: ${fmtMs(e.seq.median)} for the sequence's program, ${fmtMs(e.burst.median)} for the burst's)`);
+}
+
+/**
+ * Paired comparison: the median over rounds of each round's ratio to ours
+ * (rounds interleave the servers, so slow drift in the machine's load cancels
+ * out better than in the ratio of medians).
+ */
+function printPaired(out) {
+    const o = out.proxied.ours;
+    const ratio = (xs, ys) => (xs.length === ys.length && xs.length ? median(xs.map((x, i) => x / ys[i])) : NaN);
+    const perRoundBurst = (s) => s.rounds.map((r) => median(r.bursts.map((b) => b.exec.loopMs)));
+    for (const [k, s] of Object.entries(out.proxied)) {
+        if (k === 'ours' || !o) continue;
+        console.log(`   ${k} / ours, paired by round: sequential ${fmtRatio(ratio(s.seqUsInside.values, o.seqUsInside.values))}, ` +
+            `bursts ${fmtRatio(ratio(perRoundBurst(s), perRoundBurst(o)))}`);
+    }
 }
 
 function printCpu(out) {
@@ -503,7 +525,7 @@ async function main() {
     checkHelpers();
     const load0 = loadavg().map((x) => x.toFixed(2)).join(' ');
     console.log(`mcp-codemode proxy benchmark: ${BIN}`);
-    console.log(`node ${process.version}; rounds=${CFG.rounds} calls=${CFG.calls} par=${CFG.par} bursts=${CFG.bursts}; downstream ${ECHO}`);
+    console.log(`node ${process.version}; rounds=${CFG.rounds} calls=${CFG.calls} par=${CFG.par} bursts=${CFG.bursts} warmup=${CFG.warmup}; downstream ${ECHO}`);
     const proxies = [oursTarget(BIN, 'ours')];
     if (process.env.BENCH_BASE_BIN) proxies.push(oursTarget(process.env.BENCH_BASE_BIN, 'base'));
     if (CFG.ref) proxies.push(refTarget());
