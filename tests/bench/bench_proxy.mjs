@@ -26,7 +26,7 @@
 // and BENCH_DIRECT_CLIENT (the C helpers; scripts/run-bench.sh builds them),
 // BENCH_OUT (write the raw numbers as JSON).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -449,7 +449,7 @@ function printPaired(out) {
 
 function printCpu(out) {
     console.log(`\n3. CPU time by process (schedstat): per sequential call between ${MARKS[0]} and ${MARKS.at(-1)} calls, ` +
-        `and per burst of ${CFG.par} (median [p10-p90]). On a loaded machine the wall times above stretch; these do much less.`);
+        `and per burst of ${CFG.par} (median [p10-p90]). Contention on the machine stretches these too (caches, other guests), less than the wall times.`);
     const rows = [];
     const sum = (...xs) => us(xs.filter(Number.isFinite).reduce((a, b) => a + b, 0));
     const sumMs = (...xs) => fmtMs(xs.filter(Number.isFinite).reduce((a, b) => a + b, 0));
@@ -516,6 +516,23 @@ function printTargets(out) {
 
 // --- main ----------------------------------------------------------------------------------------------
 
+/** The machine's CPU counters from /proc/stat (jiffies): total and steal (time the hypervisor gave away). */
+function cpuCounters() {
+    try {
+        const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+        return { total: f.slice(0, 8).reduce((a, b) => a + b, 0), idle: f[3] + f[4], steal: f[7] ?? 0 };
+    } catch {
+        return null;
+    }
+}
+
+/** Busy and steal shares of the machine's CPU time between two cpuCounters(). */
+function cpuShares(a, b) {
+    if (!a || !b || b.total <= a.total) return 'n/a';
+    const d = b.total - a.total;
+    return `busy ${(100 * (1 - (b.idle - a.idle) / d)).toFixed(0)}%, steal ${(100 * (b.steal - a.steal) / d).toFixed(1)}%`;
+}
+
 function checkHelpers() {
     if (!existsSync(ECHO)) throw new Error(`${ECHO} is missing: run scripts/run-bench.sh (or make bench), which builds it`);
     if (!existsSync(DIRECT)) console.log(`(${DIRECT} is missing: the C direct client's rows are left out)`);
@@ -524,6 +541,7 @@ function checkHelpers() {
 async function main() {
     checkHelpers();
     const load0 = loadavg().map((x) => x.toFixed(2)).join(' ');
+    const cpu0 = cpuCounters();
     console.log(`mcp-codemode proxy benchmark: ${BIN}`);
     console.log(`node ${process.version}; rounds=${CFG.rounds} calls=${CFG.calls} par=${CFG.par} bursts=${CFG.bursts} warmup=${CFG.warmup}; downstream ${ECHO}`);
     const proxies = [oursTarget(BIN, 'ours')];
@@ -532,11 +550,13 @@ async function main() {
     const out = summarize(await runRounds(proxies));
     out.failures = failures;
     out.loadavg = { start: load0, end: loadavg().map((x) => x.toFixed(2)).join(' ') };
+    out.machine = cpuShares(cpu0, cpuCounters());
     printLatency(out);
     printCpu(out);
     printMemory(out);
     printTargets(out);
-    console.log(`\nload average (1, 5, 15 min): ${out.loadavg.start} at start, ${out.loadavg.end} at end (${availableParallelism()} CPUs)`);
+    console.log(`\nload average (1, 5, 15 min): ${out.loadavg.start} at start, ${out.loadavg.end} at end (${availableParallelism()} CPUs); ` +
+        `during the run, all CPUs: ${out.machine} (steal: time the hypervisor gave to other guests)`);
     if (process.env.BENCH_OUT) {
         writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, null, 1) + '\n');
         console.log(`\nraw numbers: ${process.env.BENCH_OUT}`);
