@@ -504,7 +504,7 @@ function printTargets(out) {
         [`sequential proxied call <= ${TARGETS.seqUs} us`, `${us(o.seqUsInside.median)} inside, ${us(o.seqUsOutside.median)} outside`,
             `${REFERENCE.seqUs} us (issue)${ref ? `, ${us(ref.seqUsInside.median)} here` : ''}`,
             verdict(Math.max(o.seqUsInside.median, o.seqUsOutside.median) <= TARGETS.seqUs)],
-        ['   (CPU of the whole chain per call: its floor on an idle machine)', us(cpuSum), '', verdict(cpuSum <= TARGETS.seqUs)],
+        ['   (CPU of the whole chain per call, this run: the steps of a sequential call run one after another)', us(cpuSum), '', verdict(cpuSum <= TARGETS.seqUs)],
         [`${CFG.par} parallel calls <= ${TARGETS.burstMs} ms`, `${fmtMs(o.burstMsInside.median)} inside, ${fmtMs(o.burstMsOutside.median)} outside`,
             `${REFERENCE.burstMs} ms (issue)${ref ? `, ${fmtMs(ref.burstMsInside.median)} here` : ''}`,
             verdict(Math.max(o.burstMsInside.median, o.burstMsOutside.median) <= TARGETS.burstMs)],
