@@ -3,9 +3,25 @@
 #include "common/buf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Decimal digits of v without printf (ids, counts and indexes are most of
+ * the numbers we print, several per tool call). */
+static int append_integer(struct buf *out, int64_t v)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t) -v : (uint64_t) v;
+    do {
+        *--p = (char) ('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return buf_append(out, p, (size_t) (tmp + sizeof tmp - p));
+}
 
 int json_append_number(struct buf *out, double d)
 {
@@ -13,6 +29,8 @@ int json_append_number(struct buf *out, double d)
         return buf_append_str(out, "null");
     if (d == 0)
         return buf_append_char(out, '0');
+    if (d == floor(d) && fabs(d) < 9007199254740992.0) /* 2^53: exact in an int64 */
+        return append_integer(out, (int64_t) d);
     if (d == floor(d) && fabs(d) < 1e17)
         return buf_printf(out, "%.0f", d);
     char tmp[40];

@@ -64,7 +64,7 @@ static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, c
     c->e = e;
     c->id = id;
     c->in_start = 1;
-    if (strcmp(op, "tool") == 0) {
+    if (e->req->progress_token && strcmp(op, "tool") == 0) { /* formatted only when wanted */
         char msg[300];
         snprintf(msg, sizeof msg, "calling %.250s", name);
         mcp_request_progress(e->req, msg);

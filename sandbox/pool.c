@@ -69,8 +69,21 @@ static void write_done(uv_write_t *req, int status)
     free(req);
 }
 
+/* Writes at once what the socket takes (uv_try_write: no copy, no request,
+ * no completion callback, and no epoll_ctl when libuv later stops watching
+ * for POLLOUT); copies and queues only the rest. uv_try_write refuses while
+ * earlier writes are queued, so the order holds. Errors are reported as
+ * uv_write reports them: its return code, or its callback. */
 static int write_copy(uv_stream_t *s, const char *data, size_t len)
 {
+    uv_buf_t now = uv_buf_init((char *) data, (unsigned) len);
+    int n = uv_try_write(s, &now, 1);
+    if (n == (int) len)
+        return 0;
+    if (n > 0) {
+        data += n;
+        len -= (size_t) n;
+    }
     struct write_req *w = xmalloc(sizeof *w + len);
     memcpy(w->data, data, len);
     w->buf = uv_buf_init(w->data, (unsigned) len);
@@ -211,7 +224,9 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
     if (!accepted || p->closing) {
         if (!accepted)
             log_error("sandbox", "worker %d: no socket received from the zygote", pid);
-        /* Not usable (or not wanted: the pool is closing): close it at once. */
+        /* Not usable, or not wanted: announced before sandbox_pool_close
+         * killed the zygote and read after it. Closing our end at once lets
+         * the worker exit (EOF) and the loop finish. */
         w->eof = w->exited = 1;
         w->leased = 1;
         w->released = 1;

@@ -60,7 +60,8 @@ struct sandbox_worker_events {
 void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,
                            void *ud);
 
-/* Queues bytes (copied) to the worker. Returns 0 or a negative libuv error. */
+/* Writes bytes to the worker: what its socket takes at once, the rest copied
+ * and queued. Returns 0 or a negative libuv error. */
 int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len);
 
 /* Asks the zygote to SIGKILL the worker; `gone` follows. */

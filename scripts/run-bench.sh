@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs every benchmark against the build in directory B and prints each one's
 # report: tests/bench/bench_*.mjs (Node, pinned npm modules) and any built C
-# benchmark binaries B/bench/bench_*. Builds the C stdio client it needs.
+# benchmark binaries B/bench/bench_*. Builds the C helpers they need: the
+# stdio client, the proxy benchmark's echo server and direct client, and the
+# engine benchmark (linked against B's library).
 # Usage: run-bench.sh [B]   (B defaults to build)
 # Env: BENCH_OUT=FILE       raw numbers as JSON (passed to each benchmark as is)
 #      BENCH_OUT_DIR=DIR    instead, each benchmark writes DIR/NAME.json
@@ -22,12 +24,30 @@ if [ ! -d tests/node_modules/@modelcontextprotocol/sdk ]; then
 fi
 
 mkdir -p "$B/bench"
-helper="$B/bench/stdio_client"
-if [ ! -x "$helper" ] || [ tests/bench/stdio_client.c -nt "$helper" ]; then
-    ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-        -o "$helper" tests/bench/stdio_client.c
-fi
-export BENCH_C_CLIENT="$PWD/$helper"
+CWARN="-std=c11 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
+# Builds tests/bench/NAME.c into B/bench/NAME when missing or older than its
+# source (or, with a third argument, than that file too); the rest are flags.
+build_c() {
+    name=$1
+    dep=$2
+    shift 2
+    out="$B/bench/$name"
+    if [ ! -x "$out" ] || [ "tests/bench/$name.c" -nt "$out" ] || [ "$dep" -nt "$out" ]; then
+        ${CC:-cc} $CWARN -o "$out" "tests/bench/$name.c" "$@"
+    fi
+}
+build_c stdio_client /dev/null
+build_c direct_client /dev/null
+build_c echo_server /dev/null $(pkg-config --cflags --libs libcjson 2>/dev/null || echo -lcjson)
+# The engine's share of a call, in-process: links the library of this build.
+SAN=""
+[ "$B" = build-san ] && SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
+build_c bench_engine_calls "$B/libmcpcodemode.a" -g -I. -I"$B/duk" -D_GNU_SOURCE $SAN \
+    "$B/duk/duktape.o" "$B/libmcpcodemode.a" \
+    $(pkg-config --libs libuv libcjson libseccomp libcurl 2>/dev/null || echo -luv -lcjson -lseccomp -lcurl) -lm -lpthread
+export BENCH_C_CLIENT="$PWD/$B/bench/stdio_client"
+export BENCH_DIRECT_CLIENT="$PWD/$B/bench/direct_client"
+export BENCH_ECHO_SERVER="$PWD/$B/bench/echo_server"
 
 # Runs one benchmark (name, then its command line) with its output file set.
 run_one() {

@@ -282,8 +282,10 @@ static void send_call(struct tools_downstream_call *c)
     struct tools_downstream *d = c->d;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "name", c->tool);
-    cJSON_AddItemToObject(p, "arguments",
-                          c->args ? cJSON_Duplicate(c->args, 1) : cJSON_CreateObject());
+    if (c->args) /* a reference: printed, never freed or copied with p */
+        cJSON_AddItemReferenceToObject(p, "arguments", c->args);
+    else
+        cJSON_AddItemToObject(p, "arguments", cJSON_CreateObject());
     if (c->task) {
         cJSON *task = cJSON_AddObjectToObject(p, "task");
         cJSON_AddNumberToObject(task, "ttl", (double) c->timeout_ms);
@@ -395,6 +397,10 @@ struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, 
     d->ncalls++;
     if (d->state == TOOLS_DOWNSTREAM_READY)
         send_call(c);
-    arm(d);
+    /* arm() scans every call: only when this deadline comes first (calls
+     * share a timeout, so it rarely does; a burst of n calls was O(n^2)). */
+    if (!uv_is_active((uv_handle_t *) &d->call_timer) ||
+        c->deadline < c->start + uv_timer_get_due_in(&d->call_timer))
+        arm(d);
     return c;
 }

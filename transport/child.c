@@ -269,6 +269,17 @@ int transport_child_write(struct transport_child *c, const char *data, size_t le
 {
     if (!c->in_open || c->in_closing || c->exited)
         return UV_EPIPE;
+    /* What the pipe takes at once goes without a copy or a request (uv_try_write
+     * refuses while earlier writes are queued, so the order holds); only the
+     * rest is queued, and counted in write_queue. Errors take the uv_write path. */
+    uv_buf_t now = uv_buf_init((char *) data, (unsigned) len);
+    int n = uv_try_write((uv_stream_t *) &c->in, &now, 1);
+    if (n == (int) len)
+        return 0;
+    if (n > 0) {
+        data += n;
+        len -= (size_t) n;
+    }
     struct write_req *w = xmalloc(sizeof *w + len);
     memcpy(w->data, data, len);
     w->c = c;

@@ -73,9 +73,10 @@ function resolveThenableJob(p, job) {
     try { apply(job.then, job.x, [res, rej]); } catch (e) { rej(e); }
 }
 
-/* A reaction is {p: derived promise or null, f: onFulfilled, r: onRejected, fn: internal}. */
+/* A reaction is {p: derived promise or null, f: onFulfilled, r: onRejected, fn: internal
+ * callback fn(ok, value, re), with s and i for the combinators}. */
 function runReaction(re, st) {
-    if (re.fn) { re.fn(st.state === FULFILLED, st.value); return; }
+    if (re.fn) { re.fn(st.state === FULFILLED, st.value, re); return; }
     var h = st.state === FULFILLED ? re.f : re.r;
     if (typeof h !== 'function') {
         if (st.state === FULFILLED) resolveP(re.p, st.value); else rejectP(re.p, st.value);
@@ -123,6 +124,10 @@ function toP(x) {
 
 /* Subscribes an internal callback fn(ok, value) without creating a promise. */
 function onSettled(p, fn) { addReaction(p, { p: null, f: null, r: null, fn: fn }); }
+
+/* The same for the combinators: fn(ok, value, re) with re.s the combinator's
+ * state and re.i the item's index; no closures, no derived promise. */
+function watch(p, fn, s, i) { addReaction(p, { p: null, f: null, r: null, fn: fn, s: s, i: i }); }
 
 function thenImpl(p, f, r) {
     var d = newP();
@@ -176,22 +181,37 @@ function combinator(items, onItem, onEmpty) {
     return d;
 }
 
+function allItem(ok, v, re) {
+    var s = re.s;
+    if (!ok) { rejectP(s.d, v); return; }
+    s.values[re.i] = v;
+    if (--s.left === 0) resolveP(s.d, s.values);
+}
+function allSettledItem(ok, v, re) {
+    var s = re.s;
+    s.values[re.i] = ok ? { status: 'fulfilled', value: v } : { status: 'rejected', reason: v };
+    if (--s.left === 0) resolveP(s.d, s.values);
+}
+function raceItem(ok, v, re) {
+    if (ok) resolveP(re.s.d, v); else rejectP(re.s.d, v);
+}
+function anyItem(ok, v, re) {
+    var s = re.s;
+    if (ok) { resolveP(s.d, v); return; }
+    s.values[re.i] = v;
+    if (--s.left === 0) rejectP(s.d, new AggregateError(s.values, 'All promises were rejected'));
+}
+
 def(Promise, 'all', function (items) {
-    return combinator(items, function (s, p, i) {
-        thenImpl(p, function (v) { s.values[i] = v; if (--s.left === 0) resolveP(s.d, s.values); },
-                 function (e) { rejectP(s.d, e); });
-    }, function (s) { resolveP(s.d, s.values); });
+    return combinator(items, function (s, p, i) { watch(p, allItem, s, i); },
+        function (s) { resolveP(s.d, s.values); });
 });
 def(Promise, 'allSettled', function (items) {
-    return combinator(items, function (s, p, i) {
-        thenImpl(p, function (v) { s.values[i] = { status: 'fulfilled', value: v }; if (--s.left === 0) resolveP(s.d, s.values); },
-                 function (e) { s.values[i] = { status: 'rejected', reason: e }; if (--s.left === 0) resolveP(s.d, s.values); });
-    }, function (s) { resolveP(s.d, s.values); });
+    return combinator(items, function (s, p, i) { watch(p, allSettledItem, s, i); },
+        function (s) { resolveP(s.d, s.values); });
 });
 def(Promise, 'race', function (items) {
-    return combinator(items, function (s, p) {
-        thenImpl(p, function (v) { resolveP(s.d, v); }, function (e) { rejectP(s.d, e); });
-    }, function () {});
+    return combinator(items, function (s, p, i) { watch(p, raceItem, s, i); }, function () {});
 });
 
 function AggregateError(errors, message) {
@@ -208,10 +228,8 @@ def(AggregateError.prototype, 'name', 'AggregateError');
 def(G, 'AggregateError', AggregateError);
 
 def(Promise, 'any', function (items) {
-    return combinator(items, function (s, p, i) {
-        thenImpl(p, function (v) { resolveP(s.d, v); },
-                 function (e) { s.values[i] = e; if (--s.left === 0) rejectP(s.d, new AggregateError(s.values, 'All promises were rejected')); });
-    }, function (s) { rejectP(s.d, new AggregateError(s.values, 'All promises were rejected')); });
+    return combinator(items, function (s, p, i) { watch(p, anyItem, s, i); },
+        function (s) { rejectP(s.d, new AggregateError(s.values, 'All promises were rejected')); });
 });
 
 def(G, 'Promise', Promise);

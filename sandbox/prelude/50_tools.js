@@ -30,16 +30,27 @@ var ToolArgumentError = defineError('ToolArgumentError', function (message, tool
     this.violations = violations || [];
 });
 
-/* The line of the innermost program frame, for errors raised by the host. */
-function programLine() {
-    var act = rt.act;
-    for (var i = -3; i > -40; i--) {
-        var a = act(i);
-        if (!a) return undefined;
-        var f = a['function'];
-        if (f && f.fileName === rt.PROGRAM) return a.lineNumber;
+/* The call site, for errors raised by the host. An Error made at the call
+ * records the call stack (function and pc of each frame, 10 deep) for ~1 us;
+ * its lines are worked out only when the call fails. (Walking the stack with
+ * Duktape.act at every call cost ~3.5 us: an object and a pc-to-line lookup
+ * per frame.) */
+var ErrorCtor = rt.ErrorCtor, strIndexOf = Str.prototype.indexOf, charCodeAt = Str.prototype.charCodeAt;
+var getStack = Object.getOwnPropertyDescriptor(ErrorCtor.prototype, 'stack').get;
+var SITE = '(' + rt.PROGRAM + ':';
+
+/* The line of the innermost program frame in the stack of `site`, or undefined. */
+function callLine(site) {
+    var stack = apply(getStack, site, []);
+    var at = typeof stack === 'string' ? apply(strIndexOf, stack, [SITE]) : -1;
+    if (at < 0) return undefined;
+    var line = 0;
+    for (var i = at + SITE.length; i < stack.length; i++) {
+        var d = apply(charCodeAt, stack, [i]) - 48;
+        if (d < 0 || d > 9) break;
+        line = line * 10 + d;
     }
-    return undefined;
+    return line > 0 ? line : undefined;
 }
 
 function makeError(info, line) {
@@ -73,7 +84,7 @@ function request(op, name, args) {
         text = stringify(args);
         if (text === undefined) throw new TypeError('tool arguments must be a JSON value, got ' + typeof args);
     }
-    var c = { op: op, name: Str(name), args: text, p: rt.newP(), line: programLine() };
+    var c = { op: op, name: Str(name), args: text, p: rt.newP(), site: new ErrorCtor() };
     if (inflight >= rt.maxConcurrent) waiting[waiting.length] = c;
     else dispatch(c);
     return c.p;
@@ -88,7 +99,7 @@ rt.settle = function (id, ok, text) {
     var v;
     try { v = text === undefined || text === '' ? undefined : parse(text); } catch (e) { v = undefined; ok = false; text = ''; }
     if (ok) rt.resolveP(c.p, v);
-    else rt.rejectP(c.p, makeError(v || { name: 'Error', message: 'malformed reply from the host' }, c.line));
+    else rt.rejectP(c.p, makeError(v || { name: 'Error', message: 'malformed reply from the host' }, callLine(c.site)));
     while (waiting.length && inflight < rt.maxConcurrent) dispatch(waiting.shift());
 };
 rt.inflight = function () { return inflight + waiting.length; };
@@ -113,7 +124,8 @@ function serverProxy(serverId, map) {
     }
     return new Proxy(obj, {
         get: function (t, k) {
-            if (typeof k !== 'string' || rt.hasOwn(t, k) || k === 'then' || k === 'toJSON' || k in Object.prototype) return t[k];
+            var v = t[k]; /* own names first, without the cost of a hasOwnProperty call */
+            if (v !== undefined || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in Object.prototype) return v;
             return toolFn(serverId + '.' + k);
         }
     });
@@ -130,7 +142,8 @@ rt.installTools = function (catalogText) {
     }
     var tools = new Proxy(root, {
         get: function (t, k) {
-            if (typeof k !== 'string' || rt.hasOwn(t, k) || k === 'then' || k === 'toJSON' || k in Object.prototype) return t[k];
+            var v = t[k]; /* own names first, without the cost of a hasOwnProperty call */
+            if (v !== undefined || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in Object.prototype) return v;
             return serverProxy(k, {});
         }
     });

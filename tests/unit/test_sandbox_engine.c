@@ -191,6 +191,20 @@ static void test_tool_error_uncaught_has_call_line(void **state)
                    "__await(tools.t.fail({}));\"}}");
 }
 
+/* The line is the call's, not the await's: a call made in a nested function
+ * and awaited elsewhere (or through Promise.all) points at the call. */
+static void test_tool_error_line_is_the_call_site(void **state)
+{
+    EXPECT_OUTCOME("var f = function () {\n"
+                   "    return tools.t.fail({});\n"
+                   "};\n"
+                   "var p = f();\n"
+                   "__await(Promise.all([p]));",
+                   "{\"ok\":false,\"error\":{\"name\":\"ToolError\",\"message\":\"it failed\","
+                   "\"line\":2,\"tool\":\"t.fail\",\"excerpt\":\"  1 | var f = function () {\\n> 2 "
+                   "|     return tools.t.fail({});\"}}");
+}
+
 static void test_refused_call_rejects(void **state)
 {
     EXPECT_OUTCOME("try { __await(callTool('refuse.me', {})); } catch (e) { return e.message; }",
@@ -364,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_await_in_coroutine),
         cmocka_unit_test(test_tool_error_caught),
         cmocka_unit_test(test_tool_error_uncaught_has_call_line),
+        cmocka_unit_test(test_tool_error_line_is_the_call_site),
         cmocka_unit_test(test_refused_call_rejects),
         cmocka_unit_test(test_console_format),
         cmocka_unit_test(test_microtask_order),

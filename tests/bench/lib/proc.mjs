@@ -1,8 +1,9 @@
 // Process-tree memory from /proc (Linux): a root pid's live descendants and
 // each one's RSS (VmRSS), PSS and USS (Private_Clean + Private_Dirty) from
-// smaps_rollup. RSS sums count every shared copy-on-write page once per
-// process; PSS divides each shared page among its sharers, so a PSS sum is
-// the tree's honest footprint; USS is what killing one process would free.
+// smaps_rollup, and a process's CPU time from schedstat. RSS sums count
+// every shared copy-on-write page once per process; PSS divides each shared
+// page among its sharers, so a PSS sum is the tree's honest footprint; USS
+// is what killing one process would free.
 import { readFileSync, readdirSync } from 'node:fs';
 
 function read(path) {
@@ -81,6 +82,15 @@ export function memory(pid) {
         pssKiB: kbField(rollup, 'Pss'),
         ussKiB: kbField(rollup, 'Private_Clean') + kbField(rollup, 'Private_Dirty'),
     };
+}
+
+/**
+ * CPU time (ms) a process has run so far, from /proc/<pid>/schedstat
+ * (nanoseconds, updated at each context switch); null when it is gone.
+ */
+export function cpuMs(pid) {
+    const s = read(`/proc/${pid}/schedstat`);
+    return s === null ? null : Number(s.split(' ')[0]) / 1e6;
 }
 
 /** Memory of a whole tree: sums and per-process rows (role by depth: 0 root, 1 child, 2 grandchild). */

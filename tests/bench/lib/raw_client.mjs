@@ -16,6 +16,7 @@ export class RawClient {
         this.nextId = 1;
         this.stderr = '';
         this.closed = false;
+        this.onNotification = null; // (msg, t): called for each notification from the server
         this.tSpawn = nowMs();
         this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
         this.pid = this.child.pid;
@@ -47,7 +48,11 @@ export class RawClient {
             this.failAll(new Error(`server wrote a non-JSON line: ${line.slice(0, 200)}`));
             return;
         }
-        if (msg.id === undefined || msg.method !== undefined) return; // notification or server request
+        if (msg.method !== undefined) {
+            if (msg.id === undefined && this.onNotification) this.onNotification(msg, t);
+            return; // notification or server request
+        }
+        if (msg.id === undefined) return;
         const p = this.pending.get(msg.id);
         if (!p) return;
         this.pending.delete(msg.id);
