@@ -3,7 +3,7 @@
 #   make run        set up, build, run the example program through the server's execution path
 #   make serve      start the stdio server with the example config
 #   make test       set up (system packages, pinned npm modules), build, run every test
-#   make unit | e2e | programs | bench
+#   make unit | e2e | programs | conformance | bench
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make install PREFIX=/usr/local
 # Sources are found by directory: a new .c file in common/ transport/ mcp-server/
@@ -41,7 +41,7 @@ BIN     := $(B)/mcp-codemode
 DUK_OBJ := $(B)/duk/duktape.o
 EXAMPLES := $(B)/examples/maze-server
 
-.PHONY: all run serve test unit e2e programs bench install clean deps npm-deps format check-format
+.PHONY: all run serve test unit e2e programs conformance bench install clean deps npm-deps format check-format
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, derived from the packaged amalgamation ------------------------
@@ -122,6 +122,8 @@ e2e: $(BIN) $(EXAMPLES) $(TOOL_BINS)
 	sh scripts/run-tests.sh $(B) e2e
 programs: $(BIN) $(EXAMPLES)
 	sh scripts/run-tests.sh $(B) programs
+conformance: $(BIN)
+	sh scripts/run-tests.sh $(B) conformance
 bench: $(BIN)
 	sh scripts/run-bench.sh $(B)
 

@@ -1,7 +1,8 @@
 /* The rules of each MCP HTTP endpoint. /mcp: which era a POST belongs to
- * (a known Mcp-Session-Id or an initialize: a 2025 session; an
- * MCP-Protocol-Version of 2026-07-28: a stateless request checked against
- * its Mcp-Method and Mcp-Name headers), GET streams and DELETE for sessions.
+ * (a known Mcp-Session-Id, or an initialize without the 2026-07-28 version
+ * header: a 2025 session; an MCP-Protocol-Version of 2026-07-28: a stateless
+ * request checked against its Mcp-Method and Mcp-Name headers), GET streams
+ * and DELETE for sessions.
  * /sse and /message: the 2024-11-05 HTTP+SSE transport. The statuses follow
  * the transport pages of each revision (docs/protocol.md lists them). */
 #include "mcp-server/http_internal.h"
@@ -167,6 +168,12 @@ static void serve_modern(struct mcp_http *h, struct http_exchange *x,
         mcp_http__reply_error(x, 400, cors, m->id, MCP_ERR_HEADER_MISMATCH, msg);
         return;
     }
+    if (strcmp(m->method, "initialize") == 0) { /* removed in 2026-07-28: not for h->modern */
+        mcp_http__reply_error(x, 404, cors, m->id, RPC_METHOD_NOT_FOUND,
+                              "Method not found: initialize (protocol 2026-07-28 has no "
+                              "handshake; 2025 clients send it without that version header)");
+        return;
+    }
     const char *accept = header(r, "accept");
     struct http_post *p = mcp_http__post_new(h, x, NULL, cors);
     p->modern = 1;
@@ -263,10 +270,10 @@ static void post_mcp(struct mcp_http *h, struct http_exchange *x,
     int init = !batch && m.kind == RPC_REQUEST && strcmp(m.method, "initialize") == 0;
     if (sid && !pv_modern)
         post_session(h, x, r, sid, pv, pv_known, cors);
+    else if (pv_modern) /* versioning.mdx: modern requests are served statelessly, initialize too */
+        serve_modern(h, x, r, &m, batch, pv, cors);
     else if (init)
         post_new_session(h, x, r, cors);
-    else if (pv_modern)
-        serve_modern(h, x, r, &m, batch, pv, cors);
     else if (pv && !pv_known)
         unsupported_version(x, cors, &m, pv);
     else if (!batch && m.kind == RPC_INVALID && m.invalid_code == RPC_PARSE_ERROR)

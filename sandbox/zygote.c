@@ -139,6 +139,18 @@ static void commands(int ctl, char *buf, size_t *len, struct sandbox_engine *tmp
     *len -= start;
 }
 
+/* Consolidates glibc's fast bins once, here, before any fork: building the
+ * template leaves many freed small chunks in them, and the first large
+ * request of each worker (settle_allocator in worker.c) merged them again in
+ * every worker, copying ~60 copy-on-write pages (235 -> 175 page faults per
+ * worker, 1.23 -> 0.90-0.98 ms of worker CPU per call, measured over HTTP
+ * with 50 clients). Now the workers inherit merged free chunks. */
+static void consolidate_heap(void)
+{
+    void *volatile p = malloc(2048);
+    free(p);
+}
+
 int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int host_pid)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -155,6 +167,7 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     }
     if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
         log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
+    consolidate_heap();
     sigset_t mask, oldmask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);

@@ -175,7 +175,7 @@ test('2026-07-28 stateless: discover, tools/list, tools/call with their headers;
   assert.equal(n.status, 202);
 });
 
-test('2026-07-28 status codes: -32022 400, -32020 400 (missing, mismatched, base64), -32601 404, missing _meta 400, GET/DELETE 405', async () => {
+test('2026-07-28 status codes: -32022 400, -32020 400 (missing, mismatched, base64), -32601 404 (initialize too), missing _meta 400, GET/DELETE 405', async () => {
   const wire = new Wire('modern errors');
   const v = await fetchAll(srv, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '1900-01-01', 'Mcp-Method': 'server/discover' }, body: { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01', 'io.modelcontextprotocol/clientCapabilities': {} } } }, wire });
   assert.equal(v.status, 400);
@@ -193,6 +193,11 @@ test('2026-07-28 status codes: -32022 400, -32020 400 (missing, mismatched, base
   const unknown = await modernCall(srv, wire, 'nope/nope', {}, { id: 5 });
   assert.equal(unknown.status, 404);
   assert.equal(unknown.json.error.code, -32601);
+  // initialize does not exist in 2026-07-28 (conformance: sep-2575-http-server-method-not-found-404-initialize)
+  const init = await modernCall(srv, wire, 'initialize', {}, { id: 7 });
+  assert.equal(init.status, 404);
+  assert.equal(init.json.error.code, -32601);
+  assert.equal(init.headers['mcp-session-id'], undefined);
   const noMeta = await fetchAll(srv, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' }, body: { jsonrpc: '2.0', id: 6, method: 'tools/list', params: {} }, wire });
   assert.equal(noMeta.status, 400);
   assert.equal(noMeta.json.error.code, -32602);

@@ -351,6 +351,24 @@ static void test_modern_requests(void **state)
              "}}");
     assert_int_equal(r->status, 404);
     assert_true(has(r, "\"code\":-32601"));
+    /* initialize is no 2026-07-28 method: 404 with -32601 and no session, whatever the params;
+     * the shared stateless server stays stateless, and 2025 clients still get sessions */
+    r = post(f, MODERN_HEADERS "Mcp-Method: initialize\r\n",
+             "{\"jsonrpc\":\"2.0\",\"id\":31,\"method\":\"initialize\",\"params\":{" MODERN_META
+             "}}");
+    assert_int_equal(r->status, 404);
+    assert_true(has(r, "\"id\":31,\"error\":{\"code\":-32601"));
+    assert_false(has(r, "mcp-session-id"));
+    r = post(f, MODERN_HEADERS "Mcp-Method: initialize\r\n", INIT_BODY("2025-11-25"));
+    assert_int_equal(r->status, 404);
+    assert_int_equal(mcp_http_sessions(f->h), 0);
+    r = post(f, MODERN_HEADERS "Mcp-Method: tools/list\r\n",
+             "{\"jsonrpc\":\"2.0\",\"id\":32,\"method\":\"tools/list\",\"params\":{" MODERN_META
+             "}}");
+    assert_int_equal(r->status, 200);
+    assert_true(has(r, "\"resultType\":\"complete\""));
+    open_session(f, "2025-11-25");
+    assert_int_equal(mcp_http_sessions(f->h), 1);
     /* a required _meta field is missing: 400 with -32602 */
     r = post(f, MODERN_HEADERS "Mcp-Method: tools/list\r\n",
              "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
