@@ -552,9 +552,9 @@ void lower__e_stmt(struct emit *E, struct node *n)
     case N_BREAK:
     case N_CONTINUE:
         lower__e_tok(E, n->line, n->kind == N_BREAK ? "break" : "continue", n->kind == N_BREAK ? 5 : 8);
-        if (n->name) {
+        if (n->y || n->name) { /* y: a for-of's own label (lower_emit_loop.c) */
             lower__e_w(E, " ");
-            lower__e_name(E, 0, n->name);
+            lower__e_name(E, 0, n->y ? (struct lname *)n->y : n->name);
         }
         lower__e_w(E, ";");
         break;

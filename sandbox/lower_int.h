@@ -178,7 +178,8 @@ struct node {
     struct node *next;
     struct lname *name;
     void *x; /* IDENT: binding; FUNC: funcinfo; BLOCK etc: scope */
-    void *y; /* THIS/SUPER/NEWTARGET/`arguments`: owning funcinfo; PRIVNAME: member */
+    void *y; /* THIS/SUPER/NEWTARGET/`arguments`: owning funcinfo; PRIVNAME: member;
+              * BREAK: the label it takes (a break leaving a for-of, lower_emit_loop.c) */
 };
 
 /* ---- scopes ---------------------------------------------------------------- */
@@ -190,6 +191,8 @@ enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME
 #define BF_RENAMED   0x04
 #define BF_ASSIGNED  0x08
 #define BF_LOOPHEAD  0x10 /* declared in a for(let...;;) head */
+#define BF_REASSIGNED 0x20 /* a target after its declaration (=, ++, for-in/of head) */
+#define BF_ARRAYINIT 0x40 /* let/const initialised with an array literal */
 
 struct binding {
     struct lname *name;
