@@ -53,6 +53,7 @@ void lower__e_tok(struct emit *E, int line, const char *s, size_t n)
         goto_line(E, line);
     if (!n)
         return;
+    E->stmt_start = 0;
     unsigned char c0 = (unsigned char)s[0], l = (unsigned char)E->last;
     if ((is_word_char(l) && is_word_char(c0)) || (l == '+' && c0 == '+') || (l == '-' && c0 == '-') ||
         (l == '/' && (c0 == '/' || c0 == '*')) || (E->last_num && c0 == '.') ||
@@ -342,7 +343,7 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
             if (d->b) {
                 lower__e_w(E, " = ");
                 E->name_hint = d->a->name;
-                lower__e_expr(E, d->b);
+                lower__e_expr_loose(E, d->b);
                 E->name_hint = NULL;
             } else if (n->op == VK_LET && !in_for_head && b && b->scope->in_loop &&
                        !(b->flags & BF_FRESH)) {
@@ -352,14 +353,8 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
             }
             continue;
         }
-        struct lname *t = lower__e_tmp(E);
-        if (!first)
-            lower__e_w(E, ", ");
-        first = 0;
-        lower__e_name(E, d->line, t);
-        lower__e_w(E, " = ");
-        lower__e_expr(E, d->b);
-        lower__e_pattern(E, d->a, t, 1, &first);
+        lower__e_tok(E, d->line, "", 0);
+        lower__e_pattern_from(E, d->a, d->b, 1, &first);
     }
     if (fresh && first)
         lower__e_w(E, "void 0");
@@ -465,7 +460,7 @@ static void e_return(struct emit *E, struct node *n)
     if (n->a) {
         int paren = n->a->line != n->line;
         lower__e_w(E, paren ? " (" : " ");
-        lower__e_expr(E, n->a);
+        lower__e_expr_loose(E, n->a);
         if (paren)
             lower__e_w(E, ")");
     } else if (E->fn->ret_this) {
@@ -512,13 +507,20 @@ void lower__e_stmt(struct emit *E, struct node *n)
 {
     lower__e_enter(E, n);
     switch (n->kind) {
-    case N_EXPRSTMT:
-        if (n->a->kind == N_ASSIGN && (n->a->a->kind == N_ARRPAT || n->a->a->kind == N_OBJPAT))
-            lower__e_destructure_assign(E, n->a, 0);
-        else
+    case N_EXPRSTMT: {
+        struct node *x = n->a;
+        while (x->kind == N_PAREN)
+            x = x->a;
+        if (x->kind == N_ASSIGN && (x->a->kind == N_ARRPAT || x->a->kind == N_OBJPAT))
+            lower__e_destructure_assign(E, x, 0);
+        else {
+            E->stmt_start = 1;
             lower__e_expr(E, n->a);
+            E->stmt_start = 0;
+        }
         lower__e_w(E, ";");
         break;
+    }
     case N_VAR:
         lower__e_var(E, n, 0);
         lower__e_w(E, ";");
@@ -610,6 +612,24 @@ static struct node *unparen(struct node *n)
     return n;
 }
 
+/* An expression whose ES5 form is never a call (so `return EXPR` is no tail
+ * call and needs no temporary): a name, a literal, an object literal
+ * without spread. */
+static int never_a_call(struct node *n)
+{
+    n = unparen(n);
+    if (n->kind == N_IDENT)
+        return n->op != 1 && n->x;
+    if (n->kind == N_NUM || n->kind == N_STR || n->kind == N_LITERAL || n->kind == N_THIS)
+        return 1;
+    if (n->kind != N_OBJECT)
+        return 0;
+    for (struct node *p = n->a; p; p = p->next)
+        if (p->op == PK_SPREAD || (p->flags & NF_COMPUTED) || !never_a_call(p->b))
+            return 0;
+    return 1;
+}
+
 static void emit_main(struct emit *E, struct node *prog)
 {
     struct funcinfo *root = prog->x;
@@ -640,6 +660,11 @@ static void emit_main(struct emit *E, struct node *prog)
             lower__e_w(E, ")(), ");
             lower__e_name(E, 0, r);
             lower__e_w(E, ");");
+        } else if (s == last && s->kind == N_EXPRSTMT && !(root->flags & FI_TOP_RETURN) &&
+                   never_a_call(s->a)) {
+            lower__e_tok(E, s->line, "return ", 7);
+            lower__e_expr_loose(E, s->a);
+            lower__e_w(E, ";");
         } else if (s == last && s->kind == N_EXPRSTMT && !(root->flags & FI_TOP_RETURN)) {
             struct lname *r = lower__e_tmp(E);
             lower__e_tok(E, s->line, "return (", 8);

@@ -128,21 +128,68 @@ void lower__e_template_string(struct emit *E, struct node *part, int raw)
     lower__e_tok(E, line, b->data, b->len);
 }
 
-void lower__e_template(struct emit *E, struct node *n)
+static int tpl_part_empty(struct emit *E, const struct node *part)
 {
-    lower__e_tok(E, n->line, "(", 1);
+    return part->end - part->pos == ((part->flags & NF_TPL_TAIL) ? 2u : 3u);
+}
+
+/* Substitutions that bind tighter than `+` as emitted (primaries, members,
+ * calls, unary operators, and lowered forms that parenthesise themselves)
+ * need no parentheses in the concatenation. */
+static int tpl_operand_tight(const struct node *x)
+{
+    switch (x->kind) {
+    case N_IDENT: case N_THIS: case N_NUM: case N_STR: case N_LITERAL: case N_TEMPLATE:
+    case N_TAGGED: case N_REGEX: case N_ARRAY: case N_OBJECT: case N_CALL: case N_NEW:
+    case N_MEMBER: case N_OPTCHAIN: case N_AWAIT: case N_PAREN: case N_UNARY:
+        return 1;
+    }
+    return 0;
+}
+
+/* `a${x}b${y}` as ("a" + x + "b" + y): empty parts dropped, a leading ""
+ * only when the first two operands are not a string (`${x}${y}`, `${x}`). */
+void lower__e_template(struct emit *E, struct node *n, int loose)
+{
+    struct node *first = NULL, *second = NULL;
+    for (struct node *p = n->a; p && !second; p = p->next)
+        if (p->kind != N_TPL_PART || !tpl_part_empty(E, p)) {
+            if (first)
+                second = p;
+            else
+                first = p;
+        }
+    if (!first) {
+        lower__e_tok(E, n->line, "\"\"", 2);
+        return;
+    }
+    /* a plain string must not become a directive ("use strict") */
+    int plain = first->kind == N_TPL_PART && !second && !E->stmt_start;
+    int paren = !plain && !loose;
+    lower__e_tok(E, n->line, paren ? "(" : "", paren ? 1 : 0);
+    int any = 0;
+    if (first->kind != N_TPL_PART && (!second || second->kind != N_TPL_PART)) {
+        W("\"\"");
+        any = 1;
+    }
     for (struct node *p = n->a; p; p = p->next) {
-        if (p != n->a)
+        if (p->kind == N_TPL_PART && tpl_part_empty(E, p))
+            continue;
+        if (any)
             W(" + ");
+        any = 1;
         if (p->kind == N_TPL_PART) {
             lower__e_template_string(E, p, 0);
+        } else if (tpl_operand_tight(p)) {
+            lower__e_expr(E, p);
         } else {
             W("(");
-            lower__e_expr(E, p);
+            lower__e_expr_loose(E, p);
             W(")");
         }
     }
-    W(")");
+    if (paren)
+        W(")");
 }
 
 void lower__e_tagged(struct emit *E, struct node *n)
@@ -210,7 +257,7 @@ void lower__e_args_array(struct emit *E, struct node *first, int line)
         if (count++)
             W(", ");
         if (a->kind != N_HOLE)
-            lower__e_expr(E, a);
+            lower__e_expr_loose(E, a);
     }
     W("]");
     while (a) {
@@ -228,7 +275,7 @@ void lower__e_args_array(struct emit *E, struct node *first, int line)
                 if (a->kind == N_HOLE)
                     W("void 0");
                 else
-                    lower__e_expr(E, a);
+                    lower__e_expr_loose(E, a);
             }
             W("])");
         }
@@ -247,7 +294,7 @@ void lower__e_array(struct emit *E, struct node *n)
         if (a != n->a)
             W(", ");
         if (a->kind != N_HOLE)
-            lower__e_expr(E, a);
+            lower__e_expr_loose(E, a);
         last = a;
     }
     if (last && last->kind == N_HOLE)
@@ -310,7 +357,7 @@ static void e_prop(struct emit *E, struct node *p)
         if (p->op == PK_METHOD)
             lower__e_function(E, p->b, NULL);
         else
-            lower__e_expr(E, p->b);
+            lower__e_expr_loose(E, p->b);
         E->name_hint = NULL;
     }
 }

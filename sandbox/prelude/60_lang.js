@@ -277,9 +277,10 @@ def(G, '__tpl', function (cooked, raw) {
 
 var NATIVE = Symbol('native constructor');
 
-/* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other half). */
+/* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other
+ * half), absent for a method. */
 def(G, '__defm', function (obj, key, fn, kind) {
-    if (kind === 0) {
+    if (!kind) {
         defProp(obj, key, { value: fn, writable: true, enumerable: false, configurable: true });
         return;
     }

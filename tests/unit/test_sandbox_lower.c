@@ -114,7 +114,7 @@ static void test_main_wrapper(void **state)
     free(o);
     /* a lone (async) arrow is called */
     o = lower_ok("async () => {\n  return 5;\n}\n", LOWER_MODE_MAIN);
-    assert_non_null(strstr(o, "return ($1 = ((function"));
+    assert_non_null(strstr(o, "return ($1 = (function"));
     assert_non_null(strstr(o, ")(), $1);"));
     free(o);
 }
