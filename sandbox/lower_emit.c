@@ -10,23 +10,44 @@
 
 /* ---- output ------------------------------------------------------------------ */
 
-static int is_word_char(unsigned char c)
+/* [A-Za-z0-9_$\\] and any byte of a multi-byte character: two adjacent
+ * tokens starting/ending with these need a space between them. */
+static inline int is_word_char(unsigned c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$' || c == '\\' || c >= 0x80;
+    static const uint64_t lo = (1ull << '$') | (0x3ffull << '0');
+    static const uint64_t hi = (0x3ffffffull << ('A' - 64)) | (1ull << ('\\' - 64)) |
+                               (1ull << ('_' - 64)) | (0x3ffffffull << ('a' - 64));
+    return c >= 128 || (((c < 64 ? lo >> c : hi >> (c - 64))) & 1);
 }
 
-static void out_raw(struct emit *E, const char *s, size_t n)
+static void out_slow(struct emit *E, const char *s, size_t n)
+{
+    if (buf_append(E->out, s, n) < 0)
+        lower__error_at(E->cx, 0, "Output too large");
+}
+
+/* Appends n bytes. */
+static inline void out_raw(struct emit *E, const char *s, size_t n)
 {
     struct buf *b = E->out;
-    if (b->data && b->cap - b->len > n && !b->limit) {
-        memcpy(b->data + b->len, s, n);
-        b->len += n;
-        b->data[b->len] = 0;
+    if (!b->data || b->cap - b->len <= n || b->limit) {
+        out_slow(E, s, n);
         return;
     }
-    if (buf_append(b, s, n) < 0)
-        lower__error_at(E->cx, 0, "Output too large");
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+/* Counts the line terminators of an emitted token (source text only has
+ * them: strings with line continuations). */
+static void count_lines(struct emit *E, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n')
+            E->line++;
+        else if (s[i] == '\r' && !(i + 1 < n && s[i + 1] == '\n'))
+            E->line++;
 }
 
 static void goto_line(struct emit *E, int line)
@@ -55,18 +76,35 @@ void lower__e_tok(struct emit *E, int line, const char *s, size_t n)
         return;
     E->stmt_start = 0;
     unsigned char c0 = (unsigned char)s[0], l = (unsigned char)E->last;
-    if ((is_word_char(l) && is_word_char(c0)) || (l == '+' && c0 == '+') || (l == '-' && c0 == '-') ||
-        (l == '/' && (c0 == '/' || c0 == '*')) || (E->last_num && c0 == '.') ||
-        (l == '<' && c0 == '!'))
-        out_raw(E, " ", 1);
-    out_raw(E, s, n);
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == '\n')
-            E->line++;
-        else if (s[i] == '\r' && !(i + 1 < n && s[i + 1] == '\n'))
-            E->line++;
+    int space = (is_word_char(l) && is_word_char(c0)) ||
+                (l == c0 && (l == '+' || l == '-')) || (l == '/' && (c0 == '/' || c0 == '*')) ||
+                (E->last_num && c0 == '.') || (l == '<' && c0 == '!');
+    struct buf *b = E->out;
+    if (!b->data || b->cap - b->len <= n + 1 || b->limit) {
+        if (space)
+            out_slow(E, " ", 1);
+        out_slow(E, s, n);
+    } else {
+        char *d = b->data + b->len;
+        if (space)
+            *d++ = ' ';
+        if (n <= 8) {
+            for (size_t i = 0; i < n; i++)
+                d[i] = s[i];
+        } else {
+            memcpy(d, s, n);
+        }
+        d[n] = 0;
+        b->len = (size_t)(d + n - b->data);
+    }
     E->last = s[n - 1];
     E->last_num = 0;
+}
+
+void lower__e_text(struct emit *E, int line, const char *s, size_t n)
+{
+    lower__e_tok(E, line, s, n);
+    count_lines(E, s, n);
 }
 
 void lower__e_w(struct emit *E, const char *s)
@@ -116,7 +154,7 @@ void lower__e_key(struct emit *E, int line, struct lname *n)
 
 void lower__e_src(struct emit *E, struct node *n)
 {
-    lower__e_tok(E, n->line, E->src + n->pos, n->end - n->pos);
+    lower__e_text(E, n->line, E->src + n->pos, n->end - n->pos);
 }
 
 void lower__e_enter(struct emit *E, struct node *n)

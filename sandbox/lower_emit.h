@@ -61,7 +61,12 @@ struct emit {
 int lower__e_enum_member_ref(struct emit *E, struct node *id);
 
 /* output */
+/* A token (no line terminator in s) on line (0: the current one); a space
+ * before it where the previous token would run into it. */
 void lower__e_tok(struct emit *E, int line, const char *s, size_t n);
+/* The same for source text that may hold line terminators (a string with a
+ * line continuation): the lines it spans are counted. */
+void lower__e_text(struct emit *E, int line, const char *s, size_t n);
 void lower__e_w(struct emit *E, const char *s);
 void lower__e_name(struct emit *E, int line, struct lname *n);
 void lower__e_src(struct emit *E, struct node *n);

@@ -61,7 +61,7 @@ void lower__e_string(struct emit *E, struct node *n)
             buf_append_char(b, s[i]);
         }
     }
-    lower__e_tok(E, n->line, b->data, b->len);
+    lower__e_text(E, n->line, b->data, b->len);
 }
 
 /* One template part as a string literal (cooked, or raw for tagged

@@ -53,6 +53,10 @@ struct names {
 struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, uint32_t *counter);
 /* Interns s[0..n); NULL if the arena is exhausted. */
 struct lname *lower__intern(struct names *t, const char *s, size_t n);
+/* The same with h, the FNV-1a hash of s[0..n) (LOWER_HASH_INIT, LOWER_HASH_STEP). */
+struct lname *lower__intern_hashed(struct names *t, const char *s, size_t n, uint32_t h);
+#define LOWER_HASH_INIT 2166136261u
+#define LOWER_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 16777619u)
 /* Looks up without interning. */
 struct lname *lower__lookup(struct names *t, const char *s, size_t n);
 int lower__names_init(struct names *t, struct arena *a);
