@@ -373,6 +373,54 @@ static void e_object_literal(struct emit *E, struct node *first, struct node *st
     W("}");
 }
 
+/* `k: v` with a key that can be assigned (`$t.k = v`) with the effect of
+ * defining it on a fresh object: no accessor, method or `__proto__`. */
+static int is_plain_prop(const struct node *p)
+{
+    if (p->op != PK_INIT || (p->flags & NF_COMPUTED))
+        return 0;
+    const struct node *k = p->a;
+    if (k->kind == N_IDENT)
+        return !(k->name->len == 9 && memcmp(k->name->s, "__proto__", 9) == 0);
+    return k->kind == N_NUM;
+}
+
+static int plain_run(struct node *first, struct node *stop)
+{
+    for (struct node *p = first; p != stop; p = p->next)
+        if (!is_plain_prop(p))
+            return 0;
+    return 1;
+}
+
+/* The last literal run of a spread object as assignments to its temporary:
+ * `, $t.k = v, $t[1] = w, $t)` (a fresh object has no setter to run). */
+static void e_assigned_run(struct emit *E, struct node *first, struct lname *t)
+{
+    for (struct node *p = first; p; p = p->next) {
+        W(", ");
+        lower__e_name(E, 0, t);
+        if (p->a->kind == N_IDENT) {
+            lower__e_dot(E, p->line, p->a->name);
+        } else {
+            lower__e_tok(E, p->line, "[", 1);
+            lower__e_number(E, p->a);
+            W("]");
+        }
+        W(" = ");
+        if (p->flags & NF_SHORTHAND) {
+            lower__e_ident(E, p->b);
+        } else {
+            E->name_hint = p->a->kind == N_IDENT ? p->a->name : NULL;
+            lower__e_expr_loose(E, p->b);
+            E->name_hint = NULL;
+        }
+    }
+    W(", ");
+    lower__e_name(E, 0, t);
+    W(")");
+}
+
 static int is_computed_accessor(struct node *p)
 {
     return (p->op == PK_GET || p->op == PK_SET) && (p->flags & NF_COMPUTED);
@@ -397,23 +445,39 @@ void lower__e_object(struct emit *E, struct node *n)
         return;
     }
     /* {a: 1, ...x, b: 2} -> __ol(__os({a: 1}, x), {b: 2}): spreads copy own
-     * enumerable properties, later literal runs define theirs, computed
-     * accessors go through __oacc; helpers nest, the last applied outermost */
+     * enumerable properties, later literal runs define theirs (copied as
+     * assignments, __os, when they hold plain `k: v` only), computed
+     * accessors go through __oacc; helpers nest, the last applied outermost.
+     * A plain last run is assigned: ($t = __os({a: 1}, x), $t.b = 2, $t). */
     char *kinds = lower__arena_alloc(&E->cx->arena, (size_t)nk + 1);
     if (!kinds)
         lower__oom(E->cx);
     nk = 0;
     prev = NULL;
+    struct node *last_run = NULL;
     for (struct node *q = n->a; q; prev = q, q = q->next) {
-        if (q->op == PK_SPREAD)
+        if (q->op == PK_SPREAD) {
             kinds[nk++] = 's';
-        else if (is_computed_accessor(q))
+        } else if (is_computed_accessor(q)) {
             kinds[nk++] = 'a';
-        else if (prev && is_segment_break(prev))
-            kinds[nk++] = 'l';
+        } else if (prev && is_segment_break(prev)) {
+            struct node *r = q;
+            while (r && !is_segment_break(r))
+                r = r->next;
+            kinds[nk++] = plain_run(q, r) ? 'p' : 'l';
+            last_run = r ? NULL : q;
+        }
+    }
+    struct lname *assigned = NULL;
+    if (last_run && kinds[nk - 1] == 'p') {
+        assigned = lower__e_tmp(E);
+        lower__e_tok(E, n->line, "(", 1);
+        lower__e_name(E, 0, assigned);
+        W(" = ");
+        nk--;
     }
     for (int i = nk - 1; i >= 0; i--)
-        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : kinds[i] == 'a' ? "__oacc(" : "__ol(", kinds[i] == 'a' ? 7 : 5);
+        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : kinds[i] == 'a' ? "__oacc(" : kinds[i] == 'p' ? "__os(" : "__ol(", kinds[i] == 'a' ? 7 : 5);
     struct node *q = n->a;
     while (q && !is_segment_break(q))
         q = q->next;
@@ -432,6 +496,9 @@ void lower__e_object(struct emit *E, struct node *n)
             lower__e_function(E, q->b, NULL);
             lower__e_w(E, q->op == PK_GET ? ", 1)" : ", 2)");
             q = q->next;
+        } else if (q == last_run && assigned) {
+            e_assigned_run(E, q, assigned);
+            q = NULL;
         } else {
             struct node *r = q;
             while (r && !is_segment_break(r))

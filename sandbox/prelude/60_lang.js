@@ -173,7 +173,10 @@ def(G, '__asyncIter', function (x) {
 
 /* Array destructuring source: the array itself, or the first n values of
  * the iterable (all when n < 0), closing the iterator when not exhausted. */
+var hasOwnB = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
 def(G, '__ad', function (x, n) {
+    /* the common case first: a plain array (two property reads, no call) */
+    if (x !== null && x !== undefined && x.__arr$ === true && !hasOwnB(x, ITER)) return x;
     var it = getIter(x);
     if (it === null) return isArray(x) ? x : slice.call(x);
     var out = [], s, next = it.next;
@@ -209,8 +212,12 @@ function setData(o, k, v) {
 /* Object spread: own enumerable properties (strings, then symbols). */
 def(G, '__os', function (target, src) {
     if (src === null || src === undefined) return target;
-    var o = Object(src), keys = objKeys(o), i;
-    for (i = 0; i < keys.length; i++) setData(target, keys[i], o[keys[i]]);
+    var o = Object(src), keys = objKeys(o), n = keys.length, i, k;
+    for (i = 0; i < n; i++) {
+        k = keys[i];
+        if (k === '__proto__') setData(target, k, o[k]);
+        else target[k] = o[k];
+    }
     var syms = ownSyms(o);
     for (i = 0; i < syms.length; i++)
         if (propEnum.call(o, syms[i])) setData(target, syms[i], o[syms[i]]);
