@@ -105,9 +105,9 @@ static const char *const keywords[KW_COUNT] = {
 
 static uint32_t hash_bytes(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
+    uint32_t h = LOWER_HASH_INIT;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
+        h = LOWER_HASH_STEP(h, s[i]);
     return h;
 }
 
@@ -142,7 +142,11 @@ struct lname *lower__lookup(struct names *t, const char *s, size_t n)
 
 struct lname *lower__intern(struct names *t, const char *s, size_t n)
 {
-    uint32_t h = hash_bytes(s, n);
+    return lower__intern_hashed(t, s, n, hash_bytes(s, n));
+}
+
+struct lname *lower__intern_hashed(struct names *t, const char *s, size_t n, uint32_t h)
+{
     for (struct lname *e = t->tab[h & t->mask]; e; e = e->next)
         if (e->hash == h && e->len == n && memcmp(e->s, s, n) == 0)
             return e;

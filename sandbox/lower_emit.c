@@ -10,23 +10,44 @@
 
 /* ---- output ------------------------------------------------------------------ */
 
-static int is_word_char(unsigned char c)
+/* [A-Za-z0-9_$\\] and any byte of a multi-byte character: two adjacent
+ * tokens starting/ending with these need a space between them. */
+static inline int is_word_char(unsigned c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$' || c == '\\' || c >= 0x80;
+    static const uint64_t lo = (1ull << '$') | (0x3ffull << '0');
+    static const uint64_t hi = (0x3ffffffull << ('A' - 64)) | (1ull << ('\\' - 64)) |
+                               (1ull << ('_' - 64)) | (0x3ffffffull << ('a' - 64));
+    return c >= 128 || (((c < 64 ? lo >> c : hi >> (c - 64))) & 1);
 }
 
-static void out_raw(struct emit *E, const char *s, size_t n)
+static void out_slow(struct emit *E, const char *s, size_t n)
+{
+    if (buf_append(E->out, s, n) < 0)
+        lower__error_at(E->cx, 0, "Output too large");
+}
+
+/* Appends n bytes. */
+static inline void out_raw(struct emit *E, const char *s, size_t n)
 {
     struct buf *b = E->out;
-    if (b->data && b->cap - b->len > n && !b->limit) {
-        memcpy(b->data + b->len, s, n);
-        b->len += n;
-        b->data[b->len] = 0;
+    if (!b->data || b->cap - b->len <= n || b->limit) {
+        out_slow(E, s, n);
         return;
     }
-    if (buf_append(b, s, n) < 0)
-        lower__error_at(E->cx, 0, "Output too large");
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+/* Counts the line terminators of an emitted token (source text only has
+ * them: strings with line continuations). */
+static void count_lines(struct emit *E, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n')
+            E->line++;
+        else if (s[i] == '\r' && !(i + 1 < n && s[i + 1] == '\n'))
+            E->line++;
 }
 
 static void goto_line(struct emit *E, int line)
@@ -53,19 +74,37 @@ void lower__e_tok(struct emit *E, int line, const char *s, size_t n)
         goto_line(E, line);
     if (!n)
         return;
+    E->stmt_start = 0;
     unsigned char c0 = (unsigned char)s[0], l = (unsigned char)E->last;
-    if ((is_word_char(l) && is_word_char(c0)) || (l == '+' && c0 == '+') || (l == '-' && c0 == '-') ||
-        (l == '/' && (c0 == '/' || c0 == '*')) || (E->last_num && c0 == '.') ||
-        (l == '<' && c0 == '!'))
-        out_raw(E, " ", 1);
-    out_raw(E, s, n);
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == '\n')
-            E->line++;
-        else if (s[i] == '\r' && !(i + 1 < n && s[i + 1] == '\n'))
-            E->line++;
+    int space = (is_word_char(l) && is_word_char(c0)) ||
+                (l == c0 && (l == '+' || l == '-')) || (l == '/' && (c0 == '/' || c0 == '*')) ||
+                (E->last_num && c0 == '.') || (l == '<' && c0 == '!');
+    struct buf *b = E->out;
+    if (!b->data || b->cap - b->len <= n + 1 || b->limit) {
+        if (space)
+            out_slow(E, " ", 1);
+        out_slow(E, s, n);
+    } else {
+        char *d = b->data + b->len;
+        if (space)
+            *d++ = ' ';
+        if (n <= 8) {
+            for (size_t i = 0; i < n; i++)
+                d[i] = s[i];
+        } else {
+            memcpy(d, s, n);
+        }
+        d[n] = 0;
+        b->len = (size_t)(d + n - b->data);
+    }
     E->last = s[n - 1];
     E->last_num = 0;
+}
+
+void lower__e_text(struct emit *E, int line, const char *s, size_t n)
+{
+    lower__e_tok(E, line, s, n);
+    count_lines(E, s, n);
 }
 
 void lower__e_w(struct emit *E, const char *s)
@@ -115,7 +154,7 @@ void lower__e_key(struct emit *E, int line, struct lname *n)
 
 void lower__e_src(struct emit *E, struct node *n)
 {
-    lower__e_tok(E, n->line, E->src + n->pos, n->end - n->pos);
+    lower__e_text(E, n->line, E->src + n->pos, n->end - n->pos);
 }
 
 void lower__e_enter(struct emit *E, struct node *n)
@@ -342,7 +381,7 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
             if (d->b) {
                 lower__e_w(E, " = ");
                 E->name_hint = d->a->name;
-                lower__e_expr(E, d->b);
+                lower__e_expr_loose(E, d->b);
                 E->name_hint = NULL;
             } else if (n->op == VK_LET && !in_for_head && b && b->scope->in_loop &&
                        !(b->flags & BF_FRESH)) {
@@ -352,14 +391,8 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
             }
             continue;
         }
-        struct lname *t = lower__e_tmp(E);
-        if (!first)
-            lower__e_w(E, ", ");
-        first = 0;
-        lower__e_name(E, d->line, t);
-        lower__e_w(E, " = ");
-        lower__e_expr(E, d->b);
-        lower__e_pattern(E, d->a, t, 1, &first);
+        lower__e_tok(E, d->line, "", 0);
+        lower__e_pattern_from(E, d->a, d->b, 1, &first);
     }
     if (fresh && first)
         lower__e_w(E, "void 0");
@@ -465,7 +498,7 @@ static void e_return(struct emit *E, struct node *n)
     if (n->a) {
         int paren = n->a->line != n->line;
         lower__e_w(E, paren ? " (" : " ");
-        lower__e_expr(E, n->a);
+        lower__e_expr_loose(E, n->a);
         if (paren)
             lower__e_w(E, ")");
     } else if (E->fn->ret_this) {
@@ -512,13 +545,20 @@ void lower__e_stmt(struct emit *E, struct node *n)
 {
     lower__e_enter(E, n);
     switch (n->kind) {
-    case N_EXPRSTMT:
-        if (n->a->kind == N_ASSIGN && (n->a->a->kind == N_ARRPAT || n->a->a->kind == N_OBJPAT))
-            lower__e_destructure_assign(E, n->a, 0);
-        else
+    case N_EXPRSTMT: {
+        struct node *x = n->a;
+        while (x->kind == N_PAREN)
+            x = x->a;
+        if (x->kind == N_ASSIGN && (x->a->kind == N_ARRPAT || x->a->kind == N_OBJPAT))
+            lower__e_destructure_assign(E, x, 0);
+        else {
+            E->stmt_start = 1;
             lower__e_expr(E, n->a);
+            E->stmt_start = 0;
+        }
         lower__e_w(E, ";");
         break;
+    }
     case N_VAR:
         lower__e_var(E, n, 0);
         lower__e_w(E, ";");
@@ -552,9 +592,9 @@ void lower__e_stmt(struct emit *E, struct node *n)
     case N_BREAK:
     case N_CONTINUE:
         lower__e_tok(E, n->line, n->kind == N_BREAK ? "break" : "continue", n->kind == N_BREAK ? 5 : 8);
-        if (n->name) {
+        if (n->y || n->name) { /* y: a for-of's own label (lower_emit_loop.c) */
             lower__e_w(E, " ");
-            lower__e_name(E, 0, n->name);
+            lower__e_name(E, 0, n->y ? (struct lname *)n->y : n->name);
         }
         lower__e_w(E, ";");
         break;
@@ -610,6 +650,24 @@ static struct node *unparen(struct node *n)
     return n;
 }
 
+/* An expression whose ES5 form is never a call (so `return EXPR` is no tail
+ * call and needs no temporary): a name, a literal, an object literal
+ * without spread. */
+static int never_a_call(struct node *n)
+{
+    n = unparen(n);
+    if (n->kind == N_IDENT)
+        return n->op != 1 && n->x;
+    if (n->kind == N_NUM || n->kind == N_STR || n->kind == N_LITERAL || n->kind == N_THIS)
+        return 1;
+    if (n->kind != N_OBJECT)
+        return 0;
+    for (struct node *p = n->a; p; p = p->next)
+        if (p->op == PK_SPREAD || (p->flags & NF_COMPUTED) || !never_a_call(p->b))
+            return 0;
+    return 1;
+}
+
 static void emit_main(struct emit *E, struct node *prog)
 {
     struct funcinfo *root = prog->x;
@@ -640,6 +698,11 @@ static void emit_main(struct emit *E, struct node *prog)
             lower__e_w(E, ")(), ");
             lower__e_name(E, 0, r);
             lower__e_w(E, ");");
+        } else if (s == last && s->kind == N_EXPRSTMT && !(root->flags & FI_TOP_RETURN) &&
+                   never_a_call(s->a)) {
+            lower__e_tok(E, s->line, "return ", 7);
+            lower__e_expr_loose(E, s->a);
+            lower__e_w(E, ";");
         } else if (s == last && s->kind == N_EXPRSTMT && !(root->flags & FI_TOP_RETURN)) {
             struct lname *r = lower__e_tmp(E);
             lower__e_tok(E, s->line, "return (", 8);

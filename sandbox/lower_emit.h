@@ -52,12 +52,21 @@ struct emit {
     struct lname *name_hint;
     int raw_target;           /* emitting an update/compound target: no checked private read */  /* the name an anonymous function/class takes (ES name inference) */
     struct node *enum_node;   /* emitting an enum member initialiser */
+    int loose;                /* the next expression is an operand of nothing tighter than
+                               * `,`/`=`/`?:` (argument, element, initialiser, ...): lowered
+                               * forms need no parentheses of their own */
+    int stmt_start;           /* no token emitted yet in this expression statement */
     struct lname *enum_name;
 };
 int lower__e_enum_member_ref(struct emit *E, struct node *id);
 
 /* output */
+/* A token (no line terminator in s) on line (0: the current one); a space
+ * before it where the previous token would run into it. */
 void lower__e_tok(struct emit *E, int line, const char *s, size_t n);
+/* The same for source text that may hold line terminators (a string with a
+ * line continuation): the lines it spans are counted. */
+void lower__e_text(struct emit *E, int line, const char *s, size_t n);
 void lower__e_w(struct emit *E, const char *s);
 void lower__e_name(struct emit *E, int line, struct lname *n);
 void lower__e_src(struct emit *E, struct node *n);
@@ -87,6 +96,8 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head);
 
 /* expressions (lower_emit_expr.c) */
 void lower__e_expr(struct emit *E, struct node *n);
+/* The same, where any expression but a comma sequence may stand unparenthesised. */
+void lower__e_expr_loose(struct emit *E, struct node *n);
 void lower__e_ident(struct emit *E, struct node *n);
 void lower__e_this(struct emit *E, struct node *n);
 void lower__e_args_array(struct emit *E, struct node *first, int line);
@@ -97,7 +108,7 @@ void lower__e_template_string(struct emit *E, struct node *part, int raw);
 /* literals (lower_emit_lit.c) */
 void lower__e_number(struct emit *E, struct node *n);
 void lower__e_string(struct emit *E, struct node *n);
-void lower__e_template(struct emit *E, struct node *n);
+void lower__e_template(struct emit *E, struct node *n, int loose);
 void lower__e_tagged(struct emit *E, struct node *n);
 void lower__e_array(struct emit *E, struct node *n);
 void lower__e_object(struct emit *E, struct node *n);
@@ -117,6 +128,10 @@ void lower__e_super_member(struct emit *E, struct node *m, int for_call);
 /* patterns (lower_emit_pattern.c) */
 /* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */
 void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first);
+/* Emits `...` binding the pattern to the value of expr (through a temporary
+ * only where one is needed). */
+void lower__e_pattern_from(struct emit *E, struct node *pat, struct node *expr, int decl,
+                           int *first);
 /* Emits a destructuring assignment expression whose value is the right side. */
 void lower__e_destructure_assign(struct emit *E, struct node *assign, int want_value);
 void lower__e_bind_target(struct emit *E, struct node *target, int decl);

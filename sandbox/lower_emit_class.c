@@ -229,7 +229,7 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     W(", ");
     m->b->y = m;
     lower__e_function(E, m->b, NULL);
-    lower__e_w(E, m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ", 0);");
+    lower__e_w(E, m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ");");
 }
 
 static struct node *earlier_private(struct node *c, struct node *m)

@@ -10,14 +10,16 @@
 #define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 
 static struct subst *find_subst(struct emit *E, struct node *n);
-static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out);
+static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out,
+                       int loose);
 
+/* Arguments, or the operands of a comma sequence. */
 static void e_list(struct emit *E, struct node *first)
 {
     for (struct node *a = first; a; a = a->next) {
         if (a != first)
             W(", ");
-        lower__e_expr(E, a);
+        lower__e_expr_loose(E, a);
     }
 }
 
@@ -100,7 +102,7 @@ void lower__e_member_suffix(struct emit *E, struct node *m)
         W("]");
     } else if (m->flags & NF_COMPUTED) {
         W("[");
-        lower__e_expr(E, m->b);
+        lower__e_expr_loose(E, m->b);
         W("]");
     } else {
         lower__e_dot(E, m->b->line, m->b->name);
@@ -237,7 +239,7 @@ static void e_call(struct emit *E, struct node *n)
         inner = inner->a;
     if (inner != callee && inner->kind == N_OPTCHAIN && inner->a->kind == N_MEMBER) {
         struct lname *t = lower__e_tmp(E);
-        e_optchain(E, inner, 0, t);
+        e_optchain(E, inner, 0, t, 0);
         lower__e_w(E, spread ? ".apply(" : ".call(");
         lower__e_name(E, 0, t);
         if (spread) {
@@ -295,6 +297,12 @@ static void e_new(struct emit *E, struct node *n)
 
 /* ---- optional chains ------------------------------------------------------------------- */
 
+/* A declared name (not a global: reading one twice has no effect). */
+static int is_simple_ref(struct node *n)
+{
+    return n->kind == N_IDENT && n->x != NULL;
+}
+
 static void push_subst(struct emit *E, struct node *n, int kind, struct lname *t, struct lname *o)
 {
     if (E->nsubst >= 64)
@@ -306,7 +314,8 @@ static void push_subst(struct emit *E, struct node *n, int kind, struct lname *t
     s->o = o;
 }
 
-static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out)
+static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct lname *this_out,
+                       int loose)
 {
     struct node *ops[64];
     int k = 0;
@@ -316,7 +325,7 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
         ops[k++] = n;
     }
     int saved = E->nsubst;
-    lower__e_tok(E, oc->line, "(", 1);
+    lower__e_tok(E, oc->line, "(", loose ? 0 : 1);
     for (int i = k - 1; i >= 0; i--) {
         struct node *op = ops[i];
         if (!(op->flags & NF_OPTIONAL))
@@ -337,12 +346,18 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
             lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
             push_subst(E, op, SUB_CALLTHIS, tf, to);
+        } else if (is_simple_ref(prev)) {
+            /* a declared name reads the same twice: no temporary */
+            lower__e_expr(E, prev);
+            W(" == null ? ");
+            lower__e_w(E, is_delete ? "true" : "void 0");
+            W(" : ");
         } else {
             struct lname *t = lower__e_tmp(E);
             W("(");
             lower__e_name(E, 0, t);
             W(" = ");
-            lower__e_expr(E, prev);
+            lower__e_expr_loose(E, prev);
             W(") == null ? ");
             lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
@@ -362,7 +377,8 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
     } else {
         lower__e_expr(E, oc->a);
     }
-    W(")");
+    if (!loose)
+        W(")");
     E->nsubst = saved;
 }
 
@@ -377,14 +393,9 @@ static const char *binop_text(int op)
     return lower__punct_text[op];
 }
 
-static int is_simple_ref(struct node *n)
+static void e_nullish(struct emit *E, struct node *n, int loose)
 {
-    return n->kind == N_IDENT && n->x != NULL;
-}
-
-static void e_nullish(struct emit *E, struct node *n)
-{
-    lower__e_tok(E, n->line, "(", 1);
+    lower__e_tok(E, n->line, "(", loose ? 0 : 1);
     if (is_simple_ref(n->a)) {
         lower__e_expr(E, n->a);
         W(" != null ? ");
@@ -394,13 +405,14 @@ static void e_nullish(struct emit *E, struct node *n)
         W("(");
         lower__e_name(E, 0, t);
         W(" = ");
-        lower__e_expr(E, n->a);
+        lower__e_expr_loose(E, n->a);
         W(") != null ? ");
         lower__e_name(E, 0, t);
     }
     W(" : ");
     lower__e_expr(E, n->b);
-    W(")");
+    if (!loose)
+        W(")");
 }
 
 static void e_const_error(struct emit *E, struct node *target)
@@ -418,46 +430,74 @@ static int is_const_target(struct node *t)
 }
 
 /* a ??= b, a ||= b, a &&= b: assign only when needed. */
-static void e_logical_assign(struct emit *E, struct node *n)
+struct la_target {
+    struct node *t;
+    struct lname *obj, *key; /* temporaries, or NULL when the expression reads the same twice */
+};
+
+/* The member a logical assignment reads and writes: obj[key], obj.name */
+static void e_la_member(struct emit *E, const struct la_target *lt)
+{
+    if (lt->obj)
+        lower__e_name(E, 0, lt->obj);
+    else
+        lower__e_expr(E, lt->t->a);
+    if (lt->key) {
+        W("[");
+        lower__e_name(E, 0, lt->key);
+        W("]");
+    } else {
+        lower__e_member_suffix(E, lt->t);
+    }
+}
+
+static int reads_same_twice(struct node *n)
+{
+    return is_simple_ref(n) || n->kind == N_THIS || n->kind == N_STR || n->kind == N_NUM;
+}
+
+/* `($o = obj, $k = key, $c = $o[$k])`; the temporaries for obj and key only
+ * when they are not plain names (both read once, as the spec has it). */
+static void e_la_head(struct emit *E, struct la_target *lt, struct lname *cur)
+{
+    struct node *t = lt->t;
+    W("(");
+    if (!reads_same_twice(t->a)) {
+        lt->obj = lower__e_tmp(E);
+        lower__e_name(E, 0, lt->obj);
+        W(" = ");
+        lower__e_expr_loose(E, t->a);
+        W(", ");
+    }
+    if ((t->flags & NF_COMPUTED) && !reads_same_twice(t->b)) {
+        lt->key = lower__e_tmp(E);
+        lower__e_name(E, 0, lt->key);
+        W(" = ");
+        lower__e_expr_loose(E, t->b);
+        W(", ");
+    }
+    lower__e_name(E, 0, cur);
+    W(" = ");
+    e_la_member(E, lt);
+    W(")");
+}
+
+static void e_logical_assign(struct emit *E, struct node *n, int loose)
 {
     struct node *t = n->a;
     while (t->kind == N_PAREN)
         t = t->a;
-    lower__e_tok(E, n->line, "(", 1);
-    struct lname *obj = NULL, *key = NULL, *cur = NULL;
+    lower__e_tok(E, n->line, "(", loose ? 0 : 1);
+    struct la_target lt = {t, NULL, NULL};
+    struct lname *cur = NULL;
     if (t->kind == N_MEMBER) {
-        obj = lower__e_tmp(E);
         cur = lower__e_tmp(E);
-        W("(");
-        lower__e_name(E, 0, obj);
-        W(" = ");
-        lower__e_expr(E, t->a);
-        if (t->flags & NF_COMPUTED) {
-            key = lower__e_tmp(E);
-            W(", ");
-            lower__e_name(E, 0, key);
-            W(" = ");
-            lower__e_expr(E, t->b);
-        }
-        W(", ");
-        lower__e_name(E, 0, cur);
-        W(" = ");
-        lower__e_name(E, 0, obj);
-        if (key) {
-            W("[");
-            lower__e_name(E, 0, key);
-            W("]");
-        } else {
-            lower__e_member_suffix(E, t);
-        }
-        W(")");
+        e_la_head(E, &lt, cur);
     } else {
         lower__e_expr(E, t);
     }
     if (n->op == P_NULLISH_EQ)
         W(" != null ? ");
-    else if (n->op == P_OR_EQ)
-        W(" ? ");
     else
         W(" ? ");
     int assign_first = n->op == P_AND_EQ;
@@ -469,25 +509,17 @@ static void e_logical_assign(struct emit *E, struct node *n)
         W(" : ");
     }
     W("(");
-    if (obj) {
-        lower__e_name(E, 0, obj);
-        if (key) {
-            W("[");
-            lower__e_name(E, 0, key);
-            W("]");
-        } else {
-            lower__e_member_suffix(E, t);
-        }
-    } else {
+    if (cur)
+        e_la_member(E, &lt);
+    else
         lower__e_expr(E, t);
-    }
     if (is_const_target(t)) {
         W(", ");
         lower__e_expr(E, n->b);
         e_const_error(E, t);
     } else {
         W(" = ");
-        lower__e_expr(E, n->b);
+        lower__e_expr_loose(E, n->b);
         W(")");
     }
     if (assign_first) {
@@ -497,17 +529,18 @@ static void e_logical_assign(struct emit *E, struct node *n)
         else
             lower__e_expr(E, t);
     }
-    W(")");
+    if (!loose)
+        W(")");
 }
 
-static void e_assign(struct emit *E, struct node *n)
+static void e_assign(struct emit *E, struct node *n, int loose)
 {
     if (n->a->kind == N_ARRPAT || n->a->kind == N_OBJPAT) {
         lower__e_destructure_assign(E, n, 1);
         return;
     }
     if (n->op == P_NULLISH_EQ || n->op == P_OR_EQ || n->op == P_AND_EQ) {
-        e_logical_assign(E, n);
+        e_logical_assign(E, n, loose);
         return;
     }
     if (is_const_target(n->a)) {
@@ -547,14 +580,14 @@ static void e_assign(struct emit *E, struct node *n)
     W(" ");
     if (n->op == P_ASSIGN && t->kind == N_IDENT)
         E->name_hint = t->name;
-    lower__e_expr(E, n->b);
+    lower__e_expr_loose(E, n->b);
     E->name_hint = NULL;
 }
 
 static void e_unary(struct emit *E, struct node *n)
 {
     if (n->op == 100 && n->a->kind == N_OPTCHAIN) {
-        e_optchain(E, n->a, 1, NULL);
+        e_optchain(E, n->a, 1, NULL, 0);
         return;
     }
     switch (n->op) {
@@ -628,8 +661,16 @@ static void e_await(struct emit *E, struct node *n)
     W(")");
 }
 
+void lower__e_expr_loose(struct emit *E, struct node *n)
+{
+    E->loose = 1;
+    lower__e_expr(E, n);
+}
+
 void lower__e_expr(struct emit *E, struct node *n)
 {
+    int loose = E->loose;
+    E->loose = 0;
     if (E->nsubst) {
         struct subst *s = find_subst(E, n);
         if (s && s->kind == SUB_TEMP) {
@@ -658,7 +699,7 @@ void lower__e_expr(struct emit *E, struct node *n)
         lower__e_tok(E, n->line, b->data, b->len);
         break;
     }
-    case N_TEMPLATE: lower__e_template(E, n); break;
+    case N_TEMPLATE: lower__e_template(E, n, loose); break;
     case N_TAGGED: lower__e_tagged(E, n); break;
     case N_ARRAY: lower__e_array(E, n); break;
     case N_OBJECT: lower__e_object(E, n); break;
@@ -669,31 +710,31 @@ void lower__e_expr(struct emit *E, struct node *n)
     case N_BINARY: e_binary(E, n); break;
     case N_LOGICAL:
         if (n->op == P_NULLISH) {
-            e_nullish(E, n);
+            e_nullish(E, n, loose);
         } else {
             lower__e_expr(E, n->a);
             lower__e_w(E, n->op == P_AND ? " && " : " || ");
             lower__e_expr(E, n->b);
         }
         break;
-    case N_ASSIGN: e_assign(E, n); break;
+    case N_ASSIGN: e_assign(E, n, loose); break;
     case N_COND:
         lower__e_expr(E, n->a);
         W(" ? ");
-        lower__e_expr(E, n->b);
+        lower__e_expr_loose(E, n->b);
         W(" : ");
-        lower__e_expr(E, n->c);
+        lower__e_expr_loose(E, n->c);
         break;
     case N_CALL: e_call(E, n); break;
     case N_NEW: e_new(E, n); break;
     case N_MEMBER: e_member(E, n); break;
-    case N_OPTCHAIN: e_optchain(E, n, 0, NULL); break;
+    case N_OPTCHAIN: e_optchain(E, n, 0, NULL, loose); break;
     case N_SEQ: e_list(E, n->a); break;
     case N_YIELD: e_yield(E, n); break;
     case N_AWAIT: e_await(E, n); break;
     case N_PAREN:
         lower__e_tok(E, n->line, "(", 1);
-        lower__e_expr(E, n->a);
+        lower__e_expr_loose(E, n->a);
         W(")");
         break;
     case N_SUPER:

@@ -74,7 +74,7 @@ void lower__e_param_init(struct emit *E, struct node *fn)
             W(" = ");
             if (t->kind == N_IDENT)
                 E->name_hint = t->name;
-            lower__e_expr(E, prm->b);
+            lower__e_expr_loose(E, prm->b);
             E->name_hint = NULL;
             W(";");
         }
@@ -91,7 +91,7 @@ static void e_body(struct emit *E, struct node *fn)
 {
     if (fn->flags & NF_EXPRBODY) {
         lower__e_tok(E, fn->c->line, " return ", 8);
-        lower__e_expr(E, fn->c);
+        lower__e_expr_loose(E, fn->c);
         W(";");
     } else {
         lower__e_stmts(E, fn->c->a);
@@ -121,7 +121,10 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
     struct funcinfo *fi = fn->x;
     int arrow = (fn->op & FN_ARROW) != 0, async = (fn->op & FN_ASYNC) != 0,
         gen = (fn->op & FN_GEN) != 0;
-    if (arrow)
+    /* an arrow is an operand of nothing tighter than `,` and `=`: parentheses
+     * only where `function` would start a declaration */
+    int paren = arrow && E->stmt_start;
+    if (paren)
         lower__e_tok(E, fn->line, "(", 1);
     if (!no_keyword) {
         lower__e_tok(E, fn->line, "function", 8);
@@ -156,13 +159,14 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         lower__e_tok(E, body_end_line(fn), "", 0);
         lower__e_declare_temps(E, &inner);
         lower__e_pop_fn(E);
-        W(" }, this, arguments);");
+        /* an arrow's body reads this and arguments through captures */
+        lower__e_w(E, arrow ? " });" : " }, this, arguments);");
     }
     lower__e_tok(E, body_end_line(fn), " ", 1);
     lower__e_declare_temps(E, &outer);
     lower__e_pop_fn(E);
     W("}");
-    if (arrow)
+    if (paren)
         W(")");
 }
 

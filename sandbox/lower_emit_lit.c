@@ -61,7 +61,7 @@ void lower__e_string(struct emit *E, struct node *n)
             buf_append_char(b, s[i]);
         }
     }
-    lower__e_tok(E, n->line, b->data, b->len);
+    lower__e_text(E, n->line, b->data, b->len);
 }
 
 /* One template part as a string literal (cooked, or raw for tagged
@@ -128,21 +128,68 @@ void lower__e_template_string(struct emit *E, struct node *part, int raw)
     lower__e_tok(E, line, b->data, b->len);
 }
 
-void lower__e_template(struct emit *E, struct node *n)
+static int tpl_part_empty(struct emit *E, const struct node *part)
 {
-    lower__e_tok(E, n->line, "(", 1);
+    return part->end - part->pos == ((part->flags & NF_TPL_TAIL) ? 2u : 3u);
+}
+
+/* Substitutions that bind tighter than `+` as emitted (primaries, members,
+ * calls, unary operators, and lowered forms that parenthesise themselves)
+ * need no parentheses in the concatenation. */
+static int tpl_operand_tight(const struct node *x)
+{
+    switch (x->kind) {
+    case N_IDENT: case N_THIS: case N_NUM: case N_STR: case N_LITERAL: case N_TEMPLATE:
+    case N_TAGGED: case N_REGEX: case N_ARRAY: case N_OBJECT: case N_CALL: case N_NEW:
+    case N_MEMBER: case N_OPTCHAIN: case N_AWAIT: case N_PAREN: case N_UNARY:
+        return 1;
+    }
+    return 0;
+}
+
+/* `a${x}b${y}` as ("a" + x + "b" + y): empty parts dropped, a leading ""
+ * only when the first two operands are not a string (`${x}${y}`, `${x}`). */
+void lower__e_template(struct emit *E, struct node *n, int loose)
+{
+    struct node *first = NULL, *second = NULL;
+    for (struct node *p = n->a; p && !second; p = p->next)
+        if (p->kind != N_TPL_PART || !tpl_part_empty(E, p)) {
+            if (first)
+                second = p;
+            else
+                first = p;
+        }
+    if (!first) {
+        lower__e_tok(E, n->line, "\"\"", 2);
+        return;
+    }
+    /* a plain string must not become a directive ("use strict") */
+    int plain = first->kind == N_TPL_PART && !second && !E->stmt_start;
+    int paren = !plain && !loose;
+    lower__e_tok(E, n->line, paren ? "(" : "", paren ? 1 : 0);
+    int any = 0;
+    if (first->kind != N_TPL_PART && (!second || second->kind != N_TPL_PART)) {
+        W("\"\"");
+        any = 1;
+    }
     for (struct node *p = n->a; p; p = p->next) {
-        if (p != n->a)
+        if (p->kind == N_TPL_PART && tpl_part_empty(E, p))
+            continue;
+        if (any)
             W(" + ");
+        any = 1;
         if (p->kind == N_TPL_PART) {
             lower__e_template_string(E, p, 0);
+        } else if (tpl_operand_tight(p)) {
+            lower__e_expr(E, p);
         } else {
             W("(");
-            lower__e_expr(E, p);
+            lower__e_expr_loose(E, p);
             W(")");
         }
     }
-    W(")");
+    if (paren)
+        W(")");
 }
 
 void lower__e_tagged(struct emit *E, struct node *n)
@@ -210,7 +257,7 @@ void lower__e_args_array(struct emit *E, struct node *first, int line)
         if (count++)
             W(", ");
         if (a->kind != N_HOLE)
-            lower__e_expr(E, a);
+            lower__e_expr_loose(E, a);
     }
     W("]");
     while (a) {
@@ -228,7 +275,7 @@ void lower__e_args_array(struct emit *E, struct node *first, int line)
                 if (a->kind == N_HOLE)
                     W("void 0");
                 else
-                    lower__e_expr(E, a);
+                    lower__e_expr_loose(E, a);
             }
             W("])");
         }
@@ -247,7 +294,7 @@ void lower__e_array(struct emit *E, struct node *n)
         if (a != n->a)
             W(", ");
         if (a->kind != N_HOLE)
-            lower__e_expr(E, a);
+            lower__e_expr_loose(E, a);
         last = a;
     }
     if (last && last->kind == N_HOLE)
@@ -310,7 +357,7 @@ static void e_prop(struct emit *E, struct node *p)
         if (p->op == PK_METHOD)
             lower__e_function(E, p->b, NULL);
         else
-            lower__e_expr(E, p->b);
+            lower__e_expr_loose(E, p->b);
         E->name_hint = NULL;
     }
 }
@@ -324,6 +371,54 @@ static void e_object_literal(struct emit *E, struct node *first, struct node *st
         e_prop(E, p);
     }
     W("}");
+}
+
+/* `k: v` with a key that can be assigned (`$t.k = v`) with the effect of
+ * defining it on a fresh object: no accessor, method or `__proto__`. */
+static int is_plain_prop(const struct node *p)
+{
+    if (p->op != PK_INIT || (p->flags & NF_COMPUTED))
+        return 0;
+    const struct node *k = p->a;
+    if (k->kind == N_IDENT)
+        return !(k->name->len == 9 && memcmp(k->name->s, "__proto__", 9) == 0);
+    return k->kind == N_NUM;
+}
+
+static int plain_run(struct node *first, struct node *stop)
+{
+    for (struct node *p = first; p != stop; p = p->next)
+        if (!is_plain_prop(p))
+            return 0;
+    return 1;
+}
+
+/* The last literal run of a spread object as assignments to its temporary:
+ * `, $t.k = v, $t[1] = w, $t)` (a fresh object has no setter to run). */
+static void e_assigned_run(struct emit *E, struct node *first, struct lname *t)
+{
+    for (struct node *p = first; p; p = p->next) {
+        W(", ");
+        lower__e_name(E, 0, t);
+        if (p->a->kind == N_IDENT) {
+            lower__e_dot(E, p->line, p->a->name);
+        } else {
+            lower__e_tok(E, p->line, "[", 1);
+            lower__e_number(E, p->a);
+            W("]");
+        }
+        W(" = ");
+        if (p->flags & NF_SHORTHAND) {
+            lower__e_ident(E, p->b);
+        } else {
+            E->name_hint = p->a->kind == N_IDENT ? p->a->name : NULL;
+            lower__e_expr_loose(E, p->b);
+            E->name_hint = NULL;
+        }
+    }
+    W(", ");
+    lower__e_name(E, 0, t);
+    W(")");
 }
 
 static int is_computed_accessor(struct node *p)
@@ -350,23 +445,39 @@ void lower__e_object(struct emit *E, struct node *n)
         return;
     }
     /* {a: 1, ...x, b: 2} -> __ol(__os({a: 1}, x), {b: 2}): spreads copy own
-     * enumerable properties, later literal runs define theirs, computed
-     * accessors go through __oacc; helpers nest, the last applied outermost */
+     * enumerable properties, later literal runs define theirs (copied as
+     * assignments, __os, when they hold plain `k: v` only), computed
+     * accessors go through __oacc; helpers nest, the last applied outermost.
+     * A plain last run is assigned: ($t = __os({a: 1}, x), $t.b = 2, $t). */
     char *kinds = lower__arena_alloc(&E->cx->arena, (size_t)nk + 1);
     if (!kinds)
         lower__oom(E->cx);
     nk = 0;
     prev = NULL;
+    struct node *last_run = NULL;
     for (struct node *q = n->a; q; prev = q, q = q->next) {
-        if (q->op == PK_SPREAD)
+        if (q->op == PK_SPREAD) {
             kinds[nk++] = 's';
-        else if (is_computed_accessor(q))
+        } else if (is_computed_accessor(q)) {
             kinds[nk++] = 'a';
-        else if (prev && is_segment_break(prev))
-            kinds[nk++] = 'l';
+        } else if (prev && is_segment_break(prev)) {
+            struct node *r = q;
+            while (r && !is_segment_break(r))
+                r = r->next;
+            kinds[nk++] = plain_run(q, r) ? 'p' : 'l';
+            last_run = r ? NULL : q;
+        }
+    }
+    struct lname *assigned = NULL;
+    if (last_run && kinds[nk - 1] == 'p') {
+        assigned = lower__e_tmp(E);
+        lower__e_tok(E, n->line, "(", 1);
+        lower__e_name(E, 0, assigned);
+        W(" = ");
+        nk--;
     }
     for (int i = nk - 1; i >= 0; i--)
-        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : kinds[i] == 'a' ? "__oacc(" : "__ol(", kinds[i] == 'a' ? 7 : 5);
+        lower__e_tok(E, n->line, kinds[i] == 's' ? "__os(" : kinds[i] == 'a' ? "__oacc(" : kinds[i] == 'p' ? "__os(" : "__ol(", kinds[i] == 'a' ? 7 : 5);
     struct node *q = n->a;
     while (q && !is_segment_break(q))
         q = q->next;
@@ -385,6 +496,9 @@ void lower__e_object(struct emit *E, struct node *n)
             lower__e_function(E, q->b, NULL);
             lower__e_w(E, q->op == PK_GET ? ", 1)" : ", 2)");
             q = q->next;
+        } else if (q == last_run && assigned) {
+            e_assigned_run(E, q, assigned);
+            q = NULL;
         } else {
             struct node *r = q;
             while (r && !is_segment_break(r))

@@ -206,19 +206,25 @@ static void e_forin(struct emit *E, struct node *n, struct node *labels)
 /* ---- for-of ------------------------------------------------------------------------- */
 
 /* for (LEFT of EXPR) BODY becomes, for sync iteration:
- *   $a = EXPR; $it = $a.__arr$ ? null : __iter($a); $it === null || ($a = []); $i = 0;
- *   try { for (; $i < $a.length || $it !== null && ($i = 0, $t = $it, $it = null,
- *                 __step($a, $t) && ($it = $t)); ) { LEFT = $a[$i++]; BODY } }
- *   finally { if ($it !== null) { ...close... } }
+ *   $a = EXPR; $f = $a.__arr$ || ($a = __of($a), false);
+ *   try { $L: do { for ($i = 0; $i < $a.length; ) { LEFT = $a[$i++]; BODY } }
+ *         while (!$f && __more($a)); }
+ *   finally { $f || __done($a); }
  * Arrays (marked by a non-enumerable Array.prototype.__arr$: a property read
- * costs Duktape a quarter of a native Array.isArray call) and arguments
- * objects run as a plain index loop; any other
- * iterable is read one value at a time into the one-slot buffer $a. $it is
- * null whenever the iterator must not be closed (arrays, exhausted, or
- * next() threw). */
+ * costs Duktape a quarter of a native Array.isArray call) run as a plain
+ * index loop with nothing added per iteration (an `||` in the condition
+ * would cost 5% of a tight loop); __of returns array-likes (arguments) as
+ * they are and wraps any other iterable in a record holding one value at a
+ * time, refilled by __more when the inner loop has read it. A break that
+ * leaves the loop becomes `break $L` (the label only exists then). The
+ * record knows whether it may be closed (not once exhausted, nor when
+ * next() threw). EXPR known to be an array (a literal, or a let/const
+ * initialised with one and never assigned again) needs no test, no try:
+ *   $a = [...]; for ($i = 0; $i < $a.length; ) { LEFT = $a[$i++]; BODY }
+ *   for ($i = 0; $i < xs.length; ) { LEFT = xs[$i++]; BODY } */
 struct of_state {
     struct iter_assign ia;
-    struct lname *arr, *it, *idx, *tmp, *step, *value;
+    struct lname *arr, *it, *idx, *tmp, *step, *flag;
     int is_await;
 };
 
@@ -243,7 +249,8 @@ static struct lname *text_name(struct emit *E, const char *fmt, struct lname *a,
     return n;
 }
 
-static void of_close(struct emit *E, struct of_state *o, int quiet, const char *await_)
+/* for await: close the async iterator if it is still open */
+static void of_close_await(struct emit *E, struct of_state *o, const char *await_)
 {
     W(" if (");
     N(o->it);
@@ -254,70 +261,10 @@ static void of_close(struct emit *E, struct of_state *o, int quiet, const char *
     W("; ");
     N(o->it);
     W(" = null; ");
-    if (o->is_await) {
-        if (quiet)
-            W("try { ");
-        lower__e_w(E, await_);
-        W("__closeIter(");
-        N(o->tmp);
-        W("))");
-        lower__e_w(E, quiet ? "; } catch (" : ";");
-        if (quiet) {
-            N(o->idx);
-            W(") {}");
-        }
-    } else {
-        lower__e_w(E, quiet ? "__closeIterQuiet(" : "__closeIter(");
-        N(o->tmp);
-        W(");");
-    }
-    W(" }");
-}
-
-static void of_head_sync(struct emit *E, struct node *n, struct of_state *o)
-{
-    N(o->arr);
-    W(" = ");
-    lower__e_expr(E, n->b);
-    W("; ");
-    N(o->it);
-    W(" = ");
-    N(o->arr);
-    W(".__arr$ ? null : __iter(");
-    N(o->arr);
-    W("); ");
-    N(o->it);
-    W(" === null || (");
-    N(o->arr);
-    W(" = []); ");
-    N(o->idx);
-    W(" = 0;");
-}
-
-static void of_cond_sync(struct emit *E, struct of_state *o)
-{
-    N(o->idx);
-    W(" < ");
-    N(o->arr);
-    W(".length || ");
-    N(o->it);
-    W(" !== null && (");
-    N(o->idx);
-    W(" = 0, ");
+    lower__e_w(E, await_);
+    W("__closeIter(");
     N(o->tmp);
-    W(" = ");
-    N(o->it);
-    W(", ");
-    N(o->it);
-    W(" = null, __step(");
-    N(o->arr);
-    W(", ");
-    N(o->tmp);
-    W(") && (");
-    N(o->it);
-    W(" = ");
-    N(o->tmp);
-    W("))");
+    W(")); }");
 }
 
 /* for await: $it = __asyncIter(EXPR); loop while !($s = await $t.next()).done */
@@ -348,44 +295,180 @@ static void of_cond_await(struct emit *E, struct of_state *o, const char *await_
     W(")");
 }
 
-static void e_forof(struct emit *E, struct node *n, struct node *labels)
+static void e_forof_await(struct emit *E, struct node *n, struct node *labels)
 {
     struct of_state o;
     memset(&o, 0, sizeof o);
-    o.is_await = (n->flags & NF_AWAIT) != 0;
-    o.arr = lower__e_tmp(E);
     o.it = lower__e_tmp(E);
-    o.idx = lower__e_tmp(E);
     o.tmp = lower__e_tmp(E);
-    if (o.is_await) {
-        o.step = lower__e_tmp(E);
-        o.ia.value = text_name(E, "%s.value", o.step, NULL);
-    } else {
-        o.ia.value = text_name(E, "%s[%s++]", o.arr, o.idx);
-    }
+    o.step = lower__e_tmp(E);
+    o.ia.value = text_name(E, "%s.value", o.step, NULL);
     o.ia.left = n->a;
     const char *await_ = E->fn->is_agen ? "__agAwait(" : "__await(";
     lower__e_tok(E, n->line, "", 0);
-    if (o.is_await)
-        of_head_await(E, n, &o);
-    else
-        of_head_sync(E, n, &o);
+    of_head_await(E, n, &o);
     W(" try { ");
     e_labels(E, labels, n);
     W("for (; ");
-    if (o.is_await)
-        of_cond_await(E, &o, await_);
-    else
-        of_cond_sync(E, &o);
+    of_cond_await(E, &o, await_);
     W("; ) ");
     e_body(E, n->d, of_assign, &o, n->x);
-    /* finally only: a catch clause costs Duktape a third of this loop's
-     * time on small bodies. A close that throws during a throw completion
-     * therefore replaces the body's error (the spec keeps the first). */
     int end = n->d->kind == N_BLOCK ? n->d->d->line : 0;
     lower__e_tok(E, end, " } finally {", 12);
-    of_close(E, &o, 0, await_);
+    of_close_await(E, &o, await_);
     W(" }");
+}
+
+/* The binding of EXPR when it is a let/const holding the array literal it
+ * was initialised with (never assigned again), else NULL. */
+static struct binding *known_array_binding(struct node *expr)
+{
+    while (expr->kind == N_PAREN)
+        expr = expr->a;
+    if (expr->kind != N_IDENT || expr->op == 1 || !expr->x)
+        return NULL;
+    struct binding *b = expr->x;
+    if ((b->flags & (BF_ARRAYINIT | BF_REASSIGNED | BF_FRESH | BF_LOOPHEAD)) != BF_ARRAYINIT)
+        return NULL;
+    return b->headcopy ? NULL : b;
+}
+
+static int is_array_literal(struct node *expr)
+{
+    while (expr->kind == N_PAREN)
+        expr = expr->a;
+    return expr->kind == N_ARRAY;
+}
+
+/* `for ($i = 0; $i < A.length; ) ` where A is the array's name */
+static void of_index_loop(struct emit *E, struct node *n, struct node *labels, struct of_state *o,
+                          struct lname *arr)
+{
+    e_labels(E, labels, n);
+    W("for (");
+    N(o->idx);
+    W(" = 0; ");
+    N(o->idx);
+    W(" < ");
+    N(arr);
+    W(".length; ) ");
+    o->ia.value = text_name(E, "%s[%s++]", arr, o->idx);
+    o->ia.left = n->a;
+    e_body(E, n->d, of_assign, o, n->x);
+}
+
+static int has_label(struct node *labels, struct node *loop, struct lname *name)
+{
+    for (struct node *l = labels; l && l != loop; l = l->a)
+        if (l->name == name)
+            return 1;
+    return 0;
+}
+
+struct break_scan {
+    struct node *labels, *loop;
+    struct lname *brk;
+    int count;
+};
+
+/* Marks (N_BREAK's y) the breaks in statement s that leave the loop:
+ * unlabeled ones outside nested loops and switches, and those naming one of
+ * its labels. Functions and classes are expressions here: not entered. */
+static void mark_breaks(struct break_scan *bs, struct node *s, int nested)
+{
+    for (; s; s = NULL) {
+        switch (s->kind) {
+        case N_BREAK:
+            if (s->name ? has_label(bs->labels, bs->loop, s->name) : !nested) {
+                s->y = bs->brk;
+                bs->count++;
+            }
+            return;
+        case N_BLOCK:
+            for (struct node *c = s->a; c; c = c->next)
+                mark_breaks(bs, c, nested);
+            return;
+        case N_IF:
+            mark_breaks(bs, s->b, nested);
+            mark_breaks(bs, s->c, nested);
+            return;
+        case N_LABEL:
+            mark_breaks(bs, s->a, nested);
+            return;
+        case N_WITH: case N_WHILE: case N_DOWHILE:
+            mark_breaks(bs, s->b, nested || s->kind != N_WITH);
+            return;
+        case N_FOR: case N_FORIN: case N_FOROF:
+            mark_breaks(bs, s->d, 1);
+            return;
+        case N_TRY:
+            mark_breaks(bs, s->a, nested);
+            mark_breaks(bs, s->c, nested);
+            mark_breaks(bs, s->d, nested);
+            return;
+        case N_SWITCH:
+            for (struct node *c = s->b; c; c = c->next)
+                for (struct node *t = c->b; t; t = t->next)
+                    mark_breaks(bs, t, 1);
+            return;
+        }
+    }
+}
+
+static void e_forof(struct emit *E, struct node *n, struct node *labels)
+{
+    if (n->flags & NF_AWAIT) {
+        e_forof_await(E, n, labels);
+        return;
+    }
+    struct of_state o;
+    memset(&o, 0, sizeof o);
+    o.idx = lower__e_tmp(E);
+    lower__e_tok(E, n->line, "", 0);
+    struct binding *known = known_array_binding(n->b);
+    if (known) {
+        of_index_loop(E, n, labels, &o, known->out);
+        return;
+    }
+    o.arr = lower__e_tmp(E);
+    N(o.arr);
+    W(" = ");
+    lower__e_expr(E, n->b);
+    W("; ");
+    if (is_array_literal(n->b)) {
+        of_index_loop(E, n, labels, &o, o.arr);
+        return;
+    }
+    o.flag = lower__e_tmp(E);
+    struct break_scan bs = {labels, n, lower__e_tmp_name(E), 0};
+    mark_breaks(&bs, n->d, 0);
+    N(o.flag);
+    W(" = ");
+    N(o.arr);
+    W(".__arr$ || (");
+    N(o.arr);
+    W(" = __of(");
+    N(o.arr);
+    W("), false); try { ");
+    if (bs.count) {
+        N(bs.brk);
+        W(": ");
+    }
+    W("do { ");
+    of_index_loop(E, n, labels, &o, o.arr);
+    int end = n->d->kind == N_BLOCK ? n->d->d->line : 0;
+    /* finally only: a catch clause costs Duktape more. A close that throws
+     * during a throw completion therefore replaces the body's error (the
+     * spec keeps the first). */
+    lower__e_tok(E, end, " } while (!", 11);
+    N(o.flag);
+    W(" && __more(");
+    N(o.arr);
+    W(")); } finally { ");
+    N(o.flag);
+    W(" || __done(");
+    N(o.arr);
+    W("); }");
 }
 
 /* ---- while / do ------------------------------------------------------------------------ */

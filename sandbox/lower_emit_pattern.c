@@ -172,7 +172,10 @@ static void object_pattern(struct emit *E, struct node *pat, struct lname *src, 
     }
 }
 
-static void array_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)
+/* `$a = __ad(SRC, n)`, then the elements from $a; SRC is the temporary src
+ * or, when src is NULL, the expression expr itself. */
+static void array_pattern(struct emit *E, struct node *pat, struct lname *src, struct node *expr,
+                          int decl, int *first)
 {
     char tmp[48];
     int n = 0, rest = 0;
@@ -186,7 +189,10 @@ static void array_pattern(struct emit *E, struct node *pat, struct lname *src, i
     sep(E, first);
     lower__e_name(E, 0, arr);
     W(" = __ad(");
-    lower__e_name(E, 0, src);
+    if (src)
+        lower__e_name(E, 0, src);
+    else
+        lower__e_expr_loose(E, expr);
     snprintf(tmp, sizeof tmp, ", %d)", rest ? -1 : n);
     lower__e_w(E, tmp);
     int i = 0;
@@ -224,7 +230,7 @@ void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int d
         object_pattern(E, pat, src, decl, first);
         break;
     case N_ARRPAT:
-        array_pattern(E, pat, src, decl, first);
+        array_pattern(E, pat, src, NULL, decl, first);
         break;
     case N_ASSIGNPAT: {
         struct lname *t = lower__e_tmp(E);
@@ -245,8 +251,78 @@ void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int d
     lower__e_leave(E);
 }
 
+/* Does pattern pat bind (or assign) the name of binding b? */
+static int pattern_names(struct node *pat, struct binding *b)
+{
+    if (!pat)
+        return 0;
+    switch (pat->kind) {
+    case N_IDENT:
+        return pat->x == b;
+    case N_PAREN: case N_ASSIGNPAT: case N_REST:
+        return pattern_names(pat->a, b);
+    case N_ASSIGN:
+        return pattern_names(pat->a, b);
+    case N_ARRPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            if (pattern_names(e, b))
+                return 1;
+        return 0;
+    case N_OBJPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            if (pattern_names(e->kind == N_REST ? e->a : e->b, b))
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* The name an object pattern can read its properties from directly: a
+ * declared name never assigned after its declaration, and not bound by the
+ * pattern itself (`var {a, b} = a`). */
+static struct lname *stable_source(struct node *expr, struct node *pat)
+{
+    while (expr->kind == N_PAREN)
+        expr = expr->a;
+    if (expr->kind != N_IDENT || expr->op == 1 || !expr->x)
+        return NULL;
+    struct binding *b = expr->x;
+    if ((b->flags & (BF_REASSIGNED | BF_FRESH | BF_LOOPHEAD)) || b->headcopy ||
+        pattern_names(pat, b))
+        return NULL;
+    return b->out;
+}
+
+void lower__e_pattern_from(struct emit *E, struct node *pat, struct node *expr, int decl,
+                           int *first)
+{
+    while (pat->kind == N_PAREN)
+        pat = pat->a;
+    if (pat->kind == N_ARRPAT) {
+        lower__e_enter(E, pat);
+        array_pattern(E, pat, NULL, expr, decl, first);
+        lower__e_leave(E);
+        return;
+    }
+    struct lname *src = pat->kind == N_OBJPAT ? stable_source(expr, pat) : NULL;
+    if (!src) {
+        src = lower__e_tmp(E);
+        sep(E, first);
+        lower__e_name(E, 0, src);
+        W(" = ");
+        lower__e_expr_loose(E, expr);
+    }
+    lower__e_pattern(E, pat, src, decl, first);
+}
+
 void lower__e_destructure_assign(struct emit *E, struct node *assign, int want_value)
 {
+    if (!want_value) {
+        int first = 1;
+        lower__e_tok(E, assign->line, "", 0);
+        lower__e_pattern_from(E, assign->a, assign->b, 0, &first);
+        return;
+    }
     struct lname *t = lower__e_tmp(E);
     int first = 0;
     if (want_value)

@@ -53,6 +53,10 @@ struct names {
 struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, uint32_t *counter);
 /* Interns s[0..n); NULL if the arena is exhausted. */
 struct lname *lower__intern(struct names *t, const char *s, size_t n);
+/* The same with h, the FNV-1a hash of s[0..n) (LOWER_HASH_INIT, LOWER_HASH_STEP). */
+struct lname *lower__intern_hashed(struct names *t, const char *s, size_t n, uint32_t h);
+#define LOWER_HASH_INIT 2166136261u
+#define LOWER_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 16777619u)
 /* Looks up without interning. */
 struct lname *lower__lookup(struct names *t, const char *s, size_t n);
 int lower__names_init(struct names *t, struct arena *a);
@@ -178,7 +182,8 @@ struct node {
     struct node *next;
     struct lname *name;
     void *x; /* IDENT: binding; FUNC: funcinfo; BLOCK etc: scope */
-    void *y; /* THIS/SUPER/NEWTARGET/`arguments`: owning funcinfo; PRIVNAME: member */
+    void *y; /* THIS/SUPER/NEWTARGET/`arguments`: owning funcinfo; PRIVNAME: member;
+              * BREAK: the label it takes (a break leaving a for-of, lower_emit_loop.c) */
 };
 
 /* ---- scopes ---------------------------------------------------------------- */
@@ -190,6 +195,8 @@ enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME
 #define BF_RENAMED   0x04
 #define BF_ASSIGNED  0x08
 #define BF_LOOPHEAD  0x10 /* declared in a for(let...;;) head */
+#define BF_REASSIGNED 0x20 /* a target after its declaration (=, ++, for-in/of head) */
+#define BF_ARRAYINIT 0x40 /* let/const initialised with an array literal */
 
 struct binding {
     struct lname *name;

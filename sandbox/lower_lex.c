@@ -125,6 +125,12 @@ static int skip_space(struct lexer *lx, int *nl, const char **msg, uint32_t *epo
     const unsigned char *s = (const unsigned char *)lx->src;
     while (lx->pos < lx->len) {
         unsigned c = s[lx->pos];
+        if (c == ' ' || c == '\t') {
+            lx->pos++;
+            continue;
+        }
+        if (c > ' ' && c != '/' && c < 0x80 && !(c == '#' && lx->pos == 0))
+            break;
         int n = newline_at(lx, lx->pos);
         if (n) {
             lx->pos += n;
@@ -241,11 +247,53 @@ static size_t put_utf8(char *o, uint32_t cp)
     return 4;
 }
 
+/* [A-Za-z0-9_$] */
+static inline int ascii_id_part(unsigned c)
+{
+    static const uint64_t lo = (1ull << '$') | (0x3ffull << '0');
+    static const uint64_t hi = (0x3ffffffull << ('A' - 64)) | (1ull << ('_' - 64)) |
+                               (0x3ffffffull << ('a' - 64));
+    return c < 128 && (((c < 64 ? lo >> c : hi >> (c - 64))) & 1);
+}
+
+/* The common name: ASCII letters, digits, _ and $ only (the caller checked
+ * the first character), hashed while scanned. Returns 0, or -1 when the
+ * name goes on with an escape or a non-ASCII character (lx->pos unmoved). */
+static int scan_ascii_name(struct lexer *lx)
+{
+    const unsigned char *s = (const unsigned char *)lx->src;
+    uint32_t p = lx->pos, start = p, h = LOWER_HASH_INIT;
+    unsigned dollar = 0;
+    while (p < lx->len && ascii_id_part(s[p])) {
+        dollar |= s[p] == '$';
+        h = LOWER_HASH_STEP(h, s[p]);
+        p++;
+    }
+    if (p == start || (p < lx->len && (s[p] == '\\' || s[p] >= 0x80)))
+        return -1;
+    if (dollar)
+        lx->names->has_dollar = 1;
+    struct token *t = &lx->tok;
+    t->name = lower__intern_hashed(lx->names, lx->src + start, p - start, h);
+    lx->pos = p;
+    t->escaped = 0;
+    t->type = TK_NAME;
+    t->kw = t->name ? t->name->kw : 0;
+    return 0;
+}
+
 static int scan_name(struct lexer *lx, const char **msg, uint32_t *epos)
 {
     const unsigned char *s = (const unsigned char *)lx->src;
     uint32_t start = lx->pos;
     int escaped = 0;
+    if (scan_ascii_name(lx) == 0) {
+        if (lx->tok.name)
+            return 0;
+        *msg = "Out of memory";
+        *epos = start;
+        return -1;
+    }
     for (int first = 1;; first = 0) {
         if (lx->pos >= lx->len)
             break;

@@ -328,6 +328,33 @@ static void walk_target(struct an *A, struct node *t)
     }
 }
 
+/* Marks the bindings an assignment, update or for-in/of head writes (after
+ * walk_target resolved them): they may change after their declaration. */
+static void mark_reassigned(struct node *t)
+{
+    if (!t)
+        return;
+    switch (t->kind) {
+    case N_IDENT:
+        if (t->x)
+            ((struct binding *)t->x)->flags |= BF_REASSIGNED;
+        break;
+    case N_PAREN:
+    case N_ASSIGNPAT:
+    case N_REST:
+        mark_reassigned(t->a);
+        break;
+    case N_ARRPAT:
+        for (struct node *e = t->a; e; e = e->next)
+            mark_reassigned(e);
+        break;
+    case N_OBJPAT:
+        for (struct node *e = t->a; e; e = e->next)
+            mark_reassigned(e->kind == N_REST ? e->a : e->b);
+        break;
+    }
+}
+
 /* ---- functions ----------------------------------------------------------------- */
 
 static struct funcinfo *new_func(struct an *A, struct node *node)
@@ -512,10 +539,12 @@ static void walk_for(struct an *A, struct node *n)
             walk(A, n->c);
     } else {
         walk(A, n->b); /* the iterated expression */
-        if (n->a->kind == N_VAR)
+        if (n->a->kind == N_VAR) {
             walk(A, n->a);
-        else
+        } else {
             walk_target(A, n->a);
+            mark_reassigned(n->a);
+        }
     }
     walk_loop_body(A, n->d);
     if (s)
@@ -570,6 +599,9 @@ static void walk_var(struct an *A, struct node *n)
             A->initialising = saved;
         }
         walk_target(A, d->a);
+        if (n->op != VK_VAR && d->a->kind == N_IDENT && d->a->x && d->b &&
+            d->b->kind == N_ARRAY)
+            ((struct binding *)d->a->x)->flags |= BF_ARRAYINIT;
     }
 }
 
@@ -671,14 +703,16 @@ static void walk(struct an *A, struct node *n)
         return;
     case N_ASSIGN:
         if (n->a->kind == N_ARRPAT || n->a->kind == N_OBJPAT || n->a->kind == N_IDENT ||
-            n->a->kind == N_PAREN)
+            n->a->kind == N_PAREN) {
             walk_target(A, n->a);
-        else
+            mark_reassigned(n->a);
+        } else
             walk(A, n->a);
         walk(A, n->b);
         return;
     case N_UPDATE:
         walk_target(A, n->a);
+        mark_reassigned(n->a);
         return;
     case N_AWAIT:
         A->fn->flags |= FI_HAS_AWAIT;

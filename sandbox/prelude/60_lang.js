@@ -62,8 +62,6 @@ defProp(Array.prototype, '__arr$', { value: true });
 
 function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
 
-/* An iterator record: the iterator and its next method, read once. */
-function IterRec(it, next) { this.i = it; this.n = next; }
 
 /* The iterator of x, or null when x is an array (or arguments) to be read by
  * index: the fast path of for-of, spread and destructuring. */
@@ -81,10 +79,44 @@ function getIter(x) {
     return it;
 }
 
-/* for-of: null for arrays, else a record whose next was read once */
-def(G, '__iter', function (x) {
+/* for-of over anything but an array (sandbox/lower_emit_loop.c): a record
+ * the loop reads like an array, `$a[$i++]` while `$i < $a.length`, holding
+ * one value in slot 0; __more fetches the next one. __o$: the iterator may
+ * be closed (false once exhausted, closed, or when its next() threw); the
+ * name keeps array-likes, which __more and __done also see, out. next is
+ * read once, as GetIterator does. */
+var NOARGS = freeze([]);
+function OfRec(it) { this.i = it; this.n = it.next; this.__o$ = true; this.length = 1; }
+
+/* The next value into slot 0; false when done (or r is not a record). */
+function ofMore(r) {
+    if (r.__o$ !== true) return false;
+    r.__o$ = false;
+    var s = apply(r.n, r.i, NOARGS);
+    if (s === null || (typeof s !== 'object' && typeof s !== 'function'))
+        throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
+    if (s.done) return false;
+    r[0] = s.value;
+    r.__o$ = true;
+    return true;
+}
+def(G, '__more', ofMore);
+
+/* for-of: array-likes (arguments, typed arrays) as they are, else a record
+ * holding the first value (the first next() is the loop's first step) */
+def(G, '__of', function (x) {
     var it = getIter(x);
-    return it === null ? null : new IterRec(it, it.next);
+    if (it === null) return x;
+    var r = new OfRec(it);
+    if (!ofMore(r)) r.length = 0;
+    return r;
+});
+/* for-of left early (break, return, throw): close an open iterator */
+def(G, '__done', function (r) {
+    if (r.__o$ === true) {
+        r.__o$ = false;
+        closeIter(r.i);
+    }
 });
 
 function iterObject(x) {
@@ -93,7 +125,6 @@ function iterObject(x) {
 }
 
 function closeIter(it) {
-    if (it instanceof IterRec) it = it.i;
     var r = it['return'];
     if (r === undefined || r === null) return undefined;
     var res = apply(r, it, []);
@@ -102,7 +133,6 @@ function closeIter(it) {
     return res;
 }
 def(G, '__closeIter', closeIter);
-def(G, '__closeIterQuiet', function (it) { try { closeIter(it); } catch (e) { /* the first error wins */ } });
 
 /* for await: an async iterator, or a sync one whose values are awaited. */
 def(G, '__asyncIter', function (x) {
@@ -143,7 +173,10 @@ def(G, '__asyncIter', function (x) {
 
 /* Array destructuring source: the array itself, or the first n values of
  * the iterable (all when n < 0), closing the iterator when not exhausted. */
+var hasOwnB = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
 def(G, '__ad', function (x, n) {
+    /* the common case first: a plain array (two property reads, no call) */
+    if (x !== null && x !== undefined && x.__arr$ === true && !hasOwnB(x, ITER)) return x;
     var it = getIter(x);
     if (it === null) return isArray(x) ? x : slice.call(x);
     var out = [], s, next = it.next;
@@ -179,8 +212,12 @@ function setData(o, k, v) {
 /* Object spread: own enumerable properties (strings, then symbols). */
 def(G, '__os', function (target, src) {
     if (src === null || src === undefined) return target;
-    var o = Object(src), keys = objKeys(o), i;
-    for (i = 0; i < keys.length; i++) setData(target, keys[i], o[keys[i]]);
+    var o = Object(src), keys = objKeys(o), n = keys.length, i, k;
+    for (i = 0; i < n; i++) {
+        k = keys[i];
+        if (k === '__proto__') setData(target, k, o[k]);
+        else target[k] = o[k];
+    }
     var syms = ownSyms(o);
     for (i = 0; i < syms.length; i++)
         if (propEnum.call(o, syms[i])) setData(target, syms[i], o[syms[i]]);
@@ -247,9 +284,10 @@ def(G, '__tpl', function (cooked, raw) {
 
 var NATIVE = Symbol('native constructor');
 
-/* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other half). */
+/* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other
+ * half), absent for a method. */
 def(G, '__defm', function (obj, key, fn, kind) {
-    if (kind === 0) {
+    if (!kind) {
         defProp(obj, key, { value: fn, writable: true, enumerable: false, configurable: true });
         return;
     }
@@ -583,15 +621,4 @@ def(G, '__agYieldStar', function (x) {
         try { received = yld(r.value); mode = 0; }
         catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
     }
-});
-
-/* for-of over a non-array: the next value into the one-slot buffer, or
- * false when the iterator is done. */
-def(G, '__step', function (buf, rec) {
-    var s = apply(rec.n, rec.i, []);
-    if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
-    if (s.done) return false;
-    buf[0] = s.value;
-    buf.length = 1;
-    return true;
 });

@@ -1,28 +1,54 @@
-/* Benchmark of the lowering pass (not a timed test: prints medians over
- * repeated runs, since the machine is shared and noisy):
- *  1. lowering throughput on a ~10 KB modern program (MB/s, us per program);
- *  2. lower + compile + run of a ~200-line program in a prepared engine;
- *  3. CPU-bound code (sum of primes below 200000) written in modern style
- *     and lowered, against the same algorithm hand-written in ES5, both run
- *     in the sandbox engine (process CPU time).
+/* Benchmark of the lowering pass (issue 3, section 6). Not a timed test: it
+ * prints medians over many rounds of thread CPU time and wall time (the
+ * machine is shared and noisy), and with `ir` the instruction counts of each
+ * workload under callgrind, which repeat exactly from run to run.
+ *  throughput: lowering a ~10 KB and a ~1 MB modern program (MB/s);
+ *  program:    lower + compile + run of two ~200-line programs in a fresh
+ *              engine (tool calls answered by a canned host), against the same
+ *              programs hand-written in ES5 run in the same engine;
+ *  cpu:        sum of primes below 200000, modern and lowered, against the
+ *              same algorithm in ES5, in the engine and in a bare Duktape heap.
+ * Usage: bench_lower [throughput|program|cpu] | ir [WORKLOAD] | exec FILE
+ * (exec: runs FILE with the canned host, BENCH_LOG=1 prints its console)
+ * Programs are read from tests/bench/lower/ (run from the repository root).
  * Build: tests/lower/build.sh (gives build/lower/bench_lower). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 #include "duktape.h"
+#include "lower/bench_host.h"
 #include "sandbox/engine.h"
 #include "sandbox/lower.h"
 
-static double thread_us(void);
+#define DIR "tests/bench/lower/"
 
-static double cpu_us(void)
+/* ---- clocks and statistics -------------------------------------------------- */
+
+static double clock_us(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+struct span {
+    double cpu0, wall0;
+};
+
+static struct span span_start(void)
+{
+    struct span s = {clock_us(CLOCK_THREAD_CPUTIME_ID), clock_us(CLOCK_MONOTONIC)};
+    return s;
+}
+
+static void span_stop(struct span s, double *cpu, double *wall)
+{
+    *cpu = clock_us(CLOCK_THREAD_CPUTIME_ID) - s.cpu0;
+    *wall = clock_us(CLOCK_MONOTONIC) - s.wall0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -31,10 +57,31 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Median of v (sorted in place). */
 static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+static void read_file(const char *name, struct buf *b)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", strchr(name, '/') ? "" : DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        fprintf(stderr, "bench_lower: run it from the repository root\n");
+        exit(2);
+    }
+    char chunk[65536];
+    size_t n;
+    buf_init(b, 0);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_append(b, chunk, n);
+    fclose(f);
 }
 
 /* A modern-style unit of code (~1 KB), repeated to the wanted size. */
@@ -57,258 +104,441 @@ static const char *unit_src =
     "const report%d = { ...defaults, sum: sum%d, when: `${new Date(0).getTime()}` };\n"
     "const byName%d = Object.fromEntries(totals%d.map(t => [t.name, t]));\n";
 
-static void make_program(struct buf *b, size_t size)
+static void make_units(struct buf *b, size_t size)
 {
+    buf_init(b, 0);
     for (int i = 0; b->len < size; i++)
         buf_printf(b, unit_src, i, i, i, i, i, i, i, i, i, i, i);
 }
 
-/* Throughput is measured in thread CPU time: the machine is shared. */
-static double thread_us(void)
+static void lower_or_die(const struct buf *src, struct buf *out)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static void bench_throughput(void)
-{
-    struct buf src, out;
-    buf_init(&src, 0);
-    buf_init(&out, 0);
-    make_program(&src, 10 * 1024);
     struct lower_error err;
-    enum { RUNS = 15, REPS = 50 };
-    double t[RUNS];
-    for (int r = 0; r < RUNS; r++) {
-        double t0 = thread_us();
-        for (int k = 0; k < REPS; k++) {
-            buf_reset(&out);
-            if (sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &out, &err) < 0) {
-                fprintf(stderr, "lowering failed: %s (line %d)\n", err.message, err.line);
-                exit(1);
-            }
-        }
-        t[r] = (thread_us() - t0) / REPS;
-    }
-    double m = median(t, RUNS);
-    printf("lowering: %zu-byte program in %.1f us (median of %d x %d): %.1f MB/s\n", src.len, m,
-           RUNS, REPS, src.len / m);
-    /* a larger input, for throughput without start-up costs */
-    buf_reset(&src);
-    make_program(&src, 1 << 20);
-    double t2[5];
-    for (int r = 0; r < 5; r++) {
-        double t0 = thread_us();
-        buf_reset(&out);
-        sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &out, &err);
-        t2[r] = thread_us() - t0;
-    }
-    m = median(t2, 5);
-    printf("lowering: %zu-byte program in %.2f ms (median of 5): %.1f MB/s\n", src.len, m / 1e3,
-           src.len / m);
-    buf_free(&src);
-    buf_free(&out);
-}
-
-static long host_call(void *ud, const char *op, const char *name, const char *args, size_t len,
-                      char *msg, size_t msg_size)
-{
-    (void)ud; (void)op; (void)name; (void)args; (void)len;
-    snprintf(msg, msg_size, "no tools");
-    return -1;
-}
-
-static void host_log(void *ud, const char *level, const char *text, size_t len)
-{
-    (void)ud; (void)level; (void)text; (void)len;
-}
-
-/* Lowers and runs src; returns the outcome text (caller frees). */
-static char *run_program(struct sandbox_engine *e, const char *src, size_t len, double *lower_us)
-{
-    struct buf low, out;
-    struct lower_error err;
-    buf_init(&low, 0);
-    buf_init(&out, 0);
-    double t0 = thread_us();
-    if (sandbox_lower(src, len, LOWER_MODE_MAIN, &low, &err) < 0) {
+    buf_reset(out);
+    if (sandbox_lower(src->data, src->len, LOWER_MODE_MAIN, out, &err) < 0) {
         fprintf(stderr, "lowering failed: %s (line %d)\n", err.message, err.line);
         exit(1);
     }
-    if (lower_us)
-        *lower_us = thread_us() - t0;
-    struct sandbox_run_limits l = {60000, 512u << 20, 256};
-    /* the engine lowers again (the lowering above is timed apart) */
-    sandbox_engine_start(e, src, len, NULL, &l);
-    while (sandbox_engine_state(e) == SANDBOX_RUNNING) {
-        if (sandbox_engine_next_timer(e) < 0) {
-            sandbox_engine_abort(e, "Error", "stalled");
-            break;
-        }
-        sandbox_engine_run_timers(e);
-    }
-    sandbox_engine_outcome(e, 1 << 20, &out);
-    buf_free(&low);
-    return buf_steal(&out);
 }
 
-static const char *program_200 =
-    "const users = [];\n"
-    "for (let i = 0; i < 50; i++) users.push({ id: i, name: `user${i}`, age: 20 + (i %% 30), "
-    "tags: i %% 3 ? ['a'] : ['a', 'b'] });\n"
-    "%s"
-    "const adults = users.filter(({ age }) => age >= 30);\n"
-    "const byTag = {};\n"
-    "for (const { tags, name } of users) for (const t of tags) (byTag[t] ?\?= []).push(name);\n"
-    "({ adults: adults.length, a: byTag.a.length, b: byTag.b?.length ?? 0 })\n";
+/* ---- workloads (each also an `ir` workload) --------------------------------------- */
 
-static void bench_program(void)
+/* Lowers src reps times. */
+static void work_lower(const struct buf *src, int reps)
 {
-    struct buf filler, src;
-    buf_init(&filler, 0);
-    buf_init(&src, 0);
-    /* a mix of typical model-written lines */
-    static const char *lines[] = {
-        "const f%d = (x, { k = %d } = {}) => x?.v ?? k + users.length;\n",
-        "let s%d = 0; for (const u of users) { if (u.age > %d) s%d += u.id; }\n",
-        "const names%d = users.map(u => `${u.name}:%d`).join(',');\n",
-        "const o%d = { id: %d, ...users[0], tags: [...users[1].tags, 'x'] };\n",
-        "function g%d(a, b = %d) { return a > b ? a - b : b - a; }\n",
-        "if (users.length > %d) { const [first, ...others] = users; console.log(first.name, others.length); }\n",
-        "const m%d = users.slice(0, 3 + %d % 3).reduce((acc, u) => ({ ...acc, [u.id]: u }), {});\n",
-        "class C%d { constructor(v) { this.v = v ?? %d; } get double() { return this.v * 2; } }\n",
-        "const r%d = await Promise.resolve(%d).then(v => v + 1);\n",
-        "try { JSON.parse('{\"a\":%d}'); } catch { console.log('bad %d'); }\n",
-    };
-    for (int i = 0; i < 195; i++)
-        buf_printf(&filler, lines[i % 10], i, i, i, i);
-    buf_printf(&src, program_200, filler.data);
-    enum { RUNS = 41 };
-    double total[RUNS], lowering[RUNS], create[RUNS];
-    struct sandbox_engine_host eh = {NULL, host_call, host_log};
-    for (int r = 0; r < RUNS; r++) {
-        char *cerr = NULL;
-        double t0 = thread_us();
-        struct sandbox_engine *e = sandbox_engine_create(&eh, &cerr);
-        if (!e) {
-            fprintf(stderr, "engine: %s\n", cerr);
-            exit(1);
-        }
-        double t1 = thread_us();
-        char *o = run_program(e, src.data, src.len, &lowering[r]);
-        /* the engine lowers the program itself: the first lowering is apart */
-        total[r] = thread_us() - t1 - lowering[r];
-        create[r] = t1 - t0;
-        if (r == 0)
-            printf("200-line program outcome: %s\n", o);
-        free(o);
-        sandbox_engine_destroy(e);
+    struct buf out;
+    buf_init(&out, 0);
+    for (int k = 0; k < reps; k++)
+        lower_or_die(src, &out);
+    buf_free(&out);
+}
+
+/* Duktape's compile of text (as the engine compiles the lowered program) in ctx. */
+static void work_compile(duk_context *ctx, const struct buf *text)
+{
+    duk_push_lstring(ctx, text->data, text->len);
+    duk_push_string(ctx, "program.js");
+    duk_compile(ctx, DUK_COMPILE_EVAL);
+    duk_pop(ctx);
+}
+
+/* Lower + compile + run in engine e (created apart); returns the outcome. */
+static char *work_run(struct bench_host *h, struct sandbox_engine *e, const struct buf *src)
+{
+    return bench_host_run(h, e, src->data, src->len);
+}
+
+/* The ES5 primes in a bare Duktape heap (the engine's build, no prelude). */
+static double work_bare(duk_context *ctx, const struct buf *src)
+{
+    duk_push_string(ctx, "(function () {\n");
+    duk_push_lstring(ctx, src->data, src->len);
+    duk_push_string(ctx, "\n})()");
+    duk_concat(ctx, 3);
+    if (duk_peval(ctx) != 0) {
+        fprintf(stderr, "bare: %s\n", duk_safe_to_string(ctx, -1));
+        exit(1);
     }
-    /* Duktape's compile of the lowered text alone (a bare heap) */
-    struct buf low;
-    struct lower_error lerr;
-    buf_init(&low, 0);
-    sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &low, &lerr);
-    duk_context *ctx = duk_create_heap_default();
-    double comp[RUNS];
+    double v = duk_get_number(ctx, -1);
+    duk_pop(ctx);
+    return v;
+}
+
+/* ---- 1. throughput ---------------------------------------------------------------- */
+
+static void bench_throughput(void)
+{
+    struct buf src;
+    make_units(&src, 10 * 1024);
+    enum { RUNS = 31, REPS = 40 };
+    double cpu[RUNS], wall[RUNS];
     for (int r = 0; r < RUNS; r++) {
-        double t1 = thread_us();
-        duk_push_lstring(ctx, low.data, low.len);
-        duk_push_string(ctx, "program.js");
-        duk_compile(ctx, DUK_COMPILE_EVAL);
-        comp[r] = thread_us() - t1;
-        duk_pop(ctx);
+        struct span s = span_start();
+        work_lower(&src, REPS);
+        span_stop(s, &cpu[r], &wall[r]);
+        cpu[r] /= REPS;
+        wall[r] /= REPS;
     }
-    duk_destroy_heap(ctx);
-    printf("200-line program: lowered text %zu bytes, Duktape compile alone %.0f us\n", low.len,
-           median(comp, RUNS));
-    buf_free(&low);
-    /* the fixed cost of starting any program, for comparison */
-    double trivial[RUNS];
-    for (int r = 0; r < RUNS; r++) {
-        char *cerr = NULL;
-        struct sandbox_engine *e = sandbox_engine_create(&eh, &cerr);
-        double l, t1 = thread_us();
-        free(run_program(e, "0", 1, &l));
-        trivial[r] = thread_us() - t1 - l;
-        sandbox_engine_destroy(e);
+    double c = median(cpu, RUNS), w = median(wall, RUNS);
+    printf("lowering %zu bytes: %.0f us thread CPU (%.1f MB/s), %.0f us wall; medians of %d "
+           "rounds x %d\n", src.len, c, src.len / c, w, RUNS, REPS);
+    buf_free(&src);
+    make_units(&src, 1 << 20);
+    enum { BIG = 9 };
+    for (int r = 0; r < BIG; r++) {
+        struct span s = span_start();
+        work_lower(&src, 1);
+        span_stop(s, &cpu[r], &wall[r]);
     }
-    printf("200-line program (%zu bytes): lower %.0f us, lower+compile+run %.0f us; a trivial "
-           "program %.0f us (thread CPU, medians of %d; heap creation apart: %.0f us)\n",
-           src.len, median(lowering, RUNS), median(total, RUNS), median(trivial, RUNS), RUNS,
-           median(create, RUNS));
-    buf_free(&filler);
+    c = median(cpu, BIG);
+    w = median(wall, BIG);
+    printf("lowering %zu bytes: %.1f ms thread CPU (%.1f MB/s), %.1f ms wall; medians of %d\n",
+           src.len, c / 1e3, src.len / c, w / 1e3, BIG);
     buf_free(&src);
 }
 
-static const char *primes_modern =
-    "const isPrime = (n, primes) => {\n"
-    "  for (const p of primes) {\n"
-    "    if (p * p > n) return true;\n"
-    "    if (n % p === 0) return false;\n"
-    "  }\n"
-    "  return true;\n"
-    "};\n"
-    "const primes = [];\n"
-    "for (let n = 2; n < 200000; n++) {\n"
-    "  if (isPrime(n, primes)) primes.push(n);\n"
-    "}\n"
-    "let sum = 0;\n"
-    "for (const p of primes) sum += p;\n"
-    "sum\n";
+/* ---- 2. the 200-line programs ------------------------------------------------------- */
 
-static const char *primes_es5 =
-    "function isPrime(n, primes) {\n"
-    "  for (var i = 0; i < primes.length; i++) {\n"
-    "    var p = primes[i];\n"
-    "    if (p * p > n) return true;\n"
-    "    if (n % p === 0) return false;\n"
-    "  }\n"
-    "  return true;\n"
-    "}\n"
-    "var primes = [];\n"
-    "for (var n = 2; n < 200000; n++) {\n"
-    "  if (isPrime(n, primes)) primes.push(n);\n"
-    "}\n"
-    "var sum = 0;\n"
-    "for (var j = 0; j < primes.length; j++) sum += primes[j];\n"
-    "return sum;\n";
+struct prog {
+    const char *name;
+    struct buf modern, es5, low_modern, low_es5;
+};
 
-static double run_cpu(const char *src, char **outcome)
+static void prog_load(struct prog *p, const char *name, const char *modern, const char *es5)
 {
-    struct sandbox_engine_host eh = {NULL, host_call, host_log};
-    char *cerr = NULL;
-    struct sandbox_engine *e = sandbox_engine_create(&eh, &cerr);
-    double t0 = cpu_us();
-    *outcome = run_program(e, src, strlen(src), NULL);
-    double t = cpu_us() - t0;
-    sandbox_engine_destroy(e);
-    return t;
+    p->name = name;
+    read_file(modern, &p->modern);
+    read_file(es5, &p->es5);
+    buf_init(&p->low_modern, 0);
+    buf_init(&p->low_es5, 0);
+    lower_or_die(&p->modern, &p->low_modern);
+    lower_or_die(&p->es5, &p->low_es5);
 }
+
+static void prog_free(struct prog *p)
+{
+    buf_free(&p->modern);
+    buf_free(&p->es5);
+    buf_free(&p->low_modern);
+    buf_free(&p->low_es5);
+}
+
+static int count_lines(const struct buf *b)
+{
+    int n = 0;
+    for (size_t i = 0; i < b->len; i++)
+        n += b->data[i] == '\n';
+    return n;
+}
+
+enum { PRUNS = 41 };
+
+/* One timed engine run (engine creation apart); checks the outcome is `want`
+ * (or sets it). */
+static void timed_run(const struct buf *src, char **want, double *cpu, double *wall)
+{
+    struct sandbox_engine *e;
+    struct bench_host *h = bench_host_create(&e);
+    struct span s = span_start();
+    char *o = work_run(h, e, src);
+    span_stop(s, cpu, wall);
+    bench_host_destroy(h, e);
+    if (!*want)
+        *want = o;
+    else {
+        if (strcmp(o, *want) != 0) {
+            fprintf(stderr, "outcomes differ:\n%s\n%s\n", *want, o);
+            exit(1);
+        }
+        free(o);
+    }
+}
+
+struct prog_times {
+    double lower[2], compile[2], run_cpu[2], run_wall[2]; /* [0] modern, [1] ES5 */
+};
+
+static void time_lowering(struct prog *p, struct prog_times *t)
+{
+    double cpu[2][PRUNS], wall[PRUNS];
+    for (int r = 0; r < PRUNS; r++) {
+        struct span s = span_start();
+        work_lower(&p->modern, 1);
+        span_stop(s, &cpu[0][r], &wall[r]);
+        s = span_start();
+        work_lower(&p->es5, 1);
+        span_stop(s, &cpu[1][r], &wall[r]);
+    }
+    t->lower[0] = median(cpu[0], PRUNS);
+    t->lower[1] = median(cpu[1], PRUNS);
+}
+
+static void time_compile(struct prog *p, struct prog_times *t)
+{
+    double cpu[2][PRUNS], wall[PRUNS];
+    duk_context *ctx = duk_create_heap_default();
+    for (int r = 0; r < PRUNS; r++) {
+        struct span s = span_start();
+        work_compile(ctx, &p->low_modern);
+        span_stop(s, &cpu[0][r], &wall[r]);
+        s = span_start();
+        work_compile(ctx, &p->low_es5);
+        span_stop(s, &cpu[1][r], &wall[r]);
+    }
+    duk_destroy_heap(ctx);
+    t->compile[0] = median(cpu[0], PRUNS);
+    t->compile[1] = median(cpu[1], PRUNS);
+}
+
+static void time_runs(struct prog *p, struct prog_times *t)
+{
+    double cpu[2][PRUNS], wall[2][PRUNS];
+    char *want = NULL;
+    timed_run(&p->modern, &want, &cpu[0][0], &wall[0][0]); /* fills the host's answers */
+    for (int r = 0; r < PRUNS; r++) {
+        timed_run(&p->modern, &want, &cpu[0][r], &wall[0][r]);
+        timed_run(&p->es5, &want, &cpu[1][r], &wall[1][r]);
+    }
+    printf("  outcome (both): %.160s%s\n", want, strlen(want) > 160 ? "..." : "");
+    free(want);
+    for (int k = 0; k < 2; k++) {
+        t->run_cpu[k] = median(cpu[k], PRUNS);
+        t->run_wall[k] = median(wall[k], PRUNS);
+    }
+}
+
+static void bench_one_program(struct prog *p)
+{
+    struct prog_times t;
+    time_lowering(p, &t);
+    time_compile(p, &t);
+    printf("%s program: %d lines, %zu bytes -> lowered %zu bytes; ES5 by hand %zu bytes -> %zu\n",
+           p->name, count_lines(&p->modern), p->modern.len, p->low_modern.len, p->es5.len,
+           p->low_es5.len);
+    time_runs(p, &t);
+    printf("  lower + compile + run: %.0f us thread CPU (%.0f us wall); ES5 by hand through the "
+           "same engine %.0f us (%.0f us wall): ratio %.2f\n",
+           t.run_cpu[0], t.run_wall[0], t.run_cpu[1], t.run_wall[1], t.run_cpu[0] / t.run_cpu[1]);
+    printf("  of which lowering %.0f us (ES5: %.0f us); compile alone (bare heap) %.0f us "
+           "(ES5: %.0f us, ratio %.2f)\n",
+           t.lower[0], t.lower[1], t.compile[0], t.compile[1], t.compile[0] / t.compile[1]);
+    double cr0 = t.run_cpu[0] - t.lower[0], cr1 = t.run_cpu[1] - t.lower[1];
+    printf("  compile + run without lowering: %.0f us vs %.0f us: ratio %.2f\n", cr0, cr1,
+           cr0 / cr1);
+}
+
+static void bench_program(void)
+{
+    struct prog rep, dense;
+    prog_load(&rep, "representative", "representative.js", "representative_es5.js");
+    prog_load(&dense, "dense", "dense.js", "dense_es5.js");
+    printf("(thread CPU medians of %d fresh engines, modern and ES5 interleaved)\n", PRUNS);
+    bench_one_program(&rep);
+    bench_one_program(&dense);
+    prog_free(&rep);
+    prog_free(&dense);
+    /* the fixed cost of starting any program */
+    struct buf trivial;
+    buf_init(&trivial, 0);
+    buf_append_str(&trivial, "0");
+    double cpu[PRUNS], wall[PRUNS];
+    char *want = NULL;
+    for (int r = 0; r < PRUNS; r++)
+        timed_run(&trivial, &want, &cpu[r], &wall[r]);
+    printf("a trivial program (`0`): %.0f us thread CPU\n", median(cpu, PRUNS));
+    free(want);
+    buf_free(&trivial);
+}
+
+/* ---- 3. CPU-bound code ------------------------------------------------------------ */
 
 static void bench_cpu(void)
 {
-    enum { RUNS = 9 };
-    double modern[RUNS], es5[RUNS];
-    char *o1 = NULL, *o2 = NULL;
+    enum { RUNS = 11 };
+    struct buf modern, es5;
+    read_file("primes.js", &modern);
+    read_file("primes_es5.js", &es5);
+    double cpu[3][RUNS], wall;
+    char *want = NULL;
     for (int r = 0; r < RUNS; r++) {
-        free(o1);
-        free(o2);
-        modern[r] = run_cpu(primes_modern, &o1);
-        es5[r] = run_cpu(primes_es5, &o2);
+        timed_run(&modern, &want, &cpu[0][r], &wall);
+        timed_run(&es5, &want, &cpu[1][r], &wall);
+        duk_context *ctx = duk_create_heap_default();
+        struct span s = span_start();
+        double v = work_bare(ctx, &es5);
+        span_stop(s, &cpu[2][r], &wall);
+        duk_destroy_heap(ctx);
+        if (v != 1709600813.0) {
+            fprintf(stderr, "bare heap: wrong sum %.0f\n", v);
+            exit(1);
+        }
     }
-    double m = median(modern, RUNS), h = median(es5, RUNS);
-    printf("primes < 200000: modern lowered %.1f ms, hand-written ES5 %.1f ms: ratio %.2f "
-           "(medians of %d, interleaved; outcomes %s / %s)\n",
-           m / 1e3, h / 1e3, m / h, RUNS, o1, o2);
-    free(o1);
-    free(o2);
+    double m = median(cpu[0], RUNS), h = median(cpu[1], RUNS), b = median(cpu[2], RUNS);
+    printf("primes < 200000 (%s): modern lowered %.1f ms; ES5 in the engine %.1f ms (ratio "
+           "%.3f); ES5 in a bare heap %.1f ms (ratio %.3f); thread CPU medians of %d, "
+           "interleaved\n", want, m / 1e3, h / 1e3, m / h, b / 1e3, m / b, RUNS);
+    free(want);
+    buf_free(&modern);
+    buf_free(&es5);
+}
+
+/* ---- instruction counts (callgrind) ------------------------------------------------- */
+
+/* Every workload runs inside ir_region, the only function callgrind collects
+ * (extern and never cloned, so that callgrind finds it by name). */
+void ir_region(void (*fn)(void *), void *arg);
+void __attribute__((noinline, noclone)) ir_region(void (*fn)(void *), void *arg)
+{
+    fn(arg);
+}
+
+struct ir_arg {
+    const char *what; /* lower, compile, run, bare */
+    struct buf src, low;
+    duk_context *ctx;
+    struct bench_host *h;
+    struct sandbox_engine *e;
+};
+
+static void ir_body(void *p)
+{
+    struct ir_arg *a = p;
+    if (strcmp(a->what, "lower") == 0)
+        work_lower(&a->src, 1);
+    else if (strcmp(a->what, "compile") == 0)
+        work_compile(a->ctx, &a->low);
+    else if (strcmp(a->what, "bare") == 0)
+        work_bare(a->ctx, &a->src);
+    else
+        free(work_run(a->h, a->e, &a->src));
+}
+
+/* Workload names: lower-10k, lower-1m, {lower,compile,run}-{rep,rep-es5,dense,dense-es5},
+ * run-primes, run-primes-es5, bare-primes-es5, run-trivial. */
+static const char *const ir_workloads[] = {
+    "lower-10k", "lower-1m",
+    "lower-rep", "lower-rep-es5", "compile-rep", "compile-rep-es5", "run-rep", "run-rep-es5",
+    "lower-dense", "lower-dense-es5", "compile-dense", "compile-dense-es5", "run-dense",
+    "run-dense-es5", "run-trivial", "run-primes", "run-primes-es5", "bare-primes-es5", NULL};
+
+static void ir_input(const char *subject, struct buf *src)
+{
+    char file[128];
+    if (strcmp(subject, "10k") == 0)
+        make_units(src, 10 * 1024);
+    else if (strcmp(subject, "1m") == 0)
+        make_units(src, 1 << 20);
+    else if (strcmp(subject, "trivial") == 0) {
+        buf_init(src, 0);
+        buf_append_str(src, "0");
+    } else {
+        size_t n = strlen(subject);
+        int es5 = n > 4 && strcmp(subject + n - 4, "-es5") == 0;
+        const char *base = strncmp(subject, "rep", 3) == 0 ? "representative"
+                           : strncmp(subject, "dense", 5) == 0 ? "dense" : "primes";
+        snprintf(file, sizeof file, "%s%s.js", base, es5 ? "_es5" : "");
+        read_file(file, src);
+    }
+}
+
+static int ir_one(const char *workload)
+{
+    struct ir_arg a = {0};
+    char what[32];
+    const char *dash = strchr(workload, '-');
+    if (!dash || (size_t)(dash - workload) >= sizeof what)
+        return 2;
+    snprintf(what, sizeof what, "%.*s", (int)(dash - workload), workload);
+    a.what = what;
+    ir_input(dash + 1, &a.src);
+    buf_init(&a.low, 0);
+    lower_or_die(&a.src, &a.low);
+    if (strcmp(what, "compile") == 0 || strcmp(what, "bare") == 0)
+        a.ctx = duk_create_heap_default();
+    else if (strcmp(what, "run") == 0) {
+        a.h = bench_host_create(&a.e); /* a first run fills the host's answers */
+        free(work_run(a.h, a.e, &a.src));
+        bench_host_destroy(a.h, a.e);
+        a.h = bench_host_create(&a.e);
+    }
+    ir_region(ir_body, &a);
+    if (a.ctx)
+        duk_destroy_heap(a.ctx);
+    if (a.h)
+        bench_host_destroy(a.h, a.e);
+    buf_free(&a.src);
+    buf_free(&a.low);
+    return 0;
+}
+
+/* Runs workload under callgrind; returns the instructions of ir_region, or -1. */
+static double ir_count(const char *self, const char *workload)
+{
+    char out[64], cmd[1024];
+    snprintf(out, sizeof out, "/tmp/bench_lower.%d.cg", (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "valgrind --tool=callgrind --callgrind-out-file=%s --collect-atstart=no "
+             "--toggle-collect=ir_region '%s' ir1 %s >/dev/null 2>&1",
+             out, self, workload);
+    if (system(cmd) != 0)
+        return -1;
+    FILE *f = fopen(out, "r");
+    double v = -1;
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "totals:", 7) == 0 || strncmp(line, "summary:", 8) == 0)
+            v = atof(line + (line[0] == 't' ? 7 : 8));
+    if (f)
+        fclose(f);
+    unlink(out);
+    return v;
+}
+
+static int bench_ir(const char *self, const char *only)
+{
+    printf("instructions (callgrind Ir of one run of each workload, engine creation apart)\n");
+    for (int i = 0; ir_workloads[i]; i++) {
+        if (only && strcmp(only, ir_workloads[i]) != 0)
+            continue;
+        double v = ir_count(self, ir_workloads[i]);
+        if (v < 0) {
+            fprintf(stderr, "callgrind failed for %s\n", ir_workloads[i]);
+            return 1;
+        }
+        printf("  %-18s %14.0f\n", ir_workloads[i], v);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+/* Runs one program file with the canned host (twice: the second run, in
+ * ir_region, is the one callgrind counts); prints its outcome. */
+static int exec_file(const char *path)
+{
+    struct ir_arg a = {0};
+    a.what = "run";
+    read_file(path, &a.src);
+    a.h = bench_host_create(&a.e);
+    char *o = work_run(a.h, a.e, &a.src);
+    printf("%s\n", o);
+    free(o);
+    bench_host_destroy(a.h, a.e);
+    a.h = bench_host_create(&a.e);
+    ir_region(ir_body, &a);
+    bench_host_destroy(a.h, a.e);
+    buf_free(&a.src);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
+    if (strcmp(only, "ir") == 0) /* drives callgrind, which runs `ir1 WORKLOAD` */
+        return bench_ir(argv[0], argc > 2 ? argv[2] : NULL);
+    if (strcmp(only, "ir1") == 0 && argc > 2)
+        return ir_one(argv[2]);
+    if (strcmp(only, "exec") == 0 && argc > 2)
+        return exec_file(argv[2]);
     if (!*only || strcmp(only, "throughput") == 0)
         bench_throughput();
     if (!*only || strcmp(only, "program") == 0)

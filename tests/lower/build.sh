@@ -12,4 +12,4 @@ CFLAGS="-std=c11 -O2 -g -Wall -Wextra -I. -I$B/duk -D_GNU_SOURCE $SAN"
 LIBS="$B/libmcpcodemode.a $(pkg-config --libs libuv libcjson libseccomp libcurl 2>/dev/null || echo -luv -lcjson -lseccomp -lcurl) -lm -lpthread"
 cc $CFLAGS -o "$B/lower/lowerc" tests/lower/lowerc.c $LIBS
 cc $CFLAGS -o "$B/lower/runjs" tests/lower/runjs.c "$B/duk/duktape.o" $LIBS
-cc $CFLAGS -o "$B/lower/bench_lower" tests/bench/bench_lower.c "$B/duk/duktape.o" $LIBS
+cc $CFLAGS -Itests/bench -o "$B/lower/bench_lower" tests/bench/bench_lower.c tests/bench/lower/bench_host.c "$B/duk/duktape.o" $LIBS
