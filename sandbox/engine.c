@@ -121,6 +121,25 @@ static duk_ret_t native_done(duk_context *ctx)
     return 0;
 }
 
+/* rt.host.lower(code): code given to eval or new Function, lowered to ES5
+ * (LOWER_MODE_EVAL); a SyntaxError naming the line and column otherwise. */
+static duk_ret_t native_lower(duk_context *ctx)
+{
+    duk_size_t len;
+    const char *src = duk_require_lstring(ctx, 0, &len);
+    struct buf out;
+    struct lower_error err;
+    buf_init(&out, 0); /* no limit: the worker's address-space limit bounds it */
+    if (sandbox_lower(src, len, LOWER_MODE_EVAL, &out, &err) != 0) {
+        buf_free(&out);
+        return duk_error(ctx, DUK_ERR_SYNTAX_ERROR, "%s (line %d, column %d of the evaluated code)",
+                         err.message, err.line, err.column);
+    }
+    duk_push_lstring(ctx, out.data ? out.data : "", out.len);
+    buf_free(&out);
+    return 1;
+}
+
 /* performance.now() with millisecond resolution: no finer clock for programs. */
 static duk_ret_t native_perf_now(duk_context *ctx)
 {
@@ -161,6 +180,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "log", native_log, 2);
     put_native(ctx, "now", native_now, 0);
     put_native(ctx, "done", native_done, 0);
+    put_native(ctx, "lower", native_lower, 1);
     duk_put_prop_string(ctx, -2, "host");
 }
 

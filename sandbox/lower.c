@@ -123,6 +123,7 @@ int sandbox_lower(const char *src, size_t len, enum lower_mode mode, struct buf 
         snprintf(err->message, sizeof err->message, "Out of memory");
         goto done;
     }
+    cx.names.sep = mode == LOWER_MODE_EVAL ? "$e" : "$";
     if (setjmp(cx.fail) == 0) {
         rc = run(&cx, out);
     } else {

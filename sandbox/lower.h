@@ -22,8 +22,11 @@
  * The lowered code calls helpers named __* defined by
  * sandbox/prelude/60_lang.js (and __spawn/__await from 20_async.js).
  *
- * Known limits: code strings given to eval/new Function are not lowered
- * (modern syntax in them is a SyntaxError, and an await cannot cross them);
+ * Code given to a direct eval(...) and to new Function(...) is lowered at
+ * run time (LOWER_MODE_EVAL, through __evalCode and the prelude's Function);
+ * an indirect eval is not, and an await cannot cross either. Known limits:
+ * let/const/class at the top of direct-eval code share the caller's scope
+ * like var (sloppy mode);
  * the temporal dead zone is enforced only where it is static (a read before
  * the declaration in the same function, or in its own initialiser; a read
  * through a closure called too early gives undefined);
@@ -51,7 +54,11 @@ enum lower_mode {
      * the top-level __await calls can suspend. */
     LOWER_MODE_MAIN,
     /* A plain script (tests, the prelude's own checks): statements in, statements out. */
-    LOWER_MODE_SCRIPT
+    LOWER_MODE_SCRIPT,
+    /* Code given to eval or new Function at run time: a script whose
+     * generated names ($e1, x$e2) cannot collide with those of the lowered
+     * program around a direct eval, whose `var`s share its scope. */
+    LOWER_MODE_EVAL
 };
 
 struct lower_error {

@@ -172,7 +172,7 @@ struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, 
     if (plen > 200)
         plen = 200;
     for (;;) {
-        /* prefix + "$" + counter, without printf (hot: every temporary) */
+        /* prefix + sep + counter, without printf (hot: every temporary) */
         char digits[12];
         int nd = 0;
         uint32_t v = ++*counter;
@@ -181,7 +181,8 @@ struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, 
         while ((v /= 10) && nd < 11);
         int k = (int)plen;
         memcpy(buf, prefix, plen);
-        buf[k++] = '$';
+        for (const char *c = t->sep ? t->sep : "$"; *c; c++)
+            buf[k++] = *c;
         while (nd)
             buf[k++] = digits[--nd];
         buf[k] = 0;

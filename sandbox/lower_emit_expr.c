@@ -187,6 +187,15 @@ static void e_super_call(struct emit *E, struct node *n)
     W(")");
 }
 
+/* eval(code, ...) where eval is not a binding of the program: the global
+ * eval, called directly (its code sees the caller's scope). */
+static int is_direct_eval(const struct node *call)
+{
+    const struct node *c = call->a;
+    return c->kind == N_IDENT && !c->x && call->b && c->name->len == 4 &&
+           memcmp(c->name->s, "eval", 4) == 0;
+}
+
 static void e_call(struct emit *E, struct node *n)
 {
     struct subst *s = find_subst(E, n);
@@ -254,7 +263,15 @@ static void e_call(struct emit *E, struct node *n)
     if (!spread) {
         lower__e_expr(E, callee);
         W("(");
-        e_call_args(E, n->b, 0);
+        if (is_direct_eval(n)) {
+            /* the code is lowered at run time; the call stays a direct eval */
+            W("__evalCode(");
+            lower__e_expr_loose(E, n->b);
+            W(")");
+            e_call_args(E, n->b->next, 1);
+        } else {
+            e_call_args(E, n->b, 0);
+        }
         W(")");
         return;
     }

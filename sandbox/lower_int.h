@@ -48,8 +48,9 @@ struct names {
     uint32_t mask, count;
     struct arena *arena;
     int has_dollar; /* some source name contains '$': generated names must be checked */
+    const char *sep; /* between prefix and counter: "$", or "$e" for eval code */
 };
-/* A generated name: prefix + "$" + counter, unique in the program. */
+/* A generated name: prefix + sep + counter, unique in the program. */
 struct lname *lower__gen_name(struct names *t, const char *prefix, size_t plen, uint32_t *counter);
 /* Interns s[0..n); NULL if the arena is exhausted. */
 struct lname *lower__intern(struct names *t, const char *s, size_t n);

@@ -35,6 +35,8 @@ probe('eval', function () { return eval('typeof Duktape'); });
 probe('indirect eval', function () { return (0, eval)('typeof Duktape'); });
 probe('fn ctor this', function () { return (function () {}).constructor('return this')().Duktape; });
 probe('rt', function () { return typeof rt; });
+probe('lowered Function', function () { return new Function('x = () => typeof rt', 'return x()')(); });
+probe('lowered eval', function () { return eval('(() => typeof rt ?? typeof Duktape)()'); });
 probe('require', function () { return typeof require; });
 probe('process', function () { return typeof process; });
 probe('module', function () { return typeof module; });
@@ -50,7 +52,7 @@ return out;`);
     if (k === 'globals') assert.equal(v, '', 'no internal globals');
     else assert.ok(notReached(v), `${k}: ${v}`);
   }
-  assert.equal(Object.keys(out).length, 15);
+  assert.equal(Object.keys(out).length, 17);
   assert.equal(out['typeof Duktape'], 'undefined');
   assert.equal(out['Duktape.act'], 'threw ReferenceError');
   await assertStillServes(srv);

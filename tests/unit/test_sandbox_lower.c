@@ -86,6 +86,29 @@ static void test_shadowing_renames(void **state)
     free(o);
 }
 
+/* Eval code shares the scope of the lowered program around a direct eval:
+ * its generated names must differ from the program's ($N, x$N). */
+static void test_eval_mode_names(void **state)
+{
+    (void)state;
+    const char *src = "let x = 1;\n{ let x = 2; f(x); }\nconst [a] = g(x);\n";
+    char *o = lower_ok(src, LOWER_MODE_EVAL);
+    assert_non_null(strstr(o, "x$e"));
+    assert_non_null(strstr(o, "$e"));
+    for (const char *p = o; (p = strchr(p, '$')) != NULL; p++)
+        assert_true(p[1] == 'e');
+    free(o);
+    o = lower_ok(src, LOWER_MODE_SCRIPT);
+    assert_null(strstr(o, "$e"));
+    free(o);
+    struct buf out;
+    struct lower_error e;
+    buf_init(&out, 0);
+    assert_int_equal(sandbox_lower("return 1;\n", 10, LOWER_MODE_EVAL, &out, &e), -1);
+    assert_non_null(strstr(e.message, "Illegal return"));
+    buf_free(&out);
+}
+
 static void test_arrow_without_this_needs_no_capture(void **state)
 {
     (void)state;
@@ -532,6 +555,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_let_const_become_var),
         cmocka_unit_test(test_shadowing_renames),
+        cmocka_unit_test(test_eval_mode_names),
         cmocka_unit_test(test_arrow_without_this_needs_no_capture),
         cmocka_unit_test(test_main_wrapper),
         cmocka_unit_test(test_line_preservation),
