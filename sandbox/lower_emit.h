@@ -16,6 +16,7 @@ struct efn {
     int catch_depth;        /* inside catch scopes (block functions become expressions) */
     int strict;             /* strict code (classes, "use strict"): no block functions */
     struct lname *ret_this; /* derived constructor: `return` yields this name */
+    int loops;              /* loops being emitted around the current point */
 };
 
 struct eclass {

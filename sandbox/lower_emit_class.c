@@ -153,9 +153,9 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
     lower__e_push_fn(E, &f, fi, fi);
     if (fi)
         lower__e_prologue(E, fi);
-    W(" if (!(this instanceof ");
+    W(" this instanceof ");
     lower__e_name(E, 0, k->name);
-    W(")) __noNew(\"");
+    W(" || __noNew(\"");
     lower__e_name(E, 0, k->name);
     W("\");");
     if (!k->super) {

@@ -159,8 +159,9 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         lower__e_tok(E, body_end_line(fn), "", 0);
         lower__e_declare_temps(E, &inner);
         lower__e_pop_fn(E);
-        /* an arrow's body reads this and arguments through captures */
-        lower__e_w(E, arrow ? " });" : " }, this, arguments);");
+        /* an arrow's body reads this and arguments through captures; a
+         * function's body that reads neither needs neither */
+        lower__e_w(E, arrow || !(fi->flags & FI_OWN_THIS) ? " });" : " }, this, arguments);");
     }
     lower__e_tok(E, body_end_line(fn), " ", 1);
     lower__e_declare_temps(E, &outer);

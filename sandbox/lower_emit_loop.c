@@ -433,23 +433,34 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
     o.arr = lower__e_tmp(E);
     N(o.arr);
     W(" = ");
-    lower__e_expr(E, n->b);
-    W("; ");
     if (is_array_literal(n->b)) {
+        lower__e_expr(E, n->b);
+        W("; ");
         of_index_loop(E, n, labels, &o, o.arr);
         return;
     }
-    o.flag = lower__e_tmp(E);
+    /* a loop of the program's top level runs once: fewer tokens for Duktape
+     * to compile matter more than three calls */
+    int once = E->fn == E->root && E->fn->loops == 1;
+    o.flag = once ? NULL : lower__e_tmp(E);
     struct break_scan bs = {labels, n, lower__e_tmp_name(E), 0};
     mark_breaks(&bs, n->d, 0);
-    N(o.flag);
-    W(" = ");
-    N(o.arr);
-    W(".__arr$ || (");
-    N(o.arr);
-    W(" = __of(");
-    N(o.arr);
-    W("), false); try { ");
+    if (once) {
+        W("__of(");
+        lower__e_expr_loose(E, n->b);
+        W("); try { ");
+    } else {
+        lower__e_expr(E, n->b);
+        W("; ");
+        N(o.flag);
+        W(" = ");
+        N(o.arr);
+        W(".__arr$ || (");
+        N(o.arr);
+        W(" = __of(");
+        N(o.arr);
+        W("), false); try { ");
+    }
     if (bs.count) {
         N(bs.brk);
         W(": ");
@@ -460,13 +471,20 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
     /* finally only: a catch clause costs Duktape more. A close that throws
      * during a throw completion therefore replaces the body's error (the
      * spec keeps the first). */
-    lower__e_tok(E, end, " } while (!", 11);
-    N(o.flag);
-    W(" && __more(");
+    if (once) {
+        lower__e_tok(E, end, " } while (__more(", 17);
+    } else {
+        lower__e_tok(E, end, " } while (!", 11);
+        N(o.flag);
+        W(" && __more(");
+    }
     N(o.arr);
     W(")); } finally { ");
-    N(o.flag);
-    W(" || __done(");
+    if (!once) {
+        N(o.flag);
+        W(" || ");
+    }
+    W("__done(");
     N(o.arr);
     W("); }");
 }
@@ -476,6 +494,7 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
 void lower__e_loop(struct emit *E, struct node *n, struct node *labels)
 {
     lower__e_enter(E, n);
+    E->fn->loops++;
     switch (n->kind) {
     case N_FOR:
         e_for(E, n, labels);
@@ -502,5 +521,6 @@ void lower__e_loop(struct emit *E, struct node *n, struct node *labels)
         W(");");
         break;
     }
+    E->fn->loops--;
     lower__e_leave(E);
 }

@@ -232,6 +232,7 @@ struct scope {
 #define FI_TOP_RETURN   0x0040 /* program: a top-level return exists */
 #define FI_PROGRAM      0x0080
 #define FI_CLASS_INIT   0x0100 /* field initialisers / static blocks */
+#define FI_OWN_THIS     0x0200 /* its own this, arguments, super or new.target is read (or eval) */
 
 struct funcinfo {
     struct funcinfo *parent;

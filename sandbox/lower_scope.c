@@ -264,6 +264,12 @@ static void reference(struct an *A, struct node *id)
             id->y = o;
             if (o != A->fn && o)
                 o->flags |= FI_USES_ARGS;
+            if (o)
+                o->flags |= FI_OWN_THIS;
+        } else if (id->name->len == 4 && memcmp(id->name->s, "eval", 4) == 0) {
+            struct funcinfo *o = this_owner(A->fn);
+            if (o)
+                o->flags |= FI_OWN_THIS;
         }
         mark_foreign(A, id->name, A->fn, NULL);
         return;
@@ -279,6 +285,8 @@ static void ref_this(struct an *A, struct node *n)
 {
     struct funcinfo *o = this_owner(A->fn);
     n->y = o;
+    if (o)
+        o->flags |= FI_OWN_THIS;
     if (o && o != A->fn) {
         if (n->kind == N_NEWTARGET)
             o->flags |= FI_USES_NT;
@@ -642,6 +650,8 @@ static void walk(struct an *A, struct node *n)
     case N_SUPER: {
         struct funcinfo *o = this_owner(A->fn);
         n->y = o;
+        if (o)
+            o->flags |= FI_OWN_THIS;
         if (o && o != A->fn)
             o->flags |= FI_USES_THIS;
         return;

@@ -2,20 +2,25 @@
  * the host drains after every entry into JS (start, each tool result, each
  * timer). Internal state lives under rt.HIDDEN, out of reach of programs. */
 var S = rt.HIDDEN, apply = rt.apply, def = rt.def;
-var PENDING = 0, FULFILLED = 1, REJECTED = 2;
+/* Promise states (st.state): 0 pending, 1 fulfilled, 2 rejected; numbers, not
+ * names, as a name read from a function is a by-name lookup in Duktape. */
 
-/* Microtasks: a flat array of (fn, a, b) triples and a head index. */
+/* Microtasks: a flat array of (fn, a, b) triples and a head index. Each
+ * read of a variable of this scope from a function is a by-name lookup in
+ * Duktape: the hot paths read each once, into locals. */
 var queue = [], qhead = 0, qlen = 0;
 function enqueue(fn, a, b) {
-    queue[qlen] = fn; queue[qlen + 1] = a; queue[qlen + 2] = b;
-    qlen += 3;
+    var q = queue, n = qlen;
+    q[n] = fn; q[n + 1] = a; q[n + 2] = b;
+    qlen = n + 3;
 }
 rt.enqueue = enqueue;
 rt.drain = function () {
-    while (qhead < qlen) {
-        var fn = queue[qhead], a = queue[qhead + 1], b = queue[qhead + 2];
-        queue[qhead] = queue[qhead + 1] = queue[qhead + 2] = undefined;
-        qhead += 3;
+    var q = queue, h;
+    while ((h = qhead) < qlen) {
+        var fn = q[h], a = q[h + 1], b = q[h + 2];
+        q[h] = q[h + 1] = q[h + 2] = undefined;
+        qhead = h + 3;
         fn(a, b);
     }
     qhead = qlen = 0;
@@ -39,30 +44,35 @@ function checkUnhandled() {
 }
 
 function isObj(x) { return x !== null && (typeof x === 'object' || typeof x === 'function'); }
-function isPromise(x) { return isObj(x) && x[S] !== undefined && x[S].promise === true; }
+function isPromise(x) {
+    if (x === null || (typeof x !== 'object' && typeof x !== 'function')) return false;
+    var st = x[S];
+    return st !== undefined && st.promise === true;
+}
 
 function settle(p, state, value) {
     var st = p[S];
-    if (st.state !== PENDING) return;
+    if (st.state !== 0) return;
     st.state = state;
     st.value = value;
     var r = st.reactions;
     st.reactions = null;
     for (var i = 0; i < r.length; i++) enqueue(runReaction, r[i], st);
-    if (state === REJECTED && !st.handled) unhandled[unhandled.length] = p;
+    if (state === 2 && !st.handled) unhandled[unhandled.length] = p;
 }
 
-function rejectP(p, e) { settle(p, REJECTED, e); }
+function rejectP(p, e) { settle(p, 2, e); }
 
 /* The promise resolve function: adopts thenables through a job, as the spec says. */
 function resolveP(p, x) {
-    if (p[S].state !== PENDING || p[S].locked) return;
+    var st = p[S];
+    if (st.state !== 0 || st.locked) return;
     if (x === p) { rejectP(p, new TypeError('Chaining cycle detected for promise')); return; }
-    if (!isObj(x)) { settle(p, FULFILLED, x); return; }
+    if (x === null || (typeof x !== 'object' && typeof x !== 'function')) { settle(p, 1, x); return; }
     var then;
     try { then = x.then; } catch (e) { rejectP(p, e); return; }
-    if (typeof then !== 'function') { settle(p, FULFILLED, x); return; }
-    p[S].locked = true;
+    if (typeof then !== 'function') { settle(p, 1, x); return; }
+    st.locked = true;
     enqueue(resolveThenableJob, p, { x: x, then: then });
 }
 
@@ -73,13 +83,14 @@ function resolveThenableJob(p, job) {
     try { apply(job.then, job.x, [res, rej]); } catch (e) { rej(e); }
 }
 
-/* A reaction is {p: derived promise or null, f: onFulfilled, r: onRejected, fn: internal
- * callback fn(ok, value, re), with s and i for the combinators}. */
+/* A reaction is {p: derived promise, f: onFulfilled, r: onRejected, fn: null}, or an
+ * internal one {fn: callback fn(ok, value, re), with s and i for the combinators and
+ * awaits} (fewer properties: cheaper to make). */
 function runReaction(re, st) {
-    if (re.fn) { re.fn(st.state === FULFILLED, st.value, re); return; }
-    var h = st.state === FULFILLED ? re.f : re.r;
+    if (re.fn) { re.fn(st.state === 1, st.value, re); return; }
+    var h = st.state === 1 ? re.f : re.r;
     if (typeof h !== 'function') {
-        if (st.state === FULFILLED) resolveP(re.p, st.value); else rejectP(re.p, st.value);
+        if (st.state === 1) resolveP(re.p, st.value); else rejectP(re.p, st.value);
         return;
     }
     var v;
@@ -90,12 +101,12 @@ function runReaction(re, st) {
 function addReaction(p, re) {
     var st = p[S];
     st.handled = true;
-    if (st.state === PENDING) st.reactions[st.reactions.length] = re;
+    if (st.state === 0) st.reactions[st.reactions.length] = re;
     else enqueue(runReaction, re, st);
 }
 
 function initPromise(p) {
-    p[S] = { promise: true, state: PENDING, value: undefined, reactions: [], handled: false, locked: false };
+    p[S] = { promise: true, state: 0, value: undefined, reactions: [], handled: false, locked: false };
     return p;
 }
 
@@ -123,11 +134,11 @@ function toP(x) {
 }
 
 /* Subscribes an internal callback fn(ok, value) without creating a promise. */
-function onSettled(p, fn) { addReaction(p, { p: null, f: null, r: null, fn: fn }); }
+function onSettled(p, fn) { addReaction(p, { fn: fn }); }
 
 /* The same for the combinators: fn(ok, value, re) with re.s the combinator's
  * state and re.i the item's index; no closures, no derived promise. */
-function watch(p, fn, s, i) { addReaction(p, { p: null, f: null, r: null, fn: fn, s: s, i: i }); }
+function watch(p, fn, s, i) { addReaction(p, { fn: fn, s: s, i: i }); }
 
 function thenImpl(p, f, r) {
     var d = newP();
@@ -243,5 +254,6 @@ rt.toP = toP;
 rt.resolveP = resolveP;
 rt.rejectP = rejectP;
 rt.onSettled = onSettled;
+rt.watch = watch;
 rt.isPromise = isPromise;
 rt.forEachIterable = forEachIterable;

@@ -254,10 +254,32 @@ static void test_loop_closures_use_catch_scopes(void **state)
     free(o);
 }
 
+/* An async body that reads neither this nor arguments (nor eval, super,
+ * new.target) is spawned without them; a class constructor's check is one
+ * expression. */
+static void test_async_body_this_only_when_read(void **state)
+{
+    (void)state;
+    char *o = lower_ok("async function f(a) { return a; }\n"
+                       "async function g() { return this.x; }\n"
+                       "async function h() { return eval('1'); }\n"
+                       "class C {}\n"
+                       "class D extends C { async m() { return super.toString; } }\n",
+                       LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, "__spawn(function () {return a; });"));
+    assert_non_null(strstr(o, "return this.x; }, this, arguments);"));
+    assert_non_null(strstr(o, "eval('1'); }, this, arguments);"));
+    assert_non_null(strstr(o, "this instanceof C || __noNew(\"C\");"));
+    const char *m = strstr(o, "toString");
+    assert_non_null(m);
+    assert_non_null(strstr(m, "}, this, arguments);"));
+    free(o);
+}
+
 static void test_for_of_array_fast_path(void **state)
 {
     (void)state;
-    char *o = lower_ok("for (const x of xs) s += x;\n", LOWER_MODE_SCRIPT);
+    char *o = lower_ok("function f(xs) { for (const x of xs) s += x; }\n", LOWER_MODE_SCRIPT);
     /* arrays run as an index loop (other iterables through a record read
      * the same way): the test reads length, the value by index */
     assert_non_null(strstr(o, ".__arr$ || ("));
@@ -265,6 +287,17 @@ static void test_for_of_array_fast_path(void **state)
     assert_non_null(strstr(o, ".length; ) "));
     assert_non_null(strstr(o, "var x = $"));
     assert_non_null(strstr(o, "finally"));
+    free(o);
+    /* a loop of the program's top level (not inside another loop) runs
+     * once: no array test, __of always (it returns arrays as they are) */
+    o = lower_ok("for (const x of xs) s += x;\n", LOWER_MODE_SCRIPT);
+    assert_null(strstr(o, "__arr$"));
+    assert_non_null(strstr(o, " = __of(xs); try { do { for ("));
+    assert_non_null(strstr(o, "} while (__more($"));
+    assert_non_null(strstr(o, "finally { __done($"));
+    free(o);
+    o = lower_ok("while (g()) for (const x of xs) s += x;\n", LOWER_MODE_SCRIPT);
+    assert_non_null(strstr(o, ".__arr$ || ("));
     free(o);
     /* known arrays (a literal; a let/const initialised with one and never
      * assigned again): no test, no try */
@@ -564,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_regex_lowering),
         cmocka_unit_test(test_await_never_in_synthesised_function),
         cmocka_unit_test(test_loop_closures_use_catch_scopes),
+        cmocka_unit_test(test_async_body_this_only_when_read),
         cmocka_unit_test(test_for_of_array_fast_path),
         cmocka_unit_test(test_syntax_error_position),
         cmocka_unit_test(test_column_counts_code_points),

@@ -253,10 +253,18 @@ static void settle_all(struct bench_host *h, struct sandbox_engine *e)
     }
 }
 
+/* The catalog a real worker is given (tools.<server>.<tool> are then plain
+ * properties, not names resolved on each access). */
+static const char catalog[] =
+    "{\"github\":{\"name\":\"github\",\"tools\":{\"list_issues\":\"list_issues\","
+    "\"get_user\":\"get_user\",\"list_pulls\":\"list_pulls\",\"create_issue\":\"create_issue\"}},"
+    "\"ci\":{\"name\":\"ci\",\"tools\":{\"list_runs\":\"list_runs\"}},"
+    "\"kv\":{\"name\":\"kv\",\"tools\":{\"get\":\"get\",\"set\":\"set\"}}}";
+
 char *bench_host_run(struct bench_host *h, struct sandbox_engine *e, const char *src, size_t len)
 {
     struct sandbox_run_limits l = {60000, 512u << 20, 256};
-    sandbox_engine_start(e, src, len, NULL, &l);
+    sandbox_engine_start(e, src, len, catalog, &l);
     while (sandbox_engine_state(e) == SANDBOX_RUNNING) {
         if (h->npending) {
             settle_all(h, e);
