@@ -361,24 +361,37 @@ void lower__e_class(struct emit *E, struct node *c)
     W(")");
 }
 
+/* super's object: the parent class's prototype (or the parent class in a
+ * static member); without extends, Object.prototype (Function.prototype). */
+static void e_super_home(struct emit *E, struct eclass *k, int is_static)
+{
+    if (k->super) {
+        lower__e_name(E, 0, k->super);
+        if (!is_static)
+            W(".prototype");
+    } else if (is_static) {
+        W("Function.prototype");
+    } else {
+        W("Object.prototype");
+    }
+}
+
 void lower__e_super_member(struct emit *E, struct node *m, int for_call)
 {
     struct eclass *k = E->cls;
     struct funcinfo *o = m->a->y;
-    if (!k || !k->super)
+    int is_static = o && (o->flags & FI_STATIC);
+    if (!k)
         lower__e_error(E, m, "'super' keyword unexpected here");
     if (for_call) {
-        lower__e_name(E, m->line, k->super);
-        if (!(o && (o->flags & FI_STATIC)))
-            W(".prototype");
+        lower__e_tok(E, m->line, "", 0);
+        e_super_home(E, k, is_static);
         lower__e_member_suffix(E, m);
         return;
     }
     /* a read goes through accessors with this as the receiver */
     lower__e_tok(E, m->line, "__superGet(", 11);
-    lower__e_name(E, 0, k->super);
-    if (!(o && (o->flags & FI_STATIC)))
-        W(".prototype");
+    e_super_home(E, k, is_static);
     W(", ");
     if (m->flags & NF_COMPUTED)
         lower__e_expr(E, m->b);
