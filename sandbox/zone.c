@@ -54,7 +54,8 @@ int sandbox_zone_active(void)
 
 int sandbox_zone_owns(const void *p)
 {
-    return (const char *) p >= Z.base && (const char *) p < Z.end;
+    uintptr_t a = (uintptr_t) p; /* integers: p may point anywhere */
+    return a >= (uintptr_t) Z.base && a < (uintptr_t) Z.end;
 }
 
 /* The class index of a block of n <= MEDIUM_MAX bytes; its size in *size. */
