@@ -1,5 +1,5 @@
 # mcp-codemode: one non-recursive Makefile.
-#   make            build build/mcp-codemode
+#   make            build build/mcp-codemode (and build/mcp-codemode-sandbox, its zygote image)
 #   make run        set up, build, run the example program through the server's execution path
 #   make serve      start the stdio server with the example config
 #   make test       set up (system packages, pinned npm modules), build, run every test
@@ -31,13 +31,14 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luv -lcjson -l
 LDFLAGS += $(SANFLAGS)
 
 SRC_DIRS := common transport mcp-server sandbox tools
-LIB_SRCS := $(filter-out mcp-server/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+LIB_SRCS := $(filter-out mcp-server/main.c mcp-server/sandbox_main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 LLHTTP_OBJS := $(B)/llhttp/api.o $(B)/llhttp/http.o $(B)/llhttp/llhttp.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(LLHTTP_OBJS)
 PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 BIN     := $(B)/mcp-codemode
+SANDBOX_BIN := $(B)/mcp-codemode-sandbox
 DUK_OBJ := $(B)/duk/duktape.o
 EXAMPLES := $(B)/examples/maze-server
 
@@ -77,8 +78,14 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c
 $(B)/libmcpcodemode.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(B)/obj/mcp-server/main.o $(DUK_OBJ) $(B)/libmcpcodemode.a
+$(BIN): $(B)/obj/mcp-server/main.o $(DUK_OBJ) $(B)/libmcpcodemode.a | $(SANDBOX_BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The zygote image the server starts from next to itself: the same library
+# without libuv and libcurl, so that every worker fork copies ~40 mappings,
+# not ~205 (mcp-server/sandbox_main.c). Without it the server runs itself.
+$(SANDBOX_BIN): $(B)/obj/mcp-server/sandbox_main.o $(DUK_OBJ) $(B)/libmcpcodemode.a
+	$(CC) $(LDFLAGS) -Wl,-z,now -o $@ $^ $(shell pkg-config --libs libcjson libseccomp 2>/dev/null || echo -lcjson -lseccomp) -lm
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
@@ -130,9 +137,10 @@ bench: $(BIN)
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mcp-codemode
+	install -m 755 $(SANDBOX_BIN) $(DESTDIR)$(PREFIX)/bin/mcp-codemode-sandbox
 
 format:
-	clang-format -i $(LIB_SRCS) mcp-server/main.c $(wildcard */*.h) $(UNIT_SRCS)
+	clang-format -i $(LIB_SRCS) mcp-server/main.c mcp-server/sandbox_main.c $(wildcard */*.h) $(UNIT_SRCS)
 
 clean:
 	rm -rf build build-san

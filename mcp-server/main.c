@@ -5,9 +5,9 @@
 #include "mcp-server/cli.h"
 #include "mcp-server/config.h"
 #include "mcp-server/version.h"
+#include "mcp-server/zygote_cmd.h"
 #include "sandbox/lower.h"
 #include "sandbox/seccomp.h"
-#include "sandbox/zygote.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
@@ -124,19 +124,6 @@ static int lower_file(const char *path)
     return rc == 0 ? 0 : 1;
 }
 
-static int run_zygote(const struct cli *cli)
-{
-    enum log_level level = LOG_WARNING;
-    if (cli->log_level)
-        log_level_parse(cli->log_level, &level);
-    log_set_level(level);
-    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, 1, NULL};
-#if defined(__SANITIZE_ADDRESS__)
-    wc.address_space_bytes = 0;
-#endif
-    return sandbox_zygote_main(STDIN_FILENO, &wc, cli->host_pid);
-}
-
 static int check_config(const struct config *cfg)
 {
     printf("config: %s\n", cfg->path ? cfg->path : "(none)");
@@ -160,7 +147,9 @@ static int with_config(const struct cli *cli)
         config_free(&cfg);
         return 2;
     }
-    char *exe = self_exe();
+    char *self = self_exe();
+    char *exe = self ? zygote_cmd_exe(self) : NULL; /* what the pool starts as its zygote */
+    free(self);
     int rc = 0;
     if (exe == NULL) {
         fprintf(stderr, "mcp-codemode: cannot find its own executable (/proc/self/exe)\n");
@@ -201,7 +190,7 @@ int main(int argc, char **argv)
     }
     switch (cli.cmd) {
     case CLI_ZYGOTE:
-        return run_zygote(&cli);
+        return zygote_cmd_run(&cli);
     case CLI_HELP:
         cli_usage(stdout);
         return 0;

@@ -2,6 +2,7 @@
  * and Math.random. The three sandbox__ hooks are called by the Duktape build
  * configured in sandbox/duk_overrides.h. */
 #include "sandbox/limits.h"
+#include "sandbox/zone.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,12 +30,28 @@ static int over_cap(struct sandbox_limits *l, size_t grow)
     return 0;
 }
 
+/* Blocks come from the zygote's zone while it builds the template heap,
+ * from malloc otherwise (and always in workers, where the zone is frozen). */
+static unsigned char *raw_alloc(size_t n)
+{
+    unsigned char *p = sandbox_zone_alloc(n);
+    return p ? p : malloc(n);
+}
+
+static void raw_free(unsigned char *p, size_t n)
+{
+    if (sandbox_zone_owns(p))
+        sandbox_zone_free(p, n); /* a no-op in a worker: the page stays shared */
+    else
+        free(p);
+}
+
 void *sandbox_limits_alloc(void *udata, size_t size)
 {
     struct sandbox_limits *l = udata;
     if (size > SIZE_MAX - HDR || over_cap(l, size))
         return NULL;
-    unsigned char *p = malloc(size + HDR);
+    unsigned char *p = raw_alloc(size + HDR);
     if (p == NULL)
         return NULL;
     memcpy(p, &size, sizeof size);
@@ -53,7 +70,21 @@ void sandbox_limits_free(void *udata, void *ptr)
     size_t size;
     memcpy(&size, p, sizeof size);
     l->mem_used -= size;
-    free(p);
+    raw_free(p, size + HDR);
+}
+
+/* Resizes a block of the zone: in place within its size class while the zone
+ * is active, else moved (to malloc in a worker, leaving the zone untouched). */
+static unsigned char *zone_realloc(unsigned char *p, size_t old, size_t size)
+{
+    if (sandbox_zone_active() && size + HDR <= sandbox_zone_usable(old + HDR))
+        return p;
+    unsigned char *q = raw_alloc(size + HDR);
+    if (q == NULL)
+        return NULL;
+    memcpy(q, p, (old < size ? old : size) + HDR);
+    raw_free(p, old + HDR);
+    return q;
 }
 
 void *sandbox_limits_realloc(void *udata, void *ptr, size_t size)
@@ -70,7 +101,7 @@ void *sandbox_limits_realloc(void *udata, void *ptr, size_t size)
     memcpy(&old, p, sizeof old);
     if (size > SIZE_MAX - HDR || (size > old && over_cap(l, size - old)))
         return NULL;
-    unsigned char *q = realloc(p, size + HDR);
+    unsigned char *q = sandbox_zone_owns(p) ? zone_realloc(p, old, size) : realloc(p, size + HDR);
     if (q == NULL)
         return NULL;
     memcpy(q, &size, sizeof size);

@@ -16,7 +16,7 @@ struct sandbox_worker;
 struct sandbox_lease;
 
 struct sandbox_pool_config {
-    const char *exe;              /* this binary, re-executed as the zygote */
+    const char *exe;              /* the zygote executable, run with __zygote (zygote_cmd_exe) */
     unsigned size;                /* idle workers kept ready */
     uint64_t address_space_bytes; /* worker RLIMIT_AS (0 = none) */
     unsigned cpu_seconds;         /* worker RLIMIT_CPU backstop (0 = none) */

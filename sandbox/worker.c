@@ -7,6 +7,7 @@
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
 #include "sandbox/seccomp.h"
+#include "sandbox/zone.h"
 #include "common/buf.h"
 #include "common/utf8.h"
 #include "common/json.h"
@@ -372,6 +373,7 @@ static void send_done(void)
 void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
                          const struct sandbox_worker_config *cfg)
 {
+    sandbox_zone_freeze();
     sandbox_limits_reseed();
     close_other_fds(ipc_fd);
     lock_down(cfg);

@@ -4,6 +4,7 @@
 #include "sandbox/zygote.h"
 #include "sandbox/engine.h"
 #include "sandbox/seccomp.h"
+#include "sandbox/zone.h"
 #include "common/log.h"
 
 #include <errno.h>
@@ -157,6 +158,8 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     if (host_pid > 0 && getppid() != host_pid)
         return 0; /* the host died before the death signal was armed: nobody to serve */
     char *err = NULL;
+    if (sandbox_zone_enable() != 0)
+        log_warn("zygote", "cannot reserve the template zone: workers allocate among its pages");
     struct sandbox_engine *tmpl = sandbox_engine_create(NULL, &err);
     if (tmpl == NULL) {
         char msg[600];

@@ -112,7 +112,7 @@ test('entries that launch mcp-codemode itself are skipped with a warning (path, 
     assert.match(r[k].message, new RegExp(`server "${k}".*launches mcp-codemode itself`), k);
   // no second mcp-codemode was started: the children are the zygote and the node servers
   const kids = childrenOf(s.pid).map(cmdline);
-  const ours = kids.filter((argv) => argv[0] === BIN || argv[0].endsWith('/mcp-codemode') || argv[0].endsWith('codemode-link'));
+  const ours = kids.filter((argv) => argv[0] === BIN || /\/mcp-codemode(-sandbox)?$/.test(argv[0]) || argv[0].endsWith('codemode-link'));
   assert.deepEqual(ours.map((a) => a.slice(1, 2)), [['__zygote']], JSON.stringify(kids));
   assert.ok(kids.some((argv) => argv[0] === NODE && argv[1] === RECORDER));
 });

@@ -1,0 +1,159 @@
+/* The zygote's template-heap allocator: one reserved region, a bump pointer,
+ * exact-size free lists for small and medium blocks (16-byte steps up to
+ * 512 bytes, then four steps per power of two up to 32 KiB) and a first-fit
+ * list for larger ones. Frozen in workers: no allocation, no bookkeeping
+ * writes, so their copy of the zone's pages stays shared with the zygote. */
+#include "sandbox/zone.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#define RESERVE ((size_t) 64 << 20)
+#define SMALL_MAX 512u
+#define MEDIUM_MAX 32768u
+#define NCLASSES (32 + 24)
+#define PAGE 4096u
+#define SLAB_MAX 256u
+#define SLAB_BYTES 4096u
+
+struct large {
+    struct large *next;
+    size_t size;
+};
+
+static struct {
+    char *base, *top, *end;
+    char *slab[NCLASSES], *slab_end[NCLASSES]; /* each small class carves its own pages */
+    void *free_small[NCLASSES];
+    struct large *free_large;
+    int frozen;
+} Z;
+
+int sandbox_zone_enable(void)
+{
+    if (Z.base)
+        return 0;
+    void *p = mmap(NULL, RESERVE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    Z.base = Z.top = p;
+    Z.end = Z.base + RESERVE;
+    return 0;
+}
+
+void sandbox_zone_freeze(void)
+{
+    Z.frozen = 1;
+}
+
+int sandbox_zone_active(void)
+{
+    return Z.base != NULL && !Z.frozen;
+}
+
+int sandbox_zone_owns(const void *p)
+{
+    uintptr_t a = (uintptr_t) p; /* integers: p may point anywhere */
+    return a >= (uintptr_t) Z.base && a < (uintptr_t) Z.end;
+}
+
+/* The class index of a block of n <= MEDIUM_MAX bytes; its size in *size. */
+static unsigned class_of(size_t n, size_t *size)
+{
+    if (n <= SMALL_MAX) {
+        size_t c = n ? (n + 15) / 16 : 1;
+        *size = c * 16;
+        return (unsigned) c - 1;
+    }
+    unsigned k = 63u - (unsigned) __builtin_clzll((unsigned long long) (n - 1)); /* 2^k < n */
+    size_t step = (size_t) 1 << (k - 2);
+    size_t j = (n - ((size_t) 1 << k) + step - 1) / step; /* 1..4 */
+    *size = ((size_t) 1 << k) + j * step;
+    return 32u + (k - 9u) * 4u + (unsigned) (j - 1);
+}
+
+static size_t large_size(size_t n)
+{
+    return (n + PAGE - 1) & ~(size_t) (PAGE - 1);
+}
+
+size_t sandbox_zone_usable(size_t n)
+{
+    if (n > MEDIUM_MAX)
+        return large_size(n);
+    size_t size;
+    class_of(n, &size);
+    return size;
+}
+
+static void *bump(size_t size)
+{
+    if (size > (size_t) (Z.end - Z.top))
+        return NULL;
+    void *p = Z.top;
+    Z.top += size;
+    return p;
+}
+
+/* Small blocks of one size class come from pages of their own, so that the
+ * blocks a run writes to (object headers, with their reference counts)
+ * share pages with their kind, not with bytecode and property tables. */
+static void *carve(unsigned c, size_t size)
+{
+    if ((size_t) (Z.slab_end[c] - Z.slab[c]) < size) {
+        char *page = bump(SLAB_BYTES);
+        if (page == NULL)
+            return NULL;
+        Z.slab[c] = page;
+        Z.slab_end[c] = page + SLAB_BYTES;
+    }
+    void *p = Z.slab[c];
+    Z.slab[c] += size;
+    return p;
+}
+
+static void *alloc_large(size_t size)
+{
+    for (struct large **pp = &Z.free_large; *pp; pp = &(*pp)->next) {
+        struct large *l = *pp;
+        if (l->size == size) {
+            *pp = l->next;
+            return l;
+        }
+    }
+    return bump(size);
+}
+
+void *sandbox_zone_alloc(size_t n)
+{
+    if (!sandbox_zone_active() || n > RESERVE)
+        return NULL;
+    if (n > MEDIUM_MAX)
+        return alloc_large(large_size(n));
+    size_t size;
+    unsigned c = class_of(n, &size);
+    void *p = Z.free_small[c];
+    if (p) {
+        Z.free_small[c] = *(void **) p;
+        return p;
+    }
+    return size <= SLAB_MAX ? carve(c, size) : bump(size);
+}
+
+void sandbox_zone_free(void *p, size_t n)
+{
+    if (Z.frozen || p == NULL || !sandbox_zone_owns(p))
+        return;
+    if (n > MEDIUM_MAX) {
+        struct large *l = p;
+        l->size = large_size(n);
+        l->next = Z.free_large;
+        Z.free_large = l;
+        return;
+    }
+    size_t size;
+    unsigned c = class_of(n, &size);
+    *(void **) p = Z.free_small[c];
+    Z.free_small[c] = p;
+}

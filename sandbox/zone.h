@@ -1,0 +1,38 @@
+/* The template heap's own memory: the zygote builds its Duktape template in
+ * one reserved region, apart from glibc's heap, so that a forked worker's
+ * own allocations never walk free chunks scattered among the template's
+ * pages (each such touch was a copy-on-write fault). A worker freezes the
+ * zone: it allocates from glibc and never writes to the zone's bookkeeping. */
+#ifndef SANDBOX_ZONE_H
+#define SANDBOX_ZONE_H
+
+#include <stddef.h>
+
+/* Reserves the zone (address space only: pages are touched as blocks are
+ * handed out). Call once in the zygote before creating the template heap.
+ * Returns 0, or -1 when the reservation failed (allocation then stays with
+ * glibc, which is correct, only slower in workers). */
+int sandbox_zone_enable(void);
+
+/* Stops allocating from the zone and makes sandbox_zone_free a no-op: the
+ * zone's blocks stay as the zygote left them, shared with it. Call first
+ * thing in a forked worker. */
+void sandbox_zone_freeze(void);
+
+/* 1 when new blocks should come from the zone (enabled, not frozen). */
+int sandbox_zone_active(void);
+
+/* 1 when p lies inside the zone (a block it handed out). */
+int sandbox_zone_owns(const void *p);
+
+/* A block of at least n bytes, 16-byte aligned, or NULL when the zone is
+ * inactive or full (the caller then uses malloc). */
+void *sandbox_zone_alloc(size_t n);
+
+/* The usable size of a block requested with n bytes (its size class). */
+size_t sandbox_zone_usable(size_t n);
+
+/* Returns block p, requested with n bytes, for reuse; nothing when frozen. */
+void sandbox_zone_free(void *p, size_t n);
+
+#endif
