@@ -268,7 +268,7 @@ static void test_async_body_this_only_when_read(void **state)
                        LOWER_MODE_SCRIPT);
     assert_non_null(strstr(o, "__spawn(function () {return a; });"));
     assert_non_null(strstr(o, "return this.x; }, this, arguments);"));
-    assert_non_null(strstr(o, "eval('1'); }, this, arguments);"));
+    assert_non_null(strstr(o, "eval(__evalCode('1')); }, this, arguments);"));
     assert_non_null(strstr(o, "this instanceof C || __noNew(\"C\");"));
     const char *m = strstr(o, "toString");
     assert_non_null(m);
