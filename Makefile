@@ -27,7 +27,10 @@ LLHTTP_SRC ?= /usr/share/llhttp
 LLHTTP_INC ?= /usr/share/include/llhttp
 CPPFLAGS += -I. -I$(B)/duk -I$(B)/gen -I$(LLHTTP_INC) -D_GNU_SOURCE
 CFLAGS  += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp -lcurl) -lm -lpthread
+# libcurl is compiled against but not linked: transport/curl_lib.c loads it
+# when an HTTP downstream first needs it (its ~30 libraries cost ~5 MiB of RSS)
+LINK_PKGS := $(filter-out libcurl,$(PKGS))
+LDLIBS  += $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp) -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 SRC_DIRS := common transport mcp-server sandbox tools

@@ -709,12 +709,15 @@ static void http_close(struct tools_downstream *d, uint64_t grace_ms)
 
 static int http_open(struct tools_downstream *d, char *err, size_t errlen)
 {
-    struct hconn *c = xcalloc(1, sizeof *c);
     char ua[96];
     snprintf(ua, sizeof ua, "mcp-codemode/%s", d->opt.client_version);
+    struct http_client *hc = http_client_new(d->loop, ua, err, errlen);
+    if (hc == NULL)
+        return -1;
+    struct hconn *c = xcalloc(1, sizeof *c);
     c->d = d;
     c->loop = d->loop;
-    c->hc = http_client_new(d->loop, ua);
+    c->hc = hc;
     c->url = xstrdup(d->url);
     c->label = xstrdup(d->label);
     c->headers = tools__downstream_dup_vector(d->headers);
@@ -723,8 +726,6 @@ static int http_open(struct tools_downstream *d, char *err, size_t errlen)
     uv_timer_init(d->loop, &c->timer);
     c->timer.data = c;
     d->tp = c;
-    (void) err;
-    (void) errlen;
     return 1;
 }
 

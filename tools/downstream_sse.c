@@ -329,11 +329,14 @@ static void sse_close(struct tools_downstream *d, uint64_t grace_ms)
 
 static int sse_open(struct tools_downstream *d, char *err, size_t errlen)
 {
-    struct sconn *c = xcalloc(1, sizeof *c);
     char ua[96];
     snprintf(ua, sizeof ua, "mcp-codemode/%s", d->opt.client_version);
+    struct http_client *hc = http_client_new(d->loop, ua, err, errlen);
+    if (hc == NULL)
+        return -1;
+    struct sconn *c = xcalloc(1, sizeof *c);
     c->d = d;
-    c->hc = http_client_new(d->loop, ua);
+    c->hc = hc;
     c->url = xstrdup(d->url);
     c->label = xstrdup(d->label);
     c->headers = tools__downstream_dup_vector(d->headers);

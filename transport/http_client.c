@@ -8,11 +8,14 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 
-#include <curl/curl.h>
+#include "transport/curl_lib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* libcurl's functions (loaded by the first http_client_new) */
+static const struct curl_lib *CL;
 
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000
 
@@ -133,8 +136,8 @@ static void detach_easy(struct http_request *r)
     if (r->easy == NULL)
         return;
     if (r->hc->multi)
-        curl_multi_remove_handle(r->hc->multi, r->easy);
-    curl_easy_cleanup(r->easy);
+        CL->multi_remove_handle(r->hc->multi, r->easy);
+    CL->easy_cleanup(r->easy);
     r->easy = NULL;
 }
 
@@ -143,7 +146,7 @@ static void request_free(struct http_request *r)
     unqueue(r);
     detach_easy(r);
     link_unlink(&r->link);
-    curl_slist_free_all(r->hdrs);
+    CL->slist_free_all(r->hdrs);
     free(r->method);
     free(r->url);
     free(r->body);
@@ -249,22 +252,22 @@ static struct curl_slist *header_list(char *const *headers)
 {
     struct curl_slist *l = NULL;
     for (size_t i = 0; headers && headers[i]; i++)
-        l = curl_slist_append(l, headers[i]);
-    return curl_slist_append(l, "Expect:"); /* no 100-continue round trip for big bodies */
+        l = CL->slist_append(l, headers[i]);
+    return CL->slist_append(l, "Expect:"); /* no 100-continue round trip for big bodies */
 }
 
 static void set_method(struct http_request *r, CURL *e)
 {
     if (strcmp(r->method, "GET") == 0) {
-        curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+        CL->easy_setopt(e, CURLOPT_HTTPGET, 1L);
         return;
     }
     if (strcmp(r->method, "POST") != 0)
-        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
+        CL->easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
     if (strcmp(r->method, "POST") == 0 || r->body) {
-        curl_easy_setopt(e, CURLOPT_POST, 1L);
-        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->body_len);
-        curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body ? r->body : "");
+        CL->easy_setopt(e, CURLOPT_POST, 1L);
+        CL->easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->body_len);
+        CL->easy_setopt(e, CURLOPT_POSTFIELDS, r->body ? r->body : "");
     }
 }
 
@@ -272,12 +275,12 @@ static void set_timeouts(struct http_request *r, CURL *e)
 {
     uint64_t connect =
         r->o.connect_timeout_ms ? r->o.connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS;
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long) connect);
+    CL->easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long) connect);
     if (r->o.timeout_ms)
-        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long) r->o.timeout_ms);
+        CL->easy_setopt(e, CURLOPT_TIMEOUT_MS, (long) r->o.timeout_ms);
     if (r->o.idle_timeout_ms) {
-        curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (long) ((r->o.idle_timeout_ms + 999) / 1000));
+        CL->easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        CL->easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (long) ((r->o.idle_timeout_ms + 999) / 1000));
     }
 }
 
@@ -293,28 +296,28 @@ static const char *ca_bundle(void)
 
 static void setup_easy(struct http_request *r)
 {
-    CURL *e = curl_easy_init();
+    CURL *e = CL->easy_init();
     const char *ca = ca_bundle();
     r->easy = e;
-    curl_easy_setopt(e, CURLOPT_URL, r->url);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, r);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(e, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    CL->easy_setopt(e, CURLOPT_URL, r->url);
+    CL->easy_setopt(e, CURLOPT_PRIVATE, r);
+    CL->easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+    CL->easy_setopt(e, CURLOPT_WRITEDATA, r);
+    CL->easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    CL->easy_setopt(e, CURLOPT_HEADERDATA, r);
+    CL->easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
+    CL->easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 #if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    CL->easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 #endif
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
+    CL->easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    CL->easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    CL->easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+    CL->easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
     if (r->hc->user_agent)
-        curl_easy_setopt(e, CURLOPT_USERAGENT, r->hc->user_agent);
+        CL->easy_setopt(e, CURLOPT_USERAGENT, r->hc->user_agent);
     if (ca)
-        curl_easy_setopt(e, CURLOPT_CAINFO, ca);
+        CL->easy_setopt(e, CURLOPT_CAINFO, ca);
     set_method(r, e);
     set_timeouts(r, e);
     r->errbuf[0] = '\0';
@@ -355,7 +358,7 @@ struct http_request *http_request_start(struct http_client *hc,
     link_push(&hc->requests, &r->link);
     hc->active++;
     setup_easy(r);
-    curl_multi_add_handle(hc->multi, r->easy);
+    CL->multi_add_handle(hc->multi, r->easy);
     return r;
 }
 
@@ -450,7 +453,7 @@ static void fail_redirect(struct http_request *r, const char *fmt, const char *u
 static void follow(struct http_request *r)
 {
     char *loc = NULL;
-    curl_easy_getinfo(r->easy, CURLINFO_REDIRECT_URL, &loc);
+    CL->easy_getinfo(r->easy, CURLINFO_REDIRECT_URL, &loc);
     char *from = http_url_origin(r->url), *to = loc ? http_url_origin(loc) : NULL;
     int same = from && to && strcmp(from, to) == 0;
     free(from);
@@ -471,7 +474,7 @@ static void follow(struct http_request *r)
         r->redirects++;
         reset_response(r);
         setup_easy(r);
-        curl_multi_add_handle(r->hc->multi, r->easy);
+        CL->multi_add_handle(r->hc->multi, r->easy);
     }
 }
 
@@ -491,7 +494,7 @@ static void finish(struct http_request *r, CURLcode rc)
         snprintf(msg, sizeof msg, "the response body is over the limit of %zu bytes",
                  r->o.max_body_bytes);
     else
-        snprintf(msg, sizeof msg, "%s", r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc));
+        snprintf(msg, sizeof msg, "%s", r->errbuf[0] ? r->errbuf : CL->easy_strerror(rc));
     done(r, err, msg);
 }
 
@@ -503,11 +506,11 @@ static void process(struct http_client *hc)
     int left;
     while (!hc->closing && (r = pop_ready(hc)) != NULL)
         deliver(r);
-    while (!hc->closing && (m = curl_multi_info_read(hc->multi, &left)) != NULL) {
+    while (!hc->closing && (m = CL->multi_info_read(hc->multi, &left)) != NULL) {
         if (m->msg != CURLMSG_DONE)
             continue;
         CURLcode rc = m->data.result;
-        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **) &r);
+        CL->easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **) &r);
         finish(r, rc);
         while (!hc->closing && (r = pop_ready(hc)) != NULL)
             deliver(r);
@@ -551,7 +554,7 @@ static void on_timer(uv_timer_t *t)
     int running;
     if (hc->closing)
         return;
-    curl_multi_socket_action(hc->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    CL->multi_socket_action(hc->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     process(hc);
 }
 
@@ -568,7 +571,7 @@ static void on_poll(uv_poll_t *p, int status, int events)
         flags |= CURL_CSELECT_IN;
     if (events & UV_WRITABLE)
         flags |= CURL_CSELECT_OUT;
-    curl_multi_socket_action(hc->multi, s->fd, flags, &running);
+    CL->multi_socket_action(hc->multi, s->fd, flags, &running);
     /* libuv stops a poll handle that reported an error; libcurl expects the
      * socket still watched as long as it has not removed it. */
     if (status < 0 && !s->closing && !hc->closing && s->events)
@@ -583,7 +586,7 @@ static int on_curl_socket(CURL *e, curl_socket_t fd, int what, void *userp, void
     (void) e;
     if (what == CURL_POLL_REMOVE) {
         if (s) {
-            curl_multi_assign(hc->multi, fd, NULL);
+            CL->multi_assign(hc->multi, fd, NULL);
             sock_close(s);
         }
         return 0;
@@ -599,7 +602,7 @@ static int on_curl_socket(CURL *e, curl_socket_t fd, int what, void *userp, void
         s->poll.data = s;
         hc->open_handles++;
         link_push(&hc->socks, &s->link);
-        curl_multi_assign(hc->multi, fd, s);
+        CL->multi_assign(hc->multi, fd, s);
     }
     s->events =
         ((what & CURL_POLL_IN) ? UV_READABLE : 0) | ((what & CURL_POLL_OUT) ? UV_WRITABLE : 0);
@@ -621,23 +624,21 @@ static int on_curl_timer(CURLM *m, long ms, void *userp)
 /* --- the client
  * ----------------------------------------------------------------------------------- */
 
-struct http_client *http_client_new(uv_loop_t *loop, const char *user_agent)
+struct http_client *http_client_new(uv_loop_t *loop, const char *user_agent, char *err,
+                                    size_t errlen)
 {
-    static int curl_ready;
-    if (!curl_ready) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        curl_ready = 1;
-    }
+    if ((CL = curl_lib_load(err, errlen)) == NULL)
+        return NULL;
     struct http_client *hc = xcalloc(1, sizeof *hc);
     hc->loop = loop;
     hc->user_agent = user_agent ? xstrdup(user_agent) : NULL;
     link_init(&hc->requests);
     link_init(&hc->socks);
-    hc->multi = curl_multi_init();
-    curl_multi_setopt(hc->multi, CURLMOPT_SOCKETFUNCTION, on_curl_socket);
-    curl_multi_setopt(hc->multi, CURLMOPT_SOCKETDATA, hc);
-    curl_multi_setopt(hc->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
-    curl_multi_setopt(hc->multi, CURLMOPT_TIMERDATA, hc);
+    hc->multi = CL->multi_init();
+    CL->multi_setopt(hc->multi, CURLMOPT_SOCKETFUNCTION, on_curl_socket);
+    CL->multi_setopt(hc->multi, CURLMOPT_SOCKETDATA, hc);
+    CL->multi_setopt(hc->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
+    CL->multi_setopt(hc->multi, CURLMOPT_TIMERDATA, hc);
     uv_timer_init(loop, &hc->timer);
     hc->timer.data = hc;
     hc->open_handles = 1;
@@ -654,7 +655,7 @@ void http_client_free(struct http_client *hc)
         retire(r);
     }
     hc->closing = 1;
-    curl_multi_cleanup(hc->multi); /* may report sockets removed */
+    CL->multi_cleanup(hc->multi); /* may report sockets removed */
     hc->multi = NULL;
     while (hc->socks.next != &hc->socks)
         sock_close(SOCK_OF(hc->socks.next));
@@ -697,18 +698,18 @@ const char *http_request_url(const struct http_request *r)
 static char *url_part(CURLU *u, CURLUPart part, unsigned flags)
 {
     char *v = NULL;
-    if (curl_url_get(u, part, &v, flags) != CURLUE_OK)
+    if (CL->url_get(u, part, &v, flags) != CURLUE_OK)
         return NULL;
     char *out = xstrdup(v);
-    curl_free(v);
+    CL->free(v);
     return out;
 }
 
 char *http_url_origin(const char *url)
 {
-    CURLU *u = curl_url();
+    CURLU *u = CL->url();
     char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;
-    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK) {
+    if (CL->url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK) {
         scheme = url_part(u, CURLUPART_SCHEME, 0);
         host = url_part(u, CURLUPART_HOST, 0);
         port = url_part(u, CURLUPART_PORT, CURLU_DEFAULT_PORT);
@@ -726,17 +727,17 @@ char *http_url_origin(const char *url)
     free(scheme);
     free(host);
     free(port);
-    curl_url_cleanup(u);
+    CL->url_cleanup(u);
     return out;
 }
 
 char *http_url_resolve(const char *base, const char *ref)
 {
-    CURLU *u = curl_url();
+    CURLU *u = CL->url();
     char *out = NULL;
-    if (curl_url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
-        curl_url_set(u, CURLUPART_URL, ref, 0) == CURLUE_OK)
+    if (CL->url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
+        CL->url_set(u, CURLUPART_URL, ref, 0) == CURLUE_OK)
         out = url_part(u, CURLUPART_URL, 0);
-    curl_url_cleanup(u);
+    CL->url_cleanup(u);
     return out;
 }

@@ -57,8 +57,10 @@ struct http_request_events {
 };
 
 /* Creates a client on loop. user_agent (copied; may be NULL) is sent with
- * every request. Never fails (allocation failure aborts). */
-struct http_client *http_client_new(uv_loop_t *loop, const char *user_agent);
+ * every request. NULL, with a sentence in err (errlen bytes), when libcurl
+ * cannot be loaded (transport/curl_lib.h); allocation failure aborts. */
+struct http_client *http_client_new(uv_loop_t *loop, const char *user_agent, char *err,
+                                    size_t errlen);
 
 /* Cancels every request (no callback follows) and frees the client once its
  * libuv handles are closed (run the loop). Safe inside a callback of one of

@@ -139,7 +139,9 @@ static int setup(void **state)
 {
     (void) state;
     assert_int_equal(uv_loop_init(&loop), 0);
-    hc = http_client_new(&loop, "mcp-codemode-test/1");
+    char err[256];
+    hc = http_client_new(&loop, "mcp-codemode-test/1", err, sizeof err);
+    assert_non_null(hc);
     return 0;
 }
 
