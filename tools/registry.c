@@ -68,7 +68,8 @@ static const char *slot_problem(const struct slot *s, const cJSON *tools)
     tools_downstream_status(s->d, &st);
     switch (st.state) {
     case TOOLS_DOWNSTREAM_CONNECTING:
-        return "it is still starting";
+        /* a server retrying after failures is down for the reason it failed */
+        return st.failures && st.reason ? st.reason : "it is still starting";
     case TOOLS_DOWNSTREAM_READY:
         return NULL;
     default:
@@ -112,7 +113,9 @@ int tools_registry_settled(const struct tools_registry *r)
         if (r->slots[i].d == NULL)
             continue;
         tools_downstream_status(r->slots[i].d, &st);
-        if (st.state == TOOLS_DOWNSTREAM_CONNECTING)
+        /* only a first connection is waited for: a server retrying after a
+         * failure must not hold up every request for the others */
+        if (st.state == TOOLS_DOWNSTREAM_CONNECTING && st.failures == 0 && st.attempts <= 1)
             return 0;
     }
     return 1;

@@ -45,8 +45,9 @@ struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_re
  * handles close. */
 void tools_registry_free(struct tools_registry *r);
 
-/* 1 when no server is still connecting (each is ready, restarting, failed or
- * not started). */
+/* 1 when no server is still making its first connection (each is ready,
+ * restarting, failed, not started, or reconnecting after a failure or a
+ * first connection: those do not hold up requests that need the catalog). */
 int tools_registry_settled(const struct tools_registry *r);
 
 /* Calls cb once the registry is settled or max_ms passed, whichever comes

@@ -156,4 +156,31 @@ test('list_changed (raw stdio): exactly one notifications/tools/list_changed lin
   assertNoSanitizerReport(raw.stderr, 'raw-list-changed');
 });
 
+test('a server retrying after a failed start is reported with the reason it failed, not as "still starting"', async () => {
+  // exits 1 on its first start; the retry hangs before answering initialize
+  const dir = tempDir('codemode-ds-retry-');
+  const flag = path.join(dir, 'started-once');
+  const cfg = writeConfig(dir, {
+    mcpServers: {
+      flaky: { command: 'sh', args: ['-c', `if [ -e '${flag}' ]; then exec sleep 600; else touch '${flag}'; echo 'first start fails' >&2; exit 1; fi`] },
+      rec: entry.recorder(),
+    },
+  });
+  const t = await serve(cfg, { label: 'retrying' });
+  try {
+    await eventually(async () => {
+      const r = await t.exec('try { await tools.flaky.anything({}); } catch (e) { return e.message; }');
+      return /exited with status 1/.test(valueOf(r)) && r;
+    }, { timeout: 5000, every: 100, what: 'the first failure to be reported' });
+    // past the 500 ms backoff, the retry is connecting (and hangs there)
+    await new Promise((res) => setTimeout(res, 900));
+    const msg = valueOf(await t.exec('try { await tools.flaky.anything({}); } catch (e) { return e.message; }'));
+    assert.match(msg, /server "flaky" are not available: .*exited with status 1/);
+    assert.doesNotMatch(msg, /still starting/);
+    assert.deepEqual(valueOf(await t.exec('return (await tools.rec.echo({ i: 2 })).args')), { i: 2 });
+  } finally {
+    await assertClean(t);
+  }
+});
+
 auditSchemas();
