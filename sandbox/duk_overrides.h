@@ -12,3 +12,8 @@ extern int sandbox__native_stack_check(void);
 extern double sandbox__random_double(void *udata);
 extern int sandbox__timeout_site(void *udata, const char *file, long line);
 #undef DUK_USE_TAILCALL /* as in Node: no frame disappears from traces, deep recursion hits the call-stack limit */
+/* Reference counts of objects in [sandbox__pin_lo, +sandbox__pin_len) are
+ * never updated (sandbox/zone.c sets the range in a worker: the template). */
+#include <stdint.h>
+extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
+#define SANDBOX_PINNED(h) ((uintptr_t) (const void *) (h) - sandbox__pin_lo < sandbox__pin_len)

@@ -69,13 +69,23 @@ DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act) 
 	}
 }
 C
+# Patch 6: reference counts of the template's objects are pinned in a worker
+# (SANDBOX_PINNED, duk_overrides.h): Duktape never writes them, so a run no
+# longer copies the template pages holding the headers of every string and
+# built-in it touches. Pinned objects are freed by mark-and-sweep only.
+sed -i -e 's|^#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv)   DUK_TVAL_IS_HEAP_ALLOCATED((tv))$|#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv) (DUK_TVAL_IS_HEAP_ALLOCATED((tv)) \&\& !SANDBOX_PINNED(DUK_TVAL_GET_HEAPHDR((tv))))|' \
+    -e 's|^#define DUK_HEAPHDR_NEEDS_REFCOUNT_UPDATE(h) 1$|#define DUK_HEAPHDR_NEEDS_REFCOUNT_UPDATE(h) (!SANDBOX_PINNED((h)))|' \
+    -e 's|^\t\tDUK_HEAPHDR_PREINC_REFCOUNT((duk_heaphdr \*) h); \\$|\t\tif (SANDBOX_PINNED(h)) { return; } \\\n&|' \
+    -e 's|^\t\tif (DUK_HEAPHDR_PREDEC_REFCOUNT((duk_heaphdr \*) h) != 0) { \\$|\t\tif (SANDBOX_PINNED(h)) { return; } \\\n&|' \
+    "$out/duktape.c.tmp"
+n6=$(grep -c 'SANDBOX_PINNED' "$out/duktape.c.tmp")
 n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
 n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
 n3=$(grep -c "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
 n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
 n5=$(grep -c 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

@@ -30,6 +30,7 @@ struct sandbox_exec {
     uint64_t log_bytes;
     unsigned logs_dropped;
     int killed_at_deadline, finished;
+    int worker_done; /* the worker sent `done` and is exiting */
 };
 
 static const struct sandbox_worker_events worker_events;
@@ -45,7 +46,9 @@ static void destroy(struct sandbox_exec *x)
 {
     if (x->lease)
         sandbox_lease_cancel(x->lease);
-    if (x->worker)
+    if (x->worker && x->worker_done)
+        sandbox_worker_release_finished(x->worker);
+    else if (x->worker)
         sandbox_worker_release(x->worker);
     uv_timer_stop(x->timer);
     uv_close((uv_handle_t *) x->timer, timer_free);
@@ -150,6 +153,7 @@ static int on_done(struct sandbox_exec *x, const cJSON *m)
             !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "message")))
             return -1;
     }
+    x->worker_done = 1;
     finish(x, outcome, cJSON_IsObject(stats) ? stats : NULL);
     return 0;
 }

@@ -28,6 +28,7 @@ struct sandbox_worker {
     void *ud;
     int leased, released, eof, exited, gone_sent, closing;
     int code, signal;
+    uint64_t kill_at; /* released after its last message: killed then if still there */
     struct sandbox_worker *next; /* all workers */
     struct sandbox_worker *next_idle;
 };
@@ -43,7 +44,7 @@ struct sandbox_pool {
     struct sandbox_worker *workers, *idle, *idle_tail;
     unsigned nidle, spawning;
     struct sandbox_lease *leases, *leases_tail;
-    uv_timer_t deliver, restart;
+    uv_timer_t deliver, restart, sweep;
     int closing, open_handles;
     void (*close_cb)(void *);
     void *close_ud;
@@ -59,6 +60,7 @@ struct write_req {
 static void start_zygote(struct sandbox_pool *p);
 static void maybe_finish_close(struct sandbox_pool *p);
 static void deliver(uv_timer_t *t);
+static void sweep(uv_timer_t *t);
 static void timer_closed(uv_handle_t *h);
 
 /* --- writes ------------------------------------------------------------------------ */
@@ -390,6 +392,40 @@ void sandbox_worker_release(struct sandbox_worker *w)
     refill(p); /* the replacement deferred by refill_if_short */
 }
 
+/* Kills the finished workers still there at their kill_at and re-arms for
+ * the earliest one left. */
+static void sweep(uv_timer_t *t)
+{
+    struct sandbox_pool *p = t->data;
+    uint64_t now = uv_now(p->loop), next = 0;
+    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+        if (w->kill_at == 0 || (w->eof && w->exited))
+            continue;
+        if (w->kill_at <= now) {
+            w->kill_at = 0;
+            sandbox_worker_kill(w);
+        } else if (next == 0 || w->kill_at < next) {
+            next = w->kill_at;
+        }
+    }
+    if (next && !p->closing)
+        uv_timer_start(&p->sweep, sweep, next - now, 0);
+}
+
+void sandbox_worker_release_finished(struct sandbox_worker *w)
+{
+    struct sandbox_pool *p = w->pool;
+    w->released = 1;
+    w->ev = NULL;
+    if (!w->eof || !w->exited) {
+        w->kill_at = uv_now(p->loop) + SANDBOX_FINISH_GRACE_MS;
+        if (!uv_is_active((uv_handle_t *) &p->sweep))
+            uv_timer_start(&p->sweep, sweep, SANDBOX_FINISH_GRACE_MS, 0);
+    }
+    worker_settle(w);
+    refill(p);
+}
+
 int sandbox_worker_pid(const struct sandbox_worker *w)
 {
     return w->pid;
@@ -546,7 +582,8 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     buf_init(&p->ctl_in, 1 << 16);
     uv_timer_init(loop, &p->deliver);
     uv_timer_init(loop, &p->restart);
-    p->deliver.data = p->restart.data = p;
+    uv_timer_init(loop, &p->sweep);
+    p->deliver.data = p->restart.data = p->sweep.data = p;
     start_zygote(p);
     return p;
 }
@@ -591,9 +628,10 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     }
     p->idle = p->idle_tail = NULL; /* every worker is closing */
     p->nidle = 0;
-    p->open_handles += 2;
+    p->open_handles += 3;
     uv_close((uv_handle_t *) &p->deliver, timer_closed);
     uv_close((uv_handle_t *) &p->restart, timer_closed);
+    uv_close((uv_handle_t *) &p->sweep, timer_closed);
     if (p->zygote_running)
         uv_process_kill(&p->zygote, SIGKILL);
     else if (p->ctl_open)

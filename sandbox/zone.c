@@ -42,9 +42,13 @@ int sandbox_zone_enable(void)
     return 0;
 }
 
+uintptr_t sandbox__pin_lo, sandbox__pin_len;
+
 void sandbox_zone_freeze(void)
 {
     Z.frozen = 1;
+    sandbox__pin_lo = (uintptr_t) Z.base;
+    sandbox__pin_len = (uintptr_t) (Z.top - Z.base);
 }
 
 int sandbox_zone_active(void)

@@ -7,6 +7,7 @@
 #define SANDBOX_ZONE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Reserves the zone (address space only: pages are touched as blocks are
  * handed out). Call once in the zygote before creating the template heap.
@@ -15,9 +16,15 @@
 int sandbox_zone_enable(void);
 
 /* Stops allocating from the zone and makes sandbox_zone_free a no-op: the
- * zone's blocks stay as the zygote left them, shared with it. Call first
- * thing in a forked worker. */
+ * zone's blocks stay as the zygote left them, shared with it. Also pins
+ * them: Duktape (patch 6 of duktape-variant.sh) no longer updates the
+ * reference counts of objects in the zone, so a run does not copy the
+ * template's pages just to count references; the template's garbage is left
+ * to mark-and-sweep. Call first thing in a forked worker. */
 void sandbox_zone_freeze(void);
+
+/* The pinned range, read by Duktape's refcount macros (duk_overrides.h). */
+extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
 
 /* 1 when new blocks should come from the zone (enabled, not frozen). */
 int sandbox_zone_active(void);

@@ -347,6 +347,36 @@ static void test_tools_names(void **state)
     buf_free(&h.logs);
 }
 
+/* An empty catalog is not installed again (the template's is used): tools
+ * must behave as with a catalog installed at the start. */
+static void test_tools_with_empty_catalog(void **state)
+{
+    (void) state;
+    const char *cats[] = {"{}", "", NULL};
+    for (size_t i = 0; i < 3; i++) {
+        struct host h = {0};
+        buf_init(&h.logs, 0);
+        struct sandbox_engine_host eh = {&h, host_call, host_log};
+        char *err = NULL;
+        struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+        struct sandbox_run_limits l = {5000, 64u << 20, 256};
+        const char *code = "const r = __await(tools.some_server.do_it({a: 1}));\n"
+                           "return [Object.keys(tools), typeof tools.then, typeof r];";
+        sandbox_engine_start(e, code, strlen(code), cats[i], &l);
+        while (h.ncalls > h.nsettled)
+            answer_one(e, &h);
+        assert_int_equal(h.ncalls, 1);
+        assert_string_equal(h.calls[0].name, "some_server.do_it");
+        struct buf out;
+        buf_init(&out, 0);
+        sandbox_engine_outcome(e, 1 << 20, &out);
+        assert_string_equal(out.data, "{\"ok\":true,\"value\":[[],\"undefined\",\"object\"]}");
+        buf_free(&out);
+        sandbox_engine_destroy(e);
+        buf_free(&h.logs);
+    }
+}
+
 static void test_result_truncated(void **state)
 {
     struct host h = {0};
@@ -390,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_memory_bomb),
         cmocka_unit_test(test_internals_removed),
         cmocka_unit_test(test_tools_names),
+        cmocka_unit_test(test_tools_with_empty_catalog),
         cmocka_unit_test(test_result_truncated),
     };
     return cmocka_run_group_tests_name("sandbox_engine", tests, NULL, NULL);

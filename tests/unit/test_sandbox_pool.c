@@ -1,7 +1,8 @@
 /* Unit tests of the host side of the sandbox (pool.c, execution.c) with real
  * processes: this test binary re-executes itself as the zygote. Covers leasing,
  * runs, host calls, kills at the hard deadline, crashes, the seccomp filter,
- * hostile worker output, and a clean shutdown (uv_loop_close == 0). */
+ * hostile worker output, a worker that stays after its `done` (killed after
+ * the grace), and a clean shutdown (uv_loop_close == 0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,12 +10,14 @@
 
 #include "sandbox/execution.h"
 #include "sandbox/pool.h"
+#include "sandbox/worker.h"
 #include "sandbox/zygote.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 
 #include <sys/socket.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +36,30 @@ static void probe_forbidden_syscall(void)
     _exit(42);
 }
 
+/* A worker that answers its run with a valid `done` (its pid as the value)
+ * and then stays, as a compromised worker could. */
+static void linger_after_done(void)
+{
+    char c = 0;
+    while (c != '\n')
+        if (read(SANDBOX_IPC_FD, &c, 1) != 1)
+            _exit(0);
+    char msg[96];
+    int n = snprintf(msg, sizeof msg, "{\"t\":\"done\",\"outcome\":{\"ok\":true,\"value\":%d}}\n",
+                     (int) getpid());
+    if (write(SANDBOX_IPC_FD, msg, (size_t) n) != n)
+        _exit(0);
+    for (;;)
+        poll(NULL, 0, -1);
+}
+
 static int zygote_mode(int argc, char **argv)
 {
     struct sandbox_worker_config wc = {0, 0, 1, NULL};
     if (argc > 2 && strcmp(argv[2], "seccomp-probe") == 0)
         wc.after_lockdown = probe_forbidden_syscall;
+    if (argc > 2 && strcmp(argv[2], "linger") == 0)
+        wc.after_lockdown = linger_after_done;
     return sandbox_zygote_main(STDIN_FILENO, &wc, 0);
 }
 
@@ -185,6 +207,63 @@ static void test_random_reseeded_per_worker(void **state)
     free(b);
 }
 
+/* --- a worker released after `done` ---------------------------------------------- */
+
+struct lingering {
+    uv_loop_t loop;
+    uv_timer_t check;
+    struct sandbox_pool *pool;
+    int pid, alive_at_50ms, checks;
+};
+
+static void linger_check(uv_timer_t *t)
+{
+    struct lingering *l = t->data;
+    int alive = kill(l->pid, 0) == 0;
+    if (l->checks++ == 0)
+        l->alive_at_50ms = alive;
+    if (!alive || l->checks > 60) {
+        l->pid = alive ? -l->pid : 0; /* 0: gone, as it should be */
+        uv_close((uv_handle_t *) t, NULL);
+        sandbox_pool_close(l->pool, NULL, NULL);
+        return;
+    }
+    uv_timer_start(t, linger_check, 50, 0);
+}
+
+static void linger_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_result *res)
+{
+    struct lingering *l = ud;
+    (void) x;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(res->outcome, "value");
+    l->pid = cJSON_IsNumber(v) ? v->valueint : -1;
+    uv_timer_start(&l->check, linger_check, 50, 0);
+}
+
+static const struct sandbox_exec_events linger_events = {on_call, on_log, linger_done};
+
+static void test_finished_worker_that_stays_is_killed(void **state)
+{
+    (void) state;
+    struct lingering l;
+    memset(&l, 0, sizeof l);
+    uv_loop_init(&l.loop);
+    uv_timer_init(&l.loop, &l.check);
+    l.check.data = &l;
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger"};
+    l.pool = sandbox_pool_new(&l.loop, &pc);
+    struct sandbox_exec_request rq = {
+        .code = "return 1", .code_len = 8, .timeout_ms = 5000, .grace_ms = 300,
+        .memory_bytes = 32u << 20, .max_result_bytes = 1u << 20, .max_log_bytes = 1u << 16,
+        .max_calls = 100, .max_concurrent = 16};
+    sandbox_exec_start(l.pool, &rq, &linger_events, &l);
+    uv_run(&l.loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&l.loop), 0);
+    assert_int_equal(l.alive_at_50ms, 1); /* released after done: not killed at once */
+    assert_int_equal(l.pid, 0);           /* but killed once the grace ran out */
+    assert_true(l.checks * 50 >= SANDBOX_FINISH_GRACE_MS);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "__zygote") == 0) {
@@ -208,6 +287,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_wait_deadline_while_waiting_on_timer),
         cmocka_unit_test(test_random_reseeded_per_worker),
         cmocka_unit_test(test_close_while_forking),
+        cmocka_unit_test(test_finished_worker_that_stays_is_killed),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
 }
