@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { auditSchemas } from './lib/audit.mjs';
 import { HttpServer, JSON_HEADERS, MODERN, RawSession, modernMeta, recordingFetch, request } from './lib/http.mjs';
-import { isAlive, runningWorkers } from './lib/procs.mjs';
+import { isAlive, runningWorkers, settledWorkers } from './lib/procs.mjs';
 import { sleep } from './lib/raw.mjs';
 import { Wire } from './lib/wire.mjs';
 
@@ -93,7 +93,7 @@ test('cancellation (2025): an aborted SDK call is cancelled, its worker killed, 
   const p = run('while (true) {}', { timeoutMs: 60000 }, { signal: ac.signal });
   const outcome = p.then(() => 'resolved', (e) => e);
   await sleep(300);
-  const workers = await runningWorkers(srv.pid);
+  const workers = await settledWorkers(srv.pid, 1);
   assert.equal(workers.length, 1);
   ac.abort('test cancels');
   assert.notEqual(await outcome, 'resolved');
@@ -111,8 +111,9 @@ test('disconnect (2025): not a cancellation, the program runs on', async () => {
   const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'execute_code', arguments: { code: 'const t = Date.now(); while (Date.now() - t < 1500) {} return 1' } } };
   const pending = request(srv, { headers: s.headers(), body, signal: ac.signal, wire: s.wire }).catch((e) => e);
   await sleep(300);
-  const [worker] = await runningWorkers(srv.pid);
-  assert.ok(worker, 'a worker runs the program');
+  const running = await settledWorkers(srv.pid, 1);
+  assert.equal(running.length, 1, 'a worker runs the program');
+  const [worker] = running;
   ac.abort();
   await pending;
   await sleep(200);
@@ -129,7 +130,7 @@ test('disconnect (2026-07-28): a cancellation, the worker is killed', async () =
   const headers = { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'execute_code' };
   const pending = request(srv, { headers, body, signal: ac.signal, wire }).catch((e) => e);
   await sleep(300);
-  const workers = await runningWorkers(srv.pid);
+  const workers = await settledWorkers(srv.pid, 1);
   assert.equal(workers.length, 1);
   ac.abort();
   await pending;

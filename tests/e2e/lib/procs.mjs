@@ -79,3 +79,15 @@ export async function runningWorkers(serverPid, sampleMs = 100) {
   const second = await active();
   return first.filter((p) => second.includes(p));
 }
+
+/**
+ * runningWorkers sampled until exactly `want` are running, or `tries` samples
+ * passed (the last sample is returned either way, for the caller to assert).
+ * A replacement worker the pool is starting is busy for a while (long under
+ * the sanitizers or on a loaded machine) and shows up in one sample or two.
+ */
+export async function settledWorkers(serverPid, want, { tries = 15, sampleMs = 100 } = {}) {
+  let workers = await runningWorkers(serverPid, sampleMs);
+  for (let i = 1; i < tries && workers.length !== want; i++) workers = await runningWorkers(serverPid, sampleMs);
+  return workers;
+}

@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { isAlive, runningWorkers } from './procs.mjs';
+import { isAlive, runningWorkers, settledWorkers } from './procs.mjs';
 import { sleep } from './raw.mjs';
 import { connectSdk } from './sdk.mjs';
 
@@ -244,8 +244,7 @@ export function executeCodeCases(transport) {
     assert.ok(call, 'the call was sent');
     // a replacement worker the pool is starting also shows activity for a
     // while (long under the sanitizers): sample until it has settled
-    let workers = await runningWorkers(c.pid);
-    for (let i = 0; i < 15 && workers.length !== 1; i++) workers = await runningWorkers(c.pid);
+    const workers = await settledWorkers(c.pid, 1);
     assert.equal(workers.length, 1, 'exactly one worker is running the program');
     ac.abort('test cancels');
     const err = await outcome;
