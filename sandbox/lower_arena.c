@@ -1,6 +1,7 @@
 /* Memory and names for the lowering pass: a capped bump arena (the AST,
- * scopes and tables are released at once) and the interned-name table
- * (every identifier is one struct lname, pre-seeded with the keywords). */
+ * scopes and tables are released at once; chunks past 1 MB are mapped with
+ * huge pages) and the interned-name table (every identifier is one struct
+ * lname, pre-seeded with the keywords). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
