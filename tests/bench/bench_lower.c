@@ -8,7 +8,8 @@
  *              programs hand-written in ES5 run in the same engine;
  *  cpu:        sum of primes below 200000, modern and lowered, against the
  *              same algorithm in ES5, in the engine and in a bare Duktape heap.
- * Usage: bench_lower [throughput|program|cpu] | ir [WORKLOAD] | exec FILE
+ *  scaling:    lowering throughput at 10 KB, 100 KB, 1 MB and 4 MB (not in the default run).
+ * Usage: bench_lower [throughput|scaling|program|cpu] | ir [WORKLOAD] | exec FILE
  * (exec: runs FILE with the canned host, BENCH_LOG=1 prints its console)
  * Programs are read from tests/bench/lower/ (run from the repository root).
  * Build: tests/lower/build.sh (gives build/lower/bench_lower). */
@@ -195,6 +196,30 @@ static void bench_throughput(void)
     printf("lowering %zu bytes: %.1f ms thread CPU (%.1f MB/s), %.1f ms wall; medians of %d\n",
            src.len, c / 1e3, src.len / c, w / 1e3, BIG);
     buf_free(&src);
+}
+
+/* Lowering throughput at 10 KB, 100 KB, 1 MB and 4 MB (it should be flat). */
+static void bench_scaling(void)
+{
+    static const size_t sizes[] = {10u << 10, 100u << 10, 1u << 20, 4u << 20};
+    enum { RUNS = 9 };
+    double cpu[RUNS], wall[RUNS];
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        struct buf src;
+        make_units(&src, sizes[k]);
+        int reps = (int)((4u << 20) / sizes[k]); /* ~4 MB lowered per round */
+        for (int r = 0; r < RUNS; r++) {
+            struct span s = span_start();
+            work_lower(&src, reps);
+            span_stop(s, &cpu[r], &wall[r]);
+            cpu[r] /= reps;
+            wall[r] /= reps;
+        }
+        double c = median(cpu, RUNS), w = median(wall, RUNS);
+        printf("lowering %8zu bytes: %9.0f us thread CPU (%5.1f MB/s), %9.0f us wall (%5.1f MB/s); "
+               "medians of %d\n", src.len, c, src.len / c, w, src.len / w, RUNS);
+        buf_free(&src);
+    }
 }
 
 /* ---- 2. the 200-line programs ------------------------------------------------------- */
@@ -413,7 +438,7 @@ static void ir_body(void *p)
         free(work_run(a->h, a->e, &a->src));
 }
 
-/* Workload names: lower-10k, lower-1m, {lower,compile,run}-{rep,rep-es5,dense,dense-es5},
+/* Workload names: lower-10k, lower-1m (lower-100k and lower-4m when named), {lower,compile,run}-{rep,rep-es5,dense,dense-es5},
  * run-primes, run-primes-es5, bare-primes-es5, run-trivial. */
 static const char *const ir_workloads[] = {
     "lower-10k", "lower-1m",
@@ -426,8 +451,12 @@ static void ir_input(const char *subject, struct buf *src)
     char file[128];
     if (strcmp(subject, "10k") == 0)
         make_units(src, 10 * 1024);
+    else if (strcmp(subject, "100k") == 0)
+        make_units(src, 100 * 1024);
     else if (strcmp(subject, "1m") == 0)
         make_units(src, 1 << 20);
+    else if (strcmp(subject, "4m") == 0)
+        make_units(src, 4 << 20);
     else if (strcmp(subject, "trivial") == 0) {
         buf_init(src, 0);
         buf_append_str(src, "0");
@@ -497,15 +526,15 @@ static double ir_count(const char *self, const char *workload)
 static int bench_ir(const char *self, const char *only)
 {
     printf("instructions (callgrind Ir of one run of each workload, engine creation apart)\n");
-    for (int i = 0; ir_workloads[i]; i++) {
-        if (only && strcmp(only, ir_workloads[i]) != 0)
-            continue;
-        double v = ir_count(self, ir_workloads[i]);
+    const char *one[] = {only, NULL};
+    const char *const *list = only ? one : ir_workloads;
+    for (int i = 0; list[i]; i++) {
+        double v = ir_count(self, list[i]);
         if (v < 0) {
-            fprintf(stderr, "callgrind failed for %s\n", ir_workloads[i]);
+            fprintf(stderr, "callgrind failed for %s\n", list[i]);
             return 1;
         }
-        printf("  %-18s %14.0f\n", ir_workloads[i], v);
+        printf("  %-18s %14.0f\n", list[i], v);
         fflush(stdout);
     }
     return 0;
@@ -541,6 +570,8 @@ int main(int argc, char **argv)
         return exec_file(argv[2]);
     if (!*only || strcmp(only, "throughput") == 0)
         bench_throughput();
+    if (strcmp(only, "scaling") == 0)
+        bench_scaling();
     if (!*only || strcmp(only, "program") == 0)
         bench_program();
     if (!*only || strcmp(only, "cpu") == 0)
