@@ -44,7 +44,7 @@ SAN=""
 [ "$B" = build-san ] && SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
 build_c bench_engine_calls "$B/libmcpcodemode.a" -g -I. -I"$B/duk" -D_GNU_SOURCE $SAN \
     "$B/duk/duktape.o" "$B/libmcpcodemode.a" \
-    $(pkg-config --libs libuv libcjson libseccomp libcurl 2>/dev/null || echo -luv -lcjson -lseccomp -lcurl) -lm -lpthread
+    $(pkg-config --libs libuv libcjson libseccomp 2>/dev/null || echo -luv -lcjson -lseccomp) -ldl -lm -lpthread
 export BENCH_C_CLIENT="$PWD/$B/bench/stdio_client"
 export BENCH_DIRECT_CLIENT="$PWD/$B/bench/direct_client"
 export BENCH_ECHO_SERVER="$PWD/$B/bench/echo_server"
