@@ -13,9 +13,13 @@ struct cli;
 int zygote_cmd_run(const struct cli *cli);
 
 /* The executable the sandbox pool starts as its zygote, for a binary at exe:
- * mcp-codemode-sandbox in the same directory when it is there and
- * executable, else exe itself (which serves `__zygote` too). Returns a new
- * string (free it). */
+ * mcp-codemode-sandbox in the same directory when it is there, executable
+ * and from the same build (it contains zygote_cmd_build_tag: an image left
+ * by an older install is ignored with a warning), else exe itself (which
+ * serves `__zygote` too). Returns a new string (free it). */
 char *zygote_cmd_exe(const char *exe);
+
+/* The tag both executables of a build carry (NUL included in the match). */
+extern const char zygote_cmd_build_tag[];
 
 #endif

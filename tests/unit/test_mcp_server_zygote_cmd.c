@@ -1,6 +1,6 @@
 /* Unit tests for mcp-server/zygote_cmd.c: which executable the pool starts
- * as its zygote (mcp-codemode-sandbox next to the binary when it is there
- * and executable, else the binary itself). */
+ * as its zygote (mcp-codemode-sandbox next to the binary when it is there,
+ * executable and from the same build, else the binary itself). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,12 +23,24 @@ static void expect_exe(const char *exe, const char *want)
     free(got);
 }
 
-static void touch(const char *path, mode_t mode)
+/* Creates path with mode; with tag, its contents hold the build tag between
+ * other bytes, as an executable of this build does. */
+static void make_file(const char *path, mode_t mode, const char *tag)
 {
     int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, mode);
     assert_true(fd >= 0);
+    const char pad[] = "\x7f" "ELF padding before and after";
+    assert_int_equal(write(fd, pad, sizeof pad), (ssize_t) sizeof pad);
+    if (tag)
+        assert_int_equal(write(fd, tag, strlen(tag) + 1), (ssize_t) strlen(tag) + 1);
+    assert_int_equal(write(fd, pad, sizeof pad), (ssize_t) sizeof pad);
     close(fd);
     assert_int_equal(chmod(path, mode), 0);
+}
+
+static void touch(const char *path, mode_t mode)
+{
+    make_file(path, mode, zygote_cmd_build_tag);
 }
 
 static void test_sandbox_image_next_to_the_binary(void **state)
@@ -49,6 +61,29 @@ static void test_sandbox_image_next_to_the_binary(void **state)
     rmdir(dir);
 }
 
+static void test_image_of_another_build_is_ignored(void **state)
+{
+    (void) state;
+    char dir[] = "/tmp/zygote-cmd-XXXXXX", exe[256], image[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(exe, sizeof exe, "%s/mcp-codemode", dir);
+    snprintf(image, sizeof image, "%s/mcp-codemode-sandbox", dir);
+    touch(exe, 0755);
+    make_file(image, 0755, NULL); /* no tag at all */
+    expect_exe(exe, exe);
+    make_file(image, 0755, "mcp-codemode build 0.0.1 Jan  1 2020 00:00:00"); /* an older one */
+    expect_exe(exe, exe);
+    char longer[256]; /* ours as a prefix of another tag does not count */
+    snprintf(longer, sizeof longer, "%s.5", zygote_cmd_build_tag);
+    make_file(image, 0755, longer);
+    expect_exe(exe, exe);
+    make_file(image, 0755, zygote_cmd_build_tag);
+    expect_exe(exe, image);
+    unlink(image);
+    unlink(exe);
+    rmdir(dir);
+}
+
 static void test_bare_name(void **state)
 {
     (void) state;
@@ -60,6 +95,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sandbox_image_next_to_the_binary),
+        cmocka_unit_test(test_image_of_another_build_is_ignored),
         cmocka_unit_test(test_bare_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
