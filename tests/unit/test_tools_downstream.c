@@ -15,6 +15,7 @@
 #include "mcp-server/config.h"
 #include "common/alloc.h"
 #include "common/log.h"
+#include "loop_wait.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -66,34 +67,15 @@ static int need_npm(void)
     return -1;
 }
 
-static void expired(uv_timer_t *t)
-{
-    *(int *) t->data = 1;
-}
-
-/* Runs the loop until *flag becomes non-zero or ms pass; returns *flag. */
-static uv_timer_t run_timer; /* static: a failed assertion may leave it open */
-static int run_timer_open, run_over;
-
+/* The loop waits of loop_wait.h, on this file's loop. */
 static int run_until(volatile int *flag, uint64_t ms)
 {
-    run_over = 0;
-    uv_timer_init(&loop, &run_timer);
-    run_timer_open = 1;
-    run_timer.data = &run_over;
-    uv_timer_start(&run_timer, expired, ms, 0);
-    while (!*flag && !run_over)
-        uv_run(&loop, UV_RUN_ONCE);
-    uv_close((uv_handle_t *) &run_timer, NULL);
-    run_timer_open = 0;
-    uv_run(&loop, UV_RUN_NOWAIT);
-    return *flag;
+    return loop_run_until(&loop, flag, ms);
 }
 
 static void run_for(uint64_t ms)
 {
-    int never = 0;
-    run_until(&never, ms);
+    loop_run_for(&loop, ms);
 }
 
 static int setup(void **state)
@@ -241,10 +223,7 @@ static int teardown(void **state)
 {
     (void) state;
     tearing_down = 1;
-    if (run_timer_open) {
-        uv_close((uv_handle_t *) &run_timer, NULL);
-        run_timer_open = 0;
-    }
+    loop_wait_abort();
     for (int i = 0; i < 16; i++)
         if (live[i])
             stop(live[i]);

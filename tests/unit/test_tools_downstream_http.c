@@ -18,6 +18,7 @@
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/log.h"
+#include "loop_wait.h"
 #include "node_server.h"
 
 #include <limits.h>
@@ -69,63 +70,20 @@ static int need_npm(void)
     return -1;
 }
 
-static void expired(uv_timer_t *t)
-{
-    *(int *) t->data = 1;
-}
-
-static uv_timer_t run_timer;
-static uv_prepare_t run_prepare;
-static int run_timer_open, run_over;
-static int (*run_pred)(void *);
-static void *run_arg;
-
-/* Before the loop blocks for I/O: stop it when the awaited thing happened
- * (a timer callback may have done it, and UV_RUN_ONCE runs timers before it
- * blocks in the poll). */
-static void check_done(uv_prepare_t *p)
-{
-    if (run_over || run_pred(run_arg))
-        uv_stop(p->loop);
-}
-
-/* Runs the loop until pred(arg) is true or ms pass; returns pred(arg). */
+/* The loop waits of loop_wait.h, on this file's loop. */
 static int run_while_not(int (*pred)(void *), void *arg, uint64_t ms)
 {
-    run_over = 0;
-    run_pred = pred;
-    run_arg = arg;
-    uv_timer_init(&loop, &run_timer);
-    uv_prepare_init(&loop, &run_prepare);
-    run_timer_open = 1;
-    run_timer.data = &run_over;
-    uv_timer_start(&run_timer, expired, ms, 0);
-    uv_prepare_start(&run_prepare, check_done);
-    while (!pred(arg) && !run_over)
-        uv_run(&loop, UV_RUN_ONCE);
-    uv_close((uv_handle_t *) &run_timer, NULL);
-    uv_close((uv_handle_t *) &run_prepare, NULL);
-    run_timer_open = 0;
-    uv_run(&loop, UV_RUN_NOWAIT);
-    return pred(arg);
+    return loop_run_while_not(&loop, pred, arg, ms);
 }
 
-static int flag_set(void *arg)
-{
-    return *(volatile int *) arg != 0;
-}
-
-/* Runs the loop until *flag becomes non-zero or ms pass; returns *flag. */
 static int run_until(volatile int *flag, uint64_t ms)
 {
-    run_while_not(flag_set, (void *) flag, ms);
-    return *flag;
+    return loop_run_until(&loop, flag, ms);
 }
 
 static void run_for(uint64_t ms)
 {
-    int never = 0;
-    run_until(&never, ms);
+    loop_run_for(&loop, ms);
 }
 
 /* --- processes -------------------------------------------------------------------------------- */
@@ -282,11 +240,7 @@ static int teardown(void **state)
 {
     (void) state;
     tearing_down = 1;
-    if (run_timer_open) {
-        uv_close((uv_handle_t *) &run_timer, NULL);
-        uv_close((uv_handle_t *) &run_prepare, NULL);
-        run_timer_open = 0;
-    }
+    loop_wait_abort();
     for (int i = 0; i < 16; i++)
         if (live[i])
             stop(live[i]);

@@ -15,6 +15,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "loop_wait.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -112,22 +113,9 @@ static cJSON *params(const char *json)
     return cJSON_Parse(json);
 }
 
-static void expired(uv_timer_t *t)
-{
-    *(int *) t->data = 1;
-}
-
 static void run_for(uint64_t ms)
 {
-    static uv_timer_t t;
-    int over = 0;
-    uv_timer_init(&loop, &t);
-    t.data = &over;
-    uv_timer_start(&t, expired, ms, 0);
-    while (!over)
-        uv_run(&loop, UV_RUN_ONCE);
-    uv_close((uv_handle_t *) &t, NULL);
-    uv_run(&loop, UV_RUN_NOWAIT);
+    loop_run_for(&loop, ms);
 }
 
 static struct peer peer;
