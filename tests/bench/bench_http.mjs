@@ -20,6 +20,8 @@
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_CLIENTS (50), BENCH_CALLS (20 per client),
 // BENCH_POOLS ("2,4"), BENCH_SESSIONS (1000), BENCH_QUICK=1 (2 rounds),
+// BENCH_KINDS (clients to run, "sdk,fetch,http"), BENCH_REF=0 (no reference
+// server), BENCH_MEM=0 (no idle-sessions memory section),
 // MCP_CODEMODE_BIN (default build/mcp-codemode), BENCH_BASE_BIN (another build,
 // e.g. main's, run interleaved as "base pool 2"), REF_JSON_RESPONSE=1 (the
 // reference answers with JSON instead of the SDK's default SSE replies).
@@ -46,6 +48,9 @@ const CFG = {
     calls: num('BENCH_CALLS', 20),
     sessions: num('BENCH_SESSIONS', 1000),
     pools: (process.env.BENCH_POOLS ?? '2,4').split(',').map(Number),
+    kinds: (process.env.BENCH_KINDS ?? 'sdk,fetch,http').split(','),
+    ref: process.env.BENCH_REF !== '0',
+    mem: process.env.BENCH_MEM !== '0',
 };
 const CODE = 'return 1+1';
 const EXPECT = '2';
@@ -257,7 +262,7 @@ async function benchLoad(targets) {
             let server;
             try {
                 server = await startServer(t);
-                const kinds = Object.keys(CLIENTS);
+                const kinds = Object.keys(CLIENTS).filter((k) => CFG.kinds.includes(k));
                 for (const c of round % 2 ? kinds.reverse() : kinds) add(`${t.key} / ${c}`, await loadRun(server, c));
             } catch (err) {
                 fail(`${t.key}: load round ${round + 1}`, err);
@@ -391,11 +396,11 @@ function report(load, mem, targets) {
 async function main() {
     const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(`bench_http: ${BIN}; ref ${REF_HTTP}${process.env.REF_JSON_RESPONSE === '1' ? ' (JSON replies)' : ' (SDK default: SSE replies)'}; load ${load1}`);
-    const targets = [...CFG.pools.map((p) => oursTarget(p)), refTarget()];
+    const targets = [...CFG.pools.map((p) => oursTarget(p)), ...(CFG.ref ? [refTarget()] : [])];
     if (process.env.BENCH_BASE_BIN) targets.splice(1, 0, oursTarget(2, resolve(process.env.BENCH_BASE_BIN), 'base'));
     const load = await benchLoad(targets);
     const mem = {};
-    for (const t of targets.filter((x) => x.poolSize === 2 || x.kind === 'ref')) {
+    for (const t of targets.filter((x) => CFG.mem && (x.poolSize === 2 || x.kind === 'ref'))) {
         try {
             mem[t.key] = await sessionsMemory(t);
         } catch (err) {
