@@ -29,6 +29,7 @@ struct sandbox_worker {
     int leased, released, eof, exited, gone_sent, closing;
     int code, signal;
     uint64_t kill_at; /* released after its last message: killed then if still there */
+    uint64_t burst_until; /* leased, no message yet: counted as on a CPU until then (0: not) */
     struct sandbox_worker *next; /* all workers */
     struct sandbox_worker *next_idle;
 };
@@ -43,8 +44,10 @@ struct sandbox_pool {
     struct buf ctl_in;
     struct sandbox_worker *workers, *idle, *idle_tail;
     unsigned nidle, spawning;
+    unsigned bursting; /* leased workers counted as on a CPU (burst_until != 0) */
+    unsigned nleases;
     struct sandbox_lease *leases, *leases_tail;
-    uv_timer_t deliver, restart, sweep;
+    uv_timer_t deliver, restart, sweep, burst;
     int closing, open_handles;
     void (*close_cb)(void *);
     void *close_ud;
@@ -62,6 +65,7 @@ static void maybe_finish_close(struct sandbox_pool *p);
 static void deliver(uv_timer_t *t);
 static void sweep(uv_timer_t *t);
 static void timer_closed(uv_handle_t *h);
+static void refill_if_short(struct sandbox_pool *p);
 
 /* --- writes ------------------------------------------------------------------------ */
 
@@ -182,6 +186,17 @@ static void worker_lines(struct sandbox_worker *w)
     buf_consume(&w->in, start);
 }
 
+/* The worker spoke (or was released): it no longer holds a CPU slot, and a
+ * lease waiting for one may get a worker now. */
+static void end_burst(struct sandbox_worker *w)
+{
+    if (w->burst_until == 0)
+        return;
+    w->burst_until = 0;
+    w->pool->bursting--;
+    refill_if_short(w->pool);
+}
+
 static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 {
     struct sandbox_worker *w = s->data;
@@ -191,6 +206,7 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
             sandbox_worker_kill(w);
             return;
         }
+        end_burst(w);
         if (buf_append(&w->in, b->base, (size_t) n) < 0) {
             log_warn("sandbox", "worker %d sent a message over the size limit; killing it", w->pid);
             buf_reset(&w->in);
@@ -255,19 +271,22 @@ static struct sandbox_worker *find_worker(struct sandbox_pool *p, int pid)
 
 /* --- leases ------------------------------------------------------------------------------ */
 
-static unsigned waiting_leases(const struct sandbox_pool *p)
+/* Whether one more worker may be forked: the idle, forking and bursting
+ * workers beyond `size` stay within the CPU slots (see pool.h). Forking a
+ * worker for every waiting lease made a burst of 50 HTTP calls start 50
+ * processes at once: they shared the 2 cores with the server and the
+ * clients, and calls finished in no particular order (p99 2.4x the mean). */
+static int cpu_slot_free(const struct sandbox_pool *p)
 {
-    unsigned n = 0;
-    for (const struct sandbox_lease *l = p->leases; l; l = l->next)
-        n++;
-    return n;
+    return p->nidle + p->spawning + p->bursting < p->cfg.size + p->cfg.cpu_slots;
 }
 
-/* Keeps `size` workers idle plus one for every lease waiting. */
+/* Keeps `size` workers idle plus one for every lease waiting, within the
+ * CPU slots. */
 static void refill(struct sandbox_pool *p)
 {
-    unsigned waiting = waiting_leases(p);
-    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < p->cfg.size + waiting) {
+    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < p->cfg.size + p->nleases &&
+           cpu_slot_free(p)) {
         p->spawning++;
         ctl_send(p, "spawn\n");
     }
@@ -281,21 +300,54 @@ static void refill(struct sandbox_pool *p)
  * 952 -> 408 us with calls 5 ms apart once deferred. */
 static void refill_if_short(struct sandbox_pool *p)
 {
-    if (p->nidle <= waiting_leases(p))
+    if (p->nidle <= p->nleases)
         refill(p);
+}
+
+/* Ends the bursts that lasted SANDBOX_POOL_BURST_MS and re-arms for the
+ * earliest one left. */
+static void burst_timeout(uv_timer_t *t)
+{
+    struct sandbox_pool *p = t->data;
+    uint64_t now = uv_now(p->loop), next = 0;
+    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+        if (w->burst_until && w->burst_until <= now)
+            end_burst(w);
+        else if (w->burst_until && (next == 0 || w->burst_until < next))
+            next = w->burst_until;
+    }
+    if (next && !p->closing)
+        uv_timer_start(&p->burst, burst_timeout, next - now, 0);
+}
+
+static void start_burst(struct sandbox_worker *w)
+{
+    struct sandbox_pool *p = w->pool;
+    w->burst_until = uv_now(p->loop) + SANDBOX_POOL_BURST_MS;
+    p->bursting++;
+    if (!uv_is_active((uv_handle_t *) &p->burst))
+        uv_timer_start(&p->burst, burst_timeout, SANDBOX_POOL_BURST_MS, 0);
+}
+
+static struct sandbox_lease *pop_lease(struct sandbox_pool *p)
+{
+    struct sandbox_lease *l = p->leases;
+    p->leases = l->next;
+    if (p->leases == NULL)
+        p->leases_tail = NULL;
+    p->nleases--;
+    return l;
 }
 
 static void deliver(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
     while (p->leases && p->idle) {
-        struct sandbox_lease *l = p->leases;
-        p->leases = l->next;
-        if (p->leases == NULL)
-            p->leases_tail = NULL;
+        struct sandbox_lease *l = pop_lease(p);
         struct sandbox_worker *w = p->idle;
         remove_idle(w);
         w->leased = 1;
+        start_burst(w);
         sandbox_lease_cb *cb = l->cb;
         void *ud = l->ud;
         free(l);
@@ -303,10 +355,7 @@ static void deliver(uv_timer_t *t)
     }
     /* Leases waiting with no zygote able to serve them fail. */
     while (p->leases && (p->closing || (!p->zygote_running && p->zygote_failures >= 5))) {
-        struct sandbox_lease *l = p->leases;
-        p->leases = l->next;
-        if (p->leases == NULL)
-            p->leases_tail = NULL;
+        struct sandbox_lease *l = pop_lease(p);
         sandbox_lease_cb *cb = l->cb;
         void *ud = l->ud;
         free(l);
@@ -327,6 +376,7 @@ struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_c
     else
         p->leases = l;
     p->leases_tail = l;
+    p->nleases++;
     uv_timer_start(&p->deliver, deliver, 0, 0);
     refill_if_short(p);
     return l;
@@ -345,6 +395,7 @@ void sandbox_lease_cancel(struct sandbox_lease *l)
     *pp = l->next;
     if (p->leases_tail == l)
         p->leases_tail = prev;
+    p->nleases--;
     free(l);
 }
 
@@ -386,6 +437,7 @@ void sandbox_worker_release(struct sandbox_worker *w)
     struct sandbox_pool *p = w->pool;
     w->released = 1;
     w->ev = NULL;
+    end_burst(w);
     if (!w->eof || !w->exited)
         sandbox_worker_kill(w);
     worker_settle(w);
@@ -417,6 +469,7 @@ void sandbox_worker_release_finished(struct sandbox_worker *w)
     struct sandbox_pool *p = w->pool;
     w->released = 1;
     w->ev = NULL;
+    end_burst(w);
     if (!w->eof || !w->exited) {
         w->kill_at = uv_now(p->loop) + SANDBOX_FINISH_GRACE_MS;
         if (!uv_is_active((uv_handle_t *) &p->sweep))
@@ -579,11 +632,14 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     p->log_level = xstrdup(cfg->log_level ? cfg->log_level : "warning");
     if (p->cfg.size == 0)
         p->cfg.size = 1;
+    if (p->cfg.cpu_slots == 0)
+        p->cfg.cpu_slots = 2 * uv_available_parallelism();
     buf_init(&p->ctl_in, 1 << 16);
     uv_timer_init(loop, &p->deliver);
     uv_timer_init(loop, &p->restart);
     uv_timer_init(loop, &p->sweep);
-    p->deliver.data = p->restart.data = p->sweep.data = p;
+    uv_timer_init(loop, &p->burst);
+    p->deliver.data = p->restart.data = p->sweep.data = p->burst.data = p;
     start_zygote(p);
     return p;
 }
@@ -628,10 +684,11 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     }
     p->idle = p->idle_tail = NULL; /* every worker is closing */
     p->nidle = 0;
-    p->open_handles += 3;
+    p->open_handles += 4;
     uv_close((uv_handle_t *) &p->deliver, timer_closed);
     uv_close((uv_handle_t *) &p->restart, timer_closed);
     uv_close((uv_handle_t *) &p->sweep, timer_closed);
+    uv_close((uv_handle_t *) &p->burst, timer_closed);
     if (p->zygote_running)
         uv_process_kill(&p->zygote, SIGKILL);
     else if (p->ctl_open)

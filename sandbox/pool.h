@@ -22,7 +22,14 @@ struct sandbox_pool_config {
     unsigned cpu_seconds;         /* worker RLIMIT_CPU backstop (0 = none) */
     size_t max_line_bytes;        /* largest line a worker may send */
     const char *log_level;        /* passed to the zygote */
+    unsigned cpu_slots;           /* workers presumed on a CPU at once (0: 2 x the CPUs) */
 };
+
+/* Admission: a worker is presumed to use a CPU while it is forked and starts
+ * up, and after its lease until its first message or for this long. Beyond
+ * `size` idle workers, no more than cpu_slots such workers are forked or run
+ * at once; further leases wait in FIFO order. */
+#define SANDBOX_POOL_BURST_MS 20
 
 /* Starts the zygote and fills the pool. Never fails: when the zygote cannot
  * start or keeps dying it is retried with backoff, and after five failures

@@ -113,7 +113,7 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     uv_loop_init(&r.loop);
     char exe_and_mode[PATH_MAX + 64];
     snprintf(exe_and_mode, sizeof exe_and_mode, "%s", exe);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0};
     r.pool = sandbox_pool_new(&r.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = code, .code_len = strlen(code), .timeout_ms = timeout_ms, .grace_ms = 300,
@@ -183,7 +183,7 @@ static void test_close_while_forking(void **state)
     for (int i = 0; i < 5; i++) {
         uv_loop_t loop;
         uv_loop_init(&loop);
-        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning"};
+        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0};
         struct sandbox_pool *p = sandbox_pool_new(&loop, &pc);
         /* close once the first worker is idle and the others are still forking */
         while (sandbox_pool_idle(p) < 1)
@@ -250,7 +250,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger"};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0};
     l.pool = sandbox_pool_new(&l.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = "return 1", .code_len = 8, .timeout_ms = 5000, .grace_ms = 300,
@@ -262,6 +262,69 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     assert_int_equal(l.alive_at_50ms, 1); /* released after done: not killed at once */
     assert_int_equal(l.pid, 0);           /* but killed once the grace ran out */
     assert_true(l.checks * 50 >= SANDBOX_FINISH_GRACE_MS);
+}
+
+/* --- admission: CPU slots ------------------------------------------------------------- */
+
+struct admitted {
+    uv_loop_t loop;
+    struct sandbox_pool *pool;
+    int done, order[3];
+    uint64_t duration[3];
+};
+
+struct admitted_run {
+    struct admitted *a;
+    int index;
+};
+
+static void admitted_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_result *res)
+{
+    struct admitted_run *r = ud;
+    (void) x;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res->outcome, "ok")));
+    r->a->duration[r->index] = res->duration_ms;
+    r->a->order[r->a->done++] = r->index;
+    if (r->a->done == 3)
+        sandbox_pool_close(r->a->pool, NULL, NULL);
+}
+
+static const struct sandbox_exec_events admitted_events = {on_call, on_log, admitted_done};
+
+/* Pool of 1 with 1 CPU slot: two programs that send nothing (they sleep,
+ * which the host cannot tell from computing) take both; the third waits
+ * until a burst ends (SANDBOX_POOL_BURST_MS), no longer, and then finishes
+ * long before them. Without the slots it would get a worker at once. */
+static void test_cpu_slots_admit_after_a_burst(void **state)
+{
+    (void) state;
+    static const char *const code[3] = {
+        "__await(sleep(400)); return 1;",
+        "__await(sleep(400)); return 2;",
+        "return 3;",
+    };
+    struct admitted a;
+    memset(&a, 0, sizeof a);
+    uv_loop_init(&a.loop);
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1};
+    a.pool = sandbox_pool_new(&a.loop, &pc);
+    while (sandbox_pool_idle(a.pool) < 1) /* the zygote is up: time only the admission */
+        uv_run(&a.loop, UV_RUN_ONCE);
+    struct admitted_run runs[3];
+    for (int i = 0; i < 3; i++) {
+        runs[i] = (struct admitted_run){&a, i};
+        struct sandbox_exec_request rq = {
+            .code = code[i], .code_len = strlen(code[i]), .timeout_ms = 5000, .grace_ms = 300,
+            .memory_bytes = 32u << 20, .max_result_bytes = 1u << 20, .max_log_bytes = 1u << 16,
+            .max_calls = 100, .max_concurrent = 16};
+        sandbox_exec_start(a.pool, &rq, &admitted_events, &runs[i]);
+    }
+    uv_run(&a.loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&a.loop), 0);
+    assert_int_equal(a.done, 3);
+    assert_int_equal(a.order[0], 2);                         /* not behind the loops */
+    assert_true(a.duration[2] + 1 >= SANDBOX_POOL_BURST_MS); /* it did wait for a slot */
+    assert_true(a.duration[2] < 400);
 }
 
 int main(int argc, char **argv)
@@ -288,6 +351,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_reseeded_per_worker),
         cmocka_unit_test(test_close_while_forking),
         cmocka_unit_test(test_finished_worker_that_stays_is_killed),
+        cmocka_unit_test(test_cpu_slots_admit_after_a_burst),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
 }
