@@ -75,6 +75,7 @@ struct http_server {
 struct write_req {
     uv_write_t req;
     struct conn *c;
+    char *data; /* the whole buffer; buf is what was left to write */
     uv_buf_t buf;
 };
 
@@ -189,7 +190,7 @@ static void write_done(uv_write_t *req, int status)
 {
     struct write_req *w = (struct write_req *) req;
     struct conn *c = w->c;
-    free(w->buf.base);
+    free(w->data);
     free(w);
     c->writes--;
     if (status < 0)
@@ -198,7 +199,28 @@ static void write_done(uv_write_t *req, int status)
         conn_finish(c);
 }
 
-/* Queues the buffer's bytes (taken over). Returns 0 or -1 (connection failing). */
+/* Queues bytes [off, len) of data (taken over) behind the writes under way. */
+static int conn_queue(struct conn *c, char *data, size_t off, size_t len)
+{
+    struct write_req *w = xmalloc(sizeof *w);
+    w->c = c;
+    w->data = data;
+    w->buf = uv_buf_init(data + off, (unsigned) (len - off));
+    if (uv_write(&w->req, (uv_stream_t *) &c->tcp, &w->buf, 1, write_done) != 0) {
+        free(data);
+        free(w);
+        conn_close(c);
+        return -1;
+    }
+    c->writes++;
+    return 0;
+}
+
+/* Sends the buffer's bytes (taken over): what the socket takes at once
+ * (uv_try_write: no request, no callback, and no epoll_ctl for libuv to stop
+ * watching for POLLOUT after each response), the rest queued. uv_try_write
+ * refuses while earlier writes are queued, so the order holds. Returns 0 or
+ * -1 (connection failing). */
 static int conn_write(struct conn *c, struct buf *b)
 {
     if (c->closing || c->lingering) {
@@ -211,18 +233,20 @@ static int conn_write(struct conn *c, struct buf *b)
         conn_close(c);
         return -1;
     }
-    struct write_req *w = xmalloc(sizeof *w);
-    w->c = c;
-    w->buf.len = b->len;
-    w->buf.base = buf_steal(b);
-    if (uv_write(&w->req, (uv_stream_t *) &c->tcp, &w->buf, 1, write_done) != 0) {
-        free(w->buf.base);
-        free(w);
+    size_t len = b->len;
+    char *data = buf_steal(b);
+    uv_buf_t now = uv_buf_init(data, (unsigned) len);
+    int n = uv_try_write((uv_stream_t *) &c->tcp, &now, 1);
+    if (n == (int) len) {
+        free(data);
+        return 0;
+    }
+    if (n < 0 && n != UV_EAGAIN) {
+        free(data);
         conn_close(c);
         return -1;
     }
-    c->writes++;
-    return 0;
+    return conn_queue(c, data, n > 0 ? (size_t) n : 0, len);
 }
 
 static void process_soon(uv_timer_t *t)

@@ -10,6 +10,7 @@
 #include "transport/http_parser.h"
 #include "transport/http_server.h"
 #include "transport/sse.h"
+#include "common/alloc.h"
 #include "common/buf.h"
 
 #include "http_test_client.h"
@@ -222,6 +223,15 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_serv
             http_stream_begin(x, 200, "Cache-Control: no-cache\r\n", "text/event-stream");
         return;
     }
+    if (strcmp(r->path, "/large") == 0) { /* more than a socket takes at once */
+        size_t len = 4u << 20;
+        char *big = xmalloc(len);
+        for (size_t i = 0; i < len; i++)
+            big[i] = (char) ('a' + i % 26);
+        http_respond(x, 200, NULL, "text/plain", big, len);
+        free(big);
+        return;
+    }
     char body[512];
     int n =
         snprintf(body, sizeof body, "%s %s %s body=%zu", r->method, r->path, r->query, r->body_len);
@@ -295,6 +305,27 @@ static void test_server_pipelining(void **state)
     char h[64];
     assert_string_equal(tc_header(&c, 2, "connection", h, sizeof h), "close");
     assert_true(tc_wait_closed(&c, 3000));
+    tc_free(&c);
+    srv_stop(&v);
+}
+
+/* A response the socket does not take at once is written in parts (the
+ * rest queued), and the next pipelined response comes after all of it. */
+static void test_server_large_response_then_next(void **state)
+{
+    (void) state;
+    struct srv v;
+    srv_start(&v, NULL);
+    struct tc c;
+    tc_init(&c, &v.loop, http_server_port(v.s));
+    tc_sends(&c, "GET /large HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_true(tc_wait(&c, 1, 10000));
+    assert_int_equal(c.r[0].body.len, 4u << 20);
+    size_t bad = 0;
+    for (size_t i = 0; i < c.r[0].body.len; i++)
+        bad += c.r[0].body.data[i] != (char) ('a' + i % 26);
+    assert_int_equal(bad, 0);
+    assert_string_equal(c.r[1].body.data, "GET /after  body=0");
     tc_free(&c);
     srv_stop(&v);
 }
@@ -586,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_sse_format),
         cmocka_unit_test(test_server_keep_alive_and_bytewise),
         cmocka_unit_test(test_server_pipelining),
+        cmocka_unit_test(test_server_large_response_then_next),
         cmocka_unit_test(test_server_http10_and_continue),
         cmocka_unit_test(test_server_limits),
         cmocka_unit_test(test_server_slow_and_idle_clients),
