@@ -633,7 +633,7 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     if (p->cfg.size == 0)
         p->cfg.size = 1;
     if (p->cfg.cpu_slots == 0)
-        p->cfg.cpu_slots = 2 * uv_available_parallelism();
+        p->cfg.cpu_slots = 4 * uv_available_parallelism();
     buf_init(&p->ctl_in, 1 << 16);
     uv_timer_init(loop, &p->deliver);
     uv_timer_init(loop, &p->restart);

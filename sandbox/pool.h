@@ -22,7 +22,7 @@ struct sandbox_pool_config {
     unsigned cpu_seconds;         /* worker RLIMIT_CPU backstop (0 = none) */
     size_t max_line_bytes;        /* largest line a worker may send */
     const char *log_level;        /* passed to the zygote */
-    unsigned cpu_slots;           /* workers presumed on a CPU at once (0: 2 x the CPUs) */
+    unsigned cpu_slots;           /* workers presumed on a CPU at once (0: 4 x the CPUs) */
 };
 
 /* Admission: a worker is presumed to use a CPU while it is forked and starts
