@@ -29,7 +29,7 @@ struct sandbox_pool_config {
  * up, and after its lease until its first message or for this long. Beyond
  * `size` idle workers, no more than cpu_slots such workers are forked or run
  * at once; further leases wait in FIFO order. */
-#define SANDBOX_POOL_BURST_MS 20
+#define SANDBOX_POOL_BURST_MS 10
 
 /* Starts the zygote and fills the pool. Never fails: when the zygote cannot
  * start or keeps dying it is retried with backoff, and after five failures
