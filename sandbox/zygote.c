@@ -2,6 +2,7 @@
  * the host's behalf (only of its own live children, so a recycled pid is
  * never hit). Blocking poll loop over the control socket and a signalfd. */
 #include "sandbox/zygote.h"
+#include "sandbox/code_pages.h"
 #include "sandbox/engine.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/zone.h"
@@ -171,6 +172,7 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
         log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
     consolidate_heap();
+    sandbox_code_pages_release();
     sigset_t mask, oldmask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
