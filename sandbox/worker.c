@@ -8,6 +8,7 @@
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
 #include "sandbox/seccomp.h"
+#include "sandbox/warm_pages.h"
 #include "sandbox/zone.h"
 #include "common/buf.h"
 #include "common/utf8.h"
@@ -414,6 +415,7 @@ void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
     sandbox_code_pages_populate();
     rehearse();
     sandbox_limits_stack_init(6u << 20);
+    sandbox_warm_pages_touch();
 
     memset(&W, 0, sizeof W);
     W.engine = e;

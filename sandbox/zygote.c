@@ -5,6 +5,7 @@
 #include "sandbox/code_pages.h"
 #include "sandbox/engine.h"
 #include "sandbox/seccomp.h"
+#include "sandbox/warm_pages.h"
 #include "sandbox/zone.h"
 #include "common/log.h"
 
@@ -72,15 +73,14 @@ static int known(pid_t pid)
     return 0;
 }
 
-static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
-                  const sigset_t *oldmask)
+/* Forks a worker; returns its pid (-1 on failure) and our end of its socket
+ * in *fd. */
+static pid_t fork_worker(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                         const sigset_t *oldmask, int *fd)
 {
     int sv[2];
-    if (nchildren >= MAX_CHILDREN ||
-        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        send_line(ctl, "{\"t\":\"error\",\"message\":\"cannot create a worker socket\"}\n", -1);
-        return;
-    }
+    if (nchildren >= MAX_CHILDREN || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return -1;
     pid_t zygote = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -88,21 +88,63 @@ static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_wor
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != zygote)
             _exit(0); /* the zygote died before the death signal was armed */
-        close(ctl);
+        if (ctl >= 0)
+            close(ctl);
         close(sv[0]);
         sandbox_worker_main(tmpl, sv[1], cfg);
     }
     close(sv[1]);
     if (pid < 0) {
         close(sv[0]);
-        send_line(ctl, "{\"t\":\"error\",\"message\":\"fork failed\"}\n", -1);
+        return -1;
+    }
+    *fd = sv[0];
+    return pid;
+}
+
+static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                  const sigset_t *oldmask)
+{
+    int fd;
+    pid_t pid = fork_worker(ctl, tmpl, cfg, oldmask, &fd);
+    if (pid < 0) {
+        send_line(ctl, "{\"t\":\"error\",\"message\":\"cannot fork a worker\"}\n", -1);
         return;
     }
     children[nchildren++] = pid;
     char msg[64];
     snprintf(msg, sizeof msg, "{\"t\":\"worker\",\"pid\":%d}\n", (int) pid);
-    send_line(ctl, msg, sv[0]);
-    close(sv[0]);
+    send_line(ctl, msg, fd);
+    close(fd);
+}
+
+/* Runs `return 1+1` in a worker and records the pages it wrote that it
+ * shared with us (sandbox/warm_pages.c), so later workers write them before
+ * their run. About 1 ms, once, before the zygote says it is ready. */
+static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                  const sigset_t *oldmask)
+{
+    static const char run[] = "{\"t\":\"run\",\"code\":\"return 1+1\",\"timeoutMs\":5000}\n";
+    int fd;
+    pid_t pid = fork_worker(-1, tmpl, cfg, oldmask, &fd);
+    if (pid < 0)
+        return;
+    char buf[512];
+    size_t got = 0;
+    int done = 0;
+    if (write(fd, run, sizeof run - 1) == (ssize_t) sizeof run - 1) {
+        ssize_t n;
+        while (!done && got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0) {
+            got += (size_t) n;
+            done = memchr(buf, '\n', got) != NULL; /* the outcome: the worker waits for us now */
+        }
+    }
+    if (done)
+        log_debug("zygote", "%d shared pages written by a run, written by workers before theirs",
+                  sandbox_warm_pages_learn(pid));
+    close(fd); /* the worker exits at EOF */
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
 }
 
 static void reap(int ctl)
@@ -172,12 +214,13 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
         log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
     consolidate_heap();
-    sandbox_code_pages_release();
     sigset_t mask, oldmask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    probe(tmpl, cfg, &oldmask);
+    sandbox_code_pages_release(); /* last: start-up code is not needed again */
     send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
 
     char buf[4096];
