@@ -118,27 +118,45 @@ static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_wor
     close(fd);
 }
 
+/* Reads from fd until a whole line arrived; 1 when it did within the
+ * deadline (2 s from the first call: a probe that hangs must not hold up
+ * the server's start), 0 otherwise. */
+static int read_line_within(int fd, char *buf, size_t size)
+{
+    size_t got = 0;
+    for (int waited = 0; waited < 2000 && got < size - 1; waited += 50) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 50);
+        if (r < 0 && errno != EINTR)
+            return 0;
+        if (r <= 0)
+            continue;
+        ssize_t n = read(fd, buf + got, size - 1 - got);
+        if (n <= 0)
+            return 0;
+        got += (size_t) n;
+        if (memchr(buf, '\n', got))
+            return 1;
+    }
+    return 0;
+}
+
 /* Runs `return 1+1` in a worker and records the pages it wrote that it
  * shared with us (sandbox/warm_pages.c), so later workers write them before
- * their run. About 1 ms, once, before the zygote says it is ready. */
+ * their run. About 1 ms, once, before the zygote says it is ready; any
+ * failure only leaves the list empty. */
 static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
                   const sigset_t *oldmask)
 {
-    static const char run[] = "{\"t\":\"run\",\"code\":\"return 1+1\",\"timeoutMs\":5000}\n";
+    static const char run[] = "{\"t\":\"run\",\"code\":\"return 1+1\",\"timeoutMs\":1000}\n";
     int fd;
     pid_t pid = fork_worker(-1, tmpl, cfg, oldmask, &fd);
     if (pid < 0)
         return;
     char buf[512];
-    size_t got = 0;
-    int done = 0;
-    if (write(fd, run, sizeof run - 1) == (ssize_t) sizeof run - 1) {
-        ssize_t n;
-        while (!done && got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0) {
-            got += (size_t) n;
-            done = memchr(buf, '\n', got) != NULL; /* the outcome: the worker waits for us now */
-        }
-    }
+    /* The first line is the outcome; the worker then waits for us to close. */
+    int done = write(fd, run, sizeof run - 1) == (ssize_t) sizeof run - 1 &&
+               read_line_within(fd, buf, sizeof buf);
     if (done)
         log_debug("zygote", "%d shared pages written by a run, written by workers before theirs",
                   sandbox_warm_pages_learn(pid));
