@@ -155,8 +155,8 @@ static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_confi
         return;
     char buf[512];
     /* The first line is the outcome; the worker then waits for us to close. */
-    int done = write(fd, run, sizeof run - 1) == (ssize_t) sizeof run - 1 &&
-               read_line_within(fd, buf, sizeof buf);
+    int done = send(fd, run, sizeof run - 1, MSG_NOSIGNAL) == (ssize_t) sizeof run - 1 &&
+               read_line_within(fd, buf, sizeof buf); /* (a worker that died gives EPIPE) */
     if (done)
         log_debug("zygote", "%d shared pages written by a run, written by workers before theirs",
                   sandbox_warm_pages_learn(pid));
