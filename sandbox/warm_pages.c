@@ -14,6 +14,7 @@
 #define PM_PRESENT ((uint64_t) 1 << 63)
 #define PM_EXCLUSIVE ((uint64_t) 1 << 56)
 #define BATCH 512 /* pagemap entries read at once */
+#define MAX_SCANNED ((unsigned long) 256 << 20) /* larger mappings are skipped */
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -60,9 +61,11 @@ int sandbox_warm_pages_learn(pid_t pid)
     while (fgets(line, sizeof line, maps)) {
         unsigned long lo, hi;
         char perms[5];
-        /* Private writable mappings: the only ones a write copies. */
+        /* Private writable mappings, the only ones a write copies; none of
+         * the huge reservations whose pagemap alone would take long to read
+         * (the sanitizers' shadow memory is terabytes). */
         if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && perms[0] == 'r' &&
-            perms[1] == 'w' && perms[3] == 'p')
+            perms[1] == 'w' && perms[3] == 'p' && hi - lo <= MAX_SCANNED)
             scan(fd, lo, hi, page);
     }
     fclose(maps);

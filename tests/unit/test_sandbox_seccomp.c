@@ -92,10 +92,14 @@ static void test_prebuilt_in_parent(void **state)
 }
 
 /* The prebuilt program starts with an instruction of ours (see seccomp.c):
- * its argument checks must still hold. */
+ * its argument checks must still hold. (Not under the sanitizers: their
+ * runtimes write reports anywhere, so the filter lets write through.) */
 static void test_prebuilt_checks_arguments(void **state)
 {
     (void) state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#endif
     assert_int_equal(sandbox_seccomp_prepare(IPC_FD), 0);
     forbidden = FORBID_ARGUMENT;
     assert_killed_after_ipc();
