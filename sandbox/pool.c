@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 struct sandbox_lease {
@@ -470,6 +471,11 @@ void sandbox_worker_release_finished(struct sandbox_worker *w)
     w->released = 1;
     w->ev = NULL;
     end_burst(w);
+    /* The worker waits for this before it exits: its exit (tearing down its
+     * address space) then runs after the caller has its answer, not before. */
+    uv_os_fd_t fd;
+    if (!w->eof && uv_fileno((uv_handle_t *) &w->pipe, &fd) == 0)
+        shutdown(fd, SHUT_WR);
     if (!w->eof || !w->exited) {
         w->kill_at = uv_now(p->loop) + SANDBOX_FINISH_GRACE_MS;
         if (!uv_is_active((uv_handle_t *) &p->sweep))

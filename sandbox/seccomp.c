@@ -74,10 +74,23 @@ static int add_rules(scmp_filter_ctx ctx, int ipc_fd)
     return rc;
 }
 
-/* Reads the BPF that libseccomp wrote into a pipe. Returns 0 or -1. */
+/* Reads the BPF that libseccomp wrote into a pipe, after one instruction of
+ * our own. Returns 0 or -1.
+ * That first instruction loads the caller's instruction pointer, which the
+ * program never uses (its next instruction loads the architecture, as
+ * libseccomp's programs always begin). It exists for the kernel's action
+ * cache: when a filter is attached, the kernel emulates it for every syscall
+ * number of every architecture to find the ones always allowed, and gives up
+ * on a number at the first load of anything but the number or the
+ * architecture. Giving up at once makes loading the filter 49-52 -> 29-31 us
+ * (fork-and-load loop, medians of 200); without the cache each of a worker's
+ * few dozen syscalls runs the JIT-compiled filter instead (tens of ns). */
 static int read_program(int fd)
 {
-    size_t got = 0;
+    static const struct sock_filter load_ip =
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer));
+    prebuilt[0] = load_ip;
+    size_t got = sizeof prebuilt[0];
     for (;;) {
         ssize_t n = read(fd, (char *) prebuilt + got, sizeof prebuilt - got);
         if (n < 0 && errno == EINTR)
@@ -90,7 +103,7 @@ static int read_program(int fd)
         if (got == sizeof prebuilt)
             return -1; /* larger than the kernel accepts */
     }
-    if (got == 0 || got % sizeof prebuilt[0] != 0)
+    if (got == sizeof prebuilt[0] || got % sizeof prebuilt[0] != 0)
         return -1;
     prebuilt_prog.len = (unsigned short) (got / sizeof prebuilt[0]);
     prebuilt_prog.filter = prebuilt;

@@ -2,8 +2,10 @@
  * the host's behalf (only of its own live children, so a recycled pid is
  * never hit). Blocking poll loop over the control socket and a signalfd. */
 #include "sandbox/zygote.h"
+#include "sandbox/code_pages.h"
 #include "sandbox/engine.h"
 #include "sandbox/seccomp.h"
+#include "sandbox/warm_pages.h"
 #include "sandbox/zone.h"
 #include "common/log.h"
 
@@ -71,15 +73,14 @@ static int known(pid_t pid)
     return 0;
 }
 
-static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
-                  const sigset_t *oldmask)
+/* Forks a worker; returns its pid (-1 on failure) and our end of its socket
+ * in *fd. */
+static pid_t fork_worker(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                         const sigset_t *oldmask, int *fd)
 {
     int sv[2];
-    if (nchildren >= MAX_CHILDREN ||
-        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        send_line(ctl, "{\"t\":\"error\",\"message\":\"cannot create a worker socket\"}\n", -1);
-        return;
-    }
+    if (nchildren >= MAX_CHILDREN || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return -1;
     pid_t zygote = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -87,21 +88,81 @@ static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_wor
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != zygote)
             _exit(0); /* the zygote died before the death signal was armed */
-        close(ctl);
+        if (ctl >= 0)
+            close(ctl);
         close(sv[0]);
         sandbox_worker_main(tmpl, sv[1], cfg);
     }
     close(sv[1]);
     if (pid < 0) {
         close(sv[0]);
-        send_line(ctl, "{\"t\":\"error\",\"message\":\"fork failed\"}\n", -1);
+        return -1;
+    }
+    *fd = sv[0];
+    return pid;
+}
+
+static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                  const sigset_t *oldmask)
+{
+    int fd;
+    pid_t pid = fork_worker(ctl, tmpl, cfg, oldmask, &fd);
+    if (pid < 0) {
+        send_line(ctl, "{\"t\":\"error\",\"message\":\"cannot fork a worker\"}\n", -1);
         return;
     }
     children[nchildren++] = pid;
     char msg[64];
     snprintf(msg, sizeof msg, "{\"t\":\"worker\",\"pid\":%d}\n", (int) pid);
-    send_line(ctl, msg, sv[0]);
-    close(sv[0]);
+    send_line(ctl, msg, fd);
+    close(fd);
+}
+
+/* Reads from fd until a whole line arrived; 1 when it did within the
+ * deadline (2 s from the first call: a probe that hangs must not hold up
+ * the server's start), 0 otherwise. */
+static int read_line_within(int fd, char *buf, size_t size)
+{
+    size_t got = 0;
+    for (int waited = 0; waited < 2000 && got < size - 1; waited += 50) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 50);
+        if (r < 0 && errno != EINTR)
+            return 0;
+        if (r <= 0)
+            continue;
+        ssize_t n = read(fd, buf + got, size - 1 - got);
+        if (n <= 0)
+            return 0;
+        got += (size_t) n;
+        if (memchr(buf, '\n', got))
+            return 1;
+    }
+    return 0;
+}
+
+/* Runs `return 1+1` in a worker and records the pages it wrote that it
+ * shared with us (sandbox/warm_pages.c), so later workers write them before
+ * their run. About 1 ms, once, before the zygote says it is ready; any
+ * failure only leaves the list empty. */
+static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                  const sigset_t *oldmask)
+{
+    static const char run[] = "{\"t\":\"run\",\"code\":\"return 1+1\",\"timeoutMs\":1000}\n";
+    int fd;
+    pid_t pid = fork_worker(-1, tmpl, cfg, oldmask, &fd);
+    if (pid < 0)
+        return;
+    char buf[512];
+    /* The first line is the outcome; the worker then waits for us to close. */
+    int done = send(fd, run, sizeof run - 1, MSG_NOSIGNAL) == (ssize_t) sizeof run - 1 &&
+               read_line_within(fd, buf, sizeof buf); /* (a worker that died gives EPIPE) */
+    if (done)
+        log_debug("zygote", "%d shared pages written by a run, written by workers before theirs",
+                  sandbox_warm_pages_learn(pid));
+    close(fd); /* the worker exits at EOF */
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
 }
 
 static void reap(int ctl)
@@ -176,6 +237,8 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     sigaddset(&mask, SIGCHLD);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    probe(tmpl, cfg, &oldmask);
+    sandbox_code_pages_release(); /* last: start-up code is not needed again */
     send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
 
     char buf[4096];

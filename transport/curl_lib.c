@@ -1,9 +1,11 @@
 /* Loads libcurl on first use (transport/curl_lib.h): dlopen of
- * libcurl.so.4, one dlsym per function, curl_global_init once. */
+ * libcurl.so.4 (or of $MCP_CODEMODE_LIBCURL), one dlsym per function,
+ * curl_global_init once. */
 #include "transport/curl_lib.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CURL_SONAME "libcurl.so.4"
@@ -26,10 +28,18 @@ static const struct {
     SLOT(url_get),          SLOT(url_cleanup),         SLOT(free),
 };
 
+/* The library to load: MCP_CODEMODE_LIBCURL when set and not empty (a
+ * libcurl installed elsewhere, or under another name), else the soname. */
+static const char *library(void)
+{
+    const char *env = getenv("MCP_CODEMODE_LIBCURL");
+    return env && *env ? env : CURL_SONAME;
+}
+
 static void say(char *err, size_t errlen, const char *what, const char *why)
 {
     if (errlen)
-        snprintf(err, errlen, "cannot load %s (needed for HTTP and SSE servers): %s%s", CURL_SONAME,
+        snprintf(err, errlen, "cannot load %s (needed for HTTP and SSE servers): %s%s", library(),
                  what, why ? why : "unknown error");
 }
 
@@ -37,7 +47,7 @@ const struct curl_lib *curl_lib_load(char *err, size_t errlen)
 {
     if (loaded)
         return &lib;
-    void *h = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(library(), RTLD_NOW | RTLD_LOCAL);
     if (h == NULL) {
         say(err, errlen, "", dlerror());
         return NULL;

@@ -2,7 +2,8 @@
  * linked at start-up it brought ~30 libraries (TLS, Kerberos, LDAP, ...)
  * into every server process, ~5 MiB of resident pages that a server with
  * only stdio downstreams never uses. Compiled against <curl/curl.h>; the
- * library is found at run time as libcurl.so.4 (the ABI of libcurl 7.16+). */
+ * library is found at run time as libcurl.so.4 (the ABI of libcurl 7.16+),
+ * or at the path or name in the environment variable MCP_CODEMODE_LIBCURL. */
 #ifndef TRANSPORT_CURL_LIB_H
 #define TRANSPORT_CURL_LIB_H
 

@@ -1,0 +1,77 @@
+/* Page-table warm-up of code: the zygote drops its code mappings after
+ * building the template; a worker maps the executable's code before its run.
+ * See code_pages.h for why. */
+#include "sandbox/code_pages.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/* The executable's code segments, page-aligned (usually one). */
+#define MAX_SPANS 4
+static struct {
+    uintptr_t start;
+    size_t len;
+} exe_code[MAX_SPANS];
+static int nexe_code;
+
+/* Page-aligned [start, start + len) of a segment. */
+static void segment_span(const struct dl_phdr_info *info, const ElfW(Phdr) * ph, uintptr_t *start,
+                         size_t *len)
+{
+    uintptr_t page = (uintptr_t) sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
+    uintptr_t hi = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + page - 1) & ~(page - 1);
+    *start = lo;
+    *len = hi - lo;
+}
+
+static int is_vdso(const struct dl_phdr_info *info)
+{
+    return info->dlpi_name && strstr(info->dlpi_name, "vdso") != NULL;
+}
+
+/* Code segments are read-only and never written (no text relocations), so
+ * dropping their entries loses nothing: they come back from the page cache. */
+static int release_object(struct dl_phdr_info *info, size_t size, void *first)
+{
+    (void) size;
+    int is_exe = *(int *) first;
+    *(int *) first = 0; /* the executable comes first */
+    if (is_vdso(info))
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || (ph->p_flags & PF_W))
+            continue;
+        uintptr_t start;
+        size_t len;
+        segment_span(info, ph, &start, &len);
+        if (is_exe && nexe_code < MAX_SPANS) {
+            exe_code[nexe_code].start = start;
+            exe_code[nexe_code++].len = len;
+        }
+        madvise((void *) start, len, MADV_DONTNEED);
+    }
+    return 0;
+}
+
+void sandbox_code_pages_release(void)
+{
+    int first = 1;
+    nexe_code = 0;
+    dl_iterate_phdr(release_object, &first);
+}
+
+void sandbox_code_pages_populate(void)
+{
+    for (int i = 0; i < nexe_code; i++)
+        madvise((void *) exe_code[i].start, exe_code[i].len, MADV_POPULATE_READ);
+}
