@@ -78,14 +78,66 @@ sed -i -e 's|^#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv)   DUK_TVAL_IS_HEAP_ALLO
     -e 's|^\t\tDUK_HEAPHDR_PREINC_REFCOUNT((duk_heaphdr \*) h); \\$|\t\tif (SANDBOX_PINNED(h)) { return; } \\\n&|' \
     -e 's|^\t\tif (DUK_HEAPHDR_PREDEC_REFCOUNT((duk_heaphdr \*) h) != 0) { \\$|\t\tif (SANDBOX_PINNED(h)) { return; } \\\n&|' \
     "$out/duktape.c.tmp"
+# Patch 7: the compiler's constant de-duplication (duk__getconst) compared
+# each new constant with up to 256 earlier ones through duk_js_samevalue, ~27%
+# of compiling a 200-line program. A direct-mapped table in the compiler
+# context (slot by string pointer or number bits, salted with the function's
+# constant array) names a candidate index, checked with duk_js_samevalue as
+# before: a hit reuses the constant, a miss appends one. Stale or colliding
+# slots only cost a duplicate constant (same value, same behaviour).
+perl -0pi -e 's|(\tduk_compiler_func curr_func;\n)|$1\tduk_uint32_t sandbox_const_slots[1024]; /* mcp-codemode: duk__getconst hints */\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(DUK_LOCAL duk_regconst_t duk__getconst\(duk_compiler_ctx \*comp_ctx\) \{\n)|/* mcp-codemode: the slot of sandbox_const_slots for tv (NULL: not a string or number). */
+DUK_LOCAL duk_uint32_t *duk__sandbox_const_slot(duk_compiler_ctx *comp_ctx, duk_tval *tv) {
+\tduk_uint64_t key;
+\tif (DUK_TVAL_IS_STRING(tv)) {
+\t\tkey = (duk_uint64_t) (duk_uintptr_t) DUK_TVAL_GET_STRING(tv);
+\t} else if (DUK_TVAL_IS_NUMBER(tv)) {
+\t\tduk_double_t d = DUK_TVAL_GET_NUMBER(tv);
+\t\tif (d != d) d = DUK_DOUBLE_NAN;
+\t\tduk_memcpy((void *) &key, (const void *) &d, sizeof(key));
+\t} else {
+\t\treturn NULL;
+\t}
+\tkey ^= (duk_uint64_t) (duk_uintptr_t) comp_ctx->curr_func.h_consts;
+\treturn &comp_ctx->sandbox_const_slots[(key * 0x9e3779b97f4a7c15ULL) >> 54];
+}
+
+$1\tduk_uint32_t *sandbox_slot;
+|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tn_check = \(n > DUK__GETCONST_MAX_CONSTS_CHECK \? DUK__GETCONST_MAX_CONSTS_CHECK : n\);\n)(\tfor \(i = 0; i < n_check; i\+\+\) \{\n.*?\n\t\}\n)|\tsandbox_slot = duk__sandbox_const_slot(comp_ctx, tv1);
+\tif (sandbox_slot != NULL) {
+\t\ti = (duk_int_t) *sandbox_slot;
+\t\tif (i < n && duk_js_samevalue(tv1, DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, f->h_consts, i))) {
+\t\t\tduk_pop(thr);
+\t\t\treturn (duk_regconst_t) i \| (duk_regconst_t) DUK__CONST_MARKER;
+\t\t}
+\t\t*sandbox_slot = (duk_uint32_t) n;
+\t} else {
+$1$2\t}
+|s' "$out/duktape.c.tmp"
+# Patch 8: the compiler resolves every identifier against the function's
+# varmap (a bare object: name -> register or null) through the generic
+# duk_get_prop; an own-entry lookup gives the same answer for less.
+perl -0pi -e 's|(\tduk_get_prop\(thr, comp_ctx->curr_func\.varmap_idx\);\n\tif \(duk_is_number\(thr, -1\)\) \{\n\t\tret = duk_to_int\(thr, -1\);\n\t\tduk_pop\(thr\);\n\t\} else \{\n\t\tduk_pop\(thr\);\n)|\t{ /* mcp-codemode: a direct own-entry lookup instead of duk_get_prop */
+\t\tduk_tval *sandbox_tv = duk_hobject_find_entry_tval_ptr(thr->heap, comp_ctx->curr_func.h_varmap, h_varname);
+\t\tsandbox_isreg = sandbox_tv != NULL \&\& DUK_TVAL_IS_NUMBER(sandbox_tv);
+\t\tif (sandbox_isreg) ret = (duk_regconst_t) DUK_TVAL_GET_NUMBER(sandbox_tv);
+\t\tduk_pop(thr);
+\t}
+\tif (sandbox_isreg) {
+\t} else {
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_LOCAL duk_regconst_t duk__lookup_active_register_binding\(duk_compiler_ctx \*comp_ctx\) \{\n)|$1\tduk_bool_t sandbox_isreg;\n|' "$out/duktape.c.tmp"
 n6=$(grep -c 'SANDBOX_PINNED' "$out/duktape.c.tmp")
 n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
 n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
 n3=$(grep -c "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
 n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
 n5=$(grep -c 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6)" >&2
+n7=$(grep -c 'sandbox_const_slot' "$out/duktape.c.tmp")
+n8=$(grep -c 'sandbox_isreg' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 5 ] || [ "$n8" != 4 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
