@@ -84,10 +84,11 @@ sed -i -e 's|^#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv)   DUK_TVAL_IS_HEAP_ALLO
 # context (slot by string pointer or number bits, salted with the function's
 # constant array) names a candidate index, checked with duk_js_samevalue as
 # before: a hit reuses the constant, a miss appends one. Stale or colliding
-# slots only cost a duplicate constant (same value, same behaviour).
-perl -0pi -e 's|(\tduk_compiler_func curr_func;\n)|$1\tduk_uint32_t sandbox_const_slots[1024]; /* mcp-codemode: duk__getconst hints */\n|' "$out/duktape.c.tmp"
+# slots only cost a duplicate constant (same value, same behaviour); slots
+# hold indices mod 2^16, so past 65536 constants they simply miss.
+perl -0pi -e 's|(\tduk_compiler_func curr_func;\n)|$1\tduk_uint16_t sandbox_const_slots[1024]; /* mcp-codemode: duk__getconst hints (index mod 2^16) */\n|' "$out/duktape.c.tmp"
 perl -0pi -e 's|^(DUK_LOCAL duk_regconst_t duk__getconst\(duk_compiler_ctx \*comp_ctx\) \{\n)|/* mcp-codemode: the slot of sandbox_const_slots for tv (NULL: not a string or number). */
-DUK_LOCAL duk_uint32_t *duk__sandbox_const_slot(duk_compiler_ctx *comp_ctx, duk_tval *tv) {
+DUK_LOCAL duk_uint16_t *duk__sandbox_const_slot(duk_compiler_ctx *comp_ctx, duk_tval *tv) {
 \tduk_uint64_t key;
 \tif (DUK_TVAL_IS_STRING(tv)) {
 \t\tkey = (duk_uint64_t) (duk_uintptr_t) DUK_TVAL_GET_STRING(tv);
@@ -102,7 +103,7 @@ DUK_LOCAL duk_uint32_t *duk__sandbox_const_slot(duk_compiler_ctx *comp_ctx, duk_
 \treturn &comp_ctx->sandbox_const_slots[(key * 0x9e3779b97f4a7c15ULL) >> 54];
 }
 
-$1\tduk_uint32_t *sandbox_slot;
+$1\tduk_uint16_t *sandbox_slot;
 |m' "$out/duktape.c.tmp"
 perl -0pi -e 's|(\tn_check = \(n > DUK__GETCONST_MAX_CONSTS_CHECK \? DUK__GETCONST_MAX_CONSTS_CHECK : n\);\n)(\tfor \(i = 0; i < n_check; i\+\+\) \{\n.*?\n\t\}\n)|\tsandbox_slot = duk__sandbox_const_slot(comp_ctx, tv1);
 \tif (sandbox_slot != NULL) {
@@ -111,7 +112,7 @@ perl -0pi -e 's|(\tn_check = \(n > DUK__GETCONST_MAX_CONSTS_CHECK \? DUK__GETCON
 \t\t\tduk_pop(thr);
 \t\t\treturn (duk_regconst_t) i \| (duk_regconst_t) DUK__CONST_MARKER;
 \t\t}
-\t\t*sandbox_slot = (duk_uint32_t) n;
+\t\t*sandbox_slot = (duk_uint16_t) n;
 \t} else {
 $1$2\t}
 |s' "$out/duktape.c.tmp"
