@@ -129,6 +129,10 @@ perl -0pi -e 's|(\tduk_get_prop\(thr, comp_ctx->curr_func\.varmap_idx\);\n\tif \
 \t} else {
 |' "$out/duktape.c.tmp"
 perl -0pi -e 's|(DUK_LOCAL duk_regconst_t duk__lookup_active_register_binding\(duk_compiler_ctx \*comp_ctx\) \{\n)|$1\tduk_bool_t sandbox_isreg;\n|' "$out/duktape.c.tmp"
+# Patch 9: a new constant was appended to the function's constant array (a
+# bare array) through the generic duk_put_prop_index, ~450 instructions
+# each; defining the array entry and setting the length directly does the same.
+perl -0pi -e 's|\t\(void\) duk_put_prop_index\(thr, f->consts_idx, \(duk_uarridx_t\) n\); /\* invalidates tv1, tv2 \*/\n|\tduk_xdef_prop_index_wec(thr, f->consts_idx, (duk_uarridx_t) n); /* invalidates tv1, tv2 */\n\t((duk_harray *) f->h_consts)->length = (duk_uint32_t) n + 1U; /* mcp-codemode: a direct append */\n|' "$out/duktape.c.tmp"
 n6=$(grep -c 'SANDBOX_PINNED' "$out/duktape.c.tmp")
 n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
 n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
@@ -137,8 +141,9 @@ n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
 n5=$(grep -c 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
 n7=$(grep -c 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(grep -c 'sandbox_isreg' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 5 ] || [ "$n8" != 4 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8)" >&2
+n9=$(grep -c 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 5 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
