@@ -296,9 +296,9 @@ int lower__names_init(struct names *t, struct arena *a)
 {
     pthread_once(&kw_template_once, kw_template_build);
     t->arena = a;
-    t->mask = 1023;
+    t->mask = 255; /* grows by doubling (names_grow): small programs zero less */
     t->count = KW_COUNT - 1;
-    t->tab = lower__arena_alloc(a, 1024 * sizeof *t->tab);
+    t->tab = lower__arena_alloc(a, 256 * sizeof *t->tab);
     struct lname *kw = lower__arena_alloc(a, sizeof kw_template);
     if (!t->tab || !kw)
         return -1;
