@@ -186,8 +186,11 @@ function fillRoot(root, catalogText) {
 }
 function unknownServer(k) { return serverProxy(k, {}); }
 
+/* G.tools is defined once (non-enumerable, writable, configurable); each run
+ * assigns it, before the program runs (cheaper than redefining it). */
+def(G, 'tools', undefined);
 rt.installTools = function (catalogText) {
-    def(G, 'tools', new ProxyCtor({}, lazyHandler(fillRoot, unknownServer, catalogText || '', undefined)));
+    G.tools = new ProxyCtor({}, lazyHandler(fillRoot, unknownServer, catalogText || '', undefined));
 };
 
 def(G, 'callTool', function callTool(name, args) { return request('tool', name, args); });
