@@ -6,6 +6,9 @@
 # a fourth that reports the user's line when a timeout fires and a fifth
 # that makes "x is not callable" errors name the line of the call (Duktape
 # built them with the pc of the last synced instruction, often an earlier line).
+# Patches 7 to 10 make the compiler cheaper (constant de-duplication, varmap
+# lookups, constant appends, token slots) without changing what the compiled
+# code does (patch 7 may, rarely, keep a duplicate constant).
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -78,14 +81,96 @@ sed -i -e 's|^#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv)   DUK_TVAL_IS_HEAP_ALLO
     -e 's|^\t\tDUK_HEAPHDR_PREINC_REFCOUNT((duk_heaphdr \*) h); \\$|\t\tif (SANDBOX_PINNED(h)) { return; } \\\n&|' \
     -e 's|^\t\tif (DUK_HEAPHDR_PREDEC_REFCOUNT((duk_heaphdr \*) h) != 0) { \\$|\t\tif (SANDBOX_PINNED(h)) { return; } \\\n&|' \
     "$out/duktape.c.tmp"
+# Patch 7: the compiler's constant de-duplication (duk__getconst) compared
+# each new constant with up to 256 earlier ones through duk_js_samevalue, ~27%
+# of compiling a 200-line program. A two-way table in the compiler context
+# (set by string pointer or number bits, salted with the function's constant
+# array) names two candidate indices, checked with duk_js_samevalue as before:
+# a hit reuses the constant, a miss appends one and replaces a way that does
+# not hold a constant of this function in this set (else the second). Stale or
+# evicted entries only cost a duplicate constant (same value, same behaviour);
+# entries hold indices mod 2^16, so past 65536 constants they simply miss.
+perl -0pi -e 's|(\tduk_compiler_func curr_func;\n)|$1\tduk_uint16_t sandbox_const_slots[1024]; /* mcp-codemode: duk__getconst hints (index mod 2^16) */\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(DUK_LOCAL duk_regconst_t duk__getconst\(duk_compiler_ctx \*comp_ctx\) \{\n)|/* mcp-codemode: the two ways of sandbox_const_slots for tv (NULL: not a string or number). */
+DUK_LOCAL duk_uint16_t *duk__sandbox_const_slot(duk_compiler_ctx *comp_ctx, duk_tval *tv) {
+\tduk_uint64_t key;
+\tif (DUK_TVAL_IS_STRING(tv)) {
+\t\tkey = (duk_uint64_t) (duk_uintptr_t) DUK_TVAL_GET_STRING(tv);
+\t} else if (DUK_TVAL_IS_NUMBER(tv)) {
+\t\tduk_double_t d = DUK_TVAL_GET_NUMBER(tv);
+\t\tif (d != d) d = DUK_DOUBLE_NAN;
+\t\tduk_memcpy((void *) &key, (const void *) &d, sizeof(key));
+\t} else {
+\t\treturn NULL;
+\t}
+\tkey ^= (duk_uint64_t) (duk_uintptr_t) comp_ctx->curr_func.h_consts;
+\treturn &comp_ctx->sandbox_const_slots[((key * 0x9e3779b97f4a7c15ULL) >> 55) << 1];
+}
+
+$1\tduk_uint16_t *sandbox_slot;
+\tduk_small_int_t sandbox_way;
+|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tn_check = \(n > DUK__GETCONST_MAX_CONSTS_CHECK \? DUK__GETCONST_MAX_CONSTS_CHECK : n\);\n)(\tfor \(i = 0; i < n_check; i\+\+\) \{\n.*?\n\t\}\n)|\tsandbox_slot = duk__sandbox_const_slot(comp_ctx, tv1);
+\tif (sandbox_slot != NULL) {
+\t\tfor (sandbox_way = 0; sandbox_way < 2; sandbox_way++) {
+\t\t\ti = (duk_int_t) sandbox_slot[sandbox_way];
+\t\t\tif (i < n && duk_js_samevalue(tv1, DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, f->h_consts, i))) {
+\t\t\t\tduk_pop(thr);
+\t\t\t\treturn (duk_regconst_t) i \| (duk_regconst_t) DUK__CONST_MARKER;
+\t\t\t}
+\t\t}
+\t\ti = (duk_int_t) sandbox_slot[0];
+\t\tsandbox_way = (i < n && duk__sandbox_const_slot(comp_ctx, DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, f->h_consts, i)) == sandbox_slot);
+\t\tsandbox_slot[sandbox_way] = (duk_uint16_t) n;
+\t} else {
+$1$2\t}
+|s' "$out/duktape.c.tmp"
+# Patch 8: the compiler resolves every identifier against the function's
+# varmap (a bare object: name -> register or null) through the generic
+# duk_get_prop; an own-entry lookup gives the same answer for less.
+perl -0pi -e 's|(\tduk_get_prop\(thr, comp_ctx->curr_func\.varmap_idx\);\n\tif \(duk_is_number\(thr, -1\)\) \{\n\t\tret = duk_to_int\(thr, -1\);\n\t\tduk_pop\(thr\);\n\t\} else \{\n\t\tduk_pop\(thr\);\n)|\t{ /* mcp-codemode: a direct own-entry lookup instead of duk_get_prop */
+\t\tduk_tval *sandbox_tv = duk_hobject_find_entry_tval_ptr(thr->heap, comp_ctx->curr_func.h_varmap, h_varname);
+\t\tsandbox_isreg = sandbox_tv != NULL \&\& DUK_TVAL_IS_NUMBER(sandbox_tv);
+\t\tif (sandbox_isreg) ret = (duk_regconst_t) DUK_TVAL_GET_NUMBER(sandbox_tv);
+\t\tduk_pop(thr);
+\t}
+\tif (sandbox_isreg) {
+\t} else {
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_LOCAL duk_regconst_t duk__lookup_active_register_binding\(duk_compiler_ctx \*comp_ctx\) \{\n)|$1\tduk_bool_t sandbox_isreg;\n|' "$out/duktape.c.tmp"
+# Patch 9: a new constant was appended to the function's constant array (a
+# bare array) through the generic duk_put_prop_index, ~450 instructions
+# each; defining the array entry and setting the length directly does the same.
+perl -0pi -e 's|\t\(void\) duk_put_prop_index\(thr, f->consts_idx, \(duk_uarridx_t\) n\); /\* invalidates tv1, tv2 \*/\n|\tduk_xdef_prop_index_wec(thr, f->consts_idx, (duk_uarridx_t) n); /* invalidates tv1, tv2 */\n\t((duk_harray *) f->h_consts)->length = (duk_uint32_t) n + 1U; /* mcp-codemode: a direct append */\n|' "$out/duktape.c.tmp"
+# Patch 10: on every token the compiler copied the current token's two value
+# slots into the previous token's (duk_copy: refcount updates, index checks;
+# ~9% of a compile). Swapping the slot indices instead (the lexer writes the
+# next token into the old previous slots) leaves the previous token's values
+# where they were. The token structs' str1/str2 are read only for tokens
+# that set them (identifiers, strings, regexps).
+perl -0pi -e 's|\tduk_copy\(thr, comp_ctx->tok11_idx, comp_ctx->tok21_idx\);\n\tduk_copy\(thr, comp_ctx->tok12_idx, comp_ctx->tok22_idx\);\n|\t{ /* mcp-codemode: swap the token slots instead of copying */
+\t\tduk_idx_t sandbox_t = comp_ctx->tok11_idx;
+\t\tcomp_ctx->tok11_idx = comp_ctx->tok21_idx;
+\t\tcomp_ctx->tok21_idx = sandbox_t;
+\t\tsandbox_t = comp_ctx->tok12_idx;
+\t\tcomp_ctx->tok12_idx = comp_ctx->tok22_idx;
+\t\tcomp_ctx->tok22_idx = sandbox_t;
+\t\tcomp_ctx->lex.slot1_idx = comp_ctx->tok11_idx;
+\t\tcomp_ctx->lex.slot2_idx = comp_ctx->tok12_idx;
+\t}
+|' "$out/duktape.c.tmp"
 n6=$(grep -c 'SANDBOX_PINNED' "$out/duktape.c.tmp")
 n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
 n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
 n3=$(grep -c "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
 n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
 n5=$(grep -c 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6)" >&2
+n7=$(grep -c 'sandbox_const_slot' "$out/duktape.c.tmp")
+n8=$(grep -c 'sandbox_isreg' "$out/duktape.c.tmp")
+n9=$(grep -c 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
+n10=$(grep -c 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

@@ -109,45 +109,88 @@ function toolFn(fullName) {
     return f;
 }
 
-/* Builds `tools` from the catalog {jsServer: {name, tools: {jsTool: originalTool}}}:
+/* `tools` is built from the catalog {jsServer: {name, tools: {jsTool: originalTool}}}:
  * sanitised names enumerable, original names as non-enumerable aliases, and
- * unknown names still callable so the host can answer "did you mean". */
-/* Calls are named "<server id>.<tool>": the id never contains a dot, so the
- * host's split at the first dot always finds the server, whatever its name. */
-function serverProxy(serverId, map) {
-    var obj = {};
-    for (var js in map) {
-        if (!rt.hasOwn(map, js)) continue;
-        var fn = toolFn(serverId + '.' + map[js]);
+ * unknown names still callable so the host can answer "did you mean".
+ * Calls are named "<server id>.<tool>": the id never contains a dot, so the
+ * host's split at the first dot always finds the server, whatever its name.
+ *
+ * Both levels are proxies whose targets are filled on the first trap that
+ * reaches them (parsing the catalog, then one server's functions): building
+ * everything at the start cost ~20K instructions per tool on every run, most
+ * of a trivial program's. This is not observable: Duktape consults a proxy's
+ * target only through the traps (get, has, set, deleteProperty, ownKeys),
+ * all of which fill it first; reflection that bypasses the traps
+ * (getOwnPropertyDescriptor, hasOwnProperty) sees the proxy's own, always
+ * empty, properties either way. (One difference: for-in over `tools` or a
+ * server no longer lists enumerable properties a program added to
+ * Object.prototype, as an ownKeys trap gives own keys only.) */
+var ProxyCtor = Proxy, objectProto = Object.prototype, ownNames = Object.getOwnPropertyNames;
+var reflectSet = Reflect.set, reflectDelete = Reflect.deleteProperty, keysOf = rt.keys;
+
+function lazyHandler(fill, get, data, id) {
+    var h = rt.create(lazyTraps);
+    h.fill = fill;
+    h.getMissing = get;
+    h.data = data;
+    h.id = id;
+    return h;
+}
+function ready(h, t) {
+    if (h.data !== null) {
+        var data = h.data;
+        h.data = null;
+        h.fill(t, data, h.id);
+    }
+    return t;
+}
+var lazyTraps = {
+    get: function (t, k) {
+        if (this.data !== null) ready(this, t);
+        var v = t[k]; /* own names first, without the cost of a hasOwnProperty call */
+        if (v !== undefined || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in objectProto) return v;
+        return this.getMissing(k, this.id);
+    },
+    has: function (t, k) { return k in ready(this, t); },
+    set: function (t, k, v) { return reflectSet(ready(this, t), k, v); },
+    deleteProperty: function (t, k) { return reflectDelete(ready(this, t), k); },
+    ownKeys: function (t) { return ownNames(ready(this, t)); }
+};
+
+function fillServer(obj, map, serverId) {
+    var names = keysOf(map);
+    for (var i = 0; i < names.length; i++) {
+        var js = names[i], fn = toolFn(serverId + '.' + map[js]);
         rt.defineProperty(obj, js, { value: fn, enumerable: true, writable: false, configurable: false });
         if (map[js] !== js && !rt.hasOwn(obj, map[js])) def(obj, map[js], fn);
     }
-    return new Proxy(obj, {
-        get: function (t, k) {
-            var v = t[k]; /* own names first, without the cost of a hasOwnProperty call */
-            if (v !== undefined || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in Object.prototype) return v;
-            return toolFn(serverId + '.' + k);
-        }
-    });
+}
+function unknownTool(k, serverId) { return toolFn(serverId + '.' + k); }
+function serverProxy(serverId, map) {
+    return new ProxyCtor({}, lazyHandler(fillServer, unknownTool, map, serverId));
 }
 
-rt.installTools = function (catalogText) {
-    var cat = catalogText ? parse(catalogText) : {};
-    var root = {};
-    for (var js in cat) {
-        if (!rt.hasOwn(cat, js)) continue;
-        var srv = serverProxy(js, cat[js].tools || {});
+function fillRoot(root, catalogText) {
+    var cat;
+    try {
+        cat = catalogText ? parse(catalogText) : {};
+    } catch (e) {
+        throw new rt.ErrorCtor('cannot install the tool catalog');
+    }
+    var ids = keysOf(cat);
+    for (var i = 0; i < ids.length; i++) {
+        var js = ids[i], srv = serverProxy(js, cat[js].tools || {});
         rt.defineProperty(root, js, { value: srv, enumerable: true, writable: false, configurable: false });
         if (cat[js].name !== js && !rt.hasOwn(root, cat[js].name)) def(root, cat[js].name, srv);
     }
-    var tools = new Proxy(root, {
-        get: function (t, k) {
-            var v = t[k]; /* own names first, without the cost of a hasOwnProperty call */
-            if (v !== undefined || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in Object.prototype) return v;
-            return serverProxy(k, {});
-        }
-    });
-    def(G, 'tools', tools);
+}
+function unknownServer(k) { return serverProxy(k, {}); }
+
+/* G.tools is defined once (non-enumerable, writable, configurable); each run
+ * assigns it, before the program runs (cheaper than redefining it). */
+def(G, 'tools', undefined);
+rt.installTools = function (catalogText) {
+    G.tools = new ProxyCtor({}, lazyHandler(fillRoot, unknownServer, catalogText || '', undefined));
 };
 
 def(G, 'callTool', function callTool(name, args) { return request('tool', name, args); });

@@ -4,15 +4,17 @@
 var S = rt.HIDDEN, Str = rt.String, stringify = rt.stringify;
 var state = { settled: false, ok: false, value: undefined };
 
+/* The main promise's reaction: one function for every run, no closure. */
+function mainSettled(ok, v) {
+    if (state.settled) return;
+    state.settled = true;
+    state.ok = ok;
+    state.value = v;
+    rt.host.done();
+}
+
 rt.runMain = function (fn) {
-    var p = rt.spawn(fn, undefined, []);
-    rt.onSettled(p, function (ok, v) {
-        if (state.settled) return;
-        state.settled = true;
-        state.ok = ok;
-        state.value = v;
-        rt.host.done();
-    });
+    rt.onSettled(rt.spawn(fn, undefined, []), mainSettled);
 };
 
 /* Ends the execution with an error (unhandled rejection, runtime failure). */

@@ -377,6 +377,66 @@ static void test_tools_with_empty_catalog(void **state)
     }
 }
 
+/* `tools` and each server are filled on the first trap that reaches them:
+ * whatever a program does first must see the whole catalog (each case runs
+ * in a fresh engine). */
+static char *run_catalog(const char *code, const char *cat)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    struct sandbox_engine_host eh = {&h, host_call, host_log};
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+    if (e == NULL)
+        fail_msg("create: %s", err);
+    struct sandbox_run_limits l = {5000, 64u << 20, 256};
+    sandbox_engine_start(e, code, strlen(code), cat, &l);
+    while (h.ncalls > h.nsettled)
+        answer_one(e, &h);
+    struct buf out;
+    buf_init(&out, 0);
+    sandbox_engine_outcome(e, 1 << 20, &out);
+    sandbox_engine_destroy(e);
+    buf_free(&h.logs);
+    return buf_steal(&out);
+}
+
+static void test_tools_lazy_first_use(void **state)
+{
+    (void) state;
+    const char *cat = "{\"my_server\":{\"name\":\"my-server\",\"tools\":{\"get_weather\":\"get-"
+                      "weather\",\"b\":\"b\"}},\"kv\":{\"name\":\"kv\",\"tools\":{}}}";
+    static const char *const cases[][2] = {
+        {"return ['my_server' in tools, 'nope' in tools, 'get_weather' in tools.my_server, "
+         "'x' in tools.kv];",
+         "[true,false,true,false]"},
+        {"return Object.keys(tools.my_server).concat(Object.getOwnPropertyNames(tools));",
+         "[\"get_weather\",\"b\",\"my_server\",\"my-server\",\"kv\"]"},
+        {"var r = []; for (var k in tools) r.push(k);\n"
+         "for (var k2 in tools['my-server']) r.push(k2); return r;",
+         "[\"my_server\",\"kv\",\"get_weather\",\"b\"]"},
+        {"'use strict'; var r = [];\n"
+         "try { delete tools.my_server; } catch (e) { r.push(e.name); }\n"
+         "try { tools.kv = 1; } catch (e) { r.push(e.name); }\n"
+         "try { tools.my_server.b = 1; } catch (e) { r.push(e.name); }\n"
+         "return r.concat([typeof tools.kv, typeof tools.my_server.b]);",
+         "[\"TypeError\",\"TypeError\",\"TypeError\",\"object\",\"function\"]"},
+        {"tools.my_server.extra = 2; return [tools.my_server.extra, delete tools.my_server.extra, "
+         "'extra' in tools.my_server, Object.keys(tools.my_server)];",
+         "[2,true,false,[\"get_weather\",\"b\"]]"},
+        {"return [JSON.stringify(tools), tools.my_server['get-weather'] === "
+         "tools['my-server'].get_weather, typeof tools.other.thing];",
+         "[\"{\\\"my_server\\\":{},\\\"kv\\\":{}}\",true,\"function\"]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *o = run_catalog(cases[i][0], cat);
+        char want[512];
+        snprintf(want, sizeof want, "{\"ok\":true,\"value\":%s}", cases[i][1]);
+        assert_string_equal(o, want);
+        free(o);
+    }
+}
+
 static void test_result_truncated(void **state)
 {
     struct host h = {0};
@@ -421,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_internals_removed),
         cmocka_unit_test(test_tools_names),
         cmocka_unit_test(test_tools_with_empty_catalog),
+        cmocka_unit_test(test_tools_lazy_first_use),
         cmocka_unit_test(test_result_truncated),
     };
     return cmocka_run_group_tests_name("sandbox_engine", tests, NULL, NULL);
