@@ -1,12 +1,11 @@
-/* Copy-on-write warm-up of data pages: the zygote reads a probe child's
- * pagemap to learn which of its private pages a run writes; workers write
+/* Copy-on-write warm-up of the template heap: the zygote reads a probe
+ * child's pagemap to learn which of its pages a run writes; workers copy
  * them before their run. See warm_pages.h. */
 #include "sandbox/warm_pages.h"
 
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -14,7 +13,6 @@
 #define PM_PRESENT ((uint64_t) 1 << 63)
 #define PM_EXCLUSIVE ((uint64_t) 1 << 56)
 #define BATCH 512 /* pagemap entries read at once */
-#define MAX_SCANNED ((unsigned long) 256 << 20) /* larger mappings are skipped */
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -42,33 +40,16 @@ static void scan(int fd, uintptr_t lo, uintptr_t hi, uintptr_t page)
     }
 }
 
-int sandbox_warm_pages_learn(pid_t pid)
+int sandbox_warm_pages_learn(pid_t pid, uintptr_t start, size_t len)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/pagemap", (int) pid);
-    FILE *maps = fopen("/proc/self/maps", "re");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
     npages = 0;
-    if (maps == NULL || fd < 0) {
-        if (maps)
-            fclose(maps);
-        if (fd >= 0)
-            close(fd);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -1;
-    }
     uintptr_t page = (uintptr_t) sysconf(_SC_PAGESIZE);
-    char line[512];
-    while (fgets(line, sizeof line, maps)) {
-        unsigned long lo, hi;
-        char perms[5];
-        /* Private writable mappings, the only ones a write copies; none of
-         * the huge reservations whose pagemap alone would take long to read
-         * (the sanitizers' shadow memory is terabytes). */
-        if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && perms[0] == 'r' &&
-            perms[1] == 'w' && perms[3] == 'p' && hi - lo <= MAX_SCANNED)
-            scan(fd, lo, hi, page);
-    }
-    fclose(maps);
+    scan(fd, start & ~(page - 1), (start + len + page - 1) & ~(page - 1), page);
     close(fd);
     return npages;
 }

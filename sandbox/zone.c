@@ -51,6 +51,12 @@ void sandbox_zone_freeze(void)
     sandbox__pin_len = (uintptr_t) (Z.top - Z.base);
 }
 
+void sandbox_zone_extent(uintptr_t *start, size_t *len)
+{
+    *start = (uintptr_t) Z.base;
+    *len = Z.base ? (size_t) (Z.top - Z.base) : 0;
+}
+
 int sandbox_zone_active(void)
 {
     return Z.base != NULL && !Z.frozen;

@@ -29,6 +29,10 @@ extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
 /* 1 when new blocks should come from the zone (enabled, not frozen). */
 int sandbox_zone_active(void);
 
+/* The part of the zone handed out so far: [*start, *start + *len); len 0
+ * when the zone is not enabled. */
+void sandbox_zone_extent(uintptr_t *start, size_t *len);
+
 /* 1 when p lies inside the zone (a block it handed out). */
 int sandbox_zone_owns(const void *p);
 

@@ -141,9 +141,9 @@ static int read_line_within(int fd, char *buf, size_t size)
     return 0;
 }
 
-/* Runs `return 1+1` in a worker and records the pages it wrote that it
- * shared with us (sandbox/warm_pages.c), so later workers write them before
- * their run. About 1 ms, once, before the zygote says it is ready; any
+/* Runs `return 1+1` in a worker and records the template heap's pages it
+ * wrote (sandbox/warm_pages.c), so later workers copy them before their
+ * run. About 1 ms, once, before the zygote says it is ready; any
  * failure only leaves the list empty. */
 static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
                   const sigset_t *oldmask)
@@ -157,9 +157,12 @@ static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_confi
     /* The first line is the outcome; the worker then waits for us to close. */
     int done = send(fd, run, sizeof run - 1, MSG_NOSIGNAL) == (ssize_t) sizeof run - 1 &&
                read_line_within(fd, buf, sizeof buf); /* (a worker that died gives EPIPE) */
-    if (done)
-        log_debug("zygote", "%d shared pages written by a run, written by workers before theirs",
-                  sandbox_warm_pages_learn(pid));
+    uintptr_t zone;
+    size_t zone_len;
+    sandbox_zone_extent(&zone, &zone_len);
+    if (done && zone_len)
+        log_debug("zygote", "%d template pages written by a run, copied by workers before theirs",
+                  sandbox_warm_pages_learn(pid, zone, zone_len));
     close(fd); /* the worker exits at EOF */
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);

@@ -1,7 +1,8 @@
 /* Unit tests for sandbox/warm_pages.c: from a child that wrote two pages of
- * a region shared with its parent, the parent learns those pages, and a
- * later child that calls touch owns exactly those pages of the region (the
- * exclusive bit of /proc/self/pagemap) while the others stay shared. */
+ * a region shared with its parent, the parent learns exactly those pages,
+ * and a later child that calls touch owns exactly those pages of the
+ * region (the exclusive bit of /proc/self/pagemap) while the others stay
+ * shared and every byte is unchanged. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,7 +58,7 @@ static void test_learn_then_touch(void **state)
     }
     char c;
     assert_int_equal(read(go[0], &c, 1), 1);
-    assert_true(sandbox_warm_pages_learn(probe) >= 2);
+    assert_int_equal(sandbox_warm_pages_learn(probe, (uintptr_t) r, (size_t) (PAGES * ps)), 2);
     kill(probe, SIGKILL);
     waitpid(probe, NULL, 0);
 
@@ -83,7 +84,8 @@ static void test_learn_then_touch(void **state)
 static void test_unreadable_child(void **state)
 {
     (void) state;
-    assert_int_equal(sandbox_warm_pages_learn(0x7ffffff0), -1); /* no such process */
+    char region[64];
+    assert_int_equal(sandbox_warm_pages_learn(0x7ffffff0, (uintptr_t) region, sizeof region), -1);
     assert_int_equal(sandbox_warm_pages_count(), 0);
     sandbox_warm_pages_touch(); /* nothing recorded: does nothing */
 }
