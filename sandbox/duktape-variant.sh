@@ -159,16 +159,23 @@ perl -0pi -e 's|\tduk_copy\(thr, comp_ctx->tok11_idx, comp_ctx->tok21_idx\);\n\t
 \t\tcomp_ctx->lex.slot2_idx = comp_ctx->tok12_idx;
 \t}
 |' "$out/duktape.c.tmp"
-n6=$(grep -c 'SANDBOX_PINNED' "$out/duktape.c.tmp")
-n1=$(grep -c 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
-n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | grep -c 'duk_native_stack_check')
-n3=$(grep -c "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
-n4=$(grep -c 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
-n5=$(grep -c 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
-n7=$(grep -c 'sandbox_const_slot' "$out/duktape.c.tmp")
-n8=$(grep -c 'sandbox_isreg' "$out/duktape.c.tmp")
-n9=$(grep -c 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
-n10=$(grep -c 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+# The matches of pattern $1 in file $2 (or stdin); none is a count of 0
+# (grep's status 1), not a failure of the script before it can say which
+# patch did not apply. A read error (status 2) still stops it.
+count() {
+    c=$(grep -c -- "$@") || [ $? -eq 1 ]
+    echo "$c"
+}
+n6=$(count 'SANDBOX_PINNED' "$out/duktape.c.tmp")
+n1=$(count 'steps_count & 0xffffUL' "$out/duktape.c.tmp")
+n2=$(grep -A1 '^DUK_LOCAL void duk__comp_recursion_increase' "$out/duktape.c.tmp" | count 'duk_native_stack_check')
+n3=$(count "^#define DUK_USE_EXEC_TIMEOUT_CHECK" "$out/duk_config.h.tmp")
+n4=$(count 'duk__sandbox_timeout_site(thr, act);' "$out/duktape.c.tmp")
+n5=$(count 'mcp-codemode: the error is made now, blame this pc' "$out/duktape.c.tmp")
+n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
+n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
+n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
+n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
 if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ]; then
     echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10)" >&2
     exit 1
