@@ -4,9 +4,11 @@
 #include "sandbox/zygote.h"
 #include "sandbox/code_pages.h"
 #include "sandbox/engine.h"
+#include "sandbox/lower.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/warm_pages.h"
 #include "sandbox/zone.h"
+#include "common/buf.h"
 #include "common/log.h"
 
 #include <errno.h>
@@ -116,6 +118,18 @@ static void spawn(int ctl, struct sandbox_engine *tmpl, const struct sandbox_wor
     snprintf(msg, sizeof msg, "{\"t\":\"worker\",\"pid\":%d}\n", (int) pid);
     send_line(ctl, msg, fd);
     close(fd);
+}
+
+/* Lowers a small program once, here: the lowering pass builds its
+ * per-process tables (the keyword names) on first use, and done here every
+ * worker inherits them instead of building them on its caller's clock. */
+static void warm_lowering(void)
+{
+    static const char program[] = "const f = async (x) => x ?? 0;";
+    struct buf out;
+    buf_init(&out, 0);
+    sandbox_lower(program, sizeof program - 1, LOWER_MODE_MAIN, &out, NULL);
+    buf_free(&out);
 }
 
 /* Reads from fd until a whole line arrived; 1 when it did within the
@@ -240,6 +254,7 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     sigaddset(&mask, SIGCHLD);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    warm_lowering();
     probe(tmpl, cfg, &oldmask);
     sandbox_code_pages_release(); /* last: start-up code is not needed again */
     send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
