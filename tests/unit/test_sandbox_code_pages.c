@@ -8,10 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pagemap.h"
 #include "sandbox/code_pages.h"
-
-#include <fcntl.h>
-#include <unistd.h>
 
 /* 192 KB of never-executed code, 64 KB aligned: the middle 64 KB window is
  * mapped only by touching it (the kernel maps code around a fault within
@@ -22,18 +20,10 @@ extern const char code_pages_probe[];
 
 #define PROBE (code_pages_probe + 65536 + 8192)
 
-/* 1 when the page holding addr is mapped in this process, 0 when not, -1
- * when pagemap cannot be read. */
+/* 1 when the page holding addr is mapped in this process, else 0. */
 static int present(const void *addr)
 {
-    int fd = open("/proc/self/pagemap", O_RDONLY);
-    if (fd < 0)
-        return -1;
-    uint64_t entry = 0;
-    off_t at = (off_t) ((uintptr_t) addr / (uintptr_t) sysconf(_SC_PAGESIZE)) * 8;
-    ssize_t n = pread(fd, &entry, sizeof entry, at);
-    close(fd);
-    return n == (ssize_t) sizeof entry ? (int) (entry >> 63) : -1;
+    return (pagemap_entry(addr) & PAGEMAP_PRESENT) != 0;
 }
 
 static void touch(const char *p)

@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pagemap.h"
 #include "sandbox/warm_pages.h"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -27,11 +27,8 @@ static long page_size(void)
 /* 1 when the page at p is present and mapped by this process alone. */
 static int exclusive(const char *p)
 {
-    int fd = open("/proc/self/pagemap", O_RDONLY);
-    uint64_t e = 0;
-    ssize_t n = pread(fd, &e, sizeof e, (off_t) ((uintptr_t) p / (uintptr_t) page_size() * 8));
-    close(fd);
-    return n == (ssize_t) sizeof e && (e >> 63 & 1) && (e >> 56 & 1);
+    uint64_t both = PAGEMAP_PRESENT | PAGEMAP_EXCLUSIVE;
+    return (pagemap_entry(p) & both) == both;
 }
 
 static void test_learn_then_touch(void **state)
