@@ -235,6 +235,7 @@ struct sandbox_engine *sandbox_engine_create(const struct sandbox_engine_host *h
                              &e->limits, fatal_handler);
     if (e->ctx == NULL) {
         *err = xstrdup("cannot create the JavaScript heap");
+        sandbox_limits_release(&e->limits);
         free(e);
         return NULL;
     }
@@ -245,6 +246,7 @@ struct sandbox_engine *sandbox_engine_create(const struct sandbox_engine_host *h
         *err = xmalloc(n);
         snprintf(*err, n, "prelude failed: %s", s);
         duk_destroy_heap(e->ctx);
+        sandbox_limits_release(&e->limits);
         free(e);
         return NULL;
     }
@@ -257,6 +259,7 @@ void sandbox_engine_destroy(struct sandbox_engine *e)
     if (e == NULL)
         return;
     duk_destroy_heap(e->ctx);
+    sandbox_limits_release(&e->limits);
     free(e->code);
     free(e);
 }

@@ -10,13 +10,20 @@
 #include <sys/random.h>
 #include <time.h>
 
-/* Every block carries its size in a 16-byte header (keeps 16-byte alignment). */
+/* Every block carries a 16-byte header (keeps 16-byte alignment): its size,
+ * then where it came from. */
 #define HDR 16
+enum { FROM_RAW = 0, FROM_ARENA = 1 }; /* zone or malloc; the run's arena */
 
 void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap)
 {
     memset(l, 0, sizeof *l);
     l->mem_cap = mem_cap;
+}
+
+void sandbox_limits_release(struct sandbox_limits *l)
+{
+    sandbox_arena_release(&l->arena);
 }
 
 static int over_cap(struct sandbox_limits *l, size_t grow)
@@ -30,17 +37,49 @@ static int over_cap(struct sandbox_limits *l, size_t grow)
     return 0;
 }
 
-/* Blocks come from the zygote's zone while it builds the template heap,
- * from malloc otherwise (and always in workers, where the zone is frozen). */
-static unsigned char *raw_alloc(size_t n)
+static void put_hdr(unsigned char *p, size_t size, size_t origin)
 {
-    unsigned char *p = sandbox_zone_alloc(n);
-    return p ? p : malloc(n);
+    memcpy(p, &size, sizeof size);
+    memcpy(p + sizeof size, &origin, sizeof origin);
 }
 
-static void raw_free(unsigned char *p, size_t n)
+static size_t hdr_size(const unsigned char *p)
 {
-    if (sandbox_zone_owns(p))
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    return size;
+}
+
+static size_t hdr_origin(const unsigned char *p)
+{
+    size_t origin;
+    memcpy(&origin, p + sizeof origin, sizeof origin);
+    return origin;
+}
+
+/* n bytes (header included): from the zygote's zone while it builds the
+ * template heap, else from the run's arena when small, else from malloc. */
+static unsigned char *raw_alloc(struct sandbox_limits *l, size_t n, size_t *origin)
+{
+    unsigned char *p = sandbox_zone_alloc(n);
+    *origin = FROM_RAW;
+    if (p)
+        return p;
+    if (n <= ARENA_MAX && !sandbox_zone_active()) {
+        p = sandbox_arena_alloc(&l->arena, n);
+        if (p) {
+            *origin = FROM_ARENA;
+            return p;
+        }
+    }
+    return malloc(n);
+}
+
+static void raw_free(struct sandbox_limits *l, unsigned char *p, size_t n, size_t origin)
+{
+    if (origin == FROM_ARENA)
+        sandbox_arena_free(&l->arena, p, n);
+    else if (sandbox_zone_owns(p))
         sandbox_zone_free(p, n); /* a no-op in a worker: the page stays shared */
     else
         free(p);
@@ -51,10 +90,11 @@ void *sandbox_limits_alloc(void *udata, size_t size)
     struct sandbox_limits *l = udata;
     if (size > SIZE_MAX - HDR || over_cap(l, size))
         return NULL;
-    unsigned char *p = raw_alloc(size + HDR);
+    size_t origin;
+    unsigned char *p = raw_alloc(l, size + HDR, &origin);
     if (p == NULL)
         return NULL;
-    memcpy(p, &size, sizeof size);
+    put_hdr(p, size, origin);
     l->mem_used += size;
     if (l->mem_used > l->mem_peak)
         l->mem_peak = l->mem_used;
@@ -67,23 +107,27 @@ void sandbox_limits_free(void *udata, void *ptr)
     if (ptr == NULL)
         return;
     unsigned char *p = (unsigned char *) ptr - HDR;
-    size_t size;
-    memcpy(&size, p, sizeof size);
+    size_t size = hdr_size(p);
     l->mem_used -= size;
-    raw_free(p, size + HDR);
+    raw_free(l, p, size + HDR, hdr_origin(p));
 }
 
-/* Resizes a block of the zone: in place within its size class while the zone
- * is active, else moved (to malloc in a worker, leaving the zone untouched). */
-static unsigned char *zone_realloc(unsigned char *p, size_t old, size_t size)
+/* Resizes a block of the zone or the arena: in place within its size class
+ * (the zone's only while it is active), else moved. */
+static unsigned char *class_realloc(struct sandbox_limits *l, unsigned char *p, size_t old,
+                                    size_t size)
 {
-    if (sandbox_zone_active() && size + HDR <= sandbox_zone_usable(old + HDR))
+    size_t origin = hdr_origin(p);
+    if (origin == FROM_ARENA ? size + HDR <= sandbox_arena_usable(old + HDR)
+                             : sandbox_zone_active() && size + HDR <= sandbox_zone_usable(old + HDR))
         return p;
-    unsigned char *q = raw_alloc(size + HDR);
+    size_t new_origin;
+    unsigned char *q = raw_alloc(l, size + HDR, &new_origin);
     if (q == NULL)
         return NULL;
     memcpy(q, p, (old < size ? old : size) + HDR);
-    raw_free(p, old + HDR);
+    put_hdr(q, old, new_origin);
+    raw_free(l, p, old + HDR, origin);
     return q;
 }
 
@@ -97,11 +141,12 @@ void *sandbox_limits_realloc(void *udata, void *ptr, size_t size)
         return NULL;
     }
     unsigned char *p = (unsigned char *) ptr - HDR;
-    size_t old;
-    memcpy(&old, p, sizeof old);
+    size_t old = hdr_size(p);
     if (size > SIZE_MAX - HDR || (size > old && over_cap(l, size - old)))
         return NULL;
-    unsigned char *q = sandbox_zone_owns(p) ? zone_realloc(p, old, size) : realloc(p, size + HDR);
+    unsigned char *q = hdr_origin(p) == FROM_ARENA || sandbox_zone_owns(p)
+                           ? class_realloc(l, p, old, size)
+                           : realloc(p, size + HDR);
     if (q == NULL)
         return NULL;
     memcpy(q, &size, sizeof size);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sandbox/arena.h"
+
 struct sandbox_limits {
     size_t mem_used;   /* bytes handed out by the allocator (headers excluded) */
     size_t mem_peak;
@@ -16,12 +18,16 @@ struct sandbox_limits {
     int timed_out;        /* sticky once the deadline passed */
     int alloc_failed;     /* an allocation was refused by the cap */
     long timeout_line;    /* program line running when the deadline hit; 0 = unknown */
+    struct sandbox_arena arena; /* small blocks, outside the zygote's zone */
 };
 
 /* The file name programs are compiled under; frames with it are the user's. */
 #define SANDBOX_PROGRAM_FILE "program.js"
 
 void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap);
+
+/* Frees the allocator's own memory; call after duk_destroy_heap. */
+void sandbox_limits_release(struct sandbox_limits *l);
 
 /* Duktape allocator functions; udata is the struct sandbox_limits. */
 void *sandbox_limits_alloc(void *udata, size_t size);
