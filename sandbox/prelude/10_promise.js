@@ -19,7 +19,7 @@ rt.drain = function () {
     var q = queue, h;
     while ((h = qhead) < qlen) {
         var fn = q[h], a = q[h + 1], b = q[h + 2];
-        q[h] = q[h + 1] = q[h + 2] = undefined;
+        q[h] = q[h + 1] = q[h + 2] = void 0;
         qhead = h + 3;
         fn(a, b);
     }
@@ -47,7 +47,7 @@ function isObj(x) { return x !== null && (typeof x === 'object' || typeof x === 
 function isPromise(x) {
     if (x === null || (typeof x !== 'object' && typeof x !== 'function')) return false;
     var st = x[S];
-    return st !== undefined && st.promise === true;
+    return st !== void 0 && st.promise === true;
 }
 
 function settle(p, state, value) {
@@ -106,12 +106,12 @@ function addReaction(p, re) {
 }
 
 function initPromise(p) {
-    p[S] = { promise: true, state: 0, value: undefined, reactions: [], handled: false, locked: false };
+    p[S] = { promise: true, state: 0, value: void 0, reactions: [], handled: false, locked: false };
     return p;
 }
 
 function Promise(executor) {
-    if (!(this instanceof Promise) || (isObj(this) && this[S] !== undefined))
+    if (!(this instanceof Promise) || (isObj(this) && this[S] !== void 0))
         throw new TypeError("Promise constructor cannot be invoked without 'new'");
     if (typeof executor !== 'function') throw new TypeError('Promise resolver ' + rt.String(executor) + ' is not a function');
     var p = initPromise(this), done = false;
@@ -150,7 +150,7 @@ def(Promise.prototype, 'then', function then(onFulfilled, onRejected) {
     if (!isPromise(this)) throw new TypeError('Promise.prototype.then called on a non-promise');
     return thenImpl(this, onFulfilled, onRejected);
 });
-def(Promise.prototype, 'catch', function (onRejected) { return this.then(undefined, onRejected); });
+def(Promise.prototype, 'catch', function (onRejected) { return this.then(void 0, onRejected); });
 def(Promise.prototype, 'finally', function (onFinally) {
     if (typeof onFinally !== 'function') return this.then(onFinally, onFinally);
     return this.then(
@@ -169,7 +169,7 @@ def(Promise, 'withResolvers', function () {
 /* Iterates an iterable (arrays fast; anything with Symbol.iterator otherwise). */
 function forEachIterable(it, fn) {
     if (rt.isArray(it)) { for (var i = 0; i < it.length; i++) fn(it[i], i); return; }
-    if (it === null || it === undefined) throw new TypeError(rt.String(it) + ' is not iterable');
+    if (it === null || it === void 0) throw new TypeError(rt.String(it) + ' is not iterable');
     var m = it[Symbol.iterator];
     if (typeof m !== 'function') {
         if (typeof it === 'string') { for (var j = 0; j < it.length; j++) fn(it.charAt(j), j); return; }
@@ -184,7 +184,7 @@ function combinator(items, onItem, onEmpty) {
     try {
         forEachIterable(items, function (x, i) {
             state.left++;
-            state.values[i] = undefined;
+            state.values[i] = void 0;
             onItem(state, toP(x), i);
         });
     } catch (e) { rejectP(d, e); return d; }
@@ -227,7 +227,7 @@ def(Promise, 'race', function (items) {
 
 function AggregateError(errors, message) {
     if (!(this instanceof AggregateError)) return new AggregateError(errors, message);
-    var e = new Error(message === undefined ? '' : message);
+    var e = new Error(message === void 0 ? '' : message);
     this.message = e.message;
     def(this, 'errors', []);
     var list = this.errors;

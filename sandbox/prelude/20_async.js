@@ -30,7 +30,7 @@ function wake(ok, value, re) { step(re.s, value, !ok); }
  * Awaits subscribe wake with the state, not a closure: a closure per call or
  * per await cost ~1 us and, with its .prototype cycle, waited for mark-and-sweep. */
 function spawn(body, self, args) {
-    var st = { t: new Thread(main), p: newP(), done: false, threw: false, v: undefined,
+    var st = { t: new Thread(main), p: newP(), done: false, threw: false, v: void 0,
                body: body, self: self, args: args || NOARGS };
     step(st, st, false);
     return st.p;

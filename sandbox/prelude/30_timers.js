@@ -30,7 +30,7 @@ def(G, 'clearTimeout', function clearTimeout(id) { remove(id); });
 def(G, 'clearInterval', function clearInterval(id) { remove(id); });
 def(G, 'sleep', function sleep(ms) {
     var p = rt.newP();
-    add(function () { rt.resolveP(p, undefined); }, ms, [], false);
+    add(function () { rt.resolveP(p, void 0); }, ms, [], false);
     return p;
 });
 
@@ -53,7 +53,7 @@ rt.runTimers = function (t) {
         if (k < 0) return;
         var tm = timers[k];
         if (tm.repeat) { tm.when = t + tm.ms; tm.seq = seq++; } else timers.splice(k, 1);
-        apply(tm.fn, undefined, tm.args);
+        apply(tm.fn, void 0, tm.args);
         rt.drain();
     }
 };

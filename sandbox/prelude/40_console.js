@@ -36,11 +36,11 @@ function fmtOne(x) {
     }
     if (rt.formatSpecial) {
         var s = rt.formatSpecial(x);
-        if (s !== undefined) return s;
+        if (s !== void 0) return s;
     }
     try {
         var j = stringify(x);
-        return j === undefined ? Str(x) : j;
+        return j === void 0 ? Str(x) : j;
     } catch (e) {
         try { return safeStringify(x); } catch (e2) { return Str(x); }
     }

@@ -11,7 +11,7 @@ rt.maxConcurrent = 256;
 function defineError(name, init) {
     function E(message) {
         if (!(this instanceof E)) return new E(message);
-        var e = new rt.ErrorCtor(message === undefined ? '' : Str(message));
+        var e = new rt.ErrorCtor(message === void 0 ? '' : Str(message));
         def(this, 'message', e.message);
         if (init) apply(init, this, arguments);
     }
@@ -43,14 +43,14 @@ var SITE = '(' + rt.PROGRAM + ':';
 function callLine(site) {
     var stack = apply(getStack, site, []);
     var at = typeof stack === 'string' ? apply(strIndexOf, stack, [SITE]) : -1;
-    if (at < 0) return undefined;
+    if (at < 0) return void 0;
     var line = 0;
     for (var i = at + SITE.length; i < stack.length; i++) {
         var d = apply(charCodeAt, stack, [i]) - 48;
         if (d < 0 || d > 9) break;
         line = line * 10 + d;
     }
-    return line > 0 ? line : undefined;
+    return line > 0 ? line : void 0;
 }
 
 function makeError(info, line) {
@@ -61,7 +61,7 @@ function makeError(info, line) {
         var C = G[info.name];
         e = (typeof C === 'function' && /Error$/.test(info.name)) ? new C(info.message) : new rt.ErrorCtor(info.message);
     }
-    if (line !== undefined) e[S] = { line: line };
+    if (line !== void 0) e[S] = { line: line };
     return e;
 }
 
@@ -79,10 +79,10 @@ function dispatch(c) {
 
 function request(op, name, args) {
     var text;
-    if (args === undefined) text = op === 'tool' ? '{}' : 'null';
+    if (args === void 0) text = op === 'tool' ? '{}' : 'null';
     else {
         text = stringify(args);
-        if (text === undefined) throw new TypeError('tool arguments must be a JSON value, got ' + typeof args);
+        if (text === void 0) throw new TypeError('tool arguments must be a JSON value, got ' + typeof args);
     }
     var c = { op: op, name: Str(name), args: text, p: rt.newP(), site: new ErrorCtor() };
     if (inflight >= rt.maxConcurrent) waiting[waiting.length] = c;
@@ -93,11 +93,11 @@ function request(op, name, args) {
 /* Called by the host with the outcome of call `id`. */
 rt.settle = function (id, ok, text) {
     var c = pending[id];
-    if (c === undefined) return;
+    if (c === void 0) return;
     delete pending[id];
     inflight--;
     var v;
-    try { v = text === undefined || text === '' ? undefined : parse(text); } catch (e) { v = undefined; ok = false; text = ''; }
+    try { v = text === void 0 || text === '' ? undefined : parse(text); } catch (e) { v = void 0; ok = false; text = ''; }
     if (ok) rt.resolveP(c.p, v);
     else rt.rejectP(c.p, makeError(v || { name: 'Error', message: 'malformed reply from the host' }, callLine(c.site)));
     while (waiting.length && inflight < rt.maxConcurrent) dispatch(waiting.shift());
@@ -148,7 +148,7 @@ var lazyTraps = {
     get: function (t, k) {
         if (this.data !== null) ready(this, t);
         var v = t[k]; /* own names first, without the cost of a hasOwnProperty call */
-        if (v !== undefined || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in objectProto) return v;
+        if (v !== void 0 || typeof k !== 'string' || k === 'then' || k === 'toJSON' || k in objectProto) return v;
         return this.getMissing(k, this.id);
     },
     has: function (t, k) { return k in ready(this, t); },
@@ -188,12 +188,12 @@ function unknownServer(k) { return serverProxy(k, {}); }
 
 /* G.tools is defined once (non-enumerable, writable, configurable); each run
  * assigns it, before the program runs (cheaper than redefining it). */
-def(G, 'tools', undefined);
+def(G, 'tools', void 0);
 rt.installTools = function (catalogText) {
-    G.tools = new ProxyCtor({}, lazyHandler(fillRoot, unknownServer, catalogText || '', undefined));
+    G.tools = new ProxyCtor({}, lazyHandler(fillRoot, unknownServer, catalogText || '', void 0));
 };
 
 def(G, 'callTool', function callTool(name, args) { return request('tool', name, args); });
-def(G, 'searchTools', function searchTools(query) { return request('search', query === undefined ? '' : query, undefined); });
-def(G, 'describeTool', function describeTool(name) { return request('describe', name, undefined); });
+def(G, 'searchTools', function searchTools(query) { return request('search', query === void 0 ? '' : query, void 0); });
+def(G, 'describeTool', function describeTool(name) { return request('describe', name, void 0); });
 rt.installTools('');

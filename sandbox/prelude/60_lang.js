@@ -34,14 +34,14 @@ def(ArrayIter.prototype, 'next', function () {
     var a = this.a;
     if (a && this.i < a.length) return { value: a[this.i++], done: false };
     this.a = null;
-    return { value: undefined, done: true };
+    return { value: void 0, done: true };
 });
 def(ArrayIter.prototype, ITER, function () { return this; });
 
 function StringIter(s) { this.s = s; this.i = 0; }
 def(StringIter.prototype, 'next', function () {
     var s = this.s, i = this.i;
-    if (s === null || i >= s.length) { this.s = null; return { value: undefined, done: true }; }
+    if (s === null || i >= s.length) { this.s = null; return { value: void 0, done: true }; }
     var c = s.charCodeAt(i), n = 1;
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
         var d = s.charCodeAt(i + 1);
@@ -68,7 +68,7 @@ function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
 function getIter(x) {
     if (isArray(x) && !hasOwn(x, ITER)) return null;
     if (typeof x === 'string') return new StringIter(x);
-    if (x === null || x === undefined) throw notIterable(x);
+    if (x === null || x === void 0) throw notIterable(x);
     var m = x[ITER];
     if (typeof m !== 'function') {
         if (isArguments(x) || isView(x)) return null;
@@ -126,7 +126,7 @@ function iterObject(x) {
 
 function closeIter(it) {
     var r = it['return'];
-    if (r === undefined || r === null) return undefined;
+    if (r === void 0 || r === null) return void 0;
     var res = apply(r, it, []);
     if (!isObject(res) && !(res && typeof res.then === 'function'))
         throw new TypeErr('Iterator result ' + describe(res) + ' is not an object');
@@ -136,9 +136,9 @@ def(G, '__closeIter', closeIter);
 
 /* for await: an async iterator, or a sync one whose values are awaited. */
 def(G, '__asyncIter', function (x) {
-    if (x !== null && x !== undefined) {
+    if (x !== null && x !== void 0) {
         var m = x[AITER];
-        if (m !== undefined && m !== null) {
+        if (m !== void 0 && m !== null) {
             var ait = apply(m, x, []);
             if (!isObject(ait)) throw new TypeErr('Result of the Symbol.asyncIterator method is not an object');
             var anext = ait.next; /* read once, as GetIterator does */
@@ -147,7 +147,7 @@ def(G, '__asyncIter', function (x) {
                 next: function (v) { return apply(anext, ait, arguments.length ? [v] : []); },
                 'return': function (v) {
                     var r = ait['return'];
-                    if (r === undefined || r === null) return toP(undefined);
+                    if (r === void 0 || r === null) return toP(void 0);
                     return apply(r, ait, arguments.length ? [v] : []);
                 }
             };
@@ -165,7 +165,7 @@ def(G, '__asyncIter', function (x) {
         },
         'return': function (v) {
             var r = it['return'];
-            if (r === undefined || r === null) return toP({ value: v, done: true });
+            if (r === void 0 || r === null) return toP({ value: v, done: true });
             return toP(apply(r, it, [v]));
         }
     };
@@ -176,7 +176,7 @@ def(G, '__asyncIter', function (x) {
 var hasOwnB = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
 def(G, '__ad', function (x, n) {
     /* the common case first: a plain array (two property reads, no call) */
-    if (x !== null && x !== undefined && x.__arr$ === true && !hasOwnB(x, ITER)) return x;
+    if (x !== null && x !== void 0 && x.__arr$ === true && !hasOwnB(x, ITER)) return x;
     var it = getIter(x);
     if (it === null) return isArray(x) ? x : slice.call(x);
     var out = [], s, next = it.next;
@@ -211,7 +211,7 @@ function setData(o, k, v) {
 
 /* Object spread: own enumerable properties (strings, then symbols). */
 def(G, '__os', function (target, src) {
-    if (src === null || src === undefined) return target;
+    if (src === null || src === void 0) return target;
     var o = Object(src), keys = objKeys(o), n = keys.length, i, k;
     for (i = 0; i < n; i++) {
         k = keys[i];
@@ -240,7 +240,7 @@ def(G, '__oacc', function (target, key, fn, kind) {
 
 /* Rest of an object pattern: own enumerable properties not in keys. */
 def(G, '__rest', function (src, keys) {
-    if (src === null || src === undefined) throw new TypeErr('Cannot destructure ' + Str(src));
+    if (src === null || src === void 0) throw new TypeErr('Cannot destructure ' + Str(src));
     var o = Object(src), out = {}, ks = objKeys(o), i, skip = {};
     for (i = 0; i < keys.length; i++) if (typeof keys[i] !== 'symbol') skip['$' + keys[i]] = true;
     for (i = 0; i < ks.length; i++) if (!skip['$' + ks[i]]) setData(out, ks[i], o[ks[i]]);
@@ -255,7 +255,7 @@ def(G, '__rest', function (src, keys) {
 });
 
 def(G, '__oc', function (v) {
-    if (v === null || v === undefined) throw new TypeErr('Cannot destructure ' + Str(v) + ' as it is ' + Str(v) + '.');
+    if (v === null || v === void 0) throw new TypeErr('Cannot destructure ' + Str(v) + ' as it is ' + Str(v) + '.');
     return v;
 });
 def(G, '__tdz', function (name) {
@@ -329,16 +329,16 @@ def(G, '__super', function (S, self, args) {
 
 /* super.x read: through accessors, with this as the receiver. */
 def(G, '__superGet', function (proto, key, receiver) {
-    for (var o = proto; o !== null && o !== undefined; o = getProto(o)) {
+    for (var o = proto; o !== null && o !== void 0; o = getProto(o)) {
         var d = getDesc(o, key);
         if (d) return d.get ? apply(d.get, receiver, []) : d.value;
     }
-    return undefined;
+    return void 0;
 });
 
 /* The end of a derived constructor: super() must have run. */
 def(G, '__thisInit', function (self) {
-    if (self === undefined)
+    if (self === void 0)
         throw new ReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor");
     return self;
 });
@@ -400,7 +400,7 @@ def(String.prototype, 'replace', function (re, rep) {
                 for (var i = 0; i < names.length; i += 2) g[names[i]] = arguments[names[i + 1]];
                 var args = slice.call(arguments);
                 args[args.length] = g;
-                return apply(f, undefined, args);
+                return apply(f, void 0, args);
             };
         } else {
             rep = apply(strReplace, Str(rep), [/\$<([^>]*)>/g, function (all, name) {
@@ -424,7 +424,7 @@ function Gen(body, self, args) {
 }
 
 function genStart(g) {
-    var st = { done: false, threw: false, v: undefined };
+    var st = { done: false, threw: false, v: void 0 };
     var body = g.body, self = g.self, args = g.args;
     g.st = st;
     g.t = new Thread(function () {
@@ -442,7 +442,7 @@ function genResume(g, v, isErr) {
     if (g.state === 2) throw new TypeErr('Generator is already running');
     if (g.state === 3 || (g.state === 0 && isErr)) {
         g.state = 3;
-        if (!isErr) return { value: undefined, done: true };
+        if (!isErr) return { value: void 0, done: true };
         if (v instanceof GenReturn) return { value: v.v, done: true };
         throw v;
     }
@@ -477,14 +477,14 @@ def(G, '__yieldStar', function (x) {
             r = apply(next, it, [received]);
         } else if (mode === 1) {
             var th = it['throw'];
-            if (th === undefined || th === null) {
+            if (th === void 0 || th === null) {
                 closeIter(it);
                 throw new TypeErr("The iterator does not provide a 'throw' method");
             }
             r = apply(th, it, [received]);
         } else {
             var rf = it['return'];
-            if (rf === undefined || rf === null) throw received;
+            if (rf === void 0 || rf === null) throw received;
             r = apply(rf, it, [received.v]);
             if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
             if (r.done) throw new GenReturn(r.value);
@@ -543,7 +543,7 @@ function agDrive(g) {
         if (g.state === 0 && req.k !== 0) g.state = 3;
         if (g.state === 3) {
             g.q.shift();
-            if (req.k === 0) resolveP(req.p, { value: undefined, done: true });
+            if (req.k === 0) resolveP(req.p, { value: void 0, done: true });
             else if (req.k === 1) rejectP(req.p, req.v);
             else {
                 g.busy = true;
@@ -592,7 +592,7 @@ def(G, '__agYield', function (v) { return yld(agAwait(v)); });
  * without a second await. */
 function agDelegate(it, name, v) {
     var target = it.raw || it.sync, m = target[name];
-    if (m === undefined || m === null) return undefined;
+    if (m === void 0 || m === null) return void 0;
     var r = agAwait(apply(m, target, [v]));
     if (!it.raw && isObject(r)) r = { value: agAwait(r.value), done: r.done };
     return r;
@@ -605,14 +605,14 @@ def(G, '__agYieldStar', function (x) {
             r = agAwait(it.next(received));
         } else if (mode === 1) {
             r = agDelegate(it, 'throw', received);
-            if (r === undefined) {
-                var c = agDelegate(it, 'return', undefined);
-                if (c !== undefined && !isObject(c)) throw new TypeErr('Iterator result is not an object');
+            if (r === void 0) {
+                var c = agDelegate(it, 'return', void 0);
+                if (c !== void 0 && !isObject(c)) throw new TypeErr('Iterator result is not an object');
                 throw new TypeErr("The iterator does not provide a 'throw' method");
             }
         } else {
             r = agDelegate(it, 'return', received.v);
-            if (r === undefined) throw received;
+            if (r === void 0) throw received;
             if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
             if (r.done) throw new GenReturn(r.value);
         }

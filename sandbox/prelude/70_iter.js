@@ -20,7 +20,7 @@ function lib(obj, name, fn, length) {
     delete fn.fileName;
     var shown = name === ITER ? '[Symbol.iterator]' : name;
     if (typeof shown === 'string' && fn.name !== shown) fixed(fn, 'name', shown);
-    if (length !== undefined) fixed(fn, 'length', length);
+    if (length !== void 0) fixed(fn, 'length', length);
     def(obj, name, fn);
     return fn;
 }
@@ -32,8 +32,8 @@ function install(obj, methods, lengths) {
     var ks = rt.keys(methods);
     for (var i = 0; i < ks.length; i++) {
         var k = ks[i], d = Object.getOwnPropertyDescriptor(methods, k);
-        if (d.get === undefined) {
-            lib(obj, k, d.value, lengths === undefined ? undefined : lengths[k]);
+        if (d.get === void 0) {
+            lib(obj, k, d.value, lengths === void 0 ? undefined : lengths[k]);
             continue;
         }
         delete d.get.fileName;
@@ -51,7 +51,7 @@ function native(fn) {
 function blame(e) {
     for (var i = -1; i > -64; i--) {
         var a = rt.act(i);
-        if (a === undefined) break;
+        if (a === void 0) break;
         var f = a['function'];
         if (f && f.fileName === rt.PROGRAM) {
             def(e, 'fileName', rt.PROGRAM);
@@ -78,13 +78,13 @@ function what(x) {
 
 /* V8's wording: "number 5 is not iterable (cannot read property ...)". */
 function notIterable(x) {
-    var d = x === undefined ? 'undefined' : x === null ? 'object null' : isObject(x) ? typeof x
+    var d = x === void 0 ? 'undefined' : x === null ? 'object null' : isObject(x) ? typeof x
         : typeof x + ' ' + what(x);
     return new TypeErr(d + ' is not iterable (cannot read property Symbol(Symbol.iterator))');
 }
 
 function toObject(x, method) {
-    if (x === null || x === undefined)
+    if (x === null || x === void 0)
         throw new TypeErr(method + ' called on null or undefined');
     return Object(x);
 }
@@ -116,7 +116,7 @@ lib(IterProto, ITER, { '[Symbol.iterator]'() { return this; } }['[Symbol.iterato
 function tag(obj, name) {
     rt.defineProperty(obj, Symbol.toStringTag, { value: name, writable: false, enumerable: false, configurable: true });
 }
-function done() { return { value: undefined, done: true }; }
+function done() { return { value: void 0, done: true }; }
 
 /* An iterator object with prototype proto and private state st; st.tag names
  * the kind so that next() can check its receiver. */
@@ -126,8 +126,8 @@ function makeIter(proto, st) {
     return it;
 }
 function iterState(it, kind) {
-    var st = it === null || it === undefined ? undefined : it[S];
-    if (st === undefined || st.tag !== kind)
+    var st = it === null || it === void 0 ? undefined : it[S];
+    if (st === void 0 || st.tag !== kind)
         throw new TypeErr('next method called on incompatible receiver ' + what(it));
     return st;
 }
@@ -197,7 +197,7 @@ var stringIter = lib(String.prototype, ITER, {
 function isArguments(x) { return apply(objToString, x, []) === '[object Arguments]'; }
 
 function getIterator(x) {
-    if (x === null || x === undefined) throw notIterable(x);
+    if (x === null || x === void 0) throw notIterable(x);
     var m = x[ITER];
     if (typeof m !== 'function') throw notIterable(x);
     var it = apply(m, x, []);
@@ -209,13 +209,13 @@ function getIterator(x) {
 function closeQuietly(it) {
     try {
         var r = it['return'];
-        if (r !== undefined && r !== null) apply(r, it, []);
+        if (r !== void 0 && r !== null) apply(r, it, []);
     } catch (e) { /* the original error wins */ }
 }
 /* IteratorClose after a normal early exit: return() must give an object. */
 function close(it) {
     var r = it['return'];
-    if (r === undefined || r === null) return;
+    if (r === void 0 || r === null) return;
     if (!isObject(apply(r, it, []))) throw new TypeErr('iterator.return() did not return an object');
 }
 
@@ -224,7 +224,7 @@ function close(it) {
  * the built-in iterator, strings and arguments objects are read by index
  * (the same values in the same order, without iterator objects). */
 function iterate(x, fn) {
-    var i, m = x === null || x === undefined ? undefined : x[ITER];
+    var i, m = x === null || x === void 0 ? undefined : x[ITER];
     if (m === arrayValues) {
         for (i = 0; i < toLength(x.length); i++) if (fn(x[i])) return;
         return;
@@ -237,7 +237,7 @@ function iterate(x, fn) {
         }
         return;
     }
-    if ((m === undefined || m === null) && isObject(x) && isArguments(x)) {
+    if ((m === void 0 || m === null) && isObject(x) && isArguments(x)) {
         for (i = 0; i < x.length; i++) if (fn(x[i])) return;
         return;
     }

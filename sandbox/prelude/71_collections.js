@@ -19,20 +19,20 @@ function dict() { return create(null); }
  * make is set; null when there is none or o cannot take one (non-extensible). */
 function slot(o, make) {
     var s = o[S];
-    if (s !== undefined && s.o === o) return s;
-    if (s !== undefined && apply(hasOwnProperty, o, [S])) return initSlot(s, o); /* a promise's state */
+    if (s !== void 0 && s.o === o) return s;
+    if (s !== void 0 && apply(hasOwnProperty, o, [S])) return initSlot(s, o); /* a promise's state */
     if (!make) return null;
     var prev = s;
     s = initSlot({}, o);
     try { o[S] = s; } catch (e) { return null; } /* strict mode: throws when frozen */
     if (apply(hasOwnProperty, o, [S])) return s;
     /* A Proxy forwards the hidden key to its target: undo, use the list. */
-    if (prev === undefined) delete o[S]; else o[S] = prev;
+    if (prev === void 0) delete o[S]; else o[S] = prev;
     return null;
 }
 /* Own fields, so that a program adding Object.prototype.id changes nothing. */
 function initSlot(s, o) {
-    s.id = s.w = s.type = undefined;
+    s.id = s.w = s.type = void 0;
     s.o = o;
     return s;
 }
@@ -40,8 +40,8 @@ function initSlot(s, o) {
  * is not set), 0 when it cannot have one. */
 function idOf(o, make) {
     var s = slot(o, make);
-    if (s === null) return make ? 0 : undefined;
-    if (s.id === undefined && make) s.id = 'o' + nextId++; /* a string: no number conversion per lookup */
+    if (s === null) return make ? 0 : void 0;
+    if (s.id === void 0 && make) s.id = 'o' + nextId++; /* a string: no number conversion per lookup */
     return s.id;
 }
 
@@ -72,7 +72,7 @@ function findIn(st, k) {
     case 'function':
         if (k === null) { d = st.x; break; }
         id = idOf(k, false);
-        if (id === undefined || id === 0) return findFrozen(st, k);
+        if (id === void 0 || id === 0) return findFrozen(st, k);
         d = st.ids;
         k = id;
         break;
@@ -80,7 +80,7 @@ function findIn(st, k) {
     }
     if (d === null) return -1;
     var i = d[k];
-    return i === undefined ? -1 : i;
+    return i === void 0 ? -1 : i;
 }
 function findFrozen(st, k) {
     var f = st.f;
@@ -100,7 +100,7 @@ function index(st, k, i) {
     case 'function':
         if (k === null) { d = st.x || (st.x = dict()); break; }
         var id = idOf(k, i >= 0);
-        if (id === undefined || id === 0) { indexFrozen(st, k, i); return; }
+        if (id === void 0 || id === 0) { indexFrozen(st, k, i); return; }
         d = st.ids || (st.ids = dict());
         k = id;
         break;
@@ -138,7 +138,7 @@ function remove(st, k) {
     var g = st.g;
     index(st, g.k[i], -1);
     g.k[i] = EMPTY;
-    if (g.v !== null) g.v[i] = undefined;
+    if (g.v !== null) g.v[i] = void 0;
     st.size--;
     st.holes++;
     if (st.holes > 16 && st.holes > st.size) compact(st);
@@ -197,15 +197,15 @@ function forEachEntry(st, cb, thisArg, self) {
     var c = { g: st.g, i: 0 }, i;
     while ((i = advance(c)) >= 0) {
         var g = c.g, k = g.k[i], v = g.v === null ? k : g.v[i];
-        if (thisArg === undefined) cb(v, k, self);
+        if (thisArg === void 0) cb(v, k, self);
         else apply(cb, thisArg, [v, k, self]);
     }
 }
 
 /* Private state of a Map or Set receiver, with a TypeError otherwise. */
 function state(x, type, method) {
-    var st = isObject(x) ? x[S] : undefined;
-    if (st === undefined || st.o !== x || st.type !== type)
+    var st = isObject(x) ? x[S] : void 0;
+    if (st === void 0 || st.o !== x || st.type !== type)
         throw new TypeErr('Method ' + type + '.prototype.' + method + ' called on incompatible receiver ' + what(x));
     return st;
 }
@@ -213,7 +213,7 @@ function state(x, type, method) {
 function construct(self, C, type, withValues) {
     if (!(self instanceof C)) throw new TypeErr("Constructor " + type + " requires 'new'");
     var st = slot(self, true);
-    if (st === null || st.type !== undefined) throw new TypeErr('cannot initialise ' + type + ' twice');
+    if (st === null || st.type !== void 0) throw new TypeErr('cannot initialise ' + type + ' twice');
     st.type = type;
     initStore(st, withValues);
     return st;
@@ -227,9 +227,9 @@ function defineIterator(name, type) {
     return rt.install(proto, {
         next() {
             var it = iterState(this, type);
-            if (it.g === null) return { value: undefined, done: true };
+            if (it.g === null) return { value: void 0, done: true };
             var i = advance(it);
-            if (i < 0) { it.g = null; return { value: undefined, done: true }; }
+            if (i < 0) { it.g = null; return { value: void 0, done: true }; }
             var g = it.g, k = g.k[i], v = g.v === null ? k : g.v[i];
             return { value: it.kind === 0 ? k : it.kind === 1 ? v : [k, v], done: false };
         }
@@ -242,7 +242,7 @@ var SetIterProto = defineIterator('Set Iterator', 'si2');
 
 function Map(iterable) {
     var st = construct(this, Map, 'Map', true), self = this;
-    if (iterable === undefined || iterable === null) return;
+    if (iterable === void 0 || iterable === null) return;
     var adder = self.set;
     if (typeof adder !== 'function') throw new TypeErr("'" + what(adder) + "' returned for property 'set' of object '#<Map>' is not a function");
     var fast = adder === mapSet;
@@ -297,7 +297,7 @@ def(G, 'Map', Map);
 
 function Set(iterable) {
     var st = construct(this, Set, 'Set', false), self = this;
-    if (iterable === undefined || iterable === null) return;
+    if (iterable === void 0 || iterable === null) return;
     var adder = self.add;
     if (typeof adder !== 'function') throw new TypeErr("'" + what(adder) + "' returned for property 'add' of object '#<Set>' is not a function");
     var fast = adder === setAdd;
@@ -363,7 +363,7 @@ function weakHas(st, k) {
     return weakFrozen(st, k) >= 0;
 }
 function weakLookup(st, k) {
-    if (!isObject(k)) return undefined;
+    if (!isObject(k)) return void 0;
     var w = weakGet(st, k, false);
     if (w !== null && st.wid in w) return w[st.wid];
     var i = weakFrozen(st, k);
@@ -381,7 +381,7 @@ function weakDelete(st, k) {
 function constructWeak(self, C, type) {
     if (!(self instanceof C)) throw new TypeErr("Constructor " + type + " requires 'new'");
     var st = slot(self, true);
-    if (st === null || st.type !== undefined) throw new TypeErr('cannot initialise ' + type + ' twice');
+    if (st === null || st.type !== void 0) throw new TypeErr('cannot initialise ' + type + ' twice');
     st.type = type;
     st.wid = 'w' + nextId++;
     st.f = null;
@@ -390,7 +390,7 @@ function constructWeak(self, C, type) {
 
 function WeakMap(iterable) {
     var st = constructWeak(this, WeakMap, 'WeakMap');
-    if (iterable === undefined || iterable === null) return;
+    if (iterable === void 0 || iterable === null) return;
     var self = this, adder = self.set, fast = adder === weakMapSet;
     if (typeof adder !== 'function') throw new TypeErr("'" + what(adder) + "' returned for property 'set' of object '#<WeakMap>' is not a function");
     iterate(iterable, function (e) {
@@ -416,7 +416,7 @@ def(G, 'WeakMap', WeakMap);
 
 function WeakSet(iterable) {
     var st = constructWeak(this, WeakSet, 'WeakSet');
-    if (iterable === undefined || iterable === null) return;
+    if (iterable === void 0 || iterable === null) return;
     var self = this, adder = self.add, fast = adder === weakSetAdd;
     if (typeof adder !== 'function') throw new TypeErr("'" + what(adder) + "' returned for property 'add' of object '#<WeakSet>' is not a function");
     iterate(iterable, function (v) {
@@ -448,8 +448,8 @@ length0(WeakMap);
 length0(WeakSet);
 
 rt.collectionType = function (x) {
-    var st = isObject(x) ? x[S] : undefined;
-    return st !== undefined && st.o === x && (st.type === 'Map' || st.type === 'Set') ? st.type : null;
+    var st = isObject(x) ? x[S] : void 0;
+    return st !== void 0 && st.o === x && (st.type === 'Map' || st.type === 'Set') ? st.type : null;
 };
 rt.collectionEntries = function (x) {
     var st = x[S], out = [], c = { g: st.g, i: 0 }, i;

@@ -14,8 +14,8 @@ var MAX_ARRAY = 4294967295;
 
 /* Array.from / Array.of on a subclass construct it; otherwise a plain array. */
 function isCtor(C) { return typeof C === 'function' && C !== Array; }
-function call2(f, self, a, b) { return self === undefined ? f(a, b) : apply(f, self, [a, b]); }
-function call3(f, self, a, b, c) { return self === undefined ? f(a, b, c) : apply(f, self, [a, b, c]); }
+function call2(f, self, a, b) { return self === void 0 ? f(a, b) : apply(f, self, [a, b]); }
+function call3(f, self, a, b, c) { return self === void 0 ? f(a, b, c) : apply(f, self, [a, b, c]); }
 function arrayLength(n) {
     if (n > MAX_ARRAY) throw new RangeErr('Invalid array length');
     return n;
@@ -23,11 +23,11 @@ function arrayLength(n) {
 
 install(Array, {
     from(items, mapFn, thisArg) {
-        var C = this, mapping = mapFn !== undefined, A, k = 0;
+        var C = this, mapping = mapFn !== void 0, A, k = 0;
         if (mapping) requireFn(mapFn);
-        if (items === null || items === undefined) throw rt.notIterable(items);
+        if (items === null || items === void 0) throw rt.notIterable(items);
         var usingIter = items[ITER];
-        if (usingIter !== undefined && usingIter !== null) {
+        if (usingIter !== void 0 && usingIter !== null) {
             if (typeof usingIter !== 'function') throw rt.notIterable(items);
             A = isCtor(C) ? new C() : [];
             iterate(items, function (v) {
@@ -63,7 +63,7 @@ function findFrom(o, pred, thisArg, last, wantIndex) {
         v = o[k];
         if (call3(pred, thisArg, v, k, o)) return wantIndex ? k : v;
     }
-    return wantIndex ? -1 : undefined;
+    return wantIndex ? -1 : void 0;
 }
 install(AP, {
     find(pred, thisArg) {
@@ -93,7 +93,7 @@ install(AP, {
         var o = toObject(this, 'Array.prototype.includes'), len = toLength(o.length);
         if (len === 0) return false;
         var n = toInteger(fromIndex), k = n >= 0 ? n : len + n < 0 ? 0 : len + n;
-        if (x === x && x !== undefined && isArray(o)) return apply(nativeIndexOf, o, [x, k]) >= 0;
+        if (x === x && x !== void 0 && isArray(o)) return apply(nativeIndexOf, o, [x, k]) >= 0;
         for (; k < len; k++) {
             var e = o[k];
             if (e === x || (x !== x && e !== e)) return true;
@@ -118,7 +118,7 @@ function flatten(target, n, src, depth) {
     var len = toLength(src.length);
     for (var k = 0; k < len; k++) {
         var v = src[k];
-        if (v === undefined && !(k in src)) continue;
+        if (v === void 0 && !(k in src)) continue;
         if (depth > 0 && isArray(v)) n = flatten(target, n, v, depth - 1);
         else target[n++] = v;
     }
@@ -126,7 +126,7 @@ function flatten(target, n, src, depth) {
 }
 install(AP, {
     flat(depth) {
-        var o = toObject(this, 'Array.prototype.flat'), d = depth === undefined ? 1 : toInteger(depth), A = [];
+        var o = toObject(this, 'Array.prototype.flat'), d = depth === void 0 ? 1 : toInteger(depth), A = [];
         flatten(A, 0, o, d);
         return A;
     }
@@ -137,7 +137,7 @@ install(AP, {
         requireFn(fn);
         for (var k = 0; k < len; k++) {
             var v = o[k];
-            if (v === undefined && !(k in o)) continue;
+            if (v === void 0 && !(k in o)) continue;
             v = call3(fn, thisArg, v, k, o);
             if (isArray(v)) n = flatten(A, n, v, 0);
             else A[n++] = v;
@@ -151,7 +151,7 @@ install(AP, {
 install(AP, {
     fill(value, start, end) {
         var o = toObject(this, 'Array.prototype.fill'), len = toLength(o.length);
-        var k = relIndex(start, len), last = end === undefined ? len : relIndex(end, len);
+        var k = relIndex(start, len), last = end === void 0 ? len : relIndex(end, len);
         for (; k < last; k++) o[k] = value;
         return o;
     }
@@ -161,7 +161,7 @@ install(AP, {
     copyWithin(target, start, end) {
         var o = toObject(this, 'Array.prototype.copyWithin'), len = toLength(o.length);
         var to = relIndex(target, len), from = relIndex(start, len);
-        var last = end === undefined ? len : relIndex(end, len);
+        var last = end === void 0 ? len : relIndex(end, len);
         var count = last - from < len - to ? last - from : len - to, dir = 1;
         if (from < to && to < from + count) {
             dir = -1;
@@ -275,7 +275,7 @@ function mergeSort(a, n, aux, insertion, merge) {
 
 /* The n values of items in order: by cmp, or by their strings (computed once). */
 function sortValues(items, n, cmp) {
-    if (cmp !== undefined) return mergeSort(items, n, cmp, insertionCmp, mergeCmp);
+    if (cmp !== void 0) return mergeSort(items, n, cmp, insertionCmp, mergeCmp);
     var i, keys = null;
     for (i = 0; i < n && keys === null; i++) if (typeof items[i] !== 'string') keys = [];
     if (keys === null) return mergeSort(items, n, null, insertionStr, mergeStr);
@@ -292,7 +292,7 @@ function sortValues(items, n, cmp) {
 }
 
 function checkComparator(cmp) {
-    if (cmp !== undefined && typeof cmp !== 'function')
+    if (cmp !== void 0 && typeof cmp !== 'function')
         throw new TypeErr('The comparison function must be either a function or undefined');
 }
 
@@ -303,12 +303,12 @@ install(AP, {
         var items = [], n = 0, undefs = 0, k, v;
         for (k = 0; k < len; k++) {
             v = o[k];
-            if (v !== undefined) items[n++] = v;
+            if (v !== void 0) items[n++] = v;
             else if (k in o) undefs++;
         }
         var sorted = sortValues(items, n, comparefn);
         for (k = 0; k < n; k++) o[k] = sorted[k];
-        for (; k < n + undefs; k++) o[k] = undefined;
+        for (; k < n + undefs; k++) o[k] = void 0;
         for (; k < len; k++) delete o[k];
         return o;
     }
@@ -323,10 +323,10 @@ install(AP, {
         var items = [], n = 0, k, v;
         for (k = 0; k < len; k++) {
             v = o[k];
-            if (v !== undefined) items[n++] = v;
+            if (v !== void 0) items[n++] = v;
         }
         var A = sortValues(items, n, comparefn);
-        for (k = n; k < len; k++) A[k] = undefined;
+        for (k = n; k < len; k++) A[k] = void 0;
         return A;
     }
 });
@@ -395,7 +395,7 @@ function sortTyped(ta, cmp) {
     checkComparator(cmp);
     var n = ta.length, items = [], i;
     for (i = 0; i < n; i++) items[i] = ta[i];
-    var sorted = mergeSort(items, n, cmp === undefined ? numericCmp : cmp, insertionCmp, mergeCmp);
+    var sorted = mergeSort(items, n, cmp === void 0 ? numericCmp : cmp, insertionCmp, mergeCmp);
     for (i = 0; i < n; i++) ta[i] = sorted[i];
     return ta;
 }

@@ -8,7 +8,7 @@ var defineProperty = rt.defineProperty, getOwnPropertyDescriptor = Object.getOwn
 var ownKeys = Reflect.ownKeys;
 
 function toObj(x) {
-    if (x === null || x === undefined) throw new TypeErr('Cannot convert undefined or null to object');
+    if (x === null || x === void 0) throw new TypeErr('Cannot convert undefined or null to object');
     return Object(x);
 }
 
@@ -38,7 +38,7 @@ install(Object, {
 });
 install(Object, {
     fromEntries(iterable) {
-        if (iterable === null || iterable === undefined) throw rt.notIterable(iterable);
+        if (iterable === null || iterable === void 0) throw rt.notIterable(iterable);
         var o = {};
         rt.iterate(iterable, function (e) {
             if (!isObject(e)) throw new TypeErr('Iterator value ' + what(e) + ' is not an entry object');
@@ -58,7 +58,7 @@ install(Object, {
         var ks = ownKeys(o), out = {};
         for (var i = 0; i < ks.length; i++) {
             var d = getOwnPropertyDescriptor(o, ks[i]);
-            if (d !== undefined) createData(out, ks[i], d);
+            if (d !== void 0) createData(out, ks[i], d);
         }
         return out;
     }
@@ -69,7 +69,7 @@ install(Object, {
         var out = create(null), n = 0;
         rt.iterate(items, function (v) {
             var k = toPropertyKey(cb(v, n++)), list = out[k];
-            if (list === undefined) out[k] = [v];
+            if (list === void 0) out[k] = [v];
             else list[list.length] = v;
         });
         return out;

@@ -19,7 +19,7 @@ function isRegExp(x) { return rt.isObject(x) && apply(objToString, x, []) === '[
 function pad(s, maxLength, fillString, atStart) {
     var target = toLength(maxLength);
     if (target <= s.length) return s;
-    var fill = fillString === undefined ? ' ' : Str(fillString);
+    var fill = fillString === void 0 ? ' ' : Str(fillString);
     if (fill === '') return s;
     var need = target - s.length, reps = ceil(need / fill.length);
     var filler = apply(strRepeat, fill, [reps]);
@@ -130,12 +130,12 @@ rt.tag(MatchIterProto, 'RegExp String Iterator');
 install(MatchIterProto, {
     next() {
         var st = rt.iterState(this, 'rsi');
-        if (st.done) return { value: undefined, done: true };
+        if (st.done) return { value: void 0, done: true };
         var re = st.re, exec = re.exec;
         var m = typeof exec === 'function' ? apply(exec, re, [st.s]) : apply(reExec, re, [st.s]);
         if (m === null) {
             st.done = true;
-            return { value: undefined, done: true };
+            return { value: void 0, done: true };
         }
         if (!st.global) st.done = true;
         else if (Str(m[0]) === '') re.lastIndex = toLength(re.lastIndex) + 1;
@@ -153,7 +153,7 @@ install(SP, {
                 throw new TypeErr('String.prototype.matchAll called with a non-global RegExp argument');
             re = cloneRegExp(regexp, flags);
         } else {
-            re = new NativeRegExp(regexp === undefined ? '(?:)' : regexp, 'g');
+            re = new NativeRegExp(regexp === void 0 ? '(?:)' : regexp, 'g');
         }
         return rt.makeIter(MatchIterProto, { tag: 'rsi', re: re, s: Str(self), global: true, done: false });
     }

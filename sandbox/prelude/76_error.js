@@ -68,9 +68,9 @@ var DOM_CODES = { IndexSizeError: 1, NotFoundError: 8, NotSupportedError: 9, Inv
     AbortError: 20, URLMismatchError: 21, QuotaExceededError: 22, TimeoutError: 23, DataCloneError: 25 };
 function DOMException(message, name) {
     if (!(this instanceof DOMException)) throw new rt.TypeErr("Class constructor DOMException cannot be invoked without 'new'");
-    var e = rt.blame(new NativeError(message === undefined ? '' : Str(message)));
+    var e = rt.blame(new NativeError(message === void 0 ? '' : Str(message)));
     setProto(e, getProto(this));
-    var n = name === undefined ? 'Error' : Str(name);
+    var n = name === void 0 ? 'Error' : Str(name);
     def(e, 'name', n);
     def(e, 'code', rt.hasOwn(DOM_CODES, n) ? DOM_CODES[n] : 0);
     return e;

@@ -35,14 +35,14 @@ function cloneCollection(v, type, seen) {
     apply(mapSet, seen, [v, c]);
     var e = rt.collectionEntries(v);
     for (var i = 0; i < e.length; i += 2)
-        rt.collectionPut(c, clone(e[i], seen), type === 'Map' ? clone(e[i + 1], seen) : undefined);
+        rt.collectionPut(c, clone(e[i], seen), type === 'Map' ? clone(e[i + 1], seen) : void 0);
     return c;
 }
 
 function cloneErrorObject(v, seen) {
     var name = v.name, msg = getDesc(v, 'message');
     name = typeof name === 'string' && ERROR_TYPES[name] === 1 ? name : 'Error';
-    var c = new errorCtors[name](msg && 'value' in msg ? Str(msg.value) : undefined);
+    var c = new errorCtors[name](msg && 'value' in msg ? Str(msg.value) : void 0);
     apply(mapSet, seen, [v, c]);
     var stack = v.stack;
     if (typeof stack === 'string') rt.def(c, 'stack', stack);
@@ -68,7 +68,7 @@ function cloneTagged(v, tag, seen) {
     case 'Int8Array': case 'Uint8Array': case 'Uint8ClampedArray': case 'Int16Array': case 'Uint16Array':
     case 'Int32Array': case 'Uint32Array': case 'Float32Array': case 'Float64Array':
         c = new v.constructor(v); break;
-    case 'Object': case 'Arguments': return undefined;
+    case 'Object': case 'Arguments': return void 0;
     default: throw cloneError(describe(v));
     }
     apply(mapSet, seen, [v, c]);
@@ -82,14 +82,14 @@ function clone(v, seen) {
     }
     if (typeof v === 'function') throw cloneError(describe(v));
     var c = apply(mapGet, seen, [v]);
-    if (c !== undefined) return c;
+    if (c !== void 0) return c;
     var type = rt.collectionType(v);
     if (type !== null) return cloneCollection(v, type, seen);
     if (rt.isPromise(v)) throw cloneError('#<Promise>');
     var tag = apply(objToString, v, []).slice(8, -1);
     if (rt.isArray(v)) tag = 'Array';
     c = cloneTagged(v, tag, seen);
-    if (c !== undefined) return c;
+    if (c !== void 0) return c;
     c = {};
     apply(mapSet, seen, [v, c]);
     return copyProps(v, c, seen);

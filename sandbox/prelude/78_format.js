@@ -18,7 +18,7 @@ function formatCollection(x, type) {
 
 rt.formatSpecial = function (x) {
     var type = rt.collectionType(x);
-    if (type === null) return undefined;
+    if (type === null) return void 0;
     for (var i = 0; i < inProgress.length; i++) if (inProgress[i] === x) return '[Circular]';
     inProgress[inProgress.length] = x;
     try { return formatCollection(x, type); } finally { inProgress.length--; }

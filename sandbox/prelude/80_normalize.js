@@ -46,8 +46,8 @@ function decomposeChar(ch, compat, out) {
         return;
     }
     var d = decomp[ch];
-    if (d === undefined && compat) d = kdecomp[ch];
-    if (d === undefined) { out.push(ch); return; }
+    if (d === void 0 && compat) d = kdecomp[ch];
+    if (d === void 0) { out.push(ch); return; }
     for (var i = 0; i < d.length; i++) decomposeChar(d.charAt(i), compat, out);
 }
 
@@ -76,7 +76,7 @@ function composeHangul(a, b) {
         return fromCharCode(SBase + ((ac - LBase) * 21 + (bc - VBase)) * TCount);
     if (ac >= SBase && ac < SBase + SCount && (ac - SBase) % TCount === 0 && bc > TBase && bc < TBase + TCount)
         return fromCharCode(ac + (bc - TBase));
-    return undefined;
+    return void 0;
 }
 
 function recompose(chars) {
@@ -85,7 +85,7 @@ function recompose(chars) {
         var c = chars[i], cls = classOf(c);
         if (starter >= 0 && (lastClass < cls || (lastClass === 0 && out.length - 1 === starter))) {
             var pair = out[starter] + c, comp = compose[pair] || composeHangul(out[starter], c);
-            if (comp !== undefined && (cls !== 0 || out.length - 1 === starter)) {
+            if (comp !== void 0 && (cls !== 0 || out.length - 1 === starter)) {
                 out[starter] = comp;
                 continue;
             }
@@ -98,9 +98,9 @@ function recompose(chars) {
 
 rt.def(String.prototype, 'normalize', function normalize(form) {
     'use strict';
-    if (this === null || this === undefined) throw new TypeError('String.prototype.normalize called on null or undefined');
+    if (this === null || this === void 0) throw new TypeError('String.prototype.normalize called on null or undefined');
     var str = String(this);
-    var f = form === undefined ? 'NFC' : String(form);
+    var f = form === void 0 ? 'NFC' : String(form);
     if (f !== 'NFC' && f !== 'NFD' && f !== 'NFKC' && f !== 'NFKD')
         throw new RangeError('The normalization form should be one of NFC, NFD, NFKC, NFKD.');
     if (!/[^\u0000-\u007f]/.test(str)) return str;

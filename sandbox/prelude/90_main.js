@@ -2,7 +2,7 @@
  * compiled program as the body of an async function; rt.outcome() gives the
  * host {ok, value (JSON text) | error {name, message, line, stack}}. */
 var S = rt.HIDDEN, Str = rt.String, stringify = rt.stringify;
-var state = { settled: false, ok: false, value: undefined };
+var state = { settled: false, ok: false, value: void 0 };
 
 /* The main promise's reaction: one function for every run, no closure. */
 function mainSettled(ok, v) {
@@ -14,7 +14,7 @@ function mainSettled(ok, v) {
 }
 
 rt.runMain = function (fn) {
-    rt.onSettled(rt.spawn(fn, undefined, []), mainSettled);
+    rt.onSettled(rt.spawn(fn, void 0, []), mainSettled);
 };
 
 /* Ends the execution with an error (unhandled rejection, runtime failure). */
@@ -30,16 +30,16 @@ rt.settled = function () { return state.settled; };
 
 /* The line of a program frame in a Duktape stack trace ("(program.js:12)"). */
 function stackLine(stack) {
-    if (typeof stack !== 'string') return undefined;
+    if (typeof stack !== 'string') return void 0;
     var m = new RegExp('\\(' + rt.PROGRAM.replace('.', '\\.') + ':(\\d+)\\)').exec(stack);
-    return m ? +m[1] : undefined;
+    return m ? +m[1] : void 0;
 }
 
 /* The program's own frames of a stack trace, when there are at least two
  * (a call chain worth showing); runtime frames are noise to the reader.
  * Runs of one repeated frame (recursion) are collapsed; at most 12 lines. */
 function programFrames(stack) {
-    if (typeof stack !== 'string') return undefined;
+    if (typeof stack !== 'string') return void 0;
     var lines = stack.split('\n'), out = [], last = null, repeats = 0, frames = 0;
     function flush() {
         if (repeats > 0) out[out.length] = '... the frame above repeated ' + repeats + ' more times';
@@ -55,7 +55,7 @@ function programFrames(stack) {
         out[out.length] = frame;
     }
     flush();
-    if (frames < 2) return undefined;
+    if (frames < 2) return void 0;
     if (out.length > 12) out = out.slice(0, 12).concat(['... ' + (out.length - 12) + ' more lines']);
     return out.join('\n');
 }
@@ -64,17 +64,17 @@ function describeError(e) {
     var d = { name: 'Error', message: '' };
     if (e !== null && typeof e === 'object' || typeof e === 'function') {
         try {
-            d.name = Str(e.name === undefined ? 'Error' : e.name);
-            d.message = Str(e.message === undefined ? '' : e.message);
+            d.name = Str(e.name === void 0 ? 'Error' : e.name);
+            d.message = Str(e.message === void 0 ? '' : e.message);
             var own = e[S];
-            if (own && own.line !== undefined) d.line = own.line;
+            if (own && own.line !== void 0) d.line = own.line;
             else if (e.fileName === rt.PROGRAM && typeof e.lineNumber === 'number') d.line = e.lineNumber;
             else d.line = stackLine(e.stack);
             var frames = programFrames(e.stack);
             if (frames) d.stack = frames;
-            if (e.tool !== undefined) d.tool = Str(e.tool);
-            if (e.violations !== undefined) d.violations = e.violations;
-            if (e.errors !== undefined && rt.isArray(e.errors)) {
+            if (e.tool !== void 0) d.tool = Str(e.tool);
+            if (e.violations !== void 0) d.violations = e.violations;
+            if (e.errors !== void 0 && rt.isArray(e.errors)) {
                 d.errors = [];
                 for (var i = 0; i < e.errors.length && i < 20; i++) d.errors[i] = rt.formatValue(e.errors[i]);
             }
