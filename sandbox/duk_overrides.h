@@ -17,3 +17,4 @@ extern int sandbox__timeout_site(void *udata, const char *file, long line);
 #include <stdint.h>
 extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
 #define SANDBOX_PINNED(h) ((uintptr_t) (const void *) (h) - sandbox__pin_lo < sandbox__pin_len)
+#define DUK_USE_JSON_STRINGIFY_FASTPATH /* JSON.stringify without the generic walk when it can (falls back on toJSON, getters, proxies): run-rep -0.9% Ir */
