@@ -49,7 +49,7 @@ EXAMPLES := $(B)/examples/maze-server
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, derived from the packaged amalgamation ------------------------
-$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape-variant.sh sandbox/duk_overrides.h
+$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape-variant.sh sandbox/duk_overrides.h sandbox/duk_fastpaths.inc
 	sh sandbox/duktape-variant.sh $(B)/duk
 # Duktape itself is always optimised (the interpreter is the hot path) and is
 # not instrumented: ASan/UBSan findings inside the engine are not ours to fix.

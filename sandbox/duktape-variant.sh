@@ -159,6 +159,11 @@ perl -0pi -e 's|\tduk_copy\(thr, comp_ctx->tok11_idx, comp_ctx->tok21_idx\);\n\t
 \t\tcomp_ctx->lex.slot2_idx = comp_ctx->tok12_idx;
 \t}
 |' "$out/duktape.c.tmp"
+# Fast paths over plain objects (sandbox/duk_fastpaths.inc, appended): the
+# object spread native sandbox_object_spread, and Object.keys, which tries
+# the entry walk before building Duktape's generic enumerator.
+cat "$here/duk_fastpaths.inc" >> "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_INTERNAL duk_ret_t duk_bi_object_constructor_keys_shared\(duk_hthread \*thr\) \{\n)|DUK_LOCAL duk_bool_t duk__sandbox_fast_keys(duk_hthread *thr, duk_hobject *obj);\n$1|; s|(\tenum_flags = duk__object_keys_enum_flags\[magic\];\n)(\treturn duk_hobject_get_enumerated_keys\(thr, enum_flags\);\n)|$1\tif (magic == 0 \&\& duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /* mcp-codemode: plain objects */\n\t\treturn 1;\n\t}\n$2|' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -176,8 +181,9 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10)" >&2
+nk=$(count 'duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /\* mcp-codemode: plain objects' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

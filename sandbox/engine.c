@@ -24,6 +24,7 @@
 extern const char sandbox_prelude_js[];
 extern const size_t sandbox_prelude_js_len;
 void sandbox_request_interrupt(duk_context *ctx);
+duk_ret_t sandbox_object_spread(duk_context *ctx); /* sandbox/duk_fastpaths.inc */
 
 struct sandbox_engine {
     duk_context *ctx;
@@ -175,6 +176,7 @@ static void push_new_rt(duk_context *ctx)
     duk_put_prop_string(ctx, -2, "HIDDEN");
     duk_push_string(ctx, PROGRAM_FILE);
     duk_put_prop_string(ctx, -2, "PROGRAM");
+    put_native(ctx, "objectSpread", sandbox_object_spread, 2);
     duk_push_object(ctx);
     put_native(ctx, "call", native_call, 3);
     put_native(ctx, "log", native_log, 2);

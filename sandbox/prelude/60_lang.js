@@ -209,8 +209,11 @@ function setData(o, k, v) {
     else o[k] = v;
 }
 
-/* Object spread: own enumerable properties (strings, then symbols). */
-def(G, '__os', function (target, src) {
+/* Object spread: own enumerable properties (strings, then symbols). __os is
+ * the native rt.objectSpread (sandbox/duk_fastpaths.inc), which copies plain
+ * objects itself and calls this for everything else. */
+def(G, '__os', rt.objectSpread);
+rt.objectSpreadSlow = function (target, src) {
     if (src === null || src === void 0) return target;
     var o = Object(src), keys = objKeys(o), n = keys.length, i, k;
     for (i = 0; i < n; i++) {
@@ -222,7 +225,7 @@ def(G, '__os', function (target, src) {
     for (i = 0; i < syms.length; i++)
         if (propEnum.call(o, syms[i])) setData(target, syms[i], o[syms[i]]);
     return target;
-});
+};
 
 /* Object literal run after a spread: its own properties as defined. */
 def(G, '__ol', function (target, lit) {
