@@ -156,6 +156,7 @@ install(AP, {
 });
 var arrayValues = AP.values;
 def(AP, ITER, arrayValues);
+rt.setArrayIter(arrayValues);
 
 /* Typed arrays share one prototype (%TypedArray%.prototype) in Duktape. */
 var TAP = rt.getPrototypeOf(Uint8Array.prototype);
