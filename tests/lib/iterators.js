@@ -148,4 +148,20 @@ t('nonIterables', function () {
     });
     return out;
 });
+t('arraySubclassIteratorUsedBySpreadAndDestructuring', function () {
+    class A extends Array { *[Symbol.iterator]() { yield 'custom'; yield 'iter'; } }
+    var a = A.from([1, 2, 3]);
+    var [x, y] = a;
+    return [[...a], x, y, Array.from(a), [...[1, 2]]];
+});
+t('replacedArrayIteratorIsUsed', function () {
+    var orig = Array.prototype[Symbol.iterator];
+    Array.prototype[Symbol.iterator] = function* () { yield 'replaced'; };
+    try {
+        var [first] = [1, 2];
+        return [[...[1, 2]], first];
+    } finally {
+        Array.prototype[Symbol.iterator] = orig;
+    }
+});
 return __out;
