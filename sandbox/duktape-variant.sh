@@ -169,6 +169,10 @@ perl -0pi -e 's|(DUK_INTERNAL duk_ret_t duk_bi_object_constructor_keys_shared\(d
 # a property). For a string key with no accessor of that name on the fresh
 # literal, the internal define does the same for about a third of that.
 perl -0pi -e 's|(\t\t\tdo \{\n)(\t\t\t\t/\* XXX: faster initialization \(direct access or better primitives\) \*/\n)(\t\t\t\tduk_dup\(thr, \(duk_idx_t\) idx\);\n\t\t\t\tduk_dup\(thr, \(duk_idx_t\) \(idx \+ 1\)\);\n\t\t\t\tduk_def_prop\(thr,\n.*?\n.*?\n.*?;\n)|$1\t\t\t\tduk_tval *sandbox_key = DUK_GET_TVAL_POSIDX(thr, (duk_idx_t) idx); /* mcp-codemode: literal fast path */\n\t\t\t\tduk_hobject *sandbox_obj = duk_known_hobject(thr, obj_idx);\n\t\t\t\tduk_int_t sandbox_e, sandbox_h;\n\t\t\t\tif (DUK_TVAL_IS_STRING(sandbox_key) \&\& !DUK_HOBJECT_HAS_ARRAY_PART(sandbox_obj) \&\&\n\t\t\t\t    (!duk_hobject_find_entry(thr->heap, sandbox_obj, DUK_TVAL_GET_STRING(sandbox_key), \&sandbox_e, \&sandbox_h) \|\|\n\t\t\t\t     !DUK_HOBJECT_E_SLOT_IS_ACCESSOR(thr->heap, sandbox_obj, sandbox_e))) {\n\t\t\t\t\tduk_dup(thr, (duk_idx_t) (idx + 1));\n\t\t\t\t\tduk_hobject_define_property_internal(thr, sandbox_obj, DUK_TVAL_GET_STRING(sandbox_key), DUK_PROPDESC_FLAGS_WEC);\n\t\t\t\t\tidx += 2;\n\t\t\t\t\tcontinue;\n\t\t\t\t}\n$2$3|s' "$out/duktape.c.tmp"
+# JSON.parse built every string in a fresh buffer, then interned the buffer
+# (~470 instructions a string). A string without escapes is interned
+# straight from the input bytes: the same bytes, the same string.
+perl -0pi -e 's|(DUK_LOCAL void duk__json_dec_string\(duk_json_dec_ctx \*js_ctx\) \{\n\tduk_hthread \*thr = js_ctx->thr;\n\tduk_bufwriter_ctx bw_alloc;\n\tduk_bufwriter_ctx \*bw;\n\tduk_uint8_t \*q;\n)|$1\t{ /* mcp-codemode: no escapes, straight from the input */\n\t\tconst duk_uint8_t *sandbox_p = js_ctx->p;\n\t\twhile (duk__json_decstr_lookup[*sandbox_p] != 0) {\n\t\t\tsandbox_p++;\n\t\t}\n\t\tif (*sandbox_p == DUK_ASC_DOUBLEQUOTE) {\n\t\t\tduk_push_lstring(thr, (const char *) js_ctx->p, (duk_size_t) (sandbox_p - js_ctx->p));\n\t\t\tjs_ctx->p = sandbox_p + 1;\n\t\t\treturn;\n\t\t}\n\t}\n|' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -186,10 +190,11 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+nj=$(count 'mcp-codemode: no escapes, straight from the input' "$out/duktape.c.tmp")
 nl=$(count 'mcp-codemode: literal fast path' "$out/duktape.c.tmp")
 nk=$(count 'duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /\* mcp-codemode: plain objects' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl json-string=$nj)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
