@@ -3,7 +3,8 @@
  * while it compiles and runs one program (objects, property tables, strings,
  * environments: ~70,000 blocks for a 200-line program). Cheaper than glibc's
  * malloc and free for these, and all of it is returned at once when the heap
- * is destroyed. The arena's chunks are bounded (ARENA_BUDGET); past that, and
+ * is destroyed (its chunks kept for the next heap of the thread). The
+ * arena's chunks are bounded (ARENA_BUDGET); past that, and
  * for blocks over ARENA_MAX bytes, the caller uses malloc. */
 #ifndef SANDBOX_ARENA_H
 #define SANDBOX_ARENA_H

@@ -4,7 +4,8 @@
  * and through the capped allocator every alloc, realloc (within a class,
  * across classes, from the arena to malloc and back) and free keeps the
  * contents and the byte count right, with the cap still enforced. A whole
- * Duktape heap on this allocator runs a program that makes garbage. */
+ * Duktape heap on this allocator runs a program that makes garbage, and a
+ * released chunk serves the next heap of the thread. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +75,19 @@ static void test_budget_and_release(void **state)
     assert_int_equal(a.chunk_bytes, 0);
     assert_non_null(sandbox_arena_alloc(&a, 16)); /* usable again */
     sandbox_arena_release(&a);
+}
+
+static void test_released_chunks_are_reused(void **state)
+{
+    (void) state;
+    struct sandbox_arena a = {0}, b = {0};
+    char *p = sandbox_arena_alloc(&a, 64);
+    assert_non_null(p);
+    sandbox_arena_release(&a);
+    /* the next heap of this thread starts in the chunk the last one left */
+    char *q = sandbox_arena_alloc(&b, 64);
+    assert_ptr_equal(q, p);
+    sandbox_arena_release(&b);
 }
 
 static void fill(char *p, size_t n, unsigned seed)
@@ -193,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_and_reuse),
         cmocka_unit_test(test_budget_and_release),
+        cmocka_unit_test(test_released_chunks_are_reused),
         cmocka_unit_test(test_limits_realloc_paths),
         cmocka_unit_test(test_many_blocks_through_limits),
         cmocka_unit_test(test_engine_on_the_arena),
