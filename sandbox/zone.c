@@ -39,14 +39,17 @@ int sandbox_zone_enable(void)
         return -1;
     Z.base = Z.top = p;
     Z.end = Z.base + RESERVE;
+    sandbox__grow_lean = 1;
     return 0;
 }
 
 uintptr_t sandbox__pin_lo, sandbox__pin_len;
+int sandbox__grow_lean; /* read by Duktape's table growth (duk_overrides.h) */
 
 void sandbox_zone_freeze(void)
 {
     Z.frozen = 1;
+    sandbox__grow_lean = 0;
     sandbox__pin_lo = (uintptr_t) Z.base;
     sandbox__pin_len = (uintptr_t) (Z.top - Z.base);
 }

@@ -23,6 +23,10 @@ int sandbox_zone_enable(void);
  * to mark-and-sweep. Call first thing in a forked worker. */
 void sandbox_zone_freeze(void);
 
+/* 1 while the zone is enabled and not frozen: Duktape then grows property
+ * tables by its lean default, not by the run's larger steps (duk_overrides.h). */
+extern int sandbox__grow_lean;
+
 /* The pinned range, read by Duktape's refcount macros (duk_overrides.h). */
 extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
 
