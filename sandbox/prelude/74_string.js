@@ -26,11 +26,25 @@ function pad(s, maxLength, fillString, atStart) {
     if (filler.length > need) filler = filler.slice(0, need);
     return atStart ? filler + s : s + filler;
 }
+/* The common call, a string padded with spaces to a small integer width,
+ * without the coercions and the generic repeat (~25,000 -> ~3,000
+ * instructions: tables of tool results pad every cell). */
+var SPACES = '                                                                ';
+function padSpaces(s, n, atStart) {
+    var need = n - s.length;
+    if (need <= 0) return s;
+    var filler = need <= SPACES.length ? SPACES.substring(0, need) : apply(strRepeat, ' ', [need]);
+    return atStart ? filler + s : s + filler;
+}
 install(SP, {
     padStart(maxLength, fillString) {
+        if (typeof this === 'string' && fillString === void 0 && maxLength === (maxLength | 0))
+            return padSpaces(this, maxLength, true);
         return pad(thisString(this, 'padStart'), maxLength, fillString, true);
     },
     padEnd(maxLength, fillString) {
+        if (typeof this === 'string' && fillString === void 0 && maxLength === (maxLength | 0))
+            return padSpaces(this, maxLength, false);
         return pad(thisString(this, 'padEnd'), maxLength, fillString, false);
     }
 }, { padStart: 1, padEnd: 1 });

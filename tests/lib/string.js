@@ -104,4 +104,20 @@ t('wellFormed', function () {
 t('names', function () {
     return [''.padStart.length, ''.padEnd.length, ''.replaceAll.length, ''.matchAll.length, String.raw.length, ''.at.name];
 });
+t('padSpacesFastPath', function () {
+    var big = 'q'.padEnd(200), neg = 'abc'.padStart(-5), zero = ''.padStart(0);
+    return ['ab'.padStart(5), 'ab'.padEnd(5), 'abcdef'.padStart(3), 'abc'.padEnd(3), '\u00e9'.padStart(3) + '|',
+            '\ud83d\ude00'.padEnd(4) + '|', big.length, big.charAt(199) === ' ', neg, zero, 'x'.padEnd(1.5), 'x'.padStart(1000).length, 'x'.padEnd(70).slice(60) + '|'];
+});
+t('splitPieces', function () {
+    var a = 'severity:high'.split(':'), b = 'a,b,,c,'.split(','), c = 'abc'.split(''), d = 'abc'.split('x');
+    a.push('pushed');
+    return [a, a.length, b, b.length, c, d, ''.split(','), ''.split(''), 'a1b2c3'.split(/\d/), 'a1b2'.split(/(\d)/),
+            'a:b:c:d'.split(':', 2), 'a:b'.split(':', 0), 'x'.split(), 'caf\u00e9,na\u00efve'.split(','), Object.keys('p:q'.split(':'))];
+});
+t('splitResultIsPlainArray', function () {
+    var r = 'a-b-c'.split('-');
+    r[5] = 'f';
+    return [r.length, Array.isArray(r), r.indexOf('c'), r.join('+'), 3 in r, r.slice(1, 3)];
+});
 return __out;
