@@ -255,5 +255,6 @@ rt.resolveP = resolveP;
 rt.rejectP = rejectP;
 rt.onSettled = onSettled;
 rt.watch = watch;
+rt.runReaction = runReaction;
 rt.isPromise = isPromise;
 rt.forEachIterable = forEachIterable;

@@ -64,6 +64,12 @@ function initStore(st, withValues) {
 /* The index dictionary for key k and the property name k has in it. */
 function findIn(st, k) {
     var d, id;
+    if (typeof k === 'string') { /* the common key, first */
+        d = st.s;
+        if (d === null) return -1;
+        id = d[k];
+        return id === void 0 ? -1 : id;
+    }
     switch (typeof k) {
     case 'string': d = st.s; break;
     case 'number': d = st.n; break; /* "0" for -0, "NaN" for NaN */
@@ -204,7 +210,7 @@ function forEachEntry(st, cb, thisArg, self) {
 
 /* Private state of a Map or Set receiver, with a TypeError otherwise. */
 function state(x, type, method) {
-    var st = isObject(x) ? x[S] : void 0;
+    var st = x !== null && (typeof x === 'object' || typeof x === 'function') ? x[S] : void 0;
     if (st === void 0 || st.o !== x || st.type !== type)
         throw new TypeErr('Method ' + type + '.prototype.' + method + ' called on incompatible receiver ' + what(x));
     return st;
