@@ -178,6 +178,14 @@ perl -0pi -e 's|(DUK_LOCAL void duk__json_dec_string\(duk_json_dec_ctx \*js_ctx\
 # string first (~1,000 instructions a piece). Define the element and set the
 # length directly (the pieces are appended in order to a fresh array).
 perl -pi -e 's|^(\t+)duk_put_prop_index\(thr, 3, arr_idx\);|$1duk_xdef_prop_index_wec(thr, 3, arr_idx); ((duk_harray *) duk_known_hobject(thr, 3))->length = (duk_uint32_t) arr_idx + 1U; /* mcp-codemode: split append */|' "$out/duktape.c.tmp"
+# Two directives of our own, which the lowering puts first in the functions
+# it makes: "use duk noctor" (not a constructor: arrows, async functions,
+# generators and the lowering's own wrappers, as ES2015 says) and "use duk
+# nobind" (a name given by inference, without the inner binding a named
+# function expression has). Each closure of a constructor got a fresh
+# .prototype object with a reference cycle that only mark-and-sweep could
+# collect, and each name binding an extra environment record.
+perl -0pi -e 's|(\t\t\t\t\} else if \(DUK_HSTRING_GET_BYTELEN\(h_dir\) == 14 \&\&\n\t\t\t\t           DUK_STRCMP\(\(const char \*\) DUK_HSTRING_GET_DATA\(h_dir\), "use duk notail"\) == 0\) \{\n)|\t\t\t\t} else if (DUK_HSTRING_GET_BYTELEN(h_dir) == 14 \&\& comp_ctx->curr_func.is_function \&\&\n\t\t\t\t           DUK_STRCMP((const char *) DUK_HSTRING_GET_DATA(h_dir), "use duk noctor") == 0) { /* mcp-codemode: directives */\n\t\t\t\t\tcomp_ctx->curr_func.is_constructable = 0;\n\t\t\t\t} else if (DUK_HSTRING_GET_BYTELEN(h_dir) == 14 \&\& comp_ctx->curr_func.is_function \&\&\n\t\t\t\t           DUK_STRCMP((const char *) DUK_HSTRING_GET_DATA(h_dir), "use duk nobind") == 0) {\n\t\t\t\t\tcomp_ctx->curr_func.is_namebinding = 0;\n$1|' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -195,12 +203,13 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+nd=$(count 'mcp-codemode: directives' "$out/duktape.c.tmp")
 ns=$(count 'mcp-codemode: split append' "$out/duktape.c.tmp")
 nj=$(count 'mcp-codemode: no escapes, straight from the input' "$out/duktape.c.tmp")
 nl=$(count 'mcp-codemode: literal fast path' "$out/duktape.c.tmp")
 nk=$(count 'duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /\* mcp-codemode: plain objects' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ] || [ "$ns" != 3 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl json-string=$nj split=$ns)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ] || [ "$ns" != 3 ] || [ "$nd" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl json-string=$nj split=$ns directives=$nd)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

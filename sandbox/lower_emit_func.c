@@ -116,7 +116,7 @@ int lower__e_is_strict_body(struct emit *E, struct node *first)
     return 0;
 }
 
-static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_keyword)
+static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_keyword, int inferred)
 {
     struct funcinfo *fi = fn->x;
     int arrow = (fn->op & FN_ARROW) != 0, async = (fn->op & FN_ASYNC) != 0,
@@ -140,6 +140,14 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         outer.strict = 1;
         W(" \"use strict\";");
     }
+    /* Directives of our Duktape build (duktape-variant.sh): arrows, async
+     * functions and generators are not constructors (no .prototype object
+     * per closure, `new` throws as in ES2015), and a name that only came
+     * from inference binds nothing inside the function. */
+    if (arrow || async || gen)
+        W(" \"use duk noctor\";");
+    if (inferred)
+        W(" \"use duk nobind\";");
     lower__e_prologue(E, fi);
     if (!async && !gen) {
         lower__e_param_init(E, fn);
@@ -147,8 +155,9 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
     } else {
         if (gen)
             lower__e_param_init(E, fn);
-        lower__e_w(E, gen ? (async ? " return __agen(function () {" : " return __gen(function () {")
-              : " return __spawn(function () {");
+        lower__e_w(E, gen ? (async ? " return __agen(function () { \"use duk noctor\";"
+                                   : " return __gen(function () { \"use duk noctor\";")
+                           : " return __spawn(function () { \"use duk noctor\";");
         lower__e_push_fn(E, &inner, arrow ? NULL : fi, fi);
         inner.is_gen = gen && !async;
         inner.is_agen = gen && async;
@@ -190,13 +199,17 @@ void lower__e_function(struct emit *E, struct node *fn, struct lname *name_overr
     if (!name && fn->a && !(fn->op & FN_METHOD))
         name = fn->a->x ? ((struct binding *)fn->a->x)->out : fn->a->name;
     /* ES name inference (`const f = () => {}` has f.name "f"): a named
-     * function expression, unless the body refers to an outer f */
+     * function expression whose "use duk nobind" directive keeps the name
+     * from binding inside it, so the body still sees an outer f */
+    int inferred = 0;
     if (!name && !fn->a && hint && usable_name(hint) && !(fn->op & (FN_GETTER | FN_SETTER)) &&
-        fn->x && !lower__is_foreign(E->cx, fn->x, hint))
+        fn->x && hint->id) {
         name = hint;
+        inferred = 1;
+    }
     int accessor_syntax = (fn->op & (FN_GETTER | FN_SETTER)) && E->fn && !name_override &&
                           (fn->op & FN_METHOD) && !fn->y;
-    e_func(E, fn, accessor_syntax ? NULL : name, accessor_syntax);
+    e_func(E, fn, accessor_syntax ? NULL : name, accessor_syntax, inferred && !accessor_syntax);
 }
 
 void lower__e_function_decl(struct emit *E, struct node *fn)
@@ -208,9 +221,9 @@ void lower__e_function_decl(struct emit *E, struct node *fn)
         W(" ");
         lower__e_name(E, 0, name);
         W(" = ");
-        e_func(E, fn, name, 0);
+        e_func(E, fn, name, 0, 0);
         W(";");
         return;
     }
-    e_func(E, fn, name, 0);
+    e_func(E, fn, name, 0, 0);
 }
