@@ -194,6 +194,11 @@ perl -0pi -e 's|(\t\t\t\t\} else if \(DUK_HSTRING_GET_BYTELEN\(h_dir\) == 14 \&\
 # directly; accessors, proxies, string/arguments/buffer objects and a chain
 # too deep take the generic path.
 perl -0pi -e 's|(DUK_INTERNAL duk_bool_t duk_hobject_getprop\(duk_hthread \*thr, duk_tval \*tv_obj, duk_tval \*tv_key\) \{\n)|$1\tif (DUK_TVAL_IS_OBJECT(tv_obj) \&\& DUK_TVAL_IS_STRING(tv_key)) { /* mcp-codemode: plain read */\n\t\tduk_hstring *sandbox_key = DUK_TVAL_GET_STRING(tv_key);\n\t\tif (!DUK_HSTRING_HAS_ARRIDX(sandbox_key) \&\& sandbox_key != DUK_HTHREAD_STRING_LENGTH(thr) \&\&\n\t\t    sandbox_key != DUK_HTHREAD_STRING_CALLER(thr)) {\n\t\t\tduk_hobject *sandbox_o = DUK_TVAL_GET_OBJECT(tv_obj);\n\t\t\tduk_uint_t sandbox_n = DUK_HOBJECT_PROTOTYPE_CHAIN_SANITY;\n\t\t\tdo {\n\t\t\t\tduk_int_t sandbox_e, sandbox_h;\n\t\t\t\tif (DUK_HEAPHDR_CHECK_FLAG_BITS(\&sandbox_o->hdr, DUK_HOBJECT_FLAG_EXOTIC_PROXYOBJ \| DUK_HOBJECT_FLAG_EXOTIC_STRINGOBJ \|\n\t\t\t\t                                                      DUK_HOBJECT_FLAG_EXOTIC_ARGUMENTS \| DUK_HOBJECT_FLAG_BUFOBJ)) {\n\t\t\t\t\tbreak;\n\t\t\t\t}\n\t\t\t\tif (duk_hobject_find_entry(thr->heap, sandbox_o, sandbox_key, \&sandbox_e, \&sandbox_h)) {\n\t\t\t\t\tif (DUK_HOBJECT_E_SLOT_IS_ACCESSOR(thr->heap, sandbox_o, sandbox_e)) {\n\t\t\t\t\t\tbreak;\n\t\t\t\t\t}\n\t\t\t\t\tduk_push_tval(thr, DUK_HOBJECT_E_GET_VALUE_TVAL_PTR(thr->heap, sandbox_o, sandbox_e));\n\t\t\t\t\treturn 1;\n\t\t\t\t}\n\t\t\t\tsandbox_o = DUK_HOBJECT_GET_PROTOTYPE(thr->heap, sandbox_o);\n\t\t\t} while (sandbox_o != NULL \&\& --sandbox_n > 0);\n\t\t\tif (sandbox_o == NULL) {\n\t\t\t\tduk_push_undefined(thr);\n\t\t\t\treturn 0;\n\t\t\t}\n\t\t}\n\t}\n|' "$out/duktape.c.tmp"
+# Property writes over an own writable data property (this.count++, the
+# fields of an object being filled in) went through Duktape's full put; on an
+# ordinary object with a string key that is not an index or "length", the
+# value is replaced in place. Everything else takes the generic path.
+perl -0pi -e 's|(duk_hobject_putprop\(duk_hthread \*thr, duk_tval \*tv_obj, duk_tval \*tv_key, duk_tval \*tv_val, duk_bool_t throw_flag\) \{\n)|$1\tif (DUK_TVAL_IS_OBJECT(tv_obj) \&\& DUK_TVAL_IS_STRING(tv_key)) { /* mcp-codemode: plain write */\n\t\tduk_hstring *sandbox_key = DUK_TVAL_GET_STRING(tv_key);\n\t\tduk_hobject *sandbox_obj = DUK_TVAL_GET_OBJECT(tv_obj);\n\t\tduk_int_t sandbox_e, sandbox_h;\n\t\tif (!DUK_HSTRING_HAS_ARRIDX(sandbox_key) \&\& sandbox_key != DUK_HTHREAD_STRING_LENGTH(thr) \&\&\n\t\t    !DUK_HEAPHDR_CHECK_FLAG_BITS(\&sandbox_obj->hdr, DUK_HOBJECT_EXOTIC_BEHAVIOR_FLAGS) \&\&\n\t\t    duk_hobject_find_entry(thr->heap, sandbox_obj, sandbox_key, \&sandbox_e, \&sandbox_h) \&\&\n\t\t    !DUK_HOBJECT_E_SLOT_IS_ACCESSOR(thr->heap, sandbox_obj, sandbox_e) \&\&\n\t\t    (DUK_HOBJECT_E_GET_FLAGS(thr->heap, sandbox_obj, sandbox_e) \& DUK_PROPDESC_FLAG_WRITABLE)) {\n\t\t\tduk_tval *sandbox_tv = DUK_HOBJECT_E_GET_VALUE_TVAL_PTR(thr->heap, sandbox_obj, sandbox_e);\n\t\t\tDUK_TVAL_SET_TVAL_UPDREF(thr, sandbox_tv, tv_val); /* side effects, as in the generic path */\n\t\t\treturn 1;\n\t\t}\n\t}\n|' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -211,14 +216,15 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+nw=$(count 'mcp-codemode: plain write' "$out/duktape.c.tmp")
 ng=$(count 'mcp-codemode: plain read' "$out/duktape.c.tmp")
 nd=$(count 'mcp-codemode: directives' "$out/duktape.c.tmp")
 ns=$(count 'mcp-codemode: split append' "$out/duktape.c.tmp")
 nj=$(count 'mcp-codemode: no escapes, straight from the input' "$out/duktape.c.tmp")
 nl=$(count 'mcp-codemode: literal fast path' "$out/duktape.c.tmp")
 nk=$(count 'duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /\* mcp-codemode: plain objects' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ] || [ "$ns" != 3 ] || [ "$nd" != 1 ] || [ "$ng" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl json-string=$nj split=$ns directives=$nd getprop=$ng)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ] || [ "$ns" != 3 ] || [ "$nd" != 1 ] || [ "$ng" != 1 ] || [ "$nw" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl json-string=$nj split=$ns directives=$nd getprop=$ng putprop=$nw)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
