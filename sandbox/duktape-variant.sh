@@ -8,7 +8,8 @@
 # built them with the pc of the last synced instruction, often an earlier line).
 # Patches 7 to 10 make the compiler cheaper (constant de-duplication, varmap
 # lookups, constant appends, token slots) without changing what the compiled
-# code does (patch 7 may, rarely, keep a duplicate constant).
+# code does (patch 7 may, rarely, keep a duplicate constant). Patch 11 replays
+# the first pass's tokens in the second pass instead of lexing them again.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -159,6 +160,309 @@ perl -0pi -e 's|\tduk_copy\(thr, comp_ctx->tok11_idx, comp_ctx->tok21_idx\);\n\t
 \t\tcomp_ctx->lex.slot2_idx = comp_ctx->tok12_idx;
 \t}
 |' "$out/duktape.c.tmp"
+# Patch 11: token replay. Each function body is compiled in two passes over
+# its text, so every token was lexed twice (~20% of a compile). The first
+# lexing of each token is recorded (source order); a rewind replays the
+# records without refilling the lexer window until a token is needed that was
+# not recorded. Records hold their strings (reference count; marked by
+# mark-and-sweep through heap->sandbox_lexers); duk_js_compile frees them.
+perl -0pi -e 's|^(struct duk_lexer_ctx \{\n)|/* mcp-codemode (patch 11): a recorded token (duk__sandbox_seek) */
+typedef struct duk_sandbox_tok {
+\tunion { duk_hstring *str; duk_double_t num; } v1; /* str1 (identifier, string), or the number */
+\tduk_uint32_t from_offset; /* where lexing started */
+\tduk_uint32_t start_offset, end_offset;
+\tduk_int32_t start_line;
+\tduk_uint8_t t, t_nores, flags, end_lines; /* end_lines: line at end_offset - start_line */
+} duk_sandbox_tok;
+#define DUK__SANDBOX_TOK_STRICT 1
+#define DUK__SANDBOX_TOK_REGEXP 2
+#define DUK__SANDBOX_TOK_MODES 3
+#define DUK__SANDBOX_TOK_LINETERM 4
+#define DUK__SANDBOX_TOK_NUM 8
+#define DUK__SANDBOX_TOK_ESCAPES 16 /* num_escapes > 0 */
+#define DUK__SANDBOX_TOK_NOREPLAY 32 /* a regexp: lexed again */
+#define DUK__SANDBOX_TOK_MAX 65536 /* live records (32 bytes each) per compile */
+#define DUK__SANDBOX_TOK_CHUNK 512 /* records are allocated in chunks, never moved */
+#define DUK__SANDBOX_TOK_AT(lex_ctx, i) ((lex_ctx)->sandbox_chunks[(i) / DUK__SANDBOX_TOK_CHUNK] + (i) % DUK__SANDBOX_TOK_CHUNK)
+
+$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tduk_small_uint_t flags; /\* lexer flags, use compiler flag defines for now \*/\n)|$1\tduk_sandbox_tok **sandbox_chunks; /* mcp-codemode: token replay records */
+\tduk_size_t sandbox_ntoks, sandbox_nchunks, sandbox_nchunks_cap;
+\tduk_size_t sandbox_next; /* record to replay next, when sandbox_stale */
+\tduk_lexer_point sandbox_pt; /* position, when sandbox_stale */
+\tduk_uint8_t sandbox_stale; /* window not filled: replaying */
+\tstruct duk_lexer_ctx *sandbox_prev; /* heap->sandbox_lexers chain */
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(DUK_INTERNAL_DECL void duk_lexer_setpoint\(duk_lexer_ctx \*lex_ctx, duk_lexer_point \*pt\);\n)|$1DUK_INTERNAL_DECL void duk_lexer_sandbox_free(duk_hthread *thr, duk_lexer_ctx *lex_ctx);\nDUK_INTERNAL_DECL void duk_lexer_sandbox_release(duk_lexer_ctx *lex_ctx, duk_size_t keep, duk_size_t rbrace_offset);\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\n\tduk_uint_t pf_prevent_count;\n)|$1\tstruct duk_lexer_ctx *sandbox_lexers; /* mcp-codemode: compiling lexers (token replay records) */\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tduk__mark_tval\(heap, &heap->lj\.value2\);\n)|$1\t{ /* mcp-codemode: strings of token replay records */
+\t\tduk_lexer_ctx *sandbox_lex;
+\t\tfor (sandbox_lex = heap->sandbox_lexers; sandbox_lex != NULL; sandbox_lex = sandbox_lex->sandbox_prev) {
+\t\t\tduk_size_t sandbox_i;
+\t\t\tfor (sandbox_i = 0; sandbox_i < sandbox_lex->sandbox_ntoks; sandbox_i++) {
+\t\t\t\tduk_sandbox_tok *sandbox_e = DUK__SANDBOX_TOK_AT(sandbox_lex, sandbox_i);
+\t\t\t\tif (!(sandbox_e->flags & DUK__SANDBOX_TOK_NUM)) duk__mark_heaphdr(heap, (duk_heaphdr *) sandbox_e->v1.str);
+\t\t\t}
+\t\t}
+\t}
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tthr->compile_ctx = &comp_stk\.comp_ctx_alloc; /\* for duk_error_augment\.c \*/\n)|$1\tcomp_stk.comp_ctx_alloc.lex.sandbox_prev = thr->heap->sandbox_lexers; /* mcp-codemode: token replay */
+\tthr->heap->sandbox_lexers = &comp_stk.comp_ctx_alloc.lex;
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tthr->compile_ctx = prev_ctx; /\* must restore reliably before returning \*/\n)|$1\tduk_lexer_sandbox_free(thr, &comp_stk.comp_ctx_alloc.lex);\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\t\tat_end = )\(thr->compile_ctx->lex\.window\[0\]\.codepoint < 0\);\n|$1(thr->compile_ctx->lex.sandbox_stale ? thr->compile_ctx->lex.sandbox_pt.offset >= thr->compile_ctx->lex.input_length : thr->compile_ctx->lex.window[0].codepoint < 0); /* mcp-codemode: replay */\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_INTERNAL void duk_lexer_getpoint\(duk_lexer_ctx \*lex_ctx, duk_lexer_point \*pt\) \{\n)|$1\tif (lex_ctx->sandbox_stale) {\n\t\t*pt = lex_ctx->sandbox_pt;\n\t\treturn;\n\t}\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_INTERNAL void duk_lexer_setpoint\(duk_lexer_ctx \*lex_ctx, duk_lexer_point \*pt\) \{\n)|$1\tif (duk__sandbox_seek(lex_ctx, pt)) {\n\t\treturn;\n\t}\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^DUK_INTERNAL\nvoid duk_lexer_parse_js_input_element\(duk_lexer_ctx \*lex_ctx,\n|DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx *lex_ctx,\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\n\tduk_int_t fnum;\n\n\t/\*\n\t \*  On second pass, skip the function\.\n)|\n\tduk_size_t sandbox_keep = comp_ctx->lex.sandbox_ntoks; /* mcp-codemode: token replay */$1|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tduk__parse_func_like_raw\(comp_ctx, flags\); /\* pushes function template \*/\n)|$1\tduk_lexer_sandbox_release(\&comp_ctx->lex, sandbox_keep, comp_ctx->prev_token.start_offset); /* mcp-codemode */\n|' "$out/duktape.c.tmp"
+SANDBOX_CODE=$(cat <<'C'
+/* mcp-codemode (patch 11): token replay. Duktape compiles each function in two
+ * passes over the same text, so every token was lexed (decoded, scanned,
+ * interned) twice. The first lexing of a token, in source order, is recorded
+ * in lex_ctx->sandbox_chunks; a rewind (duk_lexer_setpoint) to a recorded
+ * place replays the records instead of lexing, without filling the window,
+ * until a token is needed that was not recorded (the frontier, a regexp, or
+ * other strict/regexp modes), where the window is filled and lexing goes on.
+ * A token is a pure function of where lexing starts (the line follows),
+ * strictness and regexp mode, so a replayed token is the one the lexer would
+ * have made. Recorded strings are held by a reference count and marked by
+ * mark-and-sweep through the heap's chain of active lexers; duk_js_compile
+ * links and frees them, and an inner function's records go once it is
+ * compiled (the outer function's second pass skips its body). */
+DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx *lex_ctx, duk_token *out_token, duk_bool_t strict_mode, duk_bool_t regexp_mode);
+
+/* The first record whose from_offset (by_start: start_offset) is >= offset. */
+DUK_LOCAL duk_size_t duk__sandbox_find(duk_lexer_ctx *lex_ctx, duk_size_t offset, duk_bool_t by_start) {
+	duk_size_t lo = 0, hi = lex_ctx->sandbox_ntoks;
+	while (lo < hi) {
+		duk_size_t mid = lo + (hi - lo) / 2;
+		duk_sandbox_tok *e = DUK__SANDBOX_TOK_AT(lex_ctx, mid);
+		if ((duk_size_t) (by_start ? e->start_offset : e->from_offset) < offset) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+/* Finds the record lexed from pt (from its start, or from its first char);
+ * then the lexer replays from there with a stale window. */
+DUK_LOCAL duk_bool_t duk__sandbox_seek(duk_lexer_ctx *lex_ctx, duk_lexer_point *pt) {
+	duk_small_int_t by_start;
+	lex_ctx->sandbox_stale = 0;
+	for (by_start = 0; by_start < 2; by_start++) {
+		duk_size_t k = duk__sandbox_find(lex_ctx, pt->offset, by_start);
+		if (k < lex_ctx->sandbox_ntoks) {
+			duk_sandbox_tok *e = DUK__SANDBOX_TOK_AT(lex_ctx, k);
+			if ((duk_size_t) (by_start ? e->start_offset : e->from_offset) == pt->offset) {
+				lex_ctx->sandbox_stale = 1;
+				lex_ctx->sandbox_next = k;
+				lex_ctx->sandbox_pt = *pt;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Fills the window at the replay position: lexing goes on from there. */
+DUK_LOCAL void duk__sandbox_materialize(duk_lexer_ctx *lex_ctx) {
+	lex_ctx->sandbox_stale = 0;
+	lex_ctx->input_offset = lex_ctx->sandbox_pt.offset;
+	lex_ctx->input_line = lex_ctx->sandbox_pt.line;
+	duk__init_lexer_window(lex_ctx);
+}
+
+/* Replays e if lexing from the current position would make it: 1, else 0. */
+DUK_LOCAL duk_bool_t duk__sandbox_replay(duk_lexer_ctx *lex_ctx, const duk_sandbox_tok *e, duk_token *out_token, duk_small_uint_t modes) {
+	duk_bool_t lineterm;
+	if ((e->flags & (DUK__SANDBOX_TOK_MODES | DUK__SANDBOX_TOK_NOREPLAY)) != modes) {
+		return 0;
+	}
+	if ((duk_size_t) e->from_offset == lex_ctx->sandbox_pt.offset) {
+		lineterm = (e->flags & DUK__SANDBOX_TOK_LINETERM) != 0;
+	} else if ((duk_size_t) e->start_offset == lex_ctx->sandbox_pt.offset) {
+		lineterm = 0; /* nothing skipped before the token */
+	} else {
+		return 0;
+	}
+	out_token->t = e->t;
+	out_token->t_nores = e->t_nores;
+	if (e->flags & DUK__SANDBOX_TOK_NUM) {
+		out_token->num = e->v1.num;
+	} else {
+		out_token->str1 = e->v1.str;
+	}
+	out_token->start_offset = e->start_offset;
+	out_token->start_line = e->start_line;
+	out_token->num_escapes = (e->flags & DUK__SANDBOX_TOK_ESCAPES) ? 1 : 0; /* only compared with 0 */
+	out_token->lineterm = lineterm;
+	out_token->allow_auto_semi = lineterm || e->t == DUK_TOK_RCURLY;
+	lex_ctx->sandbox_pt.offset = e->end_offset;
+	lex_ctx->sandbox_pt.line = e->start_line + e->end_lines;
+	lex_ctx->sandbox_next++;
+	return 1;
+}
+
+/* Makes room for record n: 1, or 0 (no record; lexing goes on without). */
+DUK_LOCAL duk_bool_t duk__sandbox_room(duk_lexer_ctx *lex_ctx, duk_size_t n) {
+	duk_size_t c = n / DUK__SANDBOX_TOK_CHUNK;
+	void *p;
+	if (c < lex_ctx->sandbox_nchunks) {
+		return 1;
+	}
+	if (n >= DUK__SANDBOX_TOK_MAX || lex_ctx->input_length >= 0x7fffffffUL) {
+		return 0;
+	}
+	if (c == lex_ctx->sandbox_nchunks_cap) {
+		duk_size_t cap = c == 0 ? 8 : c * 2;
+		p = DUK_REALLOC(lex_ctx->thr->heap, (void *) lex_ctx->sandbox_chunks, cap * sizeof(duk_sandbox_tok *));
+		if (p == NULL) {
+			return 0;
+		}
+		lex_ctx->sandbox_chunks = (duk_sandbox_tok **) p;
+		lex_ctx->sandbox_nchunks_cap = cap;
+	}
+	p = DUK_ALLOC(lex_ctx->thr->heap, DUK__SANDBOX_TOK_CHUNK * sizeof(duk_sandbox_tok));
+	if (p == NULL) {
+		return 0;
+	}
+	lex_ctx->sandbox_chunks[c] = (duk_sandbox_tok *) p;
+	lex_ctx->sandbox_nchunks = c + 1;
+	return 1;
+}
+
+/* Appends the token just lexed from offset 'from' if it continues the
+ * records (source order) and there is room; else nothing. */
+DUK_LOCAL void duk__sandbox_record(duk_lexer_ctx *lex_ctx, const duk_token *tok, duk_size_t from, duk_small_uint_t modes) {
+	duk_sandbox_tok *e;
+	duk_size_t n = lex_ctx->sandbox_ntoks;
+	duk_int_t lines = lex_ctx->window[0].line - tok->start_line;
+	if (n > 0 && (duk_size_t) DUK__SANDBOX_TOK_AT(lex_ctx, n - 1)->end_offset != from) {
+		return; /* not at the frontier */
+	}
+	if (!duk__sandbox_room(lex_ctx, n)) {
+		return;
+	}
+	e = DUK__SANDBOX_TOK_AT(lex_ctx, n);
+	e->t = (duk_uint8_t) tok->t;
+	e->t_nores = (duk_uint8_t) tok->t_nores;
+	e->flags = (duk_uint8_t) (modes | (tok->lineterm ? DUK__SANDBOX_TOK_LINETERM : 0) |
+	                          (tok->num_escapes > 0 ? DUK__SANDBOX_TOK_ESCAPES : 0));
+	e->end_lines = (duk_uint8_t) lines;
+	e->v1.str = NULL;
+	if (tok->t == DUK_TOK_REGEXP || lines < 0 || lines > 255) {
+		e->flags |= DUK__SANDBOX_TOK_NOREPLAY; /* lexed again; a placeholder keeps the order */
+	} else if (tok->t == DUK_TOK_NUMBER) {
+		e->flags |= DUK__SANDBOX_TOK_NUM;
+		e->v1.num = tok->num;
+	} else if (tok->t_nores == DUK_TOK_IDENTIFIER || tok->t == DUK_TOK_STRING) {
+		e->v1.str = tok->str1;
+		DUK_HSTRING_INCREF(lex_ctx->thr, e->v1.str);
+	}
+	e->from_offset = (duk_uint32_t) from;
+	e->start_offset = (duk_uint32_t) tok->start_offset;
+	e->end_offset = (duk_uint32_t) lex_ctx->window[0].offset;
+	e->start_line = (duk_int32_t) tok->start_line;
+	lex_ctx->sandbox_ntoks = n + 1;
+}
+
+DUK_LOCAL void duk__sandbox_unref(duk_hthread *thr, duk_sandbox_tok *e) {
+	if (!(e->flags & DUK__SANDBOX_TOK_NUM) && e->v1.str != NULL) {
+		DUK_HSTRING_DECREF(thr, e->v1.str);
+	}
+}
+
+DUK_INTERNAL
+void duk_lexer_parse_js_input_element(duk_lexer_ctx *lex_ctx,
+                                      duk_token *out_token,
+                                      duk_bool_t strict_mode,
+                                      duk_bool_t regexp_mode) {
+	duk_small_uint_t modes = (strict_mode ? DUK__SANDBOX_TOK_STRICT : 0) | (regexp_mode ? DUK__SANDBOX_TOK_REGEXP : 0);
+	duk_size_t from;
+	if (lex_ctx->sandbox_stale) {
+		duk_size_t k = lex_ctx->sandbox_next;
+		duk_sandbox_tok *e = k < lex_ctx->sandbox_ntoks ? DUK__SANDBOX_TOK_AT(lex_ctx, k) : NULL;
+		if (e != NULL && duk__sandbox_replay(lex_ctx, e, out_token, modes)) {
+			if (++lex_ctx->token_count >= lex_ctx->token_limit) {
+				DUK_ERROR_RANGE(lex_ctx->thr, DUK_STR_TOKEN_LIMIT);
+				DUK_WO_NORETURN(return;);
+			}
+			return;
+		}
+		duk__sandbox_materialize(lex_ctx);
+		from = lex_ctx->window[0].offset;
+		duk__sandbox_lex_raw(lex_ctx, out_token, strict_mode, regexp_mode);
+		if (e != NULL && (duk_size_t) e->from_offset == from && lex_ctx->window[0].offset == (duk_size_t) e->end_offset) {
+			/* same extent (a regexp; other modes before "use strict"): replay on after it */
+			lex_ctx->sandbox_stale = 1;
+			lex_ctx->sandbox_next = k + 1;
+			lex_ctx->sandbox_pt.offset = lex_ctx->window[0].offset;
+			lex_ctx->sandbox_pt.line = lex_ctx->window[0].line;
+			return;
+		}
+	} else {
+		from = lex_ctx->window[0].offset;
+		duk__sandbox_lex_raw(lex_ctx, out_token, strict_mode, regexp_mode);
+	}
+	if (out_token->t != DUK_TOK_EOF) {
+		duk__sandbox_record(lex_ctx, out_token, from, modes);
+	}
+}
+
+/* An inner function is compiled: drops the records from index keep (the
+ * first after the token that followed 'function') up to, not including, the
+ * closing brace at rbrace_offset, which the outer function's second pass
+ * seeks when it skips the body. */
+DUK_INTERNAL void duk_lexer_sandbox_release(duk_lexer_ctx *lex_ctx, duk_size_t keep, duk_size_t rbrace_offset) {
+	duk_size_t b = duk__sandbox_find(lex_ctx, rbrace_offset, 1);
+	duk_size_t i, gone;
+	if (b >= lex_ctx->sandbox_ntoks || b <= keep || (duk_size_t) DUK__SANDBOX_TOK_AT(lex_ctx, b)->start_offset != rbrace_offset) {
+		return;
+	}
+	if (lex_ctx->sandbox_stale && lex_ctx->sandbox_next < b) {
+		duk__sandbox_materialize(lex_ctx);
+	}
+	gone = b - keep;
+	for (i = keep; i < b; i++) {
+		duk__sandbox_unref(lex_ctx->thr, DUK__SANDBOX_TOK_AT(lex_ctx, i));
+	}
+	for (i = b; i < lex_ctx->sandbox_ntoks; i++) {
+		*DUK__SANDBOX_TOK_AT(lex_ctx, i - gone) = *DUK__SANDBOX_TOK_AT(lex_ctx, i);
+	}
+	lex_ctx->sandbox_ntoks -= gone;
+	if (lex_ctx->sandbox_stale) {
+		lex_ctx->sandbox_next -= gone;
+	}
+}
+
+/* Drops the records (and their string references); unlinks the lexer from
+ * the heap's chain. */
+DUK_INTERNAL void duk_lexer_sandbox_free(duk_hthread *thr, duk_lexer_ctx *lex_ctx) {
+	duk_size_t i;
+	duk_lexer_ctx **pp;
+	for (pp = &thr->heap->sandbox_lexers; *pp != NULL; pp = &(*pp)->sandbox_prev) {
+		if (*pp == lex_ctx) {
+			*pp = lex_ctx->sandbox_prev;
+			break;
+		}
+	}
+	for (i = 0; i < lex_ctx->sandbox_ntoks; i++) {
+		duk__sandbox_unref(thr, DUK__SANDBOX_TOK_AT(lex_ctx, i));
+	}
+	for (i = 0; i < lex_ctx->sandbox_nchunks; i++) {
+		DUK_FREE(thr->heap, (void *) lex_ctx->sandbox_chunks[i]);
+	}
+	DUK_FREE(thr->heap, (void *) lex_ctx->sandbox_chunks);
+	lex_ctx->sandbox_chunks = NULL;
+	lex_ctx->sandbox_ntoks = lex_ctx->sandbox_nchunks = lex_ctx->sandbox_nchunks_cap = 0;
+	lex_ctx->sandbox_stale = 0;
+}
+
+C
+) perl -0pi -e 's|^(DUK_INTERNAL void duk_lexer_getpoint\()|$ENV{SANDBOX_CODE}\n$1|m' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -176,8 +480,9 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10)" >&2
+n11=$(count 'sandbox_stale\|sandbox_lexers\|duk__sandbox_seek(lex_ctx, pt)\|duk_lexer_sandbox_free(thr, &comp_stk\|sandbox_keep\|^DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx \*lex_ctx,$' "$out/duktape.c.tmp")
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
