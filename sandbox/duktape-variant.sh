@@ -9,7 +9,8 @@
 # Patches 7 to 10 make the compiler cheaper (constant de-duplication, varmap
 # lookups, constant appends, token slots) without changing what the compiled
 # code does (patch 7 may, rarely, keep a duplicate constant). Patch 11 replays
-# the first pass's tokens in the second pass instead of lexing them again.
+# the first pass's tokens in the second pass instead of lexing them again;
+# patch 12 adds ASCII fast paths to the lexer.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -463,6 +464,57 @@ DUK_INTERNAL void duk_lexer_sandbox_free(duk_hthread *thr, duk_lexer_ctx *lex_ct
 
 C
 ) perl -0pi -e 's|^(DUK_INTERNAL void duk_lexer_getpoint\()|$ENV{SANDBOX_CODE}\n$1|m' "$out/duktape.c.tmp"
+# Patch 12: ASCII fast paths of the lexer. An identifier of ASCII characters
+# is interned straight from the source bytes (the general loop decoded,
+# checked and appended it character by character), and an identifier is
+# compared with the ~45 reserved words only if the string carries the
+# reserved-word flags Duktape sets on exactly those strings.
+perl -0pi -e 's|^(\t\tDUK__INITBUFFER\(lex_ctx\);\n\t\tfor \(;;\) \{\n\t\t\t/\* re-lookup first char on first loop \*/\n)|\t\tif (duk__sandbox_ident_ascii(lex_ctx, out_token)) { /* mcp-codemode: ASCII fast path */
+\t\t\tgoto sandbox_ident_done;
+\t\t}
+$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\t\tout_token->str1 = duk__internbuffer\(lex_ctx, lex_ctx->slot1_idx\);\n)(\t\tstr = out_token->str1;\n)|$1sandbox_ident_done:\n$2|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^\t\tif \(out_token->num_escapes == 0\) \{\n|\t\tif (out_token->num_escapes == 0 \&\& DUK_HSTRING_HAS_RESERVED_WORD(str) \&\& (strict_mode \|\| !DUK_HSTRING_HAS_STRICT_RESERVED_WORD(str))) { /* mcp-codemode: flags first */\n|m' "$out/duktape.c.tmp"
+SANDBOX_CODE=$(cat <<'C'
+/* mcp-codemode (patch 12): ASCII fast paths of the lexer. Advances the
+ * window by n characters (any n). */
+DUK_LOCAL void duk__sandbox_skip(duk_lexer_ctx *lex_ctx, duk_size_t n) {
+	while (n > 0) {
+		duk_small_uint_t k = n < DUK_LEXER_WINDOW_SIZE ? (duk_small_uint_t) n : DUK_LEXER_WINDOW_SIZE;
+		DUK__ADVANCECHARS(lex_ctx, k);
+		n -= k;
+	}
+}
+
+/* An identifier of ASCII characters without escapes goes from the source
+ * bytes straight into slot 1: the string the general loop makes, without a
+ * decode, check and append per character. Returns 0, having consumed
+ * nothing, for any other identifier (the general loop takes it). */
+DUK_LOCAL duk_bool_t duk__sandbox_ident_ascii(duk_lexer_ctx *lex_ctx, duk_token *out_token) {
+	const duk_uint8_t *p0 = lex_ctx->input + lex_ctx->window[0].offset;
+	const duk_uint8_t *pe = lex_ctx->input + lex_ctx->input_length;
+	const duk_uint8_t *p = p0;
+	duk_hstring *h;
+	duk_tval *tv;
+	if (lex_ctx->window[0].codepoint >= 0x80 || lex_ctx->window[0].codepoint == DUK_ASC_BACKSLASH) {
+		return 0;
+	}
+	while (p < pe && *p < 0x80 && duk_is_idchar_tab[*p] != 0) {
+		p++;
+	}
+	if (p < pe && (*p >= 0x80 || *p == DUK_ASC_BACKSLASH)) {
+		return 0;
+	}
+	h = duk_heap_strtable_intern_checked(lex_ctx->thr, p0, (duk_uint32_t) (p - p0));
+	tv = DUK_GET_TVAL_POSIDX(lex_ctx->thr, lex_ctx->slot1_idx);
+	DUK_TVAL_SET_STRING_UPDREF(lex_ctx->thr, tv, h);
+	out_token->str1 = h;
+	duk__sandbox_skip(lex_ctx, (duk_size_t) (p - p0));
+	return 1;
+}
+
+C
+) perl -0pi -e 's|^(DUK_LOCAL void duk__sandbox_lex_raw\(duk_lexer_ctx \*lex_ctx,\n)|$ENV{SANDBOX_CODE}\n\n$1|m' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -480,9 +532,10 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+n12=$(count 'duk__sandbox_ident_ascii(lex_ctx, out_token)\|^sandbox_ident_done:$\|mcp-codemode: flags first\|^DUK_LOCAL void duk__sandbox_skip(' "$out/duktape.c.tmp")
 n11=$(count 'sandbox_stale\|sandbox_lexers\|duk__sandbox_seek(lex_ctx, pt)\|duk_lexer_sandbox_free(thr, &comp_stk\|sandbox_keep\|^DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx \*lex_ctx,$' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
