@@ -10,7 +10,8 @@
 # lookups, constant appends, token slots) without changing what the compiled
 # code does (patch 7 may, rarely, keep a duplicate constant). Patch 11 replays
 # the first pass's tokens in the second pass instead of lexing them again;
-# patch 12 adds ASCII fast paths to the lexer.
+# patch 12 adds ASCII fast paths to the lexer; patch 13 skips generic property
+# writes in the compiler's bookkeeping.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -515,6 +516,29 @@ DUK_LOCAL duk_bool_t duk__sandbox_ident_ascii(duk_lexer_ctx *lex_ctx, duk_token 
 
 C
 ) perl -0pi -e 's|^(DUK_LOCAL void duk__sandbox_lex_raw\(duk_lexer_ctx \*lex_ctx,\n)|$ENV{SANDBOX_CODE}\n\n$1|m' "$out/duktape.c.tmp"
+# Patch 13: bookkeeping of the compiler through the generic property
+# machinery. Every statement reset the label list to its length at entry
+# through duk_set_length (~390 instructions) even when it had not changed; it
+# now returns early then. Declarations (name, kind) and inner functions
+# (template, offset, line) were appended to their bare arrays with
+# duk_put_prop_index; they are defined at the array's length and the length
+# set, as patch 9 does for constants.
+perl -0pi -e 's|^(DUK_LOCAL void duk__reset_labels_to_length\(duk_compiler_ctx \*comp_ctx, duk_size_t len\) \{\n\tduk_hthread \*thr = comp_ctx->thr;\n)|/* mcp-codemode: appends the value on the stack top to the bare array at idx, as index n (its length). */
+DUK_LOCAL void duk__sandbox_append(duk_hthread *thr, duk_idx_t idx, duk_uarridx_t n) {
+\tduk_harray *a = (duk_harray *) duk_known_hobject(thr, idx);
+\tduk_xdef_prop_index_wec(thr, idx, n);
+\tif (a->length <= n) {
+\t\ta->length = n + 1;
+\t}
+}
+
+$1\tif (((duk_harray *) comp_ctx->curr_func.h_labelnames)->length == len \&\&
+\t    DUK_HBUFFER_DYNAMIC_GET_SIZE(comp_ctx->curr_func.h_labelinfos) == sizeof(duk_labelinfo) * len) {
+\t\treturn; /* mcp-codemode: unchanged */
+\t}
+|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|duk_put_prop_index\(thr, comp_ctx->curr_func\.decls_idx, (n\|n \+ 1)\);|duk__sandbox_append(thr, comp_ctx->curr_func.decls_idx, $1);|g' "$out/duktape.c.tmp"
+perl -0pi -e 's|\(void\) duk_put_prop_index\(thr, old_func\.funcs_idx, (\(duk_uarridx_t\) \(fnum \* 3( \+ [12])?\))\);|duk__sandbox_append(thr, old_func.funcs_idx, $1);|g' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -533,9 +557,10 @@ n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
 n12=$(count 'duk__sandbox_ident_ascii(lex_ctx, out_token)\|^sandbox_ident_done:$\|mcp-codemode: flags first\|^DUK_LOCAL void duk__sandbox_skip(' "$out/duktape.c.tmp")
+n13=$(count 'duk__sandbox_append(\|mcp-codemode: unchanged' "$out/duktape.c.tmp")
 n11=$(count 'sandbox_stale\|sandbox_lexers\|duk__sandbox_seek(lex_ctx, pt)\|duk_lexer_sandbox_free(thr, &comp_stk\|sandbox_keep\|^DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx \*lex_ctx,$' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ] || [ "$n13" != 9 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12 bookkeeping=$n13)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"

@@ -1,9 +1,9 @@
 /* Unit tests of the compiler patches of our Duktape build (sandbox/duktape-variant.sh,
- * patches 11 and 12: token replay in the compiler's second pass, ASCII fast paths
- * of the lexer): programs whose meaning depends on what the patches skip or
- * shortcut (line terminators and automatic semicolons, regexp versus division,
- * strict mode, escaped and non-ASCII identifiers, error lines) give the results
- * and errors of stock Duktape, also when mark-and-sweep runs during a compile. */
+ * patches 11 to 13: token replay in the compiler's second pass, ASCII fast paths
+ * of the lexer, direct appends of declarations): programs whose meaning depends on what the patches
+ * skip or shortcut (line terminators and automatic semicolons, regexp versus division, strict mode,
+ * escaped and non-ASCII identifiers, error lines) give the results and errors of stock Duktape,
+ * also when mark-and-sweep runs during a compile. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +130,28 @@ static void test_error_lines(void **state)
     free(o);
 }
 
+/* Declarations (hoisted vars and functions, in order) and labels (reset after
+ * each statement) as recorded by the first pass. */
+static void test_declarations_and_labels(void **state)
+{
+    (void) state;
+    EXPECT("function f() { var r = [typeof a, typeof g, g(), h()]; var a = 1;\n"
+           "function g() { return 'g' } function h() { return i() } function i() { return 'i' }\n"
+           "var a = 2, b = a; r.push(a, b); return r.join() }\nf()",
+           "undefined,function,g,i,2,2");
+    EXPECT("function f() { var n = 0;\n"
+           "outer: for (var i = 0; i < 3; i++) { inner: for (var j = 0; j < 3; j++) {\n"
+           "if (j == 1) continue outer; if (i == 2) break outer; n += 10 * i + j; } }\n"
+           "a: { b: { break a; } n = -1; } c: for (;;) { break c; }\n"
+           "d: for (var k = 0; k < 2; k++) { e: { if (k) break d; break e; } n += 100; }\n"
+           "return n }\nf()",
+           "110");
+    char *o = eval_str("function f() {\n a: { a: ; }\n}");
+    assert_non_null(strstr(o, "SyntaxError"));
+    free(o);
+    EXPECT("function f() {\n a: { }\n a: { break a; }\n return 1 }\nf()", "1");
+}
+
 /* An allocator that fails every 7th call: Duktape then runs an emergency
  * mark-and-sweep and retries, so collections happen in the middle of
  * compiles; the recorded token strings must survive them. */
@@ -191,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_identifiers),
         cmocka_unit_test(test_strict_directive),
         cmocka_unit_test(test_error_lines),
+        cmocka_unit_test(test_declarations_and_labels),
         cmocka_unit_test(test_collections_during_compile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
