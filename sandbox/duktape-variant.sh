@@ -11,7 +11,7 @@
 # code does (patch 7 may, rarely, keep a duplicate constant). Patch 11 replays
 # the first pass's tokens in the second pass instead of lexing them again;
 # patch 12 adds ASCII fast paths to the lexer; patch 13 skips generic property
-# writes in the compiler's bookkeeping.
+# writes in the compiler's bookkeeping, and patch 14 in its arrays.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -539,6 +539,35 @@ $1\tif (((duk_harray *) comp_ctx->curr_func.h_labelnames)->length == len \&\&
 |m' "$out/duktape.c.tmp"
 perl -0pi -e 's|duk_put_prop_index\(thr, comp_ctx->curr_func\.decls_idx, (n\|n \+ 1)\);|duk__sandbox_append(thr, comp_ctx->curr_func.decls_idx, $1);|g' "$out/duktape.c.tmp"
 perl -0pi -e 's|\(void\) duk_put_prop_index\(thr, old_func\.funcs_idx, (\(duk_uarridx_t\) \(fnum \* 3( \+ [12])?\))\);|duk__sandbox_append(thr, old_func.funcs_idx, $1);|g' "$out/duktape.c.tmp"
+# Patch 14: the compiler's bare arrays (constants, declarations, inner
+# functions) grew their array part by ~1/8 + 2 slots per append that found it
+# full (a reallocation and copy each time, ~360 instructions); appends now
+# double it first. The second pass read the declarations and inner functions
+# back through duk_get_prop_index; it reads their array parts directly (the
+# generic read still takes anything else).
+perl -0pi -e 's|^(/\* mcp-codemode: the two ways of sandbox_const_slots)|/* mcp-codemode: makes room for index n in the array part of the compiler array h (doubling). */
+DUK_LOCAL void duk__sandbox_reserve(duk_hthread *thr, duk_hobject *h, duk_uarridx_t n) {
+\tif (DUK_HOBJECT_HAS_ARRAY_PART(h) \&\& n >= DUK_HOBJECT_GET_ASIZE(h) \&\& n < 0x10000000UL) {
+\t\tduk_uint32_t a = DUK_HOBJECT_GET_ASIZE(h) * 2;
+\t\tduk_hobject_realloc_props(thr, h, DUK_HOBJECT_GET_ESIZE(h), a > n + 16 ? a : n + 16, DUK_HOBJECT_GET_HSIZE(h), 0);
+\t}
+}
+
+/* mcp-codemode: pushes index i of the compiler array at idx (its array part, else a generic read). */
+DUK_LOCAL void duk__sandbox_get_index(duk_hthread *thr, duk_idx_t idx, duk_uarridx_t i) {
+\tduk_hobject *h = duk_known_hobject(thr, idx);
+\tif (DUK_HOBJECT_HAS_ARRAY_PART(h) \&\& i < DUK_HOBJECT_GET_ASIZE(h) \&\& i < ((duk_harray *) h)->length \&\&
+\t    !DUK_TVAL_IS_UNUSED(DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, h, i))) {
+\t\tduk_push_tval(thr, DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, h, i));
+\t} else {
+\t\t(void) duk_get_prop_index(thr, idx, i);
+\t}
+}
+
+$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\tduk_xdef_prop_index_wec\(thr, f->consts_idx, \(duk_uarridx_t\) n\); /\* invalidates tv1, tv2 \*/\n)|\tduk__sandbox_reserve(thr, f->h_consts, (duk_uarridx_t) n); /* mcp-codemode */\n$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\tduk_harray \*a = \(duk_harray \*\) duk_known_hobject\(thr, idx\);\n)|$1\tduk__sandbox_reserve(thr, (duk_hobject *) a, n);\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|duk_get_prop_index\(thr, comp_ctx->curr_func\.(decls_idx\|funcs_idx), |duk__sandbox_get_index(thr, comp_ctx->curr_func.$1, |g' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -558,9 +587,10 @@ n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
 n12=$(count 'duk__sandbox_ident_ascii(lex_ctx, out_token)\|^sandbox_ident_done:$\|mcp-codemode: flags first\|^DUK_LOCAL void duk__sandbox_skip(' "$out/duktape.c.tmp")
 n13=$(count 'duk__sandbox_append(\|mcp-codemode: unchanged' "$out/duktape.c.tmp")
+n14=$(count 'duk__sandbox_reserve(\|duk__sandbox_get_index(' "$out/duktape.c.tmp")
 n11=$(count 'sandbox_stale\|sandbox_lexers\|duk__sandbox_seek(lex_ctx, pt)\|duk_lexer_sandbox_free(thr, &comp_stk\|sandbox_keep\|^DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx \*lex_ctx,$' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ] || [ "$n13" != 9 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12 bookkeeping=$n13)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ] || [ "$n13" != 9 ] || [ "$n14" != 11 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12 bookkeeping=$n13 arrays=$n14)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
