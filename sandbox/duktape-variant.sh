@@ -11,7 +11,8 @@
 # code does (patch 7 may, rarely, keep a duplicate constant). Patch 11 replays
 # the first pass's tokens in the second pass instead of lexing them again;
 # patch 12 adds ASCII fast paths to the lexer; patch 13 skips generic property
-# writes in the compiler's bookkeeping, and patch 14 in its arrays.
+# writes in the compiler's bookkeeping, patch 14 in its arrays, and patch 15
+# in its value-stack copies.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -568,6 +569,13 @@ $1|m' "$out/duktape.c.tmp"
 perl -0pi -e 's|^(\tduk_xdef_prop_index_wec\(thr, f->consts_idx, \(duk_uarridx_t\) n\); /\* invalidates tv1, tv2 \*/\n)|\tduk__sandbox_reserve(thr, f->h_consts, (duk_uarridx_t) n); /* mcp-codemode */\n$1|m' "$out/duktape.c.tmp"
 perl -0pi -e 's|^(\tduk_harray \*a = \(duk_harray \*\) duk_known_hobject\(thr, idx\);\n)|$1\tduk__sandbox_reserve(thr, (duk_hobject *) a, n);\n|m' "$out/duktape.c.tmp"
 perl -0pi -e 's|duk_get_prop_index\(thr, comp_ctx->curr_func\.(decls_idx\|funcs_idx), |duk__sandbox_get_index(thr, comp_ctx->curr_func.$1, |g' "$out/duktape.c.tmp"
+# Patch 15: value-stack traffic of the expression parser. Intermediate
+# values were copied between their (known, valid) value-stack slots with
+# duk_copy, which re-validates both indices (~40 instructions); the copy with
+# its reference counts is done directly. duk__getconst read the constant
+# array's length through duk_get_length; it reads the bare array's length.
+perl -0pi -e 's|\tduk_copy\(comp_ctx->thr, (src->(?:x[12]\.)?valstack_idx), (dst->(?:x[12]\.)?valstack_idx)\);\n|\tDUK_TVAL_SET_TVAL_UPDREF(comp_ctx->thr, DUK_GET_TVAL_POSIDX(comp_ctx->thr, $2), DUK_GET_TVAL_POSIDX(comp_ctx->thr, $1)); /* mcp-codemode: duk_copy */\n|g' "$out/duktape.c.tmp"
+perl -0pi -e 's|^\tn = \(duk_int_t\) duk_get_length\(thr, f->consts_idx\);\n|\tn = (duk_int_t) ((duk_harray *) f->h_consts)->length; /* mcp-codemode: a bare array */\n|m' "$out/duktape.c.tmp"
 # The matches of pattern $1 in file $2 (or stdin); none is a count of 0
 # (grep's status 1), not a failure of the script before it can say which
 # patch did not apply. A read error (status 2) still stops it.
@@ -588,9 +596,10 @@ n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
 n12=$(count 'duk__sandbox_ident_ascii(lex_ctx, out_token)\|^sandbox_ident_done:$\|mcp-codemode: flags first\|^DUK_LOCAL void duk__sandbox_skip(' "$out/duktape.c.tmp")
 n13=$(count 'duk__sandbox_append(\|mcp-codemode: unchanged' "$out/duktape.c.tmp")
 n14=$(count 'duk__sandbox_reserve(\|duk__sandbox_get_index(' "$out/duktape.c.tmp")
+n15=$(count 'mcp-codemode: duk_copy\|mcp-codemode: a bare array' "$out/duktape.c.tmp")
 n11=$(count 'sandbox_stale\|sandbox_lexers\|duk__sandbox_seek(lex_ctx, pt)\|duk_lexer_sandbox_free(thr, &comp_stk\|sandbox_keep\|^DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx \*lex_ctx,$' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ] || [ "$n13" != 9 ] || [ "$n14" != 11 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12 bookkeeping=$n13 arrays=$n14)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ] || [ "$n13" != 9 ] || [ "$n14" != 11 ] || [ "$n15" != 4 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12 bookkeeping=$n13 arrays=$n14 stack=$n15)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
