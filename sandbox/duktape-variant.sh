@@ -8,7 +8,15 @@
 # built them with the pc of the last synced instruction, often an earlier line).
 # Patches 7 to 10 make the compiler cheaper (constant de-duplication, varmap
 # lookups, constant appends, token slots) without changing what the compiled
-# code does (patch 7 may, rarely, keep a duplicate constant).
+# code does (patch 7 may, rarely, keep a duplicate constant). Patch 11 replays
+# the first pass's tokens in the second pass instead of lexing them again;
+# patch 12 adds ASCII fast paths to the lexer; patch 13 skips generic property
+# writes in the compiler's bookkeeping, patch 14 in its arrays, and patch 15
+# in its value-stack copies. The patches after them make running cheaper
+# (plain-object fast paths of sandbox/duk_fastpaths.inc for Object.keys and
+# object spread, object literals, JSON.parse strings, split, property reads
+# and writes) and add the lowering's two directives, "use duk noctor" and
+# "use duk nobind"; each says what and why where it is applied.
 set -eu
 src=${DUKTAPE_SRC:-/usr/share/duktape}
 out=$1
@@ -159,6 +167,419 @@ perl -0pi -e 's|\tduk_copy\(thr, comp_ctx->tok11_idx, comp_ctx->tok21_idx\);\n\t
 \t\tcomp_ctx->lex.slot2_idx = comp_ctx->tok12_idx;
 \t}
 |' "$out/duktape.c.tmp"
+# Patch 11: token replay. Each function body is compiled in two passes over
+# its text, so every token was lexed twice (~20% of a compile). The first
+# lexing of each token is recorded (source order); a rewind replays the
+# records without refilling the lexer window until a token is needed that was
+# not recorded. Records hold their strings (reference count; marked by
+# mark-and-sweep through heap->sandbox_lexers); duk_js_compile frees them.
+perl -0pi -e 's|^(struct duk_lexer_ctx \{\n)|/* mcp-codemode (patch 11): a recorded token (duk__sandbox_seek) */
+typedef struct duk_sandbox_tok {
+\tunion { duk_hstring *str; duk_double_t num; } v1; /* str1 (identifier, string), or the number */
+\tduk_uint32_t from_offset; /* where lexing started */
+\tduk_uint32_t start_offset, end_offset;
+\tduk_int32_t start_line;
+\tduk_uint8_t t, t_nores, flags, end_lines; /* end_lines: line at end_offset - start_line */
+} duk_sandbox_tok;
+#define DUK__SANDBOX_TOK_STRICT 1
+#define DUK__SANDBOX_TOK_REGEXP 2
+#define DUK__SANDBOX_TOK_MODES 3
+#define DUK__SANDBOX_TOK_LINETERM 4
+#define DUK__SANDBOX_TOK_NUM 8
+#define DUK__SANDBOX_TOK_ESCAPES 16 /* num_escapes > 0 */
+#define DUK__SANDBOX_TOK_NOREPLAY 32 /* a regexp: lexed again */
+#define DUK__SANDBOX_TOK_MAX 65536 /* live records (32 bytes each) per compile */
+#define DUK__SANDBOX_TOK_CHUNK 512 /* records are allocated in chunks, never moved */
+#define DUK__SANDBOX_TOK_AT(lex_ctx, i) ((lex_ctx)->sandbox_chunks[(i) / DUK__SANDBOX_TOK_CHUNK] + (i) % DUK__SANDBOX_TOK_CHUNK)
+
+$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tduk_small_uint_t flags; /\* lexer flags, use compiler flag defines for now \*/\n)|$1\tduk_sandbox_tok **sandbox_chunks; /* mcp-codemode: token replay records */
+\tduk_size_t sandbox_ntoks, sandbox_nchunks, sandbox_nchunks_cap;
+\tduk_size_t sandbox_next; /* record to replay next, when sandbox_stale */
+\tduk_lexer_point sandbox_pt; /* position, when sandbox_stale */
+\tduk_uint8_t sandbox_stale; /* window not filled: replaying */
+\tstruct duk_lexer_ctx *sandbox_prev; /* heap->sandbox_lexers chain */
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(DUK_INTERNAL_DECL void duk_lexer_setpoint\(duk_lexer_ctx \*lex_ctx, duk_lexer_point \*pt\);\n)|$1DUK_INTERNAL_DECL void duk_lexer_sandbox_free(duk_hthread *thr, duk_lexer_ctx *lex_ctx);\nDUK_INTERNAL_DECL void duk_lexer_sandbox_release(duk_lexer_ctx *lex_ctx, duk_size_t keep, duk_size_t rbrace_offset);\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\n\tduk_uint_t pf_prevent_count;\n)|$1\tstruct duk_lexer_ctx *sandbox_lexers; /* mcp-codemode: compiling lexers (token replay records) */\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tduk__mark_tval\(heap, &heap->lj\.value2\);\n)|$1\t{ /* mcp-codemode: strings of token replay records */
+\t\tduk_lexer_ctx *sandbox_lex;
+\t\tfor (sandbox_lex = heap->sandbox_lexers; sandbox_lex != NULL; sandbox_lex = sandbox_lex->sandbox_prev) {
+\t\t\tduk_size_t sandbox_i;
+\t\t\tfor (sandbox_i = 0; sandbox_i < sandbox_lex->sandbox_ntoks; sandbox_i++) {
+\t\t\t\tduk_sandbox_tok *sandbox_e = DUK__SANDBOX_TOK_AT(sandbox_lex, sandbox_i);
+\t\t\t\tif (!(sandbox_e->flags & DUK__SANDBOX_TOK_NUM)) duk__mark_heaphdr(heap, (duk_heaphdr *) sandbox_e->v1.str);
+\t\t\t}
+\t\t}
+\t}
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tthr->compile_ctx = &comp_stk\.comp_ctx_alloc; /\* for duk_error_augment\.c \*/\n)|$1\tcomp_stk.comp_ctx_alloc.lex.sandbox_prev = thr->heap->sandbox_lexers; /* mcp-codemode: token replay */
+\tthr->heap->sandbox_lexers = &comp_stk.comp_ctx_alloc.lex;
+|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tthr->compile_ctx = prev_ctx; /\* must restore reliably before returning \*/\n)|$1\tduk_lexer_sandbox_free(thr, &comp_stk.comp_ctx_alloc.lex);\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\t\tat_end = )\(thr->compile_ctx->lex\.window\[0\]\.codepoint < 0\);\n|$1(thr->compile_ctx->lex.sandbox_stale ? thr->compile_ctx->lex.sandbox_pt.offset >= thr->compile_ctx->lex.input_length : thr->compile_ctx->lex.window[0].codepoint < 0); /* mcp-codemode: replay */\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_INTERNAL void duk_lexer_getpoint\(duk_lexer_ctx \*lex_ctx, duk_lexer_point \*pt\) \{\n)|$1\tif (lex_ctx->sandbox_stale) {\n\t\t*pt = lex_ctx->sandbox_pt;\n\t\treturn;\n\t}\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(DUK_INTERNAL void duk_lexer_setpoint\(duk_lexer_ctx \*lex_ctx, duk_lexer_point \*pt\) \{\n)|$1\tif (duk__sandbox_seek(lex_ctx, pt)) {\n\t\treturn;\n\t}\n|' "$out/duktape.c.tmp"
+perl -0pi -e 's|^DUK_INTERNAL\nvoid duk_lexer_parse_js_input_element\(duk_lexer_ctx \*lex_ctx,\n|DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx *lex_ctx,\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\n\tduk_int_t fnum;\n\n\t/\*\n\t \*  On second pass, skip the function\.\n)|\n\tduk_size_t sandbox_keep = comp_ctx->lex.sandbox_ntoks; /* mcp-codemode: token replay */$1|' "$out/duktape.c.tmp"
+perl -0pi -e 's|(\tduk__parse_func_like_raw\(comp_ctx, flags\); /\* pushes function template \*/\n)|$1\tduk_lexer_sandbox_release(\&comp_ctx->lex, sandbox_keep, comp_ctx->prev_token.start_offset); /* mcp-codemode */\n|' "$out/duktape.c.tmp"
+SANDBOX_CODE=$(cat <<'C'
+/* mcp-codemode (patch 11): token replay. Duktape compiles each function in two
+ * passes over the same text, so every token was lexed (decoded, scanned,
+ * interned) twice. The first lexing of a token, in source order, is recorded
+ * in lex_ctx->sandbox_chunks; a rewind (duk_lexer_setpoint) to a recorded
+ * place replays the records instead of lexing, without filling the window,
+ * until a token is needed that was not recorded (the frontier, a regexp, or
+ * other strict/regexp modes), where the window is filled and lexing goes on.
+ * A token is a pure function of where lexing starts (the line follows),
+ * strictness and regexp mode, so a replayed token is the one the lexer would
+ * have made. Recorded strings are held by a reference count and marked by
+ * mark-and-sweep through the heap's chain of active lexers; duk_js_compile
+ * links and frees them, and an inner function's records go once it is
+ * compiled (the outer function's second pass skips its body). */
+DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx *lex_ctx, duk_token *out_token, duk_bool_t strict_mode, duk_bool_t regexp_mode);
+
+/* The first record whose from_offset (by_start: start_offset) is >= offset. */
+DUK_LOCAL duk_size_t duk__sandbox_find(duk_lexer_ctx *lex_ctx, duk_size_t offset, duk_bool_t by_start) {
+	duk_size_t lo = 0, hi = lex_ctx->sandbox_ntoks;
+	while (lo < hi) {
+		duk_size_t mid = lo + (hi - lo) / 2;
+		duk_sandbox_tok *e = DUK__SANDBOX_TOK_AT(lex_ctx, mid);
+		if ((duk_size_t) (by_start ? e->start_offset : e->from_offset) < offset) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+/* Finds the record lexed from pt (from its start, or from its first char);
+ * then the lexer replays from there with a stale window. */
+DUK_LOCAL duk_bool_t duk__sandbox_seek(duk_lexer_ctx *lex_ctx, duk_lexer_point *pt) {
+	duk_small_int_t by_start;
+	lex_ctx->sandbox_stale = 0;
+	for (by_start = 0; by_start < 2; by_start++) {
+		duk_size_t k = duk__sandbox_find(lex_ctx, pt->offset, by_start);
+		if (k < lex_ctx->sandbox_ntoks) {
+			duk_sandbox_tok *e = DUK__SANDBOX_TOK_AT(lex_ctx, k);
+			if ((duk_size_t) (by_start ? e->start_offset : e->from_offset) == pt->offset) {
+				lex_ctx->sandbox_stale = 1;
+				lex_ctx->sandbox_next = k;
+				lex_ctx->sandbox_pt = *pt;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Fills the window at the replay position: lexing goes on from there. */
+DUK_LOCAL void duk__sandbox_materialize(duk_lexer_ctx *lex_ctx) {
+	lex_ctx->sandbox_stale = 0;
+	lex_ctx->input_offset = lex_ctx->sandbox_pt.offset;
+	lex_ctx->input_line = lex_ctx->sandbox_pt.line;
+	duk__init_lexer_window(lex_ctx);
+}
+
+/* Replays e if lexing from the current position would make it: 1, else 0. */
+DUK_LOCAL duk_bool_t duk__sandbox_replay(duk_lexer_ctx *lex_ctx, const duk_sandbox_tok *e, duk_token *out_token, duk_small_uint_t modes) {
+	duk_bool_t lineterm;
+	if ((e->flags & (DUK__SANDBOX_TOK_MODES | DUK__SANDBOX_TOK_NOREPLAY)) != modes) {
+		return 0;
+	}
+	if ((duk_size_t) e->from_offset == lex_ctx->sandbox_pt.offset) {
+		lineterm = (e->flags & DUK__SANDBOX_TOK_LINETERM) != 0;
+	} else if ((duk_size_t) e->start_offset == lex_ctx->sandbox_pt.offset) {
+		lineterm = 0; /* nothing skipped before the token */
+	} else {
+		return 0;
+	}
+	out_token->t = e->t;
+	out_token->t_nores = e->t_nores;
+	if (e->flags & DUK__SANDBOX_TOK_NUM) {
+		out_token->num = e->v1.num;
+	} else {
+		out_token->str1 = e->v1.str;
+	}
+	out_token->start_offset = e->start_offset;
+	out_token->start_line = e->start_line;
+	out_token->num_escapes = (e->flags & DUK__SANDBOX_TOK_ESCAPES) ? 1 : 0; /* only compared with 0 */
+	out_token->lineterm = lineterm;
+	out_token->allow_auto_semi = lineterm || e->t == DUK_TOK_RCURLY;
+	lex_ctx->sandbox_pt.offset = e->end_offset;
+	lex_ctx->sandbox_pt.line = e->start_line + e->end_lines;
+	lex_ctx->sandbox_next++;
+	return 1;
+}
+
+/* Makes room for record n: 1, or 0 (no record; lexing goes on without). */
+DUK_LOCAL duk_bool_t duk__sandbox_room(duk_lexer_ctx *lex_ctx, duk_size_t n) {
+	duk_size_t c = n / DUK__SANDBOX_TOK_CHUNK;
+	void *p;
+	if (c < lex_ctx->sandbox_nchunks) {
+		return 1;
+	}
+	if (n >= DUK__SANDBOX_TOK_MAX || lex_ctx->input_length >= 0x7fffffffUL) {
+		return 0;
+	}
+	if (c == lex_ctx->sandbox_nchunks_cap) {
+		duk_size_t cap = c == 0 ? 8 : c * 2;
+		p = DUK_REALLOC(lex_ctx->thr->heap, (void *) lex_ctx->sandbox_chunks, cap * sizeof(duk_sandbox_tok *));
+		if (p == NULL) {
+			return 0;
+		}
+		lex_ctx->sandbox_chunks = (duk_sandbox_tok **) p;
+		lex_ctx->sandbox_nchunks_cap = cap;
+	}
+	p = DUK_ALLOC(lex_ctx->thr->heap, DUK__SANDBOX_TOK_CHUNK * sizeof(duk_sandbox_tok));
+	if (p == NULL) {
+		return 0;
+	}
+	lex_ctx->sandbox_chunks[c] = (duk_sandbox_tok *) p;
+	lex_ctx->sandbox_nchunks = c + 1;
+	return 1;
+}
+
+/* Appends the token just lexed from offset 'from' if it continues the
+ * records (source order) and there is room; else nothing. */
+DUK_LOCAL void duk__sandbox_record(duk_lexer_ctx *lex_ctx, const duk_token *tok, duk_size_t from, duk_small_uint_t modes) {
+	duk_sandbox_tok *e;
+	duk_size_t n = lex_ctx->sandbox_ntoks;
+	duk_int_t lines = lex_ctx->window[0].line - tok->start_line;
+	if (n > 0 && (duk_size_t) DUK__SANDBOX_TOK_AT(lex_ctx, n - 1)->end_offset != from) {
+		return; /* not at the frontier */
+	}
+	if (!duk__sandbox_room(lex_ctx, n)) {
+		return;
+	}
+	e = DUK__SANDBOX_TOK_AT(lex_ctx, n);
+	e->t = (duk_uint8_t) tok->t;
+	e->t_nores = (duk_uint8_t) tok->t_nores;
+	e->flags = (duk_uint8_t) (modes | (tok->lineterm ? DUK__SANDBOX_TOK_LINETERM : 0) |
+	                          (tok->num_escapes > 0 ? DUK__SANDBOX_TOK_ESCAPES : 0));
+	e->end_lines = (duk_uint8_t) lines;
+	e->v1.str = NULL;
+	if (tok->t == DUK_TOK_REGEXP || lines < 0 || lines > 255) {
+		e->flags |= DUK__SANDBOX_TOK_NOREPLAY; /* lexed again; a placeholder keeps the order */
+	} else if (tok->t == DUK_TOK_NUMBER) {
+		e->flags |= DUK__SANDBOX_TOK_NUM;
+		e->v1.num = tok->num;
+	} else if (tok->t_nores == DUK_TOK_IDENTIFIER || tok->t == DUK_TOK_STRING) {
+		e->v1.str = tok->str1;
+		DUK_HSTRING_INCREF(lex_ctx->thr, e->v1.str);
+	}
+	e->from_offset = (duk_uint32_t) from;
+	e->start_offset = (duk_uint32_t) tok->start_offset;
+	e->end_offset = (duk_uint32_t) lex_ctx->window[0].offset;
+	e->start_line = (duk_int32_t) tok->start_line;
+	lex_ctx->sandbox_ntoks = n + 1;
+}
+
+DUK_LOCAL void duk__sandbox_unref(duk_hthread *thr, duk_sandbox_tok *e) {
+	if (!(e->flags & DUK__SANDBOX_TOK_NUM) && e->v1.str != NULL) {
+		DUK_HSTRING_DECREF(thr, e->v1.str);
+	}
+}
+
+DUK_INTERNAL
+void duk_lexer_parse_js_input_element(duk_lexer_ctx *lex_ctx,
+                                      duk_token *out_token,
+                                      duk_bool_t strict_mode,
+                                      duk_bool_t regexp_mode) {
+	duk_small_uint_t modes = (strict_mode ? DUK__SANDBOX_TOK_STRICT : 0) | (regexp_mode ? DUK__SANDBOX_TOK_REGEXP : 0);
+	duk_size_t from;
+	if (lex_ctx->sandbox_stale) {
+		duk_size_t k = lex_ctx->sandbox_next;
+		duk_sandbox_tok *e = k < lex_ctx->sandbox_ntoks ? DUK__SANDBOX_TOK_AT(lex_ctx, k) : NULL;
+		if (e != NULL && duk__sandbox_replay(lex_ctx, e, out_token, modes)) {
+			if (++lex_ctx->token_count >= lex_ctx->token_limit) {
+				DUK_ERROR_RANGE(lex_ctx->thr, DUK_STR_TOKEN_LIMIT);
+				DUK_WO_NORETURN(return;);
+			}
+			return;
+		}
+		duk__sandbox_materialize(lex_ctx);
+		from = lex_ctx->window[0].offset;
+		duk__sandbox_lex_raw(lex_ctx, out_token, strict_mode, regexp_mode);
+		if (e != NULL && (duk_size_t) e->from_offset == from && lex_ctx->window[0].offset == (duk_size_t) e->end_offset) {
+			/* same extent (a regexp; other modes before "use strict"): replay on after it */
+			lex_ctx->sandbox_stale = 1;
+			lex_ctx->sandbox_next = k + 1;
+			lex_ctx->sandbox_pt.offset = lex_ctx->window[0].offset;
+			lex_ctx->sandbox_pt.line = lex_ctx->window[0].line;
+			return;
+		}
+	} else {
+		from = lex_ctx->window[0].offset;
+		duk__sandbox_lex_raw(lex_ctx, out_token, strict_mode, regexp_mode);
+	}
+	if (out_token->t != DUK_TOK_EOF) {
+		duk__sandbox_record(lex_ctx, out_token, from, modes);
+	}
+}
+
+/* An inner function is compiled: drops the records from index keep (the
+ * first after the token that followed 'function') up to, not including, the
+ * closing brace at rbrace_offset, which the outer function's second pass
+ * seeks when it skips the body. */
+DUK_INTERNAL void duk_lexer_sandbox_release(duk_lexer_ctx *lex_ctx, duk_size_t keep, duk_size_t rbrace_offset) {
+	duk_size_t b = duk__sandbox_find(lex_ctx, rbrace_offset, 1);
+	duk_size_t i, gone;
+	if (b >= lex_ctx->sandbox_ntoks || b <= keep || (duk_size_t) DUK__SANDBOX_TOK_AT(lex_ctx, b)->start_offset != rbrace_offset) {
+		return;
+	}
+	if (lex_ctx->sandbox_stale && lex_ctx->sandbox_next < b) {
+		duk__sandbox_materialize(lex_ctx);
+	}
+	gone = b - keep;
+	for (i = keep; i < b; i++) {
+		duk__sandbox_unref(lex_ctx->thr, DUK__SANDBOX_TOK_AT(lex_ctx, i));
+	}
+	for (i = b; i < lex_ctx->sandbox_ntoks; i++) {
+		*DUK__SANDBOX_TOK_AT(lex_ctx, i - gone) = *DUK__SANDBOX_TOK_AT(lex_ctx, i);
+	}
+	lex_ctx->sandbox_ntoks -= gone;
+	if (lex_ctx->sandbox_stale) {
+		lex_ctx->sandbox_next -= gone;
+	}
+}
+
+/* Drops the records (and their string references); unlinks the lexer from
+ * the heap's chain. */
+DUK_INTERNAL void duk_lexer_sandbox_free(duk_hthread *thr, duk_lexer_ctx *lex_ctx) {
+	duk_size_t i;
+	duk_lexer_ctx **pp;
+	for (pp = &thr->heap->sandbox_lexers; *pp != NULL; pp = &(*pp)->sandbox_prev) {
+		if (*pp == lex_ctx) {
+			*pp = lex_ctx->sandbox_prev;
+			break;
+		}
+	}
+	for (i = 0; i < lex_ctx->sandbox_ntoks; i++) {
+		duk__sandbox_unref(thr, DUK__SANDBOX_TOK_AT(lex_ctx, i));
+	}
+	for (i = 0; i < lex_ctx->sandbox_nchunks; i++) {
+		DUK_FREE(thr->heap, (void *) lex_ctx->sandbox_chunks[i]);
+	}
+	DUK_FREE(thr->heap, (void *) lex_ctx->sandbox_chunks);
+	lex_ctx->sandbox_chunks = NULL;
+	lex_ctx->sandbox_ntoks = lex_ctx->sandbox_nchunks = lex_ctx->sandbox_nchunks_cap = 0;
+	lex_ctx->sandbox_stale = 0;
+}
+
+C
+) perl -0pi -e 's|^(DUK_INTERNAL void duk_lexer_getpoint\()|$ENV{SANDBOX_CODE}\n$1|m' "$out/duktape.c.tmp"
+# Patch 12: ASCII fast paths of the lexer. An identifier of ASCII characters
+# is interned straight from the source bytes (the general loop decoded,
+# checked and appended it character by character), and an identifier is
+# compared with the ~45 reserved words only if the string carries the
+# reserved-word flags Duktape sets on exactly those strings.
+perl -0pi -e 's|^(\t\tDUK__INITBUFFER\(lex_ctx\);\n\t\tfor \(;;\) \{\n\t\t\t/\* re-lookup first char on first loop \*/\n)|\t\tif (duk__sandbox_ident_ascii(lex_ctx, out_token)) { /* mcp-codemode: ASCII fast path */
+\t\t\tgoto sandbox_ident_done;
+\t\t}
+$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\t\tout_token->str1 = duk__internbuffer\(lex_ctx, lex_ctx->slot1_idx\);\n)(\t\tstr = out_token->str1;\n)|$1sandbox_ident_done:\n$2|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^\t\tif \(out_token->num_escapes == 0\) \{\n|\t\tif (out_token->num_escapes == 0 \&\& DUK_HSTRING_HAS_RESERVED_WORD(str) \&\& (strict_mode \|\| !DUK_HSTRING_HAS_STRICT_RESERVED_WORD(str))) { /* mcp-codemode: flags first */\n|m' "$out/duktape.c.tmp"
+SANDBOX_CODE=$(cat <<'C'
+/* mcp-codemode (patch 12): ASCII fast paths of the lexer. Advances the
+ * window by n characters (any n). */
+DUK_LOCAL void duk__sandbox_skip(duk_lexer_ctx *lex_ctx, duk_size_t n) {
+	while (n > 0) {
+		duk_small_uint_t k = n < DUK_LEXER_WINDOW_SIZE ? (duk_small_uint_t) n : DUK_LEXER_WINDOW_SIZE;
+		DUK__ADVANCECHARS(lex_ctx, k);
+		n -= k;
+	}
+}
+
+/* An identifier of ASCII characters without escapes goes from the source
+ * bytes straight into slot 1: the string the general loop makes, without a
+ * decode, check and append per character. Returns 0, having consumed
+ * nothing, for any other identifier (the general loop takes it). */
+DUK_LOCAL duk_bool_t duk__sandbox_ident_ascii(duk_lexer_ctx *lex_ctx, duk_token *out_token) {
+	const duk_uint8_t *p0 = lex_ctx->input + lex_ctx->window[0].offset;
+	const duk_uint8_t *pe = lex_ctx->input + lex_ctx->input_length;
+	const duk_uint8_t *p = p0;
+	duk_hstring *h;
+	duk_tval *tv;
+	if (lex_ctx->window[0].codepoint >= 0x80 || lex_ctx->window[0].codepoint == DUK_ASC_BACKSLASH) {
+		return 0;
+	}
+	while (p < pe && *p < 0x80 && duk_is_idchar_tab[*p] != 0) {
+		p++;
+	}
+	if (p < pe && (*p >= 0x80 || *p == DUK_ASC_BACKSLASH)) {
+		return 0;
+	}
+	h = duk_heap_strtable_intern_checked(lex_ctx->thr, p0, (duk_uint32_t) (p - p0));
+	tv = DUK_GET_TVAL_POSIDX(lex_ctx->thr, lex_ctx->slot1_idx);
+	DUK_TVAL_SET_STRING_UPDREF(lex_ctx->thr, tv, h);
+	out_token->str1 = h;
+	duk__sandbox_skip(lex_ctx, (duk_size_t) (p - p0));
+	return 1;
+}
+
+C
+) perl -0pi -e 's|^(DUK_LOCAL void duk__sandbox_lex_raw\(duk_lexer_ctx \*lex_ctx,\n)|$ENV{SANDBOX_CODE}\n\n$1|m' "$out/duktape.c.tmp"
+# Patch 13: bookkeeping of the compiler through the generic property
+# machinery. Every statement reset the label list to its length at entry
+# through duk_set_length (~390 instructions) even when it had not changed; it
+# now returns early then. Declarations (name, kind) and inner functions
+# (template, offset, line) were appended to their bare arrays with
+# duk_put_prop_index; they are defined at the array's length and the length
+# set, as patch 9 does for constants.
+perl -0pi -e 's|^(DUK_LOCAL void duk__reset_labels_to_length\(duk_compiler_ctx \*comp_ctx, duk_size_t len\) \{\n\tduk_hthread \*thr = comp_ctx->thr;\n)|/* mcp-codemode: appends the value on the stack top to the bare array at idx, as index n (its length). */
+DUK_LOCAL void duk__sandbox_append(duk_hthread *thr, duk_idx_t idx, duk_uarridx_t n) {
+\tduk_harray *a = (duk_harray *) duk_known_hobject(thr, idx);
+\tduk_xdef_prop_index_wec(thr, idx, n);
+\tif (a->length <= n) {
+\t\ta->length = n + 1;
+\t}
+}
+
+$1\tif (((duk_harray *) comp_ctx->curr_func.h_labelnames)->length == len \&\&
+\t    DUK_HBUFFER_DYNAMIC_GET_SIZE(comp_ctx->curr_func.h_labelinfos) == sizeof(duk_labelinfo) * len) {
+\t\treturn; /* mcp-codemode: unchanged */
+\t}
+|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|duk_put_prop_index\(thr, comp_ctx->curr_func\.decls_idx, (n\|n \+ 1)\);|duk__sandbox_append(thr, comp_ctx->curr_func.decls_idx, $1);|g' "$out/duktape.c.tmp"
+perl -0pi -e 's|\(void\) duk_put_prop_index\(thr, old_func\.funcs_idx, (\(duk_uarridx_t\) \(fnum \* 3( \+ [12])?\))\);|duk__sandbox_append(thr, old_func.funcs_idx, $1);|g' "$out/duktape.c.tmp"
+# Patch 14: the compiler's bare arrays (constants, declarations, inner
+# functions) grew their array part by ~1/8 + 2 slots per append that found it
+# full (a reallocation and copy each time, ~360 instructions); appends now
+# double it first. The second pass read the declarations and inner functions
+# back through duk_get_prop_index; it reads their array parts directly (the
+# generic read still takes anything else).
+perl -0pi -e 's|^(/\* mcp-codemode: the two ways of sandbox_const_slots)|/* mcp-codemode: makes room for index n in the array part of the compiler array h (doubling). */
+DUK_LOCAL void duk__sandbox_reserve(duk_hthread *thr, duk_hobject *h, duk_uarridx_t n) {
+\tif (DUK_HOBJECT_HAS_ARRAY_PART(h) \&\& n >= DUK_HOBJECT_GET_ASIZE(h) \&\& n < 0x10000000UL) {
+\t\tduk_uint32_t a = DUK_HOBJECT_GET_ASIZE(h) * 2;
+\t\tduk_hobject_realloc_props(thr, h, DUK_HOBJECT_GET_ESIZE(h), a > n + 16 ? a : n + 16, DUK_HOBJECT_GET_HSIZE(h), 0);
+\t}
+}
+
+/* mcp-codemode: pushes index i of the compiler array at idx (its array part, else a generic read). */
+DUK_LOCAL void duk__sandbox_get_index(duk_hthread *thr, duk_idx_t idx, duk_uarridx_t i) {
+\tduk_hobject *h = duk_known_hobject(thr, idx);
+\tif (DUK_HOBJECT_HAS_ARRAY_PART(h) \&\& i < DUK_HOBJECT_GET_ASIZE(h) \&\& i < ((duk_harray *) h)->length \&\&
+\t    !DUK_TVAL_IS_UNUSED(DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, h, i))) {
+\t\tduk_push_tval(thr, DUK_HOBJECT_A_GET_VALUE_PTR(thr->heap, h, i));
+\t} else {
+\t\t(void) duk_get_prop_index(thr, idx, i);
+\t}
+}
+
+$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\tduk_xdef_prop_index_wec\(thr, f->consts_idx, \(duk_uarridx_t\) n\); /\* invalidates tv1, tv2 \*/\n)|\tduk__sandbox_reserve(thr, f->h_consts, (duk_uarridx_t) n); /* mcp-codemode */\n$1|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|^(\tduk_harray \*a = \(duk_harray \*\) duk_known_hobject\(thr, idx\);\n)|$1\tduk__sandbox_reserve(thr, (duk_hobject *) a, n);\n|m' "$out/duktape.c.tmp"
+perl -0pi -e 's|duk_get_prop_index\(thr, comp_ctx->curr_func\.(decls_idx\|funcs_idx), |duk__sandbox_get_index(thr, comp_ctx->curr_func.$1, |g' "$out/duktape.c.tmp"
+# Patch 15: value-stack traffic of the expression parser. Intermediate
+# values were copied between their (known, valid) value-stack slots with
+# duk_copy, which re-validates both indices (~40 instructions); the copy with
+# its reference counts is done directly. duk__getconst read the constant
+# array's length through duk_get_length; it reads the bare array's length.
+perl -0pi -e 's|\tduk_copy\(comp_ctx->thr, (src->(?:x[12]\.)?valstack_idx), (dst->(?:x[12]\.)?valstack_idx)\);\n|\tDUK_TVAL_SET_TVAL_UPDREF(comp_ctx->thr, DUK_GET_TVAL_POSIDX(comp_ctx->thr, $2), DUK_GET_TVAL_POSIDX(comp_ctx->thr, $1)); /* mcp-codemode: duk_copy */\n|g' "$out/duktape.c.tmp"
+perl -0pi -e 's|^\tn = \(duk_int_t\) duk_get_length\(thr, f->consts_idx\);\n|\tn = (duk_int_t) ((duk_harray *) f->h_consts)->length; /* mcp-codemode: a bare array */\n|m' "$out/duktape.c.tmp"
 # Fast paths over plain objects (sandbox/duk_fastpaths.inc, appended): the
 # object spread native sandbox_object_spread, and Object.keys, which tries
 # the entry walk before building Duktape's generic enumerator.
@@ -216,6 +637,11 @@ n7=$(count 'sandbox_const_slot' "$out/duktape.c.tmp")
 n8=$(count 'sandbox_isreg' "$out/duktape.c.tmp")
 n9=$(count 'mcp-codemode: a direct append' "$out/duktape.c.tmp")
 n10=$(count 'mcp-codemode: swap the token slots' "$out/duktape.c.tmp")
+n12=$(count 'duk__sandbox_ident_ascii(lex_ctx, out_token)\|^sandbox_ident_done:$\|mcp-codemode: flags first\|^DUK_LOCAL void duk__sandbox_skip(' "$out/duktape.c.tmp")
+n13=$(count 'duk__sandbox_append(\|mcp-codemode: unchanged' "$out/duktape.c.tmp")
+n14=$(count 'duk__sandbox_reserve(\|duk__sandbox_get_index(' "$out/duktape.c.tmp")
+n15=$(count 'mcp-codemode: duk_copy\|mcp-codemode: a bare array' "$out/duktape.c.tmp")
+n11=$(count 'sandbox_stale\|sandbox_lexers\|duk__sandbox_seek(lex_ctx, pt)\|duk_lexer_sandbox_free(thr, &comp_stk\|sandbox_keep\|^DUK_LOCAL void duk__sandbox_lex_raw(duk_lexer_ctx \*lex_ctx,$' "$out/duktape.c.tmp")
 nw=$(count 'mcp-codemode: plain write' "$out/duktape.c.tmp")
 ng=$(count 'mcp-codemode: plain read' "$out/duktape.c.tmp")
 nd=$(count 'mcp-codemode: directives' "$out/duktape.c.tmp")
@@ -223,8 +649,8 @@ ns=$(count 'mcp-codemode: split append' "$out/duktape.c.tmp")
 nj=$(count 'mcp-codemode: no escapes, straight from the input' "$out/duktape.c.tmp")
 nl=$(count 'mcp-codemode: literal fast path' "$out/duktape.c.tmp")
 nk=$(count 'duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /\* mcp-codemode: plain objects' "$out/duktape.c.tmp")
-if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ] || [ "$ns" != 3 ] || [ "$nd" != 1 ] || [ "$ng" != 1 ] || [ "$nw" != 1 ]; then
-    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 fast-keys=$nk literal=$nl json-string=$nj split=$ns directives=$nd getprop=$ng putprop=$nw)" >&2
+if [ "$n1" != 1 ] || [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 1 ] || [ "$n5" != 1 ] || [ "$n6" != 6 ] || [ "$n7" != 6 ] || [ "$n8" != 4 ] || [ "$n9" != 1 ] || [ "$n10" != 1 ] || [ "$n11" != 24 ] || [ "$n12" != 4 ] || [ "$n13" != 9 ] || [ "$n14" != 11 ] || [ "$n15" != 4 ] || [ "$nk" != 1 ] || [ "$nl" != 1 ] || [ "$nj" != 1 ] || [ "$ns" != 3 ] || [ "$nd" != 1 ] || [ "$ng" != 1 ] || [ "$nw" != 1 ]; then
+    echo "duktape-variant: a patch did not apply (regexp=$n1 compiler=$n2 config=$n3 timeout-site=$n4 callable-line=$n5 pinned=$n6 getconst=$n7 varmap=$n8 append=$n9 token-slots=$n10 token-replay=$n11 ascii=$n12 bookkeeping=$n13 arrays=$n14 stack=$n15 fast-keys=$nk literal=$nl json-string=$nj split=$ns directives=$nd getprop=$ng putprop=$nw)" >&2
     exit 1
 fi
 mv "$out/duk_config.h.tmp" "$out/duk_config.h"
