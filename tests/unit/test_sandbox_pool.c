@@ -1,8 +1,9 @@
 /* Unit tests of the host side of the sandbox (pool.c, execution.c) with real
  * processes: this test binary re-executes itself as the zygote. Covers leasing,
  * runs, host calls, kills at the hard deadline, crashes, the seccomp filter,
- * hostile worker output, a worker that stays after its `done` (killed after
- * the grace), and a clean shutdown (uv_loop_close == 0). */
+ * hostile worker output, a worker that stays after its `done` (its socket
+ * closed at release, the worker killed after the grace), and a clean
+ * shutdown (uv_loop_close == 0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 
+#include <dirent.h>
 #include <sys/socket.h>
 #include <limits.h>
 #include <poll.h>
@@ -214,7 +216,21 @@ struct lingering {
     uv_timer_t check;
     struct sandbox_pool *pool;
     int pid, alive_at_50ms, checks;
+    int fds_at_done, fds_refilled; /* this process's open fds (-1: not counted) */
+    unsigned idle_at_done;
 };
+
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (d == NULL)
+        return -1;
+    while (readdir(d) != NULL)
+        n++;
+    closedir(d);
+    return n;
+}
 
 static void linger_check(uv_timer_t *t)
 {
@@ -222,6 +238,10 @@ static void linger_check(uv_timer_t *t)
     int alive = kill(l->pid, 0) == 0;
     if (l->checks++ == 0)
         l->alive_at_50ms = alive;
+    /* Once the replacement is idle, while the finished worker still lives:
+     * the host holds the replacement's socket, no longer the finished one's. */
+    if (alive && l->fds_refilled < 0 && sandbox_pool_idle(l->pool) == 1)
+        l->fds_refilled = count_fds();
     if (!alive || l->checks > 60) {
         l->pid = alive ? -l->pid : 0; /* 0: gone, as it should be */
         uv_close((uv_handle_t *) t, NULL);
@@ -237,6 +257,8 @@ static void linger_done(void *ud, struct sandbox_exec *x, const struct sandbox_e
     (void) x;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(res->outcome, "value");
     l->pid = cJSON_IsNumber(v) ? v->valueint : -1;
+    l->fds_at_done = count_fds(); /* the worker's socket open, maybe its replacement's */
+    l->idle_at_done = sandbox_pool_idle(l->pool);
     uv_timer_start(&l->check, linger_check, 50, 0);
 }
 
@@ -247,6 +269,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     (void) state;
     struct lingering l;
     memset(&l, 0, sizeof l);
+    l.fds_refilled = -1;
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
@@ -262,6 +285,9 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     assert_int_equal(l.alive_at_50ms, 1); /* released after done: not killed at once */
     assert_int_equal(l.pid, 0);           /* but killed once the grace ran out */
     assert_true(l.checks * 50 >= SANDBOX_FINISH_GRACE_MS);
+    assert_true(l.fds_at_done > 0);
+    /* The finished worker's socket closed, the replacement's open. */
+    assert_int_equal(l.fds_refilled, l.fds_at_done - 1 + (l.idle_at_done == 0));
 }
 
 /* --- admission: CPU slots ------------------------------------------------------------- */
