@@ -1,6 +1,5 @@
-/* Page-table warm-up of code: the zygote drops its code mappings after
- * building the template; a worker maps the executable's code before its run.
- * See code_pages.h for why. */
+/* Page-table release of code: the zygote drops its code mappings after
+ * building the template. See code_pages.h for why. */
 #include "sandbox/code_pages.h"
 
 #include <elf.h>
@@ -9,18 +8,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
-/* The executable's code segments, page-aligned (usually one). */
-#define MAX_SPANS 4
-static struct {
-    uintptr_t start;
-    size_t len;
-} exe_code[MAX_SPANS];
-static int nexe_code;
 
 /* Page-aligned [start, start + len) of a segment. */
 static void segment_span(const struct dl_phdr_info *info, const ElfW(Phdr) * ph, uintptr_t *start,
@@ -40,11 +27,10 @@ static int is_vdso(const struct dl_phdr_info *info)
 
 /* Code segments are read-only and never written (no text relocations), so
  * dropping their entries loses nothing: they come back from the page cache. */
-static int release_object(struct dl_phdr_info *info, size_t size, void *first)
+static int release_object(struct dl_phdr_info *info, size_t size, void *unused)
 {
     (void) size;
-    int is_exe = *(int *) first;
-    *(int *) first = 0; /* the executable comes first */
+    (void) unused;
     if (is_vdso(info))
         return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -54,10 +40,6 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *first)
         uintptr_t start;
         size_t len;
         segment_span(info, ph, &start, &len);
-        if (is_exe && nexe_code < MAX_SPANS) {
-            exe_code[nexe_code].start = start;
-            exe_code[nexe_code++].len = len;
-        }
         madvise((void *) start, len, MADV_DONTNEED);
     }
     return 0;
@@ -65,13 +47,5 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *first)
 
 void sandbox_code_pages_release(void)
 {
-    int first = 1;
-    nexe_code = 0;
-    dl_iterate_phdr(release_object, &first);
-}
-
-void sandbox_code_pages_populate(void)
-{
-    for (int i = 0; i < nexe_code; i++)
-        madvise((void *) exe_code[i].start, exe_code[i].len, MADV_POPULATE_READ);
+    dl_iterate_phdr(release_object, NULL);
 }

@@ -80,9 +80,10 @@ void sandbox_worker_kill(struct sandbox_worker *w);
 void sandbox_worker_release(struct sandbox_worker *w);
 
 /* Like sandbox_worker_release, for a worker that sent its last message
- * (`done`) and exits by itself: no kill is sent (one zygote wake-up and two
- * system calls less per call); a worker whose channel and exit report have
- * not both arrived SANDBOX_FINISH_GRACE_MS later is killed as usual. */
+ * (`done`) and exits by itself: closes our end of its socket at once (the
+ * worker exits at that EOF) and sends no kill (one zygote wake-up and two
+ * system calls less per call); a worker whose exit report has not arrived
+ * SANDBOX_FINISH_GRACE_MS later is killed as usual. */
 #define SANDBOX_FINISH_GRACE_MS 250
 void sandbox_worker_release_finished(struct sandbox_worker *w);
 

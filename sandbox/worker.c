@@ -4,7 +4,6 @@
  * socket; a 5 ms interval timer forces engine interrupts so long-running
  * code meets its deadline. */
 #include "sandbox/worker.h"
-#include "sandbox/code_pages.h"
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
 #include "sandbox/seccomp.h"
@@ -433,9 +432,8 @@ void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
     sandbox_limits_reseed();
     close_other_fds(ipc_fd);
     lock_down(cfg);
-    /* While it waits: map its code, copy the template-heap pages a run
-     * writes, and rehearse the run's library calls (see above). */
-    sandbox_code_pages_populate();
+    /* While it waits: copy the template-heap pages a run writes, and
+     * rehearse the run's library calls (see above). */
     sandbox_warm_pages_touch();
     settle_allocator();
     rehearse();

@@ -27,6 +27,7 @@
 
 static pid_t children[MAX_CHILDREN];
 static int nchildren;
+static pid_t zygote_pid; /* getpid() once, not once per fork */
 
 static int send_line(int fd, const char *line, int pass_fd)
 {
@@ -83,12 +84,15 @@ static pid_t fork_worker(int ctl, struct sandbox_engine *tmpl, const struct sand
     int sv[2];
     if (nchildren >= MAX_CHILDREN || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
         return -1;
-    pid_t zygote = getpid();
-    pid_t pid = fork();
+    /* _Fork: fork without glibc's fork handlers, which reset locks in ld.so's
+     * and libc's data in the child, a copy-on-write fault of each page they
+     * lie in (~3 per worker, ~2 us each). Nothing can hold those locks here:
+     * the zygote has one thread, and no fork handlers of its own. */
+    pid_t pid = _Fork();
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, oldmask, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != zygote)
+        if (getppid() != zygote_pid)
             _exit(0); /* the zygote died before the death signal was armed */
         if (ctl >= 0)
             close(ctl);
@@ -235,6 +239,7 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (host_pid > 0 && getppid() != host_pid)
         return 0; /* the host died before the death signal was armed: nobody to serve */
+    zygote_pid = getpid();
     char *err = NULL;
     if (sandbox_zone_enable() != 0)
         log_warn("zygote", "cannot reserve the template zone: workers allocate among its pages");

@@ -1,8 +1,9 @@
 /* Unit tests of the host side of the sandbox (pool.c, execution.c) with real
  * processes: this test binary re-executes itself as the zygote. Covers leasing,
  * runs, host calls, kills at the hard deadline, crashes, the seccomp filter,
- * hostile worker output, a worker that stays after its `done` (killed after
- * the grace), and a clean shutdown (uv_loop_close == 0). */
+ * hostile worker output, a worker that stays after its `done` (its socket
+ * closed at release, the worker killed after the grace), and a clean
+ * shutdown (uv_loop_close == 0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 
+#include <dirent.h>
 #include <sys/socket.h>
 #include <limits.h>
 #include <poll.h>
@@ -215,7 +217,21 @@ struct lingering {
     struct sandbox_pool *pool;
     int pid, alive_at_50ms, checks;
     uint64_t done_at, gone_after; /* loop time (ms) of the outcome; from it to the first check that found no worker */
+    int fds_at_done, fds_refilled; /* this process's open fds (-1: not counted) */
+    unsigned idle_at_done;
 };
+
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (d == NULL)
+        return -1;
+    while (readdir(d) != NULL)
+        n++;
+    closedir(d);
+    return n;
+}
 
 static void linger_check(uv_timer_t *t)
 {
@@ -223,6 +239,10 @@ static void linger_check(uv_timer_t *t)
     int alive = kill(l->pid, 0) == 0;
     if (l->checks++ == 0)
         l->alive_at_50ms = alive;
+    /* Once the replacement is idle, while the finished worker still lives:
+     * the host holds the replacement's socket, no longer the finished one's. */
+    if (alive && l->fds_refilled < 0 && sandbox_pool_idle(l->pool) == 1)
+        l->fds_refilled = count_fds();
     if (!alive || l->checks > 60) {
         l->pid = alive ? -l->pid : 0; /* 0: gone, as it should be */
         l->gone_after = uv_now(&l->loop) - l->done_at;
@@ -240,6 +260,8 @@ static void linger_done(void *ud, struct sandbox_exec *x, const struct sandbox_e
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(res->outcome, "value");
     l->pid = cJSON_IsNumber(v) ? v->valueint : -1;
     l->done_at = uv_now(&l->loop);
+    l->fds_at_done = count_fds(); /* the worker's socket open, maybe its replacement's */
+    l->idle_at_done = sandbox_pool_idle(l->pool);
     uv_timer_start(&l->check, linger_check, 50, 0);
 }
 
@@ -250,6 +272,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     (void) state;
     struct lingering l;
     memset(&l, 0, sizeof l);
+    l.fds_refilled = -1;
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
@@ -267,6 +290,9 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     /* not before the grace ran out; measured in time, not in checks (a
      * loaded machine delays the 50 ms checks, so fewer of them fit) */
     assert_true(l.gone_after + 50 >= SANDBOX_FINISH_GRACE_MS);
+    assert_true(l.fds_at_done > 0);
+    /* The finished worker's socket closed, the replacement's open. */
+    assert_int_equal(l.fds_refilled, l.fds_at_done - 1 + (l.idle_at_done == 0));
 }
 
 /* --- admission: CPU slots ------------------------------------------------------------- */
