@@ -15,6 +15,7 @@
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
 #include "sandbox/zone.h"
+#include "engine_run.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -64,18 +65,6 @@ static void test_limits_allocate_in_the_zone(void **state)
     assert_int_equal(l.mem_used, 3000);
     sandbox_limits_free(&l, q);
     assert_int_equal(l.mem_used, 0);
-}
-
-static char *run(struct sandbox_engine *e, const char *code)
-{
-    struct sandbox_run_limits rl = {5000, 64u << 20, 16};
-    sandbox_engine_start(e, code, strlen(code), NULL, &rl);
-    assert_int_equal(sandbox_engine_state(e), SANDBOX_DONE);
-    struct buf out;
-    buf_init(&out, 0);
-    sandbox_engine_outcome(e, 1 << 20, &out);
-    buf_append(&out, "", 1);
-    return out.data;
 }
 
 /* Pages of the zone this process holds alone (/proc/self/pagemap bit 56):
@@ -151,7 +140,7 @@ static void check_pinned_heap_survives(struct sandbox_engine *e)
         "  junk.push({i, s: 'k' + (i % 100), c: [junk.length]}); if (junk.length > 1000) junk = []; }"
         "Math = undefined; JSON.parse = null;"
         "return [typeof Array.prototype.map, ({}).foo.k, keep.call('hello', 1, 3), typeof Math, i]";
-    char *o = run(e, code);
+    char *o = engine_run(e, code);
     assert_non_null(strstr(o, "\"value\":[\"undefined\",\"v\",\"el\",\"undefined\",200000]"));
     free(o);
 }
@@ -184,17 +173,10 @@ static void test_frozen_zone_is_never_written(void **state)
     sandbox_limits_free(&l, fresh);
     assert_int_equal(l.mem_used, 0);
 
-    struct sandbox_run_limits rl = {5000, 64u << 20, 16};
-    const char *code = "let a = []; for (let i = 0; i < 20000; i++) a.push({i, s: 'x' + i});"
-                       "return a.length + a[19999].i";
-    sandbox_engine_start(e, code, strlen(code), NULL, &rl);
-    assert_int_equal(sandbox_engine_state(e), SANDBOX_DONE);
-    struct buf out;
-    buf_init(&out, 0);
-    sandbox_engine_outcome(e, 1 << 20, &out);
-    buf_append(&out, "", 1);
-    assert_non_null(strstr(out.data, "\"value\":39999"));
-    buf_free(&out);
+    char *out = engine_run(e, "let a = []; for (let i = 0; i < 20000; i++) a.push({i, s: 'x' + i});"
+                              "return a.length + a[19999].i");
+    assert_non_null(strstr(out, "\"value\":39999"));
+    free(out);
     sandbox_engine_destroy(e); /* frees of zone blocks are dropped */
     check_pinning(e2);
     check_pinned_heap_survives(e2);
