@@ -2,8 +2,8 @@
 # Runs every benchmark against the build in directory B and prints each one's
 # report: tests/bench/bench_*.mjs (Node, pinned npm modules) and any built C
 # benchmark binaries B/bench/bench_*. Builds the C helpers they need: the
-# stdio client, the proxy benchmark's echo server and direct client, and the
-# engine benchmark (linked against B's library).
+# stdio client, the machine probe, the proxy benchmark's echo server and
+# direct client, and the engine benchmark (linked against B's library).
 # Usage: run-bench.sh [B]   (B defaults to build)
 # Env: BENCH_OUT=FILE       raw numbers as JSON (passed to each benchmark as is)
 #      BENCH_OUT_DIR=DIR    instead, each benchmark writes DIR/NAME.json
@@ -38,6 +38,7 @@ build_c() {
 }
 build_c stdio_client /dev/null
 build_c direct_client /dev/null
+build_c machine_probe /dev/null
 build_c echo_server /dev/null $(pkg-config --cflags --libs libcjson 2>/dev/null || echo -lcjson)
 # The engine's share of a call, in-process: links the library of this build.
 SAN=""
@@ -47,6 +48,7 @@ build_c bench_engine_calls "$B/libmcpcodemode.a" -g -I. -I"$B/duk" -D_GNU_SOURCE
     $(pkg-config --libs libuv libcjson libseccomp 2>/dev/null || echo -luv -lcjson -lseccomp) -ldl -lm -lpthread
 export BENCH_C_CLIENT="$PWD/$B/bench/stdio_client"
 export BENCH_DIRECT_CLIENT="$PWD/$B/bench/direct_client"
+export BENCH_MACHINE_PROBE="$PWD/$B/bench/machine_probe"
 export BENCH_ECHO_SERVER="$PWD/$B/bench/echo_server"
 
 # Runs one benchmark (name, then its command line) with its output file set.

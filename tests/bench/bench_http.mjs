@@ -28,12 +28,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { nowMs, sleep } from './lib/clock.mjs';
 import { memory, tree } from './lib/proc.mjs';
+import { describeMachine, probeMachine } from './lib/machine.mjs';
 import { fmtMs, fmtRatio, table } from './lib/report.mjs';
 import { combineRounds, median } from './lib/stats.mjs';
 import { BIN, liveWorkers } from './lib/targets.mjs';
@@ -359,7 +361,17 @@ async function sessionsMemory(target) {
 
 const verdict = (ok) => (ok ? '**met**' : 'MISSED');
 
-function report(load, mem, targets) {
+/** What 5x the reference's throughput leaves per call on this machine's cores, against a bare fork + exit. */
+function budgetLine(ours, ref, machine) {
+    const need = TARGETS.speedup * ref.perS;
+    const cpuMs = (availableParallelism() * 1000) / need;
+    const floor = machine ? `; a bare fork + exit + wait takes ${fmtMs(machine.forkExitUs / 1000)} here` : '';
+    return `     budget: ${TARGETS.speedup}x this run's reference is ${need.toFixed(0)} calls/s, so at most ${fmtMs(cpuMs)} of CPU per call ` +
+        `on ${availableParallelism()} cores for the server tree and the client together (this run: ${fmtMs(ours.serverCpuMsPerCall)} + ` +
+        `${fmtMs(ours.clientCpuMsPerCall)})${floor}`;
+}
+
+function report(load, mem, targets, machine) {
     console.log(`\n1. load: ${CFG.clients} clients x ${CFG.calls} calls of \`${CODE}\`, each client its own session; ${CFG.rounds} rounds`);
     console.log('   throughput: median over rounds [min-max]; latency: median over rounds of each round\'s p50/p99, p10-p90 pooled\n');
     const rows = [];
@@ -380,6 +392,7 @@ function report(load, mem, targets) {
         console.log(`   ${CLIENT_NAMES[c]}: ${fmtRatio(x)} the reference's throughput in this run (>= ${TARGETS.speedup}x: ${verdict(x >= TARGETS.speedup)}); ` +
             `${fmtRatio(o.perS / TARGETS.issueRefPerS)} the issue's ${TARGETS.issueRefPerS} calls/s (${verdict(o.perS >= TARGETS.speedup * TARGETS.issueRefPerS)}); ` +
             `p99 ${fmtMs(o.p99)} (<= ${TARGETS.p99Ms} ms: ${verdict(o.p99 <= TARGETS.p99Ms)})`);
+        console.log(budgetLine(o, r, machine));
     }
     console.log(`\n2. memory of the server process with ${CFG.sessions} idle sessions (opened by raw initialize POSTs, connections closed)\n`);
     const mrows = [];
@@ -396,6 +409,8 @@ function report(load, mem, targets) {
 async function main() {
     const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(`bench_http: ${BIN}; ref ${REF_HTTP}${process.env.REF_JSON_RESPONSE === '1' ? ' (JSON replies)' : ' (SDK default: SSE replies)'}; load ${load1}`);
+    const machine = await probeMachine();
+    console.log(describeMachine(machine));
     const targets = [...CFG.pools.map((p) => oursTarget(p)), ...(CFG.ref ? [refTarget()] : [])];
     if (process.env.BENCH_BASE_BIN) targets.splice(1, 0, oursTarget(2, resolve(process.env.BENCH_BASE_BIN), 'base'));
     const load = await benchLoad(targets);
@@ -407,9 +422,9 @@ async function main() {
             fail(`${t.key}: sessions memory`, err);
         }
     }
-    report(load, mem, targets);
+    report(load, mem, targets, machine);
     console.log(`\n   load average: ${load1} at start, ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} at end`);
-    if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ cfg: CFG, load, mem, failures }, null, 1));
+    if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ cfg: CFG, machine, load, mem, failures }, null, 1));
     process.exit(failures.length ? 1 : 0);
 }
 

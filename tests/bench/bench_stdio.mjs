@@ -24,6 +24,7 @@ import { ours, ref, waitIdle, BIN } from './lib/targets.mjs';
 import { sleep } from './lib/clock.mjs';
 import { fmtMs, fmtMiB, fmtRatio, fmtSpread, table } from './lib/report.mjs';
 import { cClientAvailable, runCClient, C_CLIENT } from './lib/c_client.mjs';
+import { describeMachine, probeMachine } from './lib/machine.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 const num = (name, dflt, quickValue) => Number(process.env[name] ?? (quick ? quickValue : dflt));
@@ -324,12 +325,15 @@ async function main() {
     console.log(`mcp-codemode stdio benchmark: ${BIN}`);
     if (process.env.BENCH_BASE_BIN) console.log(`baseline ("base", interleaved): ${process.env.BENCH_BASE_BIN}`);
     console.log(`node ${process.version}; rounds=${CFG.rounds} calls=${CFG.calls} warmup=${CFG.warmup} spawns=${CFG.spawns} pools=${CFG.pools}`);
+    const machine = await probeMachine();
+    console.log(describeMachine(machine));
     const base = process.env.BENCH_BASE_BIN ? [ours(DEFAULT_POOL, process.env.BENCH_BASE_BIN, 'base')] : [];
     const spawn = await benchSpawn([dflt, ...base, refTarget]);
     const lat = await benchLatency([...oursTargets, ...base, refTarget], [dflt, ...base, refTarget]);
     const cpu = await benchCpu([...oursTargets, ...base, refTarget]);
     const out = summarizeAll(spawn, lat, cpu);
     out.failures = failures;
+    out.machine = machine;
     out.loadavg = { start: load0, end: loadavg() };
     printSpawn(out.spawn, dflt.short, refTarget.short);
     printLatency(out, dflt.short, refTarget.short);

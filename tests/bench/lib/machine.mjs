@@ -1,0 +1,39 @@
+// The machine's price for a process per execution, measured in the same run
+// (tests/bench/machine_probe.c, built by scripts/run-bench.sh into
+// $B/bench/machine_probe): a system call, a bare fork + exit + wait, and the
+// first touches of pages in a new process. Under hardware virtualisation a
+// fork + exit costs ~0.1 ms; on a host that shadows page tables (a PVM
+// guest) it costs ~0.6-1.2 ms and each page a worker touches ~4-20 us, so
+// the same build's per-call figures move by 10x with the host, not with
+// the code. Benchmarks print this line first so their ratios can be read.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PROBE = process.env.BENCH_MACHINE_PROBE || resolve(here, '../../../build/bench/machine_probe');
+
+/** Resolves the probe's figures ({syscallUs, forkExitUs, firstReadUs, ...}), or null without it. */
+export function probeMachine(rounds = 5) {
+    if (!existsSync(PROBE)) return Promise.resolve(null);
+    return new Promise((ok) => {
+        execFile(PROBE, [String(rounds)], { timeout: 120000 }, (err, stdout) => {
+            if (err) return ok(null);
+            try {
+                ok(JSON.parse(stdout));
+            } catch {
+                ok(null);
+            }
+        });
+    });
+}
+
+/** One line for a report's header. */
+export function describeMachine(m) {
+    if (!m) return 'machine probe: not built (scripts/run-bench.sh builds it)';
+    return `machine probe (medians of ${m.rounds}): system call ${m.syscallUs.toFixed(2)} us; ` +
+        `fork + exit + wait of a 2 MiB process ${(m.forkExitUs / 1000).toFixed(3)} ms; ` +
+        `in a new process, per page: first read ${m.firstReadUs.toFixed(1)} us, copy-on-write ${m.firstWriteUs.toFixed(1)} us, ` +
+        `fresh page ${m.freshPageUs.toFixed(1)} us`;
+}
