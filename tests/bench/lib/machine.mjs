@@ -1,11 +1,13 @@
 // The machine's price for a process per execution, measured in the same run
 // (tests/bench/machine_probe.c, built by scripts/run-bench.sh into
 // $B/bench/machine_probe): a system call, a bare fork + exit + wait, and the
-// first touches of pages in a new process. Under hardware virtualisation a
-// fork + exit costs ~0.1 ms; on a host that shadows page tables (a PVM
-// guest) it costs ~0.6-1.2 ms and each page a worker touches ~4-20 us, so
-// the same build's per-call figures move by 10x with the host, not with
-// the code. Benchmarks print this line first so their ratios can be read.
+// first touches of pages in a new process. On the earlier stops' hosts
+// (hardware virtualisation) a whole worker's fork and exit cost ~0.27 ms; on
+// a host that shadows page tables (a PVM guest) a bare fork + exit of a
+// 2 MiB process alone costs ~0.8 ms and each page a new process touches
+// 3-15 us, so the same build's per-call figures move by 10x with the host,
+// not with the code. Benchmarks print this line first so their ratios can
+// be read.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
