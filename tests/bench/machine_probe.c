@@ -111,18 +111,17 @@ int main(int argc, char **argv)
         return 1;
     }
     memset(mem, 1, PARENT_PAGES * PAGE);
-    double sys[MAX_ROUNDS], floor[MAX_ROUNDS], rd[MAX_ROUNDS], wr[MAX_ROUNDS], fresh[MAX_ROUNDS];
+    double sys[MAX_ROUNDS], bare[MAX_ROUNDS], rd[MAX_ROUNDS], wr[MAX_ROUNDS], fresh[MAX_ROUNDS];
     for (int r = 0; r < rounds; r++) {
         sys[r] = syscall_us();
-        double base = fork_loop(mem, NONE);
-        floor[r] = base;
+        double base = bare[r] = fork_loop(mem, NONE);
         rd[r] = (fork_loop(mem, READ) - base) / TOUCHES;
         wr[r] = (fork_loop(mem, WRITE) - base) / TOUCHES;
         fresh[r] = (fork_loop(mem, FRESH) - base) / TOUCHES;
     }
     printf("{\"syscallUs\":%.2f,\"forkExitUs\":%.1f,\"firstReadUs\":%.2f,\"firstWriteUs\":%.2f,"
            "\"freshPageUs\":%.2f,\"rounds\":%d}\n",
-           median(sys, rounds), median(floor, rounds), median(rd, rounds), median(wr, rounds),
+           median(sys, rounds), median(bare, rounds), median(rd, rounds), median(wr, rounds),
            median(fresh, rounds), rounds);
     return 0;
 }

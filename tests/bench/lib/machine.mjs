@@ -33,7 +33,7 @@ export function probeMachine(rounds = 5) {
 
 /** One line for a report's header. */
 export function describeMachine(m) {
-    if (!m) return 'machine probe: not built (scripts/run-bench.sh builds it)';
+    if (!m) return 'machine probe: not built or it failed (scripts/run-bench.sh builds it; run it alone to see why)';
     return `machine probe (medians of ${m.rounds}): system call ${m.syscallUs.toFixed(2)} us; ` +
         `fork + exit + wait of a 2 MiB process ${(m.forkExitUs / 1000).toFixed(3)} ms; ` +
         `in a new process, per page: first read ${m.firstReadUs.toFixed(1)} us, copy-on-write ${m.firstWriteUs.toFixed(1)} us, ` +
