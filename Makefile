@@ -6,8 +6,9 @@
 #   make unit | e2e | programs | conformance | bench
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make install PREFIX=/usr/local
-# Sources are found by directory: a new .c file in common/ transport/ mcp-server/
-# sandbox/ tools/ is built into the program; a new tests/unit/test_*.c is a test.
+# Sources are found by directory: a new .c file anywhere under common/
+# transport/ mcp-server/ sandbox/ tools/ (subsystem folders included) is built
+# into the program; a new tests/unit/test_*.c is a test.
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -34,7 +35,11 @@ LDLIBS  += $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null || echo -luv -lcjs
 LDFLAGS += $(SANFLAGS)
 
 SRC_DIRS := common transport mcp-server sandbox tools
-LIB_SRCS := $(filter-out mcp-server/main.c mcp-server/sandbox_main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+# Recursive: each subsystem folder (sandbox/lower/, tools/schema/, ...) is searched.
+rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))
+ALL_SRCS := $(sort $(call rwildcard,$(SRC_DIRS),*.c))
+ALL_HDRS := $(sort $(call rwildcard,$(SRC_DIRS),*.h))
+LIB_SRCS := $(filter-out mcp-server/main.c mcp-server/sandbox_main.c,$(ALL_SRCS))
 LLHTTP_OBJS := $(B)/llhttp/api.o $(B)/llhttp/http.o $(B)/llhttp/llhttp.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(LLHTTP_OBJS)
 PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
@@ -49,8 +54,8 @@ EXAMPLES := $(B)/examples/maze-server
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, derived from the packaged amalgamation ------------------------
-$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape-variant.sh sandbox/duk_overrides.h sandbox/duk_fastpaths.inc
-	sh sandbox/duktape-variant.sh $(B)/duk
+$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape/derive.sh sandbox/duktape/config_overrides.h sandbox/duktape/fastpaths.inc
+	sh sandbox/duktape/derive.sh $(B)/duk
 # Duktape itself is always optimised (the interpreter is the hot path) and is
 # not instrumented: ASan/UBSan findings inside the engine are not ours to fix.
 $(DUK_OBJ): $(B)/duk/duktape.c $(B)/duk/duk_config.h
@@ -147,7 +152,7 @@ install: $(BIN)
 	install -m 755 $(SANDBOX_BIN) $(DESTDIR)$(PREFIX)/bin/mcp-codemode-sandbox
 
 format:
-	clang-format -i $(LIB_SRCS) mcp-server/main.c mcp-server/sandbox_main.c $(wildcard */*.h) $(UNIT_SRCS)
+	clang-format -i $(ALL_SRCS) $(ALL_HDRS) $(UNIT_SRCS)
 
 clean:
 	rm -rf build build-san

@@ -4,8 +4,8 @@
  * stdout flushed); over HTTP a drain first (requests in progress may finish
  * within drainTimeoutMs), then the same; every handle closed. */
 #include "mcp-server/app.h"
-#include "mcp-server/config.h"
-#include "mcp-server/http.h"
+#include "mcp-server/config/config.h"
+#include "mcp-server/http/http.h"
 #include "mcp-server/server.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"

@@ -3,7 +3,7 @@
  * declarations of callable tools, its input and output schemas, and the
  * server instructions. */
 #include "mcp-server/server_internal.h"
-#include "mcp-server/config.h"
+#include "mcp-server/config/config.h"
 #include "tools/registry.h"
 #include "common/alloc.h"
 #include "common/buf.h"

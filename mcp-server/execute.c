@@ -3,7 +3,7 @@
  * ends first), streams console lines as progress/log notifications, and
  * turns the outcome into a CallToolResult for the request's revision. */
 #include "mcp-server/server_internal.h"
-#include "mcp-server/config.h"
+#include "mcp-server/config/config.h"
 #include "sandbox/execution.h"
 #include "tools/registry.h"
 #include "common/alloc.h"

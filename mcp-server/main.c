@@ -3,10 +3,10 @@
  * sandbox zygote. Exit status: 0 ok, 1 failure, 2 usage or config error. */
 #include "mcp-server/app.h"
 #include "mcp-server/cli.h"
-#include "mcp-server/config.h"
+#include "mcp-server/config/config.h"
 #include "mcp-server/version.h"
 #include "mcp-server/zygote_cmd.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 #include "sandbox/seccomp.h"
 #include "common/alloc.h"
 #include "common/buf.h"

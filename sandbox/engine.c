@@ -3,7 +3,7 @@
  * The only place, with limits.c and the worker, that includes duktape.h. */
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
@@ -24,7 +24,7 @@
 extern const char sandbox_prelude_js[];
 extern const size_t sandbox_prelude_js_len;
 void sandbox_request_interrupt(duk_context *ctx);
-duk_ret_t sandbox_object_spread(duk_context *ctx); /* sandbox/duk_fastpaths.inc */
+duk_ret_t sandbox_object_spread(duk_context *ctx); /* sandbox/duktape/fastpaths.inc */
 
 struct sandbox_engine {
     duk_context *ctx;

@@ -1,6 +1,6 @@
 /* Engine-side limits: capped allocator, sticky deadline, native stack check
  * and Math.random. The three sandbox__ hooks are called by the Duktape build
- * configured in sandbox/duk_overrides.h. */
+ * configured in sandbox/duktape/config_overrides.h. */
 #include "sandbox/limits.h"
 #include "sandbox/zone.h"
 

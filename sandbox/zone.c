@@ -44,7 +44,7 @@ int sandbox_zone_enable(void)
 }
 
 uintptr_t sandbox__pin_lo, sandbox__pin_len;
-int sandbox__grow_lean; /* read by Duktape's table growth (duk_overrides.h) */
+int sandbox__grow_lean; /* read by Duktape's table growth (sandbox/duktape/config_overrides.h) */
 
 void sandbox_zone_freeze(void)
 {

@@ -24,10 +24,10 @@ int sandbox_zone_enable(void);
 void sandbox_zone_freeze(void);
 
 /* 1 while the zone is enabled and not frozen: Duktape then grows property
- * tables by its lean default, not by the run's larger steps (duk_overrides.h). */
+ * tables by its lean default, not by the run's larger steps (sandbox/duktape/config_overrides.h). */
 extern int sandbox__grow_lean;
 
-/* The pinned range, read by Duktape's refcount macros (duk_overrides.h). */
+/* The pinned range, read by Duktape's refcount macros (sandbox/duktape/config_overrides.h). */
 extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
 
 /* 1 when new blocks should come from the zone (enabled, not frozen). */

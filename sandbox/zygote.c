@@ -4,7 +4,7 @@
 #include "sandbox/zygote.h"
 #include "sandbox/code_pages.h"
 #include "sandbox/engine.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/warm_pages.h"
 #include "sandbox/zone.h"

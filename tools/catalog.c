@@ -1,9 +1,9 @@
 /* Catalog snapshot: policy filtering, sanitised names with stable suffixes,
  * compiled schemas, and the texts built from them (see catalog.h). */
 #include "tools/catalog.h"
-#include "tools/declarations.h"
+#include "tools/declarations/declarations.h"
 #include "tools/names.h"
-#include "tools/schema.h"
+#include "tools/schema/schema.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"

@@ -4,9 +4,9 @@
  * validation before anything is sent, and waiters for the first settling. */
 #include "tools/registry.h"
 #include "tools/catalog.h"
-#include "tools/downstream.h"
+#include "tools/downstream/downstream.h"
 #include "tools/result_map.h"
-#include "tools/schema.h"
+#include "tools/schema/schema.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"

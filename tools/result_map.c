@@ -1,7 +1,7 @@
 /* Mapping of downstream results and errors to program values (see result_map.h). */
 #include "tools/result_map.h"
 #include "tools/catalog.h"
-#include "tools/schema.h"
+#include "tools/schema/schema.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"

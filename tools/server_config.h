@@ -1,6 +1,6 @@
 /* What the config file says about one downstream MCP server: how to reach
  * it and which of its tools programs may call. The config loader
- * (mcp-server/config.c) fills it; tools/ uses it, so it lives down here. */
+ * (mcp-server/config/config.c) fills it; tools/ uses it, so it lives down here. */
 #ifndef TOOLS_SERVER_CONFIG_H
 #define TOOLS_SERVER_CONFIG_H
 

@@ -1,7 +1,7 @@
 /* The `codemode` block: execution limits (one table gives each key its field,
  * range and unit, shared by the file and by command-line overrides), the log
  * level, and the HTTP listener settings. */
-#include "mcp-server/config_internal.h"
+#include "mcp-server/config/internal.h"
 
 #include "common/alloc.h"
 #include "common/log.h"

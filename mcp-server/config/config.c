@@ -1,11 +1,11 @@
 /* The configuration loader's entry points: defaults, reading the file (BOM,
  * size cap, directories), parsing with cJSON plus the position scanner, and
  * the top level (mcpServers, codemode; other keys are reported and ignored). */
-#include "mcp-server/config.h"
+#include "mcp-server/config/config.h"
 
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "mcp-server/config_internal.h"
+#include "mcp-server/config/internal.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Diagnostics of the configuration loader: every error and warning reads
  * "FILE:LINE:COL: KEY.PATH: problem", with "did you mean" suggestions for
  * unknown keys and a short rendering of the offending value. */
-#include "mcp-server/config_internal.h"
+#include "mcp-server/config/internal.h"
 
 #include "common/alloc.h"
 #include "common/buf.h"

@@ -1,7 +1,7 @@
 /* ${VAR} / ${VAR:-default} expansion: a left-to-right scan; a default is
  * found by brace matching (as the shell does: "${X:-{a}}" gives "{a}") and
  * expanded recursively, or only checked when it is not used. */
-#include "mcp-server/config_expand.h"
+#include "mcp-server/config/expand.h"
 
 #include "common/alloc.h"
 #include "common/buf.h"

@@ -1,7 +1,7 @@
 /* ${VAR} and ${VAR:-default} expansion of configuration strings from the
  * environment. `$${` is a literal `${`; every other `$` is literal, so
  * existing values such as "pa$$word" or "echo $HOME" pass through unchanged.
- * Internal to config*.c. */
+ * Internal to mcp-server/config/. */
 #ifndef MCP_SERVER_CONFIG_EXPAND_H
 #define MCP_SERVER_CONFIG_EXPAND_H
 

@@ -1,11 +1,11 @@
-/* Shared internals of the configuration loader (config*.c only): the loading
+/* Shared internals of the configuration loader (mcp-server/config/ only): the loading
  * context, key paths for messages, diagnostics with file positions, and
  * typed readers of cJSON values that report what they expected and got. */
 #ifndef MCP_SERVER_CONFIG_INTERNAL_H
 #define MCP_SERVER_CONFIG_INTERNAL_H
 
-#include "mcp-server/config.h"
-#include "mcp-server/config_json_pos.h"
+#include "mcp-server/config/config.h"
+#include "mcp-server/config/json_pos.h"
 
 #include <stdint.h>
 
@@ -35,7 +35,7 @@ struct config_ctx {
 /* How a string's unset ${VAR} (no default) is treated. */
 enum config_vars { CONFIG_VARS_WARN, CONFIG_VARS_REQUIRED };
 
-/* --- config_diag.c ---------------------------------------------------------- */
+/* --- diag.c ---------------------------------------------------------- */
 
 /* Byte offset of item's key (key != 0) or value; CONFIG_JSON_NOPOS if unknown. */
 size_t config__at(const struct config_ctx *x, const struct cJSON *item, int key);
@@ -63,7 +63,7 @@ const char *config__suggest(const char *key, const char *const *known);
 void config__unknown_keys(struct config_ctx *x, const struct cJSON *obj,
                           const struct config_kpath *p, const char *const *known);
 
-/* --- config_value.c --------------------------------------------------------- */
+/* --- value.c --------------------------------------------------------- */
 
 /* Each reader reports a type or range problem through config__error and
  * returns -1; on success it returns 0 and fills *out (malloc'd for strings
@@ -84,13 +84,13 @@ int config__object(struct config_ctx *x, struct cJSON *v, const struct config_kp
 /* Frees a NULL-terminated list of strings (NULL is fine). */
 void config__free_list(char **list);
 
-/* --- config_server.c / config_codemode.c ----------------------------------- */
+/* --- servers.c / codemode.c ----------------------------------- */
 
 /* Reads the mcpServers object into x->c->servers. Returns 0 or -1. */
 int config__servers(struct config_ctx *x, struct cJSON *servers, const struct config_kpath *p);
 void config__server_free(struct tools_server_config *s);
 
-/* config_self.c: 1 when a stdio entry would start mcp-codemode itself: the
+/* self.c: 1 when a stdio entry would start mcp-codemode itself: the
  * command's basename is "mcp-codemode", or the command (resolved like
  * execvp: against cwd when relative with a '/', else through PATH, the
  * entry's env PATH first) is the same file as /proc/self/exe. */

@@ -2,7 +2,7 @@
  * cJSON's tree (same document order) to record where each item's key and
  * value start, and names syntax errors precisely (trailing comma, comment,
  * unterminated string, ...). Lines and columns are computed on demand. */
-#include "mcp-server/config_json_pos.h"
+#include "mcp-server/config/json_pos.h"
 
 #include "common/alloc.h"
 #include "common/utf8.h"

@@ -1,7 +1,7 @@
 /* Positions in the configuration's JSON text. cJSON keeps none, so a strict
  * RFC 8259 scanner walks the raw text alongside the parsed tree and records
  * where each item's key and value start; it also explains syntax errors
- * better than cJSON's bare error pointer. Internal to config*.c. */
+ * better than cJSON's bare error pointer. Internal to mcp-server/config/. */
 #ifndef MCP_SERVER_CONFIG_JSON_POS_H
 #define MCP_SERVER_CONFIG_JSON_POS_H
 

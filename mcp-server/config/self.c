@@ -2,7 +2,7 @@
  * (users often copy their whole Claude Desktop file, including the entry
  * that launches us): by the command's basename, or by the file the command
  * resolves to being the running executable (same device and inode). */
-#include "mcp-server/config_internal.h"
+#include "mcp-server/config/internal.h"
 
 #include "common/buf.h"
 

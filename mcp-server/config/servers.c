@@ -2,7 +2,7 @@
  * sse when the path ends in /sse; the odd "type" spellings seen in the wild),
  * stdio and remote fields, per-server extras (tool globs, timeout, disabled,
  * approval), self-launch detection, and the tool filter. */
-#include "mcp-server/config_internal.h"
+#include "mcp-server/config/internal.h"
 
 #include "common/alloc.h"
 #include "common/buf.h"

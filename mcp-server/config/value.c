@@ -1,11 +1,11 @@
 /* Typed readers for configuration values: strict types with messages that
  * say what was expected and what was found, ${VAR} expansion of strings with
  * unset-variable diagnostics, and duplicate-key removal in objects. */
-#include "mcp-server/config_internal.h"
+#include "mcp-server/config/internal.h"
 
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "mcp-server/config_expand.h"
+#include "mcp-server/config/expand.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

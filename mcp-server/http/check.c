@@ -2,7 +2,7 @@
  * names this server answers to (the defence against DNS rebinding), the
  * bearer token, Accept and Content-Type media types, header value
  * characters, the base64 sentinel of 2026 header values, query parameters. */
-#include "mcp-server/http_internal.h"
+#include "mcp-server/http/internal.h"
 #include "common/alloc.h"
 
 #include <ctype.h>

@@ -3,7 +3,7 @@
  * allowed browser origins, the bearer token, draining), routing to the
  * endpoints, the tick that sends keep-alives and expires sessions, and the
  * drain and close of a graceful shutdown. */
-#include "mcp-server/http_internal.h"
+#include "mcp-server/http/internal.h"
 #include "mcp-server/protocol.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"

@@ -1,11 +1,11 @@
 /* Internals shared by the files of the MCP HTTP binding: http.c (lifecycle,
- * request checks, routing), http_check.c (Host, Origin, token, media types),
- * http_session.c (sessions and open SSE streams), http_post.c (the channel
- * of one POSTed message) and http_routes.c (the rules of each endpoint). */
+ * request checks, routing), check.c (Host, Origin, token, media types),
+ * session.c (sessions and open SSE streams), post.c (the channel
+ * of one POSTed message) and routes.c (the rules of each endpoint). */
 #ifndef MCP_SERVER_HTTP_INTERNAL_H
 #define MCP_SERVER_HTTP_INTERNAL_H
 
-#include "mcp-server/http.h"
+#include "mcp-server/http/http.h"
 #include "transport/http_server.h"
 #include "common/buf.h"
 
@@ -75,7 +75,7 @@ struct mcp_http {
     int handles; /* open timers */
 };
 
-/* --- http_check.c: request checks (pure functions) ----------------------------------- */
+/* --- check.c: request checks (pure functions) ----------------------------------- */
 
 /* 1 when the Host header names this server: a loopback name or the bound
  * host with the bound port, or the host of an allowed origin. */
@@ -117,7 +117,7 @@ void mcp_http__reply_text(struct http_exchange *x, int status, const char *heade
 /* Checks whether a drain can end (no work left). */
 void mcp_http__check_drained(struct mcp_http *h);
 
-/* --- http_session.c ------------------------------------------------------------------------ */
+/* --- session.c ------------------------------------------------------------------------ */
 
 /* A new session with its own MCP server, or NULL when the table is full. */
 struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind);
@@ -149,7 +149,7 @@ void mcp_http__sse_gone(struct sse_out *so);
 /* Writes a keep-alive comment on every stream quiet for keepalive_ms. */
 void mcp_http__sse_keepalive(struct mcp_http *h, uint64_t now);
 
-/* --- http_post.c ------------------------------------------------------------------------------ */
+/* --- post.c ------------------------------------------------------------------------------ */
 
 /* A POST whose reply comes through its channel; refs = 2 (the channel's,
  * dropped by its release, and the caller's, dropped by mcp_http__post_unref). */
@@ -168,7 +168,7 @@ void mcp_http__post_end_listens(struct mcp_http *h);
 /* Requests still being worked on (not listen streams). */
 unsigned mcp_http__post_working(const struct mcp_http *h);
 
-/* --- http_routes.c ------------------------------------------------------------------------- */
+/* --- routes.c ------------------------------------------------------------------------- */
 
 void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x,
                          const struct http_server_request *r, const char *cors);

@@ -4,7 +4,7 @@
  * progress or log line of a long execution) starts an SSE stream that
  * carries the notifications and ends with the reply. A client that goes
  * away cancels a 2026-07-28 request; a 2025 one keeps running unheard. */
-#include "mcp-server/http_internal.h"
+#include "mcp-server/http/internal.h"
 #include "mcp-server/protocol.h"
 #include "transport/json_scan.h"
 #include "transport/jsonrpc.h"

@@ -5,7 +5,7 @@
  * and DELETE for sessions.
  * /sse and /message: the 2024-11-05 HTTP+SSE transport. The statuses follow
  * the transport pages of each revision (docs/protocol.md lists them). */
-#include "mcp-server/http_internal.h"
+#include "mcp-server/http/internal.h"
 #include "mcp-server/protocol.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"

@@ -2,7 +2,7 @@
  * initialize to DELETE or expiry) or a legacy HTTP+SSE session (as long as
  * its event stream is open), each with its own MCP server and a random id;
  * and the SSE responses held open, which get keep-alive comments. */
-#include "mcp-server/http_internal.h"
+#include "mcp-server/http/internal.h"
 #include "transport/sse.h"
 #include "common/alloc.h"
 #include "common/log.h"

@@ -13,7 +13,7 @@
 # patch 12 adds ASCII fast paths to the lexer; patch 13 skips generic property
 # writes in the compiler's bookkeeping, patch 14 in its arrays, and patch 15
 # in its value-stack copies. The patches after them make running cheaper
-# (plain-object fast paths of sandbox/duk_fastpaths.inc for Object.keys and
+# (plain-object fast paths of sandbox/duktape/fastpaths.inc for Object.keys and
 # object spread, object literals, JSON.parse strings, split, property reads
 # and writes) and add the lowering's two directives, "use duk noctor" and
 # "use duk nobind"; each says what and why where it is applied.
@@ -28,7 +28,7 @@ done
 grep -q 'define DUK_VERSION *20700L' "$src/duktape.h" ||
     { echo "duktape-variant: expected Duktape 2.7.0 in $src" >&2; exit 1; }
 
-sed -e "/__OVERRIDE_DEFINES__/r $here/duk_overrides.h" "$src/duk_config.h" > "$out/duk_config.h.tmp"
+sed -e "/__OVERRIDE_DEFINES__/r $here/config_overrides.h" "$src/duk_config.h" > "$out/duk_config.h.tmp"
 cp "$src/duktape.h" "$out/duktape.h"
 
 # Patch 1: the regexp matcher never reaches the bytecode interrupt; poll the
@@ -81,7 +81,7 @@ DUK_LOCAL void duk__sandbox_timeout_site(duk_hthread *thr, duk_activation *act) 
 }
 C
 # Patch 6: reference counts of the template's objects are pinned in a worker
-# (SANDBOX_PINNED, duk_overrides.h): Duktape never writes them, so a run no
+# (SANDBOX_PINNED, sandbox/duktape/config_overrides.h): Duktape never writes them, so a run no
 # longer copies the template pages holding the headers of every string and
 # built-in it touches. Pinned objects are freed by mark-and-sweep only.
 sed -i -e 's|^#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv)   DUK_TVAL_IS_HEAP_ALLOCATED((tv))$|#define DUK_TVAL_NEEDS_REFCOUNT_UPDATE(tv) (DUK_TVAL_IS_HEAP_ALLOCATED((tv)) \&\& !SANDBOX_PINNED(DUK_TVAL_GET_HEAPHDR((tv))))|' \
@@ -580,10 +580,10 @@ perl -0pi -e 's|duk_get_prop_index\(thr, comp_ctx->curr_func\.(decls_idx\|funcs_
 # array's length through duk_get_length; it reads the bare array's length.
 perl -0pi -e 's|\tduk_copy\(comp_ctx->thr, (src->(?:x[12]\.)?valstack_idx), (dst->(?:x[12]\.)?valstack_idx)\);\n|\tDUK_TVAL_SET_TVAL_UPDREF(comp_ctx->thr, DUK_GET_TVAL_POSIDX(comp_ctx->thr, $2), DUK_GET_TVAL_POSIDX(comp_ctx->thr, $1)); /* mcp-codemode: duk_copy */\n|g' "$out/duktape.c.tmp"
 perl -0pi -e 's|^\tn = \(duk_int_t\) duk_get_length\(thr, f->consts_idx\);\n|\tn = (duk_int_t) ((duk_harray *) f->h_consts)->length; /* mcp-codemode: a bare array */\n|m' "$out/duktape.c.tmp"
-# Fast paths over plain objects (sandbox/duk_fastpaths.inc, appended): the
+# Fast paths over plain objects (sandbox/duktape/fastpaths.inc, appended): the
 # object spread native sandbox_object_spread, and Object.keys, which tries
 # the entry walk before building Duktape's generic enumerator.
-cat "$here/duk_fastpaths.inc" >> "$out/duktape.c.tmp"
+cat "$here/fastpaths.inc" >> "$out/duktape.c.tmp"
 perl -0pi -e 's|(DUK_INTERNAL duk_ret_t duk_bi_object_constructor_keys_shared\(duk_hthread \*thr\) \{\n)|DUK_LOCAL duk_bool_t duk__sandbox_fast_keys(duk_hthread *thr, duk_hobject *obj);\n$1|; s|(\tenum_flags = duk__object_keys_enum_flags\[magic\];\n)(\treturn duk_hobject_get_enumerated_keys\(thr, enum_flags\);\n)|$1\tif (magic == 0 \&\& duk__sandbox_fast_keys(thr, duk_known_hobject(thr, 0))) { /* mcp-codemode: plain objects */\n\t\treturn 1;\n\t}\n$2|' "$out/duktape.c.tmp"
 # Object literals (MPUTOBJ) defined each property through duk_def_prop,
 # the full [[DefineOwnProperty]] with descriptor checks (~600 instructions

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 struct arena_chunk {
     struct arena_chunk *next;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/lower_emit.h"
+#include "sandbox/lower/emit.h"
 
 /* ---- output ------------------------------------------------------------------ */
 
@@ -592,7 +592,7 @@ void lower__e_stmt(struct emit *E, struct node *n)
     case N_BREAK:
     case N_CONTINUE:
         lower__e_tok(E, n->line, n->kind == N_BREAK ? "break" : "continue", n->kind == N_BREAK ? 5 : 8);
-        if (n->y || n->name) { /* y: a for-of's own label (lower_emit_loop.c) */
+        if (n->y || n->name) { /* y: a for-of's own label (emit_loop.c) */
             lower__e_w(E, " ");
             lower__e_name(E, 0, n->y ? (struct lname *)n->y : n->name);
         }

@@ -4,7 +4,7 @@
 #ifndef SANDBOX_LOWER_EMIT_H
 #define SANDBOX_LOWER_EMIT_H
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 struct efn {
     struct efn *parent;
@@ -87,7 +87,7 @@ void lower__e_pop_fn(struct emit *E);
 void lower__e_declare_temps(struct emit *E, struct efn *f);
 void lower__e_prologue(struct emit *E, struct funcinfo *fi);
 
-/* statements (lower_emit.c) */
+/* statements (emit.c) */
 void lower__e_stmt(struct emit *E, struct node *n);
 void lower__e_stmts(struct emit *E, struct node *first);
 void lower__e_block_body(struct emit *E, struct node *block, struct node *before_first);
@@ -95,7 +95,7 @@ void lower__e_fresh_open(struct emit *E, struct scope *s, int line);
 void lower__e_fresh_close(struct emit *E, struct scope *s, int line);
 void lower__e_var(struct emit *E, struct node *n, int in_for_head);
 
-/* expressions (lower_emit_expr.c) */
+/* expressions (emit_expr.c) */
 void lower__e_expr(struct emit *E, struct node *n);
 /* The same, where any expression but a comma sequence may stand unparenthesised. */
 void lower__e_expr_loose(struct emit *E, struct node *n);
@@ -106,7 +106,7 @@ int lower__has_spread(struct node *first);
 void lower__e_member_suffix(struct emit *E, struct node *m);
 void lower__e_prop_key_string(struct emit *E, struct node *key, int computed);
 void lower__e_template_string(struct emit *E, struct node *part, int raw);
-/* literals (lower_emit_lit.c) */
+/* literals (emit_lit.c) */
 void lower__e_number(struct emit *E, struct node *n);
 void lower__e_string(struct emit *E, struct node *n);
 void lower__e_template(struct emit *E, struct node *n, int loose);
@@ -114,19 +114,19 @@ void lower__e_tagged(struct emit *E, struct node *n);
 void lower__e_array(struct emit *E, struct node *n);
 void lower__e_object(struct emit *E, struct node *n);
 
-/* functions (lower_emit_func.c) */
+/* functions (emit_func.c) */
 void lower__e_function(struct emit *E, struct node *fn, struct lname *name_override);
 void lower__e_function_decl(struct emit *E, struct node *fn);
 void lower__e_params(struct emit *E, struct node *fn);
 int lower__e_is_strict_body(struct emit *E, struct node *first);
 void lower__e_param_init(struct emit *E, struct node *fn);
 
-/* classes and enums (lower_emit_class.c) */
+/* classes and enums (emit_class.c) */
 void lower__e_class(struct emit *E, struct node *c);
 void lower__e_enum(struct emit *E, struct node *n);
 void lower__e_super_member(struct emit *E, struct node *m, int for_call);
 
-/* patterns (lower_emit_pattern.c) */
+/* patterns (emit_pattern.c) */
 /* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */
 void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first);
 /* Emits `...` binding the pattern to the value of expr (through a temporary
@@ -137,7 +137,7 @@ void lower__e_pattern_from(struct emit *E, struct node *pat, struct node *expr, 
 void lower__e_destructure_assign(struct emit *E, struct node *assign, int want_value);
 void lower__e_bind_target(struct emit *E, struct node *target, int decl);
 
-/* loops (lower_emit_loop.c) */
+/* loops (emit_loop.c) */
 void lower__e_loop(struct emit *E, struct node *n, struct node *labels);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/lower_emit.h"
+#include "sandbox/lower/emit.h"
 
 #define W(s) lower__e_tok(E, 0, "" s, sizeof(s) - 1)
 

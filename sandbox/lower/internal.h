@@ -1,5 +1,5 @@
 /* Internal declarations shared by the files of the lowering pass
- * (lower_*.c): the arena, interned names, tokens, the AST, scopes, and the
+ * (every file of sandbox/lower/): the arena, interned names, tokens, the AST, scopes, and the
  * parser and emitter states. Not part of the public API (see lower.h). */
 #ifndef SANDBOX_LOWER_INT_H
 #define SANDBOX_LOWER_INT_H
@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "common/buf.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 
 #define LOWER_MAX_DEPTH 1000             /* nesting levels (parser and emitter) */
 #define LOWER_MAX_INPUT (16u << 20)      /* bytes of source */
@@ -184,7 +184,7 @@ struct node {
     struct lname *name;
     void *x; /* IDENT: binding; FUNC: funcinfo; BLOCK etc: scope */
     void *y; /* THIS/SUPER/NEWTARGET/`arguments`: owning funcinfo; PRIVNAME: member;
-              * BREAK: the label it takes (a break leaving a for-of, lower_emit_loop.c) */
+              * BREAK: the label it takes (a break leaving a for-of, emit_loop.c) */
 };
 
 /* ---- scopes ---------------------------------------------------------------- */
@@ -281,7 +281,7 @@ struct lower_ctx {
     uint64_t *keyset;        /* (fn id, name id) marks: foreign names */
     uint32_t keyset_mask, keyset_count;
     uint32_t tmp_counter;
-    struct scope *scopes;    /* every scope (lower_scope.c) */
+    struct scope *scopes;    /* every scope (scope.c) */
     jmp_buf *spec_jmp;       /* active parser speculation, if any */
     struct buf scratch;      /* emitter scratch text, freed by sandbox_lower on any exit */
     struct buf scratch2;
@@ -296,7 +296,7 @@ void lower__oom(struct lower_ctx *cx) __attribute__((noreturn));
 /* Line and 1-based column (in code points) of byte offset pos. */
 void lower__line_col(struct lower_ctx *cx, uint32_t pos, int *line, int *col);
 
-/* lexer (lower_lex.c) */
+/* lexer (lex.c) */
 void lower__lex_init(struct lexer *lx, const char *src, uint32_t len, struct names *names,
                      struct arena *a);
 /* Scans the next token into lx->tok; returns 0 or -1 (message in *msg, at *epos). */
@@ -344,7 +344,7 @@ void lower__p_leave(struct parser *p);
 void lower__p_fail(struct parser *p, const char *what) __attribute__((noreturn));
 struct lname *lower__p_ident(struct parser *p);
 void lower__p_peek(struct parser *p, struct token *out);
-/* TypeScript (lower_ts.c) */
+/* TypeScript (ts.c) */
 void lower__ts_skip_type(struct parser *p);
 void lower__ts_skip_type_params(struct parser *p);
 int lower__ts_try_type_args(struct parser *p);
@@ -354,7 +354,7 @@ struct node *lower__ts_enum(struct parser *p, uint32_t pos, int line, int is_con
 int lower__ts_is_modifier(int kw);
 void lower__p_split_gt(struct parser *p);
 
-/* scope analysis (lower_scope.c) */
+/* scope analysis (scope.c) */
 void lower__analyse(struct lower_ctx *cx);
 /* Does function fi (or a function inside it) refer to an outer `name`? */
 int lower__is_foreign(struct lower_ctx *cx, struct funcinfo *fi, struct lname *name);
@@ -362,7 +362,7 @@ int lower__is_foreign(struct lower_ctx *cx, struct funcinfo *fi, struct lname *n
 /* emitter (lower_emit*.c) */
 int lower__emit_program(struct lower_ctx *cx, struct buf *out);
 
-/* regex (lower_regex.c): lowers a regex literal; appends ES5 text to out */
+/* regex (regex.c): lowers a regex literal; appends ES5 text to out */
 int lower__regex(struct lower_ctx *cx, const char *s, size_t n, uint32_t pos, struct buf *out);
 
 #endif

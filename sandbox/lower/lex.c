@@ -5,7 +5,7 @@
  * token except for new names. */
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 const char *const lower__punct_text[P_COUNT] = {
     [P_LBRACE] = "{", [P_RBRACE] = "}", [P_LPAREN] = "(", [P_RPAREN] = ")",

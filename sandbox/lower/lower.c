@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 void lower__line_col(struct lower_ctx *cx, uint32_t pos, int *line, int *col)
 {

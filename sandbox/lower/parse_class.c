@@ -3,7 +3,7 @@
  * index signatures (erased), and the early errors of class bodies. */
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 #define P_TOK(p) ((p)->lx.tok)
 

@@ -4,7 +4,7 @@
  * TypeScript expression forms (as, satisfies, !, type arguments, <T>x). */
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 #define P_TOK(p) ((p)->lx.tok)
 

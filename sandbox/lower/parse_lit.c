@@ -4,7 +4,7 @@
  * grammar of patterns ({a = 1} becomes valid once re-read as a pattern). */
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 #define P_TOK(p) ((p)->lx.tok)
 

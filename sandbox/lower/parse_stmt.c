@@ -1,10 +1,10 @@
 /* The statement half of the parser: token helpers (expect, ASI, depth
  * bound), statements, declarations, functions and parameters, classes and
- * the program. TypeScript-only declarations are delegated to lower_ts.c. */
+ * the program. TypeScript-only declarations are delegated to ts.c. */
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 #define P_TOK(p) ((p)->lx.tok)
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 #define MAX_GROUPS 256
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 struct an {
     struct lower_ctx *cx;

@@ -4,7 +4,7 @@
  * import type / export type) become erased nodes; enums become N_ENUM. */
 #include <string.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 #define P_TOK(p) ((p)->lx.tok)
 

@@ -1,4 +1,4 @@
-/* Language helpers called by lowered code (sandbox/lower_*.c): iteration
+/* Language helpers called by lowered code (sandbox/lower/): iteration
  * (for-of, spread, destructuring), object spread and rest, classes (super,
  * methods, private names), tagged templates, named regex groups, and
  * generators and async generators on coroutines. Plain ES5; every helper
@@ -85,7 +85,7 @@ function getIter(x) {
     return it;
 }
 
-/* for-of over anything but an array (sandbox/lower_emit_loop.c): a record
+/* for-of over anything but an array (sandbox/lower/emit_loop.c): a record
  * the loop reads like an array, `$a[$i++]` while `$i < $a.length`, holding
  * one value in slot 0; __more fetches the next one. __o$: the iterator may
  * be closed (false once exhausted, closed, or when its next() threw); the
@@ -215,7 +215,7 @@ function setData(o, k, v) {
 }
 
 /* Object spread: own enumerable properties (strings, then symbols). __os is
- * the native rt.objectSpread (sandbox/duk_fastpaths.inc), which copies plain
+ * the native rt.objectSpread (sandbox/duktape/fastpaths.inc), which copies plain
  * objects itself and calls this for everything else. */
 def(G, '__os', rt.objectSpread);
 rt.objectSpreadSlow = function (target, src) {

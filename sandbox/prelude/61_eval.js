@@ -1,4 +1,4 @@
-/* Run-time lowering of code given to eval and new Function (sandbox/lower.h,
+/* Run-time lowering of code given to eval and new Function (sandbox/lower/lower.h,
  * LOWER_MODE_EVAL): __evalCode, through which every direct eval(code) of a
  * lowered program passes its code, and a Function constructor that lowers
  * its parameters and body. The global eval stays the built-in, since a

@@ -23,7 +23,7 @@
 #include "duktape.h"
 #include "lower/bench_host.h"
 #include "sandbox/engine.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 
 #define DIR "tests/bench/lower/"
 

@@ -1,4 +1,4 @@
-// End-to-end checks of the TypeScript declarations generator (tools/declarations*.c):
+// End-to-end checks of the TypeScript declarations generator (tools/declarations/):
 // the real tool lists of the pinned reference servers and our nasty fixture
 // schemas go through the C generator (build/tests/decl_dump), and the pinned
 // TypeScript compiler must accept every output under --strict. Usage files

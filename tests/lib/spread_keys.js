@@ -1,5 +1,5 @@
 /* Object spread and Object.keys, which take a native fast path for plain
- * objects (sandbox/duk_fastpaths.inc) and the generic one otherwise: key
+ * objects (sandbox/duktape/fastpaths.inc) and the generic one otherwise: key
  * order, overrides, accessors, symbols, holes left by delete, index keys,
  * hash-sized objects, and every kind of source that must not take the fast
  * path. Keys are returned as arrays so that their order is compared. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/buf.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 
 int main(int argc, char **argv)
 {

@@ -9,7 +9,7 @@
 
 #include "common/buf.h"
 #include "sandbox/engine.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 
 static long host_call(void *ud, const char *op, const char *name, const char *args, size_t len,
                       char *msg, size_t msg_size)

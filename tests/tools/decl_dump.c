@@ -1,6 +1,6 @@
 /* Test-only: reads a tool list [{server, name, title?, description?,
  * inputSchema, outputSchema?}, ...] on stdin, names it with tools/names.h
- * and prints what tools/declarations.h generates. Used by
+ * and prints what tools/declarations/declarations.h generates. Used by
  * tests/e2e/declarations.test.mjs until `mcp-codemode types` exists.
  *   decl_dump                 full declarations
  *   decl_dump --index         the compact index
@@ -10,7 +10,7 @@
  *   decl_dump --names         "server<TAB>server_id<TAB>name<TAB>id" lines */
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "tools/declarations.h"
+#include "tools/declarations/declarations.h"
 #include "tools/names.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the configuration loader (mcp-server/config*.c): real Claude
+/* Unit tests of the configuration loader (mcp-server/config/): real Claude
  * Desktop files, every error path with its exact message and position,
  * ${VAR} expansion, transport inference, self-launch detection, tool globs,
  * defaults and overrides. Fixtures: tests/fixtures/config/. */
@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "mcp-server/config.h"
-#include "mcp-server/config_expand.h"
+#include "mcp-server/config/config.h"
+#include "mcp-server/config/expand.h"
 
 #include <fcntl.h>
 #include <libgen.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the MCP HTTP binding (mcp-server/http*.c) over loopback
+/* Unit tests of the MCP HTTP binding (mcp-server/http/) over loopback
  * sockets: the status codes and headers of each rule (sessions, the
  * MCP-Protocol-Version header, GET streams, DELETE, batches, 2026-07-28
  * header checks and listen streams, Host, Origin, CORS, bearer token, body
@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "mcp-server/config.h"
-#include "mcp-server/http.h"
-#include "mcp-server/http_internal.h"
+#include "mcp-server/config/config.h"
+#include "mcp-server/http/http.h"
+#include "mcp-server/http/internal.h"
 #include "tools/registry.h"
 
 #include "http_test_client.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "mcp-server/config.h"
+#include "mcp-server/config/config.h"
 #include "mcp-server/server.h"
 #include "tools/registry.h"
 #include "common/buf.h"

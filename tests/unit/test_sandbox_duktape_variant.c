@@ -1,4 +1,4 @@
-/* Unit tests of the compiler patches of our Duktape build (sandbox/duktape-variant.sh,
+/* Unit tests of the compiler patches of our Duktape build (sandbox/duktape/derive.sh,
  * patches 11 to 13: token replay in the compiler's second pass, ASCII fast paths
  * of the lexer, direct appends of declarations): programs whose meaning depends on what the patches
  * skip or shortcut (line terminators and automatic semicolons, regexp versus division, strict mode,

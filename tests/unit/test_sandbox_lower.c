@@ -1,4 +1,4 @@
-/* Unit tests of the lowering pass (sandbox/lower.h): output shape where the
+/* Unit tests of the lowering pass (sandbox/lower/lower.h): output shape where the
  * exact text matters (line preservation, let/const, arrows, main-program
  * wrapper), error reports (line, column, excerpt), limits on hostile input,
  * and a fuzz pass (random bytes, token soup, truncated programs) that must
@@ -15,7 +15,7 @@
 #include <dirent.h>
 
 #include "common/buf.h"
-#include "sandbox/lower.h"
+#include "sandbox/lower/lower.h"
 
 static char *lower_ok(const char *src, enum lower_mode mode)
 {

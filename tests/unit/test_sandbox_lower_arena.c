@@ -1,4 +1,4 @@
-/* Unit tests of the lowering pass's arena (sandbox/lower_arena.c): every
+/* Unit tests of the lowering pass's arena (sandbox/lower/arena.c): every
  * allocation is zeroed and disjoint from the others, in the malloc'd chunks and
  * in the mapped ones past 1 MB (which skip the memset on fresh memory), also
  * after a release to a mark hands the same memory out again. */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "sandbox/lower_int.h"
+#include "sandbox/lower/internal.h"
 
 enum { NALLOC = 6000 };
 

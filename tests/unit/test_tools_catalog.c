@@ -8,8 +8,8 @@
 
 #include "tools/catalog.h"
 #include "tools/result_map.h"
-#include "tools/schema.h"
-#include "mcp-server/config.h"
+#include "tools/schema/schema.h"
+#include "mcp-server/config/config.h"
 #include "common/buf.h"
 
 #include <stdio.h>

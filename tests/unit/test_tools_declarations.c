@@ -1,4 +1,4 @@
-/* Unit tests for tools/declarations*.c: exact TypeScript for small schemas,
+/* Unit tests for tools/declarations/: exact TypeScript for small schemas,
  * $ref cycles, escaping, layout, ordering, errors, summaries, the index,
  * hostile inputs, and the saved tool lists of the reference servers. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "tools/declarations.h"
+#include "tools/declarations/declarations.h"
 #include "tools/names.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* Unit tests of one downstream stdio connection (tools/downstream*.c) on a
+/* Unit tests of one downstream stdio connection (tools/downstream/) on a
  * real libuv loop against real child processes: the misbehaving fixture
  * server (tests/fixtures/servers/misbehaving.mjs: crash mid-call, hang,
  * garbage on stdout, 20 MB results, list_changed, pagination, tasks, both
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "tools/downstream.h"
-#include "mcp-server/config.h"
+#include "tools/downstream/downstream.h"
+#include "mcp-server/config/config.h"
 #include "common/alloc.h"
 #include "common/log.h"
 #include "loop_wait.h"

@@ -1,4 +1,4 @@
-/* Unit tests of the 2026-07-28 request headers (tools/downstream_headers.c):
+/* Unit tests of the 2026-07-28 request headers (tools/downstream/headers.c):
  * header value encoding (the spec's own examples), the x-mcp-header rules a
  * Streamable HTTP client must enforce, and the Mcp-Param-* headers of a call. */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* Unit tests of downstream servers reached over HTTP (tools/downstream_http.c,
- * tools/downstream_sse.c, shared core in tools/downstream*.c) on a real
+/* Unit tests of downstream servers reached over HTTP (tools/downstream/http.c,
+ * tools/downstream/sse.c, shared core in tools/downstream/) on a real
  * libuv loop against real local servers: server-everything in its
  * streamableHttp and sse modes, supergateway in front of server-filesystem
  * (stateful Streamable HTTP and SSE), and the misbehaving HTTP fixture
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "tools/downstream.h"
+#include "tools/downstream/downstream.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/log.h"

@@ -1,4 +1,4 @@
-/* tools/schema.h beyond the official suite: the error texts and instance
+/* tools/schema/schema.h beyond the official suite: the error texts and instance
  * paths a model reads, dialect selection, bounded recursion (schema loops,
  * 100000-deep instances), invalid schemas, multipleOf on doubles, lengths
  * in code points, the error cap, offline references, and the speed of a
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tools/schema.h"
+#include "tools/schema/schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -706,9 +706,9 @@ static void test_speed_of_a_typical_tool_call(void **state)
         "\"recursive\":{\"type\":\"boolean\"},"
         "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10}},"
         "\"required\":[\"path\",\"mode\"],\"additionalProperties\":false}");
-    cJSON *good = cJSON_Parse("{\"path\":\"src/tools/schema.c\",\"mode\":\"read\",\"limit\":100,"
+    cJSON *good = cJSON_Parse("{\"path\":\"src/tools/schema/schema.c\",\"mode\":\"read\",\"limit\":100,"
                               "\"recursive\":false,\"tags\":[\"c\",\"json\"]}");
-    cJSON *bad = cJSON_Parse("{\"path\":\"src/tools/schema.c\",\"mode\":\"up\",\"limit\":0,"
+    cJSON *bad = cJSON_Parse("{\"path\":\"src/tools/schema/schema.c\",\"mode\":\"up\",\"limit\":0,"
                              "\"recursive\":\"no\",\"extra\":1}");
     assert_int_equal(tools_schema_validate(s, good, NULL), 1);
     assert_int_equal(tools_schema_validate(s, bad, NULL), 0);

@@ -1,4 +1,4 @@
-/* The ECMA-262 pattern matcher of tools/schema_regex.c: syntax, Unicode-mode
+/* The ECMA-262 pattern matcher of tools/schema/regex.c: syntax, Unicode-mode
  * semantics on code points, lookaround, backreferences, compile errors, and
  * bounded work on catastrophic patterns. Expected values follow Node's
  * new RegExp(p, "u").test(s). */
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tools/schema_regex.h"
+#include "tools/schema/regex.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Runs every file of the official JSON Schema Test Suite (draft2020-12 and
  * draft7, vendored in tests/data/json-schema-test-suite) through
- * tools/schema.h. Tests that need a document we do not have offline
+ * tools/schema/schema.h. Tests that need a document we do not have offline
  * (refRemote.json, $refs to remote URLs or metaschemas, unknown "$schema"
  * metaschemas) are counted as skipped and listed; every other test must pass,
  * and the verdict must not depend on whether errors were asked for. */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tools/schema.h"
+#include "tools/schema/schema.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -2,13 +2,13 @@
  * once, names the type aliases (one namespace for all servers, so names are
  * the same in the full text and in one server's or one tool's text), and
  * writes `declare namespace Types` plus `declare const tools`. */
-#include "tools/declarations.h"
+#include "tools/declarations/declarations.h"
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "tools/declarations_doc.h"
-#include "tools/declarations_refs.h"
-#include "tools/declarations_schema.h"
-#include "tools/declarations_set.h"
+#include "tools/declarations/doc.h"
+#include "tools/declarations/refs.h"
+#include "tools/declarations/types.h"
+#include "tools/declarations/set.h"
 #include "tools/names.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Lexical pieces of the generated TypeScript: cleaned JSDoc comments that
  * cannot be closed early by their text, property keys, JSON literal types.
  * Writes into internal unlimited buffers (appends cannot fail). */
-#include "tools/declarations_doc.h"
+#include "tools/declarations/doc.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"

@@ -1,4 +1,4 @@
-/* Internal to tools/declarations*.c: the lexical pieces of the generated
+/* Internal to tools/declarations/: the lexical pieces of the generated
  * TypeScript - JSDoc comments (cleaned, with `*` `/` never closing them
  * early), property keys (bare or quoted) and JSON values as literal types. */
 #ifndef TOOLS_DECLARATIONS_DOC_H

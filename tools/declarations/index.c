@@ -4,9 +4,9 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
-#include "tools/declarations.h"
-#include "tools/declarations_doc.h"
-#include "tools/declarations_set.h"
+#include "tools/declarations/declarations.h"
+#include "tools/declarations/doc.h"
+#include "tools/declarations/set.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* A small open-addressing hash map (linear probing, at most half full)
  * keyed by a borrowed (pointer, string) pair, for the declarations
  * generator's lookups. */
-#include "tools/declarations_map.h"
+#include "tools/declarations/map.h"
 #include "common/alloc.h"
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Internal to tools/declarations*.c: an open-addressing hash map whose key
+/* Internal to tools/declarations/: an open-addressing hash map whose key
  * is a pair (pointer, string), either part optional, both borrowed (they
  * must outlive the map). It keeps the generator linear on huge schemas:
  * targets by node, refs by text, object members by key, alias names. */

@@ -1,7 +1,7 @@
 /* Local $ref resolution for the declarations generator and the analysis of
  * referenced schemas: which ones become type aliases (cycles, reuse) and
  * which aliases may only be named behind an object, array or tuple. */
-#include "tools/declarations_refs.h"
+#include "tools/declarations/refs.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

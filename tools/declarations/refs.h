@@ -1,4 +1,4 @@
-/* Internal to tools/declarations*.c: local $ref resolution and the analysis
+/* Internal to tools/declarations/: local $ref resolution and the analysis
  * that decides which referenced schemas become named type aliases (those on
  * a cycle, and those used more than once) and which aliases may only be
  * named behind an object, array or tuple (TypeScript rejects aliases that
@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "tools/declarations_map.h"
+#include "tools/declarations/map.h"
 
 /* A reference from one target's body to another. */
 struct tools__decl_edge {

@@ -1,12 +1,12 @@
 /* The ordered, analysed tool list behind every declarations output, and
  * the naming of type aliases (sanitised pointer hints, never a TypeScript
  * type keyword, "_2", "_3", ... on repeats, in output order). */
-#include "tools/declarations_set.h"
+#include "tools/declarations/set.h"
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "tools/declarations.h"
-#include "tools/declarations_refs.h"
-#include "tools/declarations_schema.h"
+#include "tools/declarations/declarations.h"
+#include "tools/declarations/refs.h"
+#include "tools/declarations/types.h"
 #include "tools/names.h"
 
 #include <stdio.h>

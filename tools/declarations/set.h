@@ -1,4 +1,4 @@
-/* Internal to tools/declarations*.c: the tools in output order (servers,
+/* Internal to tools/declarations/: the tools in output order (servers,
  * then tools, by sanitised id; repeated ids dropped) with their analysed
  * schema documents and the names of all type aliases, unique across the
  * whole list so that every partial output agrees with the full one. */
@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "tools/declarations_map.h"
+#include "tools/declarations/map.h"
 
 struct tools_decl_tool;
 struct tools__decl_doc;

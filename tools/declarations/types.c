@@ -3,13 +3,13 @@
  * "render" writes the types, naming aliased targets and inlining the rest.
  * Which subschemas are walked depends only on the schema, never on the
  * mode, so the counts describe exactly what rendering will visit. */
-#include "tools/declarations_schema.h"
+#include "tools/declarations/types.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
-#include "tools/declarations_doc.h"
-#include "tools/declarations_map.h"
-#include "tools/declarations_refs.h"
+#include "tools/declarations/doc.h"
+#include "tools/declarations/map.h"
+#include "tools/declarations/refs.h"
 
 #include <stdlib.h>
 #include <string.h>

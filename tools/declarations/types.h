@@ -1,6 +1,6 @@
-/* Internal to tools/declarations*.c: JSON Schema (2020-12 and draft-07) to
+/* Internal to tools/declarations/: JSON Schema (2020-12 and draft-07) to
  * TypeScript type text. The same walk first runs in "collect" mode over
- * every referenced body (counting $ref sites, see declarations_refs.h),
+ * every referenced body (counting $ref sites, see refs.h),
  * then renders; anything it does not understand becomes `unknown`. */
 #ifndef TOOLS_DECLARATIONS_SCHEMA_H
 #define TOOLS_DECLARATIONS_SCHEMA_H

@@ -4,7 +4,7 @@
  * with notifications/cancelled (tasks/cancel for tasks), and checked: a
  * 2026 input_required answer is retried with its requestState when it asks
  * for nothing we would have to supply. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/rpc_client.h"
 #include "common/alloc.h"
 #include "common/buf.h"

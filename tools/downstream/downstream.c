@@ -1,10 +1,10 @@
 /* One downstream server (see downstream.h), whatever carries it: connection
  * attempts and restarts with backoff, the JSON-RPC client of each attempt
  * and the reports of its transport, and status. The handshake lives in
- * downstream_handshake.c, the tool list in downstream_list.c, tool calls in
- * downstream_call.c, the transports in downstream_stdio.c,
- * downstream_http.c and downstream_sse.c. */
-#include "tools/downstream_internal.h"
+ * handshake.c, the tool list in list.c, tool calls in
+ * call.c, the transports in stdio.c,
+ * http.c and sse.c. */
+#include "tools/downstream/internal.h"
 #include "tools/server_config.h"
 #include "transport/child.h"
 #include "transport/rpc_client.h"

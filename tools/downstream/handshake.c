@@ -2,7 +2,7 @@
  * transport: probe with server/discover (2026-07-28) and fall back to
  * initialize (2024-11-05 .. 2025-11-25), what the server said about itself,
  * the 2026 subscriptions/listen stream, and the server's notifications. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/jsonrpc.h"
 #include "transport/rpc_client.h"
 #include "common/alloc.h"

@@ -3,7 +3,7 @@
  * annotations of a tool's inputSchema (checked when the tool list arrives:
  * a tool with an invalid one is left out, as the spec requires of HTTP
  * clients), and the Mcp-Param-* headers of one tools/call. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

@@ -8,7 +8,7 @@
  * is DELETEd at the end. 2026-07-28: no session, MCP-Protocol-Version,
  * Mcp-Method, Mcp-Name and Mcp-Param-* on every request, and closing the
  * stream is the cancellation. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/http_client.h"
 #include "transport/jsonrpc.h"
 #include "transport/sse_parse.h"

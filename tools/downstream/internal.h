@@ -1,13 +1,13 @@
 /* Internals shared by the files of one downstream connection: the core
  * (downstream.c: attempts, restarts with backoff, status), the handshake
- * (downstream_handshake.c), the tool list (downstream_list.c), tool calls
- * (downstream_call.c), and the pluggable transports that carry JSON-RPC
- * lines: stdio (downstream_stdio.c), Streamable HTTP (downstream_http.c)
- * and legacy HTTP+SSE (downstream_sse.c). Not a public API. */
+ * (handshake.c), the tool list (list.c), tool calls
+ * (call.c), and the pluggable transports that carry JSON-RPC
+ * lines: stdio (stdio.c), Streamable HTTP (http.c)
+ * and legacy HTTP+SSE (sse.c). Not a public API. */
 #ifndef TOOLS_DOWNSTREAM_INTERNAL_H
 #define TOOLS_DOWNSTREAM_INTERNAL_H
 
-#include "tools/downstream.h"
+#include "tools/downstream/downstream.h"
 #include "transport/rpc_client.h"
 
 struct buf;
@@ -117,24 +117,24 @@ void tools__downstream_oversize(struct tools_downstream *d, const char *head, si
 int tools__downstream_fail_request(struct tools_downstream *d, uint64_t id,
                                    enum rpc_client_status status, const char *why, size_t size);
 
-/* downstream_handshake.c */
+/* handshake.c */
 void tools__downstream_handshake(struct tools_downstream *d);
 void tools__downstream_handshake_reset(struct tools_downstream *d);
 extern const struct rpc_client_events tools__downstream_rpc_events;
 extern const struct rpc_client_hooks tools__downstream_rpc_hooks;
 
-/* downstream_list.c */
+/* list.c */
 void tools__downstream_list(struct tools_downstream *d);
 void tools__downstream_list_reset(struct tools_downstream *d);
 const cJSON *tools__downstream_find_tool(const struct tools_downstream *d, const char *name);
 const char *tools__downstream_excluded_reason(const struct tools_downstream *d, const char *name);
 
-/* downstream_call.c */
+/* call.c */
 void tools__downstream_calls_flush(struct tools_downstream *d);
 void tools__downstream_calls_fail(struct tools_downstream *d, const char *fmt_during);
 void tools__downstream_calls_init(struct tools_downstream *d);
 
-/* downstream_headers.c: the 2026-07-28 HTTP request headers */
+/* headers.c: the 2026-07-28 HTTP request headers */
 /* The header value for v: v itself when it is plain printable ASCII, else
  * "=?base64?...?=". malloc'd. */
 char *tools__downstream_header_value(const char *v, size_t len);
@@ -145,7 +145,7 @@ const char *tools__downstream_header_problem(const cJSON *tool, char *buf, size_
  * tools/call to *hdrs (a malloc'd NULL-terminated vector of *n lines). */
 void tools__downstream_param_headers(const cJSON *tool, const cJSON *args, char ***hdrs, size_t *n);
 
-/* downstream_net.c: what the two HTTP transports share */
+/* net.c: what the two HTTP transports share */
 struct ds_headers {
     char **v; /* NULL-terminated once anything was added */
     size_t n;

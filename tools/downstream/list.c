@@ -3,7 +3,7 @@
  * listing at a time, a change during it triggers one more), filtered
  * (unnamed and duplicate tools, task-only tools the server cannot run as
  * tasks), and compared so tools_changed fires only on a real change. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/rpc_client.h"
 #include "common/alloc.h"
 #include "common/log.h"

@@ -2,7 +2,7 @@
  * vectors (the entry's configured headers, never overriding the protocol's
  * own), and the sentences that name an HTTP failure for logs and for the
  * programs whose calls it fails. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/http_client.h"
 #include "common/alloc.h"
 #include "common/buf.h"

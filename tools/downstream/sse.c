@@ -4,7 +4,7 @@
  * included, arrives as a "message" event on that stream. When the stream
  * ends the session is gone: the attempt is lost and the core reconnects
  * with backoff (a new stream, a new session, a new handshake). */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/http_client.h"
 #include "transport/jsonrpc.h"
 #include "transport/sse_parse.h"

@@ -1,7 +1,7 @@
 /* The stdio transport of a downstream server: the server is a child process
  * (transport/child.c) spoken to with one JSON-RPC message per line; its
  * exit ends the attempt, described with its status and last stderr line. */
-#include "tools/downstream_internal.h"
+#include "tools/downstream/internal.h"
 #include "transport/child.h"
 #include "common/buf.h"
 

@@ -1,11 +1,11 @@
 /* Compiles a schema document into a tree of nodes: every keyword is parsed
  * and checked once (numbers, regexes, sorted property tables), $id/$anchor
- * are indexed, and $ref is resolved to a node pointer (schema_ref.c), so
+ * are indexed, and $ref is resolved to a node pointer (ref.c), so
  * validation does no parsing and no lookups by URI. */
-#include "tools/schema_compile.h"
-#include "tools/schema_internal.h"
-#include "tools/schema_regex.h"
-#include "tools/schema_uri.h"
+#include "tools/schema/compile.h"
+#include "tools/schema/internal.h"
+#include "tools/schema/regex.h"
+#include "tools/schema/uri.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

@@ -1,10 +1,10 @@
-/* Internals of schema compilation shared by schema_compile.c (nodes and
- * keywords), schema_compile_object.c (object keywords) and schema_ref.c
+/* Internals of schema compilation shared by compile.c (nodes and
+ * keywords), compile_object.c (object keywords) and ref.c
  * ($id, $anchor, $ref resolution). */
 #ifndef TOOLS_SCHEMA_COMPILE_H
 #define TOOLS_SCHEMA_COMPILE_H
 
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 #include "common/buf.h"
 
 struct schema__pending {
@@ -53,7 +53,7 @@ int schema__read_count(struct schema__compiler *cp, const cJSON *obj, const char
 int schema__sub(struct schema__compiler *cp, const cJSON *obj, const char *name,
                 struct schema__resource *res, struct schema__node **out);
 
-/* Object keywords of node n (schema_compile_object.c). Returns 0 or -1. */
+/* Object keywords of node n (compile_object.c). Returns 0 or -1. */
 int schema__parse_object(struct schema__compiler *cp, const cJSON *js, struct schema__node *n,
                          struct schema__resource *res);
 

@@ -2,7 +2,7 @@
  * search), patternProperties (regexes compiled once), additionalProperties,
  * propertyNames, required, min/maxProperties, dependentRequired,
  * dependentSchemas, draft-07 dependencies and unevaluatedProperties. */
-#include "tools/schema_compile.h"
+#include "tools/schema/compile.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

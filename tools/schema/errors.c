@@ -1,7 +1,7 @@
 /* Violations as a model can act on them: the instance path as a JSON
  * Pointer, the keyword, and a message with short renderings of the values
  * involved. Errors are capped; the total keeps counting past the cap. */
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"

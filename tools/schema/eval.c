@@ -2,8 +2,8 @@
  * (nesting depth, evaluation budget), the instance path, the dynamic scope
  * for $dynamicRef, and the annotations unevaluatedProperties/Items need
  * (collected only where such a keyword can see them). */
-#include "tools/schema_internal.h"
-#include "tools/schema_regex.h"
+#include "tools/schema/internal.h"
+#include "tools/schema/regex.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

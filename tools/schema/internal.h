@@ -1,10 +1,10 @@
-/* Internals of the JSON Schema validator shared by tools/schema*.c: the
+/* Internals of the JSON Schema validator shared by the files of tools/schema/: the
  * compiled node tree, the evaluation context and the error list. Not for use
- * outside tools/schema*.c (and its unit tests). */
+ * outside tools/schema/ (and its unit tests). */
 #ifndef TOOLS_SCHEMA_INTERNAL_H
 #define TOOLS_SCHEMA_INTERNAL_H
 
-#include "tools/schema.h"
+#include "tools/schema/schema.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -159,12 +159,12 @@ struct tools_schema {
 void *schema__alloc(struct tools_schema *s, size_t size);
 char *schema__strdup(struct tools_schema *s, const char *str);
 
-/* Builds the node tree for s->doc (schema_ref.c); s->root is the document
+/* Builds the node tree for s->doc (ref.c); s->root is the document
  * root, or the target of the reference `entry` when not NULL. Returns 0, or
  * -1 with a malloc'd message in *err. */
 int schema__build(struct tools_schema *s, enum schema_draft draft, const char *entry, char **err);
 
-/* --- evaluation (schema_eval.c) ------------------------------------------ */
+/* --- evaluation (eval.c) ------------------------------------------ */
 
 /* Evaluated object members or array items of the current instance, for
  * unevaluatedProperties/unevaluatedItems. Bit i = i-th member or item. */
@@ -236,7 +236,7 @@ int schema__kw_uneval(struct schema__ctx *c, const struct schema__node *n, const
 int schema__pattern_test(struct schema__ctx *c, const struct schema__regex *re, const char *src,
                          const char *str);
 
-/* --- errors (schema_errors.c) --------------------------------------------- */
+/* --- errors (errors.c) --------------------------------------------- */
 
 /* Whether a violation recorded now would be kept (not quiet, below the cap).
  * When it would not, a non-quiet violation is only counted here: callers
@@ -264,7 +264,7 @@ const char *schema__type_name(const cJSON *v);
 /* Appends a JSON-Pointer-escaped segment. */
 void schema__pointer_append(struct buf *b, const char *name);
 
-/* --- JSON helpers (schema_json.c) ----------------------------------------- */
+/* --- JSON helpers (json.c) ----------------------------------------- */
 
 unsigned schema__type_bits(const cJSON *v);
 /* Deep equality with numbers compared by value: 1 equal, 0 not, -1 too deep. */

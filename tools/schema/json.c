@@ -1,7 +1,7 @@
 /* JSON value helpers for the validator: instance types, deep equality by
  * JSON Schema rules (1 == 1.0, key order ignored), nesting checks that never
  * recurse, and multipleOf on doubles. */
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 #include "common/alloc.h"
 
 #include <float.h>

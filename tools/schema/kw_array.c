@@ -2,7 +2,7 @@
  * additionalItems), contains with minContains/maxContains, minItems,
  * maxItems, uniqueItems, and unevaluatedItems (with the annotations of the
  * in-place applicators). */
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 
 #include "common/alloc.h"
 

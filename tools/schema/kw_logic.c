@@ -3,7 +3,7 @@
  * closest alternative are reported (or one merged type message when every
  * alternative wants another type); alternatives are otherwise evaluated for
  * their verdict only, so error reporting costs no more than the verdict. */
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

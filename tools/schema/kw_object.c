@@ -1,7 +1,7 @@
 /* Object keywords: properties, patternProperties, additionalProperties and
  * propertyNames in one pass over the members, then required,
  * min/maxProperties, dependentRequired and dependentSchemas. */
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

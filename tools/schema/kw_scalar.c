@@ -1,6 +1,6 @@
 /* Keywords on a single value: type, enum, const, the numeric bounds and
  * multipleOf, minLength/maxLength (in code points) and pattern. */
-#include "tools/schema_internal.h"
+#include "tools/schema/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"

@@ -3,8 +3,8 @@
  * name nodes, and every $ref/$dynamicRef is resolved at compile time to a
  * node: by resource URI, then JSON Pointer or anchor. References to documents
  * we do not have (remote URLs, metaschemas) are noted and validate as true. */
-#include "tools/schema_compile.h"
-#include "tools/schema_uri.h"
+#include "tools/schema/compile.h"
+#include "tools/schema/uri.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Parser of ECMA-262 patterns (Unicode-mode syntax, no flags) into a tree,
- * then into a program for the matcher (schema_regex_emit.c, schema_regex_vm.c).
+ * then into a program for the matcher (regex_emit.c, regex_vm.c).
  * Lenient where Annex B is and no meaning changes: a lone "]" or "}", a "{"
  * that starts no quantifier, and "\" before any ASCII punctuation are literals. */
-#include "tools/schema_regex.h"
-#include "tools/schema_regex_int.h"
+#include "tools/schema/regex.h"
+#include "tools/schema/regex_internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"

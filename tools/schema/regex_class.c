@@ -1,8 +1,8 @@
 /* Character classes of schema patterns: range sets over code points, the
  * ECMA-262 class escapes (\d \w \s in Unicode mode, without the i flag) and
  * \p{...} General_Category properties. */
-#include "tools/schema_regex_int.h"
-#include "tools/schema_unicode.h"
+#include "tools/schema/regex_internal.h"
+#include "tools/schema/unicode.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Code generation for schema patterns: the parse tree becomes a program for
  * a backtracking matcher (Thompson/Pike instruction set: split, jump, save).
  * Counted repetitions {n,m} are expanded into copies of their body. */
-#include "tools/schema_regex_int.h"
+#include "tools/schema/regex_internal.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

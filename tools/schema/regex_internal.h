@@ -1,6 +1,6 @@
-/* Internals shared by the pattern parser (schema_regex.c), the character
- * classes (schema_regex_class.c), the code generator (schema_regex_emit.c)
- * and the matcher (schema_regex_vm.c). Not for use outside tools/schema_regex*. */
+/* Internals shared by the pattern parser (regex.c), the character
+ * classes (regex_class.c), the code generator (regex_emit.c)
+ * and the matcher (regex_vm.c). Not for use outside the regex files of tools/schema/. */
 #ifndef TOOLS_SCHEMA_REGEX_INT_H
 #define TOOLS_SCHEMA_REGEX_INT_H
 
@@ -89,7 +89,7 @@ struct schema__regex {
     int has_look;     /* lookaround: several runs share the memo, so it needs stamps */
 };
 
-/* Character classes (schema_regex_class.c). */
+/* Character classes (regex_class.c). */
 void schema__rx_class_add(struct rx_class *cl, uint32_t lo, uint32_t hi);
 void schema__rx_class_add_class(struct rx_class *cl, const struct rx_class *other);
 void schema__rx_class_normalize(struct rx_class *cl);
@@ -104,10 +104,10 @@ int schema__rx_is_word(uint32_t c);
 int schema__rx_is_line_terminator(uint32_t c);
 
 /* Decodes UTF-8 s[0..len) into out (room for len code points; ill-formed
- * bytes become U+FFFD). Returns the number of code points (schema_regex_vm.c). */
+ * bytes become U+FFFD). Returns the number of code points (regex_vm.c). */
 size_t schema__rx_decode(const char *s, size_t len, uint32_t *out);
 
-/* Code generation (schema_regex_emit.c): fills re->prog from the tree.
+/* Code generation (regex_emit.c): fills re->prog from the tree.
  * Returns 0, or -1 when the program would exceed RX_MAX_PROG. */
 int schema__rx_emit(struct schema__regex *re, const struct rx_node *root);
 

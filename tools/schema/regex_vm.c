@@ -2,8 +2,8 @@
  * stack. Without backreferences it memoises (instruction, position) states,
  * so a search costs at most program size x input length steps and patterns
  * like ^(a+)+$ stay linear; a step budget bounds everything else. */
-#include "tools/schema_regex.h"
-#include "tools/schema_regex_int.h"
+#include "tools/schema/regex.h"
+#include "tools/schema/regex_internal.h"
 #include "common/alloc.h"
 #include "common/utf8.h"
 

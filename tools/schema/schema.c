@@ -1,9 +1,9 @@
 /* The public face of the JSON Schema validator: compile (copy the document,
  * build the node tree), validate (one evaluation context on the stack) and
  * free. The schema's memory lives in one arena, freed at once. */
-#include "tools/schema.h"
-#include "tools/schema_internal.h"
-#include "tools/schema_regex.h"
+#include "tools/schema/schema.h"
+#include "tools/schema/internal.h"
+#include "tools/schema/regex.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

@@ -1,7 +1,7 @@
 /* RFC 3986 reference resolution for $id and $ref: parse into components,
  * merge paths, remove dot segments. No normalisation beyond that: URIs are
  * compared as strings, as the JSON Schema specifications allow. */
-#include "tools/schema_uri.h"
+#include "tools/schema/uri.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 
