@@ -236,6 +236,7 @@ int app_serve_http(const struct config *cfg, const char *exe)
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
+        .instance_id = cfg->http_instance_id,
         .max_body_bytes = cfg->limits.max_message_bytes,
         .session_timeout_ms = cfg->http_timeouts.session,
         .idle_timeout_ms = cfg->http_timeouts.idle,

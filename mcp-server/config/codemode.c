@@ -60,7 +60,8 @@ static const char *const codemode_keys[] = {"poolSize",
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
                                         "sessionTimeoutMs", "idleTimeoutMs",    "headersTimeoutMs",
-                                        "requestTimeoutMs", "drainTimeoutMs",   NULL};
+                                        "requestTimeoutMs", "drainTimeoutMs",   "instanceId",
+                                        NULL};
 
 /* The integer keys of codemode.http: milliseconds. */
 static const struct http_timeout_field {
@@ -221,6 +222,31 @@ static int read_token(struct config_ctx *x, const cJSON *v, const struct config_
     return 0;
 }
 
+/* codemode.http.instanceId: 1 to HTTP_INSTANCE_ID_MAX ASCII letters and
+ * digits (it starts every session id, so a proxy can route on it). */
+static int read_instance_id(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                            char **out)
+{
+    char *s;
+    if (config__string(x, v, p, CONFIG_VARS_REQUIRED, &s) < 0)
+        return -1;
+    size_t n = strlen(s);
+    int ok = n >= 1 && n <= CONFIG_INSTANCE_ID_MAX;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+             (s[i] >= '0' && s[i] <= '9');
+    if (!ok) {
+        config__error(x, config__at(x, v, 0), p,
+                      "\"%s\" is not 1 to %d ASCII letters and digits", s,
+                      CONFIG_INSTANCE_ID_MAX);
+        free(s);
+        return -1;
+    }
+    free(*out);
+    *out = s;
+    return 0;
+}
+
 static int read_origins(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
                         char ***out)
 {
@@ -263,13 +289,16 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
 {
     struct config *c = x->c;
     struct config_kpath lp = {p, "listen", 0}, tp = {p, "authToken", 0},
-                        op = {p, "allowedOrigins", 0};
+                        op = {p, "allowedOrigins", 0}, ip = {p, "instanceId", 0};
     if (config__object(x, v, p) < 0)
         return -1;
     config__unknown_keys(x, v, p, http_keys);
     const cJSON *listen = cJSON_GetObjectItemCaseSensitive(v, "listen");
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(v, "authToken");
     const cJSON *origins = cJSON_GetObjectItemCaseSensitive(v, "allowedOrigins");
+    const cJSON *instance = cJSON_GetObjectItemCaseSensitive(v, "instanceId");
+    if (instance != NULL && read_instance_id(x, instance, &ip, &c->http_instance_id) < 0)
+        return -1;
     if (listen != NULL && read_listen(x, listen, &lp, &c->http_listen) < 0)
         return -1;
     if (token != NULL && read_token(x, token, &tp, &c->http_auth_token) < 0)

@@ -44,6 +44,7 @@ void config_free(struct config *c)
     free(c->log_level);
     free(c->http_listen);
     free(c->http_auth_token);
+    free(c->http_instance_id);
     config__free_list(c->http_allowed_origins);
     config__free_list(c->warnings);
     free(c->warning_kinds);

@@ -31,6 +31,8 @@ struct config_limits {
  * entries, duplicate keys) is CONFIG_WARNING. */
 enum config_warning_kind { CONFIG_WARNING, CONFIG_WARNING_IGNORED };
 
+#define CONFIG_INSTANCE_ID_MAX 32 /* codemode.http.instanceId: letters and digits */
+
 struct config {
     char *path;                      /* NULL when no file was loaded */
     struct tools_server_config *servers;   /* disabled and self-launching entries included */
@@ -40,6 +42,7 @@ struct config {
     char *http_listen;               /* "HOST:PORT" (port 0: any free port) or NULL */
     char *http_auth_token;           /* NULL = no auth */
     char **http_allowed_origins;     /* NULL-terminated or NULL */
+    char *http_instance_id;          /* instanceId: prefix of minted session ids, or NULL */
     struct config_http_timeouts {    /* milliseconds; 0 = the built-in default */
         uint64_t session;            /* sessionTimeoutMs: idle sessions end (30 min) */
         uint64_t idle;               /* idleTimeoutMs: keep-alive connections close (60 s) */

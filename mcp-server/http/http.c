@@ -215,6 +215,7 @@ static void maybe_free(struct mcp_http *h)
     free(h->listen_host);
     free((char *) h->cfg.listen);
     free((char *) h->cfg.auth_token);
+    free((char *) h->cfg.instance_id);
     for (char *const *o = h->cfg.allowed_origins; o && *o; o++)
         free(*o);
     free((char **) h->cfg.allowed_origins);
@@ -291,6 +292,7 @@ static struct mcp_http *http_new(const struct mcp_http_config *cfg)
     apply_defaults(&h->cfg);
     h->cfg.listen = xstrdup(cfg->listen);
     h->cfg.auth_token = cfg->auth_token ? xstrdup(cfg->auth_token) : NULL;
+    h->cfg.instance_id = cfg->instance_id ? xstrndup(cfg->instance_id, HTTP_INSTANCE_ID_MAX) : NULL;
     h->cfg.allowed_origins = copy_list(cfg->allowed_origins);
     struct mcp_channel none = {h, drop_send, NULL};
     h->modern = mcp_server_new(&h->cfg.server, &none);

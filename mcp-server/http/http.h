@@ -20,6 +20,8 @@ struct mcp_http_config {
     const char *listen;              /* "HOST:PORT" ("[::1]:PORT" for IPv6); port 0: any free one */
     const char *auth_token;          /* required as "Authorization: Bearer TOKEN"; NULL: none */
     char *const *allowed_origins;    /* NULL-terminated extra Origins (and their Hosts), or NULL */
+    const char *instance_id;         /* every minted session id starts "ID."; NULL: none.
+                                      * At most 32 letters and digits (longer is cut). */
     size_t max_body_bytes;           /* 413 above (0: 16 MiB) */
     uint64_t session_timeout_ms;     /* idle sessions are ended after this (0: 30 min) */
     uint64_t idle_timeout_ms;        /* keep-alive connections (0: 60 s) */

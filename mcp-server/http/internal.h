@@ -10,6 +10,8 @@
 #include "common/buf.h"
 
 #define HTTP_SESSION_ID_LEN  48 /* hex of 24 random bytes */
+#define HTTP_INSTANCE_ID_MAX 32 /* codemode.http.instanceId, which starts every id as "ID." */
+#define HTTP_SESSION_ID_MAX  (HTTP_INSTANCE_ID_MAX + 1 + HTTP_SESSION_ID_LEN)
 #define HTTP_SESSION_BUCKETS 1024
 
 /* An SSE response held open: a POST switched to SSE, a GET stream, a
@@ -25,7 +27,7 @@ enum session_kind { SESSION_STREAMABLE, SESSION_SSE };
 
 struct http_session {
     struct mcp_http *h;
-    char id[HTTP_SESSION_ID_LEN + 1];
+    char id[HTTP_SESSION_ID_MAX + 1]; /* ["INSTANCE."] and 48 hex digits */
     enum session_kind kind;
     struct mcp_server *server;
     struct sse_out stream; /* the GET stream (Streamable) or the SSE stream (legacy) */

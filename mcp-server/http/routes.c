@@ -383,7 +383,7 @@ void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
     }
     mcp_http__sse_begin(&s->stream, h, x, 200, cors);
     http_exchange_on_abort(x, sse_stream_gone, s);
-    char endpoint[HTTP_SESSION_ID_LEN + 32];
+    char endpoint[HTTP_SESSION_ID_MAX + 32];
     snprintf(endpoint, sizeof endpoint, "/message?sessionId=%s", s->id);
     mcp_http__sse_lines(&s->stream, "endpoint", endpoint, strlen(endpoint));
 }

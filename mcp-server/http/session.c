@@ -110,19 +110,34 @@ static void random_bytes(unsigned char *b, size_t n)
     }
 }
 
-static void new_id(char out[HTTP_SESSION_ID_LEN + 1])
+/* The length of this instance's ids: "INSTANCE." (when configured) and the hex. */
+static size_t id_len(const struct mcp_http *h)
 {
-    unsigned char raw[HTTP_SESSION_ID_LEN / 2];
-    random_bytes(raw, sizeof raw);
-    for (size_t i = 0; i < sizeof raw; i++)
-        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return (h->cfg.instance_id ? strlen(h->cfg.instance_id) + 1 : 0) + HTTP_SESSION_ID_LEN;
 }
 
+/* A new session id: the instance's prefix, so that a proxy in front of
+ * several instances can route the session's requests back here, then 24
+ * random bytes in hex. */
+static void new_id(const struct mcp_http *h, char out[HTTP_SESSION_ID_MAX + 1])
+{
+    unsigned char raw[HTTP_SESSION_ID_LEN / 2];
+    size_t at = 0;
+    if (h->cfg.instance_id)
+        at = (size_t) snprintf(out, HTTP_INSTANCE_ID_MAX + 2, "%s.", h->cfg.instance_id);
+    random_bytes(raw, sizeof raw);
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + at + 2 * i, 3, "%02x", raw[i]);
+}
+
+/* Hashes the random part (the last 8 hex digits): the prefix is the same
+ * for every session of this instance. id is at least HTTP_SESSION_ID_LEN long. */
 static unsigned bucket_of(const char *id)
 {
+    const char *r = id + strlen(id) - 8;
     unsigned v = 0;
-    for (int i = 0; i < 8 && id[i]; i++)
-        v = v * 31 + (unsigned char) id[i];
+    for (int i = 0; i < 8; i++)
+        v = v * 31 + (unsigned char) r[i];
     return v % HTTP_SESSION_BUCKETS;
 }
 
@@ -150,7 +165,7 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
     s->kind = kind;
     s->last_used = now;
     do
-        new_id(s->id);
+        new_id(h, s->id);
     while (mcp_http__session_find(h, s->id, SESSION_STREAMABLE) ||
            mcp_http__session_find(h, s->id, SESSION_SSE));
     struct mcp_channel ch = {s, session_send, NULL};
@@ -171,7 +186,7 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
 struct http_session *mcp_http__session_find(struct mcp_http *h, const char *id,
                                             enum session_kind kind)
 {
-    if (id == NULL || strlen(id) != HTTP_SESSION_ID_LEN)
+    if (id == NULL || strlen(id) != id_len(h))
         return NULL;
     for (struct http_session *s = h->buckets[bucket_of(id)]; s; s = s->hnext)
         if (s->kind == kind && !s->closing && strcmp(s->id, id) == 0)

@@ -484,7 +484,34 @@ static void test_codemode_http(void **state)
     assert_int_equal(c.http_timeouts.headers, 500);
     assert_int_equal(c.http_timeouts.drain, 2000);
     assert_int_equal(c.http_timeouts.session, 0);
+    assert_null(c.http_instance_id);
     config_free(&c);
+}
+
+/* codemode.http.instanceId: letters and digits only (it starts session ids
+ * that a proxy routes on), 1 to 32 of them. */
+static void test_http_instance_id(void **state)
+{
+    expect_error("{\"codemode\": {\"http\": {\"instanceId\": \"a.b\"}}}",
+                 "config.json:1:38: codemode.http.instanceId: \"a.b\" is not 1 to 32 ASCII "
+                 "letters and digits");
+    expect_error("{\"codemode\": {\"http\": {\"instanceId\": \"\"}}}",
+                 "config.json:1:38: codemode.http.instanceId: \"\" is not 1 to 32 ASCII letters "
+                 "and digits");
+    expect_error("{\"codemode\": {\"http\": {\"instanceId\": "
+                 "\"a23456789012345678901234567890123\"}}}",
+                 "config.json:1:38: codemode.http.instanceId: "
+                 "\"a23456789012345678901234567890123\" is not 1 to 32 ASCII letters and digits");
+    expect_error("{\"codemode\": {\"http\": {\"instanceId\": 7}}}",
+                 "config.json:1:38: codemode.http.instanceId: expected a string, got 7");
+    struct config c;
+    char *err;
+    setenv("CMT_INSTANCE", "node2", 1);
+    assert_int_equal(
+        load(&c, "{\"codemode\": {\"http\": {\"instanceId\": \"${CMT_INSTANCE}\"}}}", &err), 0);
+    assert_string_equal(c.http_instance_id, "node2");
+    config_free(&c);
+    unsetenv("CMT_INSTANCE");
 }
 
 static void test_server_errors(void **state)
@@ -1112,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_nesting_limit),
         cmocka_unit_test(test_codemode_types),
         cmocka_unit_test(test_codemode_http),
+        cmocka_unit_test(test_http_instance_id),
         cmocka_unit_test(test_server_errors),
         cmocka_unit_test(test_remote_errors),
         cmocka_unit_test(test_unknown_keys),

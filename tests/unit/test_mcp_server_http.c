@@ -36,6 +36,7 @@ struct fixture {
     int drained;
     struct tc c; /* the last request's connection */
     char sid[128];
+    const char *instance; /* the instanceId the server was started with, or NULL */
 };
 
 struct reply {
@@ -139,8 +140,8 @@ static void open_session(struct fixture *f, const char *ver)
     assert_int_equal(r->status, 200);
     const char *h = strstr(r->headers, "mcp-session-id: ");
     assert_non_null(h);
-    sscanf(h + 16, "%127[^\n]", f->sid);
-    assert_int_equal(strlen(f->sid), HTTP_SESSION_ID_LEN);
+    sscanf(h + 16, "%127[^\r\n]", f->sid);
+    assert_int_equal(strlen(f->sid), (f->instance ? strlen(f->instance) + 1 : 0) + HTTP_SESSION_ID_LEN);
     char headers[512];
     snprintf(headers, sizeof headers, JSON_HEADERS "Mcp-Session-Id: %s\r\n", f->sid);
     r = post(f, headers, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
@@ -617,6 +618,55 @@ static void test_body_cap_and_paths(void **state)
 /* --- legacy SSE
  * -------------------------------------------------------------------------------------- */
 
+/* codemode.http.instanceId: every minted id starts "ID." (Streamable HTTP
+ * sessions and the legacy SSE endpoint), ids are still found, and an id with
+ * another instance's prefix (or none) is unknown here. */
+static void test_instance_id(void **state)
+{
+    setup(state);
+    struct fixture *f = *state;
+    struct mcp_http_config hc = {.instance_id = "node7"};
+    f->instance = "node7";
+    start(f, &hc);
+    open_session(f, "2025-11-25");
+    assert_memory_equal(f->sid, "node7.", 6);
+    assert_int_equal(strspn(f->sid + 6, "0123456789abcdef"), HTTP_SESSION_ID_LEN);
+    char headers[512];
+    snprintf(headers, sizeof headers, JSON_HEADERS "Mcp-Session-Id: %s\r\n", f->sid);
+    struct reply *r = post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    assert_int_equal(r->status, 200);
+    assert_true(has(r, "\"id\":2,\"result\":{}"));
+    /* the same random part under another instance's prefix, or without one */
+    snprintf(headers, sizeof headers, JSON_HEADERS "Mcp-Session-Id: node8.%s\r\n", f->sid + 6);
+    assert_int_equal(post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}")->status,
+                     404);
+    snprintf(headers, sizeof headers, JSON_HEADERS "Mcp-Session-Id: %s\r\n", f->sid + 6);
+    assert_int_equal(post(f, headers, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}")->status,
+                     404);
+
+    struct tc s;
+    tc_init(&s, &f->loop, f->port);
+    char req[512];
+    snprintf(req, sizeof req,
+             "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n",
+             f->port);
+    tc_sends(&s, req);
+    tc_pause(&s, 50);
+    assert_int_equal(s.r[0].status, 200);
+    char id[128];
+    assert_non_null(s.r[0].body.data);
+    assert_int_equal(
+        sscanf(s.r[0].body.data, "event: endpoint\ndata: /message?sessionId=%127[^\n]", id), 1);
+    assert_memory_equal(id, "node7.", 6);
+    assert_int_equal(strlen(id), 6 + HTTP_SESSION_ID_LEN);
+    char path[256];
+    struct reply rr;
+    snprintf(path, sizeof path, "/message?sessionId=%s", id);
+    send_request(f, "POST", path, JSON_HEADERS, INIT_BODY("2025-11-25"), 1, &rr);
+    assert_int_equal(rr.status, 202);
+    tc_free(&s);
+}
+
 static void test_legacy_sse(void **state)
 {
     struct fixture *f = *state;
@@ -778,6 +828,7 @@ int main(void)
         cmocka_unit_test_teardown(test_bearer_token, teardown),
         cmocka_unit_test_teardown(test_body_cap_and_paths, teardown),
         cmocka_unit_test_setup_teardown(test_legacy_sse, setup_default, teardown),
+        cmocka_unit_test_teardown(test_instance_id, teardown),
         cmocka_unit_test_teardown(test_session_expiry_and_keepalive, teardown),
         cmocka_unit_test_setup_teardown(test_drain, setup_default, teardown),
         cmocka_unit_test(test_check_helpers),
