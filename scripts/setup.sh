@@ -6,13 +6,18 @@
 set -eu
 cd "$(dirname "$0")/.."
 PKGS="gcc make pkg-config duktape-dev libcjson-dev libuv1-dev libcurl4-openssl-dev libseccomp-dev libcmocka-dev node-llhttp"
+# Only the tests need these (--npm): nginx for the two-instances-behind-a-proxy test.
+TEST_PKGS="nginx"
+want_npm=0
+[ "${1:-}" = "--npm" ] && want_npm=1
+if [ $want_npm = 1 ]; then
+    PKGS="$PKGS $TEST_PKGS"
+fi
 
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
 done
-want_npm=0
-[ "${1:-}" = "--npm" ] && want_npm=1
 if [ $want_npm = 1 ] && ! command -v node >/dev/null 2>&1; then
     missing="$missing nodejs npm"
 fi
