@@ -6,6 +6,7 @@
 #include "mcp-server/config/config.h"
 #include "mcp-server/version.h"
 #include "mcp-server/zygote_cmd.h"
+#include "sandbox/engine.h"
 #include "sandbox/lower/lower.h"
 #include "sandbox/seccomp.h"
 #include "common/alloc.h"
@@ -20,13 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "duktape.h"
-
 static void print_version(void)
 {
     printf("%s %s\n", MCP_CODEMODE_NAME, MCP_CODEMODE_VERSION);
     printf("engine: Duktape %ld.%ld.%ld (interrupt deadline, native stack check, FASTINT)\n",
-           (long) DUK_VERSION / 10000, (long) DUK_VERSION / 100 % 100, (long) DUK_VERSION % 100);
+           sandbox_engine_version() / 10000, sandbox_engine_version() / 100 % 100,
+           sandbox_engine_version() % 100);
     printf("sandbox: single-use workers forked from a zygote; %s; rlimits; no_new_privs\n",
            sandbox_seccomp_available() ? "seccomp-bpf allow-list" : "no seccomp (rlimits only)");
     printf("protocol: MCP 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 over stdio, "

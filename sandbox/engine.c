@@ -67,6 +67,11 @@ int64_t sandbox_engine_now_ms(void)
     return (int64_t) (sandbox_now_ns() / 1000000u);
 }
 
+long sandbox_engine_version(void)
+{
+    return (long) DUK_VERSION;
+}
+
 static struct sandbox_engine *engine_of(duk_context *ctx)
 {
     duk_memory_functions mf;

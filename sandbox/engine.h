@@ -61,6 +61,10 @@ int64_t sandbox_engine_next_timer(struct sandbox_engine *e);
 void sandbox_engine_run_timers(struct sandbox_engine *e);
 int64_t sandbox_engine_now_ms(void);
 
+/* The engine's version as Duktape numbers it (major * 10000 + minor * 100 +
+ * patch), for --version: only sandbox/ includes duktape.h. */
+long sandbox_engine_version(void);
+
 /* Number of host calls started (or queued) and not yet settled. */
 unsigned sandbox_engine_inflight(struct sandbox_engine *e);
 
