@@ -42,6 +42,8 @@ struct transport_child {
     int64_t status;
     int signal;
     int exited, released, exit_sent, kill_stage;
+    int eof_wait;       /* stdout closed: waiting EOF_KILL_MS for the exit */
+    int stopped_silent; /* it closed stdout but ran on, so it was stopped */
     int in_open, out_open, err_open, timer_open, proc_open, in_closing;
     int open_handles;
     uint64_t grace_ms;
@@ -108,6 +110,7 @@ static void timer_fired(uv_timer_t *t)
         uv_timer_start(&c->timer, timer_fired, c->grace_ms ? c->grace_ms : 1, 0);
     } else {
         c->kill_stage = 2;
+        c->stopped_silent = c->eof_wait;
         kill_group(c, SIGKILL);
     }
 }
@@ -209,6 +212,7 @@ static void out_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
     if (!c->exited && !c->released) {
         /* A server that closes stdout is done talking; make sure it goes. */
         c->kill_stage = 1;
+        c->eof_wait = 1;
         uv_timer_start(&c->timer, timer_fired, EOF_KILL_MS, 0);
     }
     maybe_finish(c);
@@ -424,6 +428,11 @@ int transport_child_pid(const struct transport_child *c)
 const char *transport_child_last_stderr(const struct transport_child *c)
 {
     return c->last_err;
+}
+
+int transport_child_closed_output(const struct transport_child *c)
+{
+    return c->stopped_silent;
 }
 
 /* --- environment ------------------------------------------------------------------------------ */

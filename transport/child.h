@@ -66,6 +66,10 @@ int transport_child_pid(const struct transport_child *c);
 /* The last stderr line the child wrote (truncated to 512 bytes), or "". */
 const char *transport_child_last_stderr(const struct transport_child *c);
 
+/* 1 when the child closed its stdout while still running (so it was
+ * stopped: its exit status then comes from our signal, not from it). */
+int transport_child_closed_output(const struct transport_child *c);
+
 /* Builds an environment for a child: the variables named in `keep` that are
  * set in ours (values that start with "()", shell functions, are skipped),
  * then each "K=V" of `extra` on top (replacing a kept one of the same name).

@@ -42,6 +42,7 @@ struct hstream {
     uint64_t id;    /* that request's id */
     char *method;   /* for messages */
     int status, session_sent;
+    char ctype[64]; /* the response's Content-Type, for messages ("" when none) */
     enum body_kind body;
     struct buf text; /* a JSON body, or an error body */
     size_t text_total;
@@ -299,7 +300,12 @@ static void on_response(void *ud, struct http_request *r, int status)
     struct hstream *s = ud;
     struct hconn *c = s->c;
     const char *sid = http_request_header(r, "mcp-session-id");
+    const char *ct = http_request_header(r, "content-type");
     s->status = status;
+    snprintf(s->ctype, sizeof s->ctype, "%s", ct ? ct : "");
+    for (char *p = s->ctype; *p; p++) /* printable ASCII only: it goes into messages */
+        if (*p < 0x20 || *p > 0x7e)
+            *p = '?';
     if (sid && session_ok(sid) && c->session == NULL && c->d && c->d->era != DS_ERA_MODERN)
         c->session = xstrdup(sid);
     if (status < 200 || status >= 300) {
@@ -393,8 +399,9 @@ static void ended_ok(struct hstream *s)
         snprintf(msg, sizeof msg, "the server closed the event stream of %s without answering it",
                  s->method);
     else
-        snprintf(msg, sizeof msg, "the server answered %s with HTTP %d and no JSON-RPC response",
-                 s->method, s->status);
+        snprintf(msg, sizeof msg,
+                 "the server answered %s with HTTP %d (Content-Type: %s) and no JSON-RPC response",
+                 s->method, s->status, s->ctype[0] ? s->ctype : "none");
     fail_request(s, msg);
 }
 

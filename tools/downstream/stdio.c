@@ -12,7 +12,9 @@
 
 static void describe_exit(struct tools_downstream *d, int64_t status, int sig, struct buf *b)
 {
-    if (sig)
+    if (d->tp && transport_child_closed_output(d->tp))
+        buf_append_str(b, "closed its output (stdout) but kept running, so it was stopped");
+    else if (sig)
         buf_printf(b, "was killed by signal %d (%s)", sig, strsignal(sig));
     else
         buf_printf(b, "exited with status %lld", (long long) status);
