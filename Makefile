@@ -54,8 +54,8 @@ EXAMPLES := $(B)/examples/maze-server
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, derived from the packaged amalgamation ------------------------
-$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape/derive.sh sandbox/duktape/config_overrides.h sandbox/duktape/fastpaths.inc
-	sh sandbox/duktape/derive.sh $(B)/duk
+$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape/build.sh sandbox/duktape/config_overrides.h sandbox/duktape/fastpaths.inc
+	sh sandbox/duktape/build.sh $(B)/duk
 # Duktape itself is always optimised (the interpreter is the hot path) and is
 # not instrumented: ASan/UBSan findings inside the engine are not ours to fix.
 $(DUK_OBJ): $(B)/duk/duktape.c $(B)/duk/duk_config.h
