@@ -8,7 +8,7 @@
 #   make install PREFIX=/usr/local
 # Sources are found by directory: a new .c file anywhere under common/
 # transport/ mcp-server/ sandbox/ tools/ (subsystem folders included) is built
-# into the program; a new tests/unit/test_*.c is a test.
+# into the program; a new tests/unit/test_*.c (or test_*.sh) is a test.
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -44,7 +44,8 @@ LLHTTP_OBJS := $(B)/llhttp/api.o $(B)/llhttp/http.o $(B)/llhttp/llhttp.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(LLHTTP_OBJS)
 PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+UNIT_SCRIPTS := $(wildcard tests/unit/test_*.sh)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%) $(UNIT_SCRIPTS:tests/unit/%.sh=$(B)/tests/%)
 BIN     := $(B)/mcp-codemode
 SANDBOX_BIN := $(B)/mcp-codemode-sandbox
 DUK_OBJ := $(B)/duk/duktape.o
@@ -53,9 +54,11 @@ EXAMPLES := $(B)/examples/maze-server
 .PHONY: all run serve test unit e2e programs conformance bench install clean deps npm-deps format check-format
 all: $(BIN) $(EXAMPLES)
 
-# --- Duktape, derived from the packaged amalgamation ------------------------
-$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape/derive.sh sandbox/duktape/config_overrides.h sandbox/duktape/fastpaths.inc
-	sh sandbox/duktape/derive.sh $(B)/duk
+# --- Duktape, built from the packaged amalgamation and our patch series -----
+# (sandbox/duktape/README.md: the overrides, the series, the appended fast paths)
+DUK_PATCHES := sandbox/duktape/patches/series $(wildcard sandbox/duktape/patches/*.patch)
+$(B)/duk/duktape.c $(B)/duk/duk_config.h $(B)/duk/duktape.h &: sandbox/duktape/build.sh sandbox/duktape/config_overrides.h sandbox/duktape/fastpaths.inc $(DUK_PATCHES)
+	sh sandbox/duktape/build.sh $(B)/duk
 # Duktape itself is always optimised (the interpreter is the hot path) and is
 # not instrumented: ASan/UBSan findings inside the engine are not ours to fix.
 $(DUK_OBJ): $(B)/duk/duktape.c $(B)/duk/duk_config.h
@@ -105,6 +108,10 @@ $(SANDBOX_BIN): $(B)/obj/mcp-server/sandbox_main.o $(DUK_OBJ) $(B)/libmcpcodemod
 $(B)/tests/%: tests/unit/%.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS) -lcmocka
+# A shell test (tests/unit/test_*.sh) runs from the tree through a wrapper.
+$(B)/tests/%: tests/unit/%.sh
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh "%s" "$$@"\n' "$(CURDIR)/$<" > $@ && chmod +x $@
 
 # --- test-only helpers (tests/tools/*.c, driven by the e2e tests) ------------
 TOOL_BINS := $(B)/tests/decl_dump

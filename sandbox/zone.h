@@ -17,10 +17,10 @@ int sandbox_zone_enable(void);
 
 /* Stops allocating from the zone and makes sandbox_zone_free a no-op: the
  * zone's blocks stay as the zygote left them, shared with it. Also pins
- * them: Duktape (patch 6 of duktape-variant.sh) no longer updates the
- * reference counts of objects in the zone, so a run does not copy the
- * template's pages just to count references; the template's garbage is left
- * to mark-and-sweep. Call first thing in a forked worker. */
+ * them: Duktape (sandbox/duktape/patches/0006-pinned-refcounts.patch) no
+ * longer updates the reference counts of objects in the zone, so a run does
+ * not copy the template's pages just to count references; the template's
+ * garbage is left to mark-and-sweep. Call first thing in a forked worker. */
 void sandbox_zone_freeze(void);
 
 /* 1 while the zone is enabled and not frozen: Duktape then grows property

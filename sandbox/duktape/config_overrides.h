@@ -1,6 +1,6 @@
 /* Sandbox configuration of the Duktape build, inserted after the
  * __OVERRIDE_DEFINES__ marker of the packaged duk_config.h by
- * sandbox/duktape/derive.sh. The hooks are implemented in sandbox/limits.c. */
+ * sandbox/duktape/build.sh. The hooks are implemented in sandbox/limits.c. */
 #define DUK_USE_INTERRUPT_COUNTER
 #define DUK_USE_EXEC_TIMEOUT_CHECK(udata) sandbox__exec_timeout_check((udata))
 #define DUK_USE_NATIVE_STACK_CHECK() sandbox__native_stack_check()

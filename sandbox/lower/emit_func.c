@@ -140,10 +140,10 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         outer.strict = 1;
         W(" \"use strict\";");
     }
-    /* Directives of our Duktape build (duktape-variant.sh): arrows, async
-     * functions and generators are not constructors (no .prototype object
-     * per closure, `new` throws as in ES2015), and a name that only came
-     * from inference binds nothing inside the function. */
+    /* Directives of our Duktape build (sandbox/duktape/patches/0020-directives.patch):
+     * arrows, async functions and generators are not constructors (no .prototype
+     * object per closure, `new` throws as in ES2015), and a name that only came from
+     * inference binds nothing inside the function. */
     if (arrow || async || gen)
         W(" \"use duk noctor\";");
     if (inferred)

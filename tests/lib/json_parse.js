@@ -1,6 +1,7 @@
 /* JSON.parse, whose strings without escapes are interned straight from the
- * input (duktape-variant.sh) and others through Duktape's decoder: both
- * kinds, keys and values, non-ASCII text, and the errors. */
+ * input (sandbox/duktape/patches/0018-json-parse-strings.patch) and others
+ * through Duktape's decoder: both kinds, keys and values, non-ASCII text, and
+ * the errors. */
 function err(f) { try { f(); return 'no error'; } catch (e) { return e.name; } }
 t('plainStrings', function () { return JSON.parse('{"a":"x","bb":"hello world","":"","n":["p","q"]}'); });
 t('keyOrder', function () { return Object.keys(JSON.parse('{"z":1,"a":"2","m":"3"}')); });

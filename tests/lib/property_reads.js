@@ -1,6 +1,7 @@
 /* Property reads, which take a direct path through the prototype chain's own
- * entries for plain data properties (duktape-variant.sh) and the generic one
- * for accessors, proxies, indices, length, and string/arguments/typed-array
+ * entries for plain data properties
+ * (sandbox/duktape/patches/0021-plain-property-reads.patch) and the generic
+ * one for accessors, proxies, indices, length, and string/arguments/typed-array
  * objects: each kind, at each depth, shadowed or not. */
 t('ownAndInherited', function () {
     var base = { a: 1, shared: 'base' }, mid = Object.create(base), top = Object.create(mid);

@@ -1,8 +1,8 @@
 /* Property writes, which replace an own writable data property's value in
- * place (duktape-variant.sh) and take the generic path otherwise: read-only
- * and accessor properties, own or inherited, frozen and sealed objects,
- * arrays, functions, proxies, and values that the old value's release must
- * not disturb. */
+ * place (sandbox/duktape/patches/0022-plain-property-writes.patch) and take
+ * the generic path otherwise: read-only and accessor properties, own or
+ * inherited, frozen and sealed objects, arrays, functions, proxies, and values
+ * that the old value's release must not disturb. */
 function strictErr(f) { 'use strict'; try { f(); return 'no error'; } catch (e) { return e.name; } }
 t('ownWritable', function () {
     var o = { a: 1, b: { deep: true } };

@@ -1,5 +1,5 @@
-/* Unit tests of the compiler patches of our Duktape build (sandbox/duktape/derive.sh,
- * patches 11 to 13: token replay in the compiler's second pass, ASCII fast paths
+/* Unit tests of the compiler patches of our Duktape build (sandbox/duktape/patches/,
+ * 0011 to 0013: token replay in the compiler's second pass, ASCII fast paths
  * of the lexer, direct appends of declarations): programs whose meaning depends on what the patches
  * skip or shortcut (line terminators and automatic semicolons, regexp versus division, strict mode,
  * escaped and non-ASCII identifiers, error lines) give the results and errors of stock Duktape,
