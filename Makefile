@@ -3,7 +3,7 @@
 #   make run        set up, build, run the example program through the server's execution path
 #   make serve      start the stdio server with the example config
 #   make test       set up (system packages, pinned npm modules), build, run every test
-#   make unit | e2e | programs | conformance | bench
+#   make unit | e2e | programs | conformance | bench | soak (minutes)
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make install PREFIX=/usr/local
 # Sources are found by directory: a new .c file anywhere under common/
@@ -51,7 +51,7 @@ SANDBOX_BIN := $(B)/mcp-codemode-sandbox
 DUK_OBJ := $(B)/duk/duktape.o
 EXAMPLES := $(B)/examples/maze-server
 
-.PHONY: all run serve test unit e2e programs conformance bench install clean deps npm-deps format check-format
+.PHONY: all run serve test unit e2e programs conformance bench soak install clean deps npm-deps format check-format
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, built from the packaged amalgamation and our patch series -----
@@ -152,6 +152,9 @@ conformance: $(BIN)
 	sh scripts/run-tests.sh $(B) conformance
 bench: $(BIN)
 	sh scripts/run-bench.sh $(B)
+# Minutes, not part of test: SOAK_EXECUTIONS (100000), SOAK_SECONDS (1800), SOAK_RSS_MIB (8)
+soak: $(BIN) npm-deps
+	MCP_CODEMODE_BIN=$(B)/mcp-codemode node tests/soak/soak.mjs
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
