@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <uv.h>
 
 static void print_version(void)
 {
@@ -181,6 +182,8 @@ static int with_config(const struct cli *cli)
 int main(int argc, char **argv)
 {
     alloc_install_cjson_hooks();
+    /* libuv's allocations fail like ours: logged, then abort (common/alloc.h). */
+    uv_replace_allocator(xmalloc, xrealloc, xcalloc, free);
     signal(SIGPIPE, SIG_IGN);
     struct cli cli;
     char err[256];

@@ -4,6 +4,7 @@
 #include "mcp-server/server_internal.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
+#include "common/alloc.h"
 #include "common/buf.h"
 
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static char *resource_text(struct mcp_request *r, const char *uri)
     if (n <= plen + slen || strncmp(uri, SERVER_PREFIX, plen) != 0 ||
         strcmp(uri + n - slen, SERVER_SUFFIX) != 0)
         return NULL;
-    char *id = strndup(uri + plen, n - plen - slen);
+    char *id = xstrndup(uri + plen, n - plen - slen);
     char *text = tools_registry_declarations_server(r->server->cfg.tools, id);
     free(id);
     return text;
