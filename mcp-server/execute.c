@@ -149,6 +149,9 @@ static cJSON *stats_object(const struct sandbox_exec_result *r)
         cJSON_AddNumberToObject(s, "memoryPeakBytes", peak->valuedouble);
     if (r->logs_dropped)
         cJSON_AddNumberToObject(s, "logLinesDropped", r->logs_dropped);
+    const cJSON *unhandled = cJSON_GetObjectItemCaseSensitive(r->stats, "unhandledRejections");
+    if (cJSON_IsNumber(unhandled) && unhandled->valuedouble > 0)
+        cJSON_AddNumberToObject(s, "unhandledRejections", unhandled->valuedouble);
     return s;
 }
 

@@ -5,6 +5,7 @@
 #include "sandbox/pool.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 
 #include <signal.h>
@@ -162,7 +163,7 @@ static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
 {
     struct sandbox_exec *x = ud;
     (void) w;
-    cJSON *m = cJSON_ParseWithLength(line, len);
+    cJSON *m = json_parse(line, len);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
     int rc = -1;
     if (cJSON_IsString(t)) {

@@ -91,7 +91,7 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
     buf_append_str(&W.out, ",\"name\":");
     buf_append_json_string(&W.out, name, strlen(name));
     buf_append_str(&W.out, ",\"args\":");
-    utf8_append_repaired(&W.out, args, alen);
+    json_append_engine_text(&W.out, args, alen);
     buf_append_str(&W.out, "}\n");
     maybe_flush();
     return id;
@@ -110,7 +110,7 @@ static void on_log(void *ud, const char *level, const char *text, size_t len)
     buf_append_str(&W.out, ",\"text\":");
     buf_append_json_string(&W.out, text, len);
     buf_append_str(&W.out, "}\n");
-    maybe_flush();
+    flush(); /* out of the process now: a kill a moment later cannot lose it */
 }
 
 /* --- lock-down --------------------------------------------------------------------- */
@@ -404,6 +404,8 @@ static void send_done(void)
     append_u64(&W.out, W.log_bytes);
     buf_append_str(&W.out, ",\"logsDropped\":");
     append_u64(&W.out, W.logs_dropped);
+    buf_append_str(&W.out, ",\"unhandledRejections\":");
+    append_u64(&W.out, sandbox_engine_unhandled(W.engine));
     buf_append_str(&W.out, "}}\n");
     flush();
 }
