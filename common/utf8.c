@@ -132,6 +132,21 @@ size_t utf8_length(const char *s, size_t n)
     return count;
 }
 
+size_t utf8_decode_nul(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned char) s[i] == 0xC0 && i + 1 < n && (unsigned char) s[i + 1] == 0x80) {
+            s[o++] = '\0';
+            i++;
+        } else
+            s[o++] = s[i];
+    }
+    if (o < n)
+        s[o] = '\0';
+    return o;
+}
+
 int utf8_append_external(struct buf *out, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *) s;

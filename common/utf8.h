@@ -39,6 +39,11 @@ int utf8_is_valid(const char *s, size_t n);
  * Returns 0, or -1 if out's limit was reached. */
 int utf8_append_repaired(struct buf *out, const char *s, size_t n);
 
+/* Turns each C0 80 of s (internal form) into a NUL byte, in place, for the
+ * JS engine (which stores lone surrogates as the internal form does).
+ * Returns the new length; a NUL follows the last byte when it shrank. */
+size_t utf8_decode_nul(char *s, size_t n);
+
 /* Appends s (internal form) as the bytes a terminal or file should get:
  * U+0000 as a NUL byte, a CESU-8 pair as its character, a lone surrogate
  * and other ill-formed bytes as U+FFFD. Returns 0, or -1 at out's limit. */

@@ -320,7 +320,7 @@ static void rehearse(void)
 
 static void start_run(char *line, size_t len)
 {
-    cJSON *msg = cJSON_ParseWithLength(line, len);
+    cJSON *msg = json_parse(line, len); /* keeps \u0000 and lone surrogates in the code */
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(msg, "code");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
     if (!cJSON_IsString(t) || strcmp(t->valuestring, "run") != 0 || !cJSON_IsString(code))
@@ -339,7 +339,8 @@ static void start_run(char *line, size_t len)
     if (cJSON_IsObject(cat))
         catalog = json_print(cat);
     start_ticker();
-    sandbox_engine_start(W.engine, code->valuestring, strlen(code->valuestring), catalog, &l);
+    size_t code_len = utf8_decode_nul(code->valuestring, strlen(code->valuestring));
+    sandbox_engine_start(W.engine, code->valuestring, code_len, catalog, &l);
     free(catalog);
     cJSON_Delete(msg);
 }

@@ -83,6 +83,13 @@ test('the same over Streamable HTTP', async () => {
   await stringsArriveWhole(http.client);
 });
 
+test('code holding raw U+0000, a lone surrogate and U+2028 in string literals runs whole', async () => {
+  for (const h of [s, http]) {
+    const r = await exec(h.client, 'return ["a\u0000b", "x\ud800y", "\u2028", `t\u0000`]');
+    assert.deepEqual(valueOf(r), ['a\u0000b', 'x\ud800y', '\u2028', 't\u0000']);
+  }
+});
+
 test('tool arguments and their keys reach the downstream server whole', async () => {
   const r = valueOf(await s.exec(`const v = ${lit(TRICKY)};
     const back = (await tools.rec.echo({ v })).args.v;

@@ -95,6 +95,17 @@ static void test_external(void **state)
     buf_free(&b);
 }
 
+static void test_decode_nul(void **state)
+{
+    char s[] = "a\xC0\x80" "b\xED\xA0\x80\xC0";
+    size_t n = utf8_decode_nul(s, sizeof s - 1);
+    assert_int_equal(n, 7);
+    assert_memory_equal(s, "a\0b\xED\xA0\x80\xC0", 8);
+    char t[] = "plain";
+    assert_int_equal(utf8_decode_nul(t, 5), 5);
+    assert_string_equal(t, "plain");
+}
+
 static void test_length(void **state)
 {
     assert_int_equal(utf8_length("a\xC3\xA9\xF0\x9F\x98\x80", 7), 3);
@@ -109,6 +120,7 @@ int main(void)
         cmocka_unit_test(test_json_string),
         cmocka_unit_test(test_internal_form),
         cmocka_unit_test(test_external),
+        cmocka_unit_test(test_decode_nul),
         cmocka_unit_test(test_length),
     };
     return cmocka_run_group_tests_name("common_utf8", tests, NULL, NULL);
