@@ -69,6 +69,14 @@ function ownData(o, k) {
     return d !== void 0 && rt.hasOwn(d, 'value') ? d.value : void 0;
 }
 
+/* "name: message" from an error's own data properties, for an error whose
+ * toString throws (console lines, unhandled rejection warnings). */
+rt.ownErrorText = function (e) {
+    var n = ownData(e, 'name'), m = ownData(e, 'message');
+    n = typeof n === 'string' ? n : 'Error';
+    return typeof m === 'string' && m !== '' ? n + ': ' + m : '[' + n + ']';
+};
+
 /* Str(read()), or undefined when reading or converting throws. */
 function readText(o, k, dflt) {
     try {

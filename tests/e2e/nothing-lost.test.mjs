@@ -217,6 +217,9 @@ test('a thrown error whose prototype getters throw shows its own message', async
     const e = new E("mine"); throw e;`);
   assert.equal(own.error.message, 'mine');
   assert.equal(own.error.name, 'Error');
+  const logged = await s.exec(`const e = new Error("own text"); Error.prototype.toString = () => { throw 1; };
+    console.log(e); Promise.reject(e); await sleep(1); return 1`);
+  assert.deepEqual(logged.logs, ['Error: own text', '[warn] Unhandled promise rejection: Error: own text']);
   const nothing = await s.exec('const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw 1; } }); throw e');
   assert.equal(nothing.error.message, '(error while reading the thrown value)');
 });
