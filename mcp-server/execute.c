@@ -214,8 +214,8 @@ static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_re
     char note[160], *dropped = NULL;
     if (r->logs_dropped) {
         snprintf(note, sizeof note,
-                 "[%u more console lines dropped: the console output limit was reached]",
-                 r->logs_dropped);
+                 "[%s%u more console lines dropped: the console output limit was reached]",
+                 r->logs_dropped_at_least ? "at least " : "", r->logs_dropped);
         dropped = note;
     }
     cJSON *res = cJSON_CreateObject();

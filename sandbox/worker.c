@@ -102,6 +102,10 @@ static void on_log(void *ud, const char *level, const char *text, size_t len)
     (void) ud;
     if (W.max_log_bytes && W.log_bytes + len > W.max_log_bytes) {
         W.logs_dropped++;
+        if ((W.logs_dropped & (W.logs_dropped - 1)) == 0) { /* 1, 2, 4...: known even after a kill */
+            buf_printf(&W.out, "{\"t\":\"dropped\",\"n\":%u}\n", W.logs_dropped);
+            flush();
+        }
         return;
     }
     W.log_bytes += len;

@@ -173,6 +173,10 @@ test('console lines before a hard kill stay within maxLogBytes', async () => {
     assert.deepEqual(kept, kept.map((_, i) => `line ${i}`), 'the first lines, in order');
     assert.ok(kept.join('').length <= 100, kept.join(',').length);
     assert.ok(kept.length >= 10, `${kept.length} lines kept`);
+    // the worker died before its final count: the host knows a lower bound
+    assert.match(r.logs[r.logs.length - 1], /^\[at least \d+ more console lines dropped: the console output limit was reached\]$/);
+    const n = Number(/\d+/.exec(r.logs[r.logs.length - 1])[0]);
+    assert.ok(n >= 32 && n <= 50 - kept.length, `${n} dropped, ${kept.length} kept`);
   } finally {
     await h.close();
   }
