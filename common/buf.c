@@ -98,9 +98,21 @@ int buf_append_json_string(struct buf *b, const char *s, size_t len)
         unsigned char c = (unsigned char) s[i];
         if (c >= 0x80) {
             size_t n = utf8_valid_prefix((const unsigned char *) s + i, len - i);
-            if (n == 0) {
+            size_t used;
+            int unit = n ? -1 : utf8_internal_unit((const unsigned char *) s + i, len - i, &used);
+            if (unit >= 0) { /* U+0000 or a lone surrogate (common/utf8.h) */
+                char u[6] = {'\\',
+                             'u',
+                             hex[unit >> 12],
+                             hex[(unit >> 8) & 15],
+                             hex[(unit >> 4) & 15],
+                             hex[unit & 15]};
+                if (buf_append(b, u, 6) < 0)
+                    goto fail;
+                i += used;
+            } else if (n == 0) {
                 char rep[4];
-                size_t used, rlen = utf8_repair_one((const unsigned char *) s + i, len - i, rep, &used);
+                size_t rlen = utf8_repair_one((const unsigned char *) s + i, len - i, rep, &used);
                 if (buf_append(b, rep, rlen) < 0)
                     goto fail;
                 i += used;

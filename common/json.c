@@ -1,6 +1,7 @@
 /* Exact compact JSON printing of cJSON trees (see json.h). */
 #include "common/json.h"
 #include "common/buf.h"
+#include "common/utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -94,4 +95,135 @@ char *json_print(const cJSON *item)
     buf_init(&b, 0);
     json_append(&b, item);
     return buf_steal(&b);
+}
+
+/* --- parsing: \u0000 and lone surrogates ---------------------------------------- */
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char) (c | 0x20);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The code unit of the escape \uXXXX at p, or -1. */
+static long escape_at(const char *p, const char *end)
+{
+    if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
+        return -1;
+    long v = 0;
+    for (int i = 2; i < 6; i++) {
+        int d = hex_digit(p[i]);
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* Appends code unit u (0 or a surrogate) in the internal form (common/utf8.h). */
+static void append_internal_unit(struct buf *b, unsigned u)
+{
+    if (u == 0) {
+        buf_append(b, "\xC0\x80", 2);
+        return;
+    }
+    char t[3] = {(char) 0xED, (char) (0x80 | ((u >> 6) & 0x3F)), (char) (0x80 | (u & 0x3F))};
+    buf_append(b, t, 3);
+}
+
+/* Rewrites the escapes cJSON cannot hold (\u0000, which it would cut at, and
+ * lone surrogates, which it rejects) into the internal form's raw bytes.
+ * Returns 1 with the new text in *out, or 0 when text needs no change. */
+static int rewrite_escapes(const char *text, size_t len, struct buf *out)
+{
+    const char *p = text, *end = text + len, *copied = text;
+    int changed = 0;
+    while (p < end && (p = memchr(p, '\\', (size_t) (end - p))) != NULL) {
+        long u = escape_at(p, end);
+        if (u < 0) { /* another escape (or an invalid one, for cJSON to reject) */
+            p += 2;
+            continue;
+        }
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            long lo = escape_at(p + 6, end);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) { /* a pair: cJSON decodes it */
+                p += 12;
+                continue;
+            }
+        } else if (u != 0 && (u < 0xDC00 || u > 0xDFFF)) {
+            p += 6;
+            continue;
+        }
+        if (!changed)
+            buf_init(out, 0);
+        changed = 1;
+        buf_append(out, copied, (size_t) (p - copied));
+        append_internal_unit(out, (unsigned) u);
+        p += 6;
+        copied = p;
+    }
+    if (changed)
+        buf_append(out, copied, (size_t) (end - copied));
+    return changed;
+}
+
+static int only_space(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p == end;
+}
+
+cJSON *json_parse(const char *text, size_t len)
+{
+    struct buf b;
+    int rewritten = rewrite_escapes(text, len, &b);
+    const char *t = rewritten ? b.data : text;
+    size_t n = rewritten ? b.len : len;
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(t, n, &end, 0);
+    if (v && !only_space(end, t + n)) {
+        cJSON_Delete(v);
+        v = NULL;
+    }
+    if (rewritten)
+        buf_free(&b);
+    return v;
+}
+
+/* --- JSON text from the JS engine ------------------------------------------------- */
+
+int json_append_engine_text(struct buf *out, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *) s;
+    static const char hex[] = "0123456789abcdef";
+    size_t i = 0, run = 0;
+    while (i < n) {
+        size_t k = p[i] < 0x80 ? 1 : utf8_valid_prefix(p + i, n - i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        if (buf_append(out, s + run, i - run) < 0)
+            return -1;
+        size_t used;
+        int unit = utf8_internal_unit(p + i, n - i, &used);
+        if (unit >= 0) {
+            char u[6] = {
+                '\\',          'u', hex[unit >> 12], hex[(unit >> 8) & 15], hex[(unit >> 4) & 15],
+                hex[unit & 15]};
+            if (buf_append(out, u, 6) < 0)
+                return -1;
+        } else {
+            char rep[4];
+            size_t rlen = utf8_repair_one(p + i, n - i, rep, &used);
+            if (buf_append(out, rep, rlen) < 0)
+                return -1;
+        }
+        i += used;
+        run = i;
+    }
+    return buf_append(out, s + run, n - run);
 }

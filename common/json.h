@@ -21,4 +21,21 @@ char *json_print(const cJSON *item);
  * (integers without a fraction or exponent; NaN and infinities as null). */
 int json_append_number(struct buf *out, double d);
 
+/* Parses one JSON text (whitespace around it allowed, nothing else) into a
+ * tree the caller owns; NULL when it is not valid JSON. Unlike cJSON's
+ * parser it keeps every string whole: \u0000 and lone surrogate escapes
+ * (valid JSON, which cJSON cuts at or rejects) are held in the internal
+ * form of common/utf8.h (C0 80, ED A0..BF xx), and the printers here and
+ * buf_append_json_string turn them back into the same escapes. Use it for
+ * every text that comes from outside (workers, clients, downstream servers). */
+cJSON *json_parse(const char *text, size_t len);
+
+/* Appends JSON text made by the JS engine (its JSON.stringify) with its
+ * strings made valid UTF-8: a CESU-8 surrogate pair becomes the UTF-8 of its
+ * character, a lone surrogate the escape \udXXX (JSON allows it, and the
+ * reader sees the same lone surrogate), other ill-formed bytes U+FFFD.
+ * Bytes >= 0x80 occur only inside strings in JSON text, so the escapes land
+ * in strings. Returns 0, or -1 when out's limit was reached. */
+int json_append_engine_text(struct buf *out, const char *s, size_t n);
+
 #endif

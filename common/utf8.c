@@ -65,6 +65,21 @@ size_t utf8_repair_one(const unsigned char *p, size_t n, char out[4], size_t *co
     return 3;
 }
 
+int utf8_internal_unit(const unsigned char *p, size_t n, size_t *consumed)
+{
+    if (n >= 2 && p[0] == 0xC0 && p[1] == 0x80) {
+        *consumed = 2;
+        return 0;
+    }
+    unsigned u = surrogate_at(p, n);
+    if (u == 0)
+        return -1;
+    if (u <= 0xDBFF && surrogate_at(p + 3, n - 3 < n ? n - 3 : 0) >= 0xDC00)
+        return -1; /* a pair: one character, repaired by utf8_repair_one */
+    *consumed = 3;
+    return (int) u;
+}
+
 int utf8_is_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *) s;
@@ -109,8 +124,52 @@ size_t utf8_length(const char *s, size_t n)
     size_t i = 0, count = 0;
     while (i < n) {
         size_t k = p[i] < 0x80 ? 1 : utf8_valid_prefix(p + i, n - i);
-        i += k ? k : 1;
+        if (k == 0 && utf8_internal_unit(p + i, n - i, &k) < 0)
+            k = 1;
+        i += k;
         count++;
     }
     return count;
+}
+
+size_t utf8_decode_nul(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned char) s[i] == 0xC0 && i + 1 < n && (unsigned char) s[i + 1] == 0x80) {
+            s[o++] = '\0';
+            i++;
+        } else
+            s[o++] = s[i];
+    }
+    if (o < n)
+        s[o] = '\0';
+    return o;
+}
+
+int utf8_append_external(struct buf *out, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *) s;
+    size_t i = 0, run = 0;
+    while (i < n) {
+        size_t k = p[i] < 0x80 ? 1 : utf8_valid_prefix(p + i, n - i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        if (buf_append(out, s + run, i - run) < 0)
+            return -1;
+        size_t used;
+        char rep[4];
+        size_t rlen;
+        if (utf8_internal_unit(p + i, n - i, &used) == 0)
+            rlen = 1, rep[0] = '\0';
+        else
+            rlen = utf8_repair_one(p + i, n - i, rep, &used);
+        if (buf_append(out, rep, rlen) < 0)
+            return -1;
+        i += used;
+        run = i;
+    }
+    return buf_append(out, s + run, n - run);
 }

@@ -21,6 +21,17 @@ size_t utf8_valid_prefix(const unsigned char *p, size_t n);
  * *consumed, and returns the replacement's length. */
 size_t utf8_repair_one(const unsigned char *p, size_t n, char out[4], size_t *consumed);
 
+/* The host's internal form of strings (json_parse in common/json.h) is
+ * UTF-8 with two additions that valid UTF-8 never contains: U+0000 as the
+ * two bytes C0 80 (as in Java's modified UTF-8), so that no C string is cut
+ * at a NUL, and a lone surrogate as its three-byte generalised UTF-8 form
+ * ED A0..BF 80..BF (WTF-8; also how Duktape stores it). JSON printers turn
+ * them back into the escapes \u0000 and \udXXX. For the ill-formed sequence
+ * at p, returns the code unit it stands for in that form (0, or a
+ * surrogate 0xD800-0xDFFF) and stores its length in *consumed; -1 when it
+ * is neither (a surrogate followed by its pair is a character: -1). */
+int utf8_internal_unit(const unsigned char *p, size_t n, size_t *consumed);
+
 /* Returns 1 when all n bytes are well-formed UTF-8. */
 int utf8_is_valid(const char *s, size_t n);
 
@@ -28,7 +39,18 @@ int utf8_is_valid(const char *s, size_t n);
  * Returns 0, or -1 if out's limit was reached. */
 int utf8_append_repaired(struct buf *out, const char *s, size_t n);
 
-/* Number of code points in a valid UTF-8 string (ill-formed bytes count one each). */
+/* Turns each C0 80 of s (internal form) into a NUL byte, in place, for the
+ * JS engine (which stores lone surrogates as the internal form does).
+ * Returns the new length; a NUL follows the last byte when it shrank. */
+size_t utf8_decode_nul(char *s, size_t n);
+
+/* Appends s (internal form) as the bytes a terminal or file should get:
+ * U+0000 as a NUL byte, a CESU-8 pair as its character, a lone surrogate
+ * and other ill-formed bytes as U+FFFD. Returns 0, or -1 at out's limit. */
+int utf8_append_external(struct buf *out, const char *s, size_t n);
+
+/* Number of code points in a valid UTF-8 string in the internal form (C0 80
+ * and a lone surrogate count one each, other ill-formed bytes one each). */
 size_t utf8_length(const char *s, size_t n);
 
 #endif

@@ -15,6 +15,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/json.h"
+#include "common/utf8.h"
 
 #include <cjson/cJSON.h>
 #include <signal.h>
@@ -261,6 +262,19 @@ int app_serve_http(const struct config *cfg, const char *exe)
 
 /* --- run one program -------------------------------------------------------------------------- */
 
+/* Writes a string of a message (internal form, common/utf8.h) and a newline
+ * to f as its own bytes: a NUL in a console line is a NUL on the terminal. */
+static void print_text(FILE *f, const char *prefix, const char *s)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_str(&b, prefix);
+    utf8_append_external(&b, s, strlen(s));
+    buf_append_char(&b, '\n');
+    fwrite(b.data, 1, b.len, f);
+    buf_free(&b);
+}
+
 static void print_log_notification(const cJSON *params)
 {
     const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
@@ -268,10 +282,10 @@ static void print_log_notification(const cJSON *params)
     if (!cJSON_IsString(data))
         return;
     const char *l = cJSON_IsString(level) ? level->valuestring : "info";
-    if (strcmp(l, "info") == 0)
-        fprintf(stderr, "%s\n", data->valuestring);
-    else
-        fprintf(stderr, "[%s] %s\n", strcmp(l, "warning") == 0 ? "warn" : l, data->valuestring);
+    char prefix[32] = "";
+    if (strcmp(l, "info") != 0)
+        snprintf(prefix, sizeof prefix, "[%.20s] ", strcmp(l, "warning") == 0 ? "warn" : l);
+    print_text(stderr, prefix, data->valuestring);
 }
 
 static void print_result(struct app *a, const cJSON *result)
@@ -286,7 +300,7 @@ static void print_result(struct app *a, const cJSON *result)
         printf("%s\n", s ? s : "null");
         free(s);
     } else if (cJSON_IsString(text)) {
-        fprintf(a->exit_code ? stderr : stdout, "%s\n", text->valuestring);
+        print_text(a->exit_code ? stderr : stdout, "", text->valuestring);
     }
     fflush(stdout);
 }
@@ -296,7 +310,7 @@ static void run_sink(void *ud, const char *data, size_t len, int final)
 {
     (void) final;
     struct app *a = ud;
-    cJSON *m = cJSON_ParseWithLength(data, len);
+    cJSON *m = json_parse(data, len);
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
     if (cJSON_IsString(method) && strcmp(method->valuestring, "notifications/message") == 0) {

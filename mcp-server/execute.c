@@ -149,6 +149,9 @@ static cJSON *stats_object(const struct sandbox_exec_result *r)
         cJSON_AddNumberToObject(s, "memoryPeakBytes", peak->valuedouble);
     if (r->logs_dropped)
         cJSON_AddNumberToObject(s, "logLinesDropped", r->logs_dropped);
+    const cJSON *unhandled = cJSON_GetObjectItemCaseSensitive(r->stats, "unhandledRejections");
+    if (cJSON_IsNumber(unhandled) && unhandled->valuedouble > 0)
+        cJSON_AddNumberToObject(s, "unhandledRejections", unhandled->valuedouble);
     return s;
 }
 
@@ -211,8 +214,8 @@ static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_re
     char note[160], *dropped = NULL;
     if (r->logs_dropped) {
         snprintf(note, sizeof note,
-                 "[%u more console lines dropped: the console output limit was reached]",
-                 r->logs_dropped);
+                 "[%s%u more console lines dropped: the console output limit was reached]",
+                 r->logs_dropped_at_least ? "at least " : "", r->logs_dropped);
         dropped = note;
     }
     cJSON *res = cJSON_CreateObject();

@@ -6,7 +6,7 @@
 #include "sandbox/lower/lower.h"
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "common/utf8.h"
+#include "common/json.h"
 
 #include "duktape.h"
 
@@ -39,6 +39,7 @@ struct sandbox_engine {
     char err_message[512];
     int err_line, err_column;
     int started;
+    unsigned unhandled; /* unhandled promise rejections reported by the prelude */
 };
 
 /* --- small helpers ----------------------------------------------------------- */
@@ -89,11 +90,36 @@ static void push_rt(duk_context *ctx)
 
 /* --- natives the prelude reaches through rt.host ------------------------------ */
 
+/* [ ... s ] -> [ ... s' ]: s with each U+0000 as the bytes C0 80, the
+ * host's internal form (common/utf8.h), so that a name holding a NUL
+ * reaches the host whole and never equals a shorter name. */
+static const char *push_internal_form(duk_context *ctx, duk_idx_t idx)
+{
+    duk_size_t len;
+    const char *s = duk_require_lstring(ctx, idx, &len);
+    size_t nuls = 0;
+    for (const char *p = s; (p = memchr(p, '\0', len - (size_t) (p - s))) != NULL; p++)
+        nuls++;
+    if (nuls == 0) {
+        duk_dup(ctx, idx);
+        return s;
+    }
+    char *out = duk_push_fixed_buffer(ctx, len + nuls);
+    for (size_t i = 0, o = 0; i < len; i++) {
+        if (s[i] == '\0') {
+            out[o++] = (char) 0xC0;
+            out[o++] = (char) 0x80;
+        } else
+            out[o++] = s[i];
+    }
+    return duk_buffer_to_string(ctx, -1);
+}
+
 static duk_ret_t native_call(duk_context *ctx)
 {
     struct sandbox_engine *e = engine_of(ctx);
     const char *op = duk_require_string(ctx, 0);
-    const char *name = duk_require_string(ctx, 1);
+    const char *name = push_internal_form(ctx, 1);
     duk_size_t alen;
     const char *args = duk_require_lstring(ctx, 2, &alen);
     char msg[512] = "host calls are not available";
@@ -119,6 +145,12 @@ static duk_ret_t native_now(duk_context *ctx)
 {
     duk_push_number(ctx, (double) sandbox_engine_now_ms());
     return 1;
+}
+
+static duk_ret_t native_unhandled(duk_context *ctx)
+{
+    engine_of(ctx)->unhandled++;
+    return 0;
 }
 
 static duk_ret_t native_done(duk_context *ctx)
@@ -187,6 +219,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "log", native_log, 2);
     put_native(ctx, "now", native_now, 0);
     put_native(ctx, "done", native_done, 0);
+    put_native(ctx, "unhandled", native_unhandled, 0);
     put_native(ctx, "lower", native_lower, 1);
     duk_put_prop_string(ctx, -2, "host");
 }
@@ -568,6 +601,11 @@ void sandbox_engine_request_interrupt(struct sandbox_engine *e)
         sandbox_request_interrupt(e->ctx);
 }
 
+unsigned sandbox_engine_unhandled(const struct sandbox_engine *e)
+{
+    return e->unhandled;
+}
+
 size_t sandbox_engine_mem_peak(struct sandbox_engine *e)
 {
     return e->limits.mem_peak;
@@ -659,7 +697,7 @@ static int js_error_outcome(struct sandbox_engine *e, const char *json, size_t l
     /* Insert the excerpt before the closing brace of the description. */
     if (len < 2 || json[len - 1] != '}')
         return buf_append_str(out, "{\"name\":\"Error\",\"message\":\"malformed error\"}}");
-    utf8_append_repaired(out, json, len - 1);
+    json_append_engine_text(out, json, len - 1);
     duk_context *ctx = e->ctx;
     (void) ctx;
     int line = 0;
@@ -693,7 +731,7 @@ static int value_outcome(const char *json, size_t len, size_t max, struct buf *o
         return buf_append_str(out, "}");
     }
     buf_append_str(out, "{\"ok\":true,\"value\":");
-    utf8_append_repaired(out, json, len);
+    json_append_engine_text(out, json, len);
     return buf_append_str(out, "}");
 }
 

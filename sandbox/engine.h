@@ -85,6 +85,10 @@ int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, str
  * bytecode instruction. Async-signal-safe: meant for an interval timer. */
 void sandbox_engine_request_interrupt(struct sandbox_engine *e);
 
+/* Number of promise rejections left unhandled so far (each also logged as a
+ * [warn] console line by the prelude). */
+unsigned sandbox_engine_unhandled(const struct sandbox_engine *e);
+
 /* Peak JS heap bytes of this execution. */
 size_t sandbox_engine_mem_peak(struct sandbox_engine *e);
 

@@ -5,6 +5,7 @@
 #include "sandbox/pool.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 
 #include <signal.h>
@@ -29,6 +30,7 @@ struct sandbox_exec {
     size_t nlogs, cap_logs;
     uint64_t log_bytes;
     unsigned logs_dropped;
+    unsigned worker_dropped; /* lines the worker dropped, as it reported them so far */
     int killed_at_deadline, finished;
     int worker_done; /* the worker sent `done` and is exiting */
 };
@@ -71,9 +73,14 @@ static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *st
     r.logs = x->logs;
     r.nlogs = x->nlogs;
     r.logs_dropped = x->logs_dropped;
+    r.logs_dropped_at_least = 0;
     const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(stats, "logsDropped");
     if (cJSON_IsNumber(dropped) && dropped->valuedouble > 0 && dropped->valuedouble < 1e9)
         r.logs_dropped += (unsigned) dropped->valuedouble; /* the worker's cap came first */
+    else if (stats == NULL && x->worker_dropped) { /* no final count: the worker died */
+        r.logs_dropped += x->worker_dropped;
+        r.logs_dropped_at_least = 1;
+    }
     r.duration_ms = uv_now(x->timer->loop) - x->started_ms;
     r.tool_calls = x->tool_calls;
     x->ev->done(x->ud, x, &r);
@@ -162,7 +169,7 @@ static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
 {
     struct sandbox_exec *x = ud;
     (void) w;
-    cJSON *m = cJSON_ParseWithLength(line, len);
+    cJSON *m = json_parse(line, len);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
     int rc = -1;
     if (cJSON_IsString(t)) {
@@ -173,6 +180,12 @@ static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
             const cJSON *tx = cJSON_GetObjectItemCaseSensitive(m, "text");
             if (cJSON_IsString(lv) && cJSON_IsString(tx) && valid_level(lv->valuestring)) {
                 add_log(x, lv->valuestring, tx->valuestring);
+                rc = 0;
+            }
+        } else if (strcmp(t->valuestring, "dropped") == 0) {
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "n");
+            if (cJSON_IsNumber(n) && n->valuedouble >= x->worker_dropped && n->valuedouble < 1e9) {
+                x->worker_dropped = (unsigned) n->valuedouble;
                 rc = 0;
             }
         } else if (strcmp(t->valuestring, "done") == 0) {

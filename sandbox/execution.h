@@ -36,6 +36,7 @@ struct sandbox_exec_result {
     const struct sandbox_log_line *logs;
     size_t nlogs;
     unsigned logs_dropped;         /* lines over the log cap */
+    int logs_dropped_at_least;     /* logs_dropped is a lower bound (the worker died) */
     uint64_t duration_ms;
     unsigned tool_calls;
 };

@@ -91,7 +91,7 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
     buf_append_str(&W.out, ",\"name\":");
     buf_append_json_string(&W.out, name, strlen(name));
     buf_append_str(&W.out, ",\"args\":");
-    utf8_append_repaired(&W.out, args, alen);
+    json_append_engine_text(&W.out, args, alen);
     buf_append_str(&W.out, "}\n");
     maybe_flush();
     return id;
@@ -102,6 +102,10 @@ static void on_log(void *ud, const char *level, const char *text, size_t len)
     (void) ud;
     if (W.max_log_bytes && W.log_bytes + len > W.max_log_bytes) {
         W.logs_dropped++;
+        if ((W.logs_dropped & (W.logs_dropped - 1)) == 0) { /* 1, 2, 4...: known even after a kill */
+            buf_printf(&W.out, "{\"t\":\"dropped\",\"n\":%u}\n", W.logs_dropped);
+            flush();
+        }
         return;
     }
     W.log_bytes += len;
@@ -110,7 +114,7 @@ static void on_log(void *ud, const char *level, const char *text, size_t len)
     buf_append_str(&W.out, ",\"text\":");
     buf_append_json_string(&W.out, text, len);
     buf_append_str(&W.out, "}\n");
-    maybe_flush();
+    flush(); /* out of the process now: a kill a moment later cannot lose it */
 }
 
 /* --- lock-down --------------------------------------------------------------------- */
@@ -320,7 +324,7 @@ static void rehearse(void)
 
 static void start_run(char *line, size_t len)
 {
-    cJSON *msg = cJSON_ParseWithLength(line, len);
+    cJSON *msg = json_parse(line, len); /* keeps \u0000 and lone surrogates in the code */
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(msg, "code");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
     if (!cJSON_IsString(t) || strcmp(t->valuestring, "run") != 0 || !cJSON_IsString(code))
@@ -339,7 +343,8 @@ static void start_run(char *line, size_t len)
     if (cJSON_IsObject(cat))
         catalog = json_print(cat);
     start_ticker();
-    sandbox_engine_start(W.engine, code->valuestring, strlen(code->valuestring), catalog, &l);
+    size_t code_len = utf8_decode_nul(code->valuestring, strlen(code->valuestring));
+    sandbox_engine_start(W.engine, code->valuestring, code_len, catalog, &l);
     free(catalog);
     cJSON_Delete(msg);
 }
@@ -404,6 +409,8 @@ static void send_done(void)
     append_u64(&W.out, W.log_bytes);
     buf_append_str(&W.out, ",\"logsDropped\":");
     append_u64(&W.out, W.logs_dropped);
+    buf_append_str(&W.out, ",\"unhandledRejections\":");
+    append_u64(&W.out, sandbox_engine_unhandled(W.engine));
     buf_append_str(&W.out, "}}\n");
     flush();
 }

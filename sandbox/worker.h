@@ -4,8 +4,11 @@
  *   host -> worker  {"t":"run",...} {"t":"result","id":N,"ok":true,"value":V}
  *                   {"t":"result","id":N,"ok":false,"error":E} {"t":"cancel"}
  *   worker -> host  {"t":"call","id":N,"op":"tool","name":"srv.tool","args":A}
- *                   {"t":"log","level":"info","text":"..."}
- *                   {"t":"done","outcome":O,"stats":{...}}
+ *                   {"t":"log","level":"info","text":"..."}  (written at once: a kill
+ *                   cannot lose it) {"t":"dropped","n":N}  (lines over the log cap so
+ *                   far, at N = 1, 2, 4, ...) {"t":"done","outcome":O,"stats":{...}}
+ * Strings hold U+0000 and lone surrogates as \u0000 and \udXXX escapes; the host
+ * reads them with json_parse (common/json.h).
  */
 #ifndef SANDBOX_WORKER_H
 #define SANDBOX_WORKER_H

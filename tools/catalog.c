@@ -319,12 +319,14 @@ const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalo
 
 /* --- texts ------------------------------------------------------------------------------ */
 
-char *tools_catalog_worker_json(const struct tools_catalog *c)
+char *tools_catalog_worker_json(const struct tools_catalog *c, int with_problems)
 {
     cJSON *root = cJSON_CreateObject();
     for (size_t s = 0; s < c->nservers; s++) {
         cJSON *srv = cJSON_AddObjectToObject(root, c->server_ids[s]);
         cJSON_AddStringToObject(srv, "name", c->servers[s]);
+        if (with_problems && c->problems[s]) /* a call of a tool says why (50_tools.js) */
+            cJSON_AddStringToObject(srv, "problem", c->problems[s]);
         cJSON *tools = cJSON_AddObjectToObject(srv, "tools");
         for (size_t i = 0; i < c->count; i++)
             if (c->tools[i].pub.server_index == s)

@@ -65,8 +65,10 @@ int tools_catalog_has_server(const struct tools_catalog *c, const char *server);
 const char *tools_catalog_server_problem(const struct tools_catalog *c, const char *server,
                                          size_t len);
 
-/* {"jsServer":{"name":"server","tools":{"jsTool":"tool"}}} for workers; malloc'd. */
-char *tools_catalog_worker_json(const struct tools_catalog *c);
+/* {"jsServer":{"name":"server","problem":"why it has no tools","tools":{"jsTool":"tool"}}}
+ * for workers ("problem" only for a server that has one, and only with_problems);
+ * malloc'd. */
+char *tools_catalog_worker_json(const struct tools_catalog *c, int with_problems);
 
 /* Declarations for the execute_code description: the full text when it fits
  * `budget` bytes, else the compact index (always the index for budget 0).

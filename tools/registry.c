@@ -50,7 +50,8 @@ struct tools_registry {
     struct slot *slots;
     size_t nslots;
     struct tools_catalog *catalog;
-    char *decls, *worker_json; /* texts of the current catalog, to detect changes */
+    char *decls, *worker_json; /* texts of the current catalog, for clients and workers */
+    char *callable_json;       /* the worker catalog without problems, to detect changes */
     struct waiter *waiters;
     struct tools_call *calls;
     int freeing;
@@ -94,8 +95,12 @@ static void rebuild(struct tools_registry *r)
     tools_catalog_release(r->catalog);
     r->catalog = c;
     char *decls = tools_catalog_declarations(c, r->o.declarations_budget, NULL);
-    char *worker = tools_catalog_worker_json(c);
-    int changed = !r->decls || strcmp(decls, r->decls) || strcmp(worker, r->worker_json);
+    char *worker = tools_catalog_worker_json(c, 1);
+    /* what programs can call changed (a server's problem text alone is no change) */
+    char *callable = tools_catalog_worker_json(c, 0);
+    int changed = !r->decls || strcmp(decls, r->decls) || strcmp(callable, r->callable_json);
+    free(r->callable_json);
+    r->callable_json = callable;
     free(r->decls);
     free(r->worker_json);
     r->decls = decls;
@@ -286,6 +291,7 @@ void tools_registry_free(struct tools_registry *r)
     tools_catalog_release(r->catalog);
     free(r->decls);
     free(r->worker_json);
+    free(r->callable_json);
     free(r);
 }
 

@@ -133,8 +133,7 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(only, "type");
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(only, "text");
     if (cJSON_IsString(type) && !strcmp(type->valuestring, "text") && cJSON_IsString(text)) {
-        const char *end = NULL;
-        cJSON *parsed = cJSON_ParseWithOpts(text->valuestring, &end, 1);
+        cJSON *parsed = json_parse(text->valuestring, strlen(text->valuestring));
         if (parsed) {
             append_json(out, parsed);
             cJSON_Delete(parsed);

@@ -32,12 +32,7 @@ static char *raw_id(const char *text, size_t len)
 void rpc_parse(const char *text, size_t len, struct rpc_message *m)
 {
     memset(m, 0, sizeof *m);
-    const char *end = NULL;
-    m->json = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (m->json && json_scan_ws(end, text + len) != text + len) {
-        cJSON_Delete(m->json);
-        m->json = NULL; /* bytes after the value: not one JSON message */
-    }
+    m->json = json_parse(text, len); /* NULL too with bytes after the value */
     if (m->json == NULL) {
         invalid(m, RPC_PARSE_ERROR, "Parse error: the message is not valid JSON");
         return;

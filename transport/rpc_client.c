@@ -320,11 +320,15 @@ static void on_response(struct rpc_client *rc, const struct rpc_message *m, cons
         return;
     }
     struct rpc_client_reply r = {.status = RPC_CLIENT_OK, .result = m->result};
-    if (m->error) {
-        if (!cJSON_IsObject(m->error)) {
-            skipped(rc, "error is not an object", line, len);
-            return;
-        }
+    char msg[300];
+    if (m->error && !cJSON_IsObject(m->error)) {
+        skipped(rc, "error is not an object", line, len);
+        snprintf(msg, sizeof msg, "its response to %s could not be read (error is not an object)",
+                 req->method);
+        r.status = RPC_CLIENT_MALFORMED;
+        r.result = NULL;
+        r.message = msg;
+    } else if (m->error) {
         fill_error(&r, m->error);
     }
     r.elapsed_ms = uv_now(rc->loop) - req->start;
@@ -354,6 +358,35 @@ static void on_request(struct rpc_client *rc, const struct rpc_message *m)
     write_buf(rc, &b, &out);
 }
 
+static int oversize_id(const char *head, size_t head_len, const char *tail, size_t tail_len,
+                       uint64_t *id);
+
+/* A line we cannot read (not JSON, or not JSON-RPC) that still names one of
+ * our pending requests by its id (at its head, or `"id":N}` at its end):
+ * that request fails now, rather than waiting for its timeout. Returns -1
+ * when no pending request is named (the line is skipped). */
+static int fail_unreadable(struct rpc_client *rc, const struct rpc_message *m, const char *line,
+                           size_t len)
+{
+    uint64_t id;
+    int found =
+        m->id ? parse_id(m->id, strlen(m->id), &id) : oversize_id(line, len, line, len, &id);
+    struct rpc_client_request *req = found == 0 ? find(rc, id) : NULL;
+    if (req == NULL)
+        return -1;
+    skipped(rc, m->invalid_reason, line, len);
+    char msg[300];
+    snprintf(msg, sizeof msg, "its response to %s could not be read (%s)", req->method,
+             m->invalid_reason);
+    struct rpc_client_reply r = {.status = RPC_CLIENT_MALFORMED, .message = msg};
+    r.elapsed_ms = uv_now(rc->loop) - req->start;
+    rpc_client_reply_cb *cb = req->cb;
+    void *ud = req->ud;
+    request_done(req, 1);
+    cb(ud, &r);
+    return 0;
+}
+
 void rpc_client_line(struct rpc_client *rc, const char *line, size_t len)
 {
     struct rpc_message m;
@@ -372,7 +405,8 @@ void rpc_client_line(struct rpc_client *rc, const char *line, size_t len)
             rc->ev->notification(rc->ud, m.method, m.params);
         break;
     case RPC_INVALID:
-        skipped(rc, m.invalid_reason, line, len);
+        if (fail_unreadable(rc, &m, line, len) != 0)
+            skipped(rc, m.invalid_reason, line, len);
         break;
     }
     rpc_message_free(&m);

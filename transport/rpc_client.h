@@ -20,7 +20,8 @@ enum rpc_client_status {
     RPC_CLIENT_ERROR,     /* a JSON-RPC error response */
     RPC_CLIENT_TIMEOUT,   /* no response within the request's timeout */
     RPC_CLIENT_TOO_LARGE, /* the response was longer than the line cap */
-    RPC_CLIENT_CLOSED     /* the connection ended first (rpc_client_fail_all) */
+    RPC_CLIENT_CLOSED,    /* the connection ended first (rpc_client_fail_all) */
+    RPC_CLIENT_MALFORMED  /* a response naming the request could not be read */
 };
 
 struct rpc_client_reply {

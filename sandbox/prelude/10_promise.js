@@ -28,19 +28,23 @@ rt.drain = function () {
 };
 rt.pendingMicrotasks = function () { return qlen - qhead; };
 
-/* Unhandled rejections: as in Node, a rejection still unhandled when the
- * microtask queue is empty ends the execution. */
+/* Unhandled rejections: a rejection still unhandled when the microtask
+ * queue is empty becomes a [warn] console line and a count in the stats
+ * (rt.host.unhandled); the program runs on, and its own outcome is the
+ * result (ending it would throw away its result after its writes). */
 var unhandled = [];
 function checkUnhandled() {
-    for (var i = 0; i < unhandled.length; i++) {
-        var st = unhandled[i][S];
-        if (!st.handled) {
-            unhandled.length = 0;
-            rt.fail({ unhandled: true, error: st.value });
-            return;
-        }
+    var list = unhandled;
+    if (list.length === 0) return;
+    unhandled = [];
+    for (var i = 0; i < list.length; i++) {
+        var st = list[i][S];
+        if (st.handled) continue;
+        var text;
+        try { text = rt.formatValue(st.value); } catch (e) { text = '(a value that cannot be printed)'; }
+        rt.host.unhandled();
+        rt.host.log('warn', 'Unhandled promise rejection: ' + text);
     }
-    unhandled.length = 0;
 }
 
 function isObj(x) { return x !== null && (typeof x === 'object' || typeof x === 'function'); }

@@ -32,7 +32,7 @@ function fmtOne(x) {
     }
     if (x === null) return 'null';
     if (isError(x)) {
-        try { return Str(x); } catch (e) { return '[Error]'; }
+        try { return Str(x); } catch (e) { return rt.ownErrorText(x); }
     }
     if (rt.formatSpecial) {
         var s = rt.formatSpecial(x);

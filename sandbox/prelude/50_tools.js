@@ -111,7 +111,7 @@ function toolFn(fullName) {
 
 /* `tools` is built from the catalog {jsServer: {name, tools: {jsTool: originalTool}}}:
  * sanitised names enumerable, original names as non-enumerable aliases, and
- * unknown names still callable so the host can answer "did you mean".
+ * unknown names undefined (a call of one says "did you mean": see noteMiss).
  * Calls are named "<server id>.<tool>": the id never contains a dot, so the
  * host's split at the first dot always finds the server, whatever its name.
  *
@@ -157,6 +157,106 @@ var lazyTraps = {
     ownKeys: function (t) { return ownNames(ready(this, t)); }
 };
 
+/* Unknown names read as undefined, as on any object, so that
+ * `typeof tools.srv.maybe === "function"` feature-tests a tool. A call of
+ * one still says which tool was meant: the miss is noted (name and program
+ * line), and the engine's TypeError for calling undefined, or for reading a
+ * property of an unknown server, raised on that line gets the message the
+ * host gives callTool for that name (errCreate below): "Unknown tool ...
+ * Did you mean", or why the server's tools are not available. */
+var miss = null, catalog = {};
+
+function noteMiss(k, serverId) {
+    miss = { key: k, id: serverId, line: callLine(new ErrorCtor()) };
+    return void 0;
+}
+
+/* "Did you mean", as the host words it (tools/names.c, tools/catalog.c):
+ * names folded (lower case; '-', '.', ' ' as '_'), optimal string alignment
+ * distance within a third of the longer name, then substring hits; the
+ * nearest three, ties by name. */
+function fold(s) { return s.toLowerCase().replace(/[-. ]/g, '_'); }
+
+function osa(a, b) {
+    var pp = [], prev = [], cur = [], i, j;
+    for (j = 0; j <= b.length; j++) prev[j] = j;
+    for (i = 1; i <= a.length; i++) {
+        cur = [i];
+        for (j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1));
+            if (i > 1 && j > 1 && a.charAt(i - 1) === b.charAt(j - 2) && a.charAt(i - 2) === b.charAt(j - 1) && pp[j - 2] + 1 < cur[j])
+                cur[j] = pp[j - 2] + 1;
+        }
+        pp = prev;
+        prev = cur;
+    }
+    return prev[b.length];
+}
+
+function score(f, c) {
+    var longer = Math.max(f.length, c.length), limit = Math.max(Math.floor(longer / 3), 1), d = osa(f, c);
+    if (d <= limit) return d;
+    if (Math.min(f.length, c.length) >= 3 && (c.indexOf(f) >= 0 || f.indexOf(c) >= 0)) return limit + 1 + d;
+    return -1;
+}
+
+/* Indexes of up to three of cands nearest to name. */
+function nearest(name, cands) {
+    var f = fold(name), scored = [];
+    for (var i = 0; i < cands.length; i++) {
+        var sc = score(f, fold(cands[i]));
+        if (sc >= 0) scored[scored.length] = { s: sc, n: cands[i], i: i };
+    }
+    scored.sort(function (x, y) { return x.s - y.s || (x.n < y.n ? -1 : x.n > y.n ? 1 : x.i - y.i); });
+    var out = [];
+    for (i = 0; i < scored.length && i < 3; i++) out[i] = scored[i].i;
+    return out;
+}
+
+/* What the host answers a call of server.tool (tools/catalog.c): the
+ * server's problem when it has one, else 'Unknown tool "s.t". Did you
+ * mean: ...?' over the catalog this run has. */
+function unknownToolMessage(server, tool) {
+    var srv = rt.hasOwn(catalog, server) ? catalog[server] : null;
+    if (srv && typeof srv.problem === 'string')
+        return 'The tools of server "' + srv.name + '" are not available: ' + srv.problem;
+    var qualified = [], bare = [], ids = keysOf(catalog);
+    for (var i = 0; i < ids.length; i++) {
+        var names = keysOf(catalog[ids[i]].tools || {});
+        for (var j = 0; j < names.length; j++) {
+            qualified[qualified.length] = ids[i] + '.' + names[j];
+            bare[bare.length] = names[j];
+        }
+    }
+    var text = 'Unknown tool "' + server + '.' + tool + '".', hits = nearest(server + '.' + tool, qualified);
+    if (hits.length === 0) hits = nearest(tool, bare);
+    for (i = 0; i < hits.length; i++) text += (i ? ', ' : ' Did you mean: ') + qualified[hits[i]];
+    if (hits.length) text += '?';
+    if (qualified.length === 0) text += ' No downstream tools are available.';
+    return text;
+}
+
+var READ_OF_UNDEFINED = /^cannot read property '([^']*)' of undefined$/;
+
+function missMessage(m, text) {
+    return m.id !== void 0 ? unknownToolMessage(m.id, m.key) : unknownToolMessage(m.key, READ_OF_UNDEFINED.exec(text)[1]);
+}
+
+var TypeErrorCtor = rt.TypeError;
+Duktape.errCreate = function (e) {
+    var m = miss;
+    if (m === null || !(e instanceof TypeErrorCtor)) return e;
+    var text = e.message;
+    var match = m.id === void 0
+        ? READ_OF_UNDEFINED.test(text)
+        : text === "undefined not callable (property '" + m.key + "' of [object Object])";
+    if (match && e.lineNumber === m.line) {
+        miss = null;
+        e.message = missMessage(m, text);
+    }
+    return e;
+};
+
 function fillServer(obj, map, serverId) {
     var names = keysOf(map);
     for (var i = 0; i < names.length; i++) {
@@ -165,9 +265,8 @@ function fillServer(obj, map, serverId) {
         if (map[js] !== js && !rt.hasOwn(obj, map[js])) def(obj, map[js], fn);
     }
 }
-function unknownTool(k, serverId) { return toolFn(serverId + '.' + k); }
 function serverProxy(serverId, map) {
-    return new ProxyCtor({}, lazyHandler(fillServer, unknownTool, map, serverId));
+    return new ProxyCtor({}, lazyHandler(fillServer, noteMiss, map, serverId));
 }
 
 function fillRoot(root, catalogText) {
@@ -177,6 +276,7 @@ function fillRoot(root, catalogText) {
     } catch (e) {
         throw new rt.ErrorCtor('cannot install the tool catalog');
     }
+    catalog = cat;
     var ids = keysOf(cat);
     for (var i = 0; i < ids.length; i++) {
         var js = ids[i], srv = serverProxy(js, cat[js].tools || {});
@@ -184,7 +284,7 @@ function fillRoot(root, catalogText) {
         if (cat[js].name !== js && !rt.hasOwn(root, cat[js].name)) def(root, cat[js].name, srv);
     }
 }
-function unknownServer(k) { return serverProxy(k, {}); }
+function unknownServer(k) { return noteMiss(k, void 0); }
 
 /* G.tools is defined once (non-enumerable, writable, configurable); each run
  * assigns it, before the program runs (cheaper than redefining it). */

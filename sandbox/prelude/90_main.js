@@ -17,13 +17,12 @@ rt.runMain = function (fn) {
     rt.onSettled(rt.spawn(fn, void 0, []), mainSettled);
 };
 
-/* Ends the execution with an error (unhandled rejection, runtime failure). */
+/* Ends the execution with an error (a runtime failure). */
 rt.fail = function (info) {
     if (state.settled) return;
     state.settled = true;
     state.ok = false;
     state.value = info.error;
-    state.unhandled = !!info.unhandled;
     rt.host.done();
 };
 rt.settled = function () { return state.settled; };
@@ -60,27 +59,67 @@ function programFrames(stack) {
     return out.join('\n');
 }
 
+var getOwnDesc = Object.getOwnPropertyDescriptor;
+
+/* The value of own data property k of o, read without calling anything a
+ * program could have defined (no getter, no proxy trap); undefined if none. */
+function ownData(o, k) {
+    var d;
+    try { d = getOwnDesc(o, k); } catch (x) { return void 0; }
+    return d !== void 0 && rt.hasOwn(d, 'value') ? d.value : void 0;
+}
+
+/* "name: message" from an error's own data properties, for an error whose
+ * toString throws (console lines, unhandled rejection warnings). */
+rt.ownErrorText = function (e) {
+    var n = ownData(e, 'name'), m = ownData(e, 'message');
+    n = typeof n === 'string' ? n : 'Error';
+    return typeof m === 'string' && m !== '' ? n + ': ' + m : '[' + n + ']';
+};
+
+/* Str(read()), or undefined when reading or converting throws. */
+function readText(o, k, dflt) {
+    try {
+        var v = o[k];
+        return Str(v === void 0 ? dflt : v);
+    } catch (x) {
+        return void 0;
+    }
+}
+
+/* The error's own name and message (data properties, as `throw new
+ * Error(m)` makes them) first; getters, inherited values and conversions
+ * are tried after, each on its own, so one that throws loses only itself. */
+function describeObject(e, d) {
+    var n = ownData(e, 'name'), m = ownData(e, 'message'), failed = false;
+    if (typeof n === 'string') d.name = n;
+    else if ((n = readText(e, 'name', 'Error')) !== void 0) d.name = n;
+    if (typeof m === 'string') d.message = m;
+    else if ((m = readText(e, 'message', '')) !== void 0) d.message = m;
+    else failed = true;
+    try {
+        var own = e[S];
+        if (own && own.line !== void 0) d.line = own.line;
+        else if (e.fileName === rt.PROGRAM && typeof e.lineNumber === 'number') d.line = e.lineNumber;
+        else d.line = stackLine(e.stack);
+        var frames = programFrames(e.stack);
+        if (frames) d.stack = frames;
+        if (e.tool !== void 0) d.tool = Str(e.tool);
+        if (e.violations !== void 0) d.violations = e.violations;
+        if (e.errors !== void 0 && rt.isArray(e.errors)) {
+            d.errors = [];
+            for (var i = 0; i < e.errors.length && i < 20; i++) d.errors[i] = rt.formatValue(e.errors[i]);
+        }
+    } catch (x) {
+        failed = true;
+    }
+    if (failed && d.message === '') d.message = '(error while reading the thrown value)';
+}
+
 function describeError(e) {
     var d = { name: 'Error', message: '' };
     if (e !== null && typeof e === 'object' || typeof e === 'function') {
-        try {
-            d.name = Str(e.name === void 0 ? 'Error' : e.name);
-            d.message = Str(e.message === void 0 ? '' : e.message);
-            var own = e[S];
-            if (own && own.line !== void 0) d.line = own.line;
-            else if (e.fileName === rt.PROGRAM && typeof e.lineNumber === 'number') d.line = e.lineNumber;
-            else d.line = stackLine(e.stack);
-            var frames = programFrames(e.stack);
-            if (frames) d.stack = frames;
-            if (e.tool !== void 0) d.tool = Str(e.tool);
-            if (e.violations !== void 0) d.violations = e.violations;
-            if (e.errors !== void 0 && rt.isArray(e.errors)) {
-                d.errors = [];
-                for (var i = 0; i < e.errors.length && i < 20; i++) d.errors[i] = rt.formatValue(e.errors[i]);
-            }
-        } catch (x) {
-            d.message = d.message || '(error while reading the thrown value)';
-        }
+        describeObject(e, d);
         if (!(e instanceof rt.ErrorCtor) && typeof e === 'object') {
             d.name = 'Error';
             d.message = 'Uncaught ' + rt.formatValue(e);
@@ -92,7 +131,6 @@ function describeError(e) {
         d.name = 'RangeError';
         d.message = 'out of memory: the program exceeded its ' + rt.memoryLimitMb + ' MiB heap limit';
     }
-    if (state.unhandled) d.message = 'Unhandled promise rejection: ' + d.message;
     return d;
 }
 

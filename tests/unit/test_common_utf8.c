@@ -51,9 +51,65 @@ static void test_json_string(void **state)
     buf_free(&b);
 }
 
+/* The internal form (utf8.h): C0 80 is U+0000, a lone surrogate its 3 bytes;
+ * JSON strings give them back as escapes; a pair is a character. */
+static void test_internal_form(void **state)
+{
+    size_t used = 99;
+    assert_int_equal(utf8_internal_unit((const unsigned char *) "\xC0\x80x", 3, &used), 0);
+    assert_int_equal(used, 2);
+    assert_int_equal(utf8_internal_unit((const unsigned char *) "\xED\xA0\x80", 3, &used), 0xD800);
+    assert_int_equal(used, 3);
+    assert_int_equal(utf8_internal_unit((const unsigned char *) "\xED\xBF\xBF", 3, &used), 0xDFFF);
+    assert_int_equal(
+        utf8_internal_unit((const unsigned char *) "\xED\xA0\xBD\xED\xB8\x80", 6, &used),
+        -1); /* a pair */
+    assert_int_equal(utf8_internal_unit((const unsigned char *) "\xC0", 1, &used), -1);
+    assert_int_equal(utf8_internal_unit((const unsigned char *) "\xC0\x81", 2, &used), -1);
+    assert_int_equal(utf8_internal_unit((const unsigned char *) "\xFF", 1, &used), -1);
+
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_json_string(&b,
+                           "a\xC0\x80"
+                           "b\xED\xB3\xBF\xED\xA0\x80"
+                           "c\xC0"
+                           "d",
+                           13);
+    assert_string_equal(b.data, "\"a\\u0000b\\udcff\\ud800c\xEF\xBF\xBD"
+                                "d\"");
+    buf_reset(&b);
+    buf_append_json_string(&b, "\0\xE2\x80\xA8", 4); /* a raw NUL, U+2028 kept */
+    assert_string_equal(b.data, "\"\\u0000\xE2\x80\xA8\"");
+    buf_free(&b);
+}
+
+/* What a terminal gets: a NUL byte, a pair's character, U+FFFD for the rest. */
+static void test_external(void **state)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    utf8_append_external(&b, "a\xC0\x80" "b\xED\xA0\x80\xED\xA0\xBD\xED\xB8\x80\xFF", 15);
+    assert_int_equal(b.len, 14);
+    assert_memory_equal(b.data, "a\0b\xEF\xBF\xBD\xF0\x9F\x98\x80\xEF\xBF\xBD", 14);
+    buf_free(&b);
+}
+
+static void test_decode_nul(void **state)
+{
+    char s[] = "a\xC0\x80" "b\xED\xA0\x80\xC0";
+    size_t n = utf8_decode_nul(s, sizeof s - 1);
+    assert_int_equal(n, 7);
+    assert_memory_equal(s, "a\0b\xED\xA0\x80\xC0", 8);
+    char t[] = "plain";
+    assert_int_equal(utf8_decode_nul(t, 5), 5);
+    assert_string_equal(t, "plain");
+}
+
 static void test_length(void **state)
 {
     assert_int_equal(utf8_length("a\xC3\xA9\xF0\x9F\x98\x80", 7), 3);
+    assert_int_equal(utf8_length("a\xC0\x80" "b\xED\xA0\x80", 7), 4);
 }
 
 int main(void)
@@ -62,6 +118,9 @@ int main(void)
         cmocka_unit_test(test_valid),
         cmocka_unit_test(test_repair),
         cmocka_unit_test(test_json_string),
+        cmocka_unit_test(test_internal_form),
+        cmocka_unit_test(test_external),
+        cmocka_unit_test(test_decode_nul),
         cmocka_unit_test(test_length),
     };
     return cmocka_run_group_tests_name("common_utf8", tests, NULL, NULL);

@@ -69,11 +69,12 @@ static void test_names_policy_tasks(void **state)
     struct fx *f = *state;
     /* delete_all denied, research task-only: 3 weather tools + 2 kv */
     assert_int_equal(tools_catalog_count(f->c), 5);
-    char *w = tools_catalog_worker_json(f->c);
+    char *w = tools_catalog_worker_json(f->c, 1);
     assert_string_equal(w, "{\"my_weather\":{\"name\":\"my-weather\",\"tools\":{\"forecast\":"
                            "\"forecast\",\"get_weather\":\"get_weather\",\"get_weather_2\":\"get-"
                            "weather\"}},\"kv\":{\"name\":\"kv\",\"tools\":{\"get\":\"get\",\"set\":"
-                           "\"set\"}},\"empty\":{\"name\":\"empty\",\"tools\":{}}}");
+                           "\"set\"}},\"empty\":{\"name\":\"empty\",\"problem\":\"it is not "
+                           "running\",\"tools\":{}}}");
     free(w);
     char *d = tools_catalog_declarations_full(f->c);
     assert_non_null(strstr(d, "// Not callable from programs: my-weather.research (runs only as a task)"));

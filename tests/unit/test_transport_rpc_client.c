@@ -14,6 +14,7 @@
 #include "transport/child.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 #include "loop_wait.h"
 
@@ -91,7 +92,7 @@ static void on_reply(void *ud, const struct rpc_client_reply *r)
     struct got *g = ud;
     g->calls++;
     g->status = r->status;
-    g->result = r->result ? cJSON_PrintUnformatted(r->result) : NULL;
+    g->result = r->result ? json_print(r->result) : NULL;
     g->message = r->message ? xstrdup(r->message) : NULL;
     g->data = r->data ? cJSON_PrintUnformatted(r->data) : NULL;
     g->code = r->code;
@@ -320,10 +321,12 @@ static void test_malformed_lines(void **state)
         "{\"jsonrpc\":\"2.0\",",
         "[1,2,3]",
         "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}]", /* no batches from a server */
-        "{\"jsonrpc\":\"1.0\",\"id\":1,\"result\":{}}",
-        "{\"jsonrpc\":\"2.0\",\"id\":1}",
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"error\":{\"code\":1,\"message\":\"x\"}}",
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":\"not an object\"}",
+        /* the id of no pending request: skipped */
+        "{\"jsonrpc\":\"1.0\",\"id\":7,\"result\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":7}",
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{},\"error\":{\"code\":1,\"message\":\"x\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":\"not an object\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"a\":\"\\ud800\"}",
         "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}",
         "\x01\x02\xff",
         "{\"jsonrpc\":\"2.0\",\"method\":5}",
@@ -335,6 +338,51 @@ static void test_malformed_lines(void **state)
     expect_written(&peer, ""); /* a server's garbage gets no answer */
     feed(rc, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"still\":\"working\"}}");
     assert_int_equal(a.calls, 1);
+    got_free(&a);
+    rpc_client_free(rc);
+}
+
+/* A reply naming a pending request that cannot be read fails that request
+ * at once, naming the method, instead of leaving it to its timeout. */
+static void test_unreadable_reply_fails_its_request(void **state)
+{
+    (void) state;
+    struct rpc_client *rc = rpc_client_new(&loop, "peer", &peer_events, &peer);
+    const char *bad[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"text\":\"cut sho",
+        "{\"jsonrpc\":\"2.0\",\"result\":{\"text\":\"bad \\x escape\"},\"id\":%d}",
+        "{\"jsonrpc\":\"1.0\",\"id\":%d,\"result\":{}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":%d}",
+        "{\"jsonrpc\":\"2.0\",\"id\":%d,\"error\":\"not an object\"}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct got a = {0};
+        rpc_client_call(rc, "tools/call", NULL, 0, 0, on_reply, &a);
+        free(take_written(&peer));
+        char line[200];
+        snprintf(line, sizeof line, bad[i], (int) i + 1);
+        feed(rc, line);
+        assert_int_equal(a.calls, 1);
+        assert_int_equal(a.status, RPC_CLIENT_MALFORMED);
+        assert_non_null(strstr(a.message, "its response to tools/call could not be read"));
+        assert_int_equal(rpc_client_pending(rc), 0);
+        got_free(&a);
+    }
+    rpc_client_free(rc);
+}
+
+/* A lone surrogate escape is valid JSON: the reply is delivered. */
+static void test_lone_surrogate_reply(void **state)
+{
+    (void) state;
+    struct rpc_client *rc = rpc_client_new(&loop, "peer", &peer_events, &peer);
+    struct got a = {0};
+    rpc_client_call(rc, "m", NULL, 0, 0, on_reply, &a);
+    free(take_written(&peer));
+    feed(rc, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"a\\ud800b\\u0000c\"}}");
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(a.status, RPC_CLIENT_OK);
+    assert_string_equal(a.result, "{\"t\":\"a\\ud800b\\u0000c\"}");
     got_free(&a);
     rpc_client_free(rc);
 }
@@ -543,6 +591,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_server_requests, setup, teardown),
         cmocka_unit_test_setup_teardown(test_notifications, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable_reply_fails_its_request, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lone_surrogate_reply, setup, teardown),
         cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fail_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_free_inside_callback, setup, teardown),

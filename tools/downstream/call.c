@@ -268,6 +268,9 @@ static void call_reply(void *ud, const struct rpc_client_reply *r)
              "limit is %zu bytes)",
              label, c->tool, r->size, c->d->opt.max_message_bytes);
         return;
+    case RPC_CLIENT_MALFORMED:
+        fail(c, TOOLS_DOWNSTREAM_BAD_RESULT, "%s: '%s' failed: %s", label, c->tool, r->message);
+        return;
     case RPC_CLIENT_TIMEOUT:
     case RPC_CLIENT_CLOSED:
         fail(c, TOOLS_DOWNSTREAM_DOWN, "%s: '%s' failed: %s", label, c->tool, r->message);

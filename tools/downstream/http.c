@@ -14,6 +14,7 @@
 #include "transport/sse_parse.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 
 #include <stdio.h>
@@ -409,7 +410,7 @@ static void ended_ok(struct hstream *s)
  * request; otherwise its error message is returned (malloc'd) or NULL. */
 static char *rpc_error_body(struct hstream *s)
 {
-    cJSON *j = s->text.len ? cJSON_ParseWithLength(s->text.data, s->text.len) : NULL;
+    cJSON *j = s->text.len ? json_parse(s->text.data, s->text.len) : NULL;
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(j, "error");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
