@@ -8,9 +8,9 @@
 
 struct sha256 {
     uint32_t h[8];
-    uint64_t len;       /* bytes hashed so far */
+    uint64_t len; /* bytes hashed so far */
     unsigned char block[64];
-    size_t fill;        /* bytes waiting in block */
+    size_t fill; /* bytes waiting in block */
 };
 
 void sha256_init(struct sha256 *s);

@@ -9,6 +9,7 @@
 #include "mcp-server/server.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
+#include "tools/policy/audit.h"
 #include "tools/registry.h"
 #include "transport/stdio.h"
 #include "common/alloc.h"
@@ -30,7 +31,8 @@ struct app {
     struct mcp_server *server;
     struct transport_stdio *stdio;
     struct mcp_http *http;
-    uv_signal_t sigterm, sigint;
+    uv_signal_t sigterm, sigint, sighup;
+    struct tools_audit *audit;
     int stopping;
     int draining;
     int exit_code;
@@ -59,8 +61,26 @@ static struct tools_registry *start_registry(struct app *a, unsigned max_attempt
         .max_attempts = max_attempts,
         .changed = tools_changed,
         .changed_ud = a,
+        .policy = &a->cfg->policy,
+        .audit = a->audit,
     };
     return tools_registry_new(&a->loop, &o);
+}
+
+/* Opens the audit log when one is configured. Returns 0, or -1 (reported). */
+static int open_audit(struct app *a)
+{
+    if (a->cfg->audit_path == NULL)
+        return 0;
+    char *err = NULL;
+    a->audit = tools_audit_open(a->cfg->audit_path,
+                                (enum tools_audit_arguments) a->cfg->audit_arguments, &err);
+    if (a->audit == NULL) {
+        log_error("app", "%s", err);
+        free(err);
+        return -1;
+    }
+    return 0;
 }
 
 static void app_init(struct app *a, const struct config *cfg, const char *exe)
@@ -80,8 +100,11 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
     a->pool = sandbox_pool_new(&a->loop, &pc);
+    if (open_audit(a) < 0)
+        a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }
+
 
 static void close_walk(uv_handle_t *h, void *arg)
 {
@@ -95,6 +118,7 @@ static int app_finish(struct app *a)
 {
     uv_run(&a->loop, UV_RUN_DEFAULT);
     mcp_server_free(a->server);
+    tools_audit_close(a->audit);
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
@@ -126,6 +150,7 @@ static void stop(struct app *a)
     a->pool = NULL;
     uv_close((uv_handle_t *) &a->sigterm, signals_closed);
     uv_close((uv_handle_t *) &a->sigint, signals_closed);
+    uv_close((uv_handle_t *) &a->sighup, signals_closed);
 }
 
 static void drained(void *ud)
@@ -151,13 +176,32 @@ static void on_signal(uv_signal_t *h, int signum)
     stop(a);
 }
 
+/* SIGHUP: reopen the audit log (logrotate moved it). */
+static void on_hangup(uv_signal_t *h, int signum)
+{
+    struct app *a = h->data;
+    (void) signum;
+    log_info("app", "SIGHUP: reopening the audit log");
+    tools_audit_reopen(a->audit);
+}
+
 static void watch_signals(struct app *a)
 {
     uv_signal_init(&a->loop, &a->sigterm);
     uv_signal_init(&a->loop, &a->sigint);
-    a->sigterm.data = a->sigint.data = a;
+    uv_signal_init(&a->loop, &a->sighup);
+    a->sigterm.data = a->sigint.data = a->sighup.data = a;
     uv_signal_start(&a->sigterm, on_signal, SIGTERM);
     uv_signal_start(&a->sigint, on_signal, SIGINT);
+    uv_signal_start(&a->sighup, on_hangup, SIGHUP);
+}
+
+/* After app_init failed (exit_code set): stop and finish. */
+static int app_abort(struct app *a)
+{
+    watch_signals(a);
+    stop(a);
+    return app_finish(a);
 }
 
 /* --- serve over stdio --------------------------------------------------------------------- */
@@ -207,7 +251,9 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
 {
     struct app a;
     app_init(&a, cfg, exe);
-    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
+    if (a.exit_code)
+        return app_abort(&a);
+    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits, a.audit};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
@@ -231,8 +277,10 @@ int app_serve_http(const struct config *cfg, const char *exe)
 {
     struct app a;
     app_init(&a, cfg, exe);
+    if (a.exit_code)
+        return app_abort(&a);
     struct mcp_http_config hc = {
-        .server = {&a.loop, a.pool, a.tools, &cfg->limits},
+        .server = {&a.loop, a.pool, a.tools, &cfg->limits, a.audit},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
@@ -329,10 +377,13 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
 {
     struct app a;
     app_init(&a, cfg, exe);
-    a.json = json;
-    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
+    if (a.exit_code)
+        return app_abort(&a);
+    a.json = json & 1;
+    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits, a.audit};
     struct mcp_channel session = {&a, run_sink, NULL};
     a.server = mcp_server_new(&sc, &session);
+    mcp_server_set_principal(a.server, "cli");
     watch_signals(&a);
 
     send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
@@ -348,6 +399,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
                                                    "arguments");
     char *copy = xstrndup(code, len);
     cJSON_AddStringToObject(args, "code", copy);
+    if (json & APP_RUN_DRY_RUN)
+        cJSON_AddTrueToObject(args, "dryRun");
     free(copy);
     send_to_server(&a, call);
     return app_finish(&a);

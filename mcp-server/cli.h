@@ -24,6 +24,7 @@ struct cli {
     const char *config_path;
     const char *file;   /* run, lower: a path or "-" */
     int json;           /* run --json */
+    int dry_run;        /* run --dry-run */
     struct {
         const char *key; /* config key, e.g. "poolSize" */
         const char *value;

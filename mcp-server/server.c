@@ -805,5 +805,12 @@ void mcp_server_free(struct mcp_server *s)
     mcp_server_cancel_all(s);
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
+    free(s->principal);
     free(s);
+}
+
+void mcp_server_set_principal(struct mcp_server *s, const char *principal)
+{
+    free(s->principal);
+    s->principal = xstrdup(principal);
 }

@@ -13,6 +13,7 @@
 struct mcp_server;
 struct sandbox_pool;
 struct tools_registry;
+struct tools_audit;
 struct config_limits;
 
 struct mcp_server_config {
@@ -20,6 +21,7 @@ struct mcp_server_config {
     struct sandbox_pool *pool;
     struct tools_registry *tools;
     const struct config_limits *limits;
+    struct tools_audit *audit; /* may be NULL: no audit log */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's
@@ -71,6 +73,10 @@ unsigned mcp_server_inflight(const struct mcp_server *s);
 
 /* Tells clients the tool list (declarations) changed. */
 void mcp_server_tools_changed(struct mcp_server *s);
+
+/* Names who this connection serves in the audit log ("stdio", "cli",
+ * "http-session:1a2b3c4d", ...); copied. The default is "stdio". */
+void mcp_server_set_principal(struct mcp_server *s, const char *principal);
 
 /* Frees the server; in-flight work is cancelled first. */
 void mcp_server_free(struct mcp_server *s);

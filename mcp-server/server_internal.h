@@ -42,6 +42,7 @@ struct mcp_server {
     unsigned ninflight;
     struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
     int waiting;                                  /* a registry waiter is registered */
+    char *principal;            /* for the audit log; NULL: "stdio" */
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope
@@ -62,6 +63,25 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
 /* execute.c */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);
 void mcp_execute_cancel(struct mcp_execution *e);
+
+/* authority.c: execute_code's allow / dryRun / maxToolCalls arguments, the
+ * audit log's execution lines, and the dry run's planned calls. */
+struct mcp_authority {
+    char **allow;       /* NULL-terminated grant patterns, or NULL (no grant) */
+    int dry_run;
+    unsigned max_calls; /* the config's limit, or the smaller one asked for */
+};
+/* Reads the arguments (max_calls: the config's limit). Returns 0, or -1
+ * with a message for the model in msg; free with mcp_authority_free either way. */
+int mcp_authority_read(const cJSON *arguments, unsigned max_calls, struct mcp_authority *a,
+                       char *msg, size_t msgsz);
+void mcp_authority_free(struct mcp_authority *a);
+void mcp_authority_audit_start(struct mcp_request *r, const char *id, const char *code,
+                               const struct mcp_authority *a);
+void mcp_authority_audit_end(struct mcp_request *r, const char *id, const char *outcome,
+                             const char *error_name, double duration_ms, unsigned tool_calls);
+/* Adds the readable list to content and structuredContent.plannedCalls (when present). */
+void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
 
 /* describe.c: the execute_code tool object for tools/list (caller frees). */
 cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev);

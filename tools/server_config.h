@@ -4,7 +4,10 @@
 #ifndef TOOLS_SERVER_CONFIG_H
 #define TOOLS_SERVER_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+struct tools_policy_rule;
 
 enum tools_transport { TOOLS_TRANSPORT_STDIO, TOOLS_TRANSPORT_HTTP, TOOLS_TRANSPORT_SSE };
 
@@ -25,6 +28,8 @@ struct tools_server_config {
     int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
     char *approval;                  /* reserved: "approval" as written ("true"/"false" for a
                                         boolean, else the string); NULL when absent */
+    struct tools_policy_rule *policy; /* "policy": per-server rules (tool globs); owned */
+    size_t npolicy;
 };
 
 /* Returns 1 when the downstream tool named `tool` (its original name) may be

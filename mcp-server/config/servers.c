@@ -6,6 +6,7 @@
 
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "tools/policy/policy.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 
 static const char *const server_keys[] = {
     "command",    "args",      "env",       "cwd",      "type",     "url", "headers",
-    "allowTools", "denyTools", "timeoutMs", "disabled", "approval", NULL};
+    "allowTools", "denyTools", "timeoutMs", "disabled", "approval", "policy", NULL};
 
 static const struct {
     const char *name;
@@ -325,7 +326,9 @@ static int read_extras(struct config_ctx *x, const cJSON *m, const struct config
     }
     if (get(m, "approval") != NULL && read_approval(x, get(m, "approval"), &ap, s) < 0)
         return -1;
-    return 0;
+    struct config_kpath pp = {p, "policy", 0};
+    cJSON *policy = get(m, "policy");
+    return policy != NULL ? config__server_policy(x, policy, &pp, s) : 0;
 }
 
 /* --- entries ---------------------------------------------------------------- */
@@ -395,4 +398,5 @@ void config__server_free(struct tools_server_config *s)
     config__free_list(s->allow_tools);
     config__free_list(s->deny_tools);
     free(s->approval);
+    tools_policy_rules_free(s->policy, s->npolicy);
 }
