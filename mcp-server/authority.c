@@ -41,18 +41,21 @@ static int read_allow(const cJSON *v, struct mcp_authority *a, char *msg, size_t
     return 0;
 }
 
+/* maxToolCalls: 1 or more (0 would read as "no limit" to the worker), at
+ * most the config's limit (cap; 0 there means none). */
 static int read_max_calls(const cJSON *v, unsigned cap, struct mcp_authority *a, char *msg,
                           size_t msgsz)
 {
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 0 ||
+    double top = cap ? (double) cap : 4294967295.0;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1 ||
         v->valuedouble > 4294967295.0) {
         snprintf(msg, msgsz,
-                 "execute_code: maxToolCalls must be a non-negative integer (at most %u, the "
-                 "server's limit)",
-                 cap);
+                 "execute_code: maxToolCalls must be an integer from 1 to %.0f (larger values "
+                 "are capped at the server's limit)",
+                 top);
         return -1;
     }
-    a->max_calls = v->valuedouble < (double) cap ? (unsigned) v->valuedouble : cap;
+    a->max_calls = v->valuedouble < top ? (unsigned) v->valuedouble : (unsigned) top;
     return 0;
 }
 
