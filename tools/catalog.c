@@ -121,7 +121,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.server_index = si;
         struct tools_policy_names pn = {srv->name, c->server_ids[si], e->name, e->id};
         e->pub.decision = tools_policy_decide(srv->rules, srv->policy, &pn, e->tool, &e->source);
-        e->pub.read_only = tools_policy_read_only(e->tool);
+        e->pub.read_only = tools_policy_read_only(e->tool) ||
+                           (srv->policy && tools_server_config_read_only(srv->policy, e->name));
         if (e->pub.decision == TOOLS_POLICY_DENY)
             add_unavailable(c, srv->name, names[i], "denied by policy");
     }

@@ -39,7 +39,7 @@ struct tools_catalog_tool {
     size_t server_index;     /* position of its server in the build input */
     enum tools_policy_decision decision; /* allow, ask or deny */
     const char *decision_source;  /* what decided it (tools_policy_decide's source) */
-    int read_only;           /* annotations.readOnlyHint is true */
+    int read_only;           /* annotations.readOnlyHint is true, or readOnlyTools says so */
 };
 
 /* Builds a catalog (copies what it needs) holding one reference. Tools

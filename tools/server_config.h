@@ -23,6 +23,8 @@ struct tools_server_config {
     char **headers;                  /* http/sse; "Name: value", NULL-terminated, or NULL */
     char **allow_tools;              /* globs; NULL = all; NULL-terminated */
     char **deny_tools;               /* globs; NULL-terminated or NULL */
+    char **read_only_tools;          /* readOnlyTools globs: read-only whatever the annotations
+                                        say (dry runs send them); NULL-terminated or NULL */
     uint64_t timeout_ms;             /* per call; 0 = codemode default */
     int disabled;
     int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
@@ -36,5 +38,8 @@ struct tools_server_config {
  * called: no denyTools glob matches it, and allowTools is absent or one of its
  * globs matches. Globs are fnmatch(3) patterns: `*`, `?`, `[...]`, `\` escapes. */
 int tools_server_config_allows(const struct tools_server_config *s, const char *tool);
+
+/* Returns 1 when a readOnlyTools glob matches the tool's original name. */
+int tools_server_config_read_only(const struct tools_server_config *s, const char *tool);
 
 #endif

@@ -17,7 +17,7 @@
 
 static const char *const server_keys[] = {
     "command",    "args",      "env",       "cwd",      "type",     "url", "headers",
-    "allowTools", "denyTools", "timeoutMs", "disabled", "approval", "policy", NULL};
+    "allowTools", "denyTools", "readOnlyTools", "timeoutMs", "disabled", "approval", "policy", NULL};
 
 static const struct {
     const char *name;
@@ -317,7 +317,8 @@ static int read_extras(struct config_ctx *x, const cJSON *m, const struct config
     struct config_kpath tp = {p, "timeoutMs", 0}, ap = {p, "approval", 0};
     int64_t ms;
     if (read_globs(x, m, p, "allowTools", &s->allow_tools) < 0 ||
-        read_globs(x, m, p, "denyTools", &s->deny_tools) < 0)
+        read_globs(x, m, p, "denyTools", &s->deny_tools) < 0 ||
+        read_globs(x, m, p, "readOnlyTools", &s->read_only_tools) < 0)
         return -1;
     if (get(m, "timeoutMs") != NULL) {
         if (config__int(x, get(m, "timeoutMs"), &tp, 1, MAX_TIMEOUT_MS, &ms) < 0)
@@ -397,6 +398,7 @@ void config__server_free(struct tools_server_config *s)
     config__free_list(s->headers);
     config__free_list(s->allow_tools);
     config__free_list(s->deny_tools);
+    config__free_list(s->read_only_tools);
     free(s->approval);
     tools_policy_rules_free(s->policy, s->npolicy);
 }

@@ -23,11 +23,11 @@ const SECRET = 'pOl1cy-s3cret-value';
 process.env.POLICY_E2E_SECRET = SECRET; // expanded into the downstream env: must never reach the audit log
 
 /** A config: crm (the annotated fixture, logging to logFile) with the policy of the tests. */
-function config(name, { noApprover, auditArgs = 'hash', extra = {} } = {}) {
+function config(name, { noApprover, auditArgs = 'hash', extra = {}, server = {}, rules } = {}) {
   const logFile = path.join(TMP, `${name}.calls.jsonl`);
   const auditFile = path.join(TMP, `${name}.audit.jsonl`);
   const file = path.join(TMP, `${name}.json`);
-  const policy = { rules: { 'crm.update_item': 'ask', 'crm.search_items': 'allow' } };
+  const policy = { rules: rules ?? { 'crm.update_item': 'ask', 'crm.search_items': 'allow' } };
   if (noApprover) policy.noApprover = noApprover;
   fs.writeFileSync(file, JSON.stringify({
     mcpServers: {
@@ -36,6 +36,7 @@ function config(name, { noApprover, auditArgs = 'hash', extra = {} } = {}) {
         args: [ANNOTATED, '--log', logFile],
         env: { CRM_TOKEN: '${POLICY_E2E_SECRET}' },
         policy: { 'send_*': 'deny' },
+        ...server,
       },
     },
     codemode: { policy, audit: { path: auditFile, arguments: auditArgs }, ...extra },
@@ -278,6 +279,21 @@ describe('noApprover: allow', () => {
   });
 });
 
+describe('readOnlyTools', () => {
+  const cfg = config('ro', { rules: {}, server: { readOnlyTools: ['update_*'] } });
+  const received = receiver(cfg.logFile);
+
+  test('a tool the config marks read-only runs for real in a dry run; an unmarked one is planned', async () => {
+    const r = await runBin(['run', '-', '--dry-run', '--json', '--config', cfg.file],
+      { input: 'const u = await tools.crm.update_item({id: "r", value: 1}); const n = await tools.crm.send_note({to: "t"}).catch((e) => e.name); const s = await tools.crm.search_items({q: "s"}); return [u.done, n, s.q]' });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.result, ['update_item', 'ToolPolicyError', 's']);
+    assert.deepEqual(out.plannedCalls, []);
+    assert.deepEqual(received(), [{ tool: 'update_item', arguments: { id: 'r', value: 1 } }, { tool: 'search_items', arguments: { q: 's' } }]);
+  });
+});
+
 describe('CLI', () => {
   const cfg = config('cli', { auditArgs: 'none' });
   const received = receiver(cfg.logFile);
@@ -315,6 +331,55 @@ describe('CLI', () => {
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /audit log \/nonexistent-dir\/audit\.jsonl: No such file or directory/);
     assert.deepEqual(received(), []);
+  });
+});
+
+describe('audit log file', () => {
+  test('SIGHUP reopens the path (logrotate): later lines go to the new file', async () => {
+    const cfg = config('rotate');
+    const c = await connectSdk(['--config', cfg.file], { label: 'policy rotate' });
+    try {
+      const exec = (code) => c.client.callTool({ name: 'execute_code', arguments: { code } });
+      await exec('return await tools.crm.search_items({q: "before"})');
+      fs.renameSync(cfg.auditFile, `${cfg.auditFile}.1`);
+      process.kill(c.pid, 'SIGHUP');
+      // the signal is handled by the server's loop: wait until a run lands in the new file
+      let text = '';
+      for (let i = 0; i < 50 && !text.includes('execution_end'); i++) {
+        await exec('return await tools.crm.search_items({q: "after"})');
+        text = fs.existsSync(cfg.auditFile) ? fs.readFileSync(cfg.auditFile, 'utf8') : '';
+      }
+      // the signal may land in the middle of an execution: its first lines are
+      // then in the old file; together the two files hold every line once
+      const old = fs.readFileSync(`${cfg.auditFile}.1`, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+      const fresh = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(old.slice(0, 3).map((l) => l.event), ['execution_start', 'tool_call', 'execution_end']);
+      const all = [...old, ...fresh];
+      assert.equal(all.length % 3, 0);
+      for (let i = 0; i < all.length; i += 3) {
+        assert.deepEqual(all.slice(i, i + 3).map((l) => l.event), ['execution_start', 'tool_call', 'execution_end']);
+        assert.ok(all.slice(i, i + 3).every((l) => l.executionId === all[i].executionId));
+      }
+      assert.equal(fresh.at(-1).event, 'execution_end');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a write error is reported once on stderr and executions go on', async () => {
+    const cfg = config('full');
+    const c = await connectSdk(['--config', cfg.file, '--audit-log', '/dev/full'], { label: 'policy /dev/full' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await c.client.callTool({ name: 'execute_code', arguments: { code: 'return (await tools.crm.search_items({q: "x"})).q' } });
+        assert.equal(r.structuredContent.result, 'x');
+      }
+      const reports = c.stderr().split('\n').filter((l) => l.includes('audit log /dev/full'));
+      assert.equal(reports.length, 1, c.stderr());
+      assert.match(reports[0], /write failed: No space left on device \(executions go on; further errors are not reported\)/);
+    } finally {
+      await c.close();
+    }
   });
 });
 
