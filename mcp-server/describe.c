@@ -19,7 +19,9 @@ static const char contract[] =
     "call resolves to the tool's structuredContent, else its text parsed as JSON, else the "
     "text, else its content array.\n"
     "A failing tool throws ToolError (.tool, .result); arguments that do not match the tool's "
-    "schema throw ToolArgumentError before anything is sent, listing each violation.\n"
+    "schema throw ToolArgumentError before anything is sent, listing each violation. A call the "
+    "server's policy refuses throws ToolPolicyError or ToolApprovalError (both ToolErrors; "
+    "retrying does not help).\n"
     "console.log/info/warn/error/debug output is returned with the result. Also available: "
     "sleep(ms), setTimeout, searchTools(query), describeTool(name). No require, file system, "
     "network or environment.\n";
