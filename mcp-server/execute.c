@@ -24,7 +24,8 @@ struct mcp_execution {
     struct host_call *calls; /* outstanding */
     struct tools_exec *tx;   /* grants, dry run, approvals of this execution */
     int dry_run;
-    char id[33];             /* execution id (audit log) */
+    char id[33]; /* execution id (audit log) */
+    struct tools_approver approver;
     uint64_t t0;
 };
 
@@ -198,8 +199,9 @@ static char *value_text(const cJSON *outcome)
         const cJSON *limit = cJSON_GetObjectItemCaseSensitive(trunc, "limit");
         struct buf b;
         buf_init(&b, 0);
-        buf_printf(&b, "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f "
-                       "bytes; return less, or a summary]",
+        buf_printf(&b,
+                   "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f "
+                   "bytes; return less, or a summary]",
                    value->valuestring, cJSON_IsNumber(bytes) ? bytes->valuedouble : 0,
                    cJSON_IsNumber(limit) ? limit->valuedouble : 0);
         return buf_steal(&b);
@@ -353,7 +355,9 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     e->dry_run = au.dry_run;
     e->t0 = uv_hrtime();
     tools_audit_new_id(e->id);
-    struct tools_exec_options xo = {.allow = au.allow, .dry_run = au.dry_run, .execution_id = e->id};
+    e->approver = mcp_approval_approver(r);
+    struct tools_exec_options xo = {
+        .allow = au.allow, .dry_run = au.dry_run, .execution_id = e->id, .approver = &e->approver};
     e->tx = tools_exec_new(r->server->cfg.tools, &xo);
     mcp_authority_audit_start(r, e->id, code->valuestring, &au);
     char *catalog = tools_exec_catalog(e->tx);

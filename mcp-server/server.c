@@ -18,9 +18,9 @@
 struct mcp_batch {
     struct mcp_server *server;
     struct mcp_channel ch;
-    struct buf out;  /* responses so far, comma-separated */
-    int responses;   /* responses written into out */
-    int pending;     /* requests not answered yet, +1 while the batch is being read */
+    struct buf out; /* responses so far, comma-separated */
+    int responses;  /* responses written into out */
+    int pending;    /* requests not answered yet, +1 while the batch is being read */
 };
 
 /* --- output ------------------------------------------------------------------------ */
@@ -95,9 +95,8 @@ static int null_id_for(const struct mcp_server *s)
     return !(s->legacy && mcp_error_id_optional(s->legacy_rev)) && s->legacy;
 }
 
-static void send_error(struct mcp_server *s, struct mcp_batch *batch,
-                       const struct mcp_channel *ch, const char *id, int code,
-                       const char *message, const cJSON *data)
+static void send_error(struct mcp_server *s, struct mcp_batch *batch, const struct mcp_channel *ch,
+                       const char *id, int code, const char *message, const cJSON *data)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -211,6 +210,11 @@ void mcp_request_drop(struct mcp_request *r)
     request_end(r, NULL);
 }
 
+void mcp_request_send(struct mcp_request *r, const char *data, size_t len)
+{
+    channel_send(notify_channel(r), data, len, 0);
+}
+
 void mcp_request_progress(struct mcp_request *r, const char *message)
 {
     if (r->progress_token == NULL)
@@ -278,6 +282,16 @@ static cJSON *capabilities(int modern)
     return c;
 }
 
+/* capabilities.elicitation declared with form mode (an empty object means form). */
+static int form_elicitation(const cJSON *params)
+{
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
+    if (!cJSON_IsObject(e))
+        return 0;
+    return cJSON_HasObjectItem(e, "form") || !cJSON_HasObjectItem(e, "url");
+}
+
 static void handle_initialize(struct mcp_request *r, const cJSON *params)
 {
     struct mcp_server *s = r->server;
@@ -294,6 +308,7 @@ static void handle_initialize(struct mcp_request *r, const cJSON *params)
     }
     s->legacy = 1;
     s->legacy_rev = mcp_negotiate_legacy(v->valuestring);
+    s->can_elicit = form_elicitation(params);
     r->rev = s->legacy_rev;
     cJSON *res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "protocolVersion", mcp_revision_name(s->legacy_rev));
@@ -657,7 +672,8 @@ static int handle_one(struct mcp_server *s, const char *text, size_t len, struct
         replies = 0;
         break;
     case RPC_RESPONSE:
-        replies = 0; /* we send no requests: nothing to correlate */
+        replies = 0; /* answers to our elicitation requests; others are ignored */
+        mcp_approval_response(s, &m);
         break;
     case RPC_INVALID:
         send_error(s, batch, ch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,
@@ -746,8 +762,9 @@ void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t h
         send_error(s, NULL, &s->session, id, RPC_INVALID_REQUEST, msg, NULL);
         free(id);
     } else {
-        log_error("server", "dropped a %zu-byte message over the size limit (no id found in its "
-                            "first bytes, so no error reply could be sent)",
+        log_error("server",
+                  "dropped a %zu-byte message over the size limit (no id found in its "
+                  "first bytes, so no error reply could be sent)",
                   total);
     }
 }
@@ -806,6 +823,7 @@ void mcp_server_free(struct mcp_server *s)
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
     free(s->principal);
+    mcp_approval_free_session(s);
     free(s);
 }
 

@@ -6,10 +6,14 @@
 #include "mcp-server/protocol.h"
 #include "mcp-server/server.h"
 
+#include "tools/policy/policy.h"
+
 #include <cjson/cJSON.h>
 
 struct mcp_batch;
 struct mcp_execution;
+struct mcp_approval;
+struct rpc_message;
 
 struct mcp_request {
     struct mcp_server *server;
@@ -43,6 +47,11 @@ struct mcp_server {
     struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
     int waiting;                                  /* a registry waiter is registered */
     char *principal;            /* for the audit log; NULL: "stdio" */
+    int can_elicit;             /* the client declared elicitation (form mode) at initialize */
+    struct mcp_approval *approvals; /* elicitation requests waiting for an answer */
+    unsigned next_approval;
+    char **session_approved;    /* "server\ntool" approved for the session */
+    size_t nsession_approved;
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope
@@ -82,6 +91,17 @@ void mcp_authority_audit_end(struct mcp_request *r, const char *id, const char *
                              const char *error_name, double duration_ms, unsigned tool_calls);
 /* Adds the readable list to content and structuredContent.plannedCalls (when present). */
 void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
+
+/* Sends a message (complete JSON-RPC lines) on the request's channel, as
+ * its notifications go: stdout, or the POST's event stream. */
+void mcp_request_send(struct mcp_request *r, const char *data, size_t len);
+
+/* approval.c: the approver for the calls of execute_code request r (self is
+ * r, borrowed); the answer to one of its elicitation requests (returns 1
+ * when m was one); the session's approvals, freed with the server. */
+struct tools_approver mcp_approval_approver(struct mcp_request *r);
+int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
+void mcp_approval_free_session(struct mcp_server *s);
 
 /* describe.c: the execute_code tool object for tools/list (caller frees). */
 cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev);

@@ -45,21 +45,21 @@ struct tools_call {
     tools_reply_cb *cb;
     void *ud;
     int in_start, answered;
-    cJSON *args;               /* a copy, while waiting for an approval */
-    void *approval;            /* the approver's handle, while asking */
-    cJSON *audit;              /* the tool_call event being built, or NULL */
-    uint64_t t0;               /* uv_hrtime at the start, for the audit log */
+    cJSON *args;    /* a copy, while waiting for an approval */
+    void *approval; /* the approver's handle, while asking */
+    cJSON *audit;   /* the tool_call event being built, or NULL */
+    uint64_t t0;    /* uv_hrtime at the start, for the audit log */
     struct tools_call *prev, *next;
 };
 
 struct tools_exec {
     struct tools_registry *r;
-    char **grant;              /* NULL-terminated, or NULL */
+    char **grant; /* NULL-terminated, or NULL */
     int dry_run;
     char *execution_id;
     const struct tools_approver *approver;
-    cJSON *planned;            /* [{"tool","arguments"}] */
-    char **approved;           /* "server\ntool" approved for the rest of this execution */
+    cJSON *planned;  /* [{"tool","arguments"}] */
+    char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;
 };
 
@@ -402,7 +402,7 @@ static int validate(const struct tools_catalog_tool *t, const cJSON *args, tools
     return valid ? 0 : -1;
 }
 
-/* --- the gate: policy, grant, validation, dry run, approval ------------------------------------ */
+/* --- the gate: policy, grant, validation, dry run, approval ---------------------------------- */
 
 static void qualified_name(const struct tools_catalog_tool *t, struct buf *q)
 {
@@ -453,8 +453,9 @@ static int granted(const struct tools_exec *x, const struct tools_catalog_tool *
 }
 
 /* deny / not granted: 0 when the call may go on, else replied (-1). */
-static int refuse(struct tools_registry *r, struct tools_exec *x, const struct tools_catalog_tool *t,
-                  cJSON **ev, uint64_t t0, tools_reply_cb *cb, void *ud)
+static int refuse(struct tools_registry *r, struct tools_exec *x,
+                  const struct tools_catalog_tool *t, cJSON **ev, uint64_t t0, tools_reply_cb *cb,
+                  void *ud)
 {
     int denied = t->decision == TOOLS_POLICY_DENY;
     if (!denied && granted(x, t))
@@ -527,8 +528,8 @@ static void remember_approval(struct tools_exec *x, const struct tools_catalog_t
     x->approved[x->napproved++] = buf_steal(&k);
 }
 
-static const char *const approval_reasons[] = {"", "", "", "denied", "declined", "timeout",
-                                               "no_approver"};
+static const char *const approval_reasons[] = {"",         "",          "",        "denied",
+                                               "declined", "cancelled", "timeout", "no_approver"};
 
 static void approval_refused(struct tools_call *c, enum tools_approval_answer a, const char *detail)
 {
@@ -545,8 +546,7 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
     else
         buf_printf(&m, "Tool \"%s\" was not approved (%s%s%s); the call was not sent.", q.data,
                    approval_reasons[a], detail ? ": " : "", detail ? detail : "");
-    reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason",
-                  approval_reasons[a]);
+    reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason", approval_reasons[a]);
     audit_refused(c->r, c->audit, "denied", c->t0);
     c->audit = NULL;
     buf_free(&q);
@@ -576,23 +576,37 @@ static void link_call(struct tools_call *c)
     c->r->calls = c;
 }
 
+static int no_approver_allows(const struct tools_registry *r)
+{
+    return r->o.policy && r->o.policy->no_approver == TOOLS_POLICY_ALLOW;
+}
+
+static void audit_approved(struct tools_call *c, enum tools_approval_answer a)
+{
+    static const char *const scopes[] = {"once", "execution", "session"};
+    if (c->audit == NULL)
+        return;
+    if (a == TOOLS_APPROVAL_UNAVAILABLE) { /* noApprover: allow */
+        cJSON_AddStringToObject(c->audit, "decision", "allow");
+        return;
+    }
+    cJSON_AddStringToObject(c->audit, "decision", "approved");
+    cJSON_AddStringToObject(c->audit, "scope", scopes[a]);
+}
+
 static void approval_done(void *ud, enum tools_approval_answer a, const char *detail)
 {
     struct tools_call *c = ud;
     int waiting = c->approval != NULL; /* asynchronous: c is linked */
     c->approval = NULL;
-    if (a > TOOLS_APPROVAL_SESSION) {
+    if (a > TOOLS_APPROVAL_SESSION &&
+        !(a == TOOLS_APPROVAL_UNAVAILABLE && no_approver_allows(c->r))) {
         approval_refused(c, a, detail);
         c->answered = 1;
     } else {
         if (a == TOOLS_APPROVAL_EXECUTION && c->x)
             remember_approval(c->x, c->tool);
-        if (c->audit) {
-            cJSON_AddStringToObject(c->audit, "decision", "approved");
-            cJSON_AddStringToObject(c->audit, "scope", a == TOOLS_APPROVAL_ONCE        ? "once"
-                                                       : a == TOOLS_APPROVAL_EXECUTION ? "execution"
-                                                                                       : "session");
-        }
+        audit_approved(c, a);
         if (!waiting) /* still inside tools_exec_call: it sends */
             return;
         unlink_call(c);
@@ -619,16 +633,15 @@ static int ask(struct tools_call *c, const cJSON *args)
         return 0;
     }
     if (ap == NULL) {
-        if (p && p->no_approver == TOOLS_POLICY_ALLOW) {
-            if (c->audit)
-                cJSON_AddStringToObject(c->audit, "decision", "allow");
+        if (no_approver_allows(c->r)) {
+            audit_approved(c, TOOLS_APPROVAL_UNAVAILABLE);
             return 0;
         }
         approval_refused(c, TOOLS_APPROVAL_UNAVAILABLE, NULL);
         return -1;
     }
-    struct tools_approval_request q = {c->tool->server, c->tool->name, args,
-                                       c->x->execution_id, p ? p->approval_timeout_ms : 600000};
+    struct tools_approval_request q = {c->tool->server, c->tool->name, args, c->x->execution_id,
+                                       p ? p->approval_timeout_ms : 600000};
     c->answered = 0;
     void *h = ap->ask(ap->self, &q, approval_done, c);
     if (h == NULL)
@@ -639,8 +652,9 @@ static int ask(struct tools_call *c, const cJSON *args)
     return 1;
 }
 
-static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec *x, const char *name,
-                                    const cJSON *args, tools_reply_cb *cb, void *ud)
+static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec *x,
+                                    const char *name, const cJSON *args, tools_reply_cb *cb,
+                                    void *ud)
 {
     uint64_t t0 = r->o.audit ? uv_hrtime() : 0;
     char *why = NULL;
@@ -755,7 +769,8 @@ void tools_call_cancel(struct tools_call *c)
     free_call(c);
 }
 
-/* --- executions --------------------------------------------------------------------------------- */
+/* --- executions ---------------------------------------------------------------------------------
+ */
 
 static char **copy_list(char *const *list)
 {

@@ -84,7 +84,8 @@ enum tools_approval_answer {
     TOOLS_APPROVAL_EXECUTION,  /* this tool for the rest of the execution */
     TOOLS_APPROVAL_SESSION,    /* this tool for the session (the approver remembers) */
     TOOLS_APPROVAL_DENY,       /* the person said no */
-    TOOLS_APPROVAL_DECLINED,   /* the client declined or cancelled the request */
+    TOOLS_APPROVAL_DECLINED,   /* the client declined the request, or answered badly */
+    TOOLS_APPROVAL_CANCELLED,  /* the client cancelled the request */
     TOOLS_APPROVAL_TIMEOUT,    /* no answer within approvalTimeoutMs */
     TOOLS_APPROVAL_UNAVAILABLE /* nobody can be asked (noApprover decides) */
 };

@@ -1,0 +1,252 @@
+/* Asking a person to approve a tool call (docs/policy.md): the approver that
+ * tools/ calls for `ask` tools, turned into an `elicitation/create` request
+ * (form mode) on the channel of the execute_code request that made the call
+ * (stdout, or the POST's event stream over HTTP), the client's answer routed
+ * back by id, a timeout (codemode.policy.approvalTimeoutMs), and the tools a
+ * person approved for the rest of the session. Clients that did not declare
+ * the capability (and 2026-07-28 requests) get "no approver" at once. */
+#include "mcp-server/server_internal.h"
+#include "tools/policy/policy.h"
+#include "transport/jsonrpc.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+#include "common/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MESSAGE_ARGS_MAX 600 /* bytes of arguments shown before "... (N bytes)" */
+
+struct mcp_approval {
+    struct mcp_server *s;
+    struct mcp_request *r;
+    char *id;   /* exact JSON text of the request id */
+    char *tool; /* "server\ntool", for the session list */
+    tools_approval_done *done;
+    void *done_ud;
+    uv_timer_t timer;
+    struct mcp_approval *next;
+};
+
+static void unlink_approval(struct mcp_approval *a)
+{
+    struct mcp_approval **pp = &a->s->approvals;
+    while (*pp && *pp != a)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = a->next;
+}
+
+static void approval_closed(uv_handle_t *h)
+{
+    struct mcp_approval *a = h->data;
+    free(a->id);
+    free(a->tool);
+    free(a);
+}
+
+/* Unlinks a, stops its timer and frees it (after the timer closed). */
+static void finish(struct mcp_approval *a)
+{
+    unlink_approval(a);
+    uv_timer_stop(&a->timer);
+    uv_close((uv_handle_t *) &a->timer, approval_closed);
+}
+
+static void send_cancelled(struct mcp_approval *a, const char *reason)
+{
+    struct buf p, b;
+    buf_init(&p, 0);
+    buf_init(&b, 0);
+    buf_printf(&p, "{\"requestId\":%s,\"reason\":", a->id);
+    buf_append_json_string(&p, reason, strlen(reason));
+    buf_append_char(&p, '}');
+    rpc_write_notification(&b, "notifications/cancelled", p.data);
+    mcp_request_send(a->r, b.data, b.len);
+    buf_free(&p);
+    buf_free(&b);
+}
+
+/* --- the session's approvals ---------------------------------------------------------- */
+
+static int session_approved(const struct mcp_server *s, const char *key)
+{
+    for (size_t i = 0; i < s->nsession_approved; i++)
+        if (strcmp(s->session_approved[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+static void remember(struct mcp_server *s, const char *key)
+{
+    if (session_approved(s, key))
+        return;
+    s->session_approved =
+        xrealloc(s->session_approved, (s->nsession_approved + 1) * sizeof *s->session_approved);
+    s->session_approved[s->nsession_approved++] = xstrdup(key);
+}
+
+void mcp_approval_free_session(struct mcp_server *s)
+{
+    for (size_t i = 0; i < s->nsession_approved; i++)
+        free(s->session_approved[i]);
+    free(s->session_approved);
+    s->session_approved = NULL;
+    s->nsession_approved = 0;
+}
+
+/* --- the request -------------------------------------------------------------------------- */
+
+static char *message_text(const struct tools_approval_request *q)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    char *args = q->arguments ? json_print(q->arguments) : xstrdup("{}");
+    size_t n = strlen(args);
+    buf_printf(&b,
+               "A program wants to call the tool \"%s\" of the server \"%s\" with these "
+               "arguments:\n",
+               q->tool, q->server);
+    if (n > MESSAGE_ARGS_MAX)
+        buf_printf(&b, "%.*s... (truncated: %zu bytes in all)", MESSAGE_ARGS_MAX, args, n);
+    else
+        buf_append_str(&b, args);
+    buf_append_str(&b, "\nApprove this call (once), this tool for the rest of this program "
+                       "(execution), this tool for the session (session), or deny?");
+    free(args);
+    return buf_steal(&b);
+}
+
+static char *params_json(const struct tools_approval_request *q)
+{
+    cJSON *p = cJSON_CreateObject();
+    char *msg = message_text(q);
+    cJSON_AddStringToObject(p, "message", msg);
+    free(msg);
+    cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
+    cJSON_AddStringToObject(schema, "type", "object");
+    cJSON *d = cJSON_AddObjectToObject(cJSON_AddObjectToObject(schema, "properties"), "decision");
+    cJSON_AddStringToObject(d, "type", "string");
+    cJSON_AddStringToObject(d, "title", "Decision");
+    cJSON_AddStringToObject(d, "description",
+                            "once: this call; execution: this tool for the rest of the program; "
+                            "session: this tool for the session; deny: refuse");
+    const char *values[] = {"once", "execution", "session", "deny"};
+    cJSON_AddItemToObject(d, "enum", cJSON_CreateStringArray(values, 4));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
+                         cJSON_CreateString("decision"));
+    char *text = json_print(p);
+    cJSON_Delete(p);
+    return text;
+}
+
+static void timed_out(uv_timer_t *t)
+{
+    struct mcp_approval *a = t->data;
+    tools_approval_done *done = a->done;
+    void *ud = a->done_ud;
+    send_cancelled(a, "no answer within codemode.policy.approvalTimeoutMs");
+    finish(a);
+    done(ud, TOOLS_APPROVAL_TIMEOUT, "no answer in time");
+}
+
+static int can_ask(const struct mcp_request *r)
+{
+    return r->server->can_elicit && !mcp_is_modern(r->rev) && r->rev >= MCP_2025_06_18;
+}
+
+static void *ask(void *self, const struct tools_approval_request *q, tools_approval_done *done,
+                 void *done_ud)
+{
+    struct mcp_request *r = self;
+    struct mcp_server *s = r->server;
+    struct buf key;
+    buf_init(&key, 0);
+    buf_printf(&key, "%s\n%s", q->server, q->tool);
+    if (!can_ask(r) || session_approved(s, key.data)) {
+        int known = can_ask(r);
+        buf_free(&key);
+        done(done_ud, known ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
+        return NULL;
+    }
+    struct mcp_approval *a = xcalloc(1, sizeof *a);
+    a->s = s;
+    a->r = r;
+    a->tool = buf_steal(&key);
+    a->done = done;
+    a->done_ud = done_ud;
+    struct buf id, b;
+    buf_init(&id, 0);
+    buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);
+    a->id = buf_steal(&id);
+    uv_timer_init(s->cfg.loop, &a->timer);
+    a->timer.data = a;
+    uv_timer_start(&a->timer, timed_out, q->timeout_ms, 0);
+    a->next = s->approvals;
+    s->approvals = a;
+    char *params = params_json(q);
+    buf_init(&b, 0);
+    rpc_write_request(&b, a->id, "elicitation/create", params);
+    mcp_request_send(r, b.data, b.len);
+    buf_free(&b);
+    free(params);
+    return a;
+}
+
+static void cancel(void *self, void *handle)
+{
+    struct mcp_approval *a = handle;
+    (void) self;
+    send_cancelled(a, "the program that made the call has ended");
+    finish(a);
+}
+
+struct tools_approver mcp_approval_approver(struct mcp_request *r)
+{
+    struct tools_approver ap = {ask, cancel, r};
+    return ap;
+}
+
+/* --- the answer ------------------------------------------------------------------------------ */
+
+static enum tools_approval_answer read_answer(const cJSON *result, const cJSON *error,
+                                              const char **detail)
+{
+    const cJSON *action = cJSON_GetObjectItemCaseSensitive(result, "action");
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(content, "decision");
+    static const char *const names[] = {"once", "execution", "session", "deny"};
+    *detail = NULL;
+    if (error || !cJSON_IsString(action)) {
+        *detail = error ? "the client answered with an error" : "malformed answer";
+        return TOOLS_APPROVAL_DECLINED;
+    }
+    if (strcmp(action->valuestring, "decline") == 0)
+        return TOOLS_APPROVAL_DECLINED;
+    if (strcmp(action->valuestring, "cancel") == 0)
+        return TOOLS_APPROVAL_CANCELLED;
+    for (int i = 0; i < 4 && strcmp(action->valuestring, "accept") == 0; i++)
+        if (cJSON_IsString(d) && strcmp(d->valuestring, names[i]) == 0)
+            return i == 3 ? TOOLS_APPROVAL_DENY : (enum tools_approval_answer) i;
+    *detail = "malformed answer: accept needs decision once, execution, session or deny";
+    return TOOLS_APPROVAL_DECLINED;
+}
+
+int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m)
+{
+    struct mcp_approval *a = s->approvals;
+    while (a && (m->id == NULL || strcmp(a->id, m->id) != 0))
+        a = a->next;
+    if (a == NULL)
+        return 0;
+    const char *detail;
+    enum tools_approval_answer ans = read_answer(m->result, m->error, &detail);
+    if (ans == TOOLS_APPROVAL_SESSION)
+        remember(s, a->tool);
+    tools_approval_done *done = a->done;
+    void *ud = a->done_ud;
+    finish(a);
+    done(ud, ans, detail);
+    return 1;
+}

@@ -1,0 +1,165 @@
+// Approvals of `ask` tools through MCP elicitation (issue 14, docs/policy.md),
+// with the official SDK client declaring the elicitation capability, over
+// stdio and Streamable HTTP (where the request travels on the POST's event
+// stream and the answer comes back as a POST of its own): accept once,
+// decline, cancel, deny, approve for the execution (a loop of 5 asks once),
+// approve for the session, no answer in time, and an approval in the middle
+// of a Promise.all of 20 calls (the others go on meanwhile). The downstream
+// fixture logs every tools/call it receives: each case asserts exactly which
+// calls arrived. The audit log records the decisions and scopes.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { auditSchemas } from './lib/audit.mjs';
+import { NODE, readLog, tempDir } from './lib/downstream.mjs';
+import { REPO_ROOT } from './lib/paths.mjs';
+import { connectSdk } from './lib/sdk.mjs';
+
+const ANNOTATED = path.join(REPO_ROOT, 'tests/fixtures/servers/annotated.mjs');
+const TMP = tempDir('codemode-approval-');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+for (const transport of ['stdio', 'streamable-http']) {
+  describe(`approvals over ${transport}`, () => {
+    const logFile = path.join(TMP, `${transport}.calls.jsonl`);
+    const auditFile = path.join(TMP, `${transport}.audit.jsonl`);
+    const file = path.join(TMP, `${transport}.json`);
+    fs.writeFileSync(file, JSON.stringify({
+      mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
+      codemode: { policy: { approvalTimeoutMs: 1500, rules: { 'crm.update_item': 'ask' } }, audit: { path: auditFile, arguments: 'full' } },
+    }));
+    let seen = 0;
+    const received = () => {
+      const all = readLog(logFile);
+      const fresh = all.slice(seen);
+      seen = all.length;
+      return fresh;
+    };
+    let c;
+    let answer = null; // (request) => result
+    const asked = [];
+    const run = async (code) => {
+      const raw = await c.client.callTool({ name: 'execute_code', arguments: { code } });
+      return { raw, ok: raw.isError !== true, value: raw.structuredContent?.result, text: raw.content?.[0]?.text };
+    };
+
+    before(async () => {
+      c = await connectSdk(['--config', file, '--pool-size', '2'], { label: `approval ${transport}`, transport, capabilities: { elicitation: {} } });
+      c.client.setRequestHandler(ElicitRequestSchema, async (req) => {
+        asked.push(req.params);
+        return answer(req.params);
+      });
+      answer = () => ({ action: 'decline' });
+      await run('return await tools.crm.search_items({q: "warm-up"})');
+      received();
+    });
+    after(async () => {
+      await c.close();
+      assert.deepEqual(c.errors.map(String), []);
+    });
+
+    test('accept once: the call is sent; the form names the tool and its arguments', async () => {
+      asked.length = 0;
+      answer = () => ({ action: 'accept', content: { decision: 'once' } });
+      const r = await run('return (await tools.crm.delete_item({id: "d1"})).done');
+      assert.equal(r.ok, true, r.text);
+      assert.equal(r.value, 'delete_item');
+      assert.equal(asked.length, 1);
+      assert.match(asked[0].message, /the tool "delete_item" of the server "crm" with these arguments:\n\{"id":"d1"\}/);
+      assert.deepEqual(asked[0].requestedSchema.required, ['decision']);
+      assert.deepEqual(asked[0].requestedSchema.properties.decision.enum, ['once', 'execution', 'session', 'deny']);
+      assert.deepEqual(received(), [{ tool: 'delete_item', arguments: { id: 'd1' } }]);
+    });
+
+    test('decline, cancel and deny: ToolApprovalError with the reason; nothing is sent', async () => {
+      const out = [];
+      for (const a of [{ action: 'decline' }, { action: 'cancel' }, { action: 'accept', content: { decision: 'deny' } }]) {
+        answer = () => a;
+        out.push((await run('try { await tools.crm.delete_item({id: "no"}); return "sent" } catch (e) { return [e.name, e.reason, e instanceof ToolError] }')).value);
+      }
+      assert.deepEqual(out, [['ToolApprovalError', 'declined', true], ['ToolApprovalError', 'cancelled', true], ['ToolApprovalError', 'denied', true]]);
+      assert.deepEqual(received(), []);
+    });
+
+    test('approve for the execution: a loop of 5 calls asks once; the next execution asks again', async () => {
+      asked.length = 0;
+      answer = () => ({ action: 'accept', content: { decision: 'execution' } });
+      const r = await run('for (let i = 0; i < 5; i++) await tools.crm.update_item({id: "u", value: i}); return 5');
+      assert.equal(r.ok, true, r.text);
+      assert.equal(asked.length, 1);
+      assert.deepEqual(received().map((x) => x.arguments.value), [0, 1, 2, 3, 4]);
+      await run('await tools.crm.update_item({id: "u", value: 9})');
+      assert.equal(asked.length, 2);
+      assert.deepEqual(received().map((x) => x.arguments.value), [9]);
+    });
+
+    test('approve for the session: later executions do not ask for that tool', async () => {
+      asked.length = 0;
+      answer = () => ({ action: 'accept', content: { decision: 'session' } });
+      await run('await tools.crm.delete_item({id: "s1"})');
+      answer = () => ({ action: 'decline' });
+      const r = await run('await tools.crm.delete_item({id: "s2"}); try { await tools.crm.update_item({id: "x"}) } catch (e) { return e.reason }');
+      assert.equal(r.value, 'declined', 'another tool still asks');
+      assert.equal(asked.length, 2);
+      assert.deepEqual(received(), [{ tool: 'delete_item', arguments: { id: 's1' } }, { tool: 'delete_item', arguments: { id: 's2' } }]);
+    });
+
+    test('no answer within approvalTimeoutMs: ToolApprovalError "timeout"; nothing is sent', async () => {
+      answer = async () => { await sleep(2500); return { action: 'accept', content: { decision: 'once' } }; };
+      const t0 = Date.now();
+      const r = await run('try { await tools.crm.update_item({id: "late"}) } catch (e) { return [e.name, e.reason] }');
+      assert.deepEqual(r.value, ['ToolApprovalError', 'timeout']);
+      assert.ok(Date.now() - t0 >= 1400, `${Date.now() - t0} ms`);
+      await sleep(1200); // the late answer arrives and is ignored
+      assert.deepEqual(received(), []);
+    });
+
+    test('an approval in the middle of a Promise.all of 20: the other 19 go on meanwhile', async () => {
+      let whileAsked = -1;
+      answer = async () => {
+        for (let i = 0; i < 100 && readLog(logFile).length - seen < 19; i++) await sleep(10);
+        whileAsked = readLog(logFile).length - seen;
+        return { action: 'accept', content: { decision: 'once' } };
+      };
+      const r = await run(`
+        const calls = [];
+        for (let i = 0; i < 20; i++) calls.push(i === 10 ? tools.crm.update_item({id: "mid"}) : tools.crm.search_items({q: String(i)}));
+        const rs = await Promise.all(calls);
+        return rs.length;`);
+      assert.equal(r.value, 20, r.text);
+      assert.equal(whileAsked, 19, 'the 19 read-only calls arrived while the approval was pending');
+      const got = received();
+      assert.equal(got.length, 20);
+      assert.deepEqual(got.at(-1), { tool: 'update_item', arguments: { id: 'mid' } });
+    });
+
+    test('the audit log records approvals with their scope', async () => {
+      const lines = fs.readFileSync(auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).filter((l) => l.event === 'tool_call');
+      const approved = lines.filter((l) => l.decision === 'approved').map((l) => l.scope);
+      assert.ok(approved.includes('once') && approved.includes('execution') && approved.includes('session'), JSON.stringify(approved));
+      const refused = lines.filter((l) => l.decision === 'denied' && l.tool !== 'crm.search_items');
+      assert.ok(refused.length >= 4, JSON.stringify(refused));
+      assert.ok(refused.every((l) => l.outcome === 'not_sent'));
+    });
+  });
+}
+
+describe('a client without the elicitation capability', () => {
+  test('is not asked: noApprover decides (deny by default)', async () => {
+    const logFile = path.join(TMP, 'nocap.calls.jsonl');
+    const file = path.join(TMP, 'nocap.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } } }));
+    const c = await connectSdk(['--config', file], { label: 'approval without capability' });
+    try {
+      const raw = await c.client.callTool({ name: 'execute_code', arguments: { code: 'try { await tools.crm.delete_item({id: "x"}) } catch (e) { return e.reason }' } });
+      assert.equal(raw.structuredContent.result, 'no_approver');
+      assert.deepEqual(readLog(logFile), []);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+auditSchemas({ minMessages: 20 });
