@@ -199,9 +199,8 @@ static char *value_text(const cJSON *outcome)
         const cJSON *limit = cJSON_GetObjectItemCaseSensitive(trunc, "limit");
         struct buf b;
         buf_init(&b, 0);
-        buf_printf(&b,
-                   "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f "
-                   "bytes; return less, or a summary]",
+        buf_printf(&b, "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f "
+                       "bytes; return less, or a summary]",
                    value->valuestring, cJSON_IsNumber(bytes) ? bytes->valuedouble : 0,
                    cJSON_IsNumber(limit) ? limit->valuedouble : 0);
         return buf_steal(&b);

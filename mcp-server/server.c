@@ -18,9 +18,9 @@
 struct mcp_batch {
     struct mcp_server *server;
     struct mcp_channel ch;
-    struct buf out; /* responses so far, comma-separated */
-    int responses;  /* responses written into out */
-    int pending;    /* requests not answered yet, +1 while the batch is being read */
+    struct buf out;  /* responses so far, comma-separated */
+    int responses;   /* responses written into out */
+    int pending;     /* requests not answered yet, +1 while the batch is being read */
 };
 
 /* --- output ------------------------------------------------------------------------ */
@@ -95,8 +95,9 @@ static int null_id_for(const struct mcp_server *s)
     return !(s->legacy && mcp_error_id_optional(s->legacy_rev)) && s->legacy;
 }
 
-static void send_error(struct mcp_server *s, struct mcp_batch *batch, const struct mcp_channel *ch,
-                       const char *id, int code, const char *message, const cJSON *data)
+static void send_error(struct mcp_server *s, struct mcp_batch *batch,
+                       const struct mcp_channel *ch, const char *id, int code,
+                       const char *message, const cJSON *data)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -762,9 +763,8 @@ void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t h
         send_error(s, NULL, &s->session, id, RPC_INVALID_REQUEST, msg, NULL);
         free(id);
     } else {
-        log_error("server",
-                  "dropped a %zu-byte message over the size limit (no id found in its "
-                  "first bytes, so no error reply could be sent)",
+        log_error("server", "dropped a %zu-byte message over the size limit (no id found in its "
+                            "first bytes, so no error reply could be sent)",
                   total);
     }
 }
