@@ -6,6 +6,7 @@
 #include "mcp-server/app.h"
 #include "mcp-server/config/config.h"
 #include "mcp-server/http/http.h"
+#include "mcp-server/prompt.h"
 #include "mcp-server/server.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct app {
     uv_loop_t loop;
@@ -33,6 +35,7 @@ struct app {
     struct mcp_http *http;
     uv_signal_t sigterm, sigint, sighup;
     struct tools_audit *audit;
+    struct mcp_prompt *prompt; /* run on a terminal: approvals asked there */
     int stopping;
     int draining;
     int exit_code;
@@ -151,6 +154,8 @@ static void stop(struct app *a)
     uv_close((uv_handle_t *) &a->sigterm, signals_closed);
     uv_close((uv_handle_t *) &a->sigint, signals_closed);
     uv_close((uv_handle_t *) &a->sighup, signals_closed);
+    mcp_prompt_close(a->prompt);
+    a->prompt = NULL;
 }
 
 static void drained(void *ud)
@@ -253,7 +258,8 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     app_init(&a, cfg, exe);
     if (a.exit_code)
         return app_abort(&a);
-    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits, a.audit};
+    struct mcp_server_config sc = {
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
@@ -280,7 +286,11 @@ int app_serve_http(const struct config *cfg, const char *exe)
     if (a.exit_code)
         return app_abort(&a);
     struct mcp_http_config hc = {
-        .server = {&a.loop, a.pool, a.tools, &cfg->limits, a.audit},
+        .server = {.loop = &a.loop,
+                   .pool = a.pool,
+                   .tools = a.tools,
+                   .limits = &cfg->limits,
+                   .audit = a.audit},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
@@ -372,6 +382,19 @@ static void send_to_server(struct app *a, cJSON *msg)
     cJSON_Delete(msg);
 }
 
+/* Who approves `ask` tools in run: --approve, else the terminal when stderr
+ * is one (and /dev/tty opens), else nobody. */
+static enum mcp_approve run_approver(struct app *a, int flags)
+{
+    if (flags & APP_RUN_APPROVE_ALL)
+        return MCP_APPROVE_ALL;
+    if (flags & APP_RUN_APPROVE_NONE)
+        return MCP_APPROVE_NONE;
+    if (isatty(STDERR_FILENO) && (a->prompt = mcp_prompt_open(&a->loop)) != NULL)
+        return MCP_APPROVE_TERMINAL;
+    return MCP_APPROVE_NONE;
+}
+
 int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
                     int json)
 {
@@ -379,8 +402,11 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     app_init(&a, cfg, exe);
     if (a.exit_code)
         return app_abort(&a);
-    a.json = json & 1;
-    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits, a.audit};
+    a.json = json & APP_RUN_JSON;
+    struct mcp_server_config sc = {
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
+    sc.approve = run_approver(&a, json);
+    sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};
     a.server = mcp_server_new(&sc, &session);
     mcp_server_set_principal(a.server, "cli");

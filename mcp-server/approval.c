@@ -4,7 +4,9 @@
  * (stdout, or the POST's event stream over HTTP), the client's answer routed
  * back by id, a timeout (codemode.policy.approvalTimeoutMs), and the tools a
  * person approved for the rest of the session. Clients that did not declare
- * the capability (and 2026-07-28 requests) get "no approver" at once. */
+ * the capability (and 2026-07-28 requests) get "no approver" at once. In
+ * `run`, the terminal prompt (prompt.c) or --approve all|none answer instead. */
+#include "mcp-server/prompt.h"
 #include "mcp-server/server_internal.h"
 #include "tools/policy/policy.h"
 #include "transport/jsonrpc.h"
@@ -21,8 +23,9 @@
 struct mcp_approval {
     struct mcp_server *s;
     struct mcp_request *r;
-    char *id;   /* exact JSON text of the request id */
-    char *tool; /* "server\ntool", for the session list */
+    char *id;       /* exact JSON text of the request id (elicitation) */
+    void *question; /* the terminal prompt's handle (run) */
+    char *tool;     /* "server\ntool", for the session list */
     tools_approval_done *done;
     void *done_ud;
     uv_timer_t timer;
@@ -56,6 +59,10 @@ static void finish(struct mcp_approval *a)
 
 static void send_cancelled(struct mcp_approval *a, const char *reason)
 {
+    if (a->question) {
+        mcp_prompt_cancel(a->s->cfg.prompt, a->question);
+        return;
+    }
     struct buf p, b;
     buf_init(&p, 0);
     buf_init(&b, 0);
@@ -153,7 +160,61 @@ static void timed_out(uv_timer_t *t)
 
 static int can_ask(const struct mcp_request *r)
 {
+    if (r->server->cfg.approve == MCP_APPROVE_TERMINAL)
+        return 1;
     return r->server->can_elicit && !mcp_is_modern(r->rev) && r->rev >= MCP_2025_06_18;
+}
+
+/* --approve all|none answer at once: returns 1 when it did. */
+static int fixed_answer(const struct mcp_server *s, tools_approval_done *done, void *done_ud)
+{
+    if (s->cfg.approve == MCP_APPROVE_ALL)
+        done(done_ud, TOOLS_APPROVAL_ONCE, NULL);
+    else if (s->cfg.approve == MCP_APPROVE_NONE)
+        done(done_ud, TOOLS_APPROVAL_DENY, "run --approve none");
+    else
+        return 0;
+    return 1;
+}
+
+static void terminal_answered(void *ud, int answer)
+{
+    struct mcp_approval *a = ud;
+    tools_approval_done *done = a->done;
+    void *done_ud = a->done_ud;
+    a->question = NULL;
+    if (answer == 'a')
+        remember(a->s, "*");
+    finish(a);
+    if (answer == 'y' || answer == 'a')
+        done(done_ud, answer == 'y' ? TOOLS_APPROVAL_ONCE : TOOLS_APPROVAL_SESSION, NULL);
+    else
+        done(done_ud, answer ? TOOLS_APPROVAL_DENY : TOOLS_APPROVAL_DECLINED,
+             answer ? "refused on the terminal" : "the terminal closed");
+}
+
+/* Sends the question: an elicitation request, or a line on the terminal. */
+static void send_question(struct mcp_approval *a, const struct tools_approval_request *q)
+{
+    struct mcp_server *s = a->s;
+    if (s->cfg.approve == MCP_APPROVE_TERMINAL) {
+        char *args = q->arguments ? json_print(q->arguments) : xstrdup("{}");
+        struct buf t;
+        buf_init(&t, 0);
+        buf_printf(&t, "\nmcp-codemode: approve %s.%s %.*s%s?", q->server, q->tool,
+                   MESSAGE_ARGS_MAX, args, strlen(args) > MESSAGE_ARGS_MAX ? "..." : "");
+        a->question = mcp_prompt_ask(s->cfg.prompt, t.data, terminal_answered, a);
+        buf_free(&t);
+        free(args);
+        return;
+    }
+    struct buf b;
+    char *params = params_json(q);
+    buf_init(&b, 0);
+    rpc_write_request(&b, a->id, "elicitation/create", params);
+    mcp_request_send(a->r, b.data, b.len);
+    buf_free(&b);
+    free(params);
 }
 
 static void *ask(void *self, const struct tools_approval_request *q, tools_approval_done *done,
@@ -161,10 +222,12 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
 {
     struct mcp_request *r = self;
     struct mcp_server *s = r->server;
+    if (fixed_answer(s, done, done_ud))
+        return NULL;
     struct buf key;
     buf_init(&key, 0);
     buf_printf(&key, "%s\n%s", q->server, q->tool);
-    if (!can_ask(r) || session_approved(s, key.data)) {
+    if (!can_ask(r) || session_approved(s, key.data) || session_approved(s, "*")) {
         int known = can_ask(r);
         buf_free(&key);
         done(done_ud, known ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
@@ -176,7 +239,7 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
     a->tool = buf_steal(&key);
     a->done = done;
     a->done_ud = done_ud;
-    struct buf id, b;
+    struct buf id;
     buf_init(&id, 0);
     buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);
     a->id = buf_steal(&id);
@@ -185,12 +248,7 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
     uv_timer_start(&a->timer, timed_out, q->timeout_ms, 0);
     a->next = s->approvals;
     s->approvals = a;
-    char *params = params_json(q);
-    buf_init(&b, 0);
-    rpc_write_request(&b, a->id, "elicitation/create", params);
-    mcp_request_send(r, b.data, b.len);
-    buf_free(&b);
-    free(params);
+    send_question(a, q);
     return a;
 }
 

@@ -15,13 +15,24 @@ struct sandbox_pool;
 struct tools_registry;
 struct tools_audit;
 struct config_limits;
+struct mcp_prompt;
+
+/* Who approves `ask` tools (docs/policy.md). */
+enum mcp_approve {
+    MCP_APPROVE_CLIENT = 0, /* the client, through elicitation, when it declared it */
+    MCP_APPROVE_NONE,       /* nobody: refused (run --approve none) */
+    MCP_APPROVE_ALL,        /* everything approved (run --approve all) */
+    MCP_APPROVE_TERMINAL    /* a person at the terminal (run on a terminal) */
+};
 
 struct mcp_server_config {
     uv_loop_t *loop;
     struct sandbox_pool *pool;
     struct tools_registry *tools;
     const struct config_limits *limits;
-    struct tools_audit *audit; /* may be NULL: no audit log */
+    struct tools_audit *audit;  /* may be NULL: no audit log */
+    enum mcp_approve approve;
+    struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's

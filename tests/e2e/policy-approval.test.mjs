@@ -13,7 +13,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { auditSchemas } from './lib/audit.mjs';
-import { NODE, readLog, tempDir } from './lib/downstream.mjs';
+import { execFile } from 'node:child_process';
+import { NODE, readLog, runBin, tempDir } from './lib/downstream.mjs';
+import { BIN } from './lib/paths.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { connectSdk } from './lib/sdk.mjs';
 
@@ -159,6 +161,56 @@ describe('a client without the elicitation capability', () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('run: --approve and the terminal prompt', () => {
+  const logFile = path.join(TMP, 'run.calls.jsonl');
+  const file = path.join(TMP, 'run.json');
+  const prog = path.join(TMP, 'ask.js');
+  fs.writeFileSync(file, JSON.stringify({ mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } } }));
+  fs.writeFileSync(prog, 'const r = [];\nfor (const id of ["a", "b", "c"]) {\n  try { r.push((await tools.crm.delete_item({id})).done); } catch (e) { r.push(e.reason); }\n}\nreturn r;\n');
+  let seen = 0;
+  const received = () => {
+    const all = readLog(logFile);
+    const fresh = all.slice(seen);
+    seen = all.length;
+    return fresh.map((x) => x.arguments.id);
+  };
+
+  test('--approve all sends every call; --approve none and no terminal refuse them', async () => {
+    let r = await runBin(['run', prog, '--config', file, '--approve', 'all']);
+    assert.equal(r.stdout.trim(), '["delete_item","delete_item","delete_item"]', r.stderr);
+    assert.deepEqual(received(), ['a', 'b', 'c']);
+    for (const args of [['--approve', 'none'], []]) {
+      r = await runBin(['run', prog, '--config', file, ...args]);
+      assert.equal(r.stdout.trim(), '["denied","denied","denied"]', r.stderr);
+      assert.deepEqual(received(), []);
+    }
+    r = await runBin(['run', prog, '--approve', 'some']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--approve takes all or none, not "some"/);
+  });
+
+  // script(1) gives the run a terminal: its stdin becomes what is typed there
+  const onTerminal = (typed) => new Promise((resolve, reject) => {
+    const p = execFile('script', ['-qec', `${BIN} run ${prog} --config ${file}`, '/dev/null'], { timeout: 30000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    p.stdin.end(typed);
+  });
+
+  test('on a terminal: y, n (after a wrong answer) and the terminal closing', async () => {
+    const out = await onTerminal('y\nx\nn\n');
+    assert.match(out, /mcp-codemode: approve crm\.delete_item \{"id":"a"\}\? \[y\]es \/ \[n\]o \/ \[a\]ll: /);
+    assert.match(out, /please answer y, n or a: /);
+    assert.match(out, /\["delete_item","denied","declined"\]/);
+    assert.deepEqual(received(), ['a']);
+  });
+
+  test('on a terminal: a approves this call and every later one', async () => {
+    const out = await onTerminal('a\n');
+    assert.equal(out.match(/approve crm\.delete_item/g).length, 1, out);
+    assert.match(out, /\["delete_item","delete_item","delete_item"\]/);
+    assert.deepEqual(received(), ['a', 'b', 'c']);
   });
 });
 
