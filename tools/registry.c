@@ -5,6 +5,7 @@
 #include "tools/registry.h"
 #include "tools/catalog.h"
 #include "tools/downstream/downstream.h"
+#include "tools/limiter.h"
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
 #include "tools/result_map.h"
@@ -25,6 +26,7 @@ struct slot {
     const struct tools_server_config *cfg;
     struct tools_downstream *d; /* NULL when not started */
     const char *not_started;    /* why d is NULL */
+    struct tools_limiter *lim;  /* maxConcurrentCalls / callsPerSecond, or NULL */
 };
 
 struct waiter {
@@ -49,6 +51,10 @@ struct tools_call {
     void *approval; /* the approver's handle, while asking */
     cJSON *audit;   /* the tool_call event being built, or NULL */
     uint64_t t0;    /* uv_hrtime at the start, for the audit log */
+    struct tools_limiter_wait *wait; /* queued behind the server's limits */
+    int holds;      /* has a slot of the server's limiter */
+    int *go_out;    /* inside tools_limiter_acquire: where go_send puts send_now's result */
+    const cJSON *go_args;
     struct tools_call *prev, *next;
 };
 
@@ -253,6 +259,7 @@ static void start_slot(struct tools_registry *r, struct slot *s)
     o.client_version = r->o.client_version;
     o.max_attempts = r->o.max_attempts;
     s->d = tools_downstream_new(r->loop, c, &o, &downstream_events, s);
+    s->lim = tools_limiter_new(r->loop, c->max_concurrent_calls, c->calls_per_second);
 }
 
 struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o)
@@ -286,6 +293,11 @@ static void unlink_call(struct tools_call *c)
 
 static void free_call(struct tools_call *c)
 {
+    struct tools_limiter *lim = c->tool ? c->r->slots[c->tool->server_index].lim : NULL;
+    if (c->wait)
+        tools_limiter_cancel(lim, c->wait);
+    if (c->holds && !c->r->freeing)
+        tools_limiter_release(lim); /* may start a waiting call */
     tools_catalog_release(c->cat);
     cJSON_Delete(c->args);
     cJSON_Delete(c->audit);
@@ -304,6 +316,8 @@ void tools_registry_free(struct tools_registry *r)
     for (size_t i = 0; i < r->nslots; i++)
         if (r->slots[i].d) /* NULL: never started (disabled, remote, launches us) */
             tools_downstream_free(r->slots[i].d);
+    for (size_t i = 0; i < r->nslots; i++)
+        tools_limiter_free(r->slots[i].lim);
     free(r->slots);
     tools_catalog_release(r->catalog);
     free(r->decls);
@@ -555,7 +569,7 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
 
 /* Sends the call downstream. Returns 0 while it is in flight, -1 when it
  * was answered already (c is then freed). */
-static int send_call(struct tools_call *c, const cJSON *args)
+static int send_now(struct tools_call *c, const cJSON *args)
 {
     struct slot *s = &c->r->slots[c->tool->server_index];
     c->in_start = 1;
@@ -574,6 +588,45 @@ static void link_call(struct tools_call *c)
     if (c->r->calls)
         c->r->calls->prev = c;
     c->r->calls = c;
+}
+
+/* The server's limiter gave c its slot: inside tools_limiter_acquire, or
+ * later from the loop (c is then linked and queued). */
+static void go_send(void *ud)
+{
+    struct tools_call *c = ud;
+    c->holds = 1;
+    if (c->go_out) { /* c may be freed by send_now: nothing of c is read after it */
+        int *out = c->go_out;
+        c->go_out = NULL;
+        *out = send_now(c, c->go_args);
+        return;
+    }
+    c->wait = NULL;
+    unlink_call(c);
+    if (send_now(c, c->args) == 0)
+        link_call(c);
+}
+
+/* Sends the call, or queues it behind the server's limits (docs/policy.md).
+ * Returns 0 while it is in flight or queued (the caller links c), -1 when it
+ * was answered already (c is then freed). */
+static int send_call(struct tools_call *c, const cJSON *args)
+{
+    struct tools_limiter *lim = c->r->slots[c->tool->server_index].lim;
+    if (lim == NULL)
+        return send_now(c, args);
+    int sent = 0;
+    c->go_args = args;
+    c->go_out = &sent;
+    struct tools_limiter_wait *w = tools_limiter_acquire(lim, go_send, c);
+    if (w == NULL)
+        return sent; /* sent (or answered and freed) inside the call */
+    c->go_out = NULL;
+    c->wait = w;
+    if (c->args == NULL && args)
+        c->args = cJSON_Duplicate(args, 1);
+    return 0;
 }
 
 static int no_approver_allows(const struct tools_registry *r)
@@ -761,7 +814,8 @@ void tools_call_cancel(struct tools_call *c)
         audit_refused(c->r, c->audit, "denied", c->t0); /* never approved */
         c->audit = NULL;
     } else {
-        tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
+        if (c->dc) /* NULL: still queued behind the server's limits */
+            tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
         audit_finish(c->r, c->audit, "cancelled", c->t0, 0);
         c->audit = NULL;
     }

@@ -26,6 +26,8 @@ struct tools_server_config {
     char **read_only_tools;          /* readOnlyTools globs: read-only whatever the annotations
                                         say (dry runs send them); NULL-terminated or NULL */
     uint64_t timeout_ms;             /* per call; 0 = codemode default */
+    unsigned max_concurrent_calls;   /* calls in flight to this server, all executions; 0 = any */
+    double calls_per_second;         /* calls started per second; 0 = any */
     int disabled;
     int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
     char *approval;                  /* reserved: "approval" as written ("true"/"false" for a
