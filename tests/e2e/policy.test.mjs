@@ -136,7 +136,7 @@ for (const transport of ['stdio', 'streamable-http']) {
       assert.match(d, /declare class ToolPolicyError extends ToolError/);
       assert.match(d, /declare class ToolApprovalError extends ToolError/);
       const search = await value('return (await searchTools("")).map((t) => t.name)');
-      assert.deepEqual(search, ['crm.delete_item', 'crm.get_item', 'crm.search_items', 'crm.update_item']);
+      assert.deepEqual(search, ['crm.delete_item', 'crm.get_item', 'crm.search_items', 'crm.slow', 'crm.update_item']);
       const described = await value('try { await describeTool("crm.send_note"); return "described"; } catch (e) { return e.name; }');
       assert.equal(described, 'ToolPolicyError');
       assert.deepEqual(received(), []);
