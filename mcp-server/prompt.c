@@ -22,6 +22,7 @@ struct mcp_prompt {
     uv_tty_t tty;
     int fd;
     int reading, closing;
+    int own_fd; /* fd is not the descriptor libuv closes */
     struct question *head, *tail;
     struct buf line;
     char chunk[256];
@@ -131,12 +132,16 @@ struct mcp_prompt *mcp_prompt_open(uv_loop_t *loop)
         return NULL;
     }
     p->tty.data = p;
+    uv_os_fd_t used;
+    p->own_fd = uv_fileno((uv_handle_t *) &p->tty, &used) == 0 && used != fd;
     return p;
 }
 
 static void closed(uv_handle_t *h)
 {
     struct mcp_prompt *p = h->data;
+    if (p->own_fd) /* libuv reopened the terminal and closed only its own descriptor */
+        close(p->fd);
     buf_free(&p->line);
     free(p);
 }
