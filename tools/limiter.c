@@ -150,5 +150,9 @@ void tools_limiter_release(struct tools_limiter *l)
 {
     if (l->inflight > 0)
         l->inflight--;
-    pump(l);
+    /* The next waiting call starts from the loop, not inside the caller: a
+     * release often happens while a program's calls are being cancelled,
+     * and its other queued calls must go away before any of them is sent. */
+    if (l->head)
+        uv_timer_start(l->timer, on_timer, 0, 0);
 }

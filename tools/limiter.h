@@ -27,7 +27,8 @@ struct tools_limiter_wait *tools_limiter_acquire(struct tools_limiter *l, void (
 /* Forgets a waiting call (its go never runs). */
 void tools_limiter_cancel(struct tools_limiter *l, struct tools_limiter_wait *w);
 
-/* A call that got its slot has ended: the next waiting one may go. */
+/* A call that got its slot has ended: the next waiting one may go (its go
+ * runs from the loop, never inside this call). */
 void tools_limiter_release(struct tools_limiter *l);
 
 #endif

@@ -238,6 +238,7 @@ void tools__call_unlink(struct tools_call *c)
         c->r->calls = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    c->prev = c->next = NULL;
 }
 
 void tools__call_free(struct tools_call *c)
@@ -382,6 +383,7 @@ static int send_now(struct tools_call *c, const cJSON *args)
 
 void tools__call_link(struct tools_call *c)
 {
+    c->prev = NULL; /* c may have been linked before (queued, or waiting for approval) */
     c->next = c->r->calls;
     if (c->r->calls)
         c->r->calls->prev = c;
