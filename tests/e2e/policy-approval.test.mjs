@@ -16,6 +16,8 @@ import { auditSchemas } from './lib/audit.mjs';
 import { execFile } from 'node:child_process';
 import { NODE, readLog, runBin, tempDir } from './lib/downstream.mjs';
 import { BIN } from './lib/paths.mjs';
+import { CLIENT_CAPABILITIES_KEY, HttpServer, modernCall } from './lib/http.mjs';
+import { Wire } from './lib/wire.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { connectSdk } from './lib/sdk.mjs';
 
@@ -160,6 +162,30 @@ describe('a client without the elicitation capability', () => {
       assert.deepEqual(readLog(logFile), []);
     } finally {
       await c.close();
+    }
+  });
+});
+
+describe('2026-07-28 (stateless) requests', () => {
+  test('cannot be asked yet, even with the elicitation capability: noApprover decides', async () => {
+    const logFile = path.join(TMP, 'modern.calls.jsonl');
+    const file = path.join(TMP, 'modern.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } } }));
+    const srv = await HttpServer.start(['--config', file], { label: 'approval modern' });
+    try {
+      const wire = new Wire('approval modern');
+      const r = await modernCall(srv, wire, 'tools/call', {
+        name: 'execute_code',
+        arguments: { code: 'const a = await tools.crm.search_items({q: "m"}); try { await tools.crm.delete_item({id: "m"}) } catch (e) { return [a.q, e.name, e.reason] }' },
+      }, { meta: { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } } });
+      assert.equal(r.status, 200);
+      const res = r.messages.at(-1).result;
+      assert.equal(res.resultType, 'complete');
+      assert.deepEqual(res.structuredContent.result, ['m', 'ToolApprovalError', 'no_approver']);
+      assert.ok(!r.messages.some((m) => m.method === 'elicitation/create'), 'no elicitation request on a stateless request');
+      assert.deepEqual(readLog(logFile), [{ tool: 'search_items', arguments: { q: 'm' } }]);
+    } finally {
+      await srv.stop();
     }
   });
 });
