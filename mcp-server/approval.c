@@ -24,6 +24,8 @@ struct mcp_approval {
     struct mcp_server *s;
     struct mcp_request *r;
     char *id;       /* exact JSON text of the request id (elicitation) */
+    char *key;      /* 2026-07-28: its key in inputRequests (park.c), else NULL */
+    char *params;   /* 2026-07-28: the elicitation params, JSON text */
     void *question; /* the terminal prompt's handle (run) */
     char *tool;     /* "server\ntool", for the session list */
     tools_approval_done *done;
@@ -45,6 +47,8 @@ static void approval_closed(uv_handle_t *h)
 {
     struct mcp_approval *a = h->data;
     free(a->id);
+    free(a->key);
+    free(a->params);
     free(a->tool);
     free(a);
 }
@@ -63,6 +67,8 @@ static void send_cancelled(struct mcp_approval *a, const char *reason)
         mcp_prompt_cancel(a->s->cfg.prompt, a->question);
         return;
     }
+    if (a->key) /* 2026-07-28: the client holds no request to cancel */
+        return;
     struct buf p, b;
     buf_init(&p, 0);
     buf_init(&b, 0);
@@ -162,7 +168,9 @@ static int can_ask(const struct mcp_request *r)
 {
     if (r->server->cfg.approve == MCP_APPROVE_TERMINAL)
         return 1;
-    return r->server->can_elicit && !mcp_is_modern(r->rev) && r->rev >= MCP_2025_06_18;
+    if (mcp_is_modern(r->rev))
+        return r->can_elicit;
+    return r->server->can_elicit && r->rev >= MCP_2025_06_18;
 }
 
 /* --approve all|none answer at once: returns 1 when it did. */
@@ -245,9 +253,18 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
     a->id = buf_steal(&id);
     uv_timer_init(s->cfg.loop, &a->timer);
     a->timer.data = a;
-    uv_timer_start(&a->timer, timed_out, q->timeout_ms, 0);
     a->next = s->approvals;
     s->approvals = a;
+    if (mcp_is_modern(r->rev)) { /* answered by a retry of the request (park.c) */
+        struct buf k;
+        buf_init(&k, 0);
+        buf_printf(&k, "approval-%u", s->next_approval);
+        a->key = buf_steal(&k);
+        a->params = params_json(q);
+        mcp_park_ask(r, q->timeout_ms);
+        return a;
+    }
+    uv_timer_start(&a->timer, timed_out, q->timeout_ms, 0);
     send_question(a, q);
     return a;
 }
@@ -307,4 +324,51 @@ int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m)
     finish(a);
     done(ud, ans, detail);
     return 1;
+}
+
+/* --- 2026-07-28: the approvals a retry answers (park.c) ----------------------------------- */
+
+void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to)
+{
+    for (struct mcp_approval *a = s->approvals; a; a = a->next)
+        if (a->r == from)
+            a->r = to;
+}
+
+cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r)
+{
+    cJSON *reqs = NULL;
+    for (struct mcp_approval *a = s->approvals; a; a = a->next) {
+        if (a->r != r || a->key == NULL)
+            continue;
+        if (reqs == NULL)
+            reqs = cJSON_CreateObject();
+        cJSON *one = cJSON_AddObjectToObject(reqs, a->key);
+        cJSON_AddStringToObject(one, "method", "elicitation/create");
+        cJSON_AddItemToObject(one, "params", cJSON_Parse(a->params));
+    }
+    return reqs;
+}
+
+void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+                                 const cJSON *responses)
+{
+    struct mcp_approval *a = s->approvals;
+    while (a) {
+        const cJSON *resp =
+            a->r == r && a->key ? cJSON_GetObjectItemCaseSensitive(responses, a->key) : NULL;
+        if (resp == NULL) {
+            a = a->next;
+            continue;
+        }
+        const char *detail;
+        enum tools_approval_answer ans = read_answer(resp, NULL, &detail);
+        if (ans == TOOLS_APPROVAL_SESSION)
+            ans = TOOLS_APPROVAL_EXECUTION; /* no session without sessions */
+        tools_approval_done *done = a->done;
+        void *ud = a->done_ud;
+        finish(a);
+        done(ud, ans, detail); /* may add approvals: start over */
+        a = s->approvals;
+    }
 }

@@ -10,6 +10,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
+#include "common/sha256.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ struct mcp_execution {
     char id[33]; /* execution id (audit log) */
     struct tools_approver approver;
     uint64_t t0;
+    char code_sha[65]; /* what a 2026-07-28 retry must repeat (park in approval.c) */
 };
 
 struct host_call {
@@ -354,6 +356,8 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     e->dry_run = au.dry_run;
     e->t0 = uv_hrtime();
     tools_audit_new_id(e->id);
+    if (mcp_is_modern(r->rev))
+        sha256_hex(code->valuestring, strlen(code->valuestring), e->code_sha);
     e->approver = mcp_approval_approver(r);
     struct tools_exec_options xo = {
         .allow = au.allow, .dry_run = au.dry_run, .execution_id = e->id, .approver = &e->approver};
@@ -387,4 +391,22 @@ void mcp_execute_cancel(struct mcp_execution *e)
     tools_exec_free(e->tx);
     free(e);
     mcp_request_drop(req);
+}
+
+struct mcp_request *mcp_execute_request(const struct mcp_execution *e)
+{
+    return e->req;
+}
+
+const char *mcp_execute_code_sha(const struct mcp_execution *e)
+{
+    return e->code_sha;
+}
+
+void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r)
+{
+    e->req->exec = NULL;
+    e->req = r;
+    r->exec = e;
+    e->approver.self = r;
 }

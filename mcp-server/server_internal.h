@@ -13,6 +13,7 @@
 struct mcp_batch;
 struct mcp_execution;
 struct mcp_approval;
+struct mcp_park;
 struct rpc_message;
 
 struct mcp_request {
@@ -28,6 +29,8 @@ struct mcp_request {
     struct mcp_channel ch;   /* where its reply goes (the batch's when batched) */
     struct mcp_execution *exec;
     int is_listen;           /* a 2026 subscriptions/listen stream */
+    int can_elicit;          /* 2026-07-28: _meta's client capabilities have elicitation */
+    struct mcp_park *park;   /* a phantom request: the park holding it (park.c) */
     int tools_changed, resources_changed; /* listen filters */
     cJSON *deferred_params;  /* a copy, while waiting for the tools to settle */
     int deferred_modern;
@@ -52,6 +55,8 @@ struct mcp_server {
     unsigned next_approval;
     char **session_approved;    /* "server\ntool" approved for the session */
     size_t nsession_approved;
+    struct mcp_park *parks;     /* 2026-07-28 executions waiting for a retry (approval.c) */
+    struct mcp_request *resuming; /* a retry delivering its answers: no parking inside */
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope
@@ -72,6 +77,11 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
 /* execute.c */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);
 void mcp_execute_cancel(struct mcp_execution *e);
+/* The request the execution answers now; the SHA-256 of its code (2026-07-28
+ * requests only); moving it to another request r (its approver follows). */
+struct mcp_request *mcp_execute_request(const struct mcp_execution *e);
+const char *mcp_execute_code_sha(const struct mcp_execution *e);
+void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r);
 
 /* authority.c: execute_code's allow / dryRun / maxToolCalls arguments, the
  * audit log's execution lines, and the dry run's planned calls. */
@@ -102,6 +112,30 @@ void mcp_request_send(struct mcp_request *r, const char *data, size_t len);
 struct tools_approver mcp_approval_approver(struct mcp_request *r);
 int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
 void mcp_approval_free_session(struct mcp_server *s);
+/* approval.c, for park.c: move r's pending approvals to another request;
+ * the inputRequests of r's pending 2026-07-28 approvals (NULL when none);
+ * deliver the answers a retry carries (keyed like inputRequests). */
+void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to);
+cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r);
+void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+                                 const cJSON *responses);
+
+/* park.c: the 2026-07-28 input_required flow. mcp_park_ask: an approval of
+ * request r's execution is pending: answer r with input_required and park
+ * the execution (at once, unless r is a parked one or being resumed). The
+ * retry (params with requestState and inputResponses) resumes it; r is
+ * answered in every case. A phantom request of a park was freed. Parks left
+ * when the server is freed. */
+void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
+void mcp_park_resume(struct mcp_request *r, const cJSON *params);
+void mcp_park_phantom_freed(struct mcp_park *p);
+void mcp_park_free_all(struct mcp_server *s);
+
+/* server.c: a request no client sent, that holds a parked execution while
+ * no request of a client does; its messages go to ch. Ended like any other
+ * (mcp_request_result, mcp_request_drop); cancelled with the server. */
+struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision rev,
+                                        const struct mcp_channel *ch);
 
 /* describe.c: the execute_code tool object for tools/list (caller frees). */
 cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev);

@@ -166,8 +166,82 @@ describe('a client without the elicitation capability', () => {
   });
 });
 
-describe('2026-07-28 (stateless) requests', () => {
-  test('cannot be asked yet, even with the elicitation capability: noApprover decides', async () => {
+describe('2026-07-28 (stateless) requests: input_required', () => {
+  const logFile = path.join(TMP, 'stateless.calls.jsonl');
+  const file = path.join(TMP, 'stateless.json');
+  fs.writeFileSync(file, JSON.stringify({
+    mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
+    codemode: { policy: { approvalTimeoutMs: 1500, rules: { 'crm.update_item': 'ask' } } },
+  }));
+  const CAPS = { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } };
+  const CODE = `const out = [];
+    out.push((await tools.crm.search_items({q: "one"})).q);
+    out.push((await tools.crm.delete_item({id: "d"})).done);
+    out.push((await tools.crm.search_items({q: "two"})).q);
+    try { await tools.crm.update_item({id: "u"}); out.push("updated"); } catch (e) { out.push(e.reason); }
+    return out;`;
+  let srv;
+  const wire = new Wire('approval stateless');
+  const call = (extra = {}, opts = {}) => modernCall(srv, wire, 'tools/call', { name: 'execute_code', arguments: { code: CODE }, ...extra },
+    { meta: CAPS, headers: { Connection: 'close' }, ...opts });
+  before(async () => { srv = await HttpServer.start(['--config', file], { label: 'approval stateless' }); });
+  after(async () => { await srv.stop(); });
+
+  test('input_required, a retry with the answer (new connection), a second approval, the final result; nothing sent twice', async () => {
+    const r1 = await call({}, { id: 1 });
+    const res1 = r1.messages.at(-1).result;
+    assert.equal(res1.resultType, 'input_required', JSON.stringify(res1));
+    assert.match(res1.requestState, /^[0-9a-f]{32}$/);
+    const [k1] = Object.keys(res1.inputRequests);
+    assert.equal(res1.inputRequests[k1].method, 'elicitation/create');
+    assert.match(res1.inputRequests[k1].params.message, /"delete_item" of the server "crm"/);
+    assert.deepEqual(res1.inputRequests[k1].params.requestedSchema.properties.decision.enum, ['once', 'execution', 'session', 'deny']);
+    assert.deepEqual(readLog(logFile).map((c) => c.tool), ['search_items'], 'the call before the approval ran once');
+
+    const r2 = await call({ inputResponses: { [k1]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState }, { id: 2 });
+    const res2 = r2.messages.at(-1).result;
+    assert.equal(res2.resultType, 'input_required', JSON.stringify(res2));
+    assert.notEqual(res2.requestState, res1.requestState);
+    const [k2] = Object.keys(res2.inputRequests);
+    assert.match(res2.inputRequests[k2].params.message, /"update_item"/);
+
+    // a replayed, a forged and a mismatched requestState: clear errors, nothing runs
+    for (const [extra, re] of [
+      [{ requestState: res1.requestState }, /requestState is unknown, expired or already used/],
+      [{ requestState: 'f'.repeat(32) }, /requestState is unknown, expired or already used/],
+      [{ requestState: res2.requestState, arguments: { code: 'return 1' } }, /requestState belongs to another call/],
+    ]) {
+      const bad = await call({ inputResponses: {}, ...extra }, { id: 9 });
+      const m = bad.messages.at(-1);
+      assert.equal(m.error?.code, -32602, JSON.stringify(m));
+      assert.match(m.error.message, re);
+    }
+
+    const r3 = await call({ inputResponses: { [k2]: { action: 'decline' } }, requestState: res2.requestState }, { id: 3 });
+    const res3 = r3.messages.at(-1).result;
+    assert.equal(res3.resultType, 'complete', JSON.stringify(res3));
+    assert.deepEqual(res3.structuredContent.result, ['one', 'delete_item', 'two', 'declined']);
+    assert.deepEqual(readLog(logFile), [
+      { tool: 'search_items', arguments: { q: 'one' } },
+      { tool: 'delete_item', arguments: { id: 'd' } },
+      { tool: 'search_items', arguments: { q: 'two' } },
+    ], 'each call reached the server exactly once; the declined one never');
+  });
+
+  test('an expired requestState is refused, and its execution was cancelled', async () => {
+    const before = readLog(logFile).length;
+    const r1 = await call({}, { id: 4 });
+    const res1 = r1.messages.at(-1).result;
+    assert.equal(res1.resultType, 'input_required');
+    await sleep(2000);
+    const [k] = Object.keys(res1.inputRequests);
+    const r2 = await call({ inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState }, { id: 5 });
+    assert.match(r2.messages.at(-1).error?.message ?? '', /requestState is unknown, expired or already used/);
+    await sleep(200);
+    assert.deepEqual(readLog(logFile).slice(before).map((c) => c.tool), ['search_items'], 'nothing after the approval ran');
+  });
+
+  test('a client without the elicitation capability is not asked: noApprover decides', async () => {
     const logFile = path.join(TMP, 'modern.calls.jsonl');
     const file = path.join(TMP, 'modern.json');
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } } }));
@@ -177,7 +251,7 @@ describe('2026-07-28 (stateless) requests', () => {
       const r = await modernCall(srv, wire, 'tools/call', {
         name: 'execute_code',
         arguments: { code: 'const a = await tools.crm.search_items({q: "m"}); try { await tools.crm.delete_item({id: "m"}) } catch (e) { return [a.q, e.name, e.reason] }' },
-      }, { meta: { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } } });
+      });
       assert.equal(r.status, 200);
       const res = r.messages.at(-1).result;
       assert.equal(res.resultType, 'complete');

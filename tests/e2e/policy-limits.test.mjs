@@ -64,8 +64,15 @@ test('callsPerSecond 20: starts are spaced about 50 ms apart', async () => {
   const rs = await value(burst('rate', 6, 0));
   const starts = rs.map((r) => r.startedAt).sort((x, y) => x - y);
   const gaps = starts.slice(1).map((t, i) => t - starts[i]);
-  assert.ok(gaps.every((g) => g >= 40), JSON.stringify(gaps));
-  assert.ok(starts.at(-1) - starts[0] >= 5 * 45, JSON.stringify(gaps));
+  // starts are measured where they arrive (the fixture), so pipe and
+  // scheduling jitter on a loaded machine shows up in single gaps: each gap
+  // is at least half the interval (unlimited, all 6 start within a few ms),
+  // and the six span at least four intervals
+  assert.ok(gaps.every((g) => g >= 25), JSON.stringify(gaps));
+  assert.ok(starts.at(-1) - starts[0] >= 200, JSON.stringify(gaps));
+  const free = await value(burst('free', 6, 0));
+  const fs0 = free.map((r) => r.startedAt);
+  assert.ok(Math.max(...fs0) - Math.min(...fs0) < 200, 'without the limit the starts are not spread');
   assert.equal(readLog(log('rate')).length, 6);
 });
 

@@ -121,7 +121,9 @@ export function validateObject(rev, msg, request) {
       errors.push('a result for an id no request of ours had');
       return errors;
     }
-    const def = RESULT_DEFS[request.method];
+    // 2026-07-28: a tools/call may answer input_required (approvals, docs/policy.md)
+    const inputRequired = request.method === 'tools/call' && msg.result?.resultType === 'input_required' && rs.has('InputRequiredResult');
+    const def = inputRequired ? 'InputRequiredResult' : RESULT_DEFS[request.method];
     if (!def) errors.push(`no result is expected for method ${request.method}`);
     else if (!rs.has(def)) errors.push(`${request.method} has no result type in ${rev}`);
     else check(rs, def, msg.result, `result of ${request.method}`, errors);
