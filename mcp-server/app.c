@@ -6,9 +6,11 @@
 #include "mcp-server/app.h"
 #include "mcp-server/config/config.h"
 #include "mcp-server/http/http.h"
+#include "mcp-server/prompt.h"
 #include "mcp-server/server.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
+#include "tools/policy/audit.h"
 #include "tools/registry.h"
 #include "transport/stdio.h"
 #include "common/alloc.h"
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct app {
     uv_loop_t loop;
@@ -31,7 +34,9 @@ struct app {
     struct mcp_server *server;
     struct transport_stdio *stdio;
     struct mcp_http *http;
-    uv_signal_t sigterm, sigint;
+    uv_signal_t sigterm, sigint, sighup;
+    struct tools_audit *audit;
+    struct mcp_prompt *prompt; /* run on a terminal: approvals asked there */
     int stopping;
     int draining;
     int exit_code;
@@ -60,8 +65,26 @@ static struct tools_registry *start_registry(struct app *a, unsigned max_attempt
         .max_attempts = max_attempts,
         .changed = tools_changed,
         .changed_ud = a,
+        .policy = &a->cfg->policy,
+        .audit = a->audit,
     };
     return tools_registry_new(&a->loop, &o);
+}
+
+/* Opens the audit log when one is configured. Returns 0, or -1 (reported). */
+static int open_audit(struct app *a)
+{
+    if (a->cfg->audit_path == NULL)
+        return 0;
+    char *err = NULL;
+    a->audit = tools_audit_open(a->cfg->audit_path,
+                                (enum tools_audit_arguments) a->cfg->audit_arguments, &err);
+    if (a->audit == NULL) {
+        log_error("app", "%s", err);
+        free(err);
+        return -1;
+    }
+    return 0;
 }
 
 static void app_init(struct app *a, const struct config *cfg, const char *exe)
@@ -81,8 +104,11 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
     a->pool = sandbox_pool_new(&a->loop, &pc);
+    if (open_audit(a) < 0)
+        a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }
+
 
 static void close_walk(uv_handle_t *h, void *arg)
 {
@@ -96,6 +122,7 @@ static int app_finish(struct app *a)
 {
     uv_run(&a->loop, UV_RUN_DEFAULT);
     mcp_server_free(a->server);
+    tools_audit_close(a->audit);
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
@@ -127,6 +154,9 @@ static void stop(struct app *a)
     a->pool = NULL;
     uv_close((uv_handle_t *) &a->sigterm, signals_closed);
     uv_close((uv_handle_t *) &a->sigint, signals_closed);
+    uv_close((uv_handle_t *) &a->sighup, signals_closed);
+    mcp_prompt_close(a->prompt);
+    a->prompt = NULL;
 }
 
 static void drained(void *ud)
@@ -152,13 +182,32 @@ static void on_signal(uv_signal_t *h, int signum)
     stop(a);
 }
 
+/* SIGHUP: reopen the audit log (logrotate moved it). */
+static void on_hangup(uv_signal_t *h, int signum)
+{
+    struct app *a = h->data;
+    (void) signum;
+    log_info("app", "SIGHUP: reopening the audit log");
+    tools_audit_reopen(a->audit);
+}
+
 static void watch_signals(struct app *a)
 {
     uv_signal_init(&a->loop, &a->sigterm);
     uv_signal_init(&a->loop, &a->sigint);
-    a->sigterm.data = a->sigint.data = a;
+    uv_signal_init(&a->loop, &a->sighup);
+    a->sigterm.data = a->sigint.data = a->sighup.data = a;
     uv_signal_start(&a->sigterm, on_signal, SIGTERM);
     uv_signal_start(&a->sigint, on_signal, SIGINT);
+    uv_signal_start(&a->sighup, on_hangup, SIGHUP);
+}
+
+/* After app_init failed (exit_code set): stop and finish. */
+static int app_abort(struct app *a)
+{
+    watch_signals(a);
+    stop(a);
+    return app_finish(a);
 }
 
 /* --- serve over stdio --------------------------------------------------------------------- */
@@ -208,7 +257,10 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
 {
     struct app a;
     app_init(&a, cfg, exe);
-    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
+    if (a.exit_code)
+        return app_abort(&a);
+    struct mcp_server_config sc = {
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
@@ -232,8 +284,14 @@ int app_serve_http(const struct config *cfg, const char *exe)
 {
     struct app a;
     app_init(&a, cfg, exe);
+    if (a.exit_code)
+        return app_abort(&a);
     struct mcp_http_config hc = {
-        .server = {&a.loop, a.pool, a.tools, &cfg->limits},
+        .server = {.loop = &a.loop,
+                   .pool = a.pool,
+                   .tools = a.tools,
+                   .limits = &cfg->limits,
+                   .audit = a.audit},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
@@ -339,15 +397,34 @@ static void send_to_server(struct app *a, cJSON *msg)
     cJSON_Delete(msg);
 }
 
+/* Who approves `ask` tools in run: --approve, else the terminal when stderr
+ * is one (and /dev/tty opens), else nobody. */
+static enum mcp_approve run_approver(struct app *a, int flags)
+{
+    if (flags & APP_RUN_APPROVE_ALL)
+        return MCP_APPROVE_ALL;
+    if (flags & APP_RUN_APPROVE_NONE)
+        return MCP_APPROVE_NONE;
+    if (isatty(STDERR_FILENO) && (a->prompt = mcp_prompt_open(&a->loop)) != NULL)
+        return MCP_APPROVE_TERMINAL;
+    return MCP_APPROVE_NONE;
+}
+
 int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
                     int json)
 {
     struct app a;
     app_init(&a, cfg, exe);
-    a.json = json;
-    struct mcp_server_config sc = {&a.loop, a.pool, a.tools, &cfg->limits};
+    if (a.exit_code)
+        return app_abort(&a);
+    a.json = json & APP_RUN_JSON;
+    struct mcp_server_config sc = {
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
+    sc.approve = run_approver(&a, json);
+    sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};
     a.server = mcp_server_new(&sc, &session);
+    mcp_server_set_principal(a.server, "cli");
     watch_signals(&a);
 
     send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
@@ -363,6 +440,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
                                                    "arguments");
     char *copy = xstrndup(code, len);
     cJSON_AddStringToObject(args, "code", copy);
+    if (json & APP_RUN_DRY_RUN)
+        cJSON_AddTrueToObject(args, "dryRun");
     free(copy);
     send_to_server(&a, call);
     return app_finish(&a);

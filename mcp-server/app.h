@@ -20,10 +20,17 @@ int app_serve_stdio(const struct config *cfg, const char *exe);
 int app_serve_http(const struct config *cfg, const char *exe);
 
 /* Runs one program through the server's execute_code path: console lines go
- * to stderr as they happen, the result to stdout (as JSON with json != 0).
- * Returns 0, 1 when the program failed, 2 on a set-up error. */
+ * to stderr as they happen, the result to stdout (as JSON with the flag
+ * APP_RUN_JSON; APP_RUN_DRY_RUN runs it as a dry run; `ask` tools are
+ * approved as the APP_RUN_APPROVE_* flags say, else on the terminal when
+ * stderr is one, else refused). Returns 0, 1 when the program failed, 2 on
+ * a set-up error. */
+#define APP_RUN_JSON 1
+#define APP_RUN_DRY_RUN 2
+#define APP_RUN_APPROVE_ALL 4  /* --approve all */
+#define APP_RUN_APPROVE_NONE 8 /* --approve none (without either: the terminal, if any) */
 int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
-                    int json);
+                    int flags);
 
 /* Connects to the configured servers and prints, once they settled, either
  * the declarations programs see (check = 0: `types`) or each server's state

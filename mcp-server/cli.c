@@ -1,5 +1,6 @@
 /* Command-line parsing and help. */
 #include "mcp-server/cli.h"
+#include "mcp-server/app.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +27,14 @@ static const struct flag flags[] = {
     {"--max-concurrent-calls", "maxConcurrentCalls", "N", "tool calls in flight per program (default 256)"},
     {"--call-timeout-ms", "callTimeoutMs", "MS", "default downstream call timeout (default 60000)"},
     {"--declarations-budget", "declarationsBudget", "BYTES", "declarations kept in the tool description (default 32768)"},
+    {"--audit-log", "audit.path", "FILE", "append one JSON line per execution and tool call (docs/policy.md)"},
 };
 #define NFLAGS (sizeof flags / sizeof flags[0])
 
 void cli_usage(FILE *f)
 {
     fputs("usage: mcp-codemode [serve] [--stdio] [--config FILE] [options]\n"
-          "       mcp-codemode run FILE.js|- [--json] [--config FILE] [options]\n"
+          "       mcp-codemode run FILE.js|- [--json] [--dry-run] [--approve all|none] [--config FILE] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
           "       mcp-codemode types [--config FILE]\n"
           "       mcp-codemode check [--config FILE]\n"
@@ -50,7 +52,10 @@ void cli_usage(FILE *f)
           "  --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
           "                 default: $MCP_CODEMODE_CONFIG when set\n"
           "  --stdio        serve over stdin/stdout (default)\n"
-          "  --json         run: print the structured result as JSON\n",
+          "  --json         run: print the structured result as JSON\n"
+          "  --dry-run      run: send only allowed read-only calls; list the others\n"
+          "  --approve all|none  run: approve every tool that asks, or none (default: ask on\n"
+          "                 the terminal when there is one, else none)\n",
           f);
     for (size_t i = 0; i < NFLAGS; i++) {
         char left[64];
@@ -133,6 +138,21 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
             continue;
         if (!strcmp(a, "--json")) {
             out->json = 1;
+            continue;
+        }
+        if (!strcmp(a, "--dry-run")) {
+            out->dry_run = 1;
+            continue;
+        }
+        if (nlen == 9 && !strncmp(a, "--approve", 9)) {
+            const char *who = take_value(argc, argv, &i, eq);
+            if (who == NULL)
+                goto missing;
+            if (strcmp(who, "all") && strcmp(who, "none")) {
+                snprintf(err, errsz, "--approve takes all or none, not \"%s\"", who);
+                return -1;
+            }
+            out->approve = strcmp(who, "all") == 0 ? APP_RUN_APPROVE_ALL : APP_RUN_APPROVE_NONE;
             continue;
         }
         const char *v;

@@ -24,6 +24,8 @@ struct cli {
     const char *config_path;
     const char *file;   /* run, lower: a path or "-" */
     int json;           /* run --json */
+    int dry_run;        /* run --dry-run */
+    int approve;        /* run --approve: APP_RUN_APPROVE_ALL or _NONE (app.h), 0 = not given */
     struct {
         const char *key; /* config key, e.g. "poolSize" */
         const char *value;

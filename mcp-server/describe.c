@@ -19,7 +19,9 @@ static const char contract[] =
     "call resolves to the tool's structuredContent, else its text parsed as JSON, else the "
     "text, else its content array.\n"
     "A failing tool throws ToolError (.tool, .result); arguments that do not match the tool's "
-    "schema throw ToolArgumentError before anything is sent, listing each violation.\n"
+    "schema throw ToolArgumentError before anything is sent, listing each violation. A call the "
+    "server's policy refuses throws ToolPolicyError or ToolApprovalError (both ToolErrors; "
+    "retrying does not help).\n"
     "console.log/info/warn/error/debug output is returned with the result. Also available: "
     "sleep(ms), setTimeout, searchTools(query), describeTool(name). No require, file system, "
     "network or environment.\n";
@@ -43,6 +45,27 @@ static void add_limits(struct buf *b, const struct config_limits *l)
                (unsigned long long) (l->max_log_bytes >> 10));
 }
 
+/* allow, dryRun, maxToolCalls (docs/policy.md). */
+static void add_authority_properties(cJSON *props, const struct config_limits *l)
+{
+    cJSON *a = cJSON_AddObjectToObject(props, "allow");
+    cJSON_AddStringToObject(a, "type", "array");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(a, "items"), "type", "string");
+    cJSON_AddStringToObject(a, "description",
+                            "only these tools may be called in this run: patterns \"server.tool\", "
+                            "\"server.*\" or \"*\" (narrows the server's policy, never widens it)");
+    cJSON *d = cJSON_AddObjectToObject(props, "dryRun");
+    cJSON_AddStringToObject(d, "type", "boolean");
+    cJSON_AddStringToObject(d, "description",
+                            "send only allowed read-only calls; record the others (not sent) and "
+                            "list them in the result's plannedCalls");
+    cJSON *m = cJSON_AddObjectToObject(props, "maxToolCalls");
+    cJSON_AddStringToObject(m, "type", "integer");
+    cJSON_AddNumberToObject(m, "minimum", 1);
+    cJSON_AddStringToObject(m, "description",
+                            "tool calls allowed in this run (capped at the server's limit)");
+}
+
 static cJSON *input_schema(const struct config_limits *l)
 {
     cJSON *s = cJSON_CreateObject();
@@ -57,6 +80,7 @@ static cJSON *input_schema(const struct config_limits *l)
     cJSON_AddNumberToObject(t, "minimum", 1);
     cJSON_AddNumberToObject(t, "maximum", (double) l->max_timeout_ms);
     cJSON_AddStringToObject(t, "description", "time limit of this run in milliseconds");
+    add_authority_properties(props, l);
     cJSON *req = cJSON_AddArrayToObject(s, "required");
     cJSON_AddItemToArray(req, cJSON_CreateString("code"));
     cJSON_AddFalseToObject(s, "additionalProperties");
@@ -75,6 +99,10 @@ static cJSON *output_schema(void)
     cJSON_AddStringToObject(cJSON_AddObjectToObject(logs, "items"), "type", "string");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "error"), "type", "object");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "stats"), "type", "object");
+    cJSON *planned = cJSON_AddObjectToObject(props, "plannedCalls");
+    cJSON_AddStringToObject(planned, "type", "array");
+    cJSON_AddStringToObject(planned, "description",
+                            "dry run: the calls that were recorded, not sent, in call order");
     cJSON *req = cJSON_AddArrayToObject(s, "required");
     cJSON_AddItemToArray(req, cJSON_CreateString("logs"));
     cJSON_AddItemToArray(req, cJSON_CreateString("stats"));

@@ -5,10 +5,12 @@
 #include "mcp-server/server_internal.h"
 #include "mcp-server/config/config.h"
 #include "sandbox/execution.h"
+#include "tools/policy/audit.h"
 #include "tools/registry.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
+#include "common/sha256.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,12 @@ struct mcp_execution {
     struct mcp_request *req;
     struct sandbox_exec *x;
     struct host_call *calls; /* outstanding */
+    struct tools_exec *tx;   /* grants, dry run, approvals of this execution */
+    int dry_run;
+    char id[33]; /* execution id (audit log) */
+    struct tools_approver approver;
+    uint64_t t0;
+    char code_sha[65]; /* what a 2026-07-28 retry must repeat (park in approval.c) */
 };
 
 struct host_call {
@@ -69,7 +77,7 @@ static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, c
         snprintf(msg, sizeof msg, "calling %.250s", name);
         mcp_request_progress(e->req, msg);
     }
-    c->handle = tools_registry_call(e->req->server->cfg.tools, op, name, args, call_replied, c);
+    c->handle = tools_exec_call(e->tx, op, name, args, call_replied, c);
     c->in_start = 0;
     if (c->answered) {
         free(c);
@@ -251,6 +259,16 @@ static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_re
     return res;
 }
 
+static void audit_done(struct mcp_execution *e, const struct sandbox_exec_result *r)
+{
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(r->outcome, "error");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(err, "name");
+    int ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->outcome, "ok"));
+    mcp_authority_audit_end(e->req, e->id, ok ? "ok" : "error",
+                            cJSON_IsString(name) ? name->valuestring : NULL,
+                            (double) ((uv_hrtime() - e->t0) / 1000) / 1000.0, r->tool_calls);
+}
+
 static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_result *r)
 {
     struct mcp_execution *e = ud;
@@ -258,8 +276,12 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
     cancel_calls(e);
     struct mcp_request *req = e->req;
     req->exec = NULL;
-    free(e);
+    audit_done(e, r);
     cJSON *res = build_result(req, r);
+    if (e->dry_run)
+        mcp_authority_add_planned(res, tools_exec_planned(e->tx));
+    tools_exec_free(e->tx);
+    free(e);
     mcp_request_result(req, res);
     cJSON_Delete(res);
 }
@@ -306,26 +328,45 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         return;
     }
     for (const cJSON *a = arguments->child; a; a = a->next) {
-        if (strcmp(a->string, "code") != 0 && strcmp(a->string, "timeoutMs") != 0) {
+        if (strcmp(a->string, "code") != 0 && strcmp(a->string, "timeoutMs") != 0 &&
+            strcmp(a->string, "allow") != 0 && strcmp(a->string, "dryRun") != 0 &&
+            strcmp(a->string, "maxToolCalls") != 0) {
             char msg[200];
             snprintf(msg, sizeof msg,
-                     "execute_code: unknown argument \"%.100s\" (expected code, timeoutMs)",
+                     "execute_code: unknown argument \"%.100s\" (expected code, timeoutMs, "
+                     "allow, dryRun, maxToolCalls)",
                      a->string);
             argument_error(r, msg);
             return;
         }
     }
     uint64_t timeout;
-    char msg[200];
+    char msg[300];
+    struct mcp_authority au;
     if (read_timeout(cJSON_GetObjectItemCaseSensitive(arguments, "timeoutMs"), l, &timeout, msg,
                      sizeof msg) != 0) {
         argument_error(r, msg);
         return;
     }
+    if (mcp_authority_read(arguments, l->max_tool_calls, &au, msg, sizeof msg) != 0) {
+        argument_error(r, msg);
+        mcp_authority_free(&au);
+        return;
+    }
     struct mcp_execution *e = xcalloc(1, sizeof *e);
     e->req = r;
     r->exec = e;
-    char *catalog = tools_registry_catalog(r->server->cfg.tools);
+    e->dry_run = au.dry_run;
+    e->t0 = uv_hrtime();
+    tools_audit_new_id(e->id);
+    if (mcp_is_modern(r->rev))
+        sha256_hex(code->valuestring, strlen(code->valuestring), e->code_sha);
+    e->approver = mcp_approval_approver(r);
+    struct tools_exec_options xo = {
+        .allow = au.allow, .dry_run = au.dry_run, .execution_id = e->id, .approver = &e->approver};
+    e->tx = tools_exec_new(r->server->cfg.tools, &xo);
+    mcp_authority_audit_start(r, e->id, code->valuestring, &au);
+    char *catalog = tools_exec_catalog(e->tx);
     struct sandbox_exec_request rq = {
         .code = code->valuestring,
         .code_len = strlen(code->valuestring),
@@ -334,11 +375,12 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .memory_bytes = l->memory_bytes,
         .max_result_bytes = l->max_result_bytes,
         .max_log_bytes = l->max_log_bytes,
-        .max_calls = l->max_tool_calls,
+        .max_calls = au.max_calls,
         .max_concurrent = l->max_concurrent_calls,
     };
     e->x = sandbox_exec_start(r->server->cfg.pool, &rq, &exec_events, e);
     free(catalog);
+    mcp_authority_free(&au);
 }
 
 void mcp_execute_cancel(struct mcp_execution *e)
@@ -347,6 +389,27 @@ void mcp_execute_cancel(struct mcp_execution *e)
     cancel_calls(e);
     sandbox_exec_cancel(e->x);
     req->exec = NULL;
+    mcp_authority_audit_end(req, e->id, "cancelled", NULL,
+                            (double) ((uv_hrtime() - e->t0) / 1000) / 1000.0, 0);
+    tools_exec_free(e->tx);
     free(e);
     mcp_request_drop(req);
+}
+
+struct mcp_request *mcp_execute_request(const struct mcp_execution *e)
+{
+    return e->req;
+}
+
+const char *mcp_execute_code_sha(const struct mcp_execution *e)
+{
+    return e->code_sha;
+}
+
+void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r)
+{
+    e->req->exec = NULL;
+    e->req = r;
+    r->exec = e;
+    e->approver.self = r;
 }

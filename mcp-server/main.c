@@ -164,7 +164,9 @@ static int with_config(const struct cli *cli)
             fprintf(stderr, "mcp-codemode: %s: %s\n", cli->file, strerror(errno));
             rc = 2;
         } else {
-            rc = app_run_program(&cfg, exe, code, len, cli->json);
+            rc = app_run_program(&cfg, exe, code, len,
+                                 (cli->json ? APP_RUN_JSON : 0) |
+                                     (cli->dry_run ? APP_RUN_DRY_RUN : 0) | cli->approve);
             free(code);
         }
     } else if (cli->cmd == CLI_TYPES) {

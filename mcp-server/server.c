@@ -130,6 +130,24 @@ static struct mcp_request *request_new(struct mcp_server *s, const struct rpc_me
     return r;
 }
 
+struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision rev,
+                                        const struct mcp_channel *ch)
+{
+    struct mcp_request *r = xcalloc(1, sizeof *r);
+    r->server = s;
+    r->id = xstrdup("\"parked\"");
+    r->method = xstrdup("tools/call");
+    r->rev = rev;
+    r->log_level = -1;
+    r->ch = *ch;
+    r->next = s->inflight;
+    if (s->inflight)
+        s->inflight->prev = r;
+    s->inflight = r;
+    s->ninflight++;
+    return r;
+}
+
 /* Takes the request out of the in-flight list, so nothing (a cancellation
  * triggered while its reply is being written) can end it twice. */
 static void request_detach(struct mcp_request *r)
@@ -149,6 +167,8 @@ static void undefer(struct mcp_request *r);
 
 static void request_free(struct mcp_request *r)
 {
+    if (r->park)
+        mcp_park_phantom_freed(r->park);
     undefer(r);
     if (r->batch)
         batch_release(r->batch);
@@ -209,6 +229,11 @@ void mcp_request_error(struct mcp_request *r, int code, const char *message, con
 void mcp_request_drop(struct mcp_request *r)
 {
     request_end(r, NULL);
+}
+
+void mcp_request_send(struct mcp_request *r, const char *data, size_t len)
+{
+    channel_send(notify_channel(r), data, len, 0);
 }
 
 void mcp_request_progress(struct mcp_request *r, const char *message)
@@ -278,6 +303,20 @@ static cJSON *capabilities(int modern)
     return c;
 }
 
+/* capabilities.elicitation declared with form mode (an empty object means form). */
+static int caps_have_form_elicitation(const cJSON *caps)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
+    if (!cJSON_IsObject(e))
+        return 0;
+    return cJSON_HasObjectItem(e, "form") || !cJSON_HasObjectItem(e, "url");
+}
+
+static int form_elicitation(const cJSON *params)
+{
+    return caps_have_form_elicitation(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
+}
+
 static void handle_initialize(struct mcp_request *r, const cJSON *params)
 {
     struct mcp_server *s = r->server;
@@ -294,6 +333,7 @@ static void handle_initialize(struct mcp_request *r, const cJSON *params)
     }
     s->legacy = 1;
     s->legacy_rev = mcp_negotiate_legacy(v->valuestring);
+    s->can_elicit = form_elicitation(params);
     r->rev = s->legacy_rev;
     cJSON *res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "protocolVersion", mcp_revision_name(s->legacy_rev));
@@ -353,6 +393,10 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params)
         snprintf(msg, sizeof msg, "Unknown tool: %.200s (this server has one tool, execute_code)",
                  name->valuestring);
         mcp_request_error(r, RPC_INVALID_PARAMS, msg, NULL);
+        return;
+    }
+    if (mcp_is_modern(r->rev) && cJSON_HasObjectItem(params, "requestState")) {
+        mcp_park_resume(r, params); /* the retry after an input_required result */
         return;
     }
     mcp_execute(r, cJSON_GetObjectItemCaseSensitive(params, "arguments"));
@@ -547,7 +591,9 @@ static void serve_modern(struct mcp_request *r, const cJSON *params, const cJSON
         return;
     }
     r->rev = rev;
-    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(meta, MCP_META_CLIENT_CAPABILITIES))) {
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, MCP_META_CLIENT_CAPABILITIES);
+    r->can_elicit = caps_have_form_elicitation(caps);
+    if (!cJSON_IsObject(caps)) {
         mcp_request_error(r, RPC_INVALID_PARAMS,
                           "_meta[\"" MCP_META_CLIENT_CAPABILITIES "\"] (an object) is required",
                           NULL);
@@ -657,7 +703,8 @@ static int handle_one(struct mcp_server *s, const char *text, size_t len, struct
         replies = 0;
         break;
     case RPC_RESPONSE:
-        replies = 0; /* we send no requests: nothing to correlate */
+        replies = 0; /* answers to our elicitation requests; others are ignored */
+        mcp_approval_response(s, &m);
         break;
     case RPC_INVALID:
         send_error(s, batch, ch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,
@@ -805,5 +852,14 @@ void mcp_server_free(struct mcp_server *s)
     mcp_server_cancel_all(s);
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
+    free(s->principal);
+    mcp_approval_free_session(s);
+    mcp_park_free_all(s);
     free(s);
+}
+
+void mcp_server_set_principal(struct mcp_server *s, const char *principal)
+{
+    free(s->principal);
+    s->principal = xstrdup(principal);
 }

@@ -13,13 +13,26 @@
 struct mcp_server;
 struct sandbox_pool;
 struct tools_registry;
+struct tools_audit;
 struct config_limits;
+struct mcp_prompt;
+
+/* Who approves `ask` tools (docs/policy.md). */
+enum mcp_approve {
+    MCP_APPROVE_CLIENT = 0, /* the client, through elicitation, when it declared it */
+    MCP_APPROVE_NONE,       /* nobody: refused (run --approve none) */
+    MCP_APPROVE_ALL,        /* everything approved (run --approve all) */
+    MCP_APPROVE_TERMINAL    /* a person at the terminal (run on a terminal) */
+};
 
 struct mcp_server_config {
     uv_loop_t *loop;
     struct sandbox_pool *pool;
     struct tools_registry *tools;
     const struct config_limits *limits;
+    struct tools_audit *audit;  /* may be NULL: no audit log */
+    enum mcp_approve approve;
+    struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's
@@ -71,6 +84,10 @@ unsigned mcp_server_inflight(const struct mcp_server *s);
 
 /* Tells clients the tool list (declarations) changed. */
 void mcp_server_tools_changed(struct mcp_server *s);
+
+/* Names who this connection serves in the audit log ("stdio", "cli",
+ * "http-session:1a2b3c4d", ...); copied. The default is "stdio". */
+void mcp_server_set_principal(struct mcp_server *s, const char *principal);
 
 /* Frees the server; in-flight work is cancelled first. */
 void mcp_server_free(struct mcp_server *s);

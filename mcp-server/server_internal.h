@@ -6,10 +6,15 @@
 #include "mcp-server/protocol.h"
 #include "mcp-server/server.h"
 
+#include "tools/policy/policy.h"
+
 #include <cjson/cJSON.h>
 
 struct mcp_batch;
 struct mcp_execution;
+struct mcp_approval;
+struct mcp_park;
+struct rpc_message;
 
 struct mcp_request {
     struct mcp_server *server;
@@ -24,6 +29,8 @@ struct mcp_request {
     struct mcp_channel ch;   /* where its reply goes (the batch's when batched) */
     struct mcp_execution *exec;
     int is_listen;           /* a 2026 subscriptions/listen stream */
+    int can_elicit;          /* 2026-07-28: _meta's client capabilities have elicitation */
+    struct mcp_park *park;   /* a phantom request: the park holding it (park.c) */
     int tools_changed, resources_changed; /* listen filters */
     cJSON *deferred_params;  /* a copy, while waiting for the tools to settle */
     int deferred_modern;
@@ -42,6 +49,14 @@ struct mcp_server {
     unsigned ninflight;
     struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
     int waiting;                                  /* a registry waiter is registered */
+    char *principal;            /* for the audit log; NULL: "stdio" */
+    int can_elicit;             /* the client declared elicitation (form mode) at initialize */
+    struct mcp_approval *approvals; /* elicitation requests waiting for an answer */
+    unsigned next_approval;
+    char **session_approved;    /* "server\ntool" approved for the session */
+    size_t nsession_approved;
+    struct mcp_park *parks;     /* 2026-07-28 executions waiting for a retry (approval.c) */
+    struct mcp_request *resuming; /* a retry delivering its answers: no parking inside */
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope
@@ -62,6 +77,65 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
 /* execute.c */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);
 void mcp_execute_cancel(struct mcp_execution *e);
+/* The request the execution answers now; the SHA-256 of its code (2026-07-28
+ * requests only); moving it to another request r (its approver follows). */
+struct mcp_request *mcp_execute_request(const struct mcp_execution *e);
+const char *mcp_execute_code_sha(const struct mcp_execution *e);
+void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r);
+
+/* authority.c: execute_code's allow / dryRun / maxToolCalls arguments, the
+ * audit log's execution lines, and the dry run's planned calls. */
+struct mcp_authority {
+    char **allow;       /* NULL-terminated grant patterns, or NULL (no grant) */
+    int dry_run;
+    unsigned max_calls; /* the config's limit, or the smaller one asked for */
+};
+/* Reads the arguments (max_calls: the config's limit). Returns 0, or -1
+ * with a message for the model in msg; free with mcp_authority_free either way. */
+int mcp_authority_read(const cJSON *arguments, unsigned max_calls, struct mcp_authority *a,
+                       char *msg, size_t msgsz);
+void mcp_authority_free(struct mcp_authority *a);
+void mcp_authority_audit_start(struct mcp_request *r, const char *id, const char *code,
+                               const struct mcp_authority *a);
+void mcp_authority_audit_end(struct mcp_request *r, const char *id, const char *outcome,
+                             const char *error_name, double duration_ms, unsigned tool_calls);
+/* Adds the readable list to content and structuredContent.plannedCalls (when present). */
+void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
+
+/* Sends a message (complete JSON-RPC lines) on the request's channel, as
+ * its notifications go: stdout, or the POST's event stream. */
+void mcp_request_send(struct mcp_request *r, const char *data, size_t len);
+
+/* approval.c: the approver for the calls of execute_code request r (self is
+ * r, borrowed); the answer to one of its elicitation requests (returns 1
+ * when m was one); the session's approvals, freed with the server. */
+struct tools_approver mcp_approval_approver(struct mcp_request *r);
+int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
+void mcp_approval_free_session(struct mcp_server *s);
+/* approval.c, for park.c: move r's pending approvals to another request;
+ * the inputRequests of r's pending 2026-07-28 approvals (NULL when none);
+ * deliver the answers a retry carries (keyed like inputRequests). */
+void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to);
+cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r);
+void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+                                 const cJSON *responses);
+
+/* park.c: the 2026-07-28 input_required flow. mcp_park_ask: an approval of
+ * request r's execution is pending: answer r with input_required and park
+ * the execution (at once, unless r is a parked one or being resumed). The
+ * retry (params with requestState and inputResponses) resumes it; r is
+ * answered in every case. A phantom request of a park was freed. Parks left
+ * when the server is freed. */
+void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
+void mcp_park_resume(struct mcp_request *r, const cJSON *params);
+void mcp_park_phantom_freed(struct mcp_park *p);
+void mcp_park_free_all(struct mcp_server *s);
+
+/* server.c: a request no client sent, that holds a parked execution while
+ * no request of a client does; its messages go to ch. Ended like any other
+ * (mcp_request_result, mcp_request_drop); cancelled with the server. */
+struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision rev,
+                                        const struct mcp_channel *ch);
 
 /* describe.c: the execute_code tool object for tools/list (caller frees). */
 cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev);

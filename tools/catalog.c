@@ -15,7 +15,8 @@
 
 struct entry {
     struct tools_catalog_tool pub;
-    char *server, *server_id, *name, *id, *problem;
+    char *server, *server_id, *name, *id, *problem, *source;
+    long decl; /* index in decls, or -1 (denied) */
     cJSON *tool;
 };
 
@@ -28,7 +29,8 @@ struct tools_catalog {
     size_t nservers;
     char **unavailable;           /* "server.tool (reason)" */
     size_t nunavailable;
-    struct tools_decl_tool *decls; /* parallel to tools */
+    struct tools_decl_tool *decls; /* the tools that are not denied, in order */
+    size_t ndecls;
 };
 
 /* --- build ------------------------------------------------------------------------ */
@@ -117,6 +119,12 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
         e->pub.server_index = si;
+        struct tools_policy_names pn = {srv->name, c->server_ids[si], e->name, e->id};
+        e->pub.decision = tools_policy_decide(srv->rules, srv->policy, &pn, e->tool, &e->source);
+        e->pub.read_only = tools_policy_read_only(e->tool) ||
+                           (srv->policy && tools_server_config_read_only(srv->policy, e->name));
+        if (e->pub.decision == TOOLS_POLICY_DENY)
+            add_unavailable(c, srv->name, names[i], "denied by policy");
     }
     free(ids); /* the kept strings moved into the entries */
     free(names);
@@ -131,6 +139,10 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* Points the public views and the declaration inputs at the entries. */
+static const char ask_note[] =
+    "Needs approval: each call waits until a person approves it; a refusal throws "
+    "ToolApprovalError.";
+
 static void link_views(struct tools_catalog *c)
 {
     c->decls = xcalloc(c->count ? c->count : 1, sizeof *c->decls);
@@ -142,7 +154,13 @@ static void link_views(struct tools_catalog *c)
         e->pub.id = e->id;
         e->pub.tool = e->tool;
         e->pub.input_problem = e->problem;
-        struct tools_decl_tool *d = &c->decls[i];
+        e->pub.decision_source = e->source;
+        e->decl = -1;
+        if (e->pub.decision == TOOLS_POLICY_DENY)
+            continue;
+        e->decl = (long) c->ndecls;
+        struct tools_decl_tool *d = &c->decls[c->ndecls++];
+        d->policy_note = e->pub.decision == TOOLS_POLICY_ASK ? ask_note : NULL;
         d->server = e->server;
         d->server_id = e->server_id;
         d->name = e->name;
@@ -196,6 +214,7 @@ void tools_catalog_release(struct tools_catalog *c)
         free(e->name);
         free(e->id);
         free(e->problem);
+        free(e->source);
         cJSON_Delete(e->tool);
         tools_schema_free(e->pub.input);
         tools_schema_free(e->pub.output);
@@ -319,7 +338,10 @@ const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalo
 
 /* --- texts ------------------------------------------------------------------------------ */
 
-char *tools_catalog_worker_json(const struct tools_catalog *c, int with_problems)
+static int searchable(const struct entry *e, char *const *grant);
+
+char *tools_catalog_worker_json(const struct tools_catalog *c, char *const *grant,
+                                int with_problems)
 {
     cJSON *root = cJSON_CreateObject();
     for (size_t s = 0; s < c->nservers; s++) {
@@ -329,7 +351,7 @@ char *tools_catalog_worker_json(const struct tools_catalog *c, int with_problems
             cJSON_AddStringToObject(srv, "problem", c->problems[s]);
         cJSON *tools = cJSON_AddObjectToObject(srv, "tools");
         for (size_t i = 0; i < c->count; i++)
-            if (c->tools[i].pub.server_index == s)
+            if (c->tools[i].pub.server_index == s && searchable(&c->tools[i], grant))
                 cJSON_AddStringToObject(tools, c->tools[i].id, c->tools[i].name);
     }
     char *text = json_print(root);
@@ -347,8 +369,8 @@ char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, i
 {
     struct buf b;
     buf_init(&b, 0);
-    int rc = budget == 0 ? (tools_declarations_index(c->decls, c->count, &b), 1)
-                         : tools_declarations_for_budget(c->decls, c->count, budget, &b);
+    int rc = budget == 0 ? (tools_declarations_index(c->decls, c->ndecls, &b), 1)
+                         : tools_declarations_for_budget(c->decls, c->ndecls, budget, &b);
     if (is_index)
         *is_index = rc == 1;
     append_unavailable(c, &b);
@@ -359,7 +381,7 @@ char *tools_catalog_declarations_full(const struct tools_catalog *c)
 {
     struct buf b;
     buf_init(&b, 0);
-    tools_declarations_full(c->decls, c->count, &b);
+    tools_declarations_full(c->decls, c->ndecls, &b);
     append_unavailable(c, &b);
     return buf_steal(&b);
 }
@@ -368,7 +390,7 @@ char *tools_catalog_declarations_server(const struct tools_catalog *c, const cha
 {
     struct buf b;
     buf_init(&b, 0);
-    if (tools_declarations_server(c->decls, c->count, server_id, &b) != 0) {
+    if (tools_declarations_server(c->decls, c->ndecls, server_id, &b) != 0) {
         buf_free(&b);
         return NULL;
     }
@@ -380,7 +402,8 @@ char *tools_catalog_describe(const struct tools_catalog *c, const struct tools_c
     size_t index = (size_t) ((const struct entry *) t - c->tools);
     struct buf b;
     buf_init(&b, 0);
-    if (index >= c->count || tools_declarations_tool(c->decls, c->count, index, &b) != 0) {
+    if (index >= c->count || c->tools[index].decl < 0 ||
+        tools_declarations_tool(c->decls, c->ndecls, (size_t) c->tools[index].decl, &b) != 0) {
         buf_free(&b);
         return NULL;
     }
@@ -458,12 +481,29 @@ static int hit_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit)
+struct tools_policy_names tools_catalog_policy_names(const struct tools_catalog_tool *t)
+{
+    struct tools_policy_names n = {t->server, t->server_id, t->name, t->id};
+    return n;
+}
+
+static int searchable(const struct entry *e, char *const *grant)
+{
+    if (e->decl < 0)
+        return 0;
+    struct tools_policy_names n = tools_catalog_policy_names(&e->pub);
+    return grant == NULL || tools_policy_granted(grant, &n);
+}
+
+char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit,
+                           char *const *grant)
 {
     struct hit *hits = xcalloc(c->count ? c->count : 1, sizeof *hits);
     size_t n = 0;
     int everything = query == NULL || strspn(query, " \t") == strlen(query);
     for (size_t i = 0; i < c->count; i++) {
+        if (!searchable(&c->tools[i], grant))
+            continue;
         int s = everything ? 1 : score(&c->tools[i], query);
         if (s > 0)
             hits[n++] = (struct hit){i, s};

@@ -7,6 +7,8 @@
 #ifndef TOOLS_CATALOG_H
 #define TOOLS_CATALOG_H
 
+#include "tools/policy/policy.h"
+
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
@@ -22,6 +24,7 @@ struct tools_catalog_server {
     int supports_tasks;                /* 1 when taskSupport "required" tools can be called */
     const cJSON *excluded;             /* [{"name","reason"}] left out upstream; may be NULL */
     const char *unavailable;           /* why the server has no tools now (down, unsupported), or NULL */
+    const struct tools_policy *rules;  /* codemode.policy; NULL: the defaults */
 };
 
 struct tools_catalog_tool {
@@ -34,10 +37,16 @@ struct tools_catalog_tool {
     struct tools_schema *output;  /* compiled outputSchema; NULL when absent or unusable */
     const char *input_problem;    /* why `input` is NULL although a schema was given, or NULL */
     size_t server_index;     /* position of its server in the build input */
+    enum tools_policy_decision decision; /* allow, ask or deny */
+    const char *decision_source;  /* what decided it (tools_policy_decide's source) */
+    int read_only;           /* annotations.readOnlyHint is true, or readOnlyTools says so */
 };
 
 /* Builds a catalog (copies what it needs) holding one reference. Tools
- * denied by policy are left out; tools that can only run as tasks are left
+ * filtered out by allowTools/denyTools are left out; tools whose policy
+ * decision is deny stay resolvable (so a call gets ToolPolicyError) but are
+ * left out of the worker catalog, declarations, search and describe, and
+ * listed as not callable; tools that can only run as tasks are left
  * out when the server does not support tasks, and listed in the
  * declarations as unavailable. */
 struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n);
@@ -66,9 +75,11 @@ const char *tools_catalog_server_problem(const struct tools_catalog *c, const ch
                                          size_t len);
 
 /* {"jsServer":{"name":"server","problem":"why it has no tools","tools":{"jsTool":"tool"}}}
- * for workers ("problem" only for a server that has one, and only with_problems);
- * malloc'd. */
-char *tools_catalog_worker_json(const struct tools_catalog *c, int with_problems);
+ * for workers: the tools that are not denied and, when grant is not NULL,
+ * that one of its patterns matches; "problem" only for a server that has
+ * one, and only with_problems. malloc'd. */
+char *tools_catalog_worker_json(const struct tools_catalog *c, char *const *grant,
+                                int with_problems);
 
 /* Declarations for the execute_code description: the full text when it fits
  * `budget` bytes, else the compact index (always the index for budget 0).
@@ -86,10 +97,16 @@ const char *tools_catalog_server_name(const struct tools_catalog *c, size_t i);
 const char *tools_catalog_server_id(const struct tools_catalog *c, size_t i);
 
 /* JSON text of searchTools(query): [{"name":"server.tool","summary":"..."}],
- * best matches first, at most `limit`. malloc'd. */
-char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit);
+ * best matches first, at most `limit`. Only tools that are not denied and,
+ * when grant is not NULL, that one of its patterns matches. malloc'd. */
+char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit,
+                           char *const *grant);
 
-/* The declaration of one tool (describeTool), or NULL. malloc'd. */
+/* The policy names of a tool (for tools_policy_granted and friends). */
+struct tools_policy_names tools_catalog_policy_names(const struct tools_catalog_tool *t);
+
+/* The declaration of one tool (describeTool), or NULL (also for a denied
+ * tool). malloc'd. */
 char *tools_catalog_describe(const struct tools_catalog *c, const struct tools_catalog_tool *t);
 
 #endif

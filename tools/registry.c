@@ -1,28 +1,25 @@
 /* The tools registry: one downstream connection per configured server, the
  * current catalog snapshot (rebuilt on every tool-list or state change,
- * reference-counted so calls in flight keep theirs), host calls with schema
- * validation before anything is sent, and waiters for the first settling. */
+ * reference-counted so calls in flight keep theirs), sending calls behind
+ * each server's limits and mapping their results, and waiters for the
+ * first settling. The decision for each call is in gate.c. */
 #include "tools/registry.h"
+#include "tools/registry_internal.h"
 #include "tools/catalog.h"
 #include "tools/downstream/downstream.h"
+#include "tools/limiter.h"
+#include "tools/policy/audit.h"
+#include "tools/policy/policy.h"
 #include "tools/result_map.h"
 #include "tools/schema/schema.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define SEARCH_LIMIT 20
-
-struct slot {
-    struct tools_registry *r;
-    const struct tools_server_config *cfg;
-    struct tools_downstream *d; /* NULL when not started */
-    const char *not_started;    /* why d is NULL */
-};
 
 struct waiter {
     struct tools_registry *r;
@@ -31,30 +28,6 @@ struct waiter {
     void *ud;
     int fired;
     struct waiter *next;
-};
-
-struct tools_call {
-    struct tools_registry *r;
-    struct tools_catalog *cat; /* retained */
-    const struct tools_catalog_tool *tool;
-    struct tools_downstream_call *dc;
-    tools_reply_cb *cb;
-    void *ud;
-    int in_start, answered;
-    struct tools_call *prev, *next;
-};
-
-struct tools_registry {
-    uv_loop_t *loop;
-    struct tools_registry_options o;
-    struct slot *slots;
-    size_t nslots;
-    struct tools_catalog *catalog;
-    char *decls, *worker_json; /* texts of the current catalog, for clients and workers */
-    char *callable_json;       /* the worker catalog without problems, to detect changes */
-    struct waiter *waiters;
-    struct tools_call *calls;
-    int freeing;
 };
 
 /* --- catalog ------------------------------------------------------------------------- */
@@ -89,15 +62,16 @@ static void rebuild(struct tools_registry *r)
         in[i].supports_tasks = 1; /* the client already left out what it cannot run */
         in[i].excluded = s->d ? tools_downstream_excluded(s->d) : NULL;
         in[i].unavailable = slot_problem(s, in[i].tools);
+        in[i].rules = r->o.policy;
     }
     struct tools_catalog *c = tools_catalog_build(in, r->nslots);
     free(in);
     tools_catalog_release(r->catalog);
     r->catalog = c;
     char *decls = tools_catalog_declarations(c, r->o.declarations_budget, NULL);
-    char *worker = tools_catalog_worker_json(c, 1);
+    char *worker = tools_catalog_worker_json(c, NULL, 1);
     /* what programs can call changed (a server's problem text alone is no change) */
-    char *callable = tools_catalog_worker_json(c, 0);
+    char *callable = tools_catalog_worker_json(c, NULL, 0);
     int changed = !r->decls || strcmp(decls, r->decls) || strcmp(callable, r->callable_json);
     free(r->callable_json);
     r->callable_json = callable;
@@ -238,6 +212,7 @@ static void start_slot(struct tools_registry *r, struct slot *s)
     o.client_version = r->o.client_version;
     o.max_attempts = r->o.max_attempts;
     s->d = tools_downstream_new(r->loop, c, &o, &downstream_events, s);
+    s->lim = tools_limiter_new(r->loop, c->max_concurrent_calls, c->calls_per_second);
 }
 
 struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o)
@@ -259,7 +234,7 @@ struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_re
     return r;
 }
 
-static void unlink_call(struct tools_call *c)
+void tools__call_unlink(struct tools_call *c)
 {
     if (c->prev)
         c->prev->next = c->next;
@@ -267,11 +242,19 @@ static void unlink_call(struct tools_call *c)
         c->r->calls = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    c->prev = c->next = NULL;
 }
 
-static void free_call(struct tools_call *c)
+void tools__call_free(struct tools_call *c)
 {
+    struct tools_limiter *lim = c->tool ? c->r->slots[c->tool->server_index].lim : NULL;
+    if (c->wait)
+        tools_limiter_cancel(lim, c->wait);
+    if (c->holds && !c->r->freeing)
+        tools_limiter_release(lim); /* may start a waiting call */
     tools_catalog_release(c->cat);
+    cJSON_Delete(c->args);
+    cJSON_Delete(c->audit);
     free(c);
 }
 
@@ -287,6 +270,8 @@ void tools_registry_free(struct tools_registry *r)
     for (size_t i = 0; i < r->nslots; i++)
         if (r->slots[i].d) /* NULL: never started (disabled, remote, launches us) */
             tools_downstream_free(r->slots[i].d);
+    for (size_t i = 0; i < r->nslots; i++)
+        tools_limiter_free(r->slots[i].lim);
     free(r->slots);
     tools_catalog_release(r->catalog);
     free(r->decls);
@@ -297,19 +282,40 @@ void tools_registry_free(struct tools_registry *r)
 
 /* --- host calls ------------------------------------------------------------------------------ */
 
-static void reply_text(tools_reply_cb *cb, void *ud, int ok, struct buf *b)
+void tools__reply_text(tools_reply_cb *cb, void *ud, int ok, struct buf *b)
 {
     cb(ud, ok, b->data ? b->data : "null", b->len ? b->len : 4);
 }
 
-static void reply_error(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+void tools__reply_error(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
                         const char *tool)
 {
     struct buf b;
     buf_init(&b, 0);
     tools_result_error(name, msg, tool, &b);
-    reply_text(cb, ud, 0, &b);
+    tools__reply_text(cb, ud, 0, &b);
     buf_free(&b);
+}
+
+void tools__audit_finish(struct tools_registry *r, cJSON *ev, const char *outcome, uint64_t t0,
+                         size_t bytes)
+{
+    if (ev == NULL)
+        return;
+    cJSON_AddStringToObject(ev, "outcome", outcome);
+    cJSON_AddNumberToObject(ev, "durationMs", (double) ((uv_hrtime() - t0) / 1000) / 1000.0);
+    if (bytes)
+        cJSON_AddNumberToObject(ev, "resultBytes", (double) bytes);
+    tools_audit_write(r->o.audit, "tool_call", ev);
+}
+
+static const char *reply_outcome(const struct tools_downstream_reply *rep)
+{
+    if (rep->outcome == TOOLS_DOWNSTREAM_TIMEOUT)
+        return "timeout";
+    if (rep->outcome != TOOLS_DOWNSTREAM_RESULT)
+        return "error";
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep->result, "isError")) ? "error" : "ok";
 }
 
 static void downstream_replied(void *ud, const struct tools_downstream_reply *rep)
@@ -318,6 +324,12 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
     struct buf b;
     buf_init(&b, 0);
     int ok;
+    if (c->audit) {
+        char *text = rep->result ? json_print(rep->result) : NULL;
+        tools__audit_finish(c->r, c->audit, reply_outcome(rep), c->t0, text ? strlen(text) : 0);
+        free(text);
+        c->audit = NULL;
+    }
     if (rep->outcome == TOOLS_DOWNSTREAM_RESULT) {
         ok = tools_result_map(c->tool, rep->result, &b);
     } else {
@@ -329,17 +341,17 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
         buf_free(&name);
         ok = 0;
     }
-    reply_text(c->cb, c->ud, ok, &b);
+    tools__reply_text(c->cb, c->ud, ok, &b);
     buf_free(&b);
     if (c->in_start) {
         c->answered = 1;
         return;
     }
-    unlink_call(c);
-    free_call(c);
+    tools__call_unlink(c);
+    tools__call_free(c);
 }
 
-static int validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
+int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
                     void *ud)
 {
     if (t->input == NULL)
@@ -352,84 +364,74 @@ static int validate(const struct tools_catalog_tool *t, const cJSON *args, tools
         struct buf b;
         buf_init(&b, 0);
         tools_result_argument_error(t, &res, &b);
-        reply_text(cb, ud, 0, &b);
+        tools__reply_text(cb, ud, 0, &b);
         buf_free(&b);
     }
     tools_schema_result_free(&res);
     return valid ? 0 : -1;
 }
 
-static struct tools_call *call_tool(struct tools_registry *r, const char *name, const cJSON *args,
-                                    tools_reply_cb *cb, void *ud)
+/* --- sending (behind the server's limits) ---------------------------------------------------- */
+
+static int send_now(struct tools_call *c, const cJSON *args)
 {
-    char *why = NULL;
-    const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
-    if (t == NULL) {
-        reply_error(cb, ud, "Error", why, NULL);
-        free(why);
-        return NULL;
-    }
-    if (validate(t, args, cb, ud) != 0)
-        return NULL;
-    struct tools_call *c = xcalloc(1, sizeof *c);
-    c->r = r;
-    c->cat = tools_catalog_retain(r->catalog);
-    c->tool = t;
-    c->cb = cb;
-    c->ud = ud;
+    struct slot *s = &c->r->slots[c->tool->server_index];
     c->in_start = 1;
-    struct slot *s = &r->slots[t->server_index];
-    c->dc = tools_downstream_call(s->d, t->name, args, 0, downstream_replied, c);
+    c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
     c->in_start = 0;
     if (c->answered || c->dc == NULL) {
-        free_call(c);
-        return NULL;
+        tools__call_free(c);
+        return -1;
     }
-    c->next = r->calls;
-    if (r->calls)
-        r->calls->prev = c;
-    r->calls = c;
-    return c;
+    return 0;
 }
 
-static void describe(struct tools_registry *r, const char *name, tools_reply_cb *cb, void *ud)
+void tools__call_link(struct tools_call *c)
 {
-    char *why = NULL;
-    const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
-    if (t == NULL) {
-        reply_error(cb, ud, "Error", why, NULL);
-        free(why);
+    c->prev = NULL; /* c may have been linked before (queued, or waiting for approval) */
+    c->next = c->r->calls;
+    if (c->r->calls)
+        c->r->calls->prev = c;
+    c->r->calls = c;
+}
+
+/* The server's limiter gave c its slot: inside tools_limiter_acquire, or
+ * later from the loop (c is then linked and queued). */
+static void go_send(void *ud)
+{
+    struct tools_call *c = ud;
+    c->holds = 1;
+    if (c->go_out) { /* c may be freed by send_now: nothing of c is read after it */
+        int *out = c->go_out;
+        c->go_out = NULL;
+        *out = send_now(c, c->go_args);
         return;
     }
-    char *text = tools_catalog_describe(r->catalog, t);
-    struct buf b;
-    buf_init(&b, 0);
-    buf_append_json_string(&b, text ? text : "", text ? strlen(text) : 0);
-    reply_text(cb, ud, 1, &b);
-    buf_free(&b);
-    free(text);
+    c->wait = NULL;
+    tools__call_unlink(c);
+    if (send_now(c, c->args) == 0)
+        tools__call_link(c);
 }
 
-struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
-                                       const cJSON *args, tools_reply_cb *cb, void *ud)
+/* Sends the call, or queues it behind the server's limits (docs/policy.md).
+ * Returns 0 while it is in flight or queued (the caller links c), -1 when it
+ * was answered already (c is then freed). */
+int tools__call_send(struct tools_call *c, const cJSON *args)
 {
-    if (strcmp(op, "tool") == 0)
-        return call_tool(r, name, args, cb, ud);
-    if (strcmp(op, "describe") == 0) {
-        describe(r, name, cb, ud);
-        return NULL;
-    }
-    char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT);
-    cb(ud, 1, json, strlen(json));
-    free(json);
-    return NULL;
-}
-
-void tools_call_cancel(struct tools_call *c)
-{
-    tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
-    unlink_call(c);
-    free_call(c);
+    struct tools_limiter *lim = c->r->slots[c->tool->server_index].lim;
+    if (lim == NULL)
+        return send_now(c, args);
+    int sent = 0;
+    c->go_args = args;
+    c->go_out = &sent;
+    struct tools_limiter_wait *w = tools_limiter_acquire(lim, go_send, c);
+    if (w == NULL)
+        return sent; /* sent (or answered and freed) inside the call */
+    c->go_out = NULL;
+    c->wait = w;
+    if (c->args == NULL && args)
+        c->args = cJSON_Duplicate(args, 1);
+    return 0;
 }
 
 /* --- texts ------------------------------------------------------------------------------------ */
@@ -523,7 +525,8 @@ char *tools_registry_report(struct tools_registry *r)
             buf_printf(&b, "  tools.%s.%s", t->server_id, t->id);
             if (strcmp(t->id, t->name) != 0)
                 buf_printf(&b, "  (\"%s\")", t->name);
-            buf_append_char(&b, '\n');
+            buf_printf(&b, "  %s (%s)\n", tools_policy_decision_name(t->decision),
+                       t->decision_source ? t->decision_source : "");
         }
     }
     return buf_steal(&b);

@@ -14,7 +14,11 @@
 
 struct tools_registry;
 struct tools_call;
+struct tools_exec;
 struct tools_server_config;
+struct tools_policy;
+struct tools_approver;
+struct tools_audit;
 
 /* The answer to a host call: ok with the JSON text of the value, or failed
  * with the JSON text of {"name","message",...} (ToolError, ToolArgumentError,
@@ -28,6 +32,8 @@ struct tools_registry_options {
     size_t declarations_budget;    /* bytes of declarations in the description (0: the index only) */
     const char *client_version;    /* clientInfo.version sent downstream */
     unsigned max_attempts;         /* connection attempts before giving up (0: never) */
+    const struct tools_policy *policy; /* codemode.policy, borrowed; NULL: the defaults */
+    struct tools_audit *audit;     /* borrowed; NULL: no audit log */
     /* Called (from the loop) when the catalog or the declarations changed. */
     void (*changed)(void *ud);
     void *changed_ud;
@@ -72,6 +78,40 @@ void tools_call_cancel(struct tools_call *c);
  * malloc'd. */
 char *tools_registry_catalog(struct tools_registry *r);
 
+/* --- one execution's calls -------------------------------------------------------------
+ * The decision for each call (docs/policy.md), in this order: unknown name
+ * (Error); policy deny or outside the grant (ToolPolicyError); arguments
+ * that break the inputSchema (ToolArgumentError); dry run (recorded, not
+ * sent, a placeholder value) unless the tool is allowed and read-only;
+ * ask (the approver, or codemode.policy.noApprover when there is none;
+ * ToolApprovalError when not approved); then the call is sent. Every
+ * attempt is one tool_call line in the audit log. */
+struct tools_exec_options {
+    char *const *allow;                    /* grant patterns, NULL-terminated, copied; NULL: none */
+    int dry_run;
+    const char *execution_id;              /* copied; for the audit log (may be NULL) */
+    const struct tools_approver *approver; /* borrowed; NULL: nobody can be asked */
+};
+
+struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_exec_options *o);
+
+/* Frees x; every call made through it must have replied or been cancelled. */
+void tools_exec_free(struct tools_exec *x);
+
+/* tools_registry_call within execution x (same contract). */
+struct tools_call *tools_exec_call(struct tools_exec *x, const char *op, const char *name,
+                                   const cJSON *args, tools_reply_cb *cb, void *ud);
+
+/* The worker catalog as this execution sees it (only granted tools). malloc'd. */
+char *tools_exec_catalog(struct tools_exec *x);
+
+/* The dry run's planned calls so far: [{"tool":"server.tool","arguments":{...}}]
+ * in call order (original names), borrowed; an empty array without dry run. */
+const cJSON *tools_exec_planned(const struct tools_exec *x);
+
+/* "server.tool" patterns check: why `pattern` cannot be a grant, or NULL. */
+const char *tools_exec_pattern_problem(const char *pattern);
+
 /* TypeScript declarations for the execute_code description (full while
  * within the budget, else the compact index), malloc'd. */
 char *tools_registry_declarations(struct tools_registry *r);
@@ -90,7 +130,8 @@ void tools_registry_free_names(char **list, size_t n);
 char *tools_registry_declarations_server(struct tools_registry *r, const char *server_id);
 
 /* Writes one line per server with its state, protocol and tool count, then
- * its tools (for `mcp-codemode check`). malloc'd. */
+ * its tools with their policy decision and what decided it (for
+ * `mcp-codemode check`). malloc'd. */
 char *tools_registry_report(struct tools_registry *r);
 
 /* 1 when every server that is meant to run is ready (for `check`'s exit

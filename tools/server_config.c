@@ -1,4 +1,5 @@
-/* The tool policy of a downstream server: allowTools/denyTools globs. */
+/* The tool filters of a downstream server: allowTools/denyTools and
+ * readOnlyTools globs. */
 #include "tools/server_config.h"
 
 #include <fnmatch.h>
@@ -17,4 +18,9 @@ int tools_server_config_allows(const struct tools_server_config *s, const char *
     if (any_match(s->deny_tools, tool))
         return 0;
     return s->allow_tools == NULL || any_match(s->allow_tools, tool);
+}
+
+int tools_server_config_read_only(const struct tools_server_config *s, const char *tool)
+{
+    return any_match(s->read_only_tools, tool);
 }

@@ -4,7 +4,10 @@
 #ifndef TOOLS_SERVER_CONFIG_H
 #define TOOLS_SERVER_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+struct tools_policy_rule;
 
 enum tools_transport { TOOLS_TRANSPORT_STDIO, TOOLS_TRANSPORT_HTTP, TOOLS_TRANSPORT_SSE };
 
@@ -20,16 +23,25 @@ struct tools_server_config {
     char **headers;                  /* http/sse; "Name: value", NULL-terminated, or NULL */
     char **allow_tools;              /* globs; NULL = all; NULL-terminated */
     char **deny_tools;               /* globs; NULL-terminated or NULL */
+    char **read_only_tools;          /* readOnlyTools globs: read-only whatever the annotations
+                                        say (dry runs send them); NULL-terminated or NULL */
     uint64_t timeout_ms;             /* per call; 0 = codemode default */
+    unsigned max_concurrent_calls;   /* calls in flight to this server, all executions; 0 = any */
+    double calls_per_second;         /* calls started per second; 0 = any */
     int disabled;
     int launches_self;               /* the entry starts mcp-codemode itself: to be skipped */
     char *approval;                  /* reserved: "approval" as written ("true"/"false" for a
                                         boolean, else the string); NULL when absent */
+    struct tools_policy_rule *policy; /* "policy": per-server rules (tool globs); owned */
+    size_t npolicy;
 };
 
 /* Returns 1 when the downstream tool named `tool` (its original name) may be
  * called: no denyTools glob matches it, and allowTools is absent or one of its
  * globs matches. Globs are fnmatch(3) patterns: `*`, `?`, `[...]`, `\` escapes. */
 int tools_server_config_allows(const struct tools_server_config *s, const char *tool);
+
+/* Returns 1 when a readOnlyTools glob matches the tool's original name. */
+int tools_server_config_read_only(const struct tools_server_config *s, const char *tool);
 
 #endif

@@ -56,6 +56,8 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "declarationsBudget",
                                             "logLevel",
                                             "http",
+                                            "policy",
+                                            "audit",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -308,6 +310,17 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
     return read_http_timeouts(x, v, p);
 }
 
+/* codemode.policy and codemode.audit (mcp-server/config/policy.c). */
+static int read_authority(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
+{
+    struct config_kpath pp = {p, "policy", 0}, ap = {p, "audit", 0};
+    cJSON *policy = cJSON_GetObjectItemCaseSensitive(block, "policy");
+    cJSON *audit = cJSON_GetObjectItemCaseSensitive(block, "audit");
+    if (policy != NULL && config__policy(x, policy, &pp) < 0)
+        return -1;
+    return audit != NULL ? config__audit(x, audit, &ap) : 0;
+}
+
 int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config *c = x->c;
@@ -329,7 +342,7 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
     }
     if (http != NULL && read_http(x, http, &hp) < 0)
         return -1;
-    return 0;
+    return read_authority(x, block, p);
 }
 
 /* --- command-line overrides ------------------------------------------------- */
@@ -364,6 +377,16 @@ static int override_log_level(struct config_ctx *x, const cJSON *v)
     return 0;
 }
 
+static int override_audit(struct config_ctx *x, const char *value)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "path", value);
+    struct config_kpath ap = {NULL, "audit", 0};
+    int r = config__audit(x, o, &ap);
+    cJSON_Delete(o);
+    return r;
+}
+
 static int override_text(struct config_ctx *x, const char *key, const char *value)
 {
     struct config_kpath http = {NULL, "http", 0};
@@ -376,6 +399,8 @@ static int override_text(struct config_ctx *x, const char *key, const char *valu
         r = read_listen(x, v, &lp, &x->c->http_listen);
     else if (strcmp(key, "http.authToken") == 0)
         r = read_token(x, v, &tp, &x->c->http_auth_token);
+    else if (strcmp(key, "audit.path") == 0)
+        r = override_audit(x, value);
     else
         config__error(x, CONFIG_JSON_NOPOS, NULL, "%s: not a setting that can be overridden", key);
     cJSON_Delete(v);

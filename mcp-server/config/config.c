@@ -33,6 +33,7 @@ void config_init(struct config *c)
         .call_timeout_ms = 60000,
         .declarations_budget = 32768,
     };
+    tools_policy_init(&c->policy);
 }
 
 void config_free(struct config *c)
@@ -45,6 +46,8 @@ void config_free(struct config *c)
     free(c->http_listen);
     free(c->http_auth_token);
     free(c->http_instance_id);
+    tools_policy_free(&c->policy);
+    free(c->audit_path);
     config__free_list(c->http_allowed_origins);
     config__free_list(c->warnings);
     free(c->warning_kinds);

@@ -5,6 +5,7 @@
 #ifndef MCP_SERVER_CONFIG_H
 #define MCP_SERVER_CONFIG_H
 
+#include "tools/policy/policy.h"
 #include "tools/server_config.h"
 
 #include <stddef.h>
@@ -50,6 +51,9 @@ struct config {
         uint64_t request;            /* requestTimeoutMs: a whole request must arrive (60 s) */
         uint64_t drain;              /* drainTimeoutMs: SIGTERM waits for requests (5 s) */
     } http_timeouts;
+    struct tools_policy policy;      /* codemode.policy (docs/policy.md) */
+    char *audit_path;                /* codemode.audit.path, or NULL: no audit log */
+    int audit_arguments;             /* enum tools_audit_arguments (default: hash) */
     char **warnings;                 /* NULL-terminated: unknown keys, skipped entries, ... */
     enum config_warning_kind *warning_kinds; /* one per warning */
     size_t nwarnings;
@@ -71,7 +75,8 @@ int config_load(struct config *c, const char *path, char **err);
  * override the file. key is the file's key: "poolSize", "timeoutMs",
  * "maxTimeoutMs", "memoryLimitMb", "maxResultBytes", "maxLogBytes",
  * "maxMessageBytes", "maxToolCalls", "maxConcurrentCalls", "callTimeoutMs",
- * "declarationsBudget", "logLevel", "http.listen", "http.authToken".
+ * "declarationsBudget", "logLevel", "http.listen", "http.authToken",
+ * "audit.path".
  * Integers are decimal digits only. The same ranges and checks as the file
  * apply (including timeoutMs <= maxTimeoutMs). No ${VAR} expansion (the
  * shell did it). Returns 0, or -1 with *err set to a malloc'd message

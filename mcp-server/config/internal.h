@@ -96,6 +96,13 @@ void config__server_free(struct tools_server_config *s);
  * entry's env PATH first) is the same file as /proc/self/exe. */
 int config__launches_self(const char *command, const char *cwd, char *const *env);
 
+/* policy.c: codemode.policy and codemode.audit into x->c, and an entry's
+ * "policy" object into s->policy. Return 0 or -1. */
+int config__policy(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p);
+int config__audit(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p);
+int config__server_policy(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p,
+                          struct tools_server_config *s);
+
 /* Reads the codemode block into x->c. Returns 0 or -1. */
 int config__codemode(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 

@@ -6,6 +6,7 @@
 
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "tools/policy/policy.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@
 
 static const char *const server_keys[] = {
     "command",    "args",      "env",       "cwd",      "type",     "url", "headers",
-    "allowTools", "denyTools", "timeoutMs", "disabled", "approval", NULL};
+    "allowTools", "denyTools", "readOnlyTools", "timeoutMs", "disabled", "approval", "policy",
+    "maxConcurrentCalls", "callsPerSecond", NULL};
 
 static const struct {
     const char *name;
@@ -310,13 +312,41 @@ static int read_approval(struct config_ctx *x, const cJSON *v, const struct conf
     return -1;
 }
 
+/* maxConcurrentCalls (1 to 4096) and callsPerSecond (a number > 0, at most 10000). */
+static int read_limits(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
+                       struct tools_server_config *s)
+{
+    struct config_kpath cp = {p, "maxConcurrentCalls", 0}, rp = {p, "callsPerSecond", 0};
+    const cJSON *rate = get(m, "callsPerSecond");
+    int64_t n;
+    if (get(m, "maxConcurrentCalls") != NULL) {
+        if (config__int(x, get(m, "maxConcurrentCalls"), &cp, 1, 4096, &n) < 0)
+            return -1;
+        s->max_concurrent_calls = (unsigned) n;
+    }
+    if (rate == NULL)
+        return 0;
+    if (!cJSON_IsNumber(rate) || !(rate->valuedouble > 0) || rate->valuedouble > 10000) {
+        struct buf got;
+        buf_init(&got, 0);
+        config__describe(&got, rate);
+        config__error(x, config__at(x, rate, 0), &rp,
+                      "expected a number above 0 and at most 10000, got %s", got.data);
+        buf_free(&got);
+        return -1;
+    }
+    s->calls_per_second = rate->valuedouble;
+    return 0;
+}
+
 static int read_extras(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
                        struct tools_server_config *s)
 {
     struct config_kpath tp = {p, "timeoutMs", 0}, ap = {p, "approval", 0};
     int64_t ms;
     if (read_globs(x, m, p, "allowTools", &s->allow_tools) < 0 ||
-        read_globs(x, m, p, "denyTools", &s->deny_tools) < 0)
+        read_globs(x, m, p, "denyTools", &s->deny_tools) < 0 ||
+        read_globs(x, m, p, "readOnlyTools", &s->read_only_tools) < 0)
         return -1;
     if (get(m, "timeoutMs") != NULL) {
         if (config__int(x, get(m, "timeoutMs"), &tp, 1, MAX_TIMEOUT_MS, &ms) < 0)
@@ -325,7 +355,11 @@ static int read_extras(struct config_ctx *x, const cJSON *m, const struct config
     }
     if (get(m, "approval") != NULL && read_approval(x, get(m, "approval"), &ap, s) < 0)
         return -1;
-    return 0;
+    if (read_limits(x, m, p, s) < 0)
+        return -1;
+    struct config_kpath pp = {p, "policy", 0};
+    cJSON *policy = get(m, "policy");
+    return policy != NULL ? config__server_policy(x, policy, &pp, s) : 0;
 }
 
 /* --- entries ---------------------------------------------------------------- */
@@ -394,5 +428,7 @@ void config__server_free(struct tools_server_config *s)
     config__free_list(s->headers);
     config__free_list(s->allow_tools);
     config__free_list(s->deny_tools);
+    config__free_list(s->read_only_tools);
     free(s->approval);
+    tools_policy_rules_free(s->policy, s->npolicy);
 }

@@ -296,6 +296,7 @@ static struct mcp_http *http_new(const struct mcp_http_config *cfg)
     h->cfg.allowed_origins = copy_list(cfg->allowed_origins);
     struct mcp_channel none = {h, drop_send, NULL};
     h->modern = mcp_server_new(&h->cfg.server, &none);
+    mcp_server_set_principal(h->modern, cfg->auth_token ? "http-token" : "http-stateless");
     uv_timer_init(cfg->server.loop, &h->tick);
     uv_timer_init(cfg->server.loop, &h->deadline);
     h->tick.data = h->deadline.data = h;

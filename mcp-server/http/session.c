@@ -170,6 +170,9 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
            mcp_http__session_find(h, s->id, SESSION_SSE));
     struct mcp_channel ch = {s, session_send, NULL};
     s->server = mcp_server_new(&h->cfg.server, &ch);
+    char principal[40];
+    snprintf(principal, sizeof principal, "http-session:%.8s", s->id);
+    mcp_server_set_principal(s->server, principal);
     unsigned b = bucket_of(s->id);
     s->hnext = h->buckets[b];
     h->buckets[b] = s;

@@ -8,14 +8,14 @@ var hostCall = rt.host.call, S = rt.HIDDEN;
 var pending = {}, waiting = [], inflight = 0;
 rt.maxConcurrent = 256;
 
-function defineError(name, init) {
+function defineError(name, init, Parent) {
     function E(message) {
         if (!(this instanceof E)) return new E(message);
         var e = new rt.ErrorCtor(message === void 0 ? '' : Str(message));
         def(this, 'message', e.message);
         if (init) apply(init, this, arguments);
     }
-    E.prototype = rt.create(rt.ErrorCtor.prototype);
+    E.prototype = rt.create((Parent || rt.ErrorCtor).prototype);
     def(E.prototype, 'constructor', E);
     def(E.prototype, 'name', name);
     def(G, name, E);
@@ -29,6 +29,16 @@ var ToolArgumentError = defineError('ToolArgumentError', function (message, tool
     this.tool = tool;
     this.violations = violations || [];
 });
+/* Refused by the host's policy (.decision "deny" | "not_granted") or not
+ * approved (.reason); both are ToolErrors, so one catch covers every tool failure. */
+var ToolPolicyError = defineError('ToolPolicyError', function (message, tool, decision) {
+    this.tool = tool;
+    this.decision = decision;
+}, ToolError);
+var ToolApprovalError = defineError('ToolApprovalError', function (message, tool, reason) {
+    this.tool = tool;
+    this.reason = reason;
+}, ToolError);
 
 /* The call site, for errors raised by the host. An Error made at the call
  * records the call stack (function and pc of each frame, 10 deep) for ~1 us;
@@ -57,6 +67,8 @@ function makeError(info, line) {
     var e;
     if (info.name === 'ToolError') e = new ToolError(info.message, info.tool, info.result);
     else if (info.name === 'ToolArgumentError') e = new ToolArgumentError(info.message, info.tool, info.violations);
+    else if (info.name === 'ToolPolicyError') e = new ToolPolicyError(info.message, info.tool, info.decision);
+    else if (info.name === 'ToolApprovalError') e = new ToolApprovalError(info.message, info.tool, info.reason);
     else {
         var C = G[info.name];
         e = (typeof C === 'function' && /Error$/.test(info.name)) ? new C(info.message) : new rt.ErrorCtor(info.message);

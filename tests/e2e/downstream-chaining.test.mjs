@@ -28,6 +28,9 @@ const CONFIG = {
     rec: entry.recorder(),
     maze: entry.maze(7),
   },
+  // server-filesystem's write_file is destructiveHint: true: approval by
+  // default (docs/policy.md), and the SDK client here cannot approve
+  codemode: { policy: { rules: { 'files.*': 'allow' } } },
 };
 
 let s;

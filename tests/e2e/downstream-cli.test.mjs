@@ -39,9 +39,11 @@ test('check: every server ready: their tools are listed, exit 0', async () => {
   const r = await runBin(['check', '--config', GOOD]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^config: .*\nservers: 3\n {2}maze \(stdio\)\n {2}my-server \(stdio\)\n {2}off \(stdio\) disabled\n/);
-  assert.match(r.stdout, /\nmaze: ready, protocol 2025-11-25 over stdio, maze 1\.0\.0, 4 tools\n {2}tools\.maze\.look\n {2}tools\.maze\.move\n {2}tools\.maze\.pickup\n {2}tools\.maze\.use\n/);
+  // each tool with its policy decision and what decided it (docs/policy.md)
+  const dflt = ' {2}allow \\(codemode\\.policy\\.default\\)';
+  assert.match(r.stdout, new RegExp(`\\nmaze: ready, protocol 2025-11-25 over stdio, maze 1\\.0\\.0, 4 tools\\n {2}tools\\.maze\\.look${dflt}\\n {2}tools\\.maze\\.move${dflt}\\n {2}tools\\.maze\\.pickup${dflt}\\n {2}tools\\.maze\\.use${dflt}\\n`));
   assert.match(r.stdout, /\nmy-server: ready, protocol 2025-11-25 over stdio, recorder 0\.0\.1, 15 tools\n/);
-  assert.match(r.stdout, /\n {2}tools\.my_server\.get_item_2 {2}\("get-item"\)\n/);
+  assert.match(r.stdout, /\n {2}tools\.my_server\.get_item_2 {2}\("get-item"\) {2}allow \(codemode\.policy\.default\)\n/);
   assert.match(r.stdout, /\noff: not started: it is disabled in the config\n/);
   assert.ok(r.ms < 10000, `${r.ms} ms`);
 });

@@ -92,6 +92,9 @@ before(async () => {
       locked: { url: url('fix', '/mcp'), headers: { Authorization: 'Bearer wrong' } },
       modern: { url: url('modern', '/mcp') },
     },
+    // server-filesystem marks write_file destructiveHint: true, which asks for
+    // approval by default (docs/policy.md); this client cannot approve, so say so
+    codemode: { policy: { rules: { 'fs_http.*': 'allow', 'fs_sse.*': 'allow' } } },
   };
   const file = path.join(DIR, 'config.json');
   fs.writeFileSync(file, JSON.stringify(config, null, 2));

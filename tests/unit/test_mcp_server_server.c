@@ -36,7 +36,7 @@ static int setup(void **state)
     struct fixture *f = calloc(1, sizeof *f);
     config_init(&f->cfg);
     f->tools = tools_registry_new(NULL, NULL);
-    struct mcp_server_config sc = {NULL, NULL, f->tools, &f->cfg.limits};
+    struct mcp_server_config sc = {.tools = f->tools, .limits = &f->cfg.limits};
     struct mcp_channel sk = {f, sink, NULL};
     f->s = mcp_server_new(&sc, &sk);
     buf_init(&f->out, 0);

@@ -69,7 +69,7 @@ static void test_names_policy_tasks(void **state)
     struct fx *f = *state;
     /* delete_all denied, research task-only: 3 weather tools + 2 kv */
     assert_int_equal(tools_catalog_count(f->c), 5);
-    char *w = tools_catalog_worker_json(f->c, 1);
+    char *w = tools_catalog_worker_json(f->c, NULL, 1);
     assert_string_equal(w, "{\"my_weather\":{\"name\":\"my-weather\",\"tools\":{\"forecast\":"
                            "\"forecast\",\"get_weather\":\"get_weather\",\"get_weather_2\":\"get-"
                            "weather\"}},\"kv\":{\"name\":\"kv\",\"tools\":{\"get\":\"get\",\"set\":"
@@ -115,12 +115,12 @@ static void test_resolve(void **state)
 static void test_search_and_describe(void **state)
 {
     struct fx *f = *state;
-    char *s = tools_catalog_search(f->c, "weather city", 10);
+    char *s = tools_catalog_search(f->c, "weather city", 10, NULL);
     assert_non_null(strstr(s, "{\"name\":\"my_weather.get_weather_2\",\"summary\":\"Current weather "
                               "for a city.\"}"));
     assert_int_equal(strncmp(s, "[{\"name\":\"my_weather.get_weather", 31), 0);
     free(s);
-    s = tools_catalog_search(f->c, "zzz", 10);
+    s = tools_catalog_search(f->c, "zzz", 10, NULL);
     assert_string_equal(s, "[]");
     free(s);
     char *why = NULL;

@@ -22,6 +22,12 @@ static const char runtime_text[] =
     "/** Thrown before a call is sent when args do not match the tool's inputSchema; message "
     "lists every violation. */\n"
     "declare class ToolArgumentError extends Error { tool: string; violations: Array<{ path: string; keyword: string; message: string }> }\n"
+    "/** Thrown, before anything is sent, when the policy denies the tool or this execution was "
+    "not granted it; retrying does not help. */\n"
+    "declare class ToolPolicyError extends ToolError { decision: \"deny\" | \"not_granted\" }\n"
+    "/** Thrown when a call that needs approval was not approved (declined, cancelled, timed out, "
+    "or nobody can be asked); reason says which. */\n"
+    "declare class ToolApprovalError extends ToolError { reason: string }\n"
     "/** Calls a tool by \"server.tool\", original or sanitised names (the server ends at the "
     "first dot). */\n"
     "declare function callTool(name: string, args?: object): Promise<unknown>;\n"
@@ -62,6 +68,11 @@ static void tool_doc(struct buf *text, const struct tools_decl_tool *t)
 {
     const char *d = t->description && t->description[0] ? t->description : t->title;
     tools__decl_doc_clean(text, d);
+    if (t->policy_note) {
+        if (text->len)
+            buf_append_char(text, '\n');
+        tools__decl_doc_clean(text, t->policy_note);
+    }
     if (strcmp(str(t->name), str(t->id)) == 0)
         return;
     struct buf raw;

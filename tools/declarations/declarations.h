@@ -30,6 +30,7 @@ struct tools_decl_tool {
     const char *description;    /* optional, may be NULL */
     const cJSON *input_schema;  /* NULL means any object */
     const cJSON *output_schema; /* optional: NULL types the result unknown */
+    const char *policy_note;    /* optional JSDoc line (the tool needs approval), or NULL */
 };
 
 /* All functions below append to `out` and return 0, or -ENOSPC when `out`'s

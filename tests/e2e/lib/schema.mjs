@@ -38,6 +38,7 @@ const NOTIFICATION_DEFS = {
   'notifications/tools/list_changed': 'ToolListChangedNotification',
   'notifications/resources/list_changed': 'ResourceListChangedNotification',
   'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
+  'notifications/cancelled': 'CancelledNotification', // an approval request we gave up on
 };
 
 /** 2026-07-28 defines error objects per code (and two whole responses). */
@@ -105,7 +106,9 @@ export function validateObject(rev, msg, request) {
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return errors;
   if ('method' in msg) {
     if ('id' in msg) {
-      errors.push(`the server sent a request (${msg.method}); it never should`);
+      // the one request we send: approvals of `ask` tools (docs/policy.md)
+      if (msg.method === 'elicitation/create' && rs.has('ElicitRequest')) check(rs, 'ElicitRequest', msg, msg.method, errors);
+      else errors.push(`the server sent a request (${msg.method}); it never should`);
       return errors;
     }
     const def = NOTIFICATION_DEFS[msg.method];
@@ -118,7 +121,9 @@ export function validateObject(rev, msg, request) {
       errors.push('a result for an id no request of ours had');
       return errors;
     }
-    const def = RESULT_DEFS[request.method];
+    // 2026-07-28: a tools/call may answer input_required (approvals, docs/policy.md)
+    const inputRequired = request.method === 'tools/call' && msg.result?.resultType === 'input_required' && rs.has('InputRequiredResult');
+    const def = inputRequired ? 'InputRequiredResult' : RESULT_DEFS[request.method];
     if (!def) errors.push(`no result is expected for method ${request.method}`);
     else if (!rs.has(def)) errors.push(`${request.method} has no result type in ${rev}`);
     else check(rs, def, msg.result, `result of ${request.method}`, errors);

@@ -59,7 +59,7 @@ export function executeCodeCases(transport) {
     assert.equal(typeof c.client.getInstructions(), 'string');
   });
 
-  test('listTools: execute_code with inputSchema {code: string (required), timeoutMs?: integer}', async () => {
+  test('listTools: execute_code with inputSchema {code: string (required), timeoutMs?, allow?, dryRun?, maxToolCalls?}', async () => {
     const { tools } = await c.client.listTools();
     assert.equal(tools.length, 1);
     const t = tools[0];
@@ -69,7 +69,10 @@ export function executeCodeCases(transport) {
     assert.deepEqual(t.inputSchema.required, ['code']);
     assert.equal(t.inputSchema.properties.code.type, 'string');
     assert.equal(t.inputSchema.properties.timeoutMs.type, 'integer');
-    assert.deepEqual(Object.keys(t.inputSchema.properties).sort(), ['code', 'timeoutMs']);
+    assert.deepEqual(Object.keys(t.inputSchema.properties).sort(), ['allow', 'code', 'dryRun', 'maxToolCalls', 'timeoutMs']);
+    assert.equal(t.inputSchema.properties.allow.type, 'array');
+    assert.equal(t.inputSchema.properties.dryRun.type, 'boolean');
+    assert.equal(t.inputSchema.properties.maxToolCalls.type, 'integer');
   });
 
   test('callTool: return 1+1 gives text "2" and structuredContent {result: 2, logs: [], stats}', async () => {

@@ -1,0 +1,374 @@
+/* Asking a person to approve a tool call (docs/policy.md): the approver that
+ * tools/ calls for `ask` tools, turned into an `elicitation/create` request
+ * (form mode) on the channel of the execute_code request that made the call
+ * (stdout, or the POST's event stream over HTTP), the client's answer routed
+ * back by id, a timeout (codemode.policy.approvalTimeoutMs), and the tools a
+ * person approved for the rest of the session. Clients that did not declare
+ * the capability (and 2026-07-28 requests) get "no approver" at once. In
+ * `run`, the terminal prompt (prompt.c) or --approve all|none answer instead. */
+#include "mcp-server/prompt.h"
+#include "mcp-server/server_internal.h"
+#include "tools/policy/policy.h"
+#include "transport/jsonrpc.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+#include "common/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MESSAGE_ARGS_MAX 600 /* bytes of arguments shown before "... (N bytes)" */
+
+struct mcp_approval {
+    struct mcp_server *s;
+    struct mcp_request *r;
+    char *id;       /* exact JSON text of the request id (elicitation) */
+    char *key;      /* 2026-07-28: its key in inputRequests (park.c), else NULL */
+    char *params;   /* 2026-07-28: the elicitation params, JSON text */
+    void *question; /* the terminal prompt's handle (run) */
+    char *tool;     /* "server\ntool", for the session list */
+    tools_approval_done *done;
+    void *done_ud;
+    uv_timer_t timer;
+    struct mcp_approval *next;
+};
+
+static void unlink_approval(struct mcp_approval *a)
+{
+    struct mcp_approval **pp = &a->s->approvals;
+    while (*pp && *pp != a)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = a->next;
+}
+
+static void approval_closed(uv_handle_t *h)
+{
+    struct mcp_approval *a = h->data;
+    free(a->id);
+    free(a->key);
+    free(a->params);
+    free(a->tool);
+    free(a);
+}
+
+/* Unlinks a, stops its timer and frees it (after the timer closed). */
+static void finish(struct mcp_approval *a)
+{
+    unlink_approval(a);
+    uv_timer_stop(&a->timer);
+    uv_close((uv_handle_t *) &a->timer, approval_closed);
+}
+
+static void send_cancelled(struct mcp_approval *a, const char *reason)
+{
+    if (a->question) {
+        mcp_prompt_cancel(a->s->cfg.prompt, a->question);
+        return;
+    }
+    if (a->key) /* 2026-07-28: the client holds no request to cancel */
+        return;
+    struct buf p, b;
+    buf_init(&p, 0);
+    buf_init(&b, 0);
+    buf_printf(&p, "{\"requestId\":%s,\"reason\":", a->id);
+    buf_append_json_string(&p, reason, strlen(reason));
+    buf_append_char(&p, '}');
+    rpc_write_notification(&b, "notifications/cancelled", p.data);
+    mcp_request_send(a->r, b.data, b.len);
+    buf_free(&p);
+    buf_free(&b);
+}
+
+/* --- the session's approvals ---------------------------------------------------------- */
+
+static int session_approved(const struct mcp_server *s, const char *key)
+{
+    for (size_t i = 0; i < s->nsession_approved; i++)
+        if (strcmp(s->session_approved[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+static void remember(struct mcp_server *s, const char *key)
+{
+    if (session_approved(s, key))
+        return;
+    s->session_approved =
+        xrealloc(s->session_approved, (s->nsession_approved + 1) * sizeof *s->session_approved);
+    s->session_approved[s->nsession_approved++] = xstrdup(key);
+}
+
+void mcp_approval_free_session(struct mcp_server *s)
+{
+    for (size_t i = 0; i < s->nsession_approved; i++)
+        free(s->session_approved[i]);
+    free(s->session_approved);
+    s->session_approved = NULL;
+    s->nsession_approved = 0;
+}
+
+/* --- the request -------------------------------------------------------------------------- */
+
+static char *message_text(const struct tools_approval_request *q)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    char *args = q->arguments ? json_print(q->arguments) : xstrdup("{}");
+    size_t n = strlen(args);
+    buf_printf(&b,
+               "A program wants to call the tool \"%s\" of the server \"%s\" with these "
+               "arguments:\n",
+               q->tool, q->server);
+    if (n > MESSAGE_ARGS_MAX)
+        buf_printf(&b, "%.*s... (truncated: %zu bytes in all)", MESSAGE_ARGS_MAX, args, n);
+    else
+        buf_append_str(&b, args);
+    buf_append_str(&b, "\nApprove this call (once), this tool for the rest of this program "
+                       "(execution), this tool for the session (session), or deny?");
+    free(args);
+    return buf_steal(&b);
+}
+
+static char *params_json(const struct tools_approval_request *q)
+{
+    cJSON *p = cJSON_CreateObject();
+    char *msg = message_text(q);
+    cJSON_AddStringToObject(p, "message", msg);
+    free(msg);
+    cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
+    cJSON_AddStringToObject(schema, "type", "object");
+    cJSON *d = cJSON_AddObjectToObject(cJSON_AddObjectToObject(schema, "properties"), "decision");
+    cJSON_AddStringToObject(d, "type", "string");
+    cJSON_AddStringToObject(d, "title", "Decision");
+    cJSON_AddStringToObject(d, "description",
+                            "once: this call; execution: this tool for the rest of the program; "
+                            "session: this tool for the session; deny: refuse");
+    const char *values[] = {"once", "execution", "session", "deny"};
+    cJSON_AddItemToObject(d, "enum", cJSON_CreateStringArray(values, 4));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
+                         cJSON_CreateString("decision"));
+    char *text = json_print(p);
+    cJSON_Delete(p);
+    return text;
+}
+
+static void timed_out(uv_timer_t *t)
+{
+    struct mcp_approval *a = t->data;
+    tools_approval_done *done = a->done;
+    void *ud = a->done_ud;
+    send_cancelled(a, "no answer within codemode.policy.approvalTimeoutMs");
+    finish(a);
+    done(ud, TOOLS_APPROVAL_TIMEOUT, "no answer in time");
+}
+
+static int can_ask(const struct mcp_request *r)
+{
+    if (r->server->cfg.approve == MCP_APPROVE_TERMINAL)
+        return 1;
+    if (mcp_is_modern(r->rev))
+        return r->can_elicit;
+    return r->server->can_elicit && r->rev >= MCP_2025_06_18;
+}
+
+/* --approve all|none answer at once: returns 1 when it did. */
+static int fixed_answer(const struct mcp_server *s, tools_approval_done *done, void *done_ud)
+{
+    if (s->cfg.approve == MCP_APPROVE_ALL)
+        done(done_ud, TOOLS_APPROVAL_ONCE, NULL);
+    else if (s->cfg.approve == MCP_APPROVE_NONE)
+        done(done_ud, TOOLS_APPROVAL_DENY, "run --approve none");
+    else
+        return 0;
+    return 1;
+}
+
+static void terminal_answered(void *ud, int answer)
+{
+    struct mcp_approval *a = ud;
+    tools_approval_done *done = a->done;
+    void *done_ud = a->done_ud;
+    a->question = NULL;
+    if (answer == 'a')
+        remember(a->s, "*");
+    finish(a);
+    if (answer == 'y' || answer == 'a')
+        done(done_ud, answer == 'y' ? TOOLS_APPROVAL_ONCE : TOOLS_APPROVAL_SESSION, NULL);
+    else
+        done(done_ud, answer ? TOOLS_APPROVAL_DENY : TOOLS_APPROVAL_DECLINED,
+             answer ? "refused on the terminal" : "the terminal closed");
+}
+
+/* Sends the question: an elicitation request, or a line on the terminal. */
+static void send_question(struct mcp_approval *a, const struct tools_approval_request *q)
+{
+    struct mcp_server *s = a->s;
+    if (s->cfg.approve == MCP_APPROVE_TERMINAL) {
+        char *args = q->arguments ? json_print(q->arguments) : xstrdup("{}");
+        struct buf t;
+        buf_init(&t, 0);
+        buf_printf(&t, "\nmcp-codemode: approve %s.%s %.*s%s?", q->server, q->tool,
+                   MESSAGE_ARGS_MAX, args, strlen(args) > MESSAGE_ARGS_MAX ? "..." : "");
+        a->question = mcp_prompt_ask(s->cfg.prompt, t.data, terminal_answered, a);
+        buf_free(&t);
+        free(args);
+        return;
+    }
+    struct buf b;
+    char *params = params_json(q);
+    buf_init(&b, 0);
+    rpc_write_request(&b, a->id, "elicitation/create", params);
+    mcp_request_send(a->r, b.data, b.len);
+    buf_free(&b);
+    free(params);
+}
+
+static void *ask(void *self, const struct tools_approval_request *q, tools_approval_done *done,
+                 void *done_ud)
+{
+    struct mcp_request *r = self;
+    struct mcp_server *s = r->server;
+    if (fixed_answer(s, done, done_ud))
+        return NULL;
+    struct buf key;
+    buf_init(&key, 0);
+    buf_printf(&key, "%s\n%s", q->server, q->tool);
+    if (!can_ask(r) || session_approved(s, key.data) || session_approved(s, "*")) {
+        int known = can_ask(r);
+        buf_free(&key);
+        done(done_ud, known ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
+        return NULL;
+    }
+    struct mcp_approval *a = xcalloc(1, sizeof *a);
+    a->s = s;
+    a->r = r;
+    a->tool = buf_steal(&key);
+    a->done = done;
+    a->done_ud = done_ud;
+    struct buf id;
+    buf_init(&id, 0);
+    buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);
+    a->id = buf_steal(&id);
+    uv_timer_init(s->cfg.loop, &a->timer);
+    a->timer.data = a;
+    a->next = s->approvals;
+    s->approvals = a;
+    if (mcp_is_modern(r->rev)) { /* answered by a retry of the request (park.c) */
+        struct buf k;
+        buf_init(&k, 0);
+        buf_printf(&k, "approval-%u", s->next_approval);
+        a->key = buf_steal(&k);
+        a->params = params_json(q);
+        mcp_park_ask(r, q->timeout_ms);
+        return a;
+    }
+    uv_timer_start(&a->timer, timed_out, q->timeout_ms, 0);
+    send_question(a, q);
+    return a;
+}
+
+static void cancel(void *self, void *handle)
+{
+    struct mcp_approval *a = handle;
+    (void) self;
+    send_cancelled(a, "the program that made the call has ended");
+    finish(a);
+}
+
+struct tools_approver mcp_approval_approver(struct mcp_request *r)
+{
+    struct tools_approver ap = {ask, cancel, r};
+    return ap;
+}
+
+/* --- the answer ------------------------------------------------------------------------------ */
+
+static enum tools_approval_answer read_answer(const cJSON *result, const cJSON *error,
+                                              const char **detail)
+{
+    const cJSON *action = cJSON_GetObjectItemCaseSensitive(result, "action");
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(content, "decision");
+    static const char *const names[] = {"once", "execution", "session", "deny"};
+    *detail = NULL;
+    if (error || !cJSON_IsString(action)) {
+        *detail = error ? "the client answered with an error" : "malformed answer";
+        return TOOLS_APPROVAL_DECLINED;
+    }
+    if (strcmp(action->valuestring, "decline") == 0)
+        return TOOLS_APPROVAL_DECLINED;
+    if (strcmp(action->valuestring, "cancel") == 0)
+        return TOOLS_APPROVAL_CANCELLED;
+    for (int i = 0; i < 4 && strcmp(action->valuestring, "accept") == 0; i++)
+        if (cJSON_IsString(d) && strcmp(d->valuestring, names[i]) == 0)
+            return i == 3 ? TOOLS_APPROVAL_DENY : (enum tools_approval_answer) i;
+    *detail = "malformed answer: accept needs decision once, execution, session or deny";
+    return TOOLS_APPROVAL_DECLINED;
+}
+
+int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m)
+{
+    struct mcp_approval *a = s->approvals;
+    while (a && (m->id == NULL || strcmp(a->id, m->id) != 0))
+        a = a->next;
+    if (a == NULL)
+        return 0;
+    const char *detail;
+    enum tools_approval_answer ans = read_answer(m->result, m->error, &detail);
+    if (ans == TOOLS_APPROVAL_SESSION)
+        remember(s, a->tool);
+    tools_approval_done *done = a->done;
+    void *ud = a->done_ud;
+    finish(a);
+    done(ud, ans, detail);
+    return 1;
+}
+
+/* --- 2026-07-28: the approvals a retry answers (park.c) ----------------------------------- */
+
+void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to)
+{
+    for (struct mcp_approval *a = s->approvals; a; a = a->next)
+        if (a->r == from)
+            a->r = to;
+}
+
+cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r)
+{
+    cJSON *reqs = NULL;
+    for (struct mcp_approval *a = s->approvals; a; a = a->next) {
+        if (a->r != r || a->key == NULL)
+            continue;
+        if (reqs == NULL)
+            reqs = cJSON_CreateObject();
+        cJSON *one = cJSON_AddObjectToObject(reqs, a->key);
+        cJSON_AddStringToObject(one, "method", "elicitation/create");
+        cJSON_AddItemToObject(one, "params", cJSON_Parse(a->params));
+    }
+    return reqs;
+}
+
+void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+                                 const cJSON *responses)
+{
+    struct mcp_approval *a = s->approvals;
+    while (a) {
+        const cJSON *resp =
+            a->r == r && a->key ? cJSON_GetObjectItemCaseSensitive(responses, a->key) : NULL;
+        if (resp == NULL) {
+            a = a->next;
+            continue;
+        }
+        const char *detail;
+        enum tools_approval_answer ans = read_answer(resp, NULL, &detail);
+        if (ans == TOOLS_APPROVAL_SESSION)
+            ans = TOOLS_APPROVAL_EXECUTION; /* no session without sessions */
+        tools_approval_done *done = a->done;
+        void *ud = a->done_ud;
+        finish(a);
+        done(ud, ans, detail); /* may add approvals: start over */
+        a = s->approvals;
+    }
+}

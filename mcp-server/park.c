@@ -1,0 +1,212 @@
+/* The 2026-07-28 (stateless) approval flow (docs/policy.md): when a tool of
+ * a stateless request needs approval, the request is answered at once with
+ * an input_required result (the elicitation forms in inputRequests, an
+ * unguessable requestState), and the execution goes on, held by a phantom
+ * request, until the client retries the same call with inputResponses and
+ * that requestState, on any connection. The retry takes the execution over:
+ * its answers reach the waiting calls, and it gets the final result (or
+ * another input_required). A requestState is good once, for the call it
+ * was given for, until approvalTimeoutMs passes; then the execution is
+ * cancelled. Nothing is replayed, so no tool call is ever sent twice. */
+#include "mcp-server/server_internal.h"
+#include "tools/policy/audit.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+#include "common/sha256.h"
+#include "transport/jsonrpc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mcp_park {
+    struct mcp_server *s;
+    char key[33];                /* the requestState */
+    char code_sha[65];           /* of the call the retry must repeat */
+    struct mcp_request *phantom; /* holds the execution; NULL once it was freed */
+    char *final;                 /* the phantom's reply, when the program ended while parked */
+    uv_timer_t *timer;           /* expiry */
+    uint64_t expire_ms;
+    struct mcp_park *next;
+};
+
+static void timer_closed(uv_handle_t *h)
+{
+    free(h);
+}
+
+static void unlink_park(struct mcp_park *p)
+{
+    struct mcp_park **pp = &p->s->parks;
+    while (*pp && *pp != p)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = p->next;
+}
+
+/* Unlinks and frees p (its phantom, if any, is not touched: detach it first). */
+static void free_park(struct mcp_park *p)
+{
+    unlink_park(p);
+    if (p->phantom)
+        p->phantom->park = NULL;
+    uv_timer_stop(p->timer);
+    uv_close((uv_handle_t *) p->timer, timer_closed);
+    free(p->final);
+    free(p);
+}
+
+void mcp_park_phantom_freed(struct mcp_park *p)
+{
+    p->phantom = NULL;
+}
+
+void mcp_park_free_all(struct mcp_server *s)
+{
+    while (s->parks)
+        free_park(s->parks);
+}
+
+/* The phantom's output: progress and logs are dropped; its final reply is
+ * kept for the retry. */
+static void phantom_send(void *ud, const char *data, size_t len, int final)
+{
+    struct mcp_park *p = ud;
+    if (final && p->final == NULL)
+        p->final = xstrndup(data, len);
+}
+
+static void expired(uv_timer_t *t)
+{
+    struct mcp_park *p = t->data;
+    struct mcp_request *ph = p->phantom;
+    if (ph && ph->exec) {
+        ph->park = NULL;
+        p->phantom = NULL;
+        mcp_execute_cancel(ph->exec); /* drops the phantom */
+    }
+    free_park(p);
+}
+
+static void input_required(struct mcp_request *r, struct mcp_park *p, cJSON *inputs)
+{
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "resultType", "input_required");
+    cJSON_AddItemToObject(res, "inputRequests", inputs);
+    cJSON_AddStringToObject(res, "requestState", p->key);
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+/* Moves r's execution to a phantom of a new park and answers r with
+ * input_required for every approval pending there. */
+static void park(struct mcp_request *r, uint64_t expire_ms)
+{
+    struct mcp_server *s = r->server;
+    struct mcp_park *p = xcalloc(1, sizeof *p);
+    p->s = s;
+    tools_audit_new_id(p->key); /* 128 random bits */
+    memcpy(p->code_sha, mcp_execute_code_sha(r->exec), sizeof p->code_sha);
+    struct mcp_channel ch = {p, phantom_send, NULL};
+    p->phantom = mcp_request_phantom(s, r->rev, &ch);
+    p->phantom->park = p;
+    mcp_approval__retarget(s, r, p->phantom);
+    cJSON *inputs = mcp_approval__input_requests(s, p->phantom);
+    mcp_execute_rebind(r->exec, p->phantom);
+    p->timer = xcalloc(1, sizeof *p->timer);
+    uv_timer_init(s->cfg.loop, p->timer);
+    p->timer->data = p;
+    p->expire_ms = expire_ms;
+    uv_timer_start(p->timer, expired, expire_ms, 0);
+    p->next = s->parks;
+    s->parks = p;
+    input_required(r, p, inputs ? inputs : cJSON_CreateObject());
+}
+
+void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms)
+{
+    if (r->park || r->server->resuming == r || r->exec == NULL)
+        return; /* parked already, or the retry parks after its answers */
+    park(r, expire_ms);
+}
+
+/* --- the retry ------------------------------------------------------------------------------ */
+
+static struct mcp_park *find(struct mcp_server *s, const char *key)
+{
+    for (struct mcp_park *p = s->parks; p; p = p->next)
+        if (strcmp(p->key, key) == 0)
+            return p;
+    return NULL;
+}
+
+/* The parked program ended: its result, for the retry's id. */
+static void answer_final(struct mcp_request *r, const char *line)
+{
+    cJSON *m = cJSON_Parse(line);
+    cJSON *res = cJSON_GetObjectItemCaseSensitive(m, "result");
+    if (res)
+        mcp_request_result(r, res);
+    else
+        mcp_request_error(r, RPC_INTERNAL_ERROR, "the parked execution ended without a result",
+                          NULL);
+    cJSON_Delete(m);
+}
+
+static const char *check_retry(struct mcp_server *s, const cJSON *params, struct mcp_park **out)
+{
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(params, "requestState");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(args, "code");
+    const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
+    if (!cJSON_IsString(state))
+        return "requestState must be a string";
+    if (inputs && !cJSON_IsObject(inputs))
+        return "inputResponses must be an object";
+    struct mcp_park *p = find(s, state->valuestring);
+    if (p == NULL)
+        return "requestState is unknown, expired or already used: start the call again without "
+               "it";
+    char sha[65];
+    if (!cJSON_IsString(code) ||
+        (sha256_hex(code->valuestring, strlen(code->valuestring), sha), strcmp(sha, p->code_sha)))
+        return "requestState belongs to another call: retry with the same arguments";
+    *out = p;
+    return NULL;
+}
+
+void mcp_park_resume(struct mcp_request *r, const cJSON *params)
+{
+    struct mcp_server *s = r->server;
+    struct mcp_park *p = NULL;
+    const char *why = check_retry(s, params, &p);
+    if (why) {
+        mcp_request_error(r, RPC_INVALID_PARAMS, why, NULL);
+        return;
+    }
+    struct mcp_request *ph = p->phantom;
+    if (p->final) {
+        answer_final(r, p->final);
+        free_park(p);
+        return;
+    }
+    if (ph == NULL || ph->exec == NULL) {
+        free_park(p);
+        mcp_request_error(r, RPC_INVALID_PARAMS, "the parked execution was cancelled", NULL);
+        return;
+    }
+    uint64_t expire_ms = p->expire_ms;
+    free_park(p); /* used: a replay finds nothing */
+    ph->park = NULL;
+    mcp_approval__retarget(s, ph, r);
+    mcp_execute_rebind(ph->exec, r);
+    mcp_request_drop(ph);
+    s->resuming = r;
+    mcp_approval__answer_inputs(s, r, cJSON_GetObjectItemCaseSensitive(params, "inputResponses"));
+    s->resuming = NULL;
+    cJSON *left = mcp_approval__input_requests(s, r);
+    if (left) { /* unanswered, or asked since: another round */
+        cJSON_Delete(left);
+        park(r, expire_ms);
+    }
+}

@@ -1,0 +1,204 @@
+/* Unit tests of the authority settings of the config loader
+ * (mcp-server/config/policy.c): codemode.policy (default, noApprover,
+ * approvalTimeoutMs, rules), codemode.audit, an entry's "policy" object;
+ * malformed patterns and unknown decisions with their file positions, and
+ * the --audit-log override. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "mcp-server/config/config.h"
+#include "tools/policy/audit.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/mcp-config-policy-XXXXXX";
+static char cfg_path[PATH_MAX];
+
+static int load(struct config *c, const char *json, char **err)
+{
+    FILE *f = fopen(cfg_path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(json, 1, strlen(json), f), strlen(json));
+    assert_int_equal(fclose(f), 0);
+    config_init(c);
+    *err = NULL;
+    return config_load(c, cfg_path, err);
+}
+
+static const char *rel(const char *msg)
+{
+    size_t n = strlen(tmpdir);
+    if (msg != NULL && strncmp(msg, tmpdir, n) == 0 && msg[n] == '/')
+        return msg + n + 1;
+    return msg;
+}
+
+static void expect_error(const char *json, const char *want)
+{
+    struct config c;
+    char *err;
+    int r = load(&c, json, &err);
+    if (r != -1 || err == NULL || strcmp(rel(err), want) != 0)
+        print_error("json: %s\nwant: %s\ngot:  %s\n", json, want, err ? rel(err) : "(null)");
+    assert_int_equal(r, -1);
+    assert_string_equal(rel(err), want);
+    free(err);
+    config_free(&c);
+}
+
+static void test_defaults(void **state)
+{
+    (void) state;
+    struct config c;
+    config_init(&c);
+    assert_int_equal(c.policy.default_decision, TOOLS_POLICY_ALLOW);
+    assert_int_equal(c.policy.no_approver, TOOLS_POLICY_DENY);
+    assert_int_equal(c.policy.approval_timeout_ms, 600000);
+    assert_int_equal(c.policy.nrules, 0);
+    assert_null(c.audit_path);
+    assert_int_equal(c.audit_arguments, TOOLS_AUDIT_ARGS_HASH);
+    config_free(&c);
+}
+
+static void test_the_issue_example(void **state)
+{
+    (void) state;
+    struct config c;
+    char *err;
+    int r = load(&c,
+                 "{\"codemode\": {\"policy\": {\"default\": \"ask\", \"noApprover\": \"allow\", "
+                 "\"approvalTimeoutMs\": 60000, \"rules\": {\"crm.delete_*\": \"deny\", \"crm.*\": "
+                 "\"ask\", \"crm.search\": \"allow\"}}, \"audit\": {\"path\": "
+                 "\"/var/log/mcp-codemode/audit.jsonl\", \"arguments\": \"full\"}},"
+                 " \"mcpServers\": {\"crm\": {\"command\": \"crm-server\", \"policy\": "
+                 "{\"purge_*\": \"deny\", \"get\": \"allow\"}}}}",
+                 &err);
+    if (r != 0)
+        print_error("%s\n", err);
+    assert_int_equal(r, 0);
+    assert_int_equal(c.policy.default_decision, TOOLS_POLICY_ASK);
+    assert_int_equal(c.policy.no_approver, TOOLS_POLICY_ALLOW);
+    assert_int_equal(c.policy.approval_timeout_ms, 60000);
+    assert_int_equal(c.policy.nrules, 3);
+    assert_string_equal(c.policy.rules[0].pattern, "crm.delete_*");
+    assert_int_equal(c.policy.rules[0].decision, TOOLS_POLICY_DENY);
+    assert_string_equal(c.policy.rules[2].pattern, "crm.search");
+    assert_int_equal(c.policy.rules[2].decision, TOOLS_POLICY_ALLOW);
+    assert_string_equal(c.audit_path, "/var/log/mcp-codemode/audit.jsonl");
+    assert_int_equal(c.audit_arguments, TOOLS_AUDIT_ARGS_FULL);
+    assert_int_equal(c.servers[0].npolicy, 2);
+    assert_string_equal(c.servers[0].policy[0].pattern, "purge_*");
+    assert_int_equal(c.servers[0].policy[1].decision, TOOLS_POLICY_ALLOW);
+    assert_int_equal(c.nwarnings, 0);
+    config_free(&c);
+}
+
+static void test_bad_patterns(void **state)
+{
+    (void) state;
+    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm\": \"deny\"}}}}",
+                 "config.json:1:36: codemode.policy.rules.crm: malformed pattern: no server part "
+                 "(expected \"server.tool\", \"server.*\" or \"*\")");
+    expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"a.b\": \"allow\",\n \"\": \"deny\"}}}}",
+        "config.json:2:2: codemode.policy.rules[\"\"]: malformed pattern: empty pattern "
+        "(expected \"server.tool\", \"server.*\" or \"*\")");
+    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"cr*.x\": \"deny\"}}}}",
+                 "config.json:1:36: codemode.policy.rules[\"cr*.x\"]: malformed pattern: a server "
+                 "is named exactly or with \"*\" alone, not with a partial glob");
+    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.\": \"deny\"}}}}",
+                 "config.json:1:36: codemode.policy.rules[\"crm.\"]: malformed pattern: the tool "
+                 "part is empty (write \"*\" for every tool)");
+    expect_error("{\"mcpServers\": {\"crm\": {\"command\": \"x\", \"policy\": {\"\": \"deny\"}}}}",
+                 "config.json:1:52: mcpServers.crm.policy[\"\"]: malformed pattern: empty pattern "
+                 "(expected \"server.tool\", \"server.*\" or \"*\")");
+}
+
+static void test_bad_decisions(void **state)
+{
+    (void) state;
+    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": \"block\"}}}}",
+                 "config.json:1:45: codemode.policy.rules[\"crm.*\"]: unknown decision \"block\" "
+                 "(expected allow, ask or deny)");
+    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": true}}}}",
+                 "config.json:1:45: codemode.policy.rules[\"crm.*\"]: expected a string, got true");
+    expect_error("{\"codemode\": {\"policy\": {\"default\": \"Allow\"}}}",
+                 "config.json:1:37: codemode.policy.default: unknown decision \"Allow\" (expected "
+                 "allow, ask or deny)");
+    expect_error("{\"codemode\": {\"policy\": {\"noApprover\": \"ask\"}}}",
+                 "config.json:1:40: codemode.policy.noApprover: unknown decision \"ask\" (expected "
+                 "allow or deny)");
+    expect_error("{\"codemode\": {\"policy\": {\"approvalTimeoutMs\": 0}}}",
+                 "config.json:1:47: codemode.policy.approvalTimeoutMs: expected an integer from 1 "
+                 "to 86400000, got 0");
+    expect_error("{\"codemode\": {\"policy\": {\"rules\": [\"crm.*\"]}}}",
+                 "config.json:1:35: codemode.policy.rules: expected an object, got an array");
+    expect_error(
+        "{\"mcpServers\": {\"crm\": {\"command\": \"x\", \"policy\": {\"get\": \"maybe\"}}}}",
+        "config.json:1:59: mcpServers.crm.policy.get: unknown decision \"maybe\" "
+        "(expected allow, ask or deny)");
+}
+
+static void test_audit(void **state)
+{
+    (void) state;
+    expect_error("{\"codemode\": {\"audit\": {\"arguments\": \"some\"}}}",
+                 "config.json:1:38: codemode.audit.arguments: unknown value \"some\" (expected "
+                 "full, hash or none)");
+    expect_error("{\"codemode\": {\"audit\": {\"path\": \"\"}}}",
+                 "config.json:1:33: codemode.audit.path: empty path (remove \"audit\" to write no "
+                 "audit log)");
+    expect_error("{\"codemode\": {\"audit\": \"/tmp/x\"}}",
+                 "config.json:1:24: codemode.audit: expected an object, got \"/tmp/x\"");
+    struct config c;
+    char *err;
+    assert_int_equal(load(&c,
+                          "{\"codemode\": {\"audit\": {\"path\": \"/tmp/a.jsonl\", "
+                          "\"arguments\": \"none\", \"extra\": 1}}}",
+                          &err),
+                     0);
+    assert_int_equal(c.audit_arguments, TOOLS_AUDIT_ARGS_NONE);
+    assert_int_equal(c.nwarnings, 1);
+    assert_non_null(strstr(c.warnings[0], "codemode.audit.extra"));
+    /* --audit-log */
+    assert_int_equal(config_override(&c, "audit.path", "/tmp/b.jsonl", &err), 0);
+    assert_string_equal(c.audit_path, "/tmp/b.jsonl");
+    assert_int_equal(config_override(&c, "audit.path", "", &err), -1);
+    assert_string_equal(err, "audit.path: empty path (remove \"audit\" to write no audit log)");
+    free(err);
+    config_free(&c);
+}
+
+static int setup(void **state)
+{
+    (void) state;
+    if (mkdtemp(tmpdir) == NULL)
+        return -1;
+    snprintf(cfg_path, sizeof cfg_path, "%s/config.json", tmpdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void) state;
+    unlink(cfg_path);
+    return rmdir(tmpdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),     cmocka_unit_test(test_the_issue_example),
+        cmocka_unit_test(test_bad_patterns), cmocka_unit_test(test_bad_decisions),
+        cmocka_unit_test(test_audit),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,432 @@
+/* The gate every host call of a program passes (docs/policy.md): the name,
+ * policy deny and the execution's grant (ToolPolicyError), the inputSchema
+ * (ToolArgumentError), the dry run (recorded, not sent), approval of `ask`
+ * tools through the approver mcp-server gives (ToolApprovalError), then the
+ * call is sent; each attempt is one audit line. Also searchTools and
+ * describeTool, and the per-execution state (grants, approvals, plans). */
+#include "tools/registry_internal.h"
+#include "tools/catalog.h"
+#include "tools/downstream/downstream.h"
+#include "tools/policy/audit.h"
+#include "tools/policy/policy.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEARCH_LIMIT 20
+
+/* --- the gate: policy, grant, validation, dry run, approval ---------------------------------- */
+
+static void qualified_name(const struct tools_catalog_tool *t, struct buf *q)
+{
+    buf_printf(q, "%s.%s", t->server, t->name);
+}
+
+/* Replies {"name","message","tool",key:value} (ToolPolicyError, ToolApprovalError). */
+static void reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+                          const char *tool, const char *key, const char *value)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "message", msg);
+    cJSON_AddStringToObject(o, "tool", tool);
+    cJSON_AddStringToObject(o, key, value);
+    char *text = json_print(o);
+    cb(ud, 0, text, strlen(text));
+    free(text);
+    cJSON_Delete(o);
+}
+
+static cJSON *audit_start(struct tools_registry *r, struct tools_exec *x, const char *tool,
+                          const cJSON *args)
+{
+    if (r->o.audit == NULL)
+        return NULL;
+    cJSON *ev = cJSON_CreateObject();
+    cJSON_AddStringToObject(ev, "executionId", x && x->execution_id ? x->execution_id : "");
+    cJSON_AddStringToObject(ev, "tool", tool);
+    tools_audit_add_arguments(r->o.audit, ev, args);
+    return ev;
+}
+
+static void audit_refused(struct tools_registry *r, cJSON *ev, const char *decision, uint64_t t0)
+{
+    if (ev == NULL)
+        return;
+    cJSON_AddStringToObject(ev, "decision", decision);
+    tools__audit_finish(r, ev, "not_sent", t0, 0);
+}
+
+static int granted(const struct tools_exec *x, const struct tools_catalog_tool *t)
+{
+    if (x == NULL || x->grant == NULL)
+        return 1;
+    struct tools_policy_names n = tools_catalog_policy_names(t);
+    return tools_policy_granted(x->grant, &n);
+}
+
+/* deny / not granted: 0 when the call may go on, else replied (-1). */
+static int refuse(struct tools_registry *r, struct tools_exec *x,
+                  const struct tools_catalog_tool *t, cJSON **ev, uint64_t t0, tools_reply_cb *cb,
+                  void *ud)
+{
+    int denied = t->decision == TOOLS_POLICY_DENY;
+    if (!denied && granted(x, t))
+        return 0;
+    struct buf q, m;
+    buf_init(&q, 0);
+    buf_init(&m, 0);
+    qualified_name(t, &q);
+    if (denied)
+        buf_printf(&m,
+                   "Tool \"%s\" is denied by this server's policy (%s); the call was not sent. "
+                   "Retrying will not help: do without this tool, or tell the user.",
+                   q.data, t->decision_source ? t->decision_source : "policy");
+    else
+        buf_printf(&m,
+                   "Tool \"%s\" was not granted to this execution (execute_code's \"allow\" "
+                   "argument lists the tools it may call); the call was not sent. Retrying will "
+                   "not help.",
+                   q.data);
+    reply_refusal(cb, ud, "ToolPolicyError", m.data, q.data, "decision",
+                  denied ? "deny" : "not_granted");
+    audit_refused(r, *ev, denied ? "denied" : "not_granted", t0);
+    *ev = NULL;
+    buf_free(&q);
+    buf_free(&m);
+    return -1;
+}
+
+static const char dry_run_note[] = "dry run: this call was recorded, not sent";
+
+/* Records a planned call and replies the placeholder. */
+static void plan(struct tools_exec *x, const struct tools_catalog_tool *t, const cJSON *args,
+                 tools_reply_cb *cb, void *ud)
+{
+    struct buf q;
+    buf_init(&q, 0);
+    qualified_name(t, &q);
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "tool", q.data);
+    cJSON_AddItemToObject(p, "arguments", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
+    cJSON_AddItemToArray(x->planned, p);
+    cJSON *v = cJSON_CreateObject();
+    cJSON_AddTrueToObject(v, "dryRun");
+    cJSON_AddStringToObject(v, "tool", q.data);
+    cJSON_AddStringToObject(v, "note", dry_run_note);
+    char *text = json_print(v);
+    cb(ud, 1, text, strlen(text));
+    free(text);
+    cJSON_Delete(v);
+    buf_free(&q);
+}
+
+static int approved_for_execution(const struct tools_exec *x, const struct tools_catalog_tool *t)
+{
+    for (size_t i = 0; x && i < x->napproved; i++) {
+        const char *nl = strchr(x->approved[i], '\n');
+        if ((size_t) (nl - x->approved[i]) == strlen(t->server) &&
+            !strncmp(x->approved[i], t->server, strlen(t->server)) && !strcmp(nl + 1, t->name))
+            return 1;
+    }
+    return 0;
+}
+
+static void remember_approval(struct tools_exec *x, const struct tools_catalog_tool *t)
+{
+    struct buf k;
+    buf_init(&k, 0);
+    buf_printf(&k, "%s\n%s", t->server, t->name);
+    x->approved = xrealloc(x->approved, (x->napproved + 1) * sizeof *x->approved);
+    x->approved[x->napproved++] = buf_steal(&k);
+}
+
+static const char *const approval_reasons[] = {"",         "",          "",        "denied",
+                                               "declined", "cancelled", "timeout", "no_approver"};
+
+static void approval_refused(struct tools_call *c, enum tools_approval_answer a, const char *detail)
+{
+    struct buf q, m;
+    buf_init(&q, 0);
+    buf_init(&m, 0);
+    qualified_name(c->tool, &q);
+    if (a == TOOLS_APPROVAL_UNAVAILABLE)
+        buf_printf(&m,
+                   "Tool \"%s\" needs approval, but this client cannot approve tool calls; the "
+                   "call was not sent. The server's setting codemode.policy.noApprover (\"deny\") "
+                   "decides this; retrying will not help.",
+                   q.data);
+    else
+        buf_printf(&m, "Tool \"%s\" was not approved (%s%s%s); the call was not sent.", q.data,
+                   approval_reasons[a], detail ? ": " : "", detail ? detail : "");
+    reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason", approval_reasons[a]);
+    audit_refused(c->r, c->audit, "denied", c->t0);
+    c->audit = NULL;
+    buf_free(&q);
+    buf_free(&m);
+}
+
+/* Sends the call downstream. Returns 0 while it is in flight, -1 when it
+ * was answered already (c is then freed). */
+static int no_approver_allows(const struct tools_registry *r)
+{
+    return r->o.policy && r->o.policy->no_approver == TOOLS_POLICY_ALLOW;
+}
+
+static void audit_approved(struct tools_call *c, enum tools_approval_answer a)
+{
+    static const char *const scopes[] = {"once", "execution", "session"};
+    if (c->audit == NULL)
+        return;
+    if (a == TOOLS_APPROVAL_UNAVAILABLE) { /* noApprover: allow */
+        cJSON_AddStringToObject(c->audit, "decision", "allow");
+        return;
+    }
+    cJSON_AddStringToObject(c->audit, "decision", "approved");
+    cJSON_AddStringToObject(c->audit, "scope", scopes[a]);
+}
+
+static void approval_done(void *ud, enum tools_approval_answer a, const char *detail)
+{
+    struct tools_call *c = ud;
+    int waiting = c->approval != NULL; /* asynchronous: c is linked */
+    c->approval = NULL;
+    if (a > TOOLS_APPROVAL_SESSION &&
+        !(a == TOOLS_APPROVAL_UNAVAILABLE && no_approver_allows(c->r))) {
+        approval_refused(c, a, detail);
+        c->answered = 1;
+    } else {
+        if (a == TOOLS_APPROVAL_EXECUTION && c->x)
+            remember_approval(c->x, c->tool);
+        audit_approved(c, a);
+        if (!waiting) /* still inside tools_exec_call: it sends */
+            return;
+        tools__call_unlink(c);
+        if (tools__call_send(c, c->args) == 0)
+            tools__call_link(c);
+        return;
+    }
+    if (waiting) {
+        tools__call_unlink(c);
+        tools__call_free(c);
+    }
+}
+
+/* The ask step: 0 to send now, 1 waiting for a person (c linked), -1 refused (replied). */
+static int ask(struct tools_call *c, const cJSON *args)
+{
+    const struct tools_policy *p = c->r->o.policy;
+    const struct tools_approver *ap = c->x ? c->x->approver : NULL;
+    if (approved_for_execution(c->x, c->tool)) {
+        if (c->audit) {
+            cJSON_AddStringToObject(c->audit, "decision", "approved");
+            cJSON_AddStringToObject(c->audit, "scope", "execution");
+        }
+        return 0;
+    }
+    if (ap == NULL) {
+        if (no_approver_allows(c->r)) {
+            audit_approved(c, TOOLS_APPROVAL_UNAVAILABLE);
+            return 0;
+        }
+        approval_refused(c, TOOLS_APPROVAL_UNAVAILABLE, NULL);
+        return -1;
+    }
+    struct tools_approval_request q = {c->tool->server, c->tool->name, args, c->x->execution_id,
+                                       p ? p->approval_timeout_ms : 600000};
+    c->answered = 0;
+    void *h = ap->ask(ap->self, &q, approval_done, c);
+    if (h == NULL)
+        return c->answered ? -1 : 0;
+    c->approval = h;
+    c->args = args ? cJSON_Duplicate(args, 1) : NULL;
+    tools__call_link(c);
+    return 1;
+}
+
+static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec *x,
+                                    const char *name, const cJSON *args, tools_reply_cb *cb,
+                                    void *ud)
+{
+    uint64_t t0 = r->o.audit ? uv_hrtime() : 0;
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
+    if (t == NULL) {
+        tools__reply_error(cb, ud, "Error", why, NULL);
+        free(why);
+        audit_refused(r, audit_start(r, x, name, args), "invalid", t0);
+        return NULL;
+    }
+    cJSON *ev = NULL;
+    if (r->o.audit) {
+        struct buf q;
+        buf_init(&q, 0);
+        qualified_name(t, &q);
+        ev = audit_start(r, x, q.data, args);
+        buf_free(&q);
+    }
+    if (refuse(r, x, t, &ev, t0, cb, ud) != 0)
+        return NULL;
+    if (tools__validate(t, args, cb, ud) != 0) {
+        audit_refused(r, ev, "invalid", t0);
+        return NULL;
+    }
+    if (x && x->dry_run && !(t->decision == TOOLS_POLICY_ALLOW && t->read_only)) {
+        plan(x, t, args, cb, ud);
+        audit_refused(r, ev, "dry_run", t0);
+        return NULL;
+    }
+    struct tools_call *c = xcalloc(1, sizeof *c);
+    c->r = r;
+    c->x = x;
+    c->cat = tools_catalog_retain(r->catalog);
+    c->tool = t;
+    c->cb = cb;
+    c->ud = ud;
+    c->audit = ev;
+    c->t0 = t0;
+    if (t->decision == TOOLS_POLICY_ASK) {
+        int a = ask(c, args);
+        if (a != 0) {
+            if (a < 0)
+                tools__call_free(c);
+            return a > 0 ? c : NULL;
+        }
+    } else if (ev) {
+        cJSON_AddStringToObject(ev, "decision", "allow");
+    }
+    if (tools__call_send(c, args) != 0)
+        return NULL;
+    tools__call_link(c);
+    return c;
+}
+
+static void describe(struct tools_registry *r, struct tools_exec *x, const char *name,
+                     tools_reply_cb *cb, void *ud)
+{
+    char *why = NULL;
+    const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
+    if (t == NULL) {
+        tools__reply_error(cb, ud, "Error", why, NULL);
+        free(why);
+        return;
+    }
+    if (refuse(r, x, t, &(cJSON *){NULL}, 0, cb, ud) != 0)
+        return;
+    char *text = tools_catalog_describe(r->catalog, t);
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_json_string(&b, text ? text : "", text ? strlen(text) : 0);
+    tools__reply_text(cb, ud, 1, &b);
+    buf_free(&b);
+    free(text);
+}
+
+static struct tools_call *host_call(struct tools_registry *r, struct tools_exec *x, const char *op,
+                                    const char *name, const cJSON *args, tools_reply_cb *cb,
+                                    void *ud)
+{
+    if (strcmp(op, "tool") == 0)
+        return call_tool(r, x, name, args, cb, ud);
+    if (strcmp(op, "describe") == 0) {
+        describe(r, x, name, cb, ud);
+        return NULL;
+    }
+    char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT, x ? x->grant : NULL);
+    cb(ud, 1, json, strlen(json));
+    free(json);
+    return NULL;
+}
+
+struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
+                                       const cJSON *args, tools_reply_cb *cb, void *ud)
+{
+    return host_call(r, NULL, op, name, args, cb, ud);
+}
+
+void tools_call_cancel(struct tools_call *c)
+{
+    if (c->approval) {
+        const struct tools_approver *ap = c->x->approver;
+        ap->cancel(ap->self, c->approval);
+        c->approval = NULL;
+        audit_refused(c->r, c->audit, "denied", c->t0); /* never approved */
+        c->audit = NULL;
+    } else {
+        if (c->dc) /* NULL: still queued behind the server's limits */
+            tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
+        tools__audit_finish(c->r, c->audit, "cancelled", c->t0, 0);
+        c->audit = NULL;
+    }
+    tools__call_unlink(c);
+    tools__call_free(c);
+}
+
+/* --- executions ---------------------------------------------------------------------------------
+ */
+
+static char **copy_list(char *const *list)
+{
+    size_t n = 0;
+    while (list[n])
+        n++;
+    char **out = xcalloc(n + 1, sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = xstrdup(list[i]);
+    return out;
+}
+
+struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_exec_options *o)
+{
+    struct tools_exec *x = xcalloc(1, sizeof *x);
+    x->r = r;
+    x->planned = cJSON_CreateArray();
+    if (o) {
+        x->grant = o->allow ? copy_list(o->allow) : NULL;
+        x->dry_run = o->dry_run;
+        x->execution_id = o->execution_id ? xstrdup(o->execution_id) : NULL;
+        x->approver = o->approver;
+    }
+    return x;
+}
+
+void tools_exec_free(struct tools_exec *x)
+{
+    if (x == NULL)
+        return;
+    for (size_t i = 0; x->grant && x->grant[i]; i++)
+        free(x->grant[i]);
+    free(x->grant);
+    for (size_t i = 0; i < x->napproved; i++)
+        free(x->approved[i]);
+    free(x->approved);
+    free(x->execution_id);
+    cJSON_Delete(x->planned);
+    free(x);
+}
+
+struct tools_call *tools_exec_call(struct tools_exec *x, const char *op, const char *name,
+                                   const cJSON *args, tools_reply_cb *cb, void *ud)
+{
+    return host_call(x->r, x, op, name, args, cb, ud);
+}
+
+char *tools_exec_catalog(struct tools_exec *x)
+{
+    if (x->grant == NULL)
+        return xstrdup(x->r->worker_json);
+    return tools_catalog_worker_json(x->r->catalog, x->grant, 1);
+}
+
+const cJSON *tools_exec_planned(const struct tools_exec *x)
+{
+    return x->planned;
+}
+
+const char *tools_exec_pattern_problem(const char *pattern)
+{
+    return tools_policy_pattern_problem(pattern, 0);
+}
