@@ -75,7 +75,15 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         .cpu_seconds = (unsigned) (cfg->limits.max_timeout_ms / 1000) + 10,
         .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20),
         .log_level = log_level_name(log_get_level()),
+        .max_runs = cfg->limits.sandbox_reuse ? cfg->limits.max_runs_per_worker : 0,
+        .idle_ms = cfg->limits.worker_idle_ms,
     };
+    /* A reused worker's CPU backstop counts all its runs: twice the longest
+     * run, and the worker is reused only while it has used under half
+     * (sandbox/worker.c), so a run never meets the backstop before its
+     * own deadline. */
+    if (pc.max_runs > 1)
+        pc.cpu_seconds *= 2;
 #if defined(__SANITIZE_ADDRESS__)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif

@@ -149,6 +149,13 @@ static cJSON *stats_object(const struct sandbox_exec_result *r)
         cJSON_AddNumberToObject(s, "memoryPeakBytes", peak->valuedouble);
     if (r->logs_dropped)
         cJSON_AddNumberToObject(s, "logLinesDropped", r->logs_dropped);
+    if (getenv("MCP_CODEMODE_TEST_WORKER_STATS") && r->worker_pid) { /* tests of worker reuse */
+        cJSON_AddNumberToObject(s, "workerPid", r->worker_pid);
+        cJSON_AddNumberToObject(s, "workerRun", r->worker_run);
+        const cJSON *pages = cJSON_GetObjectItemCaseSensitive(r->stats, "restoredPages");
+        if (cJSON_IsNumber(pages))
+            cJSON_AddNumberToObject(s, "restoredPages", pages->valuedouble);
+    }
     return s;
 }
 
@@ -333,6 +340,7 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .max_log_bytes = l->max_log_bytes,
         .max_calls = l->max_tool_calls,
         .max_concurrent = l->max_concurrent_calls,
+        .principal = r->server->principal,
     };
     e->x = sandbox_exec_start(r->server->cfg.pool, &rq, &exec_events, e);
     free(catalog);

@@ -3,6 +3,7 @@
  * envelopes of replies and notifications. */
 #include "mcp-server/server_internal.h"
 #include "mcp-server/version.h"
+#include "sandbox/pool.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
@@ -715,8 +716,11 @@ static int handle_batch(struct mcp_server *s, const char *text, size_t len,
 struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
                                   const struct mcp_channel *session)
 {
+    static uint64_t last_principal;
     struct mcp_server *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
+    s->principal = ++last_principal; /* one connection: the stdio client, a session, or all
+                                        stateless requests (one bearer token at most) */
     s->session = *session;
     s->session.release = NULL;
     s->log_level = -1;
@@ -805,5 +809,7 @@ void mcp_server_free(struct mcp_server *s)
     mcp_server_cancel_all(s);
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
+    if (s->cfg.pool)
+        sandbox_pool_forget(s->cfg.pool, s->principal); /* its kept workers end */
     free(s);
 }

@@ -42,6 +42,7 @@ struct mcp_server {
     unsigned ninflight;
     struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
     int waiting;                                  /* a registry waiter is registered */
+    uint64_t principal; /* whose executions may share a worker (sandbox_pool_lease_for) */
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope

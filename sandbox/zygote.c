@@ -251,6 +251,8 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
         log_error("zygote", "%s", err);
         return 1;
     }
+    if (sandbox_zone_snapshot() != 0)
+        log_warn("zygote", "cannot snapshot the template heap: every worker serves one execution");
     if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
         log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
     consolidate_heap();

@@ -56,6 +56,7 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "declarationsBudget",
                                             "logLevel",
                                             "http",
+                                            "sandbox",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -282,7 +283,7 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
 int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config *c = x->c;
-    struct config_kpath lp = {p, "logLevel", 0}, hp = {p, "http", 0};
+    struct config_kpath lp = {p, "logLevel", 0}, hp = {p, "http", 0}, sp = {p, "sandbox", 0};
     if (config__object(x, block, p) < 0)
         return -1;
     config__unknown_keys(x, block, p, codemode_keys);
@@ -299,6 +300,9 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
         c->log_level = name;
     }
     if (http != NULL && read_http(x, http, &hp) < 0)
+        return -1;
+    cJSON *sandbox = cJSON_GetObjectItemCaseSensitive(block, "sandbox");
+    if (sandbox != NULL && config__sandbox(x, sandbox, &sp) < 0)
         return -1;
     return 0;
 }

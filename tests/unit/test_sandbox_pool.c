@@ -115,7 +115,7 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     uv_loop_init(&r.loop);
     char exe_and_mode[PATH_MAX + 64];
     snprintf(exe_and_mode, sizeof exe_and_mode, "%s", exe);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0};
     r.pool = sandbox_pool_new(&r.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = code, .code_len = strlen(code), .timeout_ms = timeout_ms, .grace_ms = 300,
@@ -185,7 +185,7 @@ static void test_close_while_forking(void **state)
     for (int i = 0; i < 5; i++) {
         uv_loop_t loop;
         uv_loop_init(&loop);
-        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0};
+        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0, 0, 0, 0};
         struct sandbox_pool *p = sandbox_pool_new(&loop, &pc);
         /* close once the first worker is idle and the others are still forking */
         while (sandbox_pool_idle(p) < 1)
@@ -276,7 +276,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0, 0, 0, 0};
     l.pool = sandbox_pool_new(&l.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = "return 1", .code_len = 8, .timeout_ms = 5000, .grace_ms = 300,
@@ -337,7 +337,7 @@ static void test_cpu_slots_admit_after_a_burst(void **state)
     struct admitted a;
     memset(&a, 0, sizeof a);
     uv_loop_init(&a.loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1, 0, 0, 0};
     a.pool = sandbox_pool_new(&a.loop, &pc);
     while (sandbox_pool_idle(a.pool) < 1) /* the zygote is up: time only the admission */
         uv_run(&a.loop, UV_RUN_ONCE);
