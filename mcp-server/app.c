@@ -122,8 +122,10 @@ static void stop(struct app *a)
     if (a->stopping)
         return;
     a->stopping = 1;
-    if (a->server)
+    if (a->server) {
         mcp_server_cancel_all(a->server);
+        mcp_server_detach_pool(a->server); /* the pool is closed below, the server freed later */
+    }
     if (a->http) {
         mcp_http_close(a->http); /* cancels what is left, closes every connection */
         a->http = NULL;

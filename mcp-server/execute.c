@@ -326,6 +326,10 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         argument_error(r, msg);
         return;
     }
+    if (r->server->cfg.pool == NULL) { /* the server is stopping (mcp_server_detach_pool) */
+        argument_error(r, "execute_code: the server is shutting down");
+        return;
+    }
     struct mcp_execution *e = xcalloc(1, sizeof *e);
     e->req = r;
     r->exec = e;

@@ -802,6 +802,13 @@ void mcp_server_tools_changed(struct mcp_server *s)
     buf_free(&b);
 }
 
+void mcp_server_detach_pool(struct mcp_server *s)
+{
+    if (s->cfg.pool)
+        sandbox_pool_forget(s->cfg.pool, s->principal);
+    s->cfg.pool = NULL;
+}
+
 void mcp_server_free(struct mcp_server *s)
 {
     if (s == NULL)
@@ -809,7 +816,6 @@ void mcp_server_free(struct mcp_server *s)
     mcp_server_cancel_all(s);
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
-    if (s->cfg.pool)
-        sandbox_pool_forget(s->cfg.pool, s->principal); /* its kept workers end */
+    mcp_server_detach_pool(s); /* its kept workers end */
     free(s);
 }

@@ -72,7 +72,12 @@ unsigned mcp_server_inflight(const struct mcp_server *s);
 /* Tells clients the tool list (declarations) changed. */
 void mcp_server_tools_changed(struct mcp_server *s);
 
-/* Frees the server; in-flight work is cancelled first. */
+/* The pool is about to close while the server lives on: ends the workers
+ * kept for this connection now, and the server never uses the pool again. */
+void mcp_server_detach_pool(struct mcp_server *s);
+
+/* Frees the server; in-flight work is cancelled first, and the workers kept
+ * for this connection end. */
 void mcp_server_free(struct mcp_server *s);
 
 #endif
