@@ -894,8 +894,10 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     uv_close((uv_handle_t *) &p->sweep, timer_closed);
     uv_close((uv_handle_t *) &p->burst, timer_closed);
     uv_close((uv_handle_t *) &p->keep, timer_closed);
+    /* SIGTERM: the zygote kills and reaps its workers, then exits (before it
+     * is ready, SIGTERM's default action ends it just as well). */
     if (p->zygote_running)
-        uv_process_kill(&p->zygote, SIGKILL);
+        uv_process_kill(&p->zygote, SIGTERM);
     else if (p->ctl_open)
         uv_close((uv_handle_t *) &p->ctl, ctl_closed);
 }
