@@ -30,13 +30,13 @@
 #include <unistd.h>
 
 #define READ_LIMIT (96u << 20) /* largest message the host may send */
+#define FLUSH_AT (64u << 10)
 
 #if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
+#define SANITIZED 1 /* every restore is checked against the snapshot */
 #else
 #define SANITIZED 0
 #endif
-#define FLUSH_AT (64u << 10)
 
 struct worker {
     struct sandbox_engine *engine;
