@@ -99,7 +99,15 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         .cpu_seconds = (unsigned) (cfg->limits.max_timeout_ms / 1000) + 10,
         .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20),
         .log_level = log_level_name(log_get_level()),
+        .max_runs = cfg->limits.sandbox_reuse ? cfg->limits.max_runs_per_worker : 0,
+        .idle_ms = cfg->limits.worker_idle_ms,
     };
+    /* A reused worker's CPU backstop counts all its runs: twice the longest
+     * run, and the worker is reused only while it has used under half
+     * (sandbox/worker.c), so a run never meets the backstop before its
+     * own deadline. */
+    if (pc.max_runs > 1)
+        pc.cpu_seconds *= 2;
 #if defined(__SANITIZE_ADDRESS__)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
@@ -142,8 +150,10 @@ static void stop(struct app *a)
     if (a->stopping)
         return;
     a->stopping = 1;
-    if (a->server)
+    if (a->server) {
         mcp_server_cancel_all(a->server);
+        mcp_server_detach_pool(a->server); /* the pool is closed below, the server freed later */
+    }
     if (a->http) {
         mcp_http_close(a->http); /* cancels what is left, closes every connection */
         a->http = NULL;

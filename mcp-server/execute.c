@@ -160,6 +160,13 @@ static cJSON *stats_object(const struct sandbox_exec_result *r)
     const cJSON *unhandled = cJSON_GetObjectItemCaseSensitive(r->stats, "unhandledRejections");
     if (cJSON_IsNumber(unhandled) && unhandled->valuedouble > 0)
         cJSON_AddNumberToObject(s, "unhandledRejections", unhandled->valuedouble);
+    if (getenv("MCP_CODEMODE_TEST_WORKER_STATS") && r->worker_pid) { /* tests of worker reuse */
+        cJSON_AddNumberToObject(s, "workerPid", r->worker_pid);
+        cJSON_AddNumberToObject(s, "workerRun", r->worker_run);
+        const cJSON *pages = cJSON_GetObjectItemCaseSensitive(r->stats, "restoredPages");
+        if (cJSON_IsNumber(pages))
+            cJSON_AddNumberToObject(s, "restoredPages", pages->valuedouble);
+    }
     return s;
 }
 
@@ -348,6 +355,10 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         argument_error(r, msg);
         return;
     }
+    if (r->server->cfg.pool == NULL) { /* the server is stopping (mcp_server_detach_pool) */
+        argument_error(r, "execute_code: the server is shutting down");
+        return;
+    }
     if (mcp_authority_read(arguments, l->max_tool_calls, &au, msg, sizeof msg) != 0) {
         argument_error(r, msg);
         mcp_authority_free(&au);
@@ -377,6 +388,7 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .max_log_bytes = l->max_log_bytes,
         .max_calls = au.max_calls,
         .max_concurrent = l->max_concurrent_calls,
+        .principal = r->server->worker_principal,
     };
     e->x = sandbox_exec_start(r->server->cfg.pool, &rq, &exec_events, e);
     free(catalog);

@@ -3,6 +3,7 @@
  * envelopes of replies and notifications. */
 #include "mcp-server/server_internal.h"
 #include "mcp-server/version.h"
+#include "sandbox/pool.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
@@ -762,8 +763,11 @@ static int handle_batch(struct mcp_server *s, const char *text, size_t len,
 struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
                                   const struct mcp_channel *session)
 {
+    static uint64_t last_principal;
     struct mcp_server *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
+    s->worker_principal = ++last_principal; /* one connection: the stdio client, a session, or all
+                                        stateless requests (one bearer token at most) */
     s->session = *session;
     s->session.release = NULL;
     s->log_level = -1;
@@ -845,6 +849,13 @@ void mcp_server_tools_changed(struct mcp_server *s)
     buf_free(&b);
 }
 
+void mcp_server_detach_pool(struct mcp_server *s)
+{
+    if (s->cfg.pool)
+        sandbox_pool_forget(s->cfg.pool, s->worker_principal);
+    s->cfg.pool = NULL;
+}
+
 void mcp_server_free(struct mcp_server *s)
 {
     if (s == NULL)
@@ -852,6 +863,7 @@ void mcp_server_free(struct mcp_server *s)
     mcp_server_cancel_all(s);
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
+    mcp_server_detach_pool(s); /* its kept workers end */
     free(s->principal);
     mcp_approval_free_session(s);
     mcp_park_free_all(s);

@@ -89,7 +89,12 @@ void mcp_server_tools_changed(struct mcp_server *s);
  * "http-session:1a2b3c4d", ...); copied. The default is "stdio". */
 void mcp_server_set_principal(struct mcp_server *s, const char *principal);
 
-/* Frees the server; in-flight work is cancelled first. */
+/* The pool is about to close while the server lives on: ends the workers
+ * kept for this connection now, and the server never uses the pool again. */
+void mcp_server_detach_pool(struct mcp_server *s);
+
+/* Frees the server; in-flight work is cancelled first, and the workers kept
+ * for this connection end. */
 void mcp_server_free(struct mcp_server *s);
 
 #endif

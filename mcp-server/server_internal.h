@@ -57,6 +57,7 @@ struct mcp_server {
     size_t nsession_approved;
     struct mcp_park *parks;     /* 2026-07-28 executions waiting for a retry (approval.c) */
     struct mcp_request *resuming; /* a retry delivering its answers: no parking inside */
+    uint64_t worker_principal; /* whose executions may share a worker (sandbox_pool_lease_for) */
 };
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope

@@ -40,6 +40,8 @@ struct sandbox_engine {
     int err_line, err_column;
     int started;
     unsigned unhandled; /* unhandled promise rejections reported by the prelude */
+    int tainted;           /* the run ended abnormally: its heap is not to be reused */
+    size_t template_bytes; /* the heap's bytes as created (sandbox_engine_reset) */
 };
 
 /* --- small helpers ----------------------------------------------------------- */
@@ -291,6 +293,7 @@ struct sandbox_engine *sandbox_engine_create(const struct sandbox_engine_host *h
         return NULL;
     }
     duk_pop(e->ctx);
+    e->template_bytes = e->limits.mem_used;
     return e;
 }
 
@@ -353,6 +356,7 @@ static int error_line(duk_context *ctx)
 static void handle_escape(struct sandbox_engine *e)
 {
     duk_context *ctx = e->ctx;
+    e->tainted = 1;
     if (e->limits.timed_out) {
         char msg[160];
         snprintf(msg, sizeof msg, "execution timed out after %llu ms",
@@ -498,6 +502,7 @@ void sandbox_engine_start(struct sandbox_engine *e, const char *code, size_t len
     e->code_len = len;
     e->timeout_ms = limits->timeout_ms;
     e->limits.mem_cap = limits->memory_bytes;
+    e->limits.mem_peak = e->limits.mem_used; /* this run's peak, not the template build's */
     sandbox_limits_set_deadline(&e->limits, limits->timeout_ms);
 
     push_limits_and_tools(e, catalog_json, limits);
@@ -592,7 +597,26 @@ enum sandbox_engine_state sandbox_engine_state(struct sandbox_engine *e)
 
 void sandbox_engine_abort(struct sandbox_engine *e, const char *name, const char *message)
 {
+    e->tainted = 1;
     set_error(e, name, message, 0, 0);
+}
+
+int sandbox_engine_reusable(const struct sandbox_engine *e)
+{
+    return e->started && !e->tainted && !e->limits.timed_out && !e->limits.alloc_failed;
+}
+
+void sandbox_engine_reset(struct sandbox_engine *e)
+{
+    sandbox_limits_reset(&e->limits, e->template_bytes);
+    free(e->code);
+    e->code = NULL;
+    e->code_len = 0;
+    e->timeout_ms = 0;
+    e->js_settled = e->c_error = e->started = e->tainted = 0;
+    e->unhandled = 0;
+    e->err_name[0] = e->err_message[0] = '\0';
+    e->err_line = e->err_column = 0;
 }
 
 void sandbox_engine_request_interrupt(struct sandbox_engine *e)
@@ -748,6 +772,7 @@ int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, str
         return c_outcome(e, out);
     if (duk_safe_call(ctx, get_outcome, NULL, 0, 1) != DUK_EXEC_SUCCESS) {
         duk_pop(ctx);
+        e->tainted = 1;
         if (e->limits.timed_out)
             set_error(e, "TimeoutError", "execution timed out while producing the result", 0, 0);
         else

@@ -89,6 +89,19 @@ void sandbox_engine_request_interrupt(struct sandbox_engine *e);
  * [warn] console line by the prelude). */
 unsigned sandbox_engine_unhandled(const struct sandbox_engine *e);
 
+/* 1 when the program ran and ended normally (returned, threw, or failed to
+ * compile), so that the heap may be restored and reused: not after a
+ * timeout, a refused allocation, an abort or an error that escaped the
+ * runtime. */
+int sandbox_engine_reusable(const struct sandbox_engine *e);
+
+/* After sandbox_zone_restore brought the heap back to the template's bytes:
+ * frees the last run's blocks (they are no longer referenced), and clears
+ * the run's state in the engine (program, outcome, deadline, counters), so
+ * that sandbox_engine_start can run the next program. Only valid for an
+ * engine created in the zygote's zone and restored from its snapshot. */
+void sandbox_engine_reset(struct sandbox_engine *e);
+
 /* Peak JS heap bytes of this execution. */
 size_t sandbox_engine_mem_peak(struct sandbox_engine *e);
 

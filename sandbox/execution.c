@@ -32,7 +32,8 @@ struct sandbox_exec {
     unsigned logs_dropped;
     unsigned worker_dropped; /* lines the worker dropped, as it reported them so far */
     int killed_at_deadline, finished;
-    int worker_done; /* the worker sent `done` and is exiting */
+    int worker_done; /* the worker sent `done` and is exiting, or stays (keep) */
+    int keep;        /* `done` said the worker stays for the principal's next run */
 };
 
 static const struct sandbox_worker_events worker_events;
@@ -48,7 +49,9 @@ static void destroy(struct sandbox_exec *x)
 {
     if (x->lease)
         sandbox_lease_cancel(x->lease);
-    if (x->worker && x->worker_done)
+    if (x->worker && x->worker_done && x->keep)
+        sandbox_worker_keep(x->worker);
+    else if (x->worker && x->worker_done)
         sandbox_worker_release_finished(x->worker);
     else if (x->worker)
         sandbox_worker_release(x->worker);
@@ -83,6 +86,8 @@ static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *st
     }
     r.duration_ms = uv_now(x->timer->loop) - x->started_ms;
     r.tool_calls = x->tool_calls;
+    r.worker_pid = x->worker ? sandbox_worker_pid(x->worker) : 0;
+    r.worker_run = x->worker ? sandbox_worker_runs(x->worker) : 0;
     x->ev->done(x->ud, x, &r);
     destroy(x);
 }
@@ -161,6 +166,7 @@ static int on_done(struct sandbox_exec *x, const cJSON *m)
             return -1;
     }
     x->worker_done = 1;
+    x->keep = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "reuse"));
     finish(x, outcome, cJSON_IsObject(stats) ? stats : NULL);
     return 0;
 }
@@ -265,6 +271,8 @@ static void send_run(struct sandbox_exec *x)
         buf_append_str(&b, ",\"catalog\":");
         buf_append_str(&b, x->catalog);
     }
+    if (sandbox_worker_run_begins(x->worker))
+        buf_append_str(&b, ",\"reuse\":true");
     buf_append_str(&b, "}\n");
     sandbox_worker_send(x->worker, b.data, b.len);
     buf_free(&b);
@@ -307,7 +315,7 @@ struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
     x->started_ms = uv_now(loop);
     if (x->rq.timeout_ms)
         uv_timer_start(x->timer, hard_deadline, x->rq.timeout_ms + x->rq.grace_ms, 0);
-    x->lease = sandbox_pool_lease(pool, leased, x);
+    x->lease = sandbox_pool_lease_for(pool, rq->principal, leased, x);
     return x;
 }
 

@@ -23,6 +23,7 @@ struct sandbox_exec_request {
     uint64_t max_log_bytes;
     unsigned max_calls;
     unsigned max_concurrent;
+    uint64_t principal;         /* who runs it (sandbox_pool_lease_for); 0 = a fresh worker */
 };
 
 struct sandbox_log_line {
@@ -39,6 +40,8 @@ struct sandbox_exec_result {
     int logs_dropped_at_least;     /* logs_dropped is a lower bound (the worker died) */
     uint64_t duration_ms;
     unsigned tool_calls;
+    int worker_pid;                /* the process that ran it (0: none) */
+    unsigned worker_run;           /* which of that process's runs it was, from 1 */
 };
 
 struct sandbox_exec_events {

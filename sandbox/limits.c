@@ -11,9 +11,15 @@
 #include <time.h>
 
 /* Every block carries a 16-byte header (keeps 16-byte alignment): its size,
- * then where it came from. */
+ * then where it came from. A block from malloc has two links before its
+ * header, in the list of such blocks (sandbox_limits_reset frees them). */
 #define HDR 16
-enum { FROM_RAW = 0, FROM_ARENA = 1 }; /* zone or malloc; the run's arena */
+enum { FROM_ZONE = 0, FROM_ARENA = 1, FROM_MALLOC = 2 };
+
+struct limits_block {
+    struct limits_block *prev, *next;
+};
+#define LINK sizeof(struct limits_block)
 
 /* AddressSanitizer cannot see overflows or uses after free inside the
  * arena's chunks: sanitizer builds take every block from malloc. */
@@ -29,9 +35,31 @@ void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap)
     l->mem_cap = mem_cap;
 }
 
+static void free_malloced(struct sandbox_limits *l)
+{
+    struct limits_block *b = l->blocks;
+    while (b) {
+        struct limits_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    l->blocks = NULL;
+}
+
 void sandbox_limits_release(struct sandbox_limits *l)
 {
     sandbox_arena_release(&l->arena);
+    free_malloced(l);
+}
+
+void sandbox_limits_reset(struct sandbox_limits *l, size_t mem_used)
+{
+    sandbox_limits_release(l);
+    l->mem_used = l->mem_peak = mem_used;
+    l->mem_cap = 0;
+    l->deadline_ns = 0;
+    l->timed_out = l->alloc_failed = 0;
+    l->timeout_line = 0;
 }
 
 static int over_cap(struct sandbox_limits *l, size_t grow)
@@ -65,12 +93,48 @@ static size_t hdr_origin(const unsigned char *p)
     return origin;
 }
 
+static void link_block(struct sandbox_limits *l, struct limits_block *b)
+{
+    b->prev = NULL;
+    b->next = l->blocks;
+    if (l->blocks)
+        l->blocks->prev = b;
+    l->blocks = b;
+}
+
+static void unlink_block(struct sandbox_limits *l, struct limits_block *b)
+{
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        l->blocks = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+}
+
+/* A block of n bytes (header included) from malloc, linked; its header's address. */
+static unsigned char *malloc_linked(struct sandbox_limits *l, size_t n)
+{
+    if (n > SIZE_MAX - LINK)
+        return NULL;
+    struct limits_block *b = malloc(LINK + n);
+    if (b == NULL)
+        return NULL;
+    link_block(l, b);
+    return (unsigned char *) (b + 1);
+}
+
+static struct limits_block *block_of(unsigned char *hdr)
+{
+    return (struct limits_block *) hdr - 1;
+}
+
 /* n bytes (header included): from the zygote's zone while it builds the
  * template heap, else from the run's arena when small, else from malloc. */
 static unsigned char *raw_alloc(struct sandbox_limits *l, size_t n, size_t *origin)
 {
     unsigned char *p = sandbox_zone_alloc(n);
-    *origin = FROM_RAW;
+    *origin = FROM_ZONE;
     if (p)
         return p;
     if (USE_ARENA && n <= ARENA_MAX && !sandbox_zone_active()) {
@@ -80,17 +144,33 @@ static unsigned char *raw_alloc(struct sandbox_limits *l, size_t n, size_t *orig
             return p;
         }
     }
-    return malloc(n);
+    *origin = FROM_MALLOC;
+    return malloc_linked(l, n);
 }
 
 static void raw_free(struct sandbox_limits *l, unsigned char *p, size_t n, size_t origin)
 {
-    if (origin == FROM_ARENA)
+    if (origin == FROM_ARENA) {
         sandbox_arena_free(&l->arena, p, n);
-    else if (sandbox_zone_owns(p))
+    } else if (origin == FROM_MALLOC) {
+        struct limits_block *b = block_of(p);
+        unlink_block(l, b);
+        free(b);
+    } else {
         sandbox_zone_free(p, n); /* a no-op in a worker: the page stays shared */
-    else
-        free(p);
+    }
+}
+
+/* Resizes a malloc'd block (header at p) to n bytes, header included. */
+static unsigned char *malloc_resize(struct sandbox_limits *l, unsigned char *p, size_t n)
+{
+    struct limits_block *b = block_of(p);
+    if (n > SIZE_MAX - LINK)
+        return NULL;
+    unlink_block(l, b);
+    struct limits_block *q = realloc(b, LINK + n);
+    link_block(l, q ? q : b); /* on failure the old block stays, and stays listed */
+    return q ? (unsigned char *) (q + 1) : NULL;
 }
 
 void *sandbox_limits_alloc(void *udata, size_t size)
@@ -152,9 +232,8 @@ void *sandbox_limits_realloc(void *udata, void *ptr, size_t size)
     size_t old = hdr_size(p);
     if (size > SIZE_MAX - HDR || (size > old && over_cap(l, size - old)))
         return NULL;
-    unsigned char *q = hdr_origin(p) == FROM_ARENA || sandbox_zone_owns(p)
-                           ? class_realloc(l, p, old, size)
-                           : realloc(p, size + HDR);
+    unsigned char *q = hdr_origin(p) == FROM_MALLOC ? malloc_resize(l, p, size + HDR)
+                                                    : class_realloc(l, p, old, size);
     if (q == NULL)
         return NULL;
     memcpy(q, &size, sizeof size);

@@ -19,7 +19,10 @@ struct sandbox_limits {
     int alloc_failed;     /* an allocation was refused by the cap */
     long timeout_line;    /* program line running when the deadline hit; 0 = unknown */
     struct sandbox_arena arena; /* small blocks, outside the zygote's zone */
+    struct limits_block *blocks; /* every block from malloc, newest first */
 };
+
+struct limits_block; /* the links before a malloc'd block's header */
 
 /* The file name programs are compiled under; frames with it are the user's. */
 #define SANDBOX_PROGRAM_FILE "program.js"
@@ -28,6 +31,13 @@ void sandbox_limits_init(struct sandbox_limits *l, size_t mem_cap);
 
 /* Frees the allocator's own memory; call after duk_destroy_heap. */
 void sandbox_limits_release(struct sandbox_limits *l);
+
+/* Frees every block handed out outside the zygote's zone (the arena's and
+ * malloc's), whoever still points to them: for a worker whose heap was just
+ * restored from the template (sandbox_zone_restore), where nothing refers
+ * to the last run's blocks any more. Then sets the counters to mem_used
+ * (the template's bytes), clears the deadline and the sticky flags. */
+void sandbox_limits_reset(struct sandbox_limits *l, size_t mem_used);
 
 /* Duktape allocator functions; udata is the struct sandbox_limits. */
 void *sandbox_limits_alloc(void *udata, size_t size);

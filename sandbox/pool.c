@@ -14,6 +14,7 @@
 
 struct sandbox_lease {
     struct sandbox_pool *pool;
+    uint64_t principal;
     sandbox_lease_cb *cb;
     void *ud;
     struct sandbox_lease *next;
@@ -31,8 +32,13 @@ struct sandbox_worker {
     int code, signal;
     uint64_t kill_at; /* released after its last message: killed then if still there */
     uint64_t burst_until; /* leased, no message yet: counted as on a CPU until then (0: not) */
+    uint64_t principal;   /* the only principal it serves, once leased for one (0: none) */
+    unsigned runs;        /* runs sent to it */
+    int may_keep;         /* its current run was sent asking it to stay */
+    int kept;             /* idle, kept for its principal (in the kept list) */
+    uint64_t kept_until;  /* retired then if still kept */
     struct sandbox_worker *next; /* all workers */
-    struct sandbox_worker *next_idle;
+    struct sandbox_worker *next_idle; /* in the idle list, or in the kept list */
 };
 
 struct sandbox_pool {
@@ -44,11 +50,12 @@ struct sandbox_pool {
     int zygote_running, zygote_ready, ctl_open, zygote_failures;
     struct buf ctl_in;
     struct sandbox_worker *workers, *idle, *idle_tail;
-    unsigned nidle, spawning;
+    struct sandbox_worker *kept, *kept_tail; /* kept for principals, least recently used first */
+    unsigned nidle, spawning, nkept;
     unsigned bursting; /* leased workers counted as on a CPU (burst_until != 0) */
     unsigned nleases;
     struct sandbox_lease *leases, *leases_tail;
-    uv_timer_t deliver, restart, sweep, burst;
+    uv_timer_t deliver, restart, sweep, burst, keep;
     int closing, open_handles;
     void (*close_cb)(void *);
     void *close_ud;
@@ -149,20 +156,47 @@ static void worker_closed(uv_handle_t *h)
     maybe_finish_close(p);
 }
 
-static void remove_idle(struct sandbox_worker *w)
+/* Unlinks w from a singly linked list through next_idle; 1 if it was there. */
+static int unlink_from(struct sandbox_worker **head, struct sandbox_worker **tail,
+                       struct sandbox_worker *w)
 {
-    struct sandbox_pool *p = w->pool;
-    struct sandbox_worker **pp = &p->idle, *prev = NULL;
+    struct sandbox_worker **pp = head, *prev = NULL;
     while (*pp && *pp != w) {
         prev = *pp;
         pp = &(*pp)->next_idle;
     }
     if (*pp == NULL)
-        return;
+        return 0;
     *pp = w->next_idle;
-    if (p->idle_tail == w)
-        p->idle_tail = prev;
-    p->nidle--;
+    if (*tail == w)
+        *tail = prev;
+    w->next_idle = NULL;
+    return 1;
+}
+
+static void append_to(struct sandbox_worker **head, struct sandbox_worker **tail,
+                      struct sandbox_worker *w)
+{
+    w->next_idle = NULL;
+    if (*tail)
+        (*tail)->next_idle = w;
+    else
+        *head = w;
+    *tail = w;
+}
+
+/* Takes w out of the idle list or the kept list, whichever holds it. */
+static void remove_idle(struct sandbox_worker *w)
+{
+    struct sandbox_pool *p = w->pool;
+    if (w->kept) {
+        if (unlink_from(&p->kept, &p->kept_tail, w))
+            p->nkept--;
+        w->kept = 0;
+        return;
+    }
+    if (unlink_from(&p->idle, &p->idle_tail, w))
+        p->nidle--;
 }
 
 /* Called once the worker's fate is known; frees it if the owner is done. */
@@ -200,6 +234,8 @@ static void worker_lines(struct sandbox_worker *w)
         start += len + 1;
     }
     buf_consume(&w->in, start);
+    if (w->kept && w->in.len)
+        sandbox_worker_kill(w); /* spoke after its `done`: hostile */
 }
 
 /* The worker spoke (or was released): it no longer holds a CPU slot, and a
@@ -268,11 +304,7 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
         return;
     }
     uv_read_start((uv_stream_t *) &w->pipe, alloc_cb, worker_read);
-    if (p->idle_tail)
-        p->idle_tail->next_idle = w;
-    else
-        p->idle = w;
-    p->idle_tail = w;
+    append_to(&p->idle, &p->idle_tail, w);
     p->nidle++;
     uv_timer_start(&p->deliver, deliver, 0, 0);
 }
@@ -297,11 +329,21 @@ static int cpu_slot_free(const struct sandbox_pool *p)
     return p->nidle + p->spawning + p->bursting < p->cfg.size + p->cfg.cpu_slots;
 }
 
-/* Keeps `size` workers idle plus one for every lease waiting, within the
- * CPU slots. */
+/* Fresh idle workers to keep: `size`, less one for each worker kept for a
+ * principal, down to one. A kept worker is a ready worker too, for the one
+ * client whose next call is the likeliest (a stdio client's only one); the
+ * fresh ones serve new principals and a principal's concurrent calls. */
+static unsigned fresh_target(const struct sandbox_pool *p)
+{
+    unsigned kept = p->nkept < p->cfg.size ? p->nkept : p->cfg.size - 1;
+    return p->cfg.size - kept;
+}
+
+/* Keeps fresh_target workers idle plus one for every lease waiting, within
+ * the CPU slots. */
 static void refill(struct sandbox_pool *p)
 {
-    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < p->cfg.size + p->nleases &&
+    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < fresh_target(p) + p->nleases &&
            cpu_slot_free(p)) {
         p->spawning++;
         ctl_send(p, "spawn\n");
@@ -355,20 +397,57 @@ static struct sandbox_lease *pop_lease(struct sandbox_pool *p)
     return l;
 }
 
+/* The worker kept for this principal that has waited least (warmest), or NULL. */
+static struct sandbox_worker *kept_for(struct sandbox_pool *p, uint64_t principal)
+{
+    struct sandbox_worker *found = NULL;
+    if (principal == 0)
+        return NULL;
+    for (struct sandbox_worker *w = p->kept; w; w = w->next_idle)
+        if (w->principal == principal)
+            found = w;
+    return found;
+}
+
+static void hand_over(struct sandbox_lease *l, struct sandbox_worker *w)
+{
+    remove_idle(w);
+    w->leased = 1;
+    w->principal = l->principal;
+    start_burst(w);
+    sandbox_lease_cb *cb = l->cb;
+    void *ud = l->ud;
+    free(l);
+    cb(ud, w, NULL);
+}
+
+/* Serves the waiting leases whose principal has a worker kept for it, in
+ * order; they do not wait behind leases that need a fresh worker. */
+static void deliver_kept(struct sandbox_pool *p)
+{
+    struct sandbox_lease **pp = &p->leases, *prev = NULL;
+    while (*pp && p->kept) {
+        struct sandbox_lease *l = *pp;
+        struct sandbox_worker *w = kept_for(p, l->principal);
+        if (w == NULL) {
+            prev = l;
+            pp = &l->next;
+            continue;
+        }
+        *pp = l->next;
+        if (p->leases_tail == l)
+            p->leases_tail = prev;
+        p->nleases--;
+        hand_over(l, w); /* may lease again: the list is re-read from pp */
+    }
+}
+
 static void deliver(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
-    while (p->leases && p->idle) {
-        struct sandbox_lease *l = pop_lease(p);
-        struct sandbox_worker *w = p->idle;
-        remove_idle(w);
-        w->leased = 1;
-        start_burst(w);
-        sandbox_lease_cb *cb = l->cb;
-        void *ud = l->ud;
-        free(l);
-        cb(ud, w, NULL);
-    }
+    deliver_kept(p);
+    while (p->leases && p->idle)
+        hand_over(pop_lease(p), p->idle);
     /* Leases waiting with no zygote able to serve them fail. */
     while (p->leases && (p->closing || (!p->zygote_running && p->zygote_failures >= 5))) {
         struct sandbox_lease *l = pop_lease(p);
@@ -383,8 +462,15 @@ static void deliver(uv_timer_t *t)
 
 struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_cb *cb, void *ud)
 {
+    return sandbox_pool_lease_for(p, 0, cb, ud);
+}
+
+struct sandbox_lease *sandbox_pool_lease_for(struct sandbox_pool *p, uint64_t principal,
+                                             sandbox_lease_cb *cb, void *ud)
+{
     struct sandbox_lease *l = xcalloc(1, sizeof *l);
     l->pool = p;
+    l->principal = p->cfg.max_runs > 1 ? principal : 0;
     l->cb = cb;
     l->ud = ud;
     if (p->leases_tail)
@@ -394,7 +480,8 @@ struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_c
     p->leases_tail = l;
     p->nleases++;
     uv_timer_start(&p->deliver, deliver, 0, 0);
-    refill_if_short(p);
+    if (kept_for(p, l->principal) == NULL)
+        refill_if_short(p);
     return l;
 }
 
@@ -423,6 +510,11 @@ uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p)
 unsigned sandbox_pool_idle(const struct sandbox_pool *p)
 {
     return p->nidle;
+}
+
+unsigned sandbox_pool_kept(const struct sandbox_pool *p)
+{
+    return p->nkept;
 }
 
 /* --- the worker handle API ------------------------------------------------------------------- */
@@ -507,6 +599,82 @@ void sandbox_worker_release_finished(struct sandbox_worker *w)
 int sandbox_worker_pid(const struct sandbox_worker *w)
 {
     return w->pid;
+}
+
+int sandbox_worker_run_begins(struct sandbox_worker *w)
+{
+    w->runs++;
+    w->may_keep = w->principal != 0 && w->pool->cfg.max_runs > 1 && w->runs < w->pool->cfg.max_runs;
+    return w->may_keep;
+}
+
+unsigned sandbox_worker_runs(const struct sandbox_worker *w)
+{
+    return w->runs;
+}
+
+/* --- workers kept for their principal ------------------------------------------------------- */
+
+/* Ends a kept worker as a finished one: our end of its socket closes, and
+ * the worker, waiting for its next run, exits at that EOF. */
+static void retire(struct sandbox_worker *w)
+{
+    remove_idle(w);
+    w->leased = 1;
+    sandbox_worker_release_finished(w);
+}
+
+/* Retires the kept workers whose idle period ended; re-arms for the next. */
+static void keep_timeout(uv_timer_t *t)
+{
+    struct sandbox_pool *p = t->data;
+    uint64_t now = uv_now(p->loop);
+    while (p->kept && p->kept->kept_until <= now)
+        retire(p->kept); /* the list is in order of kept_until */
+    if (p->kept && !p->closing)
+        uv_timer_start(&p->keep, keep_timeout, p->kept->kept_until - now, 0);
+}
+
+void sandbox_worker_keep(struct sandbox_worker *w)
+{
+    struct sandbox_pool *p = w->pool;
+    if (!w->may_keep || w->principal == 0 || w->eof || w->exited || w->closing || p->closing) {
+        sandbox_worker_release_finished(w);
+        return;
+    }
+    w->ev = NULL;
+    w->ud = NULL;
+    end_burst(w);
+    w->leased = 0;
+    w->may_keep = 0;
+    w->kept = 1;
+    w->kept_until = uv_now(p->loop) + (p->cfg.idle_ms ? p->cfg.idle_ms : 60000);
+    append_to(&p->kept, &p->kept_tail, w);
+    p->nkept++;
+    unsigned max = p->cfg.max_kept ? p->cfg.max_kept : SANDBOX_POOL_MAX_KEPT;
+    while (p->nkept > max)
+        retire(p->kept);
+    if (!uv_is_active((uv_handle_t *) &p->keep))
+        uv_timer_start(&p->keep, keep_timeout, p->kept->kept_until - uv_now(p->loop), 0);
+    if (p->leases)
+        uv_timer_start(&p->deliver, deliver, 0, 0);
+    refill(p);
+}
+
+void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal)
+{
+    if (principal == 0)
+        return;
+    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+        if (w->principal != principal)
+            continue;
+        w->principal = 0; /* a worker still leased is not kept after its run */
+    }
+    for (struct sandbox_worker *w = p->kept, *next; w; w = next) {
+        next = w->next_idle;
+        if (w->principal == 0)
+            retire(w);
+    }
 }
 
 /* --- the zygote --------------------------------------------------------------------------------- */
@@ -665,7 +833,8 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     uv_timer_init(loop, &p->restart);
     uv_timer_init(loop, &p->sweep);
     uv_timer_init(loop, &p->burst);
-    p->deliver.data = p->restart.data = p->sweep.data = p->burst.data = p;
+    uv_timer_init(loop, &p->keep);
+    p->deliver.data = p->restart.data = p->sweep.data = p->burst.data = p->keep.data = p;
     start_zygote(p);
     return p;
 }
@@ -715,13 +884,20 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     }
     p->idle = p->idle_tail = NULL; /* every worker is closing */
     p->nidle = 0;
-    p->open_handles += 4;
+    for (struct sandbox_worker *w = p->workers; w; w = w->next)
+        w->kept = 0;
+    p->kept = p->kept_tail = NULL;
+    p->nkept = 0;
+    p->open_handles += 5;
     uv_close((uv_handle_t *) &p->deliver, timer_closed);
     uv_close((uv_handle_t *) &p->restart, timer_closed);
     uv_close((uv_handle_t *) &p->sweep, timer_closed);
     uv_close((uv_handle_t *) &p->burst, timer_closed);
+    uv_close((uv_handle_t *) &p->keep, timer_closed);
+    /* SIGTERM: the zygote kills and reaps its workers, then exits (before it
+     * is ready, SIGTERM's default action ends it just as well). */
     if (p->zygote_running)
-        uv_process_kill(&p->zygote, SIGKILL);
+        uv_process_kill(&p->zygote, SIGTERM);
     else if (p->ctl_open)
         uv_close((uv_handle_t *) &p->ctl, ctl_closed);
 }

@@ -23,7 +23,13 @@ struct sandbox_pool_config {
     size_t max_line_bytes;        /* largest line a worker may send */
     const char *log_level;        /* passed to the zygote */
     unsigned cpu_slots;           /* workers presumed on a CPU at once (0: 4 x the CPUs) */
+    unsigned max_runs;            /* runs per worker for one principal; 0 or 1: no reuse */
+    uint64_t idle_ms;             /* a worker kept for a principal retires after this (0: 60 s) */
+    unsigned max_kept;            /* workers kept for principals in all, oldest retired first
+                                     (0: SANDBOX_POOL_MAX_KEPT) */
 };
+
+#define SANDBOX_POOL_MAX_KEPT 64
 
 /* Admission: a worker is presumed to use a CPU while it is forked and starts
  * up, and after its lease until its first message or for this long. Beyond
@@ -48,6 +54,20 @@ typedef void sandbox_lease_cb(void *ud, struct sandbox_worker *w, const char *er
 /* Leases an idle worker: cb runs later (never inside this call) once one is
  * ready. The returned handle can cancel a lease still waiting. */
 struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_cb *cb, void *ud);
+
+/* Reuse within a principal (ARCHITECTURE.md section 2). A principal is a
+ * number > 0 that the caller never gives to another client; 0 is none. A
+ * worker leased for a principal is either a worker kept for it (preferred)
+ * or a fresh one; it never serves another principal. */
+struct sandbox_lease *sandbox_pool_lease_for(struct sandbox_pool *p, uint64_t principal,
+                                             sandbox_lease_cb *cb, void *ud);
+
+/* Ends the workers kept for a principal that is gone (session ended, client
+ * left); workers of it still leased are not kept afterwards. */
+void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal);
+
+/* Number of workers kept idle for principals. */
+unsigned sandbox_pool_kept(const struct sandbox_pool *p);
 void sandbox_lease_cancel(struct sandbox_lease *l);
 
 uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p);
@@ -88,5 +108,19 @@ void sandbox_worker_release(struct sandbox_worker *w);
 void sandbox_worker_release_finished(struct sandbox_worker *w);
 
 int sandbox_worker_pid(const struct sandbox_worker *w);
+
+/* Counts a run about to be sent to a leased worker and says whether the
+ * worker may be kept for its principal after it (reuse on, a principal,
+ * under the run cap): the run message then asks the worker to stay. */
+int sandbox_worker_run_begins(struct sandbox_worker *w);
+
+/* Runs sent to this worker so far (sandbox_worker_run_begins). */
+unsigned sandbox_worker_runs(const struct sandbox_worker *w);
+
+/* For a worker whose `done` said it stays (and whose run was begun with
+ * reuse allowed): keeps it idle for its principal until its next lease, the
+ * idle period, the principal's end or eviction; otherwise behaves as
+ * sandbox_worker_release_finished. The caller must not use w afterwards. */
+void sandbox_worker_keep(struct sandbox_worker *w);
 
 #endif

@@ -50,12 +50,17 @@ static int add_rules(scmp_filter_ctx ctx, int ipc_fd)
         SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(setitimer),
         SCMP_SYS(exit_group),   SCMP_SYS(exit),       SCMP_SYS(getpid),
         SCMP_SYS(gettid),       SCMP_SYS(tgkill),     SCMP_SYS(restart_syscall),
+        SCMP_SYS(getrandom), /* Math.random's new seed between two runs of a reused worker */
     };
     int rc = 0;
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
         rc |= allow(ctx, plain[i]);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1, SCMP_A0(SCMP_CMP_EQ, ipc_fd));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, ipc_fd));
+    /* The worker's own /proc/self/pagemap, opened before the filter at the
+     * next descriptor: which template pages it copied (sandbox_zone_restore). */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pread64), 1,
+                           SCMP_A0(SCMP_CMP_EQ, ipc_fd + 1));
     /* Memory, never executable. */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
                            SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));

@@ -1,8 +1,10 @@
-/* The worker's life: lock down, read one run message, drive the engine with
+/* The worker's life: lock down, read a run message, drive the engine with
  * a poll loop (tool results from the host, timers, the deadline), stream
- * calls and console lines out, send the outcome, exit. Blocking I/O on one
- * socket; a 5 ms interval timer forces engine interrupts so long-running
- * code meets its deadline. */
+ * calls and console lines out, send the outcome; then exit, or, when the
+ * host allowed it and the run ended normally, restore the template heap and
+ * wait for the same principal's next run. Blocking I/O on one socket; a
+ * 5 ms interval timer forces engine interrupts so long-running code meets
+ * its deadline. */
 #include "sandbox/worker.h"
 #include "sandbox/engine.h"
 #include "sandbox/limits.h"
@@ -15,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,10 +26,17 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #define READ_LIMIT (96u << 20) /* largest message the host may send */
 #define FLUSH_AT (64u << 10)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1 /* every restore is checked against the snapshot */
+#else
+#define SANITIZED 0
+#endif
 
 struct worker {
     struct sandbox_engine *engine;
@@ -38,6 +48,11 @@ struct worker {
     int64_t deadline_ms; /* absolute, engine clock; 0 = none */
     uint64_t timeout_ms;
     int eof;
+    int reuse;        /* the run message allows another run after this one */
+    unsigned runs;    /* programs run by this process */
+    unsigned cpu_seconds; /* the RLIMIT_CPU backstop (0 = none) */
+    int check_restore;    /* compare the whole zone after each restore */
+    long restored_pages;  /* template pages the last restore wrote back */
 };
 
 static struct worker W;
@@ -165,12 +180,31 @@ static void start_ticker(void)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* Opens this process's pagemap at SANDBOX_PAGEMAP_FD, for the restore of
+ * the template heap between runs (sandbox_zone_restore); 1 when it is open.
+ * Without it the restore compares every page instead. */
+static int open_pagemap(void)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    if (fd != SANDBOX_PAGEMAP_FD) {
+        int ok = dup2(fd, SANDBOX_PAGEMAP_FD) == SANDBOX_PAGEMAP_FD;
+        close(fd);
+        if (!ok)
+            return 0;
+    }
+    sandbox_zone_use_pagemap(SANDBOX_PAGEMAP_FD);
+    return 1;
+}
+
 static void lock_down(const struct sandbox_worker_config *cfg)
 {
+    int pagemap = sandbox_zone_restorable() && open_pagemap();
     set_limit(RLIMIT_NPROC, 0);
     set_limit(RLIMIT_FSIZE, 0);
     set_limit(RLIMIT_CORE, 0);
-    set_limit(RLIMIT_NOFILE, SANDBOX_IPC_FD + 1);
+    set_limit(RLIMIT_NOFILE, (rlim_t) (pagemap ? SANDBOX_PAGEMAP_FD : SANDBOX_IPC_FD) + 1);
     if (cfg->address_space_bytes)
         set_limit(RLIMIT_AS, cfg->address_space_bytes);
     if (cfg->cpu_seconds)
@@ -279,11 +313,20 @@ static void process_lines(void)
     buf_consume(&W.in, start);
 }
 
-/* Blocks until one whole line is buffered; returns it (NUL-terminated) or NULL at EOF. */
+/* Blocks until one whole line is buffered; returns it (NUL-terminated) or
+ * NULL at EOF. Results of host calls are skipped: between two runs, the
+ * host may still answer a call the last program left behind (call ids
+ * never repeat within a process, so such an answer settles nothing). */
 static char *read_first_line(size_t *len)
 {
+    static const char stale[] = "{\"t\":\"result\",";
     for (;;) {
         char *nl = W.in.data ? memchr(W.in.data, '\n', W.in.len) : NULL;
+        if (nl && (size_t) (nl - W.in.data) >= sizeof stale - 1 &&
+            memcmp(W.in.data, stale, sizeof stale - 1) == 0) {
+            buf_consume(&W.in, (size_t) (nl - W.in.data) + 1);
+            continue;
+        }
         if (nl) {
             *nl = '\0';
             *len = (size_t) (nl - W.in.data);
@@ -337,6 +380,8 @@ static void start_run(char *line, size_t len)
     W.max_log_bytes = num(msg, "maxLogBytes", 256u << 10);
     W.max_result_bytes = num(msg, "maxResultBytes", 1u << 20);
     W.timeout_ms = l.timeout_ms;
+    W.reuse = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "reuse"));
+    W.runs++;
     W.deadline_ms = l.timeout_ms ? sandbox_engine_now_ms() + (int64_t) l.timeout_ms : 0;
     char *catalog = NULL;
     const cJSON *cat = cJSON_GetObjectItemCaseSensitive(msg, "catalog");
@@ -397,7 +442,7 @@ static void append_u64(struct buf *b, uint64_t v)
         buf_append_char(b, t[--n]);
 }
 
-static void send_done(void)
+static void send_done(int again)
 {
     buf_append_str(&W.out, "{\"t\":\"done\",\"outcome\":");
     sandbox_engine_outcome(W.engine, W.max_result_bytes, &W.out);
@@ -411,7 +456,11 @@ static void send_done(void)
     append_u64(&W.out, W.logs_dropped);
     buf_append_str(&W.out, ",\"unhandledRejections\":");
     append_u64(&W.out, sandbox_engine_unhandled(W.engine));
-    buf_append_str(&W.out, "}}\n");
+    if (W.runs > 1) {
+        buf_append_str(&W.out, ",\"restoredPages\":");
+        append_u64(&W.out, (uint64_t) W.restored_pages);
+    }
+    buf_append_str(&W.out, again ? "},\"reuse\":true}\n" : "}}\n");
     flush();
 }
 
@@ -432,6 +481,64 @@ static void await_host_close(void)
     }
 }
 
+/* CPU seconds this process has used (its RLIMIT_CPU counts them all). */
+static uint64_t cpu_used_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return UINT64_MAX;
+    return (uint64_t) ts.tv_sec;
+}
+
+/* Whether this process may run the principal's next program: the host
+ * allowed it, the program ended normally, and the process is well within
+ * its CPU backstop (which counts every run). */
+static int may_run_again(void)
+{
+    if (!W.reuse || !sandbox_engine_reusable(W.engine) || !sandbox_zone_restorable())
+        return 0;
+    return W.cpu_seconds == 0 || cpu_used_seconds() < W.cpu_seconds / 2;
+}
+
+/* Brings the process back to the state of a worker that has run nothing:
+ * the template heap's bytes from the zygote's snapshot, the run's blocks
+ * freed, a new Math.random seed, the run's counters cleared. Exits when the
+ * heap cannot be restored (the host then sees the channel close). */
+static void restore(void)
+{
+    if ((W.restored_pages = sandbox_zone_restore()) < 0)
+        _exit(0);
+    sandbox_engine_reset(W.engine);
+    if (W.check_restore && !sandbox_zone_pristine())
+        _exit(7);
+    sandbox_limits_reseed();
+    W.calls = W.max_calls = 0;
+    W.log_bytes = W.max_log_bytes = W.max_result_bytes = 0;
+    W.logs_dropped = 0;
+    W.deadline_ms = 0;
+    W.timeout_ms = 0;
+    W.reuse = 0;
+}
+
+/* Runs one program from its run message to `done`; returns 1 when the
+ * process stays for another run (the heap restored), 0 when it is to exit. */
+static int serve_one(char *line, size_t len)
+{
+    start_run(line, len);
+    buf_consume(&W.in, len + 1);
+    process_lines();
+    drive();
+    if (W.eof)
+        _exit(0);
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    int again = may_run_again();
+    send_done(again);
+    if (again)
+        restore();
+    return again;
+}
+
 void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
                          const struct sandbox_worker_config *cfg)
 {
@@ -448,25 +555,22 @@ void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
 
     memset(&W, 0, sizeof W);
     W.engine = e;
+    W.cpu_seconds = cfg->cpu_seconds;
+    W.check_restore = SANITIZED || getenv("MCP_CODEMODE_CHECK_RESTORE") != NULL;
     buf_init(&W.in, READ_LIMIT);
     buf_init(&W.out, 0);
     struct sandbox_engine_host host = {NULL, on_call, on_log};
     sandbox_engine_set_host(e, &host);
     ticker_engine = e;
 
-    size_t len;
-    char *line = read_first_line(&len);
-    if (line == NULL)
-        _exit(0); /* retired before use */
-    start_run(line, len);
-    buf_consume(&W.in, len + 1);
-    process_lines();
-    drive();
-    if (W.eof)
-        _exit(0);
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
-    send_done();
+    for (;;) {
+        size_t len;
+        char *line = read_first_line(&len);
+        if (line == NULL)
+            _exit(0); /* retired before use, or after its last run */
+        if (!serve_one(line, len))
+            break;
+    }
     await_host_close();
     _exit(0);
 }

@@ -1,12 +1,17 @@
-/* A worker process: one execution in a forked copy of the zygote's template
- * heap, behind rlimits and a seccomp filter, talking newline-delimited JSON
- * to the host over one socket (ARCHITECTURE.md section 2):
- *   host -> worker  {"t":"run",...} {"t":"result","id":N,"ok":true,"value":V}
+/* A worker process: executions of one principal, one at a time, in a forked
+ * copy of the zygote's template heap restored byte for byte between them,
+ * behind rlimits and a seccomp filter, talking newline-delimited JSON to the
+ * host over one socket (ARCHITECTURE.md section 2):
+ *   host -> worker  {"t":"run",...,"reuse":true?} {"t":"result","id":N,"ok":true,"value":V}
  *                   {"t":"result","id":N,"ok":false,"error":E} {"t":"cancel"}
  *   worker -> host  {"t":"call","id":N,"op":"tool","name":"srv.tool","args":A}
  *                   {"t":"log","level":"info","text":"..."}  (written at once: a kill
  *                   cannot lose it) {"t":"dropped","n":N}  (lines over the log cap so
- *                   far, at N = 1, 2, 4, ...) {"t":"done","outcome":O,"stats":{...}}
+ *                   far, at N = 1, 2, 4, ...)
+ *                   {"t":"done","outcome":O,"stats":{...},"reuse":true?}
+ * "reuse" in a run: the host will keep the worker for its principal after
+ * this run; in done: the worker restores its heap and waits for the next
+ * run (otherwise it exits once the host closes the socket).
  * Strings hold U+0000 and lone surrogates as \u0000 and \udXXX escapes; the host
  * reads them with json_parse (common/json.h).
  */
@@ -19,6 +24,8 @@ struct sandbox_engine;
 
 /* The descriptor number the IPC socket has inside a worker. */
 #define SANDBOX_IPC_FD 3
+/* The worker's /proc/self/pagemap (read with pread only; see sandbox/zone.h). */
+#define SANDBOX_PAGEMAP_FD (SANDBOX_IPC_FD + 1)
 
 struct sandbox_worker_config {
     uint64_t address_space_bytes; /* RLIMIT_AS; 0 = leave as is */
@@ -28,7 +35,8 @@ struct sandbox_worker_config {
 };
 
 /* Locks the process down (fds, rlimits, no_new_privs, seccomp), waits for a
- * run message, runs it to completion in `e`, reports, and exits. Never returns. */
+ * run message, runs it to completion in `e` and reports; repeats while runs
+ * allow reuse and end normally (see above), then exits. Never returns. */
 void sandbox_worker_main(struct sandbox_engine *e, int ipc_fd,
                          const struct sandbox_worker_config *cfg) __attribute__((noreturn));
 

@@ -6,7 +6,9 @@
 #include "sandbox/zone.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define RESERVE ((size_t) 64 << 20)
 #define SMALL_MAX 512u
@@ -27,6 +29,9 @@ static struct {
     void *free_small[NCLASSES];
     struct large *free_large;
     int frozen;
+    const char *snap; /* sandbox_zone_snapshot: read-only, shared with the zygote */
+    size_t snap_len;  /* whole pages from base */
+    int pagemap;      /* /proc/self/pagemap, or -1 (and 0 before sandbox_zone_use_pagemap) */
 } Z;
 
 int sandbox_zone_enable(void)
@@ -169,4 +174,114 @@ void sandbox_zone_free(void *p, size_t n)
     unsigned c = class_of(n, &size);
     *(void **) p = Z.free_small[c];
     Z.free_small[c] = p;
+}
+
+/* --- the snapshot workers restore from --------------------------------------------- */
+
+static size_t used_pages_len(void)
+{
+    return ((size_t) (Z.top - Z.base) + PAGE - 1) & ~(size_t) (PAGE - 1);
+}
+
+/* A read-only shared copy of len bytes at src, through a memory file that
+ * this process writes without mapping it for writing; NULL on failure. */
+static const char *shared_copy(const char *src, size_t len)
+{
+    int fd = memfd_create("mcp-codemode-template", MFD_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t done = 0;
+    if (ftruncate(fd, (off_t) len) == 0) {
+        while (done < len) {
+            ssize_t n = write(fd, src + done, len - done);
+            if (n <= 0)
+                break;
+            done += (size_t) n;
+        }
+    }
+    void *p = done == len ? mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (p == MAP_FAILED)
+        return NULL;
+    /* A worker reads the few pages it restores: without this, each read
+     * fault also maps the 15 pages around it (fault-around), resident in
+     * every reused worker for nothing. */
+    madvise(p, len, MADV_RANDOM);
+    return p;
+}
+
+int sandbox_zone_snapshot(void)
+{
+    if (Z.base == NULL || Z.top == Z.base)
+        return -1;
+    size_t len = used_pages_len();
+    const char *s = shared_copy(Z.base, len);
+    if (s == NULL)
+        return -1;
+    if (Z.snap)
+        munmap((void *) Z.snap, Z.snap_len);
+    Z.snap = s;
+    Z.snap_len = len;
+    return 0;
+}
+
+/* 1 when the snapshot covers the zone as it is now. */
+static int snapshot_current(void)
+{
+    return Z.snap != NULL && used_pages_len() == Z.snap_len;
+}
+
+int sandbox_zone_restorable(void)
+{
+    return snapshot_current();
+}
+
+void sandbox_zone_use_pagemap(int fd)
+{
+    Z.pagemap = fd;
+}
+
+#define PM_PRESENT (1ull << 63)
+#define PM_SWAPPED (1ull << 62)
+#define PM_EXCLUSIVE (1ull << 56) /* mapped by this process only */
+#define PM_BATCH 512u
+
+/* Page off of the zone back from the snapshot, given its pagemap entry
+ * (have_entry 0: no pagemap). A page the worker shares is the zygote's, a
+ * page it never mapped was never touched by it (the zygote's pages are
+ * mapped in the worker from its fork on): both are left alone. A page it
+ * holds alone is copied back; a swapped-out page is compared first. */
+static long restore_page(size_t off, uint64_t entry, int have_entry)
+{
+    if (have_entry && (entry & PM_PRESENT) && !(entry & PM_EXCLUSIVE))
+        return 0;
+    if (have_entry && !(entry & (PM_PRESENT | PM_SWAPPED)))
+        return 0;
+    if (!(have_entry && (entry & PM_PRESENT)) && memcmp(Z.base + off, Z.snap + off, PAGE) == 0)
+        return 0;
+    memcpy(Z.base + off, Z.snap + off, PAGE);
+    return 1;
+}
+
+long sandbox_zone_restore(void)
+{
+    if (!snapshot_current())
+        return -1;
+    long copied = 0;
+    uint64_t entries[PM_BATCH];
+    size_t npages = Z.snap_len / PAGE;
+    for (size_t first = 0; first < npages; first += PM_BATCH) {
+        size_t n = npages - first < PM_BATCH ? npages - first : PM_BATCH;
+        off_t at = (off_t) (((uintptr_t) Z.base / PAGE + first) * sizeof entries[0]);
+        int have = Z.pagemap > 0 &&
+                   pread(Z.pagemap, entries, n * sizeof entries[0], at) == (ssize_t) (n * sizeof entries[0]);
+        for (size_t i = 0; i < n; i++)
+            copied += restore_page((first + i) * PAGE, have ? entries[i] : 0, have);
+    }
+    return copied;
+}
+
+int sandbox_zone_pristine(void)
+{
+    return snapshot_current() && memcmp(Z.base, Z.snap, Z.snap_len) == 0;
 }

@@ -50,4 +50,34 @@ size_t sandbox_zone_usable(size_t n);
 /* Returns block p, requested with n bytes, for reuse; nothing when frozen. */
 void sandbox_zone_free(void *p, size_t n);
 
+/* Copies the zone's pages handed out so far into a read-only snapshot that
+ * forked workers inherit (a shared memory file: no page of it is resident
+ * in this process). Call in the zygote once the template heap is built,
+ * before the first fork; the zone must not change afterwards. Returns 0, or
+ * -1 when there is no zone or no memory for the copy (workers then cannot
+ * be reused: sandbox_zone_restore fails). */
+int sandbox_zone_snapshot(void);
+
+/* Lets sandbox_zone_restore read which pages this process holds alone from
+ * fd, an open /proc/self/pagemap (-1: none; it then compares every page). */
+void sandbox_zone_use_pagemap(int fd);
+
+/* In a worker (zone frozen): writes the snapshot's bytes back over every
+ * page of the zone that may differ from it, so that the template heap is
+ * again byte for byte what the zygote built. With a pagemap, only the pages
+ * the worker copied on write (mapped by it alone) are copied back: a page
+ * it still shares holds the zygote's bytes, which never change after the
+ * snapshot, and a page it never mapped was never touched. Without one, or for a page the pagemap cannot vouch for
+ * (swapped out, not mapped), the page is compared with the snapshot.
+ * Returns the number of pages written, or -1 when it cannot (no snapshot,
+ * or the zone changed after it). */
+long sandbox_zone_restore(void);
+
+/* 1 when sandbox_zone_restore can work: a snapshot of the zone as it is. */
+int sandbox_zone_restorable(void);
+
+/* 1 when the zone's pages equal the snapshot's (a check for tests and
+ * sanitizer builds); 0 when they differ or there is no snapshot. */
+int sandbox_zone_pristine(void);
+
 #endif

@@ -251,12 +251,15 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
         log_error("zygote", "%s", err);
         return 1;
     }
+    if (sandbox_zone_snapshot() != 0)
+        log_warn("zygote", "cannot snapshot the template heap: every worker serves one execution");
     if (sandbox_seccomp_prepare(SANDBOX_IPC_FD) != 0)
         log_warn("zygote", "cannot prebuild the seccomp filter: each worker compiles its own");
     consolidate_heap();
     sigset_t mask, oldmask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGTERM); /* the host's close: end the workers, reap them, exit */
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     warm_lowering();
@@ -272,8 +275,11 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
             break;
         if (p[1].revents) {
             struct signalfd_siginfo si;
-            while (read(sfd, &si, sizeof si) > 0) {
-            }
+            int term = 0;
+            while (read(sfd, &si, sizeof si) > 0)
+                term |= si.ssi_signo == SIGTERM;
+            if (term)
+                break;
             reap(ctl_fd);
         }
         if (p[0].revents) {
@@ -288,7 +294,14 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
             }
         }
     }
+    /* Reaped, not left to init: the CPU time of workers that lived until the
+     * end (kept for a principal) is then counted in this process's
+     * children's usage, and so in the host's. */
     for (int i = 0; i < nchildren; i++)
         kill(children[i], SIGKILL);
+    for (int i = 0; i < nchildren; i++)
+        waitpid(children[i], NULL, 0);
+    close(sfd);
+    sandbox_engine_destroy(tmpl);
     return 0;
 }

@@ -58,6 +58,7 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "http",
                                             "policy",
                                             "audit",
+                                            "sandbox",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -324,7 +325,7 @@ static int read_authority(struct config_ctx *x, cJSON *block, const struct confi
 int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config *c = x->c;
-    struct config_kpath lp = {p, "logLevel", 0}, hp = {p, "http", 0};
+    struct config_kpath lp = {p, "logLevel", 0}, hp = {p, "http", 0}, sp = {p, "sandbox", 0};
     if (config__object(x, block, p) < 0)
         return -1;
     config__unknown_keys(x, block, p, codemode_keys);
@@ -341,6 +342,9 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
         c->log_level = name;
     }
     if (http != NULL && read_http(x, http, &hp) < 0)
+        return -1;
+    cJSON *sandbox = cJSON_GetObjectItemCaseSensitive(block, "sandbox");
+    if (sandbox != NULL && config__sandbox(x, sandbox, &sp) < 0)
         return -1;
     return read_authority(x, block, p);
 }

@@ -32,6 +32,9 @@ void config_init(struct config *c)
         .max_concurrent_calls = 256,
         .call_timeout_ms = 60000,
         .declarations_budget = 32768,
+        .sandbox_reuse = 1,
+        .max_runs_per_worker = 1000,
+        .worker_idle_ms = 60000,
     };
     tools_policy_init(&c->policy);
 }

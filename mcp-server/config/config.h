@@ -23,6 +23,9 @@ struct config_limits {
     unsigned max_concurrent_calls;   /* outstanding tool calls per execution (256) */
     uint64_t call_timeout_ms;        /* default downstream call timeout (60000) */
     uint64_t declarations_budget;    /* bytes of declarations in the description (32768) */
+    int sandbox_reuse;               /* sandbox.reuse: 1 "principal" (default), 0 "never" */
+    unsigned max_runs_per_worker;    /* sandbox.maxRunsPerWorker (1000) */
+    uint64_t worker_idle_ms;         /* sandbox.workerIdleMs (60000) */
 };
 
 /* How a warning should be shown. CONFIG_WARNING_IGNORED marks a top-level key

@@ -50,7 +50,7 @@ const CFG = {
     pauseMs: 100,
 };
 const MARKS = [0.2, 0.6, 1].map((f) => Math.round(CFG.calls * f));
-const TARGETS = { seqUs: 50, burstMs: 50, growthKiB: 64 };
+const TARGETS = { seqUs: 50, burstMs: 50, growthKiB: 64, seqRatio: 0.5 }; // seqRatio: issue 13, against this run's reference
 const REFERENCE = { seqUs: 96, burstMs: 136, pipeUs: 20 }; // the issue's figures for this machine
 const ECHO = process.env.BENCH_ECHO_SERVER || resolve(here, '../../build/bench/echo_server');
 const DIRECT = process.env.BENCH_DIRECT_CLIENT || resolve(here, '../../build/bench/direct_client');
@@ -512,6 +512,21 @@ function printTargets(out) {
         [`no RSS growth per call, worker (<= ${TARGETS.growthKiB} KiB)`, perCall(o.worker), '', verdict(g(o.worker) <= TARGETS.growthKiB)],
     ]);
     if (out.direct.c) console.log(`   floor: a direct round trip from C takes ${us(out.direct.c.seqUs.median)} (the issue's estimate: ${REFERENCE.pipeUs} us)`);
+    if (ref) {
+        const x = o.seqUsInside.median / ref.seqUsInside.median;
+        console.log(`   target (issue 13): a sequential proxied call <= ${TARGETS.seqRatio}x the reference's in this run: ` +
+            `${x.toFixed(3)}x (${us(o.seqUsInside.median)} / ${us(ref.seqUsInside.median)}) ${verdict(x <= TARGETS.seqRatio)}`);
+    }
+    // Where a call's time goes beyond the floor (two pipe round trips plus JSON):
+    // the CPU each process spends on one call, against the direct C client's.
+    const c = out.direct.c;
+    if (c) {
+        const floor = c.clientCpuUsPerCall.median + c.serverCpuUsPerCall.median;
+        console.log(`   where a call goes (CPU per call): host ${us(o.server.cpuUsPerCall.median)}, worker ${us(o.worker.cpuUsPerCall.median)}, ` +
+            `echo server ${us(o.echo.cpuUsPerCall.median)}; sum ${us(cpuSum)} against ${us(floor)} for a direct C client and the ` +
+            `echo server (one round trip): ${us(cpuSum - floor)} more, for the second round trip (worker <-> host), the host's ` +
+            `routing, schema validation and JSON, and the worker's engine (promise, await, JSON.parse of the result)`);
+    }
 }
 
 // --- main ----------------------------------------------------------------------------------------------

@@ -5,13 +5,16 @@
 //      official SDK client), back to back and paced, at several pool sizes
 //   3. idle memory of the whole process tree: RSS, PSS and USS sums
 //   4. CPU time per call of the whole tree (C client, wait4)
+//   5. RSS growth of the tree over many executions in one session (the
+//      workers of one client are reused: nothing may accumulate)
 // Prints medians over repeated runs with the p10-p90 spread; BENCH_OUT=FILE
 // also writes the raw numbers as JSON. A benchmark, not a test: a missed
 // target is reported, never fatal; the exit status is 1 only when something
 // is broken (a call failed, a server died).
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_CALLS (200), BENCH_SPAWNS (20),
-// BENCH_WARMUP (20), BENCH_CPU_CALLS (1000), BENCH_GAP_MS (5), BENCH_POOLS ("1,2,4"), BENCH_QUICK=1
+// BENCH_WARMUP (20), BENCH_CPU_CALLS (1000), BENCH_GAP_MS (5), BENCH_POOLS ("1,2,4"),
+// BENCH_GROWTH_CALLS (10000; 0 skips section 5), BENCH_QUICK=1
 // (a fast smoke run), MCP_CODEMODE_BIN (default build/mcp-codemode),
 // BENCH_BASE_BIN (another build, e.g. main's, run interleaved as "base pool 2").
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -36,12 +39,16 @@ const CFG = {
     cpuCalls: num('BENCH_CPU_CALLS', 1000, 200),
     gapMs: num('BENCH_GAP_MS', 5, 5),
     pools: (process.env.BENCH_POOLS ?? '1,2,4').split(',').map(Number),
+    growthCalls: num('BENCH_GROWTH_CALLS', 10000, 2000),
 };
 const DEFAULT_POOL = 2;
 const BASE_KEY = `base pool ${DEFAULT_POOL}`;
 const CODE = 'return 1+1';
 const EXPECT = '2';
-const TARGETS = { spawnMs: 20, p50Ms: 0.5, speedup: 2.7, idleMiB: 12 };
+// Issue 2's targets, and issue 13's, judged against this run's reference:
+// p50 <= 0.25x the reference's, CPU per call of the tree <= 0.3 ms, RSS
+// growth over 10,000 executions in one session < 2 MiB.
+const TARGETS = { spawnMs: 20, p50Ms: 0.5, speedup: 2.7, idleMiB: 12, p50Ratio: 0.25, cpuMs: 0.3, growthMiB: 2 };
 
 const failures = [];
 function fail(what, err) {
@@ -270,6 +277,9 @@ function printLatency(out, oursKey, refKey) {
         console.log(`   target: p50 <= ${TARGETS.p50Ms} ms (${oursKey}): raw client ${fmtMs(o.p50)} ${verdict(o.p50 <= TARGETS.p50Ms)}` +
             (oc ? `; C client ${fmtMs(oc.p50)} ${verdict(oc.p50 <= TARGETS.p50Ms)}` : '') +
             `; raw, ${CFG.gapMs} ms apart ${fmtMs(paced)} ${verdict(paced <= TARGETS.p50Ms)}`);
+        if (r) console.log(`   target (issue 13): p50 <= ${TARGETS.p50Ratio}x this run's reference: raw client ` +
+            `${(o.p50 / r.p50).toFixed(3)}x ${verdict(o.p50 / r.p50 <= TARGETS.p50Ratio)}` +
+            (oc && rc ? `; C client ${(oc.p50 / rc.p50).toFixed(3)}x ${verdict(oc.p50 / rc.p50 <= TARGETS.p50Ratio)}` : ''));
         console.log(`   target: >= ${TARGETS.speedup}x faster than a node:vm server: this run's reference ` +
             `${r ? `${fmtRatio(r.p50 / o.p50)} ${verdict(r.p50 / o.p50 >= TARGETS.speedup)}` : 'n/a'}; ` +
             `the issue's 1.36 ms ${fmtRatio(1.36 / o.p50)} ${verdict(1.36 / o.p50 >= TARGETS.speedup)}`);
@@ -285,6 +295,55 @@ function printCpu(out, oursKey, refKey) {
     if (o && r) rows.push(['ref/ours', fmtRatio(r.median / o.median)]);
     if (o && b) rows.push(['base/ours', fmtRatio(b.median / o.median)]);
     table(['server', 'CPU per call'], rows);
+    if (o) console.log(`   target (issue 13): <= ${TARGETS.cpuMs} ms per call (${oursKey}): ${fmtMs(o.median)} ` +
+        `${verdict(o.median <= TARGETS.cpuMs)}`);
+}
+
+// --- 5. RSS growth over many executions in one session ---------------------------------------------
+
+/**
+ * One session of many `return 1+1` calls: the tree's idle memory after the
+ * warm-up (the client's worker kept) and after growthCalls more calls.
+ */
+async function benchGrowth(target) {
+    if (CFG.growthCalls <= 0) return null;
+    const c = new RawClient(target.command, target.args, target.env);
+    try {
+        await c.initialize();
+        await waitIdle(target, c.pid);
+        const fresh = treeMemory(c.pid);
+        await timedCalls(c, CFG.warmup, 0);
+        await waitIdle(target, c.pid);
+        const warm = treeMemory(c.pid);
+        const t0 = Date.now();
+        await timedCalls(c, CFG.growthCalls, 0);
+        const wallMs = Date.now() - t0;
+        await waitIdle(target, c.pid);
+        const after = treeMemory(c.pid);
+        return { fresh, warm, after, wallMs };
+    } catch (err) {
+        fail(`${target.name}: growth`, `${err.message}${c.stderrNote()}`);
+        return null;
+    } finally {
+        await c.close();
+    }
+}
+
+function printGrowth(g, key) {
+    if (g === null) return;
+    const mib = (m) => (m.rssKiB / 1024).toFixed(2);
+    const grow = (g.after.rssKiB - g.warm.rssKiB) / 1024;
+    console.log(`\n5. RSS of the tree in one session (${key}): ${CFG.growthCalls} calls after a warm-up of ${CFG.warmup} ` +
+        `(${(g.wallMs / CFG.growthCalls).toFixed(3)} ms a call)`);
+    table(['when', 'procs', 'RSS sum MiB', 'PSS sum MiB'], [
+        ['fresh, pool full', String(g.fresh.procs), mib(g.fresh), (g.fresh.pssKiB / 1024).toFixed(2)],
+        [`after ${CFG.warmup} calls`, String(g.warm.procs), mib(g.warm), (g.warm.pssKiB / 1024).toFixed(2)],
+        [`after ${CFG.warmup + CFG.growthCalls} calls`, String(g.after.procs), mib(g.after), (g.after.pssKiB / 1024).toFixed(2)],
+    ]);
+    console.log(`   target (issue 13): RSS grows < ${TARGETS.growthMiB} MiB over ${CFG.growthCalls} executions: ` +
+        `${grow.toFixed(2)} MiB since the warm-up ${verdict(grow < TARGETS.growthMiB)}; ` +
+        `${((g.after.rssKiB - g.fresh.rssKiB) / 1024).toFixed(2)} MiB since the fresh server; ` +
+        `idle RSS after them <= ${TARGETS.idleMiB} MiB ${verdict(g.after.rssKiB / 1024 <= TARGETS.idleMiB)}`);
 }
 
 function memRows(out, when) {
@@ -331,7 +390,9 @@ async function main() {
     const spawn = await benchSpawn([dflt, ...base, refTarget]);
     const lat = await benchLatency([...oursTargets, ...base, refTarget], [dflt, ...base, refTarget]);
     const cpu = await benchCpu([...oursTargets, ...base, refTarget]);
+    const growth = await benchGrowth(dflt);
     const out = summarizeAll(spawn, lat, cpu);
+    out.growth = growth;
     out.failures = failures;
     out.machine = machine;
     out.loadavg = { start: load0, end: loadavg() };
@@ -339,6 +400,7 @@ async function main() {
     printLatency(out, dflt.short, refTarget.short);
     printMemory(out, dflt.short, refTarget.short);
     printCpu(out, dflt.short, refTarget.short);
+    printGrowth(growth, dflt.short);
     console.log(`\nload average (1, 5, 15 min): ${out.loadavg.start} at start, ${out.loadavg.end} at end (${cpus()} CPUs)`);
     if (process.env.BENCH_OUT) {
         writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, null, 1) + '\n');

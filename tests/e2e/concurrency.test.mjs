@@ -51,7 +51,7 @@ test('a busy program does not hold up quick ones', async () => {
   assert.equal(b.msg.result.structuredContent.error.name, 'TimeoutError');
 });
 
-test('notifications/cancelled for one of three calls: no reply for it, its worker dies, the others answer', async () => {
+test('notifications/cancelled for one of three calls: no reply for it, its worker dies, the others answer and are kept', async () => {
   const mark = srv.mark;
   const ids = ['"k1"', '"k2"', '"k3"'];
   const pending = ids.map((id) => (id === '"k2"' ? srv.post('__await(sleep(400)); return 2', { id }) : srv.call('__await(sleep(400)); return ' + id, { id })));
@@ -64,7 +64,10 @@ test('notifications/cancelled for one of three calls: no reply for it, its worke
   assert.equal(r3.msg.result.structuredContent.result, 'k3');
   await sleep(200);
   assert.ok(!srv.linesSince(mark).some((l) => l.msg.id === 'k2'), 'nothing for the cancelled id');
-  assert.equal(workers.filter(isAlive).length, 0, 'all three workers are gone (one killed, two finished)');
+  // The cancelled call's worker is killed; the two that finished wait, idle,
+  // for this client's next call (worker reuse within a principal).
+  assert.equal(workers.filter(isAlive).length, 2, 'the cancelled call\'s worker is gone, the two others are kept');
+  assert.deepEqual((await runningWorkers(srv.pid, 50)).filter((w) => workers.includes(w)), [], 'the kept workers are idle');
   // cancelling a finished or unknown request is harmless
   srv.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'k1' } });
   srv.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 424242 } });

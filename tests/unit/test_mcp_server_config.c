@@ -514,6 +514,42 @@ static void test_http_instance_id(void **state)
     unsetenv("CMT_INSTANCE");
 }
 
+static void test_codemode_sandbox(void **state)
+{
+    expect_error("{\"codemode\": {\"sandbox\": {\"reuse\": \"always\"}}}",
+                 "config.json:1:36: codemode.sandbox.reuse: unknown value \"always\" (expected \"principal\" or \"never\")");
+    expect_error("{\"codemode\": {\"sandbox\": {\"reuse\": true}}}",
+                 "config.json:1:36: codemode.sandbox.reuse: expected a string, got true");
+    expect_error("{\"codemode\": {\"sandbox\": {\"maxRunsPerWorker\": 0}}}",
+                 "config.json:1:47: codemode.sandbox.maxRunsPerWorker: expected an integer from 1 to 1000000, got 0");
+    expect_error("{\"codemode\": {\"sandbox\": {\"workerIdleMs\": 5}}}",
+                 "config.json:1:43: codemode.sandbox.workerIdleMs: expected an integer from 100 to 86400000, got 5");
+    expect_error("{\"codemode\": {\"sandbox\": \"never\"}}",
+                 "config.json:1:26: codemode.sandbox: expected an object, got \"never\"");
+    expect_warnings("{\"codemode\": {\"sandbox\": {\"reuse\": \"never\", \"idleMs\": 1}}}",
+                    (const char *const[]){"config.json:1:45: codemode.sandbox.idleMs: unknown key, ignored",
+                                          NULL});
+
+    struct config c;
+    char *err;
+    config_init(&c);
+    assert_int_equal(c.limits.sandbox_reuse, 1);
+    assert_int_equal(c.limits.max_runs_per_worker, 1000);
+    assert_int_equal(c.limits.worker_idle_ms, 60000);
+    config_free(&c);
+    assert_int_equal(load(&c, "{\"codemode\": {\"sandbox\": {\"reuse\": \"never\", "
+                              "\"maxRunsPerWorker\": 5, \"workerIdleMs\": 250}}}",
+                          &err),
+                     0);
+    assert_int_equal(c.limits.sandbox_reuse, 0);
+    assert_int_equal(c.limits.max_runs_per_worker, 5);
+    assert_int_equal(c.limits.worker_idle_ms, 250);
+    config_free(&c);
+    assert_int_equal(load(&c, "{\"codemode\": {\"sandbox\": {\"reuse\": \"principal\"}}}", &err), 0);
+    assert_int_equal(c.limits.sandbox_reuse, 1);
+    config_free(&c);
+}
+
 static void test_server_errors(void **state)
 {
     expect_error("{\"mcpServers\": []}", "config.json:1:16: mcpServers: expected an object, got "
@@ -1140,6 +1176,9 @@ int main(void)
         cmocka_unit_test(test_codemode_types),
         cmocka_unit_test(test_codemode_http),
         cmocka_unit_test(test_http_instance_id),
+}
+
+        cmocka_unit_test(test_codemode_sandbox),
         cmocka_unit_test(test_server_errors),
         cmocka_unit_test(test_remote_errors),
         cmocka_unit_test(test_unknown_keys),

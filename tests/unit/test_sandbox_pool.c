@@ -2,8 +2,9 @@
  * processes: this test binary re-executes itself as the zygote. Covers leasing,
  * runs, host calls, kills at the hard deadline, crashes, the seccomp filter,
  * hostile worker output, a worker that stays after its `done` (its socket
- * closed at release, the worker killed after the grace), and a clean
- * shutdown (uv_loop_close == 0). */
+ * closed at release, the worker killed after the grace), workers kept for
+ * a principal (reused by it only, up to the run cap, ended when it is
+ * forgotten), and a clean shutdown (uv_loop_close == 0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,7 +116,7 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     uv_loop_init(&r.loop);
     char exe_and_mode[PATH_MAX + 64];
     snprintf(exe_and_mode, sizeof exe_and_mode, "%s", exe);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0};
     r.pool = sandbox_pool_new(&r.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = code, .code_len = strlen(code), .timeout_ms = timeout_ms, .grace_ms = 300,
@@ -185,7 +186,7 @@ static void test_close_while_forking(void **state)
     for (int i = 0; i < 5; i++) {
         uv_loop_t loop;
         uv_loop_init(&loop);
-        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0};
+        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0, 0, 0, 0};
         struct sandbox_pool *p = sandbox_pool_new(&loop, &pc);
         /* close once the first worker is idle and the others are still forking */
         while (sandbox_pool_idle(p) < 1)
@@ -207,6 +208,93 @@ static void test_random_reseeded_per_worker(void **state)
     assert_string_not_equal(a, b);
     free(a);
     free(b);
+}
+
+/* --- workers kept for a principal ---------------------------------------------------- */
+
+#define CHAIN_STEPS 6
+
+/* Executions one after another, each for principals[step]; records which
+ * worker ran each (pid, run number). */
+struct chain {
+    uv_loop_t loop;
+    uv_timer_t next;
+    struct sandbox_pool *pool;
+    const uint64_t *principals;
+    int step;
+    int pids[CHAIN_STEPS];
+    unsigned runs[CHAIN_STEPS];
+    unsigned kept_at_end;
+    int forgotten_alive; /* the forgotten principal's worker, 100 ms after sandbox_pool_forget */
+    int forgotten_pid;
+};
+
+static const struct sandbox_exec_events chain_events;
+
+static void chain_start(uv_timer_t *t)
+{
+    struct chain *c = t->data;
+    if (c->step == CHAIN_STEPS) {
+        if (c->forgotten_pid == 0) {
+            c->kept_at_end = sandbox_pool_kept(c->pool);
+            c->forgotten_pid = c->pids[CHAIN_STEPS - 1];
+            sandbox_pool_forget(c->pool, c->principals[CHAIN_STEPS - 1]);
+            uv_timer_start(t, chain_start, 100, 0);
+            return;
+        }
+        c->forgotten_alive = kill(c->forgotten_pid, 0) == 0;
+        uv_close((uv_handle_t *) t, NULL);
+        sandbox_pool_close(c->pool, NULL, NULL);
+        return;
+    }
+    static const char code[] = "globalThis.n = (globalThis.n || 0) + 1; return n";
+    struct sandbox_exec_request rq = {
+        .code = code, .code_len = sizeof code - 1, .timeout_ms = 5000, .memory_bytes = 32u << 20,
+        .max_result_bytes = 1u << 20, .max_log_bytes = 1u << 16, .max_calls = 10,
+        .max_concurrent = 4, .principal = c->principals[c->step]};
+    sandbox_exec_start(c->pool, &rq, &chain_events, c);
+}
+
+static void chain_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_result *res)
+{
+    struct chain *c = ud;
+    (void) x;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(res->outcome, "value");
+    c->pids[c->step] = res->worker_pid;
+    c->runs[c->step] = cJSON_IsNumber(v) && v->valueint == 1 ? res->worker_run : 0; /* 0: a leftover */
+    c->step++;
+    uv_timer_start(&c->next, chain_start, 0, 0); /* after x and its worker are settled */
+}
+
+static const struct sandbox_exec_events chain_events = {on_call, on_log, chain_done};
+
+static void test_workers_kept_for_their_principal(void **state)
+{
+    (void) state;
+    static const uint64_t principals[CHAIN_STEPS] = {7, 7, 9, 7, 7, 9};
+    struct chain c;
+    memset(&c, 0, sizeof c);
+    c.principals = principals;
+    uv_loop_init(&c.loop);
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 3, 60000, 0};
+    c.pool = sandbox_pool_new(&c.loop, &pc);
+    uv_timer_init(&c.loop, &c.next);
+    c.next.data = &c;
+    uv_timer_start(&c.next, chain_start, 0, 0);
+    uv_run(&c.loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&c.loop), 0);
+    /* Every run saw a fresh global object (n == 1), in these workers: */
+    unsigned want_runs[CHAIN_STEPS] = {1, 2, 1, 3, 1, 2};
+    for (int i = 0; i < CHAIN_STEPS; i++)
+        assert_int_equal(c.runs[i], want_runs[i]);
+    assert_int_equal(c.pids[1], c.pids[0]); /* 7 again: its worker */
+    assert_int_not_equal(c.pids[2], c.pids[0]); /* 9: never 7's */
+    assert_int_equal(c.pids[3], c.pids[0]); /* 7's third run: the cap (3) */
+    assert_int_not_equal(c.pids[4], c.pids[0]); /* so a new one */
+    assert_int_not_equal(c.pids[4], c.pids[2]);
+    assert_int_equal(c.pids[5], c.pids[2]); /* 9's worker waited for it */
+    assert_int_equal(c.kept_at_end, 2);
+    assert_int_equal(c.forgotten_alive, 0); /* 9 forgotten: its worker exited */
 }
 
 /* --- a worker released after `done` ---------------------------------------------- */
@@ -276,7 +364,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0, 0, 0, 0};
     l.pool = sandbox_pool_new(&l.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = "return 1", .code_len = 8, .timeout_ms = 5000, .grace_ms = 300,
@@ -337,7 +425,7 @@ static void test_cpu_slots_admit_after_a_burst(void **state)
     struct admitted a;
     memset(&a, 0, sizeof a);
     uv_loop_init(&a.loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1, 0, 0, 0};
     a.pool = sandbox_pool_new(&a.loop, &pc);
     while (sandbox_pool_idle(a.pool) < 1) /* the zygote is up: time only the admission */
         uv_run(&a.loop, UV_RUN_ONCE);
@@ -383,6 +471,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_close_while_forking),
         cmocka_unit_test(test_finished_worker_that_stays_is_killed),
         cmocka_unit_test(test_cpu_slots_admit_after_a_burst),
+        cmocka_unit_test(test_workers_kept_for_their_principal),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
 }

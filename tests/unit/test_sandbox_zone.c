@@ -4,7 +4,9 @@
  * malloc), while a heap built in the zone keeps working after the freeze,
  * and the freeze pins the reference counts of the zone's objects: a run
  * copies far fewer template pages, and programs that rewrite built-ins and
- * make garbage still run right. */
+ * make garbage still run right. Restore (worker reuse): after a run, the
+ * zone's pages are written back from the zygote's snapshot, the run's
+ * blocks freed, and the next run observes what the first one did. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include "engine_run.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -145,6 +148,139 @@ static void check_pinned_heap_survives(struct sandbox_engine *e)
     free(o);
 }
 
+
+/* A digest of the global object graph (own names, descriptors, prototypes,
+ * extensibility), with a probe of the timers and the Symbol registry. */
+static const char digest_program[] =
+    "const seen = new Map(), q = []; let out = '';\n"
+    "const ref = (v) => { if (v === null) return 'null'; const t = typeof v;\n"
+    "  if (t === 'object' || t === 'function') { if (!seen.has(v)) { seen.set(v, q.length); q.push(v); }\n"
+    "    return '#' + seen.get(v); } return t + ':' + String(v); };\n"
+    "ref(globalThis);\n"
+    "for (let i = 0; i < q.length; i++) { const o = q[i];\n"
+    "  out += i + (Object.isExtensible(o) ? 'e' : 'f') + ref(Object.getPrototypeOf(o));\n"
+    "  let ks = []; try { ks = Object.getOwnPropertyNames(o).concat(Object.getOwnPropertySymbols(o)); } catch (e) {}\n"
+    "  for (const k of ks) { let d; try { d = Object.getOwnPropertyDescriptor(o, k); } catch (e) { continue; }\n"
+    "    if (!d) continue; out += String(k) + (d.writable ? 'w' : '') + (d.enumerable ? 'n' : '') +\n"
+    "      (d.configurable ? 'c' : '') + (Object.prototype.hasOwnProperty.call(d, 'value') ? ref(d.value)\n"
+    "      : ref(d.get) + ref(d.set)); } out += ';'; }\n"
+    "let h = 0x811c9dc5; for (let i = 0; i < out.length; i++) h = Math.imul(h ^ out.charCodeAt(i), 0x01000193) >>> 0;\n"
+    "const t = setTimeout(() => {}, 1000); clearTimeout(t);\n"
+    "return [q.length, h, typeof leak, t, Symbol.keyFor(Symbol.for('k'))];";
+
+static const char *const leaks[] = {
+    "globalThis.leak = 1; Object.prototype.x = 2; Array.prototype.push = null; return 1",
+    "Object.freeze(Object.prototype); Object.seal(globalThis); Math.random = () => 0; return 1",
+    "setTimeout(() => { globalThis.leak = 3; }, 1); Promise.resolve().then(() => { globalThis.leak = 4; });"
+    "(async () => { await new Promise(() => {}); })(); return 1",
+    "Object.defineProperty(Object.prototype, 'then', {get() { return 1; }}); Symbol.for('leak'); return 1",
+    "let a = []; for (let i = 0; i < 100000; i++) { a.push({i}); if (a.length > 300) a = []; }"
+    "globalThis.big = 'x'.repeat(1 << 20); return 1",
+};
+
+/* In a forked child (the zone frozen, as in a worker): the digest of a fresh
+ * engine, then each leaking program followed by a restore and the digest
+ * again. Returns 0, or a code telling what differed. */
+static int restore_child(struct sandbox_engine *e)
+{
+    sandbox_zone_freeze();
+    char *fresh = engine_run(e, digest_program);
+    if (sandbox_zone_restore() < 0)
+        return 2;
+    sandbox_engine_reset(e);
+    if (!sandbox_zone_pristine())
+        return 3;
+    for (size_t i = 0; i < sizeof leaks / sizeof leaks[0]; i++) {
+        free(engine_run(e, leaks[i]));
+        if (!sandbox_engine_reusable(e))
+            return 4;
+        if (sandbox_zone_pristine())
+            return 5; /* the program changed nothing: the check would prove nothing */
+        if (sandbox_zone_restore() <= 0)
+            return 6;
+        sandbox_engine_reset(e);
+        if (!sandbox_zone_pristine())
+            return 7;
+        char *again = engine_run(e, digest_program);
+        int same = strcmp(again, fresh) == 0;
+        if (!same)
+            fprintf(stderr, "after leak %zu: %s\nfresh: %s\n", i, again, fresh);
+        free(again);
+        if (!same)
+            return 8;
+        sandbox_zone_restore();
+        sandbox_engine_reset(e);
+    }
+    free(fresh);
+    return 0;
+}
+
+static void test_restore_gives_a_fresh_engine(void **state)
+{
+    (void) state;
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(NULL, &err); /* built in the zone */
+    assert_non_null(e);
+    assert_int_equal(sandbox_zone_restore(), -1); /* no snapshot yet */
+    assert_int_equal(sandbox_zone_snapshot(), 0);
+    assert_int_equal(sandbox_zone_restorable(), 1);
+    assert_int_equal(sandbox_zone_pristine(), 1);
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    for (int with_pagemap = 0; with_pagemap < 2; with_pagemap++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            sandbox_zone_use_pagemap(with_pagemap ? fd : -1);
+            _exit(restore_child(e));
+        }
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    close(fd);
+    /* The zone changed after the snapshot: no restore. */
+    void *more = sandbox_zone_alloc(8192);
+    assert_non_null(more);
+    assert_int_equal(sandbox_zone_restorable(), 0);
+    assert_int_equal(sandbox_zone_restore(), -1);
+    sandbox_zone_free(more, 8192);
+    sandbox_engine_destroy(e);
+}
+
+/* A reset frees every block from malloc and the arena, whoever points to
+ * them (in a child, with the zone frozen as in a worker). */
+static int reset_child(void)
+{
+    sandbox_zone_freeze();
+    struct sandbox_limits l;
+    sandbox_limits_init(&l, 1 << 20);
+    char *small = sandbox_limits_alloc(&l, 100);
+    char *big = sandbox_limits_alloc(&l, 100000);
+    char *grown = sandbox_limits_realloc(&l, sandbox_limits_alloc(&l, 5000), 50000);
+    if (small == NULL || big == NULL || grown == NULL || l.blocks == NULL)
+        return 2;
+    sandbox_limits_free(&l, small);
+    l.timed_out = l.alloc_failed = 1;
+    sandbox_limits_reset(&l, 1234);
+    if (l.blocks != NULL || l.arena.chunks != NULL || l.mem_used != 1234 || l.mem_peak != 1234 ||
+        l.mem_cap != 0 || l.timed_out || l.alloc_failed)
+        return 3;
+    sandbox_limits_release(&l); /* nothing left: a leak would show under ASan */
+    return 0;
+}
+
+static void test_limits_reset_frees_the_run(void **state)
+{
+    (void) state;
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(reset_child());
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* Runs last: the freeze is for the rest of the process, as in a worker. */
 static void test_frozen_zone_is_never_written(void **state)
 {
@@ -190,6 +326,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_and_reuse),
         cmocka_unit_test(test_limits_allocate_in_the_zone),
+        cmocka_unit_test(test_restore_gives_a_fresh_engine),
+        cmocka_unit_test(test_limits_reset_frees_the_run),
         cmocka_unit_test(test_frozen_zone_is_never_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
