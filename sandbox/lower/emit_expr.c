@@ -348,7 +348,12 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
         if (!(op->flags & NF_OPTIONAL))
             continue;
         struct node *prev = op->a;
-        if (op->kind == N_CALL && prev->kind == N_MEMBER && prev->a->kind != N_SUPER) {
+        /* (a.b)?.(): a parenthesised member keeps its reference, so this is a */
+        struct node *callee = prev;
+        while (op->kind == N_CALL && callee->kind == N_PAREN)
+            callee = callee->a;
+        if (op->kind == N_CALL && callee->kind == N_MEMBER && callee->a->kind != N_SUPER) {
+            prev = callee;
             struct lname *to = lower__e_tmp(E), *tf = lower__e_tmp(E);
             W("(");
             lower__e_name(E, 0, to);
@@ -357,8 +362,26 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
             W(", ");
             lower__e_name(E, 0, tf);
             W(" = ");
-            lower__e_name(E, 0, to);
-            lower__e_member_suffix(E, prev);
+            if (prev->flags & NF_PRIVATE) {
+                /* o.#m?.(): the checked read (a method is the function itself) */
+                push_subst(E, prev->a, SUB_TEMP, to, NULL);
+                lower__e_expr(E, prev);
+            } else {
+                lower__e_name(E, 0, to);
+                lower__e_member_suffix(E, prev);
+            }
+            W(") == null ? ");
+            lower__e_w(E, is_delete ? "true" : "void 0");
+            W(" : ");
+            push_subst(E, op, SUB_CALLTHIS, tf, to);
+        } else if (op->kind == N_CALL && callee->kind == N_OPTCHAIN &&
+                   callee->a->kind == N_MEMBER && callee->a->a->kind != N_SUPER) {
+            /* (a?.b)?.(): the inner chain's object is this too */
+            struct lname *to = lower__e_tmp(E), *tf = lower__e_tmp(E);
+            W("(");
+            lower__e_name(E, 0, tf);
+            W(" = ");
+            e_optchain(E, callee, 0, to, 0);
             W(") == null ? ");
             lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
