@@ -377,6 +377,14 @@ struct node *lower__parse_expression(struct parser *p)
 
 /* ---- conditional and binary ---------------------------------------------- */
 
+/* a ?? b || c and the like: ?? and an unparenthesised || or && operand (an early error) */
+static int mixes_nullish(int op, const struct node *operand)
+{
+    if (operand->kind != N_LOGICAL || operand->op == op)
+        return 0;
+    return op == P_NULLISH || operand->op == P_NULLISH;
+}
+
 static struct node *parse_binary(struct parser *p, int minprec)
 {
     lower__p_enter(p);
@@ -410,6 +418,11 @@ static struct node *parse_binary(struct parser *p, int minprec)
         lower__p_next(p);
         struct node *right = op == P_STARSTAR ? parse_binary(p, prec) : parse_binary(p, prec + 1);
         int kind = (op == P_AND || op == P_OR || op == P_NULLISH) ? N_LOGICAL : N_BINARY;
+        if (kind == N_LOGICAL && (mixes_nullish(op, left) || mixes_nullish(op, right))) {
+            if (p->cx->spec_jmp)
+                longjmp(*p->cx->spec_jmp, 1);
+            lower__error_at(p->cx, pos, "Cannot mix '?\?' with '||' or '&&' without parentheses");
+        }
         struct node *n = lower__new_node(p, kind, pos, line);
         n->op = (uint8_t)op;
         n->a = left;

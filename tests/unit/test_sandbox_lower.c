@@ -217,6 +217,24 @@ static void test_regex_lowering(void **state)
     free(o);
 }
 
+/* ?? with an unparenthesised || or && operand is an early error; parentheses make it valid */
+static void test_nullish_mixed_with_logical(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"a ?? b || c", "a || b ?? c", "a && b ?? c", "a ?? b && c",
+                                      "a ?? b ?? c || d"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct lower_error e = lower_err(bad[i], strlen(bad[i]));
+        if (!strstr(e.message, "Cannot mix"))
+            fail_msg("%s: got '%s'", bad[i], e.message);
+        assert_int_equal(e.line, 1);
+    }
+    static const char *const good[] = {"(a ?? b) || c;", "a ?? (b || c);", "(a && b) ?? c;",
+                                       "a ?? b ?? c;", "a || b && c;"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        free(lower_ok(good[i], LOWER_MODE_SCRIPT));
+}
+
 /* The safety rule of research/duktape.md 1.4: no await/yield ever moves
  * into a function the lowering made up. */
 static void test_await_never_in_synthesised_function(void **state)
@@ -596,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_return_keeps_its_argument),
         cmocka_unit_test(test_typescript_erased),
         cmocka_unit_test(test_regex_lowering),
+        cmocka_unit_test(test_nullish_mixed_with_logical),
         cmocka_unit_test(test_await_never_in_synthesised_function),
         cmocka_unit_test(test_loop_closures_use_catch_scopes),
         cmocka_unit_test(test_async_body_this_only_when_read),
