@@ -364,5 +364,11 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out);
 
 /* regex (regex.c): lowers a regex literal; appends ES5 text to out */
 int lower__regex(struct lower_ctx *cx, const char *s, size_t n, uint32_t pos, struct buf *out);
+/* With the u flag: writes the atom at s[i] of the pattern s[0..n) ('.', a character class,
+ * \D \W \S, a \u escape, a non-ASCII character) to out as surrogate-pair-aware ES5 and
+ * returns the index of its last character, or (size_t)-1 to leave the atom to the caller.
+ * pos is the source offset of s[0] (for errors, raised through lower__error_at). */
+size_t lower__regex_u_atom(struct lower_ctx *cx, const char *s, size_t n, uint32_t pos,
+                           size_t i, int dotall, struct buf *out);
 
 #endif

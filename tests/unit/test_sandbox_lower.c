@@ -217,6 +217,51 @@ static void test_regex_lowering(void **state)
     free(o);
 }
 
+/* The u flag: code-point atoms become surrogate-pair-aware groups, the flag goes. */
+static void test_regex_unicode_lowering(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src, *want;
+    } cases[] = {
+        {"/a./u", "/a(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                  "[^\\n\\r\\u2028\\u2029])/;"},
+        {"/./su", "/(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                  "[\\s\\S])/;"},
+        /* a class of BMP characters stays a class */
+        {"/[a-z\\d]+/giu", "/[\\u0061-\\u007A\\d]+/gi;"},
+        /* astral endpoints: one alternative per high surrogate run */
+        {"/[\\u{1F600}-\\u{1F64F}]/u", "/(?:\\uD83D[\\uDE00-\\uDE4F])/;"},
+        {"/[\\u{103FF}-\\u{10C00}]/u", "/(?:\\uD800\\uDFFF|[\\uD801-\\uD802][\\uDC00-\\uDFFF]|"
+                                       "\\uD803\\uDC00)/;"},
+        {"/[x\xf0\x9f\x98\x80]/u", "/(?:[\\u0078]|\\uD83D\\uDE00)/;"},
+        /* a negated class: the BMP rest, guarded, and the astral code points left out */
+        {"/[^\\u{10000}-\\u{103FF}]/u", "/(?:(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                                        "[^]|[\\uD801-\\uDBFF][\\uDC00-\\uDFFF])/;"},
+        {"/[^\\S]/u", "/(?:(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])[^\\S])/;"},
+        {"/\\S+/u", "/(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                    "\\S)+/;"},
+        /* an astral atom is one: a quantifier applies to the whole pair */
+        {"/\\u{1F600}+\\uD83D\\uDE01?\\u0041/u", "/(?:\\uD83D\\uDE00)+(?:\\uD83D\\uDE01)?\\u0041/;"},
+        {"/\\s\\w\\d/u", "/\\s\\w\\d/;"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "var r = %s;\n", cases[i].src);
+        char *o = lower_ok(src, LOWER_MODE_SCRIPT);
+        if (!strstr(o, cases[i].want))
+            fail_msg("%s: got %s", cases[i].src, o);
+        free(o);
+    }
+    static const char *const bad[] = {"/[\\u{110000}]/u", "/\\u{}/u", "/[\\d-z]/u", "/[z-a]/u",
+                                      "/[\\q]/u", "/[\\p{L}]/u", "/[a/u"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct lower_error e = lower_err(bad[i], strlen(bad[i]));
+        if (!strstr(e.message, "regular expression"))
+            fail_msg("%s: got '%s'", bad[i], e.message);
+    }
+}
+
 /* ?? with an unparenthesised || or && operand is an early error; parentheses make it valid */
 static void test_nullish_mixed_with_logical(void **state)
 {
@@ -614,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_return_keeps_its_argument),
         cmocka_unit_test(test_typescript_erased),
         cmocka_unit_test(test_regex_lowering),
+        cmocka_unit_test(test_regex_unicode_lowering),
         cmocka_unit_test(test_nullish_mixed_with_logical),
         cmocka_unit_test(test_await_never_in_synthesised_function),
         cmocka_unit_test(test_loop_closures_use_catch_scopes),
