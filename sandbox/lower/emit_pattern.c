@@ -104,13 +104,17 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
     while (target->kind == N_PAREN)
         target = target->a;
     int simple = target->kind == N_IDENT || target->kind == N_MEMBER;
+    int priv = target->kind == N_MEMBER && (target->flags & NF_PRIVATE);
     struct lname *hold = simple ? NULL : lower__e_tmp(E);
     sep(E, first);
-    if (hold)
+    if (priv)
+        lower__e_private_set_open(E, target); /* checked when the value is put */
+    else if (hold)
         lower__e_name(E, 0, hold);
     else
         lower__e_bind_target(E, target, decl);
-    W(" = ");
+    if (!priv)
+        W(" = ");
     if (def) {
         struct lname *t = lower__e_tmp(E);
         W("(");
@@ -127,6 +131,8 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
     } else {
         e_value(E, v);
     }
+    if (priv)
+        W(")");
     if (hold)
         lower__e_pattern(E, target, hold, decl, first);
 }

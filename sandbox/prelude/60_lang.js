@@ -355,17 +355,42 @@ def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
 
-/* Private names: per-class symbols, stored non-enumerable. */
+/* Private names: per-class symbols, keys of own non-enumerable properties that
+ * the class installs on each instance (on the constructor for static ones):
+ * fields writable, methods read-only, accessors with a throwing half when one
+ * is missing. An access checks that the object has its own (__pchk). */
+function privAdd(obj, key, desc) {
+    if (hasOwn(obj, key))
+        throw new TypeErr('Cannot initialize ' + String(key).slice(7, -1) + ' twice on the same object');
+    defProp(obj, key, desc);
+}
 def(G, '__pname', function (name) { return Symbol('#' + name); });
 def(G, '__pdef', function (obj, key, v) {
-    defProp(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
+    privAdd(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
 });
-function privCheck(obj, key) {
-    if (!isObject(obj) || !(key in obj))
-        throw new TypeErr('Cannot access a private member of an object whose class did not declare it');
+def(G, '__pmeth', function (obj, key, fn) {
+    privAdd(obj, key, { value: fn, writable: false, enumerable: false, configurable: false });
+});
+function noGetter() { throw new TypeErr("'" + this + "' was defined without a getter"); }
+function noSetter() { throw new TypeErr("'" + this + "' was defined without a setter"); }
+def(G, '__pacc', function (obj, key, get, set) {
+    var name = String(key).slice(7, -1);
+    privAdd(obj, key, { get: get || function () { return apply(noGetter, name, []); },
+        set: set || function () { apply(noSetter, name, []); }, enumerable: false, configurable: false });
+});
+var ownProp = rt.hasOwnProperty;
+function pchk(obj, key) { /* on every private access: no helper calls */
+    if (obj === null || (typeof obj !== 'object' && typeof obj !== 'function') || !apply(ownProp, obj, [key]))
+        throw new TypeErr('Cannot access ' + String(key).slice(7, -1) + ' of an object whose class did not declare it');
+    return obj;
 }
-def(G, '__pget', function (obj, key) { privCheck(obj, key); return obj[key]; });
-def(G, '__pset', function (obj, key, v) { privCheck(obj, key); obj[key] = v; return v; });
+def(G, '__pchk', pchk);
+def(G, '__pset', function (obj, key, v) {
+    'use strict'; /* a method is read-only: assigning it throws */
+    pchk(obj, key)[key] = v;
+    return v;
+});
+
 def(G, '__privIn', function (obj, key) {
     if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
     return hasOwn(obj, key);
