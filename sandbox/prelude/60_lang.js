@@ -351,6 +351,13 @@ def(G, '__thisInit', function (self) {
     return self;
 });
 
+/* A function's ES2015 .length (parameters before the first default), set once
+ * when it is created: the lowered function has all of them as formals. */
+def(G, '__fnlen', function (fn, n) {
+    defProp(fn, 'length', { value: n });
+    return fn;
+});
+
 def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
