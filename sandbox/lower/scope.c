@@ -19,6 +19,7 @@ struct an {
     struct node *cls_stack[64];
     int ncls;
     struct binding *initialising; /* let/const whose initialiser is being walked */
+    struct node *param;           /* the parameter of A->fn being walked (its default) */
 };
 
 static void walk(struct an *A, struct node *n);
@@ -377,8 +378,11 @@ static struct funcinfo *new_func(struct an *A, struct node *node)
 
 static void walk_params(struct an *A, struct node *prm)
 {
-    for (; prm; prm = prm->next)
+    for (; prm; prm = prm->next) {
+        A->param = prm;
         walk_target(A, prm);
+    }
+    A->param = NULL;
 }
 
 static void walk_function(struct an *A, struct node *fn)
@@ -387,6 +391,7 @@ static void walk_function(struct an *A, struct node *fn)
     fn->x = f;
     struct scope *saved_sc = A->sc;
     struct funcinfo *saved_fn = A->fn;
+    struct node *saved_param = A->param;
     int saved_loop = A->loop_depth, saved_catch = A->catch_depth;
     int is_expr_named = fn->a && !(fn->flags & NF_DECL) && !(fn->op & FN_METHOD);
     if (is_expr_named) {
@@ -421,6 +426,7 @@ static void walk_function(struct an *A, struct node *fn)
         pop_scope(A);
     A->sc = saved_sc;
     A->fn = saved_fn;
+    A->param = saved_param;
     A->loop_depth = saved_loop;
     A->catch_depth = saved_catch;
 }
@@ -640,6 +646,10 @@ static void walk(struct an *A, struct node *n)
         struct binding *b = n->x;
         if (b && (b->kind == BK_LET || b->kind == BK_CONST || b->kind == BK_CLASS) &&
             b->scope->fn == A->fn && b->decl && (n->pos < b->decl->pos || b == A->initialising))
+            n->op = 1;
+        /* and a parameter read in the default of itself or of an earlier parameter */
+        if (b && b->kind == BK_PARAM && A->param && b->scope->fn == A->fn && b->decl &&
+            b->decl->pos >= A->param->pos)
             n->op = 1;
         return;
     }
