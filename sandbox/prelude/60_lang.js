@@ -526,11 +526,12 @@ def(G, '__yieldStar', function (x) {
             var rf = it['return'];
             if (rf === void 0 || rf === null) throw received;
             r = apply(rf, it, [received.v]);
-            if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-            if (r.done) throw new GenReturn(r.value);
         }
         if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-        if (r.done) return r.value;
+        if (r.done) { /* read once: done, then value */
+            if (mode === 2) throw new GenReturn(r.value);
+            return r.value;
+        }
         try { received = yld(r.value); mode = 0; }
         catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
     }
@@ -634,7 +635,11 @@ function agDelegate(it, name, v) {
     var target = it.raw || it.sync, m = target[name];
     if (m === void 0 || m === null) return void 0;
     var r = agAwait(apply(m, target, [v]));
-    if (!it.raw && isObject(r)) r = { value: agAwait(r.value), done: r.done };
+    if (!it.raw && isObject(r)) {
+        /* the async-from-sync wrapper reads done, then value */
+        var done = !!r.done;
+        r = { value: agAwait(r.value), done: done };
+    }
     return r;
 }
 
@@ -653,11 +658,12 @@ def(G, '__agYieldStar', function (x) {
         } else {
             r = agDelegate(it, 'return', received.v);
             if (r === void 0) throw received;
-            if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-            if (r.done) throw new GenReturn(r.value);
         }
         if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-        if (r.done) return r.value;
+        if (r.done) { /* read once: done, then value */
+            if (mode === 2) throw new GenReturn(r.value);
+            return r.value;
+        }
         try { received = yld(r.value); mode = 0; }
         catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
     }
