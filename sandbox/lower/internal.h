@@ -268,6 +268,7 @@ struct lower_ctx {
     const char *src;
     uint32_t len;
     enum lower_mode mode;
+    int main_script;         /* MAIN mode retried with `await` an identifier at the top */
     struct arena arena;
     struct names names;
     struct lower_error *err;

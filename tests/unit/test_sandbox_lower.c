@@ -280,6 +280,24 @@ static void test_nullish_mixed_with_logical(void **state)
         free(lower_ok(good[i], LOWER_MODE_SCRIPT));
 }
 
+/* A main program that only parses with `await` as a name runs as that script;
+ * one that mixes both keeps the async body's error. */
+static void test_main_await_as_identifier(void **state)
+{
+    (void)state;
+    char *o = lower_ok("var await = 1;\nasync function await2() {}\nawait;\n", LOWER_MODE_MAIN);
+    assert_non_null(strstr(o, "var await = 1;"));
+    assert_int_equal(count_lines(o), 4);
+    free(o);
+    o = lower_ok("const v = await 1;\nv\n", LOWER_MODE_MAIN);
+    assert_non_null(strstr(o, "__await"));
+    free(o);
+    const char *mixed = "var await = 1;\nawait f();\n";
+    struct lower_error e = lower_err(mixed, strlen(mixed));
+    assert_int_equal(e.line, 1);
+    assert_non_null(strstr(e.message, "await"));
+}
+
 /* The safety rule of research/duktape.md 1.4: no await/yield ever moves
  * into a function the lowering made up. */
 static void test_await_never_in_synthesised_function(void **state)
@@ -661,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_regex_lowering),
         cmocka_unit_test(test_regex_unicode_lowering),
         cmocka_unit_test(test_nullish_mixed_with_logical),
+        cmocka_unit_test(test_main_await_as_identifier),
         cmocka_unit_test(test_await_never_in_synthesised_function),
         cmocka_unit_test(test_loop_closures_use_catch_scopes),
         cmocka_unit_test(test_async_body_this_only_when_read),
