@@ -119,10 +119,24 @@ static struct binding *find_in_scope(struct scope *s, struct lname *name)
     return b && b->scope == s ? b : NULL;
 }
 
+static int is_lexical(int kind)
+{
+    return kind == BK_LET || kind == BK_CONST || kind == BK_CLASS;
+}
+
 static struct binding *declare(struct an *A, struct scope *s, struct lname *name, int kind,
                                struct node *decl)
 {
     struct binding *b = find_in_scope(s, name);
+    if (b && b->decl != decl && (is_lexical(kind) || is_lexical(b->kind)) &&
+        !(decl && b->decl && decl->kind == N_ENUM && b->decl->kind == N_ENUM)) {
+        /* let x; let x / a parameter and a let / a let and a function: an early
+         * error (TypeScript's enum declarations merge) */
+        lower__error_at(A->cx, decl ? decl->pos : 0, "Identifier '%.*s' has already been declared",
+                        (int)name->len, name->s);
+    }
+    if (is_lexical(kind) && name->kw == KW_LET)
+        lower__error_at(A->cx, decl ? decl->pos : 0, "let is disallowed as a lexically bound name");
     if (b) {
         if (kind == BK_FUNC || kind == BK_BLOCKFN)
             b->decl = decl; /* the last function declaration wins */
@@ -602,8 +616,39 @@ static void walk_switch(struct an *A, struct node *n)
     pop_scope(A);
 }
 
+/* var x where a let/const/class x of the same function is visible: an early error */
+static void check_var_names(struct an *A, struct node *pat)
+{
+    if (!pat)
+        return;
+    switch (pat->kind) {
+    case N_IDENT: {
+        struct binding *b = pat->name->top;
+        if (b && is_lexical(b->kind) && b->scope->fn == A->fn)
+            lower__error_at(A->cx, pat->pos, "Identifier '%.*s' has already been declared",
+                            (int)pat->name->len, pat->name->s);
+        break;
+    }
+    case N_ASSIGNPAT:
+    case N_REST:
+        check_var_names(A, pat->a);
+        break;
+    case N_ARRPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            check_var_names(A, e);
+        break;
+    case N_OBJPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            check_var_names(A, e->kind == N_REST ? e->a : e->b);
+        break;
+    }
+}
+
 static void walk_var(struct an *A, struct node *n)
 {
+    if (n->op == VK_VAR)
+        for (struct node *d = n->a; d; d = d->next)
+            check_var_names(A, d->a);
     for (struct node *d = n->a; d; d = d->next) {
         if (d->b) {
             struct binding *saved = A->initialising;

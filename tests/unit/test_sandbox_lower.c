@@ -501,7 +501,7 @@ static void test_large_program(void **state)
     buf_init(&src, 0);
     buf_init(&out, 0);
     while (src.len < (10u << 20))
-        buf_append_str(&src, "const v = [1, 2, 3].map(x => x * 2); total += v.length;\n");
+        buf_append_str(&src, "{ const v = [1, 2, 3].map(x => x * 2); total += v.length; }\n");
     struct lower_error err;
     int rc = sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &out, &err);
     assert_int_equal(rc, 0);
