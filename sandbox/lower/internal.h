@@ -154,6 +154,7 @@ enum {
 #define NF_ERASED     0x1000 /* TS-only statement: emits nothing */
 #define NF_EXPRBODY   0x2000 /* arrow with expression body */
 #define NF_CONST_ENUM 0x4000
+#define NF_COMMA_AFTER 0x8000 /* spread element followed by a comma (never a rest) */
 
 /* N_FUNC op bits */
 #define FN_ARROW   0x01
@@ -254,6 +255,8 @@ struct parser {
     struct lower_ctx *cx;
     int depth;
     int in_func, in_async, in_gen, in_class_body;
+    int in_static_block; /* await is reserved (a class static block, not in a nested function) */
+    int in_params;       /* in a parameter list (not in a nested function's body) */
     int spec_depth;        /* speculation nesting */
     uint32_t *fail_memo;   /* positions where arrow speculation failed */
     uint32_t fail_mask, fail_count;
