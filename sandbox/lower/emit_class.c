@@ -259,10 +259,13 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     if (m->flags & NF_PRIVATE) {
         /* the function, installed on each object by its class (e_private_installs) */
         lower__e_name(E, m->line, m->y);
-        W(" = ");
+        W(" = __fname(");
         m->b->y = m; /* function keyword even for accessors */
         lower__e_function(E, m->b, NULL);
-        W(";");
+        /* its name: "#m", "get #m", "set #m" */
+        lower__e_w(E, m->op == PK_GET ? ", \"get #" : m->op == PK_SET ? ", \"set #" : ", \"#");
+        lower__e_name(E, 0, m->a->name);
+        W("\");");
         return;
     }
     lower__e_tok(E, m->line, "__defm(", 7);

@@ -358,6 +358,12 @@ def(G, '__fnlen', function (fn, n) {
     return fn;
 });
 
+/* A private method's or accessor's name ("#m", "get #m"), set when the class is evaluated. */
+def(G, '__fname', function (fn, name) {
+    defProp(fn, 'name', { value: name });
+    return fn;
+});
+
 def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
