@@ -345,11 +345,12 @@ def(G, '__superGet', function (proto, key, receiver) {
 });
 
 /* The end of a derived constructor: super() must have run. */
-def(G, '__thisInit', function (self) {
+function thisInit(self) {
     if (self === void 0)
         throw new ReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor");
     return self;
-});
+}
+def(G, '__thisInit', thisInit);
 
 /* A function's ES2015 .length (parameters before the first default), set once
  * when it is created: the lowered function has all of them as formals. */
@@ -362,6 +363,13 @@ def(G, '__fnlen', function (fn, n) {
 def(G, '__fname', function (fn, name) {
     defProp(fn, 'name', { value: name });
     return fn;
+});
+
+/* return v in a derived constructor: an object, or this when v is undefined. */
+def(G, '__ctorRet', function (v, self) {
+    if (isObject(v)) return v;
+    if (v !== void 0) throw new TypeErr('Derived constructors may only return object or undefined');
+    return thisInit(self);
 });
 
 def(G, '__noNew', function (name) {
