@@ -124,10 +124,19 @@ static void e_field_inits(struct emit *E, struct node *c, int is_static)
             lower__e_tok(E, m->line, "__pdef(this, ", 13);
             lower__e_name(E, 0, m->x);
             W(", ");
+            /* #f = function () {} is named "#f" */
+            int anon = m->b && ((m->b->kind == N_FUNC && !m->b->a) || (m->b->kind == N_CLASS && !m->b->a));
+            if (anon)
+                W("__fname(");
             if (m->b)
                 lower__e_expr(E, m->b);
             else
                 W("void 0");
+            if (anon) {
+                W(", \"#");
+                lower__e_name(E, 0, m->a->name);
+                W("\")");
+            }
             W(");");
             continue;
         }
