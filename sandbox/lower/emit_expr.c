@@ -382,6 +382,23 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
             lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
             push_subst(E, op, SUB_CALLTHIS, tf, to);
+        } else if (op->kind == N_CALL && callee->kind == N_MEMBER) {
+            /* super.m?.(): called with this */
+            struct lname *to = lower__e_tmp(E), *tf = lower__e_tmp(E);
+            struct node th = *callee->a;
+            th.kind = N_THIS;
+            W("(");
+            lower__e_name(E, 0, to);
+            W(" = ");
+            lower__e_this(E, &th);
+            W(", ");
+            lower__e_name(E, 0, tf);
+            W(" = ");
+            lower__e_expr(E, callee);
+            W(") == null ? ");
+            lower__e_w(E, is_delete ? "true" : "void 0");
+            W(" : ");
+            push_subst(E, op, SUB_CALLTHIS, tf, to);
         } else if (op->kind == N_CALL && callee->kind == N_OPTCHAIN &&
                    callee->a->kind == N_MEMBER && callee->a->a->kind != N_SUPER) {
             /* (a?.b)?.(): the inner chain's object is this too */
