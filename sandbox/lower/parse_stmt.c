@@ -464,6 +464,7 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
 /* ---- statements ---------------------------------------------------------- */
 
 static int let_is_decl(struct parser *p);
+static struct node *parse_expr_statement(struct parser *p);
 
 /* The body of if/else/loops/labels/with: not a declaration (a plain
  * function stays allowed after if/else (allow_function 1) and labels (2), as in
@@ -471,6 +472,13 @@ static int let_is_decl(struct parser *p);
 static struct node *parse_substatement_ex(struct parser *p, int allow_function)
 {
     const struct token *t = &P_TOK(p);
+    if (t->type == TK_NAME && !t->escaped && t->kw == KW_LET) {
+        /* `let` then a line break (not `[`): the identifier let, and ASI */
+        struct token nx;
+        lower__p_peek(p, &nx);
+        if (nx.nl_before && !(nx.type == TK_PUNCT && nx.op == P_LBRACKET))
+            return parse_expr_statement(p);
+    }
     if (t->type == TK_NAME && !t->escaped &&
         (t->kw == KW_CONST || t->kw == KW_CLASS || (t->kw == KW_LET && let_is_decl(p))))
         lower__error_at(p->cx, t->pos, "Lexical declaration cannot appear in a single-statement context");
