@@ -424,6 +424,8 @@ size_t lower__regex_u_atom(struct lower_ctx *cx, const char *s, size_t n, uint32
     }
     if (c == '\\' && i + 1 < n) {
         char e = s[i + 1];
+        if ((unsigned char)e >= 0x80)
+            ufail(&u, i, "Invalid regular expression: invalid escape (u flag)");
         if (e == 'D' || e == 'W' || e == 'S') {
             buf_printf(out, "(?:" RE_PAIR "|" RE_NOT_PAIR "\\%c)", e);
             return i + 1;
