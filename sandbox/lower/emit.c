@@ -495,7 +495,14 @@ static void e_switch(struct emit *E, struct node *n)
 static void e_return(struct emit *E, struct node *n)
 {
     lower__e_tok(E, n->line, "return", 6);
-    if (n->a) {
+    if (n->a && E->fn->ret_this) {
+        /* a derived constructor returns an object, or this (undefined), else TypeError */
+        lower__e_w(E, " __ctorRet(");
+        lower__e_expr_loose(E, n->a);
+        lower__e_w(E, ", ");
+        lower__e_name(E, 0, E->fn->ret_this);
+        lower__e_w(E, ")");
+    } else if (n->a) {
         int paren = n->a->line != n->line;
         lower__e_w(E, paren ? " (" : " ");
         lower__e_expr_loose(E, n->a);

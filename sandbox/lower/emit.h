@@ -104,6 +104,9 @@ void lower__e_this(struct emit *E, struct node *n);
 void lower__e_args_array(struct emit *E, struct node *first, int line);
 int lower__has_spread(struct node *first);
 void lower__e_member_suffix(struct emit *E, struct node *m);
+/* Opens `__pset(obj, key, ` for an assignment to the private member m (o.#x =
+ * v: o, then v, then the check, as PutValue has it); the caller writes the value and `)`. */
+void lower__e_private_set_open(struct emit *E, struct node *m);
 void lower__e_prop_key_string(struct emit *E, struct node *key, int computed);
 void lower__e_template_string(struct emit *E, struct node *part, int raw);
 /* literals (emit_lit.c) */

@@ -64,8 +64,50 @@ static void e_key_target(struct emit *E, struct node *m, struct lname *self)
 }
 
 /* Field initialisers of one kind (static or not) as statements. */
+static struct node *earlier_private(struct node *c, struct node *m);
+
+/* Private methods and accessors of one kind, installed on this before any field. */
+static void e_private_installs(struct emit *E, struct node *c, int is_static)
+{
+    for (struct node *m = c->c; m; m = m->next) {
+        if (!(m->flags & NF_PRIVATE) || m->op == PK_FIELD || ((m->flags & NF_STATIC) != 0) != is_static ||
+            earlier_private(c, m))
+            continue;
+        if (m->op == PK_METHOD) {
+            lower__e_tok(E, 0, " __pmeth(this, ", 15);
+            lower__e_name(E, 0, m->x);
+            W(", ");
+            lower__e_name(E, 0, m->y);
+            W(");");
+            continue;
+        }
+        struct node *get = NULL, *set = NULL;
+        for (struct node *o = m; o; o = o->next)
+            if ((o->flags & NF_PRIVATE) && o->x == m->x) {
+                if (o->op == PK_GET)
+                    get = o;
+                else if (o->op == PK_SET)
+                    set = o;
+            }
+        lower__e_tok(E, 0, " __pacc(this, ", 14);
+        lower__e_name(E, 0, m->x);
+        W(", ");
+        if (get)
+            lower__e_name(E, 0, get->y);
+        else
+            W("void 0");
+        W(", ");
+        if (set)
+            lower__e_name(E, 0, set->y);
+        else
+            W("void 0");
+        W(");");
+    }
+}
+
 static void e_field_inits(struct emit *E, struct node *c, int is_static)
 {
+    e_private_installs(E, c, is_static);
     for (struct node *m = c->c; m; m = m->next) {
         int st = (m->flags & NF_STATIC) != 0;
         if (st != is_static)
@@ -82,10 +124,19 @@ static void e_field_inits(struct emit *E, struct node *c, int is_static)
             lower__e_tok(E, m->line, "__pdef(this, ", 13);
             lower__e_name(E, 0, m->x);
             W(", ");
+            /* #f = function () {} is named "#f" */
+            int anon = m->b && ((m->b->kind == N_FUNC && !m->b->a) || (m->b->kind == N_CLASS && !m->b->a));
+            if (anon)
+                W("__fname(");
             if (m->b)
                 lower__e_expr(E, m->b);
             else
                 W("void 0");
+            if (anon) {
+                W(", \"#");
+                lower__e_name(E, 0, m->a->name);
+                W("\")");
+            }
             W(");");
             continue;
         }
@@ -100,11 +151,19 @@ static void e_field_inits(struct emit *E, struct node *c, int is_static)
     }
 }
 
+/* A member the init function of its kind handles: a field, a static block,
+ * or a private method or accessor (installed on the object). */
+static int is_init_member(struct node *m, int is_static)
+{
+    return ((m->flags & NF_STATIC) != 0) == is_static &&
+           (m->op == PK_FIELD || (is_static && m->op == PK_STATIC_BLOCK) ||
+            ((m->flags & NF_PRIVATE) && (m->op == PK_METHOD || m->op == PK_GET || m->op == PK_SET)));
+}
+
 static int has_fields(struct node *c, int is_static)
 {
     for (struct node *m = c->c; m; m = m->next)
-        if (((m->flags & NF_STATIC) != 0) == is_static &&
-            (m->op == PK_FIELD || (is_static && m->op == PK_STATIC_BLOCK)))
+        if (is_init_member(m, is_static))
             return 1;
     return 0;
 }
@@ -113,8 +172,7 @@ static struct node *last_field(struct node *c, int is_static)
 {
     struct node *last = NULL;
     for (struct node *m = c->c; m; m = m->next)
-        if (((m->flags & NF_STATIC) != 0) == is_static &&
-            (m->op == PK_FIELD || (is_static && m->op == PK_STATIC_BLOCK)))
+        if (is_init_member(m, is_static))
             last = m;
     return last;
 }
@@ -207,12 +265,16 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
     struct funcinfo *fi = m->b->x;
     if (m->flags & NF_STATIC)
         fi->flags |= FI_STATIC;
-    if ((m->flags & NF_PRIVATE) && m->op == PK_METHOD) {
-        lower__e_name(E, m->line, m->x);
-        W(" = ");
+    if (m->flags & NF_PRIVATE) {
+        /* the function, installed on each object by its class (e_private_installs) */
+        lower__e_name(E, m->line, m->y);
+        W(" = __fname(");
         m->b->y = m; /* function keyword even for accessors */
         lower__e_function(E, m->b, NULL);
-        W(";");
+        /* its name: "#m", "get #m", "set #m" */
+        lower__e_w(E, m->op == PK_GET ? ", \"get #" : m->op == PK_SET ? ", \"set #" : ", \"#");
+        lower__e_name(E, 0, m->a->name);
+        W("\");");
         return;
     }
     lower__e_tok(E, m->line, "__defm(", 7);
@@ -240,28 +302,28 @@ static struct node *earlier_private(struct node *c, struct node *m)
     return NULL;
 }
 
-/* Private fields and accessors are keyed by a per-class symbol (a getter
- * and its setter share one); private methods live in a variable. */
+/* Every private name is a per-class symbol (a getter and its setter share
+ * one); the functions of private methods and accessors live in variables. */
 static void declare_privates(struct emit *E, struct node *c)
 {
     int any = 0;
     for (struct node *m = c->c; m; m = m->next) {
         if (!(m->flags & NF_PRIVATE))
             continue;
+        if (m->op != PK_FIELD)
+            m->y = lower__e_tmp(E); /* the method's or accessor's function */
         struct node *o = earlier_private(c, m);
         if (o) {
             m->x = o->x;
             continue;
         }
         m->x = lower__e_tmp(E);
-        if (m->op != PK_METHOD) {
-            lower__e_w(E, any ? ", " : " var ");
-            any = 1;
-            lower__e_name(E, 0, m->x);
-            W(" = __pname(\"");
-            lower__e_name(E, 0, m->a->name);
-            W("\")");
-        }
+        lower__e_w(E, any ? ", " : " var ");
+        any = 1;
+        lower__e_name(E, 0, m->x);
+        W(" = __pname(\"");
+        lower__e_name(E, 0, m->a->name);
+        W("\")");
     }
     if (any)
         W(";");

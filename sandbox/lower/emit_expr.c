@@ -109,11 +109,6 @@ void lower__e_member_suffix(struct emit *E, struct node *m)
     }
 }
 
-static int is_private_method(struct node *m)
-{
-    return (m->flags & NF_PRIVATE) && m->b->y && ((struct node *)m->b->y)->op == PK_METHOD;
-}
-
 static void e_member(struct emit *E, struct node *n)
 {
     struct subst *s = find_subst(E, n);
@@ -125,24 +120,43 @@ static void e_member(struct emit *E, struct node *n)
         lower__e_super_member(E, n, 0);
         return;
     }
-    if (is_private_method(n)) {
-        /* a private method read without a call: the function itself */
-        lower__e_name(E, n->line, private_name(E, n->b));
-        return;
-    }
-    int raw = E->raw_target;
     E->raw_target = 0;
-    if ((n->flags & NF_PRIVATE) && n->a->kind != N_THIS && !raw) {
-        /* o.#x on an object that may lack it: a checked read */
-        lower__e_tok(E, n->line, "__pget(", 7);
+    if (n->flags & NF_PRIVATE) {
+        /* o.#x: the element must be o's own (its class installed it), for any use:
+         * read, write, call (this is o), update, destructuring target */
+        lower__e_tok(E, n->line, "__pchk(", 7);
         lower__e_expr(E, n->a);
         W(", ");
         lower__e_name(E, 0, private_name(E, n->b));
         W(")");
+        lower__e_member_suffix(E, n);
         return;
     }
     lower__e_expr(E, n->a);
     lower__e_member_suffix(E, n);
+}
+
+void lower__e_private_set_open(struct emit *E, struct node *m)
+{
+    lower__e_tok(E, m->line, "__pset(", 7);
+    lower__e_expr(E, m->a);
+    W(", ");
+    lower__e_name(E, 0, private_name(E, m->b));
+    W(", ");
+}
+
+/* The object of member m, checked (__pchk) when m is o.#x; the caller writes the suffix. */
+static void e_private_base(struct emit *E, struct node *m)
+{
+    if (!(m->flags & NF_PRIVATE)) {
+        lower__e_expr(E, m->a);
+        return;
+    }
+    lower__e_tok(E, m->line, "__pchk(", 7);
+    lower__e_expr(E, m->a);
+    W(", ");
+    lower__e_name(E, 0, private_name(E, m->b));
+    W(")");
 }
 
 static void e_call_args(struct emit *E, struct node *first, int with_comma)
@@ -220,19 +234,13 @@ static void e_call(struct emit *E, struct node *n)
         e_super_call(E, n);
         return;
     }
-    if (callee->kind == N_MEMBER && !find_subst(E, callee) &&
-        (callee->a->kind == N_SUPER || is_private_method(callee))) {
-        if (callee->a->kind == N_SUPER)
-            lower__e_super_member(E, callee, 1);
-        else
-            lower__e_name(E, callee->line, private_name(E, callee->b));
+    if (callee->kind == N_MEMBER && !find_subst(E, callee) && callee->a->kind == N_SUPER) {
+        lower__e_super_member(E, callee, 1);
         lower__e_w(E, spread ? ".apply(" : ".call(");
-        if (callee->a->kind == N_SUPER) {
+        {
             struct node t = *callee->a;
             t.kind = N_THIS;
             lower__e_this(E, &t);
-        } else {
-            lower__e_expr(E, callee->a);
         }
         if (spread) {
             W(", ");
@@ -280,7 +288,7 @@ static void e_call(struct emit *E, struct node *n)
         lower__e_tok(E, n->line, "(", 1);
         lower__e_name(E, 0, t);
         W(" = ");
-        lower__e_expr(E, callee->a);
+        e_private_base(E, callee);
         W(")");
         lower__e_member_suffix(E, callee);
         W(".apply(");
@@ -348,7 +356,12 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
         if (!(op->flags & NF_OPTIONAL))
             continue;
         struct node *prev = op->a;
-        if (op->kind == N_CALL && prev->kind == N_MEMBER && prev->a->kind != N_SUPER) {
+        /* (a.b)?.(): a parenthesised member keeps its reference, so this is a */
+        struct node *callee = prev;
+        while (op->kind == N_CALL && callee->kind == N_PAREN)
+            callee = callee->a;
+        if (op->kind == N_CALL && callee->kind == N_MEMBER && callee->a->kind != N_SUPER) {
+            prev = callee;
             struct lname *to = lower__e_tmp(E), *tf = lower__e_tmp(E);
             W("(");
             lower__e_name(E, 0, to);
@@ -357,8 +370,43 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
             W(", ");
             lower__e_name(E, 0, tf);
             W(" = ");
+            if (prev->flags & NF_PRIVATE) {
+                /* o.#m?.(): the checked read (a method is the function itself) */
+                push_subst(E, prev->a, SUB_TEMP, to, NULL);
+                lower__e_expr(E, prev);
+            } else {
+                lower__e_name(E, 0, to);
+                lower__e_member_suffix(E, prev);
+            }
+            W(") == null ? ");
+            lower__e_w(E, is_delete ? "true" : "void 0");
+            W(" : ");
+            push_subst(E, op, SUB_CALLTHIS, tf, to);
+        } else if (op->kind == N_CALL && callee->kind == N_MEMBER) {
+            /* super.m?.(): called with this */
+            struct lname *to = lower__e_tmp(E), *tf = lower__e_tmp(E);
+            struct node th = *callee->a;
+            th.kind = N_THIS;
+            W("(");
             lower__e_name(E, 0, to);
-            lower__e_member_suffix(E, prev);
+            W(" = ");
+            lower__e_this(E, &th);
+            W(", ");
+            lower__e_name(E, 0, tf);
+            W(" = ");
+            lower__e_expr(E, callee);
+            W(") == null ? ");
+            lower__e_w(E, is_delete ? "true" : "void 0");
+            W(" : ");
+            push_subst(E, op, SUB_CALLTHIS, tf, to);
+        } else if (op->kind == N_CALL && callee->kind == N_OPTCHAIN &&
+                   callee->a->kind == N_MEMBER && callee->a->a->kind != N_SUPER) {
+            /* (a?.b)?.(): the inner chain's object is this too */
+            struct lname *to = lower__e_tmp(E), *tf = lower__e_tmp(E);
+            W("(");
+            lower__e_name(E, 0, tf);
+            W(" = ");
+            e_optchain(E, callee, 0, to, 0);
             W(") == null ? ");
             lower__e_w(E, is_delete ? "true" : "void 0");
             W(" : ");
@@ -388,7 +436,7 @@ static void e_optchain(struct emit *E, struct node *oc, int is_delete, struct ln
         W("(");
         lower__e_name(E, 0, this_out);
         W(" = ");
-        lower__e_expr(E, oc->a->a);
+        e_private_base(E, oc->a);
         W(")");
         lower__e_member_suffix(E, oc->a);
     } else {
@@ -455,10 +503,17 @@ struct la_target {
 /* The member a logical assignment reads and writes: obj[key], obj.name */
 static void e_la_member(struct emit *E, const struct la_target *lt)
 {
+    if (lt->t->flags & NF_PRIVATE)
+        W("__pchk(");
     if (lt->obj)
         lower__e_name(E, 0, lt->obj);
     else
         lower__e_expr(E, lt->t->a);
+    if (lt->t->flags & NF_PRIVATE) {
+        W(", ");
+        lower__e_name(E, 0, private_name(E, lt->t->b));
+        W(")");
+    }
     if (lt->key) {
         W("[");
         lower__e_name(E, 0, lt->key);
@@ -570,13 +625,8 @@ static void e_assign(struct emit *E, struct node *n, int loose)
         return;
     }
     struct node *t = n->a;
-    if (n->op == P_ASSIGN && t->kind == N_MEMBER && (t->flags & NF_PRIVATE) && t->a->kind != N_THIS &&
-        !find_subst(E, t)) {
-        lower__e_tok(E, n->line, "__pset(", 7);
-        lower__e_expr(E, t->a);
-        W(", ");
-        lower__e_name(E, 0, private_name(E, t->b));
-        W(", ");
+    if (n->op == P_ASSIGN && t->kind == N_MEMBER && (t->flags & NF_PRIVATE) && !find_subst(E, t)) {
+        lower__e_private_set_open(E, t);
         lower__e_expr(E, n->b);
         W(")");
         return;

@@ -116,8 +116,30 @@ int lower__e_is_strict_body(struct emit *E, struct node *first)
     return 0;
 }
 
+/* The ES2015 .length of fn (parameters before the first default or rest) when it
+ * differs from the formals the lowered function has (a default before the last
+ * parameter), else -1. */
+static int es_length_fix(struct node *fn)
+{
+    int n = 0, formals = 0, seen_default = 0;
+    for (struct node *prm = fn->b; prm; prm = prm->next) {
+        if (prm->kind == N_REST)
+            break;
+        formals++;
+        if (prm->kind == N_ASSIGNPAT)
+            seen_default = 1;
+        if (!seen_default)
+            n++;
+    }
+    return n != formals ? n : -1;
+}
+
 static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_keyword, int inferred)
 {
+    /* function expressions get their ES .length through __fnlen (declarations: e_function_decl) */
+    int fixlen = no_keyword || (fn->flags & NF_DECL) ? -1 : es_length_fix(fn);
+    if (fixlen >= 0)
+        lower__e_tok(E, fn->line, "__fnlen(", 8);
     struct funcinfo *fi = fn->x;
     int arrow = (fn->op & FN_ARROW) != 0, async = (fn->op & FN_ASYNC) != 0,
         gen = (fn->op & FN_GEN) != 0;
@@ -178,6 +200,24 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
     W("}");
     if (paren)
         W(")");
+    if (fixlen >= 0) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, ", %d)", fixlen);
+        lower__e_w(E, tmp);
+    }
+}
+
+/* `__fnlen(name, n);` after a declaration whose .length the lowering changed. */
+static void e_decl_length(struct emit *E, struct node *fn, struct lname *name)
+{
+    int n = es_length_fix(fn);
+    if (n < 0)
+        return;
+    char tmp[32];
+    W(" __fnlen(");
+    lower__e_name(E, 0, name);
+    snprintf(tmp, sizeof tmp, ", %d);", n);
+    lower__e_w(E, tmp);
 }
 
 static int usable_name(struct lname *n)
@@ -223,7 +263,9 @@ void lower__e_function_decl(struct emit *E, struct node *fn)
         W(" = ");
         e_func(E, fn, name, 0, 0);
         W(";");
+        e_decl_length(E, fn, name);
         return;
     }
     e_func(E, fn, name, 0, 0);
+    e_decl_length(E, fn, name);
 }

@@ -128,6 +128,42 @@ void lower__e_template_string(struct emit *E, struct node *part, int raw)
     lower__e_tok(E, line, b->data, b->len);
 }
 
+static int hexd(char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* The first escape of a template part that has no cooked value (\1-\9, \0
+ * before a digit, a bad \x or \u), or NULL. */
+static const char *tpl_bad_escape(struct emit *E, const struct node *part)
+{
+    const char *s = E->src + part->pos + 1;
+    const char *end = E->src + part->end - ((part->flags & NF_TPL_TAIL) ? 1 : 2);
+    for (; s < end; s++) {
+        if (*s != '\\' || s + 1 >= end)
+            continue;
+        char c = s[1];
+        if ((c >= '1' && c <= '9') || (c == '0' && s + 2 < end && s[2] >= '0' && s[2] <= '9'))
+            return s;
+        if (c == 'x' && !(s + 3 < end && hexd(s[2]) && hexd(s[3])))
+            return s;
+        if (c == 'u') {
+            if (s + 2 < end && s[2] == '{') {
+                const char *q = s + 3;
+                unsigned long v = 0;
+                while (q < end && hexd(*q) && v <= 0x10ffff)
+                    v = v * 16 + (unsigned long)((*q <= '9') ? *q - '0' : (*q | 0x20) - 'a' + 10), q++;
+                if (q == s + 3 || q >= end || *q != '}' || v > 0x10ffff)
+                    return s;
+            } else if (!(s + 5 < end && hexd(s[2]) && hexd(s[3]) && hexd(s[4]) && hexd(s[5]))) {
+                return s;
+            }
+        }
+        s++; /* the escaped character */
+    }
+    return NULL;
+}
+
 static int tpl_part_empty(struct emit *E, const struct node *part)
 {
     return part->end - part->pos == ((part->flags & NF_TPL_TAIL) ? 2u : 3u);
@@ -179,6 +215,10 @@ void lower__e_template(struct emit *E, struct node *n, int loose)
             W(" + ");
         any = 1;
         if (p->kind == N_TPL_PART) {
+            const char *bad = tpl_bad_escape(E, p);
+            if (bad)
+                lower__error_at(E->cx, (uint32_t)(bad - E->src),
+                                "Invalid escape sequence in a template (octal, \\8, \\9 or a bad \\x/\\u)");
             lower__e_template_string(E, p, 0);
         } else if (tpl_operand_tight(p)) {
             lower__e_expr(E, p);
@@ -208,7 +248,10 @@ void lower__e_tagged(struct emit *E, struct node *n)
         if (!first)
             W(", ");
         first = 0;
-        lower__e_template_string(E, p, 0);
+        if (tpl_bad_escape(E, p))
+            W("void 0"); /* a tagged template's cooked string of a bad escape */
+        else
+            lower__e_template_string(E, p, 0);
     }
     W("], [");
     first = 1;

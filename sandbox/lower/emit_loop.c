@@ -154,7 +154,16 @@ static void assign_left(struct emit *E, void *arg)
         decl.next = NULL;
         var.a = &decl;
         lower__e_var(E, &var, 1);
-    } else if (left->kind == N_ARRPAT || left->kind == N_OBJPAT) {
+    } else if (left->kind == N_OBJPAT) {
+        /* the pattern reads its source once per property: hold the value
+         * (it may be the array fast path's $a[$i++]) */
+        struct lname *t = lower__e_tmp(E);
+        lower__e_name(E, 0, t);
+        W(" = ");
+        lower__e_name(E, 0, ia->value);
+        first = 0;
+        lower__e_pattern(E, left, t, 0, &first);
+    } else if (left->kind == N_ARRPAT) {
         lower__e_pattern(E, left, ia->value, 0, &first);
     } else {
         lower__e_expr(E, left);

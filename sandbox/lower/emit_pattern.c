@@ -103,14 +103,21 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
     }
     while (target->kind == N_PAREN)
         target = target->a;
-    int simple = target->kind == N_IDENT || target->kind == N_MEMBER;
+    /* [c] = v where c is a const: the value is read, then the TypeError */
+    int cst = !decl && target->kind == N_IDENT && target->x &&
+              ((struct binding *)target->x)->kind == BK_CONST;
+    int simple = (target->kind == N_IDENT && !cst) || target->kind == N_MEMBER;
+    int priv = target->kind == N_MEMBER && (target->flags & NF_PRIVATE);
     struct lname *hold = simple ? NULL : lower__e_tmp(E);
     sep(E, first);
-    if (hold)
+    if (priv)
+        lower__e_private_set_open(E, target); /* checked when the value is put */
+    else if (hold)
         lower__e_name(E, 0, hold);
     else
         lower__e_bind_target(E, target, decl);
-    W(" = ");
+    if (!priv)
+        W(" = ");
     if (def) {
         struct lname *t = lower__e_tmp(E);
         W("(");
@@ -127,8 +134,16 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
     } else {
         e_value(E, v);
     }
-    if (hold)
+    if (priv)
+        W(")");
+    if (cst) {
+        sep(E, first);
+        W("__constErr(\"");
+        lower__e_name(E, 0, target->name);
+        W("\")");
+    } else if (hold) {
         lower__e_pattern(E, target, hold, decl, first);
+    }
 }
 
 static void object_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)

@@ -154,6 +154,7 @@ enum {
 #define NF_ERASED     0x1000 /* TS-only statement: emits nothing */
 #define NF_EXPRBODY   0x2000 /* arrow with expression body */
 #define NF_CONST_ENUM 0x4000
+#define NF_COMMA_AFTER 0x8000 /* spread element followed by a comma (never a rest) */
 
 /* N_FUNC op bits */
 #define FN_ARROW   0x01
@@ -254,6 +255,8 @@ struct parser {
     struct lower_ctx *cx;
     int depth;
     int in_func, in_async, in_gen, in_class_body;
+    int in_static_block; /* await is reserved (a class static block, not in a nested function) */
+    int in_params;       /* in a parameter list (not in a nested function's body) */
     int spec_depth;        /* speculation nesting */
     uint32_t *fail_memo;   /* positions where arrow speculation failed */
     uint32_t fail_mask, fail_count;
@@ -268,6 +271,7 @@ struct lower_ctx {
     const char *src;
     uint32_t len;
     enum lower_mode mode;
+    int main_script;         /* MAIN mode retried with `await` an identifier at the top */
     struct arena arena;
     struct names names;
     struct lower_error *err;
@@ -364,5 +368,11 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out);
 
 /* regex (regex.c): lowers a regex literal; appends ES5 text to out */
 int lower__regex(struct lower_ctx *cx, const char *s, size_t n, uint32_t pos, struct buf *out);
+/* With the u flag: writes the atom at s[i] of the pattern s[0..n) ('.', a character class,
+ * \D \W \S, a \u escape, a non-ASCII character) to out as surrogate-pair-aware ES5 and
+ * returns the index of its last character, or (size_t)-1 to leave the atom to the caller.
+ * pos is the source offset of s[0] (for errors, raised through lower__error_at). */
+size_t lower__regex_u_atom(struct lower_ctx *cx, const char *s, size_t n, uint32_t pos,
+                           size_t i, int dotall, struct buf *out);
 
 #endif

@@ -87,7 +87,7 @@ static int run(struct lower_ctx *cx, struct buf *out)
     p.spec_budget = 2000000 + 8 * (long)cx->len;
     lower__lex_init(&p.lx, cx->src, cx->len, &cx->names, &cx->arena);
     if (cx->mode == LOWER_MODE_MAIN) {
-        p.in_async = 1;
+        p.in_async = !cx->main_script;
         p.in_func = 1;
     }
     cx->program = lower__parse_program(&p);
@@ -95,6 +95,31 @@ static int run(struct lower_ctx *cx, struct buf *out)
     cx->nlines = p.lx.nlines;
     lower__analyse(cx);
     return lower__emit_program(cx, out);
+}
+
+static int lower_once(struct lower_ctx *cx, struct buf *out)
+{
+    volatile int rc = -1; /* set between setjmp and longjmp */
+    if (lower__names_init(&cx->names, &cx->arena) < 0) {
+        snprintf(cx->err->message, sizeof cx->err->message, "Out of memory");
+        return -1;
+    }
+    cx->names.sep = cx->mode == LOWER_MODE_EVAL ? "$e" : "$";
+    if (setjmp(cx->fail) == 0)
+        rc = run(cx, out);
+    lower__arena_free(&cx->arena);
+    buf_free(&cx->scratch);
+    buf_free(&cx->scratch2);
+    return rc;
+}
+
+/* Does the source hold the word await (outside anything: a cheap pre-check)? */
+static int mentions_await(const char *src, size_t len)
+{
+    for (size_t i = 0; i + 5 <= len; i++)
+        if (src[i] == 'a' && memcmp(src + i, "await", 5) == 0)
+            return 1;
+    return 0;
 }
 
 int sandbox_lower(const char *src, size_t len, enum lower_mode mode, struct buf *out,
@@ -118,25 +143,31 @@ int sandbox_lower(const char *src, size_t len, enum lower_mode mode, struct buf 
         return -1;
     }
     size_t out_len0 = out->len;
-    int rc = -1;
-    if (lower__names_init(&cx.names, &cx.arena) < 0) {
-        snprintf(err->message, sizeof err->message, "Out of memory");
-        goto done;
+    int rc = lower_once(&cx, out);
+    if (rc < 0 && mode == LOWER_MODE_MAIN && mentions_await(src, len)) {
+        /* A program that is no async body but a script using `await` as a
+         * name (var await, async function await() {}) runs as that script;
+         * any other failure keeps the first error. */
+        struct lower_error first = *err;
+        out->len = out_len0;
+        if (out->data)
+            out->data[out_len0] = 0;
+        struct lower_ctx again;
+        memset(&again, 0, sizeof again);
+        again.src = src;
+        again.len = (uint32_t)len;
+        again.mode = mode;
+        again.err = err;
+        again.main_script = 1;
+        memset(err, 0, sizeof *err);
+        rc = lower_once(&again, out);
+        if (rc < 0)
+            *err = first;
     }
-    cx.names.sep = mode == LOWER_MODE_EVAL ? "$e" : "$";
-    if (setjmp(cx.fail) == 0) {
-        rc = run(&cx, out);
-    } else {
-        rc = -1;
-    }
-done:
     if (rc < 0 && out->len > out_len0) {
         out->len = out_len0;
         if (out->data)
             out->data[out_len0] = 0;
     }
-    lower__arena_free(&cx.arena);
-    buf_free(&cx.scratch);
-    buf_free(&cx.scratch2);
     return rc;
 }

@@ -13,8 +13,8 @@
  * chaining, ??, ??=/||=/&&=, numeric separators, optional catch binding,
  * async functions/arrows/methods (coroutines: __spawn/__await, awaits stay
  * in place), generators and async generators (coroutines), for await,
- * regular expressions (named groups, the s flag; y, lookbehind and \p{} are
- * errors), function name inference. TypeScript: types, interfaces, type
+ * regular expressions (named groups, the s flag, the u flag's code points as
+ * surrogate pairs; y, lookbehind and \p{} are errors), function name inference. TypeScript: types, interfaces, type
  * aliases, generics, as/satisfies/!, declare, abstract, access modifiers,
  * parameter properties, enums (with reverse mapping), overloads, import type
  * and export type are erased; other import/export are errors.
@@ -49,7 +49,9 @@ enum lower_mode {
      * await/return work; without a top-level return, a final expression
      * statement's value is returned (function declarations after it do not
      * count); a program that is a single function or arrow expression (or a
-     * single function declaration) is called and its result returned. The
+     * single function declaration) is called and its result returned. A
+     * program that is no async body but a valid script using `await` as a
+     * name (var await = 1) is lowered as that script. The
      * runtime must run the function as an async body (a coroutine), so that
      * the top-level __await calls can suspend. */
     LOWER_MODE_MAIN,

@@ -104,7 +104,10 @@ static struct node *parse_class_member(struct parser *p, int *erased)
                 p->in_func = 1;
                 p->in_async = 0;
                 p->in_gen = 0;
+                int ss = p->in_static_block;
+                p->in_static_block = 1;
                 m->b = lower__parse_block(p);
+                p->in_static_block = ss;
                 p->in_func = sf;
                 p->in_async = sa;
                 p->in_gen = sg;

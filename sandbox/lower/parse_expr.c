@@ -60,6 +60,7 @@ struct spec {
     int prev_line;
     jmp_buf *saved;
     int no_in;
+    int in_func, in_async, in_gen, in_params, in_static_block; /* a failed attempt may leave them set */
 };
 
 static void spec_save(struct parser *p, struct spec *s)
@@ -70,6 +71,11 @@ static void spec_save(struct parser *p, struct spec *s)
     s->prev_line = p->prev_line;
     s->saved = p->cx->spec_jmp;
     s->no_in = p->no_in;
+    s->in_func = p->in_func;
+    s->in_async = p->in_async;
+    s->in_gen = p->in_gen;
+    s->in_params = p->in_params;
+    s->in_static_block = p->in_static_block;
 }
 
 static void spec_restore(struct parser *p, struct spec *s)
@@ -81,6 +87,11 @@ static void spec_restore(struct parser *p, struct spec *s)
     p->prev_line = s->prev_line;
     p->cx->spec_jmp = s->saved;
     p->no_in = s->no_in;
+    p->in_func = s->in_func;
+    p->in_async = s->in_async;
+    p->in_gen = s->in_gen;
+    p->in_params = s->in_params;
+    p->in_static_block = s->in_static_block;
     p->spec_depth--;
 }
 
@@ -108,10 +119,13 @@ static void arrow_head(struct parser *p, struct node *fn)
 
 static void arrow_body(struct parser *p, struct node *fn)
 {
-    int sf = p->in_func, sa = p->in_async, sg = p->in_gen;
+    int sf = p->in_func, sa = p->in_async, sg = p->in_gen, sp = p->in_params;
+    int ss = p->in_static_block;
     p->in_func = 1;
     p->in_async = (fn->op & FN_ASYNC) != 0;
     p->in_gen = 0;
+    p->in_params = 0;
+    p->in_static_block = 0;
     if (lower__p_is(p, P_LBRACE)) {
         fn->c = lower__parse_block(p);
     } else {
@@ -123,6 +137,8 @@ static void arrow_body(struct parser *p, struct node *fn)
     p->in_func = sf;
     p->in_async = sa;
     p->in_gen = sg;
+    p->in_params = sp;
+    p->in_static_block = ss;
     fn->end = p->prev_end;
     lower__check_params(p, fn);
 }
@@ -233,8 +249,10 @@ struct node *lower__to_pattern(struct parser *p, struct node *n, int binding)
             if (e->kind == N_SPREAD) {
                 e->kind = N_REST;
                 e->a = lower__to_pattern(p, e->a, binding);
-                if (e->next)
+                if (e->next || (e->flags & NF_COMMA_AFTER))
                     lower__error_at(p->cx, e->pos, "Rest element must be last");
+                if (e->a->kind == N_ASSIGNPAT)
+                    lower__error_at(p->cx, e->pos, "Rest element may not have a default initializer");
             } else if (e->kind != N_HOLE) {
                 struct node *t = lower__to_pattern(p, e, binding);
                 if (t != e) /* patterns are converted in place */
@@ -248,6 +266,10 @@ struct node *lower__to_pattern(struct parser *p, struct node *n, int binding)
             if (e->op == PK_SPREAD) {
                 e->kind = N_REST;
                 e->a = lower__to_pattern(p, e->a, binding);
+                if (e->next || (e->flags & NF_COMMA_AFTER))
+                    lower__error_at(p->cx, e->pos, "Rest element must be last");
+                if (e->a->kind != N_IDENT && e->a->kind != N_MEMBER && e->a->kind != N_PAREN)
+                    lower__error_at(p->cx, e->pos, "`...` must be followed by an assignable reference");
             } else if (e->op == PK_INIT) {
                 e->b = lower__to_pattern(p, e->b, binding);
             } else {
@@ -274,6 +296,11 @@ struct node *lower__to_pattern(struct parser *p, struct node *n, int binding)
 
 static struct node *parse_yield(struct parser *p)
 {
+    if (p->in_params) {
+        if (p->cx->spec_jmp)
+            longjmp(*p->cx->spec_jmp, 1);
+        lower__error_at(p->cx, P_TOK(p).pos, "Yield expression not allowed in formal parameter");
+    }
     struct node *n = lower__new_node(p, N_YIELD, P_TOK(p).pos, P_TOK(p).line);
     lower__p_next(p);
     if (!P_TOK(p).nl_before && lower__p_is(p, P_STAR)) {
@@ -377,6 +404,14 @@ struct node *lower__parse_expression(struct parser *p)
 
 /* ---- conditional and binary ---------------------------------------------- */
 
+/* a ?? b || c and the like: ?? and an unparenthesised || or && operand (an early error) */
+static int mixes_nullish(int op, const struct node *operand)
+{
+    if (operand->kind != N_LOGICAL || operand->op == op)
+        return 0;
+    return op == P_NULLISH || operand->op == P_NULLISH;
+}
+
 static struct node *parse_binary(struct parser *p, int minprec)
 {
     lower__p_enter(p);
@@ -410,6 +445,11 @@ static struct node *parse_binary(struct parser *p, int minprec)
         lower__p_next(p);
         struct node *right = op == P_STARSTAR ? parse_binary(p, prec) : parse_binary(p, prec + 1);
         int kind = (op == P_AND || op == P_OR || op == P_NULLISH) ? N_LOGICAL : N_BINARY;
+        if (kind == N_LOGICAL && (mixes_nullish(op, left) || mixes_nullish(op, right))) {
+            if (p->cx->spec_jmp)
+                longjmp(*p->cx->spec_jmp, 1);
+            lower__error_at(p->cx, pos, "Cannot mix '?\?' with '||' or '&&' without parentheses");
+        }
         struct node *n = lower__new_node(p, kind, pos, line);
         n->op = (uint8_t)op;
         n->a = left;
@@ -806,7 +846,7 @@ static struct node *parse_primary(struct parser *p)
         }
         if (t->kw && t->kw <= KW_LAST_RESERVED)
             lower__p_fail(p, NULL);
-        if (t->kw == KW_AWAIT && p->in_async)
+        if (t->kw == KW_AWAIT && (p->in_async || p->in_static_block))
             lower__p_fail(p, NULL);
         return leaf(p, N_IDENT);
     }

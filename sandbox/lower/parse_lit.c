@@ -72,6 +72,8 @@ struct node *lower__parse_array(struct parser *p)
         last = e;
         if (!lower__p_eat(p, P_COMMA))
             break;
+        if (e->kind == N_SPREAD || (e->kind == N_PROP && e->op == PK_SPREAD))
+            e->flags |= NF_COMMA_AFTER;
     }
     p->no_in = ni;
     lower__p_expect(p, P_RBRACKET);
@@ -219,6 +221,8 @@ struct node *lower__parse_object(struct parser *p)
         last = e;
         if (!lower__p_eat(p, P_COMMA))
             break;
+        if (e->kind == N_SPREAD || (e->kind == N_PROP && e->op == PK_SPREAD))
+            e->flags |= NF_COMMA_AFTER;
     }
     p->no_in = ni;
     lower__p_expect(p, P_RBRACE);

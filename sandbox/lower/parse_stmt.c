@@ -109,7 +109,7 @@ struct lname *lower__p_ident(struct parser *p)
     int kw = t->name->kw;
     if (kw && kw <= KW_LAST_RESERVED)
         lower__p_fail(p, NULL);
-    if ((kw == KW_AWAIT && p->in_async) || (kw == KW_YIELD && p->in_gen))
+    if ((kw == KW_AWAIT && (p->in_async || p->in_static_block)) || (kw == KW_YIELD && p->in_gen))
         lower__p_fail(p, NULL);
     struct lname *n = t->name;
     lower__p_next(p);
@@ -299,8 +299,9 @@ struct node *lower__parse_params(struct parser *p, struct node *fn)
     struct node *last = NULL;
     int is_ctor = (fn->op & FN_CTOR) != 0;
     lower__p_expect(p, P_LPAREN);
-    int ni = p->no_in;
+    int ni = p->no_in, sp = p->in_params;
     p->no_in = 0;
+    p->in_params = 1;
     while (!lower__p_is(p, P_RPAREN)) {
         if (lower__p_is_kw(p, KW_THIS)) { /* TS `this` parameter */
             lower__p_next(p);
@@ -321,6 +322,7 @@ struct node *lower__parse_params(struct parser *p, struct node *fn)
             break;
     }
     p->no_in = ni;
+    p->in_params = sp;
     lower__p_expect(p, P_RPAREN);
     return fn->b;
 }
@@ -431,6 +433,8 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
     p->in_func = 1;
     p->in_async = (flags & FN_ASYNC) != 0;
     p->in_gen = (flags & FN_GEN) != 0;
+    int ss = p->in_static_block, sp = p->in_params;
+    p->in_static_block = 0;
     if (lower__p_is(p, P_LT))
         lower__ts_skip_type_params(p);
     lower__parse_params(p, fn);
@@ -438,6 +442,7 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
         lower__p_next(p);
         lower__ts_skip_type(p);
     }
+    p->in_params = 0;
     if (!lower__p_is(p, P_LBRACE) && (is_decl || (flags & FN_METHOD))) {
         /* TypeScript overload or abstract signature */
         lower__p_semicolon(p);
@@ -445,9 +450,11 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
     } else {
         fn->c = lower__parse_block(p);
     }
+    p->in_params = sp;
     p->in_func = sf;
     p->in_async = sa;
     p->in_gen = sg;
+    p->in_static_block = ss;
     fn->end = p->prev_end;
     lower__check_params(p, fn);
     lower__p_leave(p);
@@ -457,12 +464,21 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
 /* ---- statements ---------------------------------------------------------- */
 
 static int let_is_decl(struct parser *p);
+static struct node *parse_expr_statement(struct parser *p);
 
 /* The body of if/else/loops/labels/with: not a declaration (a plain
- * function stays allowed after if/else and labels, as in sloppy code). */
+ * function stays allowed after if/else (allow_function 1) and labels (2), as in
+ * sloppy code). */
 static struct node *parse_substatement_ex(struct parser *p, int allow_function)
 {
     const struct token *t = &P_TOK(p);
+    if (t->type == TK_NAME && !t->escaped && t->kw == KW_LET) {
+        /* `let` then a line break (not `[`): the identifier let, and ASI */
+        struct token nx;
+        lower__p_peek(p, &nx);
+        if (nx.nl_before && !(nx.type == TK_PUNCT && nx.op == P_LBRACKET))
+            return parse_expr_statement(p);
+    }
     if (t->type == TK_NAME && !t->escaped &&
         (t->kw == KW_CONST || t->kw == KW_CLASS || (t->kw == KW_LET && let_is_decl(p))))
         lower__error_at(p->cx, t->pos, "Lexical declaration cannot appear in a single-statement context");
@@ -474,7 +490,14 @@ static struct node *parse_substatement_ex(struct parser *p, int allow_function)
         if (is_async_fn || is_gen || (t->kw == KW_FUNCTION && !allow_function))
             lower__error_at(p->cx, t->pos, "Function declarations are not allowed in this statement position");
     }
-    return lower__parse_statement(p);
+    struct node *n = lower__parse_statement(p);
+    /* nor a labelled one (l: function f() {}), except as the body of a label */
+    struct node *l = n;
+    while (allow_function != 2 && l->kind == N_LABEL)
+        l = l->a;
+    if (l != n && l->kind == N_FUNC)
+        lower__error_at(p->cx, l->pos, "Function declarations are not allowed in this statement position");
+    return n;
 }
 
 static struct node *parse_substatement(struct parser *p)
@@ -807,7 +830,7 @@ struct node *lower__parse_statement(struct parser *p)
                 n->name = t->name;
                 lower__p_next(p);
                 lower__p_next(p);
-                n->a = parse_substatement_ex(p, 1);
+                n->a = parse_substatement_ex(p, 2);
             }
         }
     } else if (t->type == TK_PUNCT && t->op == P_AT) {

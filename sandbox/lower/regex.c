@@ -1,8 +1,9 @@
 /* Regular expression literals for Duktape's ES5 engine: named groups become
  * plain groups (with the names handed to __re so matches get .groups, and
  * \k<name> becomes a numbered backreference), the s flag becomes [\s\S],
- * the u flag is dropped when the pattern means the same without it; the y
- * flag, lookbehind and Unicode property escapes are errors with a reason. */
+ * the u flag is dropped once its code-point atoms are rewritten for UTF-16
+ * (regex_unicode.c); the y flag, lookbehind and Unicode property escapes are
+ * errors with a reason. */
 #include <stdio.h>
 #include <string.h>
 
@@ -75,23 +76,8 @@ static int group_of(struct re *r, const char *name, size_t len)
     return -1;
 }
 
-static void put_u_escape(struct buf *out, unsigned long cp)
-{
-    char tmp[16];
-    if (cp < 0x10000) {
-        snprintf(tmp, sizeof tmp, "\\u%04lX", cp);
-        buf_append_str(out, tmp);
-    } else {
-        cp -= 0x10000;
-        snprintf(tmp, sizeof tmp, "\\u%04lX", 0xd800 + (cp >> 10));
-        buf_append_str(out, tmp);
-        snprintf(tmp, sizeof tmp, "\\u%04lX", 0xdc00 + (cp & 0x3ff));
-        buf_append_str(out, tmp);
-    }
-}
-
 /* An escape at s[i] == '\\'; returns the index of its last character. */
-static size_t escape(struct re *r, size_t i, int in_class, struct buf *out)
+static size_t escape(struct re *r, size_t i, struct buf *out)
 {
     if (i + 1 >= r->n)
         fail(r, i, "Invalid regular expression: \\ at end of pattern");
@@ -111,26 +97,6 @@ static size_t escape(struct re *r, size_t i, int in_class, struct buf *out)
     if (r->unicode && (c == 'p' || c == 'P'))
         fail(r, i, "Unsupported: Unicode property escapes \\p{...} in regular expressions "
                    "(Duktape's RegExp has no Unicode property tables)");
-    if (r->unicode && c == 'u' && i + 2 < r->n && r->s[i + 2] == '{') {
-        size_t j = i + 3;
-        unsigned long cp = 0;
-        while (j < r->n && r->s[j] != '}') {
-            char h = r->s[j];
-            int v = (h >= '0' && h <= '9') ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10
-                    : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
-            if (v < 0 || cp > 0x10ffff)
-                fail(r, i, "Invalid regular expression: bad \\u{...} escape");
-            cp = cp * 16 + (unsigned long)v;
-            j++;
-        }
-        if (j >= r->n || cp > 0x10ffff)
-            fail(r, i, "Invalid regular expression: bad \\u{...} escape");
-        if (cp >= 0x10000 && in_class)
-            fail(r, i, "Unsupported: code points above U+FFFF in a character class with the u flag "
-                       "(Duktape's RegExp matches UTF-16 code units)");
-        put_u_escape(out, cp);
-        return j;
-    }
     buf_append_char(out, '\\');
     buf_append_char(out, c);
     return i + 1;
@@ -176,16 +142,20 @@ static void body(struct re *r, struct buf *out)
     for (size_t i = 0; i < r->n; i++) {
         char c = r->s[i];
         unsigned char uc = (unsigned char)c;
+        if (r->unicode) {
+            size_t end = lower__regex_u_atom(r->cx, r->s, r->n, r->pos + 1, i, r->dotall, out);
+            if (end != (size_t)-1) {
+                i = end;
+                continue;
+            }
+        }
         if (c == '\\') {
-            i = escape(r, i, in_class, out);
+            i = escape(r, i, out);
             continue;
         }
         if (in_class) {
             if (c == ']')
                 in_class = 0;
-            if (r->unicode && uc >= 0xf0)
-                fail(r, i, "Unsupported: code points above U+FFFF in a character class with the u "
-                           "flag (Duktape's RegExp matches UTF-16 code units)");
             buf_append_char(out, c);
             continue;
         }

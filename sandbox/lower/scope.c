@@ -19,6 +19,7 @@ struct an {
     struct node *cls_stack[64];
     int ncls;
     struct binding *initialising; /* let/const whose initialiser is being walked */
+    struct node *param;           /* the parameter of A->fn being walked (its default) */
 };
 
 static void walk(struct an *A, struct node *n);
@@ -118,10 +119,24 @@ static struct binding *find_in_scope(struct scope *s, struct lname *name)
     return b && b->scope == s ? b : NULL;
 }
 
+static int is_lexical(int kind)
+{
+    return kind == BK_LET || kind == BK_CONST || kind == BK_CLASS;
+}
+
 static struct binding *declare(struct an *A, struct scope *s, struct lname *name, int kind,
                                struct node *decl)
 {
     struct binding *b = find_in_scope(s, name);
+    if (b && b->decl != decl && (is_lexical(kind) || is_lexical(b->kind)) &&
+        !(decl && b->decl && decl->kind == N_ENUM && b->decl->kind == N_ENUM)) {
+        /* let x; let x / a parameter and a let / a let and a function: an early
+         * error (TypeScript's enum declarations merge) */
+        lower__error_at(A->cx, decl ? decl->pos : 0, "Identifier '%.*s' has already been declared",
+                        (int)name->len, name->s);
+    }
+    if (is_lexical(kind) && name->kw == KW_LET)
+        lower__error_at(A->cx, decl ? decl->pos : 0, "let is disallowed as a lexically bound name");
     if (b) {
         if (kind == BK_FUNC || kind == BK_BLOCKFN)
             b->decl = decl; /* the last function declaration wins */
@@ -377,8 +392,11 @@ static struct funcinfo *new_func(struct an *A, struct node *node)
 
 static void walk_params(struct an *A, struct node *prm)
 {
-    for (; prm; prm = prm->next)
+    for (; prm; prm = prm->next) {
+        A->param = prm;
         walk_target(A, prm);
+    }
+    A->param = NULL;
 }
 
 static void walk_function(struct an *A, struct node *fn)
@@ -387,6 +405,7 @@ static void walk_function(struct an *A, struct node *fn)
     fn->x = f;
     struct scope *saved_sc = A->sc;
     struct funcinfo *saved_fn = A->fn;
+    struct node *saved_param = A->param;
     int saved_loop = A->loop_depth, saved_catch = A->catch_depth;
     int is_expr_named = fn->a && !(fn->flags & NF_DECL) && !(fn->op & FN_METHOD);
     if (is_expr_named) {
@@ -421,6 +440,7 @@ static void walk_function(struct an *A, struct node *fn)
         pop_scope(A);
     A->sc = saved_sc;
     A->fn = saved_fn;
+    A->param = saved_param;
     A->loop_depth = saved_loop;
     A->catch_depth = saved_catch;
 }
@@ -596,8 +616,39 @@ static void walk_switch(struct an *A, struct node *n)
     pop_scope(A);
 }
 
+/* var x where a let/const/class x of the same function is visible: an early error */
+static void check_var_names(struct an *A, struct node *pat)
+{
+    if (!pat)
+        return;
+    switch (pat->kind) {
+    case N_IDENT: {
+        struct binding *b = pat->name->top;
+        if (b && is_lexical(b->kind) && b->scope->fn == A->fn)
+            lower__error_at(A->cx, pat->pos, "Identifier '%.*s' has already been declared",
+                            (int)pat->name->len, pat->name->s);
+        break;
+    }
+    case N_ASSIGNPAT:
+    case N_REST:
+        check_var_names(A, pat->a);
+        break;
+    case N_ARRPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            check_var_names(A, e);
+        break;
+    case N_OBJPAT:
+        for (struct node *e = pat->a; e; e = e->next)
+            check_var_names(A, e->kind == N_REST ? e->a : e->b);
+        break;
+    }
+}
+
 static void walk_var(struct an *A, struct node *n)
 {
+    if (n->op == VK_VAR)
+        for (struct node *d = n->a; d; d = d->next)
+            check_var_names(A, d->a);
     for (struct node *d = n->a; d; d = d->next) {
         if (d->b) {
             struct binding *saved = A->initialising;
@@ -640,6 +691,10 @@ static void walk(struct an *A, struct node *n)
         struct binding *b = n->x;
         if (b && (b->kind == BK_LET || b->kind == BK_CONST || b->kind == BK_CLASS) &&
             b->scope->fn == A->fn && b->decl && (n->pos < b->decl->pos || b == A->initialising))
+            n->op = 1;
+        /* and a parameter read in the default of itself or of an earlier parameter */
+        if (b && b->kind == BK_PARAM && A->param && b->scope->fn == A->fn && b->decl &&
+            b->decl->pos >= A->param->pos)
             n->op = 1;
         return;
     }

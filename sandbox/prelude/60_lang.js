@@ -345,27 +345,73 @@ def(G, '__superGet', function (proto, key, receiver) {
 });
 
 /* The end of a derived constructor: super() must have run. */
-def(G, '__thisInit', function (self) {
+function thisInit(self) {
     if (self === void 0)
         throw new ReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor");
     return self;
+}
+def(G, '__thisInit', thisInit);
+
+/* A function's ES2015 .length (parameters before the first default), set once
+ * when it is created: the lowered function has all of them as formals. */
+def(G, '__fnlen', function (fn, n) {
+    defProp(fn, 'length', { value: n });
+    return fn;
+});
+
+/* A private method's or accessor's name ("#m", "get #m"), set when the class is evaluated. */
+def(G, '__fname', function (fn, name) {
+    defProp(fn, 'name', { value: name });
+    return fn;
+});
+
+/* return v in a derived constructor: an object, or this when v is undefined. */
+def(G, '__ctorRet', function (v, self) {
+    if (isObject(v)) return v;
+    if (v !== void 0) throw new TypeErr('Derived constructors may only return object or undefined');
+    return thisInit(self);
 });
 
 def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
 
-/* Private names: per-class symbols, stored non-enumerable. */
+/* Private names: per-class symbols, keys of own non-enumerable properties that
+ * the class installs on each instance (on the constructor for static ones):
+ * fields writable, methods read-only, accessors with a throwing half when one
+ * is missing. An access checks that the object has its own (__pchk). */
+function privAdd(obj, key, desc) {
+    if (hasOwn(obj, key))
+        throw new TypeErr('Cannot initialize ' + String(key).slice(7, -1) + ' twice on the same object');
+    defProp(obj, key, desc);
+}
 def(G, '__pname', function (name) { return Symbol('#' + name); });
 def(G, '__pdef', function (obj, key, v) {
-    defProp(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
+    privAdd(obj, key, { value: v, writable: true, enumerable: false, configurable: false });
 });
-function privCheck(obj, key) {
-    if (!isObject(obj) || !(key in obj))
-        throw new TypeErr('Cannot access a private member of an object whose class did not declare it');
+def(G, '__pmeth', function (obj, key, fn) {
+    privAdd(obj, key, { value: fn, writable: false, enumerable: false, configurable: false });
+});
+function noGetter() { throw new TypeErr("'" + this + "' was defined without a getter"); }
+function noSetter() { throw new TypeErr("'" + this + "' was defined without a setter"); }
+def(G, '__pacc', function (obj, key, get, set) {
+    var name = String(key).slice(7, -1);
+    privAdd(obj, key, { get: get || function () { return apply(noGetter, name, []); },
+        set: set || function () { apply(noSetter, name, []); }, enumerable: false, configurable: false });
+});
+var ownProp = rt.hasOwnProperty;
+function pchk(obj, key) { /* on every private access: no helper calls */
+    if (obj === null || (typeof obj !== 'object' && typeof obj !== 'function') || !apply(ownProp, obj, [key]))
+        throw new TypeErr('Cannot access ' + String(key).slice(7, -1) + ' of an object whose class did not declare it');
+    return obj;
 }
-def(G, '__pget', function (obj, key) { privCheck(obj, key); return obj[key]; });
-def(G, '__pset', function (obj, key, v) { privCheck(obj, key); obj[key] = v; return v; });
+def(G, '__pchk', pchk);
+def(G, '__pset', function (obj, key, v) {
+    'use strict'; /* a method is read-only: assigning it throws */
+    pchk(obj, key)[key] = v;
+    return v;
+});
+
 def(G, '__privIn', function (obj, key) {
     if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
     return hasOwn(obj, key);
@@ -494,11 +540,12 @@ def(G, '__yieldStar', function (x) {
             var rf = it['return'];
             if (rf === void 0 || rf === null) throw received;
             r = apply(rf, it, [received.v]);
-            if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-            if (r.done) throw new GenReturn(r.value);
         }
         if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-        if (r.done) return r.value;
+        if (r.done) { /* read once: done, then value */
+            if (mode === 2) throw new GenReturn(r.value);
+            return r.value;
+        }
         try { received = yld(r.value); mode = 0; }
         catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
     }
@@ -602,7 +649,11 @@ function agDelegate(it, name, v) {
     var target = it.raw || it.sync, m = target[name];
     if (m === void 0 || m === null) return void 0;
     var r = agAwait(apply(m, target, [v]));
-    if (!it.raw && isObject(r)) r = { value: agAwait(r.value), done: r.done };
+    if (!it.raw && isObject(r)) {
+        /* the async-from-sync wrapper reads done, then value */
+        var done = !!r.done;
+        r = { value: agAwait(r.value), done: done };
+    }
     return r;
 }
 
@@ -621,11 +672,12 @@ def(G, '__agYieldStar', function (x) {
         } else {
             r = agDelegate(it, 'return', received.v);
             if (r === void 0) throw received;
-            if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-            if (r.done) throw new GenReturn(r.value);
         }
         if (!isObject(r)) throw new TypeErr('Iterator result ' + describe(r) + ' is not an object');
-        if (r.done) return r.value;
+        if (r.done) { /* read once: done, then value */
+            if (mode === 2) throw new GenReturn(r.value);
+            return r.value;
+        }
         try { received = yld(r.value); mode = 0; }
         catch (e) { received = e; mode = e instanceof GenReturn ? 2 : 1; }
     }

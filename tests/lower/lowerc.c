@@ -36,6 +36,8 @@ int main(int argc, char **argv)
     if (sandbox_lower(in.data ? in.data : "", in.len, mode, &out, &err) < 0) {
         fprintf(stderr, "SyntaxError: %s (line %d, column %d)\n%s\n", err.message, err.line,
                 err.column, err.excerpt);
+        buf_free(&in);
+        buf_free(&out);
         return 1;
     }
     fwrite(out.data ? out.data : "", 1, out.len, stdout);

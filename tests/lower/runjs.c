@@ -45,8 +45,12 @@ static int run_file(const char *path, int print_only)
     fclose(f);
     struct lower_error err;
     if (sandbox_lower(in.data ? in.data : "", in.len, LOWER_MODE_MAIN, &low, &err) < 0) {
-        printf("RESULT {\"ok\":false,\"error\":{\"name\":\"SyntaxError\",\"message\":\"%s\",\"line\":%d}}\n",
-               err.message, err.line);
+        struct buf msg; /* the message as a JSON string (it may hold quotes or backslashes) */
+        buf_init(&msg, 0);
+        buf_append_json_string(&msg, err.message, strlen(err.message));
+        printf("RESULT {\"ok\":false,\"error\":{\"name\":\"SyntaxError\",\"message\":%s,\"line\":%d}}\n",
+               msg.data ? msg.data : "\"\"", err.line);
+        buf_free(&msg);
         buf_free(&in);
         return 0;
     }

@@ -2,7 +2,8 @@
 // engine (build/lower/runjs). Tests that need what Duktape cannot have
 // (BigInt, realms, Symbol.species, lookbehind, ...) or what the library
 // prelude does not provide yet are skipped and counted apart.
-//   node tests/lower/test262.mjs TEST262_DIR [DIR_UNDER_test/...] [-v] [-j N]
+//   node tests/lower/test262.mjs TEST262_DIR [DIR_OR_FILE_UNDER_test/...] [-v] [-j N]
+// LOWER_RUNJS=PATH runs another build of runjs (e.g. a copy kept while rebuilding).
 // TEST262_DIR holds harness/ and test/ (a checkout; not committed here).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..', '..');
-const runjs = path.join(root, 'build', 'lower', 'runjs');
+const runjs = process.env.LOWER_RUNJS || path.join(root, 'build', 'lower', 'runjs');
 
 const args = process.argv.slice(2);
 const verbose = args.includes('-v');
@@ -134,13 +135,20 @@ async function main() {
     const files = [];
     for (const d of dirs) {
         const full = path.join(t262, 'test', d);
-        if (fs.existsSync(full)) walk(full, files);
+        if (fs.existsSync(full)) {
+            if (fs.statSync(full).isDirectory()) walk(full, files);
+            else files.push(full);
+        }
     }
     files.sort();
     const stats = new Map();
     let pass = 0, fail = 0, skipped = 0, idx = 0;
     const failures = [];
-    const dirOf = (f) => path.relative(path.join(t262, 'test'), f).split(path.sep).slice(0, 3).join('/');
+    // the longest listed directory holding the file (assignment/dstr apart from assignment/destructuring)
+    const dirOf = (f) => {
+        const rel = path.relative(path.join(t262, 'test'), f).split(path.sep).join('/');
+        return dirs.filter((d) => rel.startsWith(d + '/')).sort((a, b) => b.length - a.length)[0] || rel.split('/').slice(0, 3).join('/');
+    };
     async function worker(w) {
         while (idx < files.length) {
             const f = files[idx++];

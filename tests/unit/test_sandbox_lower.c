@@ -217,6 +217,87 @@ static void test_regex_lowering(void **state)
     free(o);
 }
 
+/* The u flag: code-point atoms become surrogate-pair-aware groups, the flag goes. */
+static void test_regex_unicode_lowering(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src, *want;
+    } cases[] = {
+        {"/a./u", "/a(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                  "[^\\n\\r\\u2028\\u2029])/;"},
+        {"/./su", "/(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                  "[\\s\\S])/;"},
+        /* a class of BMP characters stays a class */
+        {"/[a-z\\d]+/giu", "/[\\u0061-\\u007A\\d]+/gi;"},
+        /* astral endpoints: one alternative per high surrogate run */
+        {"/[\\u{1F600}-\\u{1F64F}]/u", "/(?:\\uD83D[\\uDE00-\\uDE4F])/;"},
+        {"/[\\u{103FF}-\\u{10C00}]/u", "/(?:\\uD800\\uDFFF|[\\uD801-\\uD802][\\uDC00-\\uDFFF]|"
+                                       "\\uD803\\uDC00)/;"},
+        {"/[x\xf0\x9f\x98\x80]/u", "/(?:[\\u0078]|\\uD83D\\uDE00)/;"},
+        /* a negated class: the BMP rest, guarded, and the astral code points left out */
+        {"/[^\\u{10000}-\\u{103FF}]/u", "/(?:(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                                        "[^]|[\\uD801-\\uDBFF][\\uDC00-\\uDFFF])/;"},
+        {"/[^\\S]/u", "/(?:(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])[^\\S])/;"},
+        {"/\\S+/u", "/(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])"
+                    "\\S)+/;"},
+        /* an astral atom is one: a quantifier applies to the whole pair */
+        {"/\\u{1F600}+\\uD83D\\uDE01?\\u0041/u", "/(?:\\uD83D\\uDE00)+(?:\\uD83D\\uDE01)?\\u0041/;"},
+        {"/\\s\\w\\d/u", "/\\s\\w\\d/;"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "var r = %s;\n", cases[i].src);
+        char *o = lower_ok(src, LOWER_MODE_SCRIPT);
+        if (!strstr(o, cases[i].want))
+            fail_msg("%s: got %s", cases[i].src, o);
+        free(o);
+    }
+    static const char *const bad[] = {"/[\\u{110000}]/u", "/\\u{}/u", "/[\\d-z]/u", "/[z-a]/u",
+                                      "/[\\q]/u", "/[\\p{L}]/u", "/[a/u"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct lower_error e = lower_err(bad[i], strlen(bad[i]));
+        if (!strstr(e.message, "regular expression"))
+            fail_msg("%s: got '%s'", bad[i], e.message);
+    }
+}
+
+/* ?? with an unparenthesised || or && operand is an early error; parentheses make it valid */
+static void test_nullish_mixed_with_logical(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"a ?? b || c", "a || b ?? c", "a && b ?? c", "a ?? b && c",
+                                      "a ?? b ?? c || d"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct lower_error e = lower_err(bad[i], strlen(bad[i]));
+        if (!strstr(e.message, "Cannot mix"))
+            fail_msg("%s: got '%s'", bad[i], e.message);
+        assert_int_equal(e.line, 1);
+    }
+    static const char *const good[] = {"(a ?? b) || c;", "a ?? (b || c);", "(a && b) ?? c;",
+                                       "a ?? b ?? c;", "a || b && c;"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        free(lower_ok(good[i], LOWER_MODE_SCRIPT));
+}
+
+/* A main program that only parses with `await` as a name runs as that script;
+ * one that mixes both keeps the async body's error. */
+static void test_main_await_as_identifier(void **state)
+{
+    (void)state;
+    char *o = lower_ok("var await = 1;\nasync function await2() {}\nawait;\n", LOWER_MODE_MAIN);
+    assert_non_null(strstr(o, "var await = 1;"));
+    assert_int_equal(count_lines(o), 4);
+    free(o);
+    o = lower_ok("const v = await 1;\nv\n", LOWER_MODE_MAIN);
+    assert_non_null(strstr(o, "__await"));
+    free(o);
+    const char *mixed = "var await = 1;\nawait f();\n";
+    struct lower_error e = lower_err(mixed, strlen(mixed));
+    assert_int_equal(e.line, 1);
+    assert_non_null(strstr(e.message, "await"));
+}
+
 /* The safety rule of research/duktape.md 1.4: no await/yield ever moves
  * into a function the lowering made up. */
 static void test_await_never_in_synthesised_function(void **state)
@@ -420,7 +501,7 @@ static void test_large_program(void **state)
     buf_init(&src, 0);
     buf_init(&out, 0);
     while (src.len < (10u << 20))
-        buf_append_str(&src, "const v = [1, 2, 3].map(x => x * 2); total += v.length;\n");
+        buf_append_str(&src, "{ const v = [1, 2, 3].map(x => x * 2); total += v.length; }\n");
     struct lower_error err;
     int rc = sandbox_lower(src.data, src.len, LOWER_MODE_MAIN, &out, &err);
     assert_int_equal(rc, 0);
@@ -596,6 +677,9 @@ int main(void)
         cmocka_unit_test(test_return_keeps_its_argument),
         cmocka_unit_test(test_typescript_erased),
         cmocka_unit_test(test_regex_lowering),
+        cmocka_unit_test(test_regex_unicode_lowering),
+        cmocka_unit_test(test_nullish_mixed_with_logical),
+        cmocka_unit_test(test_main_await_as_identifier),
         cmocka_unit_test(test_await_never_in_synthesised_function),
         cmocka_unit_test(test_loop_closures_use_catch_scopes),
         cmocka_unit_test(test_async_body_this_only_when_read),
