@@ -5,6 +5,8 @@
 #   make test       set up (system packages, pinned npm modules), build, run every test
 #   make unit | e2e | programs | conformance | bench
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz [FUZZ_SECONDS=60]   build the libFuzzer targets (tests/fuzz/) with clang
+#                  into build-fuzz/ and run each for FUZZ_SECONDS; make fuzz-ci: briefly
 #   make install PREFIX=/usr/local
 # Sources are found by directory: a new .c file anywhere under common/
 # transport/ mcp-server/ sandbox/ tools/ (subsystem folders included) is built
@@ -50,7 +52,7 @@ SANDBOX_BIN := $(B)/mcp-codemode-sandbox
 DUK_OBJ := $(B)/duk/duktape.o
 EXAMPLES := $(B)/examples/maze-server
 
-.PHONY: all run serve test unit e2e programs conformance bench install clean deps npm-deps format check-format
+.PHONY: all run serve test unit e2e programs conformance bench install clean deps npm-deps format check-format fuzz fuzz-ci fuzz-bins
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, derived from the packaged amalgamation ------------------------
@@ -112,6 +114,17 @@ $(B)/tests/decl_dump: tests/tools/decl_dump.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
 
+# --- fuzz targets (tests/fuzz/fuzz_*.c, libFuzzer) ---------------------------
+# Built by scripts/run-fuzz.sh through `make fuzz-bins B=build-fuzz CC=clang
+# SANFLAGS=...`: the library is instrumented (fuzzer-no-link + ASan + UBSan),
+# Duktape and llhttp are not (as above); each target links -fsanitize=fuzzer.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
+fuzz-bins: $(FUZZ_BINS)
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libmcpcodemode.a $(DUK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
+
 # --- examples -------------------------------------------------------------------
 $(B)/examples/maze-server: examples/maze/maze_server.c
 	@mkdir -p $(dir $@)
@@ -145,6 +158,11 @@ conformance: $(BIN)
 	sh scripts/run-tests.sh $(B) conformance
 bench: $(BIN)
 	sh scripts/run-bench.sh $(B)
+FUZZ_SECONDS ?= 60
+fuzz:
+	sh scripts/run-fuzz.sh $(FUZZ_SECONDS)
+fuzz-ci:
+	sh scripts/run-fuzz.sh ci
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -155,4 +173,4 @@ format:
 	clang-format -i $(ALL_SRCS) $(ALL_HDRS) $(UNIT_SRCS)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz

@@ -474,6 +474,8 @@ static struct node *parse_unary(struct parser *p)
             lower__p_split_gt(p);
             lower__p_expect(p, P_GT);
             n = parse_unary(p);
+            lower__p_leave(p);
+            return n; /* its end is that of the operand */
         }
     } else if (t->type == TK_NAME && !t->escaped) {
         int kw = t->kw;
@@ -508,9 +510,12 @@ static struct node *parse_unary(struct parser *p)
             m->a = n;
             lower__p_next(p);
             n = m;
+            n->end = p->prev_end;
         }
+    } else {
+        /* not for parse_lhs's node: its end excludes a trailing TS `!` */
+        n->end = p->prev_end;
     }
-    n->end = p->prev_end;
     lower__p_leave(p);
     return n;
 }

@@ -1,0 +1,91 @@
+/* Fuzz target: the lowering pass (sandbox/lower/: JavaScript/TypeScript to
+ * ES5). The first byte picks the mode (program, script, eval code); the rest
+ * is the source. It must never crash, hang or leak; when it accepts the
+ * source, its output must keep the line count (program mode) and, for an
+ * ASCII source, compile in Duktape (compiled only, never run). Non-ASCII
+ * sources are not compiled: the lexer takes any non-space code point above
+ * U+007F as an identifier character, where Duktape wants a Unicode letter,
+ * so "\u07eb" is an identifier to one and a SyntaxError to the other (the
+ * program still gets a SyntaxError, from Duktape, on the right line). */
+#include "fuzz.h"
+
+#include "common/buf.h"
+#include "sandbox/lower/lower.h"
+
+#include "duktape.h"
+
+#include <string.h>
+
+static duk_context *ctx;
+static unsigned compiles;
+
+static void fatal(void *udata, const char *msg)
+{
+    fprintf(stderr, "duktape fatal: %s\n", msg ? msg : "");
+    abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    fuzz_setup();
+    ctx = duk_create_heap(NULL, NULL, NULL, NULL, fatal);
+    return 0;
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+    size_t lines = 1;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n' || s[i] == '\r') {
+            if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n')
+                i++;
+            lines++;
+        }
+    return lines;
+}
+
+static duk_ret_t compile(duk_context *c, void *udata)
+{
+    const struct buf *out = udata;
+    duk_compile_lstring(c, DUK_COMPILE_EVAL, out->data ? out->data : "", out->len);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    enum lower_mode mode = data[0] % 3 == 0   ? LOWER_MODE_MAIN
+                           : data[0] % 3 == 1 ? LOWER_MODE_SCRIPT
+                                              : LOWER_MODE_EVAL;
+    const char *src = (const char *) data + 1;
+    size_t len = size - 1;
+    struct buf out;
+    buf_init(&out, 0);
+    struct lower_error err;
+    int rc = sandbox_lower(src, len, mode, &out, &err);
+    if (rc != 0) {
+        FUZZ_CHECK(out.len == 0, "output left after an error");
+        FUZZ_CHECK(err.line >= 1 && err.column >= 1, "error position %d:%d", err.line, err.column);
+        FUZZ_CHECK(memchr(err.message, '\0', sizeof err.message) != NULL, "message unterminated");
+    } else {
+        if (mode == LOWER_MODE_MAIN)
+            FUZZ_CHECK(count_lines(out.data, out.len) == count_lines(src, len),
+                       "line count changed: %zu -> %zu", count_lines(src, len),
+                       count_lines(out.data, out.len));
+        int ascii = 1;
+        for (size_t i = 0; i < len && ascii; i++)
+            ascii = (unsigned char) src[i] < 0x80;
+        if (ascii && duk_safe_call(ctx, compile, &out, 0, 1) != 0) {
+            fprintf(stderr, "lowered output does not compile: %s\n--- output:\n%.*s\n",
+                    duk_safe_to_string(ctx, -1), (int) out.len, out.data);
+            abort();
+        }
+        if (ascii)
+            duk_pop(ctx);
+        if (++compiles % 1000 == 0)
+            duk_gc(ctx, 0);
+    }
+    buf_free(&out);
+    return 0;
+}
