@@ -3,7 +3,7 @@
 #   make run        set up, build, run the example program through the server's execution path
 #   make serve      start the stdio server with the example config
 #   make test       set up (system packages, pinned npm modules), build, run every test
-#   make unit | e2e | programs | conformance | bench
+#   make unit | e2e | programs | conformance | fuzz-ci | bench
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz [FUZZ_SECONDS=60]   build the libFuzzer targets (tests/fuzz/) with clang
 #                  into build-fuzz/ and run each for FUZZ_SECONDS; make fuzz-ci: briefly

@@ -36,7 +36,14 @@ for t in $targets; do
     bin=$FB/fuzz/$t
     [ -x "$bin" ] || { echo "fuzz: no target $t" >&2; exit 2; }
     set -- -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$FB/artifacts/$t-
-    [ -f tests/fuzz/$t.dict ] && set -- "$@" -dict=tests/fuzz/$t.dict
+    case $t in
+    fuzz_http) dict=http ;;
+    fuzz_sse) dict=sse ;;
+    fuzz_lower) dict=js ;;
+    fuzz_schema) dict=schema ;;
+    *) dict=json ;;
+    esac
+    set -- "$@" -dict=tests/fuzz/dict/$dict.dict
     if [ "$mode" = ci ]; then
         work=$probe/$t
         set -- "$@" -max_total_time="${FUZZ_CI_SECONDS:-3}"
