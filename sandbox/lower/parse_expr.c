@@ -813,6 +813,9 @@ static struct node *parse_primary(struct parser *p)
             lower__p_fail(p, NULL);
         if (t->kw == KW_AWAIT && p->in_async)
             lower__p_fail(p, NULL);
+        /* a generator's yield is an operator, never an operand ("!yield x") */
+        if (t->kw == KW_YIELD && p->in_gen)
+            lower__p_fail(p, NULL);
         return leaf(p, N_IDENT);
     }
     lower__p_fail(p, NULL);

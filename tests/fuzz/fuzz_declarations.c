@@ -226,7 +226,8 @@ static void build(const cJSON *arr, struct list *l)
         }
         free(tids);
     }
-    memcpy(l->ids + count, sids, ns * sizeof *sids);
+    if (ns)
+        memcpy(l->ids + count, sids, ns * sizeof *sids);
     l->nids = count + ns;
     free(sids);
     free(names);
