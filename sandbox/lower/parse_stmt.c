@@ -474,7 +474,12 @@ static struct node *parse_substatement_ex(struct parser *p, int allow_function)
         if (is_async_fn || is_gen || (t->kw == KW_FUNCTION && !allow_function))
             lower__error_at(p->cx, t->pos, "Function declarations are not allowed in this statement position");
     }
-    return lower__parse_statement(p);
+    struct node *n = lower__parse_statement(p);
+    /* an erased TypeScript declaration ("if (x) type T = 1;") still needs a
+     * statement there, or the next one would become the body */
+    if (n->kind == N_EMPTY)
+        n->flags &= ~NF_ERASED;
+    return n;
 }
 
 static struct node *parse_substatement(struct parser *p)
