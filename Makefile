@@ -3,8 +3,10 @@
 #   make run        set up, build, run the example program through the server's execution path
 #   make serve      start the stdio server with the example config
 #   make test       set up (system packages, pinned npm modules), build, run every test
-#   make unit | e2e | programs | conformance | bench | soak (minutes)
+#   make unit | e2e | programs | conformance | fuzz-ci | bench | soak (minutes)
 #   make test SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz [FUZZ_SECONDS=60]   build the libFuzzer targets (tests/fuzz/) with clang
+#                  into build-fuzz/ and run each for FUZZ_SECONDS; make fuzz-ci: briefly
 #   make install PREFIX=/usr/local
 # Sources are found by directory: a new .c file anywhere under common/
 # transport/ mcp-server/ sandbox/ tools/ (subsystem folders included) is built
@@ -51,7 +53,7 @@ SANDBOX_BIN := $(B)/mcp-codemode-sandbox
 DUK_OBJ := $(B)/duk/duktape.o
 EXAMPLES := $(B)/examples/maze-server
 
-.PHONY: all run serve test unit e2e programs conformance bench soak install clean deps npm-deps format check-format
+.PHONY: all run serve test unit e2e programs conformance bench soak install clean deps npm-deps format check-format fuzz fuzz-ci fuzz-bins
 all: $(BIN) $(EXAMPLES)
 
 # --- Duktape, built from the packaged amalgamation and our patch series -----
@@ -124,6 +126,17 @@ $(B)/tests/decl_dump: tests/tools/decl_dump.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
 
+# --- fuzz targets (tests/fuzz/fuzz_*.c, libFuzzer) ---------------------------
+# Built by scripts/run-fuzz.sh through `make fuzz-bins B=build-fuzz CC=clang
+# SANFLAGS=...`: the library is instrumented (fuzzer-no-link + ASan + UBSan),
+# Duktape and llhttp are not (as above); each target links -fsanitize=fuzzer.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
+fuzz-bins: $(FUZZ_BINS)
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libmcpcodemode.a $(DUK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
+
 # --- examples -------------------------------------------------------------------
 $(B)/examples/maze-server: examples/maze/maze_server.c
 	@mkdir -p $(dir $@)
@@ -160,6 +173,11 @@ bench: $(BIN)
 # Minutes, not part of test: SOAK_EXECUTIONS (100000), SOAK_SECONDS (1800), SOAK_RSS_MIB (8)
 soak: $(BIN) npm-deps
 	MCP_CODEMODE_BIN=$(B)/mcp-codemode node tests/soak/soak.mjs
+FUZZ_SECONDS ?= 60
+fuzz:
+	sh scripts/run-fuzz.sh $(FUZZ_SECONDS)
+fuzz-ci:
+	sh scripts/run-fuzz.sh ci
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -170,4 +188,4 @@ format:
 	clang-format -i $(ALL_SRCS) $(ALL_HDRS) $(UNIT_SRCS)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz

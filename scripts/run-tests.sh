@@ -1,11 +1,11 @@
 #!/bin/sh
 # Runs the test suites against the build in directory B (build or build-san).
-# Usage: run-tests.sh B [unit|e2e|programs|conformance]...  (no suite named: all of them)
+# Usage: run-tests.sh B [unit|e2e|programs|conformance|fuzz]...  (no suite named: all of them)
 set -eu
 cd "$(dirname "$0")/.."
 B=$1
 shift
-suites=${*:-unit e2e programs conformance}
+suites=${*:-unit e2e programs conformance fuzz}
 export MCP_CODEMODE_BIN="$PWD/$B/mcp-codemode"
 fail=0
 for s in $suites; do
@@ -32,6 +32,11 @@ for s in $suites; do
     conformance)
         echo "== conformance (official MCP conformance suite, tests/conformance/run.mjs)"
         node tests/conformance/run.mjs || fail=1
+        ;;
+    fuzz)
+        # every libFuzzer target over its corpus and regressions, plus a few
+        # seconds of fuzzing (build-fuzz/, clang; skipped with a reason without it)
+        sh scripts/run-fuzz.sh ci || fail=1
         ;;
     *) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
     esac

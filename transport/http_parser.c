@@ -322,6 +322,13 @@ size_t http_parser_feed(struct http_parser *p, const char *data, size_t len,
     int head_was_done = p->head_done;
     llhttp_errno_t e = llhttp_execute(&p->ll, data, len);
     size_t used = len;
+    if (e == HPE_PAUSED_UPGRADE && !p->complete) {
+        /* bytes after an Upgrade or CONNECT request, which ends the
+         * connection: dropped, like those after "Connection: close" (llhttp
+         * would stop at their first byte on every call) */
+        *ev = HTTP_PARSE_MORE;
+        return len;
+    }
     if (e == HPE_PAUSED || e == HPE_PAUSED_UPGRADE) {
         used = (size_t) (llhttp_get_error_pos(&p->ll) - data);
         if (e == HPE_PAUSED)

@@ -4,6 +4,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
+#include "common/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +17,15 @@ static void invalid(struct rpc_message *m, int code, const char *reason)
     snprintf(m->invalid_reason, sizeof m->invalid_reason, "%s", reason);
 }
 
-/* The id's exact text when it is a string or a number. */
+/* The id's exact text when it is a string or a number. Not for a string
+ * of bytes that are not UTF-8: it could not be echoed as it came (what we
+ * write is valid UTF-8), and a reply with another id answers nothing. */
 static char *raw_id(const char *text, size_t len)
 {
     static const char *const path[] = {"id"};
     size_t n;
     const char *v = json_scan_member(text, len, path, 1, &n);
-    if (v == NULL || n == 0)
+    if (v == NULL || n == 0 || !utf8_is_valid(v, n))
         return NULL;
     if (*v != '"' && *v != '-' && (*v < '0' || *v > '9'))
         return NULL;
@@ -50,7 +53,8 @@ void rpc_parse(const char *text, size_t len, struct rpc_message *m)
         return;
     }
     if (id && m->id == NULL) {
-        invalid(m, RPC_INVALID_REQUEST, "Invalid Request: \"id\" must be a string or an integer");
+        invalid(m, RPC_INVALID_REQUEST,
+                "Invalid Request: \"id\" must be a string (of UTF-8) or an integer");
         return;
     }
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(m->json, "method");
@@ -170,8 +174,7 @@ void rpc_write_notification(struct buf *out, const char *method, const char *par
     buf_append_str(out, "}\n");
 }
 
-void rpc_write_request(struct buf *out, const char *id, const char *method,
-                       const char *params_json)
+void rpc_write_request(struct buf *out, const char *id, const char *method, const char *params_json)
 {
     buf_printf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":", id);
     buf_append_json_string(out, method, strlen(method));

@@ -177,11 +177,13 @@ static void dispatch(struct sse_parser *p, const struct sse_parse_events *ev, vo
         return;
     }
     if (p->over) {
-        size_t tail = p->tail_pos;
+        size_t tail = p->tail_pos, total = p->data_total - 1;
         if (tail && p->tail[tail - 1] == '\n')
             tail--;
+        /* the head ends with that last "\n" too when it holds the whole event */
+        size_t head = p->head_len < total ? p->head_len : total;
         if (ev->oversize)
-            ev->oversize(ud, type, p->head, p->head_len, p->tail, tail, p->data_total - 1);
+            ev->oversize(ud, type, p->head, head, p->tail, tail, total);
     } else {
         struct sse_event e = {type, p->data.data, p->data.len - 1, sse_parser_last_id(p)};
         p->data.data[e.len] = '\0'; /* the last "\n" */

@@ -411,6 +411,11 @@ static int scan_number(struct lexer *lx, const char **msg, uint32_t *epos)
         if (legacy_octal) {
             while (lx->pos < lx->len && s[lx->pos] >= '0' && s[lx->pos] <= '9')
                 lx->pos++;
+        } else if (s[lx->pos] == '0' && lx->pos + 1 < lx->len && s[lx->pos + 1] == '_') {
+            /* "0_1" would lose its separator and become the octal-like 01 */
+            *msg = "Numeric separator can not be used after leading 0";
+            *epos = lx->pos + 1;
+            return -1;
         } else {
             if (scan_digits(lx, 10, msg, epos) < 0)
                 return -1;

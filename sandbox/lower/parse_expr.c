@@ -514,6 +514,8 @@ static struct node *parse_unary(struct parser *p)
             lower__p_split_gt(p);
             lower__p_expect(p, P_GT);
             n = parse_unary(p);
+            lower__p_leave(p);
+            return n; /* its end is that of the operand */
         }
     } else if (t->type == TK_NAME && !t->escaped) {
         int kw = t->kw;
@@ -548,9 +550,12 @@ static struct node *parse_unary(struct parser *p)
             m->a = n;
             lower__p_next(p);
             n = m;
+            n->end = p->prev_end;
         }
+    } else {
+        /* not for parse_lhs's node: its end excludes a trailing TS `!` */
+        n->end = p->prev_end;
     }
-    n->end = p->prev_end;
     lower__p_leave(p);
     return n;
 }
@@ -847,6 +852,9 @@ static struct node *parse_primary(struct parser *p)
         if (t->kw && t->kw <= KW_LAST_RESERVED)
             lower__p_fail(p, NULL);
         if (t->kw == KW_AWAIT && (p->in_async || p->in_static_block))
+            lower__p_fail(p, NULL);
+        /* a generator's yield is an operator, never an operand ("!yield x") */
+        if (t->kw == KW_YIELD && p->in_gen)
             lower__p_fail(p, NULL);
         return leaf(p, N_IDENT);
     }

@@ -497,6 +497,10 @@ static struct node *parse_substatement_ex(struct parser *p, int allow_function)
         l = l->a;
     if (l != n && l->kind == N_FUNC)
         lower__error_at(p->cx, l->pos, "Function declarations are not allowed in this statement position");
+    /* an erased TypeScript declaration ("if (x) type T = 1;") still needs a
+     * statement there, or the next one would become the body */
+    if (n->kind == N_EMPTY)
+        n->flags &= ~NF_ERASED;
     return n;
 }
 

@@ -54,6 +54,16 @@ static void collect_names(struct re *r)
                         j++;
                     if (j >= r->n)
                         fail(r, i, "Invalid regular expression: unterminated group name");
+                    /* the name goes into a string of the output: an identifier only */
+                    for (size_t k = i + 3; k < j; k++) {
+                        char d = r->s[k];
+                        if (!(d == '_' || d == '$' || (d >= 'a' && d <= 'z') ||
+                              (d >= 'A' && d <= 'Z') || (k > i + 3 && d >= '0' && d <= '9')))
+                            fail(r, k, "Invalid regular expression: invalid capture group name "
+                                       "(ASCII identifiers only)");
+                    }
+                    if (j == i + 3)
+                        fail(r, i, "Invalid regular expression: empty capture group name");
                     group++;
                     if (r->nnames >= MAX_GROUPS)
                         fail(r, i, "Unsupported: too many named groups");

@@ -81,6 +81,11 @@ static void test_ids_echoed_exactly(void **state)
                         "{\"jsonrpc\":\"2.0\",\"id\":9007199254740993,\"result\":{}}\n");
     assert_string_equal(ask(f, "{\"jsonrpc\":\"2.0\",\"id\":-0.5e3,\"method\":\"ping\"}"),
                         "{\"jsonrpc\":\"2.0\",\"id\":-0.5e3,\"result\":{}}\n");
+    /* an id that is not UTF-8 cannot be echoed exactly: refused, without
+     * an id (found by tests/fuzz/fuzz_stdio) */
+    assert_string_equal(ask(f, "{\"jsonrpc\":\"2.0\",\"id\":\"a\x96\",\"method\":\"ping\"}"),
+                        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
+                        "\"Invalid Request: \\\"id\\\" must be a string (of UTF-8) or an integer\"}}\n");
 }
 
 static void test_notifications_never_answered(void **state)

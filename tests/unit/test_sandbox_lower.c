@@ -665,12 +665,37 @@ static void test_fuzz_case_truncations(void **state)
     assert_true(files > 100);
 }
 
+/* Found by tests/fuzz/fuzz_lower: an erased TypeScript declaration as the
+ * body of if/while/a label left no statement, so the next one became the
+ * body; a TS non-null assertion after a literal was kept; "0_1" lost its
+ * separator; a regex group name went unchecked into a string. */
+static void test_fuzz_findings(void **state)
+{
+    (void) state;
+    char *o = lower_ok("if (x) type T = number;\nf();\n", LOWER_MODE_SCRIPT);
+    assert_string_equal(o, "if (x);\nf();\n");
+    free(o);
+    o = lower_ok("l: declare let s: string;\nwhile (x) interface I {}\n", LOWER_MODE_SCRIPT);
+    assert_string_equal(o, "l: ;\nwhile (x);\n");
+    free(o);
+    o = lower_ok("y = 8! + \"s\"!;\n", LOWER_MODE_SCRIPT);
+    assert_string_equal(o, "y = 8 + \"s\";\n");
+    free(o);
+    struct lower_error e = lower_err("x = 0_1;\n", 9);
+    assert_string_equal(e.message, "Numeric separator can not be used after leading 0");
+    e = lower_err("x = /(?<\"y>a)/;\n", 15);
+    assert_non_null(strstr(e.message, "invalid capture group name"));
+    e = lower_err("function* g() { !yield 1; }\n", 29);
+    assert_int_equal(e.column, 18);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_let_const_become_var),
         cmocka_unit_test(test_shadowing_renames),
         cmocka_unit_test(test_eval_mode_names),
+        cmocka_unit_test(test_fuzz_findings),
         cmocka_unit_test(test_arrow_without_this_needs_no_capture),
         cmocka_unit_test(test_main_wrapper),
         cmocka_unit_test(test_line_preservation),

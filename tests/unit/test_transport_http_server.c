@@ -40,7 +40,10 @@ static void parse_all(const char *text, size_t len, int bytewise,
         enum http_parse_event ev;
         size_t n = bytewise ? (off < len ? 1 : 0) : len - off;
         again = 0;
-        off += http_parser_feed(p, text + off, n, &ev);
+        size_t used = http_parser_feed(p, text + off, n, &ev);
+        if (ev == HTTP_PARSE_MORE && used < n)
+            fail_msg("MORE with %zu of %zu bytes consumed at %zu", used, n, off);
+        off += used;
         if (ev == HTTP_PARSE_ERROR) {
             out->error_status = http_parser_error_status(p);
             break;
@@ -95,6 +98,15 @@ static void test_parser_requests(void **state)
     assert_int_equal(p.heads, 3);
     both_ways("GET /b HTTP/1.0\r\n\r\nGET /x HTTP/1.0\r\n\r\n", &no_limits, &p);
     assert_string_equal(p.log, "GET /b|/b|||0\n");
+    /* nor after an Upgrade or CONNECT request: its bytes are consumed and
+     * dropped, never left unconsumed (found by tests/fuzz/fuzz_http) */
+    both_ways("CONNECT h:1 HTTP/1.1\r\nHost: h:1\r\n\r\n\xff\x01GET /x HTTP/1.1\r\n\r\n",
+              &no_limits, &p);
+    assert_string_equal(p.log, "CONNECT h:1|h:1|||0\n");
+    both_ways("GET /u HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n"
+              "raw frames",
+              &no_limits, &p);
+    assert_string_equal(p.log, "GET /u|/u|||0\n");
 }
 
 static void test_parser_headers(void **state)

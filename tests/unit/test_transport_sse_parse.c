@@ -167,6 +167,10 @@ static void test_oversize(void **state)
                "message||0123456789\nOVER message|26|abcdefgh..stuvwxyz\nmessage||ok\n");
     /* Two data lines that only together exceed the cap: the "\n" counts. */
     expect_max("event: e\ndata: 01234\ndata: 56789\n\n", 10, "OVER e|11|01234\n56..34\n56789\n");
+    /* An event just over the cap: head and tail are its data, without the
+     * "\n" that ends its last line (found by tests/fuzz/fuzz_sse). */
+    expect_max("data: ab\n\n", 1, "OVER message|2|ab..ab\n");
+    expect_max("data: a\ndata: b\n\n", 2, "OVER message|3|a\nb..a\nb\n");
     /* A huge event: only its ends are kept. */
     size_t n = 1 << 20;
     char *big = malloc(n + 16);

@@ -1,0 +1,4 @@
+// @loose-message
+const total = 10;
+console.log("total is", total);
+return totl * 2;

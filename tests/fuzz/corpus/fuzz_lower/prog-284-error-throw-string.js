@@ -1,0 +1,2 @@
+console.log("throwing a plain string");
+throw "something went wrong";

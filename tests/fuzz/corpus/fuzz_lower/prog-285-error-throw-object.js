@@ -1,0 +1,2 @@
+const status = 503;
+throw { code: status, reason: "unavailable" };

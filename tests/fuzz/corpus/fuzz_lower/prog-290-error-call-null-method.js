@@ -1,0 +1,5 @@
+// @loose-message
+const handlers = { onSave: null };
+console.log("calling handler");
+handlers.onSave("doc");
+return "saved";
