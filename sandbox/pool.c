@@ -762,6 +762,12 @@ static void zygote_exited(uv_process_t *proc, int64_t status, int sig)
     for (struct sandbox_worker *w = p->workers, *next; w; w = next) {
         next = w->next; /* worker_settle may free w */
         w->exited = 1;
+        if (!w->leased) { /* idle or kept: never hand it out; closing our end ends it */
+            remove_idle(w);
+            w->leased = 1;
+            sandbox_worker_release_finished(w);
+            continue;
+        }
         worker_settle(w);
     }
     uv_close((uv_handle_t *) proc, timer_closed);

@@ -1176,8 +1176,6 @@ int main(void)
         cmocka_unit_test(test_codemode_types),
         cmocka_unit_test(test_codemode_http),
         cmocka_unit_test(test_http_instance_id),
-}
-
         cmocka_unit_test(test_codemode_sandbox),
         cmocka_unit_test(test_server_errors),
         cmocka_unit_test(test_remote_errors),
