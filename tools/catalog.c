@@ -349,10 +349,18 @@ char *tools_catalog_worker_json(const struct tools_catalog *c, char *const *gran
         cJSON_AddStringToObject(srv, "name", c->servers[s]);
         if (with_problems && c->problems[s]) /* a call of a tool says why (50_tools.js) */
             cJSON_AddStringToObject(srv, "problem", c->problems[s]);
-        cJSON *tools = cJSON_AddObjectToObject(srv, "tools");
-        for (size_t i = 0; i < c->count; i++)
-            if (c->tools[i].pub.server_index == s && searchable(&c->tools[i], grant))
+        cJSON *tools = cJSON_AddObjectToObject(srv, "tools"), *hidden = NULL;
+        for (size_t i = 0; i < c->count; i++) {
+            if (c->tools[i].pub.server_index != s)
+                continue;
+            if (searchable(&c->tools[i], grant)) {
                 cJSON_AddStringToObject(tools, c->tools[i].id, c->tools[i].name);
+            } else { /* callable, so that the host's gate says why it is refused */
+                if (hidden == NULL)
+                    hidden = cJSON_AddObjectToObject(srv, "hidden");
+                cJSON_AddStringToObject(hidden, c->tools[i].id, c->tools[i].name);
+            }
+        }
     }
     char *text = json_print(root);
     cJSON_Delete(root);

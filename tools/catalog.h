@@ -74,10 +74,12 @@ int tools_catalog_has_server(const struct tools_catalog *c, const char *server);
 const char *tools_catalog_server_problem(const struct tools_catalog *c, const char *server,
                                          size_t len);
 
-/* {"jsServer":{"name":"server","problem":"why it has no tools","tools":{"jsTool":"tool"}}}
- * for workers: the tools that are not denied and, when grant is not NULL,
- * that one of its patterns matches; "problem" only for a server that has
- * one, and only with_problems. malloc'd. */
+/* {"jsServer":{"name":"server","problem":"why it has no tools","tools":{"jsTool":"tool"},
+ * "hidden":{"jsTool":"tool"}}} for workers: "tools" the tools that are not
+ * denied and, when grant is not NULL, that one of its patterns matches;
+ * "hidden" (only when there are some) the others, which programs can still
+ * call (not enumerate), so that the host's gate says why the call is refused;
+ * "problem" only for a server that has one, and only with_problems. malloc'd. */
 char *tools_catalog_worker_json(const struct tools_catalog *c, char *const *grant,
                                 int with_problems);
 

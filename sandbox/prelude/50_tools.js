@@ -277,8 +277,19 @@ function fillServer(obj, map, serverId) {
         if (map[js] !== js && !rt.hasOwn(obj, map[js])) def(obj, map[js], fn);
     }
 }
-function serverProxy(serverId, map) {
-    return new ProxyCtor({}, lazyHandler(fillServer, noteMiss, map, serverId));
+/* Tools the policy or the grant refuses: callable (the host's gate answers
+ * with ToolPolicyError), not enumerable, left out of "did you mean". */
+function fillHidden(obj, map, serverId) {
+    var names = keysOf(map);
+    for (var i = 0; i < names.length; i++) {
+        var fn = toolFn(serverId + '.' + map[names[i]]);
+        if (!rt.hasOwn(obj, names[i])) def(obj, names[i], fn);
+        if (!rt.hasOwn(obj, map[names[i]])) def(obj, map[names[i]], fn);
+    }
+}
+function serverProxy(serverId, map, hidden) {
+    var fill = hidden ? function (obj, m, id) { fillServer(obj, m, id); fillHidden(obj, hidden, id); } : fillServer;
+    return new ProxyCtor({}, lazyHandler(fill, noteMiss, map, serverId));
 }
 
 function fillRoot(root, catalogText) {
@@ -291,7 +302,7 @@ function fillRoot(root, catalogText) {
     catalog = cat;
     var ids = keysOf(cat);
     for (var i = 0; i < ids.length; i++) {
-        var js = ids[i], srv = serverProxy(js, cat[js].tools || {});
+        var js = ids[i], srv = serverProxy(js, cat[js].tools || {}, cat[js].hidden);
         rt.defineProperty(root, js, { value: srv, enumerable: true, writable: false, configurable: false });
         if (cat[js].name !== js && !rt.hasOwn(root, cat[js].name)) def(root, cat[js].name, srv);
     }

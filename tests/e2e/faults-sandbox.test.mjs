@@ -1,15 +1,14 @@
-// Sandbox faults (issue 16): the zygote killed between executions (with
-// workers kept for the session), and a program whose console output comes faster
-// than the host reads it while another client's executions go on. Each
-// execution ends promptly with its result or a SandboxError, the host stays
-// up, and afterwards it holds no more descriptors and no more children than
-// before.
+// Sandbox faults (issue 16): a program whose console output comes faster
+// than the host reads it while another client's executions go on: the flood
+// is capped, the bystander is served, and afterwards the host holds no more
+// descriptors and no more children than before. (Workers killed mid-run:
+// hostile-limits.test.mjs.)
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { assertClean, entry, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
-import { childrenOf, isAlive, zygoteOf } from './lib/procs.mjs';
+import { childrenOf, isAlive } from './lib/procs.mjs';
 import { sleep } from './lib/raw.mjs';
 
 const TMP = tempDir('codemode-sbx-faults-');
@@ -25,19 +24,6 @@ before(async () => {
   baseline = { fds: fds(s.pid) };
 });
 after(() => assertClean(s, other));
-
-test('the zygote killed between executions: the next execution works', async () => {
-  for (let i = 0; i < 3; i++) {
-    valueOf(await s.exec('return 1'));
-    const z = zygoteOf(s.pid);
-    process.kill(z, 'SIGKILL');
-    const t0 = Date.now();
-    const r = await s.exec('return "after the zygote"', { timeoutMs: 10000 });
-    assert.equal(valueOf(r), 'after the zygote');
-    assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
-    assert.ok(!isAlive(z), 'the old zygote is gone');
-  }
-});
 
 test('a program flooding its console while another client runs: the flood is capped, the other client is not starved', async (t) => {
   const flood = s.exec('for (;;) console.log("z".repeat(1000))', { timeoutMs: 2000 });

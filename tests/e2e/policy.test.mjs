@@ -218,7 +218,7 @@ for (const transport of ['stdio', 'streamable-http']) {
     });
 
     test('audit log: every line parses; start, calls, end in order; decisions and outcomes; no secret', async () => {
-      const r = await run('await tools.crm.search_items({q: "audit"}); try { await tools.crm.send_note({to: "x"}) } catch {} ; try { await tools.crm.nope() } catch {}; return 1');
+      const r = await run('await tools.crm.search_items({q: "audit"}); try { await tools.crm.send_note({to: "x"}) } catch {} ; try { await callTool("crm.nope") } catch {}; return 1');
       assert.equal(r.ok, true, r.text);
       received();
       const text = fs.readFileSync(cfg.auditFile, 'utf8');
@@ -239,7 +239,7 @@ for (const transport of ['stdio', 'streamable-http']) {
         assert.ok(ls.slice(1, -1).every((l) => l.event === 'tool_call'));
       }
       const last = byId.get(lines.at(-1).executionId);
-      const code = 'await tools.crm.search_items({q: "audit"}); try { await tools.crm.send_note({to: "x"}) } catch {} ; try { await tools.crm.nope() } catch {}; return 1';
+      const code = 'await tools.crm.search_items({q: "audit"}); try { await tools.crm.send_note({to: "x"}) } catch {} ; try { await callTool("crm.nope") } catch {}; return 1';
       assert.equal(last[0].codeSha256, createHash('sha256').update(code).digest('hex'));
       assert.equal(last[0].principal, transport === 'stdio' ? 'stdio' : last[0].principal);
       if (transport !== 'stdio') assert.match(last[0].principal, /^http-session:[0-9a-f]{8}$/);
