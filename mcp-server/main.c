@@ -28,7 +28,8 @@ static void print_version(void)
     printf("engine: Duktape %ld.%ld.%ld (interrupt deadline, native stack check, FASTINT)\n",
            sandbox_engine_version() / 10000, sandbox_engine_version() / 100 % 100,
            sandbox_engine_version() % 100);
-    printf("sandbox: single-use workers forked from a zygote; %s; rlimits; no_new_privs\n",
+    printf("sandbox: workers forked from a zygote, one client's executions each, restored "
+           "between runs; %s; rlimits; no_new_privs\n",
            sandbox_seccomp_available() ? "seccomp-bpf allow-list" : "no seccomp (rlimits only)");
     printf("protocol: MCP 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 over stdio, "
            "Streamable HTTP (/mcp) and HTTP+SSE (/sse)\n");
