@@ -166,7 +166,9 @@ test('after every fault: no descriptor, child or memory left behind', async () =
   await eventually(() => fds(s.pid) <= baseline.fds, { timeout: 5000, every: 100, what: `fds back to ${baseline.fds} (now ${fds(s.pid)})` });
   await eventually(() => childrenOf(s.pid).length <= baseline.children, { timeout: 5000, every: 100, what: 'children back to the baseline' });
   const grown = rssKiB(s.pid) - baseline.rss;
-  assert.ok(grown < 16 * 1024, `RSS grew by ${grown} KiB across the faults (a 50 MB line must not be held)`);
+  // AddressSanitizer keeps freed memory in quarantine (up to 256 MiB): RSS says nothing there
+  if (!/libasan/.test(readFileSync(`/proc/${s.pid}/maps`, 'utf8')))
+    assert.ok(grown < 16 * 1024, `RSS grew by ${grown} KiB across the faults (a 50 MB line must not be held)`);
 });
 
 auditSchemas();

@@ -157,7 +157,9 @@ test('a legacy SSE client that never reads its stream: buffering is bounded, the
   t.diagnostic(`session dropped after ${sent} results of 1 MB not read; RSS grew ${grown.toFixed(1)} MiB`);
   assert.equal(status, 404, 'the session of the stream that was dropped is gone');
   assert.ok(sent < 200, 'dropped before 200 MB were queued');
-  assert.ok(grown < 160, `RSS grew ${grown.toFixed(1)} MiB: the queue is bounded (64 MiB) plus what the results needed on the way`);
+  // AddressSanitizer keeps freed memory in quarantine (up to 256 MiB): RSS says nothing there
+  if (!/libasan/.test(readFileSync(`/proc/${srv.pid}/maps`, 'utf8')))
+    assert.ok(grown < 160, `RSS grew ${grown.toFixed(1)} MiB: the queue is bounded (64 MiB) plus what the results needed on the way`);
   s.destroy();
 });
 

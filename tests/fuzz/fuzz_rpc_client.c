@@ -6,6 +6,7 @@
  * exactly once; what the client writes back (answers to the server's own
  * requests) must be JSON-RPC; json_scan must agree on value ends. */
 #include "fuzz.h"
+#include "common/json.h"
 
 #include "common/buf.h"
 #include "tools/catalog.h"
@@ -28,7 +29,7 @@ static int on_write(void *ud, const char *data, size_t len)
     (void) ud;
     FUZZ_CHECK(len > 0 && data[len - 1] == '\n' && memchr(data, '\n', len) == data + len - 1,
                "a write is not one line");
-    cJSON *j = cJSON_ParseWithLength(data, len - 1);
+    cJSON *j = json_parse(data, len - 1);
     FUZZ_CHECK(cJSON_IsObject(j), "client wrote something not JSON: %.*s", (int) len, data);
     cJSON_Delete(j);
     return 0;
@@ -52,7 +53,7 @@ static void on_reply(void *ud, const struct rpc_client_reply *r)
         struct buf out;
         buf_init(&out, 0);
         tools_result_map(&t, r->result, &out);
-        cJSON *j = cJSON_ParseWithLength(out.data, out.len);
+        cJSON *j = json_parse(out.data, out.len);
         FUZZ_CHECK(j != NULL, "mapped result is not JSON: %.*s", (int) out.len, out.data);
         cJSON_Delete(j);
         buf_free(&out);

@@ -4,6 +4,7 @@
  * recovery, initialize/ping/tools/list...). Every reply must be one JSON-RPC
  * line, and a request's reply must echo its id byte for byte. */
 #include "fuzz.h"
+#include "common/json.h"
 
 #include "common/buf.h"
 #include "mcp-server/config/config.h"
@@ -28,7 +29,7 @@ static struct tools_registry *tools;
  * as MCP 2025-11-25 allows) or a notification. */
 static void check_reply_line(struct ctx *c, const char *line, size_t len, int final)
 {
-    cJSON *j = cJSON_ParseWithLength(line, len);
+    cJSON *j = json_parse(line, len);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "jsonrpc");
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
     int response = cJSON_HasObjectItem(j, "result") + cJSON_HasObjectItem(j, "error");
