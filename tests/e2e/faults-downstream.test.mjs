@@ -51,6 +51,7 @@ before(async () => {
   });
   s = await serve(config, { label: 'faults', args: ['--log-level', 'warning'] });
   await echoWorks();
+  await echoWorks('web'); // the HTTP server's connection is part of the steady state
   baseline = { fds: fds(s.pid), children: childrenOf(s.pid).length, rss: rssKiB(s.pid) };
 });
 after(async () => {
