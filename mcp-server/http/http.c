@@ -292,7 +292,10 @@ static struct mcp_http *http_new(const struct mcp_http_config *cfg)
     apply_defaults(&h->cfg);
     h->cfg.listen = xstrdup(cfg->listen);
     h->cfg.auth_token = cfg->auth_token ? xstrdup(cfg->auth_token) : NULL;
-    h->cfg.instance_id = cfg->instance_id ? xstrndup(cfg->instance_id, HTTP_INSTANCE_ID_MAX) : NULL;
+    h->cfg.instance_id =
+        cfg->instance_id
+            ? xstrndup(cfg->instance_id, strnlen(cfg->instance_id, HTTP_INSTANCE_ID_MAX))
+            : NULL;
     h->cfg.allowed_origins = copy_list(cfg->allowed_origins);
     struct mcp_channel none = {h, drop_send, NULL};
     h->modern = mcp_server_new(&h->cfg.server, &none);
