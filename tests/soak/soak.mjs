@@ -49,7 +49,8 @@ function statusOf(pid) {
     return null;
   }
 }
-const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(statusOf(pid) ?? 'VmRSS: 0')[1]);
+/** RSS in KiB; 0 for a process that is gone or a zombie (its status has no VmRSS line). */
+const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(statusOf(pid) ?? '')?.[1] ?? 0);
 const fdCount = (pid) => {
   try {
     return readdirSync(`/proc/${pid}/fd`).length;
