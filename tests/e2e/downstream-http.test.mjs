@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BIN, REPO_ROOT } from './lib/paths.mjs';
+import { freePort, listening } from './lib/ports.mjs';
 
 const MODULES = path.join(REPO_ROOT, 'tests/node_modules');
 const EVERYTHING = path.join(MODULES, '@modelcontextprotocol/server-everything/dist/index.js');
@@ -27,30 +27,6 @@ const DIR = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'codemode-http
 const procs = [];
 let client, transport, stderr = '';
 const ports = {};
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function listening(port, ms = 20000) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    const ok = await new Promise((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
 
 async function startServer(name, args) {
   const port = await freePort();

@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,6 +18,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { auditSchemas } from './lib/audit.mjs';
 import { HttpServer, JSON_HEADERS, RawSession, fetchAll, modernCall, request, writeConfig } from './lib/http.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
+import { freePort } from './lib/ports.mjs';
 import { allServers, sleep } from './lib/raw.mjs';
 import { Wire } from './lib/wire.mjs';
 
@@ -27,18 +27,6 @@ const skip = NGINX ? false : 'nginx is not installed (scripts/setup.sh --npm ins
 const RECORDER = path.join(REPO_ROOT, 'tests/fixtures/servers/recorder.mjs');
 
 let a, b, proxy, nginx, dir;
-
-/** A free loopback port (bound and released; nginx binds it right after). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One instance: its instanceId, and a downstream server named after it, so
  *  that `Object.keys(tools)` tells a program which instance runs it. */

@@ -5,39 +5,15 @@
 // JSON fails its call at once though its stream stays open.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { assertClean, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
+import { freePort, listening } from './lib/ports.mjs';
 
 const FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/servers/http-mcp.mjs');
 let fixture, s;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function listening(port, ms = 20000) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    const ok = await new Promise((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
 
 /** A JavaScript literal of v, ASCII only (lone surrogates and U+2028 escaped). */
 function lit(v) {
