@@ -700,11 +700,19 @@ static void e_binary(struct emit *E, struct node *n)
         W(")");
         return;
     }
+    /* `in` is always parenthesised: Duktape rejects an unparenthesised `in`
+     * anywhere inside a for-initialiser, even within an array or object
+     * literal or a function's arguments, where the language allows it. */
+    int paren = n->op == 200;
+    if (paren)
+        W("(");
     lower__e_expr(E, n->a);
     W(" ");
     lower__e_w(E, binop_text(n->op));
     W(" ");
     lower__e_expr(E, n->b);
+    if (paren)
+        W(")");
 }
 
 static void e_yield(struct emit *E, struct node *n)

@@ -224,13 +224,17 @@ static struct node *parse_arr_pattern(struct parser *p)
 struct node *lower__parse_binding_target(struct parser *p)
 {
     struct node *n;
+    /* Inside a pattern's brackets `in` is an operator again, also in a
+     * for-initialiser: `for (let [a = "k" in o] = []; ;)`. */
+    int ni = p->no_in;
     lower__p_enter(p);
-    if (lower__p_is(p, P_LBRACE))
-        n = parse_obj_pattern(p);
-    else if (lower__p_is(p, P_LBRACKET))
-        n = parse_arr_pattern(p);
-    else
+    if (lower__p_is(p, P_LBRACE) || lower__p_is(p, P_LBRACKET)) {
+        p->no_in = 0;
+        n = lower__p_is(p, P_LBRACE) ? parse_obj_pattern(p) : parse_arr_pattern(p);
+        p->no_in = ni;
+    } else {
         n = ident_node(p);
+    }
     lower__p_leave(p);
     return n;
 }

@@ -91,7 +91,7 @@ export async function runReference(code, isTs) {
         }).outputText.replace(/^export \{\};\s*$/m, ''); // a type-only module: nothing to export
     }
     const lines = [];
-    const log = (prefix) => (...args) => lines.push(prefix + args.map(fmtOne).join(' '));
+    const log = (prefix) => (...args) => { lines.push(prefix + args.map(fmtOne).join(' ')); };
     const console_ = {
         log: log(''), info: log(''), warn: log('[warn] '), error: log('[error] '), debug: log('[debug] '),
     };
