@@ -160,26 +160,38 @@ static void test_corrupt_then_fixed(void **st)
     snprintf(path, sizeof path, "%s/sub/dir/state.db", dir);
 }
 
+/* Read-only: chmod, or for root (who writes anyway) the immutable flag. */
+static void make_read_only(const char *p, int on)
+{
+    char cmd[200];
+    if (getuid() == 0)
+        snprintf(cmd, sizeof cmd, "chattr %ci %s", on ? '+' : '-', p);
+    else
+        snprintf(cmd, sizeof cmd, "chmod %s %s", on ? "0400" : "0600", p);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_read_only(void **st)
 {
     (void) st;
     struct tools_state *s = open_store(0, 0);
     int64_t v;
     assert_int_equal(tools_state_set(s, "", "k", "1", -1, &v, err), 0);
-    tools_state_free(s);
-    chmod(path, 0400);
-    char wal[160];
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    chmod(wal, 0400);
+    tools_state_free(s); /* the last connection: the WAL is merged and removed */
+    make_read_only(path, 1);
     s = open_store(0, 0);
     int rc = tools_state_set(s, "", "k", "2", -1, &v, err);
-    if (getuid() != 0) { /* root writes anyway */
-        assert_int_equal(rc, TOOLS_STATE_FAILED);
-        assert_non_null(strstr(err, "read-only"));
-    }
     tools_state_free(s);
-    chmod(path, 0600);
-    chmod(wal, 0600);
+    make_read_only(path, 0);
+    assert_int_equal(rc, TOOLS_STATE_FAILED);
+    assert_non_null(strstr(err, path));
+    print_message("read-only: %s\n", err);
+    s = open_store(0, 0);
+    char *json;
+    assert_int_equal(tools_state_get(s, "", "k", &json, &v, err), 0);
+    assert_string_equal(json, "1"); /* nothing half-written */
+    free(json);
+    tools_state_free(s);
 }
 
 static void test_locked(void **st)

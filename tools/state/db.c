@@ -118,12 +118,12 @@ int tools__state_fail(struct tools_state *s, int rc, const char *doing, char *er
 {
     const char *why = explain(rc);
     const char *detail = s->sq->errstr(rc);
-    snprintf(err, TOOLS_STATE_ERR_MAX, "state database %s: %s%s(%s)", s->path, doing ? doing : "",
-             doing ? ": " : "", why ? why : detail);
-    if (why && strcmp(why, detail) != 0) {
-        size_t n = strlen(err);
-        snprintf(err + n - 1, TOOLS_STATE_ERR_MAX - n + 1, ": %s)", detail);
-    }
+    int n = snprintf(err, TOOLS_STATE_ERR_MAX, "state database %s: %s%s%s", s->path,
+                     doing ? doing : "", doing ? " (" : "", why ? why : detail);
+    if (why && strcmp(why, detail) != 0 && n > 0 && n < TOOLS_STATE_ERR_MAX)
+        n += snprintf(err + n, TOOLS_STATE_ERR_MAX - (size_t) n, ": %s", detail);
+    if (doing && n > 0 && n < TOOLS_STATE_ERR_MAX)
+        snprintf(err + n, TOOLS_STATE_ERR_MAX - (size_t) n, ")");
     int code = rc & 0xff;
     if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_CANTOPEN ||
         code == SQLITE_IOERR)
