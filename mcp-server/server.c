@@ -870,6 +870,11 @@ void mcp_server_free(struct mcp_server *s)
     free(s);
 }
 
+const char *mcp_state_principal(const struct mcp_server *s)
+{
+    return s->principal ? s->principal : "stdio";
+}
+
 void mcp_server_set_principal(struct mcp_server *s, const char *principal)
 {
     free(s->principal);

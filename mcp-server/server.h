@@ -14,6 +14,7 @@ struct mcp_server;
 struct sandbox_pool;
 struct tools_registry;
 struct tools_audit;
+struct tools_state_service;
 struct config_limits;
 struct mcp_prompt;
 
@@ -33,6 +34,8 @@ struct mcp_server_config {
     struct tools_audit *audit;  /* may be NULL: no audit log */
     enum mcp_approve approve;
     struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
+    struct tools_state_service *state; /* saved skills, for exposeAsTools; may be NULL */
+    int expose_skills;          /* codemode.skills.exposeAsTools */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's

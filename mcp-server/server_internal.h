@@ -60,6 +60,11 @@ struct mcp_server {
     uint64_t worker_principal; /* whose executions may share a worker (sandbox_pool_lease_for) */
 };
 
+/* Whose state a connection's programs see under codemode.state.scope
+ * "principal" (docs/config.md): the audit principal ("stdio", "cli",
+ * "http-token", "http-stateless", "http-session:<id>"). Borrowed. */
+const char *mcp_state_principal(const struct mcp_server *s);
+
 /* Sends a success result (borrowed cJSON object; the revision's envelope
  * fields are added) and ends the request. */
 void mcp_request_result(struct mcp_request *r, cJSON *result);

@@ -9,6 +9,7 @@
 #include "tools/downstream/downstream.h"
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
+#include "tools/state/service.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -325,6 +326,21 @@ static void describe(struct tools_registry *r, struct tools_exec *x, const char 
     free(text);
 }
 
+/* Adds the saved skills that match to a searchTools answer (consumed). */
+static char *search_with_skills(struct tools_registry *r, const char *query, char *json)
+{
+    cJSON *hits = json_parse(json, strlen(json));
+    free(json);
+    if (!cJSON_IsArray(hits)) {
+        cJSON_Delete(hits);
+        hits = cJSON_CreateArray();
+    }
+    tools_state_service_search(r->o.state, query, hits);
+    char *out = json_print(hits);
+    cJSON_Delete(hits);
+    return out;
+}
+
 static struct tools_call *host_call(struct tools_registry *r, struct tools_exec *x, const char *op,
                                     const char *name, const cJSON *args, tools_reply_cb *cb,
                                     void *ud)
@@ -335,7 +351,11 @@ static struct tools_call *host_call(struct tools_registry *r, struct tools_exec 
         describe(r, x, name, cb, ud);
         return NULL;
     }
+    if (strcmp(op, "search") != 0)
+        return tools__builtin_call(r, x, op, name, args, cb, ud);
     char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT, x ? x->grant : NULL);
+    if (tools_state_service_has_skills(r->o.state))
+        json = search_with_skills(r, name, json);
     cb(ud, 1, json, strlen(json));
     free(json);
     return NULL;
@@ -389,6 +409,7 @@ struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_e
         x->dry_run = o->dry_run;
         x->execution_id = o->execution_id ? xstrdup(o->execution_id) : NULL;
         x->approver = o->approver;
+        x->principal = o->principal ? xstrdup(o->principal) : NULL;
     }
     return x;
 }
@@ -404,6 +425,7 @@ void tools_exec_free(struct tools_exec *x)
         free(x->approved[i]);
     free(x->approved);
     free(x->execution_id);
+    free(x->principal);
     cJSON_Delete(x->planned);
     free(x);
 }
@@ -419,6 +441,11 @@ char *tools_exec_catalog(struct tools_exec *x)
     if (x->grant == NULL)
         return xstrdup(x->r->worker_json);
     return tools_catalog_worker_json(x->r->catalog, x->grant, 1);
+}
+
+char *tools_exec_builtins(struct tools_exec *x)
+{
+    return tools_state_service_worker_json(x->r->o.state);
 }
 
 const cJSON *tools_exec_planned(const struct tools_exec *x)

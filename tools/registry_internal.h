@@ -57,6 +57,7 @@ struct tools_exec {
     cJSON *planned;  /* [{"tool","arguments"}] */
     char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;
+    char *principal; /* whose state, or NULL */
 };
 
 struct tools_registry {
@@ -71,6 +72,12 @@ struct tools_registry {
     struct tools_call *calls;
     int freeing;
 };
+
+/* tools/state/call.c: the host calls of op "state", "skills" and "skill"
+ * (the same contract as tools_exec_call). */
+struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
+                                       const char *op, const char *name, const cJSON *args,
+                                       tools_reply_cb *cb, void *ud);
 
 /* registry.c */
 
