@@ -373,6 +373,7 @@ static void handle_tools_list(struct mcp_request *r, const cJSON *params)
     cJSON *res = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(res, "tools");
     cJSON_AddItemToArray(tools, mcp_describe_execute_code(r->server, r->rev));
+    mcp_skill_tools_list(r->server, tools);
     if (mcp_is_modern(r->rev)) {
         cJSON_AddNumberToObject(res, "ttlMs", 60000);
         cJSON_AddStringToObject(res, "cacheScope", "private");
@@ -389,6 +390,10 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params)
                           NULL);
         return;
     }
+    if (strcmp(name->valuestring, "execute_code") != 0 &&
+        mcp_skill_tools_call(r, name->valuestring,
+                             cJSON_GetObjectItemCaseSensitive(params, "arguments")))
+        return;
     if (strcmp(name->valuestring, "execute_code") != 0) {
         char msg[300];
         snprintf(msg, sizeof msg, "Unknown tool: %.200s (this server has one tool, execute_code)",

@@ -80,6 +80,12 @@ void mcp_request_drop(struct mcp_request *r);
 void mcp_request_progress(struct mcp_request *r, const char *message);
 void mcp_request_log(struct mcp_request *r, const char *console_level, const char *text);
 
+/* skill_tools.c: saved skills as tools of this server (exposeAsTools):
+ * appends them to a tools/list answer; runs a call of one (returns 1), or
+ * returns 0 when `name` is not an exposed skill. */
+void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools);
+int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments);
+
 /* execute.c */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);
 void mcp_execute_cancel(struct mcp_execution *e);

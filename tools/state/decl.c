@@ -44,6 +44,21 @@ static const char skills_head[] =
     "  /** true when the skill existed. */\n"
     "  delete(name: string): Promise<boolean>;\n";
 
+/* Appends text with two spaces fewer at the start of each line (the
+ * generator indents a server's members by four). */
+static void dedent(struct buf *out, const char *text, size_t len)
+{
+    const char *end = text + len;
+    while (text < end) {
+        const char *nl = memchr(text, '\n', (size_t) (end - text));
+        const char *stop = nl ? nl + 1 : end;
+        if (stop - text >= 2 && text[0] == ' ' && text[1] == ' ')
+            text += 2;
+        buf_append(out, text, (size_t) (stop - text));
+        text = stop;
+    }
+}
+
 /* The skills' methods, from the generator's `declare const tools: { skills:
  * {...} }` text for them: aliases (before it) are kept, the member lines
  * are moved into `skills`. */
@@ -76,7 +91,7 @@ static void skill_methods(const cJSON *skills, struct buf *aliases, struct buf *
         buf_append(aliases, text.data, (size_t) (at - text.data));
         const char *body = at + sizeof open - 1;
         size_t len = (size_t) (text.data + text.len - body) - (sizeof close - 1);
-        buf_append(members, body, len);
+        dedent(members, body, len);
     }
     buf_free(&text);
 }
