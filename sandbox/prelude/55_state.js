@@ -48,7 +48,7 @@ var RESERVED = { save: 1, list: 1, 'delete': 1 };
 
 /* The skill's code as a function (throws SyntaxError). */
 function compile(name, code) {
-    return geval(lower('(async function ' + name + '(args) {\n' + code + '\n})'));
+    return geval(lower('(async function skill_' + name + '(args) {\n' + code + '\n})'));
 }
 
 function skillFn(name) {
