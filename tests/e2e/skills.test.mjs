@@ -117,6 +117,19 @@ test('the policy: skills.save denied (ToolPolicyError, audited); a tool the poli
   assert.deepEqual(inside, ['ToolPolicyError', 'deny']);
 });
 
+test('the policy asks for skills.save: refused without approval, saved with it (run --approve)', async () => {
+  const { file } = stateConfig(dir, { db: 'ask.db', policy: { rules: { 'skills.save': 'ask' } } });
+  const code = 'try { return await skills.save({ name: "asked", description: "x", code: "return 1" }); } catch (e) { return [e.name, e.reason]; }';
+  const refused = await runBin(['run', '-', '--config', file, '--approve', 'none'], { input: code });
+  assert.equal(refused.code, 0, refused.stderr);
+  assert.deepEqual(JSON.parse(refused.stdout), ['ToolApprovalError', 'denied']);
+  const approved = await runBin(['run', '-', '--config', file, '--approve', 'all'], { input: code });
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.deepEqual(JSON.parse(approved.stdout), { name: 'asked' });
+  const listed = await runBin(['skills', 'list', '--config', file]);
+  assert.deepEqual(JSON.parse(listed.stdout).map((x) => x.name), ['asked']);
+});
+
 test('the skills subcommand: save (with a schema file), list, delete, and bad input', async () => {
   const { file } = stateConfig(dir, { db: 'cli.db' });
   const code = path.join(dir, 'twice.js');

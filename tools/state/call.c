@@ -61,6 +61,23 @@ static void audit_decision(cJSON *ev, const char *decision)
         cJSON_AddStringToObject(ev, "decision", decision);
 }
 
+/* ToolApprovalError's reason, per answer (as tools/gate.c words it). */
+static const char *reason(enum tools_approval_answer a)
+{
+    switch (a) {
+    case TOOLS_APPROVAL_DECLINED:
+        return "declined";
+    case TOOLS_APPROVAL_CANCELLED:
+        return "cancelled";
+    case TOOLS_APPROVAL_TIMEOUT:
+        return "timeout";
+    case TOOLS_APPROVAL_UNAVAILABLE:
+        return "no_approver";
+    default:
+        return "denied";
+    }
+}
+
 /* --- approval ---------------------------------------------------------------------------- */
 
 static void approved(void *ud, enum tools_approval_answer a, const char *detail)
@@ -82,8 +99,7 @@ static void approved(void *ud, enum tools_approval_answer a, const char *detail)
         char msg[300];
         snprintf(msg, sizeof msg, "\"%s\" was not approved%s%s; nothing was done.", q,
                  detail ? ": " : "", detail ? detail : "");
-        refuse(c->cb, c->ud, "ToolApprovalError", q, "reason",
-               a == TOOLS_APPROVAL_UNAVAILABLE ? "no_approver" : "denied", msg);
+        refuse(c->cb, c->ud, "ToolApprovalError", q, "reason", reason(a), msg);
         audit_decision(c->audit, "denied");
         tools__audit_finish(c->r, c->audit, "not_sent", c->t0, 0);
     }

@@ -16,6 +16,7 @@
 static const char schema[] =
     "PRAGMA journal_mode=WAL;"
     "PRAGMA synchronous=NORMAL;"
+    "PRAGMA cache_size=-256;" /* KiB: state is small; the default 2 MiB stays resident */
     "CREATE TABLE IF NOT EXISTS state(scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT "
     "NULL, version INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(scope, key)) WITHOUT "
     "ROWID;"
@@ -51,6 +52,14 @@ void tools_state_free(struct tools_state *s)
     close_db(s);
     free(s->path);
     free(s);
+}
+
+void tools_state_release(struct tools_state *s)
+{
+    close_db(s);
+    if (s->sq)
+        sqlite_lib_unload();
+    s->sq = NULL;
 }
 
 const char *tools_state_path(const struct tools_state *s)

@@ -94,6 +94,7 @@ struct tools_state_service *tools_state_service_new(const struct tools_state_ser
         char err[TOOLS_STATE_ERR_MAX];
         if (reload_skills(s, err) != 0)
             log_warn("state", "skills not loaded: %s", err);
+        tools_state_release(s->store); /* loaded again when a program needs it */
     }
     return s;
 }

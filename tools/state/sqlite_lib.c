@@ -11,6 +11,7 @@
 
 static struct sqlite_lib lib;
 static int loaded;
+static void *handle;
 
 #define SLOT(field)                                                                                \
     {                                                                                              \
@@ -24,7 +25,7 @@ static const struct {
     SLOT(extended_errcode), SLOT(busy_timeout), SLOT(exec),        SLOT(prepare_v2),
     SLOT(bind_text),        SLOT(bind_int64),   SLOT(step),        SLOT(column_text),
     SLOT(column_bytes),     SLOT(column_int64), SLOT(column_type), SLOT(finalize),
-    SLOT(changes),          SLOT(db_readonly),  SLOT(free),
+    SLOT(changes),          SLOT(db_readonly),  SLOT(free),        SLOT(shutdown),
 };
 
 static const char *library(void)
@@ -55,6 +56,17 @@ const struct sqlite_lib *sqlite_lib_load(char *err, size_t errlen)
         memcpy((char *) &l + slots[i].offset, &sym, sizeof sym);
     }
     lib = l;
-    loaded = 1; /* never unloaded */
+    loaded = 1;
+    handle = h;
     return &lib;
+}
+
+void sqlite_lib_unload(void)
+{
+    if (!loaded)
+        return;
+    lib.shutdown();
+    dlclose(handle);
+    handle = NULL;
+    loaded = 0;
 }

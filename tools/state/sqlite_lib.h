@@ -30,11 +30,17 @@ struct sqlite_lib {
     int (*changes)(sqlite3 *db);
     int (*db_readonly)(sqlite3 *db, const char *name);
     void (*free)(void *p);
+    int (*shutdown)(void);
 };
 
 /* The library on the first call, the same table after. NULL when it cannot
  * be loaded, with a sentence in err (errlen bytes) naming the library and
  * the loader's reason; a later call tries again. The loop thread only. */
 const struct sqlite_lib *sqlite_lib_load(char *err, size_t errlen);
+
+/* Unloads the library (sqlite3_shutdown, dlclose) so that its pages leave
+ * the process; the next sqlite_lib_load loads it again. Every connection
+ * must be closed first. Nothing happens when it is not loaded. */
+void sqlite_lib_unload(void);
 
 #endif
