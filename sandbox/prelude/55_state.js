@@ -88,9 +88,17 @@ function makeSkills(names) {
     return s;
 }
 
-/* Called by the host (sandbox/engine.c) before the program, when any is on. */
+/* Built once, in the template heap: a run that changes them (skills.save adds
+ * a function) is undone by the restore between runs, like any global. */
+var STATE = makeState(), SKILLS = makeSkills([]);
+
+/* Called by the host (sandbox/engine.c) before the program, when any is on:
+ * text is {"state":bool,"skills":[names]} (skills absent when off). */
 rt.installBuiltins = function (text) {
     var cfg = parse(text);
-    if (cfg.state) def(G, 'state', makeState());
-    if (cfg.skills) def(G, 'skills', makeSkills(cfg.skills));
+    if (cfg.state) def(G, 'state', STATE);
+    if (cfg.skills) {
+        for (var i = 0; i < cfg.skills.length; i++) addSkill(SKILLS, cfg.skills[i]);
+        def(G, 'skills', SKILLS);
+    }
 };
