@@ -26,8 +26,7 @@ static void qualified_name(const struct tools_catalog_tool *t, struct buf *q)
     buf_printf(q, "%s.%s", t->server, t->name);
 }
 
-/* Replies {"name","message","tool",key:value} (ToolPolicyError, ToolApprovalError). */
-static void reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
                           const char *tool, const char *key, const char *value)
 {
     cJSON *o = cJSON_CreateObject();
@@ -92,8 +91,8 @@ static int refuse(struct tools_registry *r, struct tools_exec *x,
                    "argument lists the tools it may call); the call was not sent. Retrying will "
                    "not help.",
                    q.data);
-    reply_refusal(cb, ud, "ToolPolicyError", m.data, q.data, "decision",
-                  denied ? "deny" : "not_granted");
+    tools__reply_refusal(cb, ud, "ToolPolicyError", m.data, q.data, "decision",
+                         denied ? "deny" : "not_granted");
     audit_refused(r, *ev, denied ? "denied" : "not_granted", t0);
     *ev = NULL;
     buf_free(&q);
@@ -148,6 +147,11 @@ static void remember_approval(struct tools_exec *x, const struct tools_catalog_t
 static const char *const approval_reasons[] = {"",         "",          "",        "denied",
                                                "declined", "cancelled", "timeout", "no_approver"};
 
+const char *tools__approval_reason(enum tools_approval_answer a)
+{
+    return approval_reasons[a];
+}
+
 static void approval_refused(struct tools_call *c, enum tools_approval_answer a, const char *detail)
 {
     struct buf q, m;
@@ -163,7 +167,8 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
     else
         buf_printf(&m, "Tool \"%s\" was not approved (%s%s%s); the call was not sent.", q.data,
                    approval_reasons[a], detail ? ": " : "", detail ? detail : "");
-    reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason", approval_reasons[a]);
+    tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason",
+                         approval_reasons[a]);
     audit_refused(c->r, c->audit, "denied", c->t0);
     c->audit = NULL;
     buf_free(&q);

@@ -5,6 +5,7 @@
 #ifndef TOOLS_REGISTRY_INTERNAL_H
 #define TOOLS_REGISTRY_INTERNAL_H
 
+#include "tools/policy/policy.h"
 #include "tools/registry.h"
 
 #include <cjson/cJSON.h>
@@ -72,6 +73,14 @@ struct tools_registry {
     struct tools_call *calls;
     int freeing;
 };
+
+/* gate.c: replies {"name","message","tool",key:value} (ToolPolicyError,
+ * ToolApprovalError). */
+void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+                          const char *tool, const char *key, const char *value);
+
+/* gate.c: ToolApprovalError's reason for an answer that refuses. */
+const char *tools__approval_reason(enum tools_approval_answer a);
 
 /* tools/state/call.c: the host calls of op "state", "skills" and "skill"
  * (the same contract as tools_exec_call). */

@@ -5,18 +5,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
-import { assertClean, entry, runBin, tempDir, valueOf } from './lib/downstream.mjs';
+import { entry, runBin, tempDir, valueOf } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
-import { connect, stateConfig } from './lib/state.mjs';
+import { stateConfig, trackedConnect } from './lib/state.mjs';
 
 const dir = tempDir('codemode-maze-skill-');
-const handles = [];
-after(async () => {
-  for (const h of handles) await h.close();
-  await assertClean(...handles);
-});
+const open = trackedConnect();
 
 test('the escape skill: saved by the CLI, called by the client as a tool', async () => {
   const example = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples/maze/config.json'), 'utf8'));
@@ -29,8 +25,7 @@ test('the escape skill: saved by the CLI, called by the client as a tool', async
     '--description', 'Escapes the maze: explores it, fetches the key, unlocks the door and leaves.',
     '--file', path.join(REPO_ROOT, 'examples/maze/solve.js')]);
   assert.equal(saved.code, 0, saved.stderr);
-  const h = await connect(file, 'stdio', { label: 'maze skill' });
-  handles.push(h);
+  const h = await open(file, 'stdio', { label: 'maze skill' });
   const names = (await h.client.listTools()).tools.map((t) => t.name);
   assert.deepEqual(names, ['execute_code', 'escape']);
   const r = await h.client.callTool({ name: 'escape', arguments: {} });

@@ -9,23 +9,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { auditSchemas } from './lib/audit.mjs';
-import { assertClean, entry, eventually, runBin, tempDir, valueOf } from './lib/downstream.mjs';
-import { connect, STATE_TRANSPORTS, stateConfig } from './lib/state.mjs';
+import { entry, eventually, runBin, tempDir, valueOf } from './lib/downstream.mjs';
+import { STATE_TRANSPORTS, stateConfig, trackedConnect } from './lib/state.mjs';
 
 const dir = tempDir('codemode-skills-');
-const handles = [];
-async function open(file, transport, opts) {
-  const h = await connect(file, transport, opts);
-  handles.push(h);
-  return h;
-}
-after(async () => {
-  for (const h of handles) await h.close();
-  await assertClean(...handles);
-});
+const open = trackedConnect();
 
 const SAVE_ADD = `return await skills.save({
   name: "add",

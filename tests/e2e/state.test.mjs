@@ -7,22 +7,13 @@
 // from the declarations.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
-import { assertClean, tempDir, valueOf } from './lib/downstream.mjs';
-import { connect, readOnly, secondClient, STATE_TRANSPORTS, stateConfig } from './lib/state.mjs';
+import { tempDir, valueOf } from './lib/downstream.mjs';
+import { readOnly, secondClient, STATE_TRANSPORTS, stateConfig, trackedConnect } from './lib/state.mjs';
 
 const dir = tempDir('codemode-state-');
-const handles = [];
-async function open(file, transport, opts) {
-  const h = await connect(file, transport, opts);
-  handles.push(h);
-  return h;
-}
-after(async () => {
-  for (const h of handles) await h.close();
-  await assertClean(...handles);
-});
+const open = trackedConnect();
 
 const INCREMENTS = `
 let done = 0, conflicts = 0;

@@ -41,41 +41,10 @@ static void perform(struct tools_registry *r, struct tools_exec *x, const char *
     buf_free(&b);
 }
 
-static void refuse(tools_reply_cb *cb, void *ud, const char *error, const char *qualified,
-                   const char *key, const char *value, const char *msg)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", error);
-    cJSON_AddStringToObject(o, "message", msg);
-    cJSON_AddStringToObject(o, "tool", qualified);
-    cJSON_AddStringToObject(o, key, value);
-    char *text = json_print(o);
-    cb(ud, 0, text, strlen(text));
-    free(text);
-    cJSON_Delete(o);
-}
-
 static void audit_decision(cJSON *ev, const char *decision)
 {
     if (ev)
         cJSON_AddStringToObject(ev, "decision", decision);
-}
-
-/* ToolApprovalError's reason, per answer (as tools/gate.c words it). */
-static const char *reason(enum tools_approval_answer a)
-{
-    switch (a) {
-    case TOOLS_APPROVAL_DECLINED:
-        return "declined";
-    case TOOLS_APPROVAL_CANCELLED:
-        return "cancelled";
-    case TOOLS_APPROVAL_TIMEOUT:
-        return "timeout";
-    case TOOLS_APPROVAL_UNAVAILABLE:
-        return "no_approver";
-    default:
-        return "denied";
-    }
 }
 
 /* --- approval ---------------------------------------------------------------------------- */
@@ -99,7 +68,8 @@ static void approved(void *ud, enum tools_approval_answer a, const char *detail)
         char msg[300];
         snprintf(msg, sizeof msg, "\"%s\" was not approved%s%s; nothing was done.", q,
                  detail ? ": " : "", detail ? detail : "");
-        refuse(c->cb, c->ud, "ToolApprovalError", q, "reason", reason(a), msg);
+        tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", msg, q, "reason",
+                             tools__approval_reason(a));
         audit_decision(c->audit, "denied");
         tools__audit_finish(c->r, c->audit, "not_sent", c->t0, 0);
     }
@@ -200,7 +170,7 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
                  "\"%s\" is denied by this server's policy; nothing was done. Retrying will not "
                  "help.",
                  qualified);
-        refuse(cb, ud, "ToolPolicyError", qualified, "decision", "deny", msg);
+        tools__reply_refusal(cb, ud, "ToolPolicyError", msg, qualified, "decision", "deny");
         audit_decision(ev, "denied");
         tools__audit_finish(r, ev, "not_sent", t0, 0);
         return NULL;

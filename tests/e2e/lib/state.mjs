@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { exec, writeConfig } from './downstream.mjs';
+import { assertClean, exec, writeConfig } from './downstream.mjs';
 import { connectSdk } from './sdk.mjs';
 
 /** The transports the state tests run over. */
@@ -28,6 +29,23 @@ export async function connect(file, transport = 'stdio', { label = `state ${tran
   const h = await connectSdk(['--config', file, '--pool-size', '2', ...args], { label, transport });
   h.exec = (code, opts) => exec(h.client, code, opts);
   return h;
+}
+
+/**
+ * connect() that keeps every handle, closed after the test file and checked
+ * with assertClean (call at the top level of a test file).
+ */
+export function trackedConnect() {
+  const handles = [];
+  after(async () => {
+    for (const h of handles) await h.close();
+    await assertClean(...handles);
+  });
+  return async (file, transport, opts) => {
+    const h = await connect(file, transport, opts);
+    handles.push(h);
+    return h;
+  };
 }
 
 /** A second SDK client (its own session) of the HTTP server of handle `h`. */
