@@ -313,16 +313,20 @@ static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec 
 static void describe(struct tools_registry *r, struct tools_exec *x, const char *name,
                      tools_reply_cb *cb, void *ud)
 {
-    char *why = NULL;
+    char *why = NULL, *text = NULL;
     const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
-    if (t == NULL) {
+    if (t == NULL && strncmp(name, "skills.", 7) == 0)
+        text = tools_state_service_describe(r->o.state, name + 7); /* a saved skill */
+    if (t == NULL && text == NULL) {
         tools__reply_error(cb, ud, "Error", why, NULL);
         free(why);
         return;
     }
-    if (refuse(r, x, t, &(cJSON *){NULL}, 0, cb, ud) != 0)
+    free(why);
+    if (t && refuse(r, x, t, &(cJSON *){NULL}, 0, cb, ud) != 0)
         return;
-    char *text = tools_catalog_describe(r->catalog, t);
+    if (t)
+        text = tools_catalog_describe(r->catalog, t);
     struct buf b;
     buf_init(&b, 0);
     buf_append_json_string(&b, text ? text : "", text ? strlen(text) : 0);

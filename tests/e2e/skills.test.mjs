@@ -47,6 +47,8 @@ for (const transport of STATE_TRANSPORTS) {
       assert.deepEqual(reserved, ['StateError', 'invalid']);
       const search = valueOf(await h.exec('return await searchTools("two numbers")'));
       assert.ok(search.some((x) => x.name === 'skills.add'), JSON.stringify(search));
+      const described = valueOf(await h.exec('return await describeTool("skills.add")'));
+      assert.match(described, /^declare const skills: \{\n  \/\*\* Adds two numbers[^\n]*\*\/\n  add\(args: \{ a: number; b: number \}\): Promise<unknown>;\n\};\n$/);
       const description = (await h.client.listTools()).tools[0].description;
       assert.match(description, /add\(args: \{ a: number; b: number \}\): Promise<unknown>;/);
       assert.equal(valueOf(await h.exec('return await skills.delete("add")')), true);

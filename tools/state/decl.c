@@ -96,6 +96,32 @@ static void skill_methods(const cJSON *skills, struct buf *aliases, struct buf *
     buf_free(&text);
 }
 
+char *tools_state_service_describe(const struct tools_state_service *s, const char *name)
+{
+    if (!tools_state_service_has_skills(s))
+        return NULL;
+    const cJSON *row, *one = NULL;
+    cJSON_ArrayForEach(row, tools_state_service_skills(s))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "name")->valuestring, name) == 0)
+            one = row;
+    }
+    if (one == NULL)
+        return NULL;
+    cJSON *list = cJSON_CreateArray();
+    cJSON_AddItemToArray(list, cJSON_Duplicate(one, 1));
+    struct buf out, members;
+    buf_init(&out, 0);
+    buf_init(&members, 0);
+    skill_methods(list, &out, &members);
+    cJSON_Delete(list);
+    buf_append_str(&out, "declare const skills: {\n");
+    buf_append(&out, members.data ? members.data : "", members.len);
+    buf_append_str(&out, "};\n");
+    buf_free(&members);
+    return buf_steal(&out);
+}
+
 void tools_state_service_declarations(const struct tools_state_service *s, struct buf *out)
 {
     if (s == NULL || (!tools_state_service_has_state(s) && !tools_state_service_has_skills(s)))

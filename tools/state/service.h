@@ -52,6 +52,11 @@ const cJSON *tools_state_service_skills(const struct tools_state_service *s);
  * that are on, the skills with their schemas as types). s may be NULL. */
 void tools_state_service_declarations(const struct tools_state_service *s, struct buf *out);
 
+/* describeTool("skills.<name>"): the declaration of that skill alone
+ * (`declare const skills: { name(args: ...): Promise<unknown> }`), malloc'd,
+ * or NULL when there is no such skill. s may be NULL. */
+char *tools_state_service_describe(const struct tools_state_service *s, const char *name);
+
 /* Adds to `hits` (a searchTools array [{name, summary}]) the skills whose
  * name or description contains the query (case-insensitive), as
  * "skills.<name>". s may be NULL. */
