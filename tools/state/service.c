@@ -307,13 +307,13 @@ static int check_skill(const cJSON *skill, const cJSON **schema, char *msg, size
     const char *name = str_arg(skill, "name"), *desc = str_arg(skill, "description");
     const char *code = str_arg(skill, "code");
     *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
-    if (!cJSON_IsObject(skill) || name_problem(name, msg, size) != 0)
-        return cJSON_IsObject(skill) ? -1
-                                     : (snprintf(msg, size,
-                                                 "skills.save: expected an object "
-                                                 "{name, description, inputSchema, "
-                                                 "code}"),
-                                        -1);
+    if (!cJSON_IsObject(skill)) {
+        snprintf(msg, size,
+                 "skills.save: expected an object {name, description, inputSchema, code}");
+        return -1;
+    }
+    if (name_problem(name, msg, size) != 0)
+        return -1;
     if (desc == NULL || strlen(desc) > DESCRIPTION_MAX) {
         snprintf(msg, size, "skills.save: description must be a string of at most %d bytes",
                  DESCRIPTION_MAX);
