@@ -870,6 +870,7 @@ void mcp_server_free(struct mcp_server *s)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
     mcp_server_detach_pool(s); /* its kept workers end */
     free(s->principal);
+    free(s->state_principal);
     mcp_approval_free_session(s);
     mcp_park_free_all(s);
     free(s);
@@ -877,7 +878,15 @@ void mcp_server_free(struct mcp_server *s)
 
 const char *mcp_state_principal(const struct mcp_server *s)
 {
+    if (s->state_principal)
+        return s->state_principal;
     return s->principal ? s->principal : "stdio";
+}
+
+void mcp_server_set_state_principal(struct mcp_server *s, const char *principal)
+{
+    free(s->state_principal);
+    s->state_principal = xstrdup(principal);
 }
 
 void mcp_server_set_principal(struct mcp_server *s, const char *principal)

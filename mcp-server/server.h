@@ -92,6 +92,11 @@ void mcp_server_tools_changed(struct mcp_server *s);
  * "http-session:1a2b3c4d", ...); copied. The default is "stdio". */
 void mcp_server_set_principal(struct mcp_server *s, const char *principal);
 
+/* Whose state the connection's programs see under codemode.state.scope
+ * "principal" when it differs from the audit principal (an HTTP session
+ * that authenticated with the bearer token: "http-token"). Copied. */
+void mcp_server_set_state_principal(struct mcp_server *s, const char *principal);
+
 /* The pool is about to close while the server lives on: ends the workers
  * kept for this connection now, and the server never uses the pool again. */
 void mcp_server_detach_pool(struct mcp_server *s);

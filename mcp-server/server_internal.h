@@ -50,6 +50,7 @@ struct mcp_server {
     struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
     int waiting;                                  /* a registry waiter is registered */
     char *principal;            /* for the audit log; NULL: "stdio" */
+    char *state_principal;      /* codemode.state.scope "principal"; NULL: principal */
     int can_elicit;             /* the client declared elicitation (form mode) at initialize */
     struct mcp_approval *approvals; /* elicitation requests waiting for an answer */
     unsigned next_approval;
@@ -61,8 +62,9 @@ struct mcp_server {
 };
 
 /* Whose state a connection's programs see under codemode.state.scope
- * "principal" (docs/config.md): the audit principal ("stdio", "cli",
- * "http-token", "http-stateless", "http-session:<id>"). Borrowed. */
+ * "principal" (docs/config.md): the state principal when set, else the
+ * audit principal ("stdio", "cli", "http-token", "http-stateless",
+ * "http-session:<id>"). Borrowed. */
 const char *mcp_state_principal(const struct mcp_server *s);
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope

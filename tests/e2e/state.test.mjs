@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
+import { HttpServer } from './lib/http.mjs';
 import { tempDir, valueOf } from './lib/downstream.mjs';
 import { readOnly, secondClient, STATE_TRANSPORTS, stateConfig, trackedConnect } from './lib/state.mjs';
 
@@ -147,6 +148,24 @@ test('scope "principal": two HTTP sessions do not see each other; scope "server"
       await other.close();
     }
   }
+});
+
+test('HTTP with a bearer token: the token is the principal, across sessions and restarts', async () => {
+  const { file } = stateConfig(dir, { db: 'token.db' });
+  const args = ['--config', file, '--auth-token', 'sekret'];
+  const first = await HttpServer.start(args, { label: 'state token 1' });
+  const a = await secondClient(first, 'sekret');
+  valueOf(await a.exec('return await state.set("mine", "kept")'));
+  const b = await secondClient(first, 'sekret'); // another session, the same token
+  assert.equal(valueOf(await b.exec('return await state.get("mine")')), 'kept');
+  await a.close();
+  await b.close();
+  assert.equal((await first.stop()).code, 0);
+  const second = await HttpServer.start(args, { label: 'state token 2' });
+  const c = await secondClient(second, 'sekret');
+  assert.equal(valueOf(await c.exec('return await state.get("mine")')), 'kept');
+  await c.close();
+  assert.equal((await second.stop()).code, 0);
 });
 
 test('state off: typeof state is "undefined" and the declarations do not mention it', async () => {

@@ -48,10 +48,15 @@ export function trackedConnect() {
   };
 }
 
-/** A second SDK client (its own session) of the HTTP server of handle `h`. */
-export async function secondClient(h) {
+/**
+ * Another SDK client (its own session) of the HTTP server of handle `h`
+ * (or of an HttpServer), with a bearer token when given.
+ */
+export async function secondClient(h, token) {
+  const url = new URL(`${(h.server ?? h).url}/mcp`);
+  const requestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : undefined;
   const client = new Client({ name: 'e2e-second', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.server.url}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
   return { client, exec: (code, opts) => exec(client, code, opts), close: () => client.close() };
 }
 
