@@ -2,7 +2,8 @@
  * before the first operation; get/set/delete/list with versions;
  * compare-and-set (ifVersion 0 and n); the per-value and total quotas; a
  * missing directory is created; a corrupt file, a read-only file and a
- * database locked by another connection give FAILED with a sentence, and
+ * database locked by another connection, a full disk (a file size limit)
+ * give FAILED with a sentence and leave the old value, and
  * the store recovers when the file is fixed; skills rows round-trip. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,8 @@
 #include "tools/state/store.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +215,38 @@ static void test_locked(void **st)
     tools_state_free(s);
 }
 
+/* A full disk, as a file size limit: the write fails with a sentence, the
+ * transaction is rolled back, the old value is intact. */
+static void test_full_disk(void **st)
+{
+    (void) st;
+    struct tools_state *s = open_store(0, 0);
+    int64_t v;
+    assert_int_equal(tools_state_set(s, "", "k", "\"old\"", -1, &v, err), 0);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 64 * 1024;
+    setrlimit(RLIMIT_FSIZE, &lim);
+    static char big[200 * 1024];
+    memset(big, 'x', sizeof big - 3);
+    big[0] = '"';
+    big[sizeof big - 3] = '"';
+    int rc = tools_state_set(s, "", "k", big, -1, &v, err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(rc, TOOLS_STATE_FAILED);
+    print_message("full: %s\n", err);
+    assert_true(strstr(err, "disk is full") || strstr(err, "I/O error"));
+    char *json;
+    assert_int_equal(tools_state_get(s, "", "k", &json, &v, err), 0);
+    assert_string_equal(json, "\"old\"");
+    assert_int_equal(v, 1);
+    free(json);
+    tools_state_free(s);
+}
+
 static void test_skills_rows(void **st)
 {
     (void) st;
@@ -243,6 +278,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_corrupt_then_fixed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skills_rows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

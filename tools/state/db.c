@@ -184,7 +184,7 @@ int tools__state_begin(struct tools_state *s, char *err)
 {
     int rc = s->sq->exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     if (rc != SQLITE_OK)
-        return tools__state_fail(s, s->sq->extended_errcode(s->db), NULL, err);
+        return tools__state_fail(s, s->sq->extended_errcode(s->db), "cannot write", err);
     return 0;
 }
 
@@ -201,5 +201,5 @@ int tools__state_commit(struct tools_state *s, char *err)
         return 0;
     int ext = s->sq->extended_errcode(s->db);
     tools__state_rollback(s);
-    return tools__state_fail(s, ext, NULL, err);
+    return tools__state_fail(s, ext, "cannot write", err);
 }
