@@ -25,14 +25,16 @@ endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
            -Wformat=2 -Wno-format-nonliteral
-PKGS    := libuv libcjson libseccomp libcurl
+PKGS    := libuv libcjson libseccomp libcurl sqlite3
 LLHTTP_SRC ?= /usr/share/llhttp
 LLHTTP_INC ?= /usr/share/include/llhttp
 CPPFLAGS += -I. -I$(B)/duk -I$(B)/gen -I$(LLHTTP_INC) -D_GNU_SOURCE
 CFLAGS  += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libcurl is compiled against but not linked: transport/curl_lib.c loads it
-# when an HTTP downstream first needs it (its ~30 libraries cost ~5 MiB of RSS)
-LINK_PKGS := $(filter-out libcurl,$(PKGS))
+# when an HTTP downstream first needs it (its ~30 libraries cost ~5 MiB of RSS);
+# SQLite likewise: tools/state/sqlite_lib.c loads it when state is first used
+# (linked, it added ~350 KiB to the idle server's RSS)
+LINK_PKGS := $(filter-out libcurl sqlite3,$(PKGS))
 LDLIBS  += $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp) -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
@@ -109,7 +111,7 @@ $(SANDBOX_BIN): $(B)/obj/mcp-server/sandbox_main.o $(DUK_OBJ) $(B)/libmcpcodemod
 # --- unit tests (cmocka) -----------------------------------------------------
 $(B)/tests/%: tests/unit/%.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS) -lcmocka -lsqlite3
 # A shell test (tests/unit/test_*.sh) runs from the tree through a wrapper.
 $(B)/tests/%: tests/unit/%.sh
 	@mkdir -p $(dir $@)

@@ -12,6 +12,7 @@
 #include "sandbox/pool.h"
 #include "tools/policy/audit.h"
 #include "tools/registry.h"
+#include "tools/state/service.h"
 #include "transport/stdio.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -36,6 +37,7 @@ struct app {
     struct mcp_http *http;
     uv_signal_t sigterm, sigint, sighup;
     struct tools_audit *audit;
+    struct tools_state_service *state; /* state.* and skills.*, or NULL when off */
     struct mcp_prompt *prompt; /* run on a terminal: approvals asked there */
     int stopping;
     int draining;
@@ -67,6 +69,7 @@ static struct tools_registry *start_registry(struct app *a, unsigned max_attempt
         .changed_ud = a,
         .policy = &a->cfg->policy,
         .audit = a->audit,
+        .state = a->state,
     };
     return tools_registry_new(&a->loop, &o);
 }
@@ -85,6 +88,25 @@ static int open_audit(struct app *a)
         return -1;
     }
     return 0;
+}
+
+/* The state and skills services (NULL when both are off); a saved or
+ * deleted skill changes the declarations and, with exposeAsTools, the tools. */
+static struct tools_state_service *start_state(struct app *a)
+{
+    const struct config_state *c = &a->cfg->state;
+    char *path = config_state_path(a->cfg);
+    struct tools_state_service_options o = {
+        .state = c->state,
+        .skills = c->skills,
+        .per_principal = c->per_principal,
+        .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms},
+        .skills_changed = tools_changed,
+        .skills_changed_ud = a,
+    };
+    struct tools_state_service *s = tools_state_service_new(&o);
+    free(path);
+    return s;
 }
 
 static void app_init(struct app *a, const struct config *cfg, const char *exe)
@@ -114,6 +136,7 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     a->pool = sandbox_pool_new(&a->loop, &pc);
     if (open_audit(a) < 0)
         a->exit_code = 1; /* the callers stop at once */
+    a->state = start_state(a);
     a->tools = start_registry(a, 0);
 }
 
@@ -131,6 +154,7 @@ static int app_finish(struct app *a)
     uv_run(&a->loop, UV_RUN_DEFAULT);
     mcp_server_free(a->server);
     tools_audit_close(a->audit);
+    tools_state_service_free(a->state);
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
@@ -270,7 +294,8 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     if (a.exit_code)
         return app_abort(&a);
     struct mcp_server_config sc = {
-        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
+        .state = a.state, .expose_skills = cfg->state.expose_skills};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
@@ -301,7 +326,9 @@ int app_serve_http(const struct config *cfg, const char *exe)
                    .pool = a.pool,
                    .tools = a.tools,
                    .limits = &cfg->limits,
-                   .audit = a.audit},
+                   .audit = a.audit,
+                   .state = a.state,
+                   .expose_skills = cfg->state.expose_skills},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
@@ -429,7 +456,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
         return app_abort(&a);
     a.json = json & APP_RUN_JSON;
     struct mcp_server_config sc = {
-        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
+        .state = a.state, .expose_skills = cfg->state.expose_skills};
     sc.approve = run_approver(&a, json);
     sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};
@@ -499,6 +527,7 @@ int app_inspect(const struct config *cfg, int check)
     memset(&a, 0, sizeof a);
     a.cfg = cfg;
     uv_loop_init(&a.loop);
+    a.state = check ? NULL : start_state(&a); /* `types` shows state and skills */
     a.tools = start_registry(&a, check ? 1 : 3);
     struct inspect in = {&a, check, {0}};
     uv_timer_init(&a.loop, &in.later);

@@ -38,6 +38,8 @@ void cli_usage(FILE *f)
           "       mcp-codemode lower FILE.js|-\n"
           "       mcp-codemode types [--config FILE]\n"
           "       mcp-codemode check [--config FILE]\n"
+          "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|-\n"
+          "       mcp-codemode skills list | skills delete NAME   [--config FILE]\n"
           "       mcp-codemode --version | --help\n\n"
           "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
           "programs call the tools of the downstream MCP servers in the config file.\n\n"
@@ -47,7 +49,9 @@ void cli_usage(FILE *f)
           "                 lines on stderr and the result on stdout; exit 1 if it failed\n"
           "  lower FILE|-   print the ES5 the sandbox runs for a program\n"
           "  types          print the TypeScript declarations programs see\n"
-          "  check          validate the config file and list its servers\n\n"
+          "  check          validate the config file and list its servers\n"
+          "  skills         save, list or delete the saved skills (programs callable as\n"
+          "                 skills.<name>(args)) in the state database\n\n"
           "options:\n"
           "  --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
           "                 default: $MCP_CODEMODE_CONFIG when set\n"
@@ -82,7 +86,8 @@ static int parse_command(const char *word, struct cli *out)
         const char *name;
         enum cli_command cmd;
     } cmds[] = {{"serve", CLI_SERVE}, {"run", CLI_RUN},     {"lower", CLI_LOWER},
-                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"__zygote", CLI_ZYGOTE}};
+                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"skills", CLI_SKILLS},
+                {"__zygote", CLI_ZYGOTE}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(word, cmds[i].name) == 0) {
             out->cmd = cmds[i].cmd;
@@ -100,6 +105,47 @@ static const char *take_value(int argc, char **argv, int *i, const char *eq)
     if (*i + 1 >= argc)
         return NULL;
     return argv[++*i];
+}
+
+/* skills: the action, then (delete) the name. 0, or -1 when a is not expected. */
+static int skill_word(struct cli *out, const char *a)
+{
+    if (out->skill.action == NULL)
+        out->skill.action = a;
+    else if (strcmp(out->skill.action, "delete") == 0 && out->skill.name == NULL)
+        out->skill.name = a;
+    else
+        return -1;
+    return 0;
+}
+
+/* skills save's flags: where the value of flag a goes, or NULL when a is not one. */
+static const char **skill_flag(struct cli *out, const char *a, size_t nlen)
+{
+    const char **slot = NULL;
+    if (nlen == 6 && !strncmp(a, "--name", 6))
+        slot = &out->skill.name;
+    else if (nlen == 13 && !strncmp(a, "--description", 13))
+        slot = &out->skill.description;
+    else if (nlen == 8 && !strncmp(a, "--schema", 8))
+        slot = &out->skill.schema_file;
+    else if (nlen == 6 && !strncmp(a, "--file", 6))
+        slot = &out->file;
+    return slot;
+}
+
+static int skill_check(const struct cli *out, char *err, size_t errsz)
+{
+    const char *a = out->skill.action;
+    if (a && !strcmp(a, "list"))
+        return 0;
+    if (a && !strcmp(a, "delete") && out->skill.name)
+        return 0;
+    if (a && !strcmp(a, "save") && out->skill.name && out->skill.description && out->file)
+        return 0;
+    snprintf(err, errsz, "skills: expected save --name NAME --description TEXT --file FILE.js "
+                         "[--schema FILE.json], list, or delete NAME");
+    return -1;
 }
 
 int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
@@ -123,6 +169,8 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                 out->file = a;
                 continue;
             }
+            if (out->cmd == CLI_SKILLS && skill_word(out, a) == 0)
+                continue;
             snprintf(err, errsz, "unexpected argument \"%s\" (see --help)", a);
             return -1;
         }
@@ -175,6 +223,12 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                 out->log_level = v;
             continue;
         }
+        const char **slot = out->cmd == CLI_SKILLS ? skill_flag(out, a, nlen) : NULL;
+        if (slot) {
+            if ((*slot = take_value(argc, argv, &i, eq)) == NULL)
+                goto missing;
+            continue;
+        }
         const struct flag *f = find_flag(a, nlen);
         if (f == NULL) {
             snprintf(err, errsz, "unknown option \"%.*s\" (see --help)", (int) nlen, a);
@@ -195,6 +249,8 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                  out->cmd == CLI_RUN ? "run" : "lower");
         return -1;
     }
+    if (out->cmd == CLI_SKILLS)
+        return skill_check(out, err, errsz);
     return 0;
 missing:
     snprintf(err, errsz, "option %s needs a value", argv[i]);

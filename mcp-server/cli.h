@@ -12,6 +12,7 @@ enum cli_command {
     CLI_LOWER,
     CLI_TYPES,
     CLI_CHECK,
+    CLI_SKILLS,
     CLI_VERSION,
     CLI_HELP,
     CLI_ZYGOTE /* hidden: the sandbox zygote */
@@ -31,6 +32,10 @@ struct cli {
         const char *value;
     } overrides[CLI_MAX_OVERRIDES];
     int noverrides;
+    /* skills: the action (save, list, delete) and its arguments */
+    struct {
+        const char *action, *name, *description, *schema_file;
+    } skill;
     /* zygote only */
     unsigned long long worker_as;
     unsigned worker_cpu;

@@ -373,11 +373,15 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     if (mcp_is_modern(r->rev))
         sha256_hex(code->valuestring, strlen(code->valuestring), e->code_sha);
     e->approver = mcp_approval_approver(r);
-    struct tools_exec_options xo = {
-        .allow = au.allow, .dry_run = au.dry_run, .execution_id = e->id, .approver = &e->approver};
+    struct tools_exec_options xo = {.allow = au.allow,
+                                    .dry_run = au.dry_run,
+                                    .execution_id = e->id,
+                                    .approver = &e->approver,
+                                    .principal = mcp_state_principal(r->server)};
     e->tx = tools_exec_new(r->server->cfg.tools, &xo);
     mcp_authority_audit_start(r, e->id, code->valuestring, &au);
     char *catalog = tools_exec_catalog(e->tx);
+    char *builtins = tools_exec_builtins(e->tx);
     struct sandbox_exec_request rq = {
         .code = code->valuestring,
         .code_len = strlen(code->valuestring),
@@ -389,9 +393,11 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .max_calls = au.max_calls,
         .max_concurrent = l->max_concurrent_calls,
         .principal = r->server->worker_principal,
+        .builtins_json = builtins,
     };
     e->x = sandbox_exec_start(r->server->cfg.pool, &rq, &exec_events, e);
     free(catalog);
+    free(builtins);
     mcp_authority_free(&au);
 }
 

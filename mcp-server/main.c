@@ -4,6 +4,7 @@
 #include "mcp-server/app.h"
 #include "mcp-server/cli.h"
 #include "mcp-server/config/config.h"
+#include "mcp-server/skills_cmd.h"
 #include "mcp-server/version.h"
 #include "mcp-server/zygote_cmd.h"
 #include "sandbox/engine.h"
@@ -142,6 +143,26 @@ static int check_config(const struct config *cfg)
     return 0;
 }
 
+/* skills save|list|delete: reads the code and schema files for save. */
+static int skills_command(const struct cli *cli, const struct config *cfg)
+{
+    size_t len;
+    char *code = NULL, *schema = NULL;
+    const char *bad = NULL;
+    if (cli->file && (code = read_all(cli->file, &len)) == NULL)
+        bad = cli->file;
+    else if (cli->skill.schema_file && (schema = read_all(cli->skill.schema_file, &len)) == NULL)
+        bad = cli->skill.schema_file;
+    int rc = 2;
+    if (bad)
+        fprintf(stderr, "mcp-codemode: %s: %s\n", bad, strerror(errno));
+    else
+        rc = skills_cmd_run(cfg, cli, code, schema);
+    free(code);
+    free(schema);
+    return rc;
+}
+
 static int with_config(const struct cli *cli)
 {
     struct config cfg;
@@ -170,6 +191,8 @@ static int with_config(const struct cli *cli)
                                      (cli->dry_run ? APP_RUN_DRY_RUN : 0) | cli->approve);
             free(code);
         }
+    } else if (cli->cmd == CLI_SKILLS) {
+        rc = skills_command(cli, &cfg);
     } else if (cli->cmd == CLI_TYPES) {
         rc = app_inspect(&cfg, 0);
     } else if (cli->cmd == CLI_CHECK) {

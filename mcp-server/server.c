@@ -373,6 +373,7 @@ static void handle_tools_list(struct mcp_request *r, const cJSON *params)
     cJSON *res = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(res, "tools");
     cJSON_AddItemToArray(tools, mcp_describe_execute_code(r->server, r->rev));
+    mcp_skill_tools_list(r->server, tools);
     if (mcp_is_modern(r->rev)) {
         cJSON_AddNumberToObject(res, "ttlMs", 60000);
         cJSON_AddStringToObject(res, "cacheScope", "private");
@@ -389,6 +390,10 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params)
                           NULL);
         return;
     }
+    if (strcmp(name->valuestring, "execute_code") != 0 &&
+        mcp_skill_tools_call(r, name->valuestring,
+                             cJSON_GetObjectItemCaseSensitive(params, "arguments")))
+        return;
     if (strcmp(name->valuestring, "execute_code") != 0) {
         char msg[300];
         snprintf(msg, sizeof msg, "Unknown tool: %.200s (this server has one tool, execute_code)",
@@ -865,9 +870,23 @@ void mcp_server_free(struct mcp_server *s)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
     mcp_server_detach_pool(s); /* its kept workers end */
     free(s->principal);
+    free(s->state_principal);
     mcp_approval_free_session(s);
     mcp_park_free_all(s);
     free(s);
+}
+
+const char *mcp_state_principal(const struct mcp_server *s)
+{
+    if (s->state_principal)
+        return s->state_principal;
+    return s->principal ? s->principal : "stdio";
+}
+
+void mcp_server_set_state_principal(struct mcp_server *s, const char *principal)
+{
+    free(s->state_principal);
+    s->state_principal = xstrdup(principal);
 }
 
 void mcp_server_set_principal(struct mcp_server *s, const char *principal)

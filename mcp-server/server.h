@@ -14,6 +14,7 @@ struct mcp_server;
 struct sandbox_pool;
 struct tools_registry;
 struct tools_audit;
+struct tools_state_service;
 struct config_limits;
 struct mcp_prompt;
 
@@ -33,6 +34,8 @@ struct mcp_server_config {
     struct tools_audit *audit;  /* may be NULL: no audit log */
     enum mcp_approve approve;
     struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
+    struct tools_state_service *state; /* saved skills, for exposeAsTools; may be NULL */
+    int expose_skills;          /* codemode.skills.exposeAsTools */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's
@@ -88,6 +91,11 @@ void mcp_server_tools_changed(struct mcp_server *s);
 /* Names who this connection serves in the audit log ("stdio", "cli",
  * "http-session:1a2b3c4d", ...); copied. The default is "stdio". */
 void mcp_server_set_principal(struct mcp_server *s, const char *principal);
+
+/* Whose state the connection's programs see under codemode.state.scope
+ * "principal" when it differs from the audit principal (an HTTP session
+ * that authenticated with the bearer token: "http-token"). Copied. */
+void mcp_server_set_state_principal(struct mcp_server *s, const char *principal);
 
 /* The pool is about to close while the server lives on: ends the workers
  * kept for this connection now, and the server never uses the pool again. */

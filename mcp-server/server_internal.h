@@ -50,6 +50,7 @@ struct mcp_server {
     struct mcp_request *deferred, *deferred_tail; /* waiting for downstream servers to settle */
     int waiting;                                  /* a registry waiter is registered */
     char *principal;            /* for the audit log; NULL: "stdio" */
+    char *state_principal;      /* codemode.state.scope "principal"; NULL: principal */
     int can_elicit;             /* the client declared elicitation (form mode) at initialize */
     struct mcp_approval *approvals; /* elicitation requests waiting for an answer */
     unsigned next_approval;
@@ -59,6 +60,12 @@ struct mcp_server {
     struct mcp_request *resuming; /* a retry delivering its answers: no parking inside */
     uint64_t worker_principal; /* whose executions may share a worker (sandbox_pool_lease_for) */
 };
+
+/* Whose state a connection's programs see under codemode.state.scope
+ * "principal" (docs/config.md): the state principal when set, else the
+ * audit principal ("stdio", "cli", "http-token", "http-stateless",
+ * "http-session:<id>"). Borrowed. */
+const char *mcp_state_principal(const struct mcp_server *s);
 
 /* Sends a success result (borrowed cJSON object; the revision's envelope
  * fields are added) and ends the request. */
@@ -74,6 +81,12 @@ void mcp_request_drop(struct mcp_request *r);
  * and console lines as notifications/message (when logging is on). */
 void mcp_request_progress(struct mcp_request *r, const char *message);
 void mcp_request_log(struct mcp_request *r, const char *console_level, const char *text);
+
+/* skill_tools.c: saved skills as tools of this server (exposeAsTools):
+ * appends them to a tools/list answer; runs a call of one (returns 1), or
+ * returns 0 when `name` is not an exposed skill. */
+void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools);
+int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments);
 
 /* execute.c */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);

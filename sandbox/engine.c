@@ -42,6 +42,7 @@ struct sandbox_engine {
     unsigned unhandled; /* unhandled promise rejections reported by the prelude */
     int tainted;           /* the run ended abnormally: its heap is not to be reused */
     size_t template_bytes; /* the heap's bytes as created (sandbox_engine_reset) */
+    const char *builtins;  /* for the next start (sandbox_engine_set_builtins), borrowed */
 };
 
 /* --- small helpers ----------------------------------------------------------- */
@@ -493,6 +494,40 @@ static duk_ret_t install_tools(duk_context *ctx, void *udata)
     return 0;
 }
 
+/* [ ... text ] -> [ ... ]: rt.installBuiltins(text) (sandbox/prelude/55_state.js). */
+static duk_ret_t install_builtins(duk_context *ctx, void *udata)
+{
+    (void) udata;
+    push_rt(ctx);
+    duk_get_prop_string(ctx, -1, "installBuiltins");
+    duk_swap_top(ctx, -2);
+    duk_dup(ctx, -3);
+    duk_call_method(ctx, 1);
+    return 0;
+}
+
+void sandbox_engine_set_builtins(struct sandbox_engine *e, const char *json)
+{
+    e->builtins = json;
+}
+
+/* Installs the built-in namespaces the host turned on for this run: 0, or
+ * -1 with the outcome set. */
+static int start_builtins(struct sandbox_engine *e)
+{
+    const char *json = e->builtins;
+    e->builtins = NULL;
+    if (json == NULL)
+        return 0;
+    duk_push_string(e->ctx, json);
+    int rc = duk_safe_call(e->ctx, install_builtins, NULL, 1, 1);
+    duk_pop(e->ctx);
+    if (rc == DUK_EXEC_SUCCESS)
+        return 0;
+    set_error(e, "Error", "cannot install the state and skills namespaces", 0, 0);
+    return -1;
+}
+
 void sandbox_engine_start(struct sandbox_engine *e, const char *code, size_t len,
                           const char *catalog_json, const struct sandbox_run_limits *limits)
 {
@@ -513,6 +548,8 @@ void sandbox_engine_start(struct sandbox_engine *e, const char *code, size_t len
         return;
     }
     duk_pop(ctx);
+    if (start_builtins(e) != 0)
+        return;
 
     struct buf src;
     buf_init(&src, 0);

@@ -51,6 +51,10 @@ void sandbox_engine_set_host(struct sandbox_engine *e, const struct sandbox_engi
 void sandbox_engine_start(struct sandbox_engine *e, const char *code, size_t len,
                           const char *catalog_json, const struct sandbox_run_limits *limits);
 
+/* The built-in namespaces for the next sandbox_engine_start only: JSON text
+ * {"state":bool,"skills":[names]} (borrowed until then), or NULL for none. */
+void sandbox_engine_set_builtins(struct sandbox_engine *e, const char *json);
+
 /* Settles host call `id`: ok with the JSON text of the value, or failed with
  * the JSON text of {name, message, ...}. Then runs microtasks. */
 void sandbox_engine_settle(struct sandbox_engine *e, long id, int ok, const char *json, size_t len);

@@ -21,7 +21,7 @@ struct sandbox_exec {
     const struct sandbox_exec_events *ev;
     void *ud;
     struct sandbox_exec_request rq;
-    char *code, *catalog;
+    char *code, *catalog, *builtins;
     uv_timer_t *timer; /* start trigger, then the hard deadline */
     uint64_t started_ms;
     long max_id;      /* highest call id seen */
@@ -62,6 +62,7 @@ static void destroy(struct sandbox_exec *x)
     free(x->logs);
     free(x->code);
     free(x->catalog);
+    free(x->builtins);
     free(x);
 }
 
@@ -130,6 +131,12 @@ static int valid_level(const char *s)
            !strcmp(s, "debug");
 }
 
+/* The built-in namespaces' calls (state.*, skills.*, skills.<name>). */
+static int builtin_op(const char *op)
+{
+    return !strcmp(op, "state") || !strcmp(op, "skills") || !strcmp(op, "skill");
+}
+
 static int on_call(struct sandbox_exec *x, const cJSON *m)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
@@ -140,7 +147,7 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
         !cJSON_IsString(op) || !cJSON_IsString(name) || args == NULL)
         return -1;
     if (strcmp(op->valuestring, "tool") && strcmp(op->valuestring, "search") &&
-        strcmp(op->valuestring, "describe"))
+        strcmp(op->valuestring, "describe") && !builtin_op(op->valuestring))
         return -1;
     x->max_id = (long) id->valuedouble;
     if (strcmp(op->valuestring, "tool") == 0) {
@@ -271,6 +278,10 @@ static void send_run(struct sandbox_exec *x)
         buf_append_str(&b, ",\"catalog\":");
         buf_append_str(&b, x->catalog);
     }
+    if (x->builtins) {
+        buf_append_str(&b, ",\"builtins\":");
+        buf_append_str(&b, x->builtins);
+    }
     if (sandbox_worker_run_begins(x->worker))
         buf_append_str(&b, ",\"reuse\":true");
     buf_append_str(&b, "}\n");
@@ -306,6 +317,8 @@ struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
     x->catalog = rq->catalog_json ? xstrdup(rq->catalog_json) : NULL;
     x->rq.code = x->code;
     x->rq.catalog_json = x->catalog;
+    x->builtins = rq->builtins_json ? xstrdup(rq->builtins_json) : NULL;
+    x->rq.builtins_json = x->builtins;
     if (x->rq.grace_ms == 0)
         x->rq.grace_ms = 500;
     x->timer = xmalloc(sizeof *x->timer);

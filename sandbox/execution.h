@@ -24,6 +24,7 @@ struct sandbox_exec_request {
     unsigned max_calls;
     unsigned max_concurrent;
     uint64_t principal;         /* who runs it (sandbox_pool_lease_for); 0 = a fresh worker */
+    const char *builtins_json;  /* {"state":bool,"skills":[names]}; NULL = neither */
 };
 
 struct sandbox_log_line {
@@ -45,7 +46,8 @@ struct sandbox_exec_result {
 };
 
 struct sandbox_exec_events {
-    /* A host call: op is "tool", "search" or "describe"; args borrowed for
+    /* A host call: op is "tool", "search", "describe", or a built-in
+     * namespace's "state", "skills", "skill"; args borrowed for
      * the call. Answer with sandbox_exec_reply, now or later. */
     void (*call)(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
                  const cJSON *args);

@@ -387,10 +387,16 @@ static void start_run(char *line, size_t len)
     const cJSON *cat = cJSON_GetObjectItemCaseSensitive(msg, "catalog");
     if (cJSON_IsObject(cat))
         catalog = json_print(cat);
+    char *builtins = NULL;
+    const cJSON *bi = cJSON_GetObjectItemCaseSensitive(msg, "builtins");
+    if (cJSON_IsObject(bi))
+        builtins = json_print(bi);
+    sandbox_engine_set_builtins(W.engine, builtins);
     start_ticker();
     size_t code_len = utf8_decode_nul(code->valuestring, strlen(code->valuestring));
     sandbox_engine_start(W.engine, code->valuestring, code_len, catalog, &l);
     free(catalog);
+    free(builtins);
     cJSON_Delete(msg);
 }
 

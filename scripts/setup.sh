@@ -5,7 +5,7 @@
 # packages missing: prints the exact command to run and exits 1.
 set -eu
 cd "$(dirname "$0")/.."
-PKGS="gcc make pkg-config duktape-dev libcjson-dev libuv1-dev libcurl4-openssl-dev libseccomp-dev libcmocka-dev node-llhttp"
+PKGS="gcc make pkg-config duktape-dev libcjson-dev libuv1-dev libcurl4-openssl-dev libseccomp-dev libcmocka-dev node-llhttp libsqlite3-dev"
 # Only the tests need these (--npm): nginx for the two-instances-behind-a-proxy test,
 # clang and its fuzzer runtime for the fuzz targets.
 TEST_PKGS="nginx clang libclang-rt-14-dev"

@@ -9,6 +9,7 @@
 #include "tools/downstream/downstream.h"
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
+#include "tools/state/service.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -25,8 +26,7 @@ static void qualified_name(const struct tools_catalog_tool *t, struct buf *q)
     buf_printf(q, "%s.%s", t->server, t->name);
 }
 
-/* Replies {"name","message","tool",key:value} (ToolPolicyError, ToolApprovalError). */
-static void reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
                           const char *tool, const char *key, const char *value)
 {
     cJSON *o = cJSON_CreateObject();
@@ -91,8 +91,8 @@ static int refuse(struct tools_registry *r, struct tools_exec *x,
                    "argument lists the tools it may call); the call was not sent. Retrying will "
                    "not help.",
                    q.data);
-    reply_refusal(cb, ud, "ToolPolicyError", m.data, q.data, "decision",
-                  denied ? "deny" : "not_granted");
+    tools__reply_refusal(cb, ud, "ToolPolicyError", m.data, q.data, "decision",
+                         denied ? "deny" : "not_granted");
     audit_refused(r, *ev, denied ? "denied" : "not_granted", t0);
     *ev = NULL;
     buf_free(&q);
@@ -147,6 +147,11 @@ static void remember_approval(struct tools_exec *x, const struct tools_catalog_t
 static const char *const approval_reasons[] = {"",         "",          "",        "denied",
                                                "declined", "cancelled", "timeout", "no_approver"};
 
+const char *tools__approval_reason(enum tools_approval_answer a)
+{
+    return approval_reasons[a];
+}
+
 static void approval_refused(struct tools_call *c, enum tools_approval_answer a, const char *detail)
 {
     struct buf q, m;
@@ -162,7 +167,8 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
     else
         buf_printf(&m, "Tool \"%s\" was not approved (%s%s%s); the call was not sent.", q.data,
                    approval_reasons[a], detail ? ": " : "", detail ? detail : "");
-    reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason", approval_reasons[a]);
+    tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason",
+                         approval_reasons[a]);
     audit_refused(c->r, c->audit, "denied", c->t0);
     c->audit = NULL;
     buf_free(&q);
@@ -307,22 +313,41 @@ static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec 
 static void describe(struct tools_registry *r, struct tools_exec *x, const char *name,
                      tools_reply_cb *cb, void *ud)
 {
-    char *why = NULL;
+    char *why = NULL, *text = NULL;
     const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
-    if (t == NULL) {
+    if (t == NULL && strncmp(name, "skills.", 7) == 0)
+        text = tools_state_service_describe(r->o.state, name + 7); /* a saved skill */
+    if (t == NULL && text == NULL) {
         tools__reply_error(cb, ud, "Error", why, NULL);
         free(why);
         return;
     }
-    if (refuse(r, x, t, &(cJSON *){NULL}, 0, cb, ud) != 0)
+    free(why);
+    if (t && refuse(r, x, t, &(cJSON *){NULL}, 0, cb, ud) != 0)
         return;
-    char *text = tools_catalog_describe(r->catalog, t);
+    if (t)
+        text = tools_catalog_describe(r->catalog, t);
     struct buf b;
     buf_init(&b, 0);
     buf_append_json_string(&b, text ? text : "", text ? strlen(text) : 0);
     tools__reply_text(cb, ud, 1, &b);
     buf_free(&b);
     free(text);
+}
+
+/* Adds the saved skills that match to a searchTools answer (consumed). */
+static char *search_with_skills(struct tools_registry *r, const char *query, char *json)
+{
+    cJSON *hits = json_parse(json, strlen(json));
+    free(json);
+    if (!cJSON_IsArray(hits)) {
+        cJSON_Delete(hits);
+        hits = cJSON_CreateArray();
+    }
+    tools_state_service_search(r->o.state, query, hits);
+    char *out = json_print(hits);
+    cJSON_Delete(hits);
+    return out;
 }
 
 static struct tools_call *host_call(struct tools_registry *r, struct tools_exec *x, const char *op,
@@ -335,7 +360,11 @@ static struct tools_call *host_call(struct tools_registry *r, struct tools_exec 
         describe(r, x, name, cb, ud);
         return NULL;
     }
+    if (strcmp(op, "search") != 0)
+        return tools__builtin_call(r, x, op, name, args, cb, ud);
     char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT, x ? x->grant : NULL);
+    if (tools_state_service_has_skills(r->o.state))
+        json = search_with_skills(r, name, json);
     cb(ud, 1, json, strlen(json));
     free(json);
     return NULL;
@@ -389,6 +418,7 @@ struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_e
         x->dry_run = o->dry_run;
         x->execution_id = o->execution_id ? xstrdup(o->execution_id) : NULL;
         x->approver = o->approver;
+        x->principal = o->principal ? xstrdup(o->principal) : NULL;
     }
     return x;
 }
@@ -404,6 +434,7 @@ void tools_exec_free(struct tools_exec *x)
         free(x->approved[i]);
     free(x->approved);
     free(x->execution_id);
+    free(x->principal);
     cJSON_Delete(x->planned);
     free(x);
 }
@@ -419,6 +450,11 @@ char *tools_exec_catalog(struct tools_exec *x)
     if (x->grant == NULL)
         return xstrdup(x->r->worker_json);
     return tools_catalog_worker_json(x->r->catalog, x->grant, 1);
+}
+
+char *tools_exec_builtins(struct tools_exec *x)
+{
+    return tools_state_service_worker_json(x->r->o.state);
 }
 
 const cJSON *tools_exec_planned(const struct tools_exec *x)

@@ -13,6 +13,7 @@
 #include "tools/result_map.h"
 #include "tools/schema/schema.h"
 #include "tools/server_config.h"
+#include "tools/state/service.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -441,14 +442,27 @@ char *tools_registry_catalog(struct tools_registry *r)
     return xstrdup(r->worker_json);
 }
 
+/* text (consumed) followed by the declarations of state and skills. */
+static char *with_builtins(struct tools_registry *r, char *text)
+{
+    if (r->o.state == NULL)
+        return text;
+    struct buf b;
+    buf_init(&b, 0);
+    buf_append_str(&b, text);
+    free(text);
+    tools_state_service_declarations(r->o.state, &b);
+    return buf_steal(&b);
+}
+
 char *tools_registry_declarations(struct tools_registry *r)
 {
-    return xstrdup(r->decls);
+    return with_builtins(r, xstrdup(r->decls));
 }
 
 char *tools_registry_declarations_full(struct tools_registry *r)
 {
-    return tools_catalog_declarations_full(r->catalog);
+    return with_builtins(r, tools_catalog_declarations_full(r->catalog));
 }
 
 size_t tools_registry_servers(struct tools_registry *r, char ***ids, char ***names)

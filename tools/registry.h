@@ -19,6 +19,7 @@ struct tools_server_config;
 struct tools_policy;
 struct tools_approver;
 struct tools_audit;
+struct tools_state_service;
 
 /* The answer to a host call: ok with the JSON text of the value, or failed
  * with the JSON text of {"name","message",...} (ToolError, ToolArgumentError,
@@ -34,6 +35,7 @@ struct tools_registry_options {
     unsigned max_attempts;         /* connection attempts before giving up (0: never) */
     const struct tools_policy *policy; /* codemode.policy, borrowed; NULL: the defaults */
     struct tools_audit *audit;     /* borrowed; NULL: no audit log */
+    struct tools_state_service *state; /* state.* and skills.* (borrowed); NULL: off */
     /* Called (from the loop) when the catalog or the declarations changed. */
     void (*changed)(void *ud);
     void *changed_ud;
@@ -65,7 +67,8 @@ void tools_registry_when_settled(struct tools_registry *r, uint64_t max_ms, void
 /* Forgets a pending waiter registered with exactly (cb, ud); no call follows. */
 void tools_registry_cancel_wait(struct tools_registry *r, void (*cb)(void *ud), void *ud);
 
-/* Starts a host call; op is "tool", "search" or "describe", name the text
+/* Starts a host call; op is "tool", "search" or "describe" (or the built-in
+ * "state", "skills", "skill": tools/state/call.c), name the text
  * the program gave, args borrowed. cb runs exactly once, unless the call is
  * cancelled first; it may run before this function returns, which then
  * returns NULL. Otherwise the handle cancels it (tools_call_cancel): the
@@ -91,6 +94,7 @@ struct tools_exec_options {
     int dry_run;
     const char *execution_id;              /* copied; for the audit log (may be NULL) */
     const struct tools_approver *approver; /* borrowed; NULL: nobody can be asked */
+    const char *principal;                 /* copied; whose state (codemode.state.scope) */
 };
 
 struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_exec_options *o);
@@ -104,6 +108,10 @@ struct tools_call *tools_exec_call(struct tools_exec *x, const char *op, const c
 
 /* The worker catalog as this execution sees it (only granted tools). malloc'd. */
 char *tools_exec_catalog(struct tools_exec *x);
+
+/* The built-in namespaces for the worker's run message (tools/state/service.h:
+ * {"state":true,"skills":[names]}), malloc'd, or NULL when they are off. */
+char *tools_exec_builtins(struct tools_exec *x);
 
 /* The dry run's planned calls so far: [{"tool":"server.tool","arguments":{...}}]
  * in call order (original names), borrowed; an empty array without dry run. */

@@ -5,6 +5,7 @@
 #ifndef TOOLS_REGISTRY_INTERNAL_H
 #define TOOLS_REGISTRY_INTERNAL_H
 
+#include "tools/policy/policy.h"
 #include "tools/registry.h"
 
 #include <cjson/cJSON.h>
@@ -57,6 +58,7 @@ struct tools_exec {
     cJSON *planned;  /* [{"tool","arguments"}] */
     char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;
+    char *principal; /* whose state, or NULL */
 };
 
 struct tools_registry {
@@ -71,6 +73,20 @@ struct tools_registry {
     struct tools_call *calls;
     int freeing;
 };
+
+/* gate.c: replies {"name","message","tool",key:value} (ToolPolicyError,
+ * ToolApprovalError). */
+void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+                          const char *tool, const char *key, const char *value);
+
+/* gate.c: ToolApprovalError's reason for an answer that refuses. */
+const char *tools__approval_reason(enum tools_approval_answer a);
+
+/* tools/state/call.c: the host calls of op "state", "skills" and "skill"
+ * (the same contract as tools_exec_call). */
+struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
+                                       const char *op, const char *name, const cJSON *args,
+                                       tools_reply_cb *cb, void *ud);
 
 /* registry.c */
 

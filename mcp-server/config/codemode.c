@@ -59,6 +59,8 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "policy",
                                             "audit",
                                             "sandbox",
+                                            "state",
+                                            "skills",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -322,6 +324,17 @@ static int read_authority(struct config_ctx *x, cJSON *block, const struct confi
     return audit != NULL ? config__audit(x, audit, &ap) : 0;
 }
 
+/* codemode.state and codemode.skills (mcp-server/config/state.c). */
+static int read_state_blocks(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
+{
+    struct config_kpath sp = {p, "state", 0}, kp = {p, "skills", 0};
+    cJSON *state = cJSON_GetObjectItemCaseSensitive(block, "state");
+    cJSON *skills = cJSON_GetObjectItemCaseSensitive(block, "skills");
+    if (state != NULL && config__state(x, state, &sp) < 0)
+        return -1;
+    return skills != NULL ? config__skills(x, skills, &kp) : 0;
+}
+
 int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config *c = x->c;
@@ -345,6 +358,8 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
         return -1;
     cJSON *sandbox = cJSON_GetObjectItemCaseSensitive(block, "sandbox");
     if (sandbox != NULL && config__sandbox(x, sandbox, &sp) < 0)
+        return -1;
+    if (read_state_blocks(x, block, p) < 0)
         return -1;
     return read_authority(x, block, p);
 }

@@ -36,6 +36,10 @@ void config_init(struct config *c)
         .max_runs_per_worker = 1000,
         .worker_idle_ms = 60000,
     };
+    c->state = (struct config_state){.state = 1, .skills = 1, .per_principal = 1,
+                                     .max_value_bytes = 1024 * 1024,
+                                     .max_total_bytes = 64u * 1024 * 1024,
+                                     .busy_timeout_ms = 1000};
     tools_policy_init(&c->policy);
 }
 
@@ -51,6 +55,7 @@ void config_free(struct config *c)
     free(c->http_instance_id);
     tools_policy_free(&c->policy);
     free(c->audit_path);
+    free(c->state.path);
     config__free_list(c->http_allowed_origins);
     config__free_list(c->warnings);
     free(c->warning_kinds);

@@ -55,6 +55,16 @@ struct config {
         uint64_t drain;              /* drainTimeoutMs: SIGTERM waits for requests (5 s) */
     } http_timeouts;
     struct tools_policy policy;      /* codemode.policy (docs/policy.md) */
+    struct config_state {            /* codemode.state and codemode.skills (state.c) */
+        int state;                   /* state.enabled (default 1) */
+        int skills;                  /* skills.enabled (default 1) */
+        int per_principal;           /* state.scope: 1 "principal" (default), 0 "server" */
+        int expose_skills;           /* skills.exposeAsTools (default 0) */
+        char *path;                  /* state.path, or NULL: config_state_path's default */
+        uint64_t max_value_bytes;    /* state.maxValueBytes (1 MiB) */
+        uint64_t max_total_bytes;    /* state.maxTotalBytes (64 MiB) */
+        uint64_t busy_timeout_ms;    /* state.busyTimeoutMs (1000) */
+    } state;
     char *audit_path;                /* codemode.audit.path, or NULL: no audit log */
     int audit_arguments;             /* enum tools_audit_arguments (default: hash) */
     char **warnings;                 /* NULL-terminated: unknown keys, skipped entries, ... */
@@ -86,6 +96,11 @@ int config_load(struct config *c, const char *path, char **err);
  * "KEY: problem" (the caller frees it); c is unchanged on error. */
 int config_override(struct config *c, const char *key, const char *value, char **err);
 
+
+/* The state database file: codemode.state.path, else
+ * $XDG_STATE_HOME/mcp-codemode/state.db, else
+ * $HOME/.local/state/mcp-codemode/state.db (else under /tmp). malloc'd. */
+char *config_state_path(const struct config *c);
 
 /* Releases everything c owns; c may be reused after config_init. */
 void config_free(struct config *c);

@@ -106,6 +106,11 @@ int config__server_policy(struct config_ctx *x, struct cJSON *v, const struct co
 /* Reads the codemode block into x->c. Returns 0 or -1. */
 int config__codemode(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 
+/* state.c: reads the codemode.state and codemode.skills blocks (an object,
+ * or false to turn the namespace off) into x->c->state. Returns 0 or -1. */
+int config__state(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
+int config__skills(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
+
 /* sandbox.c: reads the codemode.sandbox block into x->c->limits. Returns 0 or -1. */
 int config__sandbox(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 

@@ -173,6 +173,8 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
     char principal[40];
     snprintf(principal, sizeof principal, "http-session:%.8s", s->id);
     mcp_server_set_principal(s->server, principal);
+    if (h->cfg.auth_token) /* the token is who it is, across sessions and restarts */
+        mcp_server_set_state_principal(s->server, "http-token");
     unsigned b = bucket_of(s->id);
     s->hnext = h->buckets[b];
     h->buckets[b] = s;

@@ -73,6 +73,7 @@ function makeError(info, line) {
         var C = G[info.name];
         e = (typeof C === 'function' && /Error$/.test(info.name)) ? new C(info.message) : new rt.ErrorCtor(info.message);
     }
+    if (info.code !== void 0 && !(e instanceof ToolError)) e.code = info.code; /* StateError */
     if (line !== void 0) e[S] = { line: line };
     return e;
 }
@@ -320,3 +321,5 @@ def(G, 'callTool', function callTool(name, args) { return request('tool', name, 
 def(G, 'searchTools', function searchTools(query) { return request('search', query === void 0 ? '' : query, void 0); });
 def(G, 'describeTool', function describeTool(name) { return request('describe', name, void 0); });
 rt.installTools('');
+rt.request = request;         /* for the built-in namespaces (55_state.js) */
+rt.defineError = defineError;

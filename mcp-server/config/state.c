@@ -1,0 +1,123 @@
+/* The `codemode.state` and `codemode.skills` blocks: whether the built-in
+ * namespaces are on, where the database lives (and its default under the
+ * XDG state directory), whose state a program sees (scope), the quotas, and
+ * whether saved skills are also MCP tools. docs/config.md is the user's view. */
+#include "mcp-server/config/internal.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024 * 1024)
+
+static const char *const state_keys[] = {"enabled",       "path",          "scope", "maxValueBytes",
+                                         "maxTotalBytes", "busyTimeoutMs", NULL};
+static const char *const skills_keys[] = {"enabled", "exposeAsTools", NULL};
+
+/* false turns the namespace off; true or an object keeps it on. */
+static int read_switch(struct config_ctx *x, cJSON *v, const struct config_kpath *p, int *on,
+                       int *is_object)
+{
+    *is_object = 0;
+    if (cJSON_IsBool(v)) {
+        *on = cJSON_IsTrue(v);
+        return 0;
+    }
+    if (config__object(x, v, p) < 0)
+        return -1;
+    *is_object = 1;
+    const cJSON *enabled = cJSON_GetObjectItemCaseSensitive(v, "enabled");
+    struct config_kpath ep = {p, "enabled", 0};
+    return enabled ? config__bool(x, enabled, &ep, on) : 0;
+}
+
+static int read_scope(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                      int *per_principal)
+{
+    char *s;
+    if (config__string(x, v, p, CONFIG_VARS_WARN, &s) < 0)
+        return -1;
+    int rc = 0;
+    if (strcmp(s, "principal") == 0 || strcmp(s, "server") == 0)
+        *per_principal = strcmp(s, "principal") == 0;
+    else {
+        config__error(x, config__at(x, v, 0), p,
+                      "unknown value \"%s\" (expected \"principal\" or \"server\")", s);
+        rc = -1;
+    }
+    free(s);
+    return rc;
+}
+
+static int read_number(struct config_ctx *x, const cJSON *block, const struct config_kpath *p,
+                       const char *key, int64_t min, int64_t max, uint64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(block, key);
+    struct config_kpath kp = {p, key, 0};
+    int64_t n;
+    if (v == NULL)
+        return 0;
+    if (config__int(x, v, &kp, min, max, &n) < 0)
+        return -1;
+    *out = (uint64_t) n;
+    return 0;
+}
+
+int config__state(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
+{
+    struct config_state *st = &x->c->state;
+    int is_object;
+    if (read_switch(x, block, p, &st->state, &is_object) < 0)
+        return -1;
+    if (!is_object)
+        return 0;
+    config__unknown_keys(x, block, p, state_keys);
+    const cJSON *path = cJSON_GetObjectItemCaseSensitive(block, "path");
+    const cJSON *scope = cJSON_GetObjectItemCaseSensitive(block, "scope");
+    struct config_kpath pp = {p, "path", 0}, sp = {p, "scope", 0};
+    if (path != NULL) {
+        char *s;
+        if (config__string(x, path, &pp, CONFIG_VARS_REQUIRED, &s) < 0)
+            return -1;
+        free(st->path);
+        st->path = s;
+    }
+    if (scope != NULL && read_scope(x, scope, &sp, &st->per_principal) < 0)
+        return -1;
+    if (read_number(x, block, p, "maxValueBytes", 16, 256 * MIB, &st->max_value_bytes) < 0 ||
+        read_number(x, block, p, "maxTotalBytes", 1024, 1ll << 40, &st->max_total_bytes) < 0)
+        return -1;
+    return read_number(x, block, p, "busyTimeoutMs", 1, 60000, &st->busy_timeout_ms);
+}
+
+int config__skills(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
+{
+    struct config_state *st = &x->c->state;
+    int is_object;
+    if (read_switch(x, block, p, &st->skills, &is_object) < 0)
+        return -1;
+    if (!is_object)
+        return 0;
+    config__unknown_keys(x, block, p, skills_keys);
+    const cJSON *expose = cJSON_GetObjectItemCaseSensitive(block, "exposeAsTools");
+    struct config_kpath ep = {p, "exposeAsTools", 0};
+    return expose ? config__bool(x, expose, &ep, &st->expose_skills) : 0;
+}
+
+char *config_state_path(const struct config *c)
+{
+    if (c->state.path)
+        return xstrdup(c->state.path);
+    struct buf b;
+    buf_init(&b, 0);
+    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/')
+        buf_printf(&b, "%s/mcp-codemode/state.db", xdg);
+    else if (home && home[0] == '/')
+        buf_printf(&b, "%s/.local/state/mcp-codemode/state.db", home);
+    else
+        buf_append_str(&b, "/tmp/mcp-codemode-state/state.db");
+    return buf_steal(&b);
+}

@@ -1,0 +1,67 @@
+/* Saved skills as MCP tools of our own server (codemode.skills.exposeAsTools):
+ * each skill is listed next to execute_code with its description and input
+ * schema, and a call of one runs `return await skills.<name>(arguments)` as
+ * an execute_code program: the same sandbox, limits, policy and audit. */
+#include "mcp-server/server_internal.h"
+#include "tools/state/service.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int exposed(const struct mcp_server *s)
+{
+    return s->cfg.expose_skills && tools_state_service_has_skills(s->cfg.state);
+}
+
+void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools)
+{
+    if (!exposed(s))
+        return;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, tools_state_service_skills(s->cfg.state))
+    {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddItemToObject(t, "name",
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(row, "name"), 1));
+        cJSON_AddItemToObject(
+            t, "description",
+            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(row, "description"), 1));
+        cJSON_AddItemToObject(
+            t, "inputSchema",
+            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(row, "inputSchema"), 1));
+        cJSON_AddItemToArray(tools, t);
+    }
+}
+
+static int is_skill(const struct mcp_server *s, const char *name)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach(row, tools_state_service_skills(s->cfg.state))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "name")->valuestring, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments)
+{
+    if (!exposed(r->server) || !is_skill(r->server, name))
+        return 0;
+    char *args = arguments ? json_print(arguments) : xstrdup("{}");
+    struct buf code;
+    buf_init(&code, 0);
+    buf_append_str(&code, "return await skills[");
+    buf_append_json_string(&code, name, strlen(name));
+    buf_printf(&code, "](%s);", args);
+    free(args);
+    cJSON *call = cJSON_CreateObject();
+    cJSON_AddStringToObject(call, "code", code.data);
+    buf_free(&code);
+    mcp_execute(r, call);
+    cJSON_Delete(call);
+    return 1;
+}

@@ -1,0 +1,186 @@
+// The built-in `state` namespace (docs/javascript.md, State) over stdio and
+// Streamable HTTP with the official SDK client: values survive a restart of
+// the server; two concurrent executions doing compare-and-set increments lose
+// nothing (1,000 in total); quota errors; a corrupt and a read-only database
+// give StateError and the server stays up; scope "principal" keeps HTTP
+// sessions apart and "server" shares; state off is absent from programs and
+// from the declarations.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { describe, test } from 'node:test';
+import { auditSchemas } from './lib/audit.mjs';
+import { HttpServer } from './lib/http.mjs';
+import { tempDir, valueOf } from './lib/downstream.mjs';
+import { readOnly, secondClient, STATE_TRANSPORTS, stateConfig, trackedConnect } from './lib/state.mjs';
+
+const dir = tempDir('codemode-state-');
+const open = trackedConnect();
+
+const INCREMENTS = `
+let done = 0, conflicts = 0;
+while (done < 500) {
+  const e = await state.entry("counter");
+  try {
+    if (e === undefined) await state.set("counter", 1, { ifVersion: 0 });
+    else await state.set("counter", e.value + 1, { ifVersion: e.version });
+    done++;
+  } catch (err) {
+    if (!(err instanceof StateConflictError)) throw err;
+    conflicts++;
+  }
+}
+return conflicts;`;
+
+for (const transport of STATE_TRANSPORTS) {
+  describe(`state over ${transport}`, () => {
+    test('get, entry, set, delete, list with versions', async () => {
+      const { file } = stateConfig(dir, { db: `basic-${transport}.db` });
+      const h = await open(file, transport);
+      const v = valueOf(await h.exec(`
+        const v1 = await state.set("user:1", { name: "Ada" });
+        const v2 = await state.set("user:1", { name: "Ada", n: 2 });
+        await state.set("user:2", [1, 2]);
+        await state.set("other", "x");
+        return { v1, v2, get: await state.get("user:1"), entry: await state.entry("user:2"),
+                 missing: (await state.get("nope")) === undefined, noEntry: (await state.entry("nope")) === undefined,
+                 keys: await state.list("user:"), all: await state.list(),
+                 deleted: await state.delete("other"), again: await state.delete("other") };`));
+      assert.deepEqual(v, { v1: 1, v2: 2, get: { name: 'Ada', n: 2 }, entry: { value: [1, 2], version: 1 },
+        missing: true, noEntry: true, keys: ['user:1', 'user:2'], all: ['other', 'user:1', 'user:2'],
+        deleted: true, again: false });
+      const conflict = valueOf(await h.exec(`
+        try { await state.set("user:1", 0, { ifVersion: 1 }); return "no error"; }
+        catch (e) { return [e.name, e instanceof StateConflictError, e instanceof StateError, e.code, e.message]; }`));
+      assert.deepEqual(conflict.slice(0, 4), ['StateConflictError', true, true, 'conflict']);
+      assert.match(conflict[4], /version 2, not 1/);
+    });
+
+    test('state survives a restart of the server', async () => {
+      const { file } = stateConfig(dir, { db: `restart-${transport}.db` });
+      const first = await open(file, transport);
+      valueOf(await first.exec('return await state.set("kept", { at: "first run" })'));
+      await first.close();
+      const second = await open(file, transport);
+      const v = valueOf(await second.exec('return await state.entry("kept")'));
+      if (transport === 'stdio') assert.deepEqual(v, { value: { at: 'first run' }, version: 1 });
+      else assert.equal(v, undefined, 'an HTTP session is its own principal: a new session starts empty');
+      if (transport !== 'stdio') {
+        const { file: shared } = stateConfig(dir, { db: `restart-shared-${transport}.db`, state: { scope: 'server' } });
+        const a = await open(shared, transport);
+        valueOf(await a.exec('return await state.set("kept", 1)'));
+        await a.close();
+        const b = await open(shared, transport);
+        assert.deepEqual(valueOf(await b.exec('return await state.entry("kept")')), { value: 1, version: 1 });
+      }
+    });
+
+    test('two concurrent executions: 1,000 compare-and-set increments, none lost', async () => {
+      const { file } = stateConfig(dir, { db: `cas-${transport}.db` });
+      const h = await open(file, transport);
+      const [a, b] = await Promise.all([h.exec(INCREMENTS, { timeoutMs: 120000 }), h.exec(INCREMENTS, { timeoutMs: 120000 })]);
+      valueOf(a);
+      valueOf(b);
+      assert.deepEqual(valueOf(await h.exec('return await state.entry("counter")')), { value: 1000, version: 1000 });
+    });
+
+    test('quotas: maxValueBytes and maxTotalBytes give StateError code "quota"', async () => {
+      const { file } = stateConfig(dir, { db: `quota-${transport}.db`, state: { maxValueBytes: 100, maxTotalBytes: 1024 } });
+      const h = await open(file, transport);
+      const v = valueOf(await h.exec(`
+        const out = {};
+        try { await state.set("big", "x".repeat(200)); } catch (e) { out.value = [e.name, e.code, e.message]; }
+        let n = 0;
+        try { for (; n < 100; n++) await state.set("k" + n, "y".repeat(80)); } catch (e) { out.total = [e.name, e.code, e.message, n]; }
+        out.kept = (await state.list("k")).length;
+        out.big = await state.get("big");
+        return out;`));
+      assert.deepEqual(v.value.slice(0, 2), ['StateError', 'quota']);
+      assert.match(v.value[2], /maxValueBytes/);
+      assert.deepEqual(v.total.slice(0, 2), ['StateError', 'quota']);
+      assert.match(v.total[2], /maxTotalBytes/);
+      assert.equal(v.kept, v.total[3], 'every set before the failing one is kept, the failing one is not');
+      assert.equal(v.big, undefined);
+    });
+
+    test('a corrupt database: StateError, the server stays up, and recovers once the file is fixed', async () => {
+      const { file, db } = stateConfig(dir, { db: `corrupt-${transport}.db` });
+      fs.writeFileSync(db, 'this is not an SQLite database '.repeat(100));
+      const h = await open(file, transport);
+      const r = await h.exec('return await state.get("k")');
+      assert.equal(r.ok, false);
+      assert.equal(r.error.name, 'StateError');
+      assert.match(r.error.message, /corrupt or not a state database/);
+      assert.equal(valueOf(await h.exec('return 1 + 1')), 2);
+      fs.rmSync(db);
+      assert.equal(valueOf(await h.exec('return await state.set("k", 1)')), 1);
+    });
+
+    test('a read-only database: StateError, nothing half-written, the server stays up', async () => {
+      const { file, db } = stateConfig(dir, { db: `ro-${transport}.db` });
+      const first = await open(file, transport);
+      valueOf(await first.exec('return await state.set("k", "before")'));
+      await first.close(); // the last connection merges and removes the WAL
+      readOnly(db, true);
+      try {
+        const h = await open(file, transport);
+        const r = await h.exec('try { await state.set("k", "after"); return "written"; } catch (e) { return [e.name, e.code, e.message]; }');
+        const v = valueOf(r);
+        assert.deepEqual(v.slice(0, 2), ['StateError', 'storage']);
+        assert.match(v[2], /read-only|cannot be opened|readonly/);
+        assert.equal(valueOf(await h.exec('return 40 + 2')), 42);
+      } finally {
+        readOnly(db, false);
+      }
+    });
+  });
+}
+
+test('scope "principal": two HTTP sessions do not see each other; scope "server": they share', async () => {
+  for (const scope of ['principal', 'server']) {
+    const { file } = stateConfig(dir, { db: `scope-${scope}.db`, state: { scope } });
+    const h = await open(file, 'streamable-http');
+    const other = await secondClient(h);
+    try {
+      valueOf(await h.exec('return await state.set("mine", "a")'));
+      const seen = valueOf(await other.exec('return (await state.list()).length'));
+      assert.equal(seen, scope === 'server' ? 1 : 0, `scope ${scope}`);
+    } finally {
+      await other.close();
+    }
+  }
+});
+
+test('HTTP with a bearer token: the token is the principal, across sessions and restarts', async () => {
+  const { file } = stateConfig(dir, { db: 'token.db' });
+  const args = ['--config', file, '--auth-token', 'sekret'];
+  const first = await HttpServer.start(args, { label: 'state token 1' });
+  const a = await secondClient(first, 'sekret');
+  valueOf(await a.exec('return await state.set("mine", "kept")'));
+  const b = await secondClient(first, 'sekret'); // another session, the same token
+  assert.equal(valueOf(await b.exec('return await state.get("mine")')), 'kept');
+  await a.close();
+  await b.close();
+  assert.equal((await first.stop()).code, 0);
+  const second = await HttpServer.start(args, { label: 'state token 2' });
+  const c = await secondClient(second, 'sekret');
+  assert.equal(valueOf(await c.exec('return await state.get("mine")')), 'kept');
+  await c.close();
+  assert.equal((await second.stop()).code, 0);
+});
+
+test('state off: typeof state is "undefined" and the declarations do not mention it', async () => {
+  const { file } = stateConfig(dir, { state: false, skills: false });
+  const h = await open(file, 'stdio');
+  assert.equal(valueOf(await h.exec('return [typeof state, typeof skills]')).join(), 'undefined,undefined');
+  const description = (await h.client.listTools()).tools[0].description;
+  assert.doesNotMatch(description, /declare const state/);
+  assert.doesNotMatch(description, /declare const skills/);
+  const { file: on } = stateConfig(dir, { db: 'on.db' });
+  const h2 = await open(on, 'stdio');
+  const d2 = (await h2.client.listTools()).tools[0].description;
+  assert.match(d2, /declare const state: \{/);
+  assert.match(d2, /declare class StateConflictError extends StateError/);
+  assert.equal(fs.existsSync(`${dir}/on.db`), false, 'nothing is created before a program uses state');
+});
+
+auditSchemas({ minMessages: 20 });

@@ -1,0 +1,149 @@
+/* Unit tests of the state settings of the config loader
+ * (mcp-server/config/state.c): the defaults, codemode.state and
+ * codemode.skills as objects and as false, ranges and unknown values with
+ * their file positions, and the database's default path under
+ * $XDG_STATE_HOME or ~/.local/state. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "mcp-server/config/config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/mcp-config-state-XXXXXX";
+static char cfg_path[PATH_MAX];
+
+static int load(struct config *c, const char *json, char **err)
+{
+    FILE *f = fopen(cfg_path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(json, 1, strlen(json), f), strlen(json));
+    assert_int_equal(fclose(f), 0);
+    config_init(c);
+    *err = NULL;
+    return config_load(c, cfg_path, err);
+}
+
+static void expect_error(const char *json, const char *want)
+{
+    struct config c;
+    char *err;
+    int r = load(&c, json, &err);
+    assert_int_equal(r, -1);
+    assert_non_null(err);
+    if (strstr(err, want) == NULL)
+        fail_msg("json: %s\nwant: %s\ngot:  %s", json, want, err);
+    free(err);
+    config_free(&c);
+}
+
+static void test_defaults(void **state)
+{
+    (void) state;
+    struct config c;
+    config_init(&c);
+    assert_int_equal(c.state.state, 1);
+    assert_int_equal(c.state.skills, 1);
+    assert_int_equal(c.state.per_principal, 1);
+    assert_int_equal(c.state.expose_skills, 0);
+    assert_null(c.state.path);
+    assert_int_equal(c.state.max_value_bytes, 1024 * 1024);
+    assert_int_equal(c.state.max_total_bytes, 64u * 1024 * 1024);
+    assert_int_equal(c.state.busy_timeout_ms, 1000);
+    config_free(&c);
+}
+
+static void test_values(void **state)
+{
+    (void) state;
+    struct config c;
+    char *err;
+    assert_int_equal(load(&c,
+                          "{\"codemode\":{\"state\":{\"path\":\"/x/s.db\",\"scope\":\"server\","
+                          "\"maxValueBytes\":100,\"maxTotalBytes\":4096,\"busyTimeoutMs\":50},"
+                          "\"skills\":{\"exposeAsTools\":true}}}",
+                          &err),
+                     0);
+    assert_string_equal(c.state.path, "/x/s.db");
+    assert_int_equal(c.state.per_principal, 0);
+    assert_int_equal(c.state.max_value_bytes, 100);
+    assert_int_equal(c.state.max_total_bytes, 4096);
+    assert_int_equal(c.state.busy_timeout_ms, 50);
+    assert_int_equal(c.state.expose_skills, 1);
+    assert_int_equal(c.state.skills, 1);
+    char *p = config_state_path(&c);
+    assert_string_equal(p, "/x/s.db");
+    free(p);
+    config_free(&c);
+    assert_int_equal(
+        load(&c, "{\"codemode\":{\"state\":false,\"skills\":{\"enabled\":false}}}", &err), 0);
+    assert_int_equal(c.state.state, 0);
+    assert_int_equal(c.state.skills, 0);
+    config_free(&c);
+}
+
+static void test_errors(void **state)
+{
+    (void) state;
+    expect_error("{\"codemode\":{\"state\":{\"scope\":\"everyone\"}}}",
+                 "codemode.state.scope: unknown value \"everyone\" (expected \"principal\" or "
+                 "\"server\")");
+    expect_error("{\"codemode\":{\"state\":{\"maxValueBytes\":1}}}",
+                 "codemode.state.maxValueBytes");
+    expect_error("{\"codemode\":{\"state\":{\"path\":3}}}", "codemode.state.path");
+    expect_error("{\"codemode\":{\"skills\":3}}", "codemode.skills: expected an object, got 3");
+    expect_error("{\"codemode\":{\"skills\":{\"exposeAsTools\":\"yes\"}}}",
+                 "codemode.skills.exposeAsTools");
+}
+
+static void test_default_path(void **state)
+{
+    (void) state;
+    struct config c;
+    config_init(&c);
+    setenv("XDG_STATE_HOME", "/xdg", 1);
+    char *p = config_state_path(&c);
+    assert_string_equal(p, "/xdg/mcp-codemode/state.db");
+    free(p);
+    unsetenv("XDG_STATE_HOME");
+    setenv("HOME", "/home/u", 1);
+    p = config_state_path(&c);
+    assert_string_equal(p, "/home/u/.local/state/mcp-codemode/state.db");
+    free(p);
+    config_free(&c);
+}
+
+static int setup(void **state)
+{
+    (void) state;
+    assert_non_null(mkdtemp(tmpdir));
+    snprintf(cfg_path, sizeof cfg_path, "%s/config.json", tmpdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void) state;
+    unlink(cfg_path);
+    rmdir(tmpdir);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_default_path),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

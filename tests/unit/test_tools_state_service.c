@@ -1,0 +1,222 @@
+/* Unit tests of tools/state/service.c and decl.c: what the host answers
+ * each state and skills operation (JSON of the value, or of an error with
+ * its name and code), per-principal and server scopes, the checks of
+ * skills.save (name, description, schema, code), a skill's arguments
+ * validated before its code is given, the worker's run-message part, the
+ * declarations (valid shape, skills with their schema types), search, and
+ * the changed callback after save and delete. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tools/state/service.h"
+#include "common/buf.h"
+#include "common/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[64], path[128];
+static int changes;
+
+static void changed(void *ud)
+{
+    (void) ud;
+    changes++;
+}
+
+static int setup(void **st)
+{
+    (void) st;
+    snprintf(dir, sizeof dir, "/tmp/test_service_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/state.db", dir);
+    changes = 0;
+    return 0;
+}
+
+static int teardown(void **st)
+{
+    (void) st;
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    return 0;
+}
+
+static struct tools_state_service *service(int per_principal)
+{
+    struct tools_state_service_options o = {.state = 1,
+                                            .skills = 1,
+                                            .per_principal = per_principal,
+                                            .store = {path, 0, 0, 100},
+                                            .skills_changed = changed};
+    return tools_state_service_new(&o);
+}
+
+/* Runs one call with args given as JSON text; returns ok and the reply in *out (malloc'd). */
+static int call(struct tools_state_service *s, const char *op, const char *name,
+                const char *principal, const char *args, char **out)
+{
+    cJSON *a = args ? json_parse(args, strlen(args)) : NULL;
+    struct buf b;
+    buf_init(&b, 0);
+    int ok = tools_state_service_call(s, op, name, principal, a, &b);
+    cJSON_Delete(a);
+    *out = buf_steal(&b);
+    return ok;
+}
+
+static void expect(struct tools_state_service *s, const char *op, const char *name,
+                   const char *principal, const char *args, int want_ok, const char *want)
+{
+    char *out;
+    int ok = call(s, op, name, principal, args, &out);
+    if (ok != want_ok || strstr(out, want) == NULL)
+        fail_msg("%s.%s(%s): got %d %s, wanted %d with %s", op, name, args ? args : "", ok, out,
+                 want_ok, want);
+    free(out);
+}
+
+static void test_off(void **st)
+{
+    (void) st;
+    struct tools_state_service_options o = {.store = {path, 0, 0, 0}};
+    assert_null(tools_state_service_new(&o));
+    assert_null(tools_state_service_worker_json(NULL));
+}
+
+static void test_state_ops(void **st)
+{
+    (void) st;
+    struct tools_state_service *s = service(1);
+    expect(s, "state", "get", "a", "{\"key\":\"k\"}", 1, "{\"found\":false}");
+    expect(s, "state", "set", "a", "{\"key\":\"k\",\"value\":{\"x\":[1,2]}}", 1, "1");
+    expect(s, "state", "get", "a", "{\"key\":\"k\"}", 1,
+           "{\"found\":true,\"version\":1,\"value\":{\"x\":[1,2]}}");
+    expect(s, "state", "get", "b", "{\"key\":\"k\"}", 1, "{\"found\":false}"); /* per principal */
+    expect(s, "state", "set", "a", "{\"key\":\"k\",\"value\":2,\"ifVersion\":0}", 0,
+           "\"name\":\"StateConflictError\"");
+    expect(s, "state", "set", "a", "{\"key\":\"k\",\"value\":2,\"ifVersion\":1}", 1, "2");
+    expect(s, "state", "set", "a", "{\"key\":\"k\",\"value\":2,\"ifVersion\":-1}", 0,
+           "\"code\":\"invalid\"");
+    expect(s, "state", "set", "a", "{\"key\":\"k\",\"value\":2,\"ifVersion\":1.5}", 0,
+           "\"code\":\"invalid\"");
+    expect(s, "state", "set", "a", "{\"key\":\"k\"}", 0, "undefined and functions");
+    expect(s, "state", "get", "a", "{\"key\":7}", 0, "\"code\":\"invalid\"");
+    expect(s, "state", "list", "a", "{\"prefix\":\"\"}", 1, "[\"k\"]");
+    expect(s, "state", "delete", "a", "{\"key\":\"k\"}", 1, "true");
+    expect(s, "state", "delete", "a", "{\"key\":\"k\"}", 1, "false");
+    tools_state_service_free(s);
+}
+
+static void test_server_scope(void **st)
+{
+    (void) st;
+    struct tools_state_service *s = service(0);
+    expect(s, "state", "set", "a", "{\"key\":\"shared\",\"value\":true}", 1, "1");
+    expect(s, "state", "get", "b", "{\"key\":\"shared\"}", 1, "\"found\":true");
+    tools_state_service_free(s);
+}
+
+static const char add_skill[] =
+    "{\"name\":\"add\",\"description\":\"Adds.\",\"inputSchema\":{\"type\":\"object\","
+    "\"properties\":{\"a\":{\"type\":\"number\"}},\"required\":[\"a\"]},\"code\":\"return "
+    "args.a + 1\"}";
+
+static void test_skills_save_checks(void **st)
+{
+    (void) st;
+    struct tools_state_service *s = service(1);
+    expect(s, "skills", "save", NULL, "{\"name\":\"1x\",\"description\":\"d\",\"code\":\"\"}", 0,
+           "must be an identifier");
+    expect(s, "skills", "save", NULL, "{\"name\":\"list\",\"description\":\"d\",\"code\":\"\"}", 0,
+           "reserved name");
+    expect(s, "skills", "save", NULL, "{\"name\":\"while\",\"description\":\"d\",\"code\":\"\"}", 0,
+           "identifier");
+    expect(s, "skills", "save", NULL, "{\"name\":\"ok\",\"code\":\"\"}", 0, "description");
+    expect(s, "skills", "save", NULL, "{\"name\":\"ok\",\"description\":\"d\"}", 0, "code");
+    expect(s, "skills", "save", NULL,
+           "{\"name\":\"ok\",\"description\":\"d\",\"code\":\"\",\"inputSchema\":[]}", 0,
+           "inputSchema");
+    expect(s, "skills", "save", NULL,
+           "{\"name\":\"ok\",\"description\":\"d\",\"code\":\"\",\"inputSchema\":{\"$ref\":"
+           "\"#/nope\"}}",
+           0, "not a usable JSON Schema");
+    expect(s, "skills", "save", NULL, "[1]", 0, "expected an object");
+    assert_int_equal(changes, 0);
+    expect(s, "skills", "list", NULL, NULL, 1, "[]");
+    tools_state_service_free(s);
+}
+
+static void test_skills_lifecycle(void **st)
+{
+    (void) st;
+    struct tools_state_service *s = service(1);
+    expect(s, "skills", "save", NULL, add_skill, 1, "{\"name\":\"add\"}");
+    assert_int_equal(changes, 1);
+    char *w = tools_state_service_worker_json(s);
+    assert_string_equal(w, "{\"state\":true,\"skills\":[\"add\"]}");
+    free(w);
+    expect(s, "skill", "add", NULL, "{\"a\":1}", 1, "{\"code\":\"return args.a + 1\"}");
+    expect(s, "skill", "add", NULL, "{\"a\":\"x\"}", 0, "ToolArgumentError");
+    expect(s, "skill", "add", NULL, NULL, 0, "ToolArgumentError"); /* {} lacks a */
+    expect(s, "skill", "nope", NULL, "{}", 0, "Unknown skill");
+    expect(s, "skills", "list", NULL, NULL, 1, "\"description\":\"Adds.\"");
+    struct buf d;
+    buf_init(&d, 0);
+    tools_state_service_declarations(s, &d);
+    assert_non_null(strstr(d.data, "declare const state: {"));
+    assert_non_null(strstr(d.data, "\n  add(args: { a: number }): Promise<unknown>;\n};\n"));
+    buf_free(&d);
+    cJSON *hits = cJSON_CreateArray();
+    tools_state_service_search(s, "ADDS", hits);
+    tools_state_service_search(s, "nothing like it", hits);
+    assert_int_equal(cJSON_GetArraySize(hits), 1);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(hits, 0), "name")->valuestring,
+                        "skills.add");
+    cJSON_Delete(hits);
+    tools_state_service_free(s);
+    /* a new service (a restart) finds the skill in the file */
+    s = service(1);
+    w = tools_state_service_worker_json(s);
+    assert_string_equal(w, "{\"state\":true,\"skills\":[\"add\"]}");
+    free(w);
+    expect(s, "skills", "delete", NULL, "{\"name\":\"add\"}", 1, "true");
+    assert_int_equal(changes, 2);
+    expect(s, "skills", "delete", NULL, "{\"name\":\"add\"}", 1, "false");
+    assert_int_equal(changes, 2);
+    tools_state_service_free(s);
+}
+
+static void test_storage_error(void **st)
+{
+    (void) st;
+    FILE *f = fopen(path, "w");
+    fputs("garbage garbage garbage garbage garbage garbage garbage garbage garbage garbage", f);
+    fclose(f);
+    struct tools_state_service *s = service(1); /* logs that the skills were not loaded */
+    expect(s, "state", "get", "a", "{\"key\":\"k\"}", 0, "\"code\":\"storage\"");
+    expect(s, "skills", "list", NULL, NULL, 0, "\"name\":\"StateError\"");
+    unlink(path);
+    expect(s, "state", "get", "a", "{\"key\":\"k\"}", 1, "\"found\":false");
+    tools_state_service_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_off, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_state_ops, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_server_scope, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_skills_save_checks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_skills_lifecycle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_storage_error, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,189 @@
+/* The gate of the built-in host calls (state.*, skills.*): the same policy
+ * as a downstream tool, under the names "state.<op>" and "skills.<op>"
+ * (reads count as read-only), the dry run (writes are recorded, not done),
+ * approval of `ask` through the execution's approver, one audit line per
+ * call; then the service does the work. skills.<name>(args) itself is not
+ * gated: every tool the skill's code calls is. */
+#include "tools/registry_internal.h"
+#include "tools/policy/audit.h"
+#include "tools/policy/policy.h"
+#include "tools/state/service.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_read(const char *op, const char *name)
+{
+    if (strcmp(op, "state") == 0)
+        return strcmp(name, "set") != 0 && strcmp(name, "delete") != 0;
+    return strcmp(name, "list") == 0;
+}
+
+static const char *scope_of(const struct tools_exec *x)
+{
+    return x && x->principal ? x->principal : NULL;
+}
+
+/* Runs the operation and replies; finishes the audit event (consumed). */
+static void perform(struct tools_registry *r, struct tools_exec *x, const char *op,
+                    const char *name, const cJSON *args, cJSON *ev, uint64_t t0, tools_reply_cb *cb,
+                    void *ud)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    int ok = tools_state_service_call(r->o.state, op, name, scope_of(x), args, &b);
+    tools__audit_finish(r, ev, ok ? "ok" : "error", t0, b.len);
+    cb(ud, ok, b.data ? b.data : "null", b.data ? b.len : 4);
+    buf_free(&b);
+}
+
+static void audit_decision(cJSON *ev, const char *decision)
+{
+    if (ev)
+        cJSON_AddStringToObject(ev, "decision", decision);
+}
+
+/* --- approval ---------------------------------------------------------------------------- */
+
+static void approved(void *ud, enum tools_approval_answer a, const char *detail)
+{
+    struct tools_call *c = ud;
+    int waiting = c->approval != NULL;
+    c->approval = NULL;
+    c->answered = 1;
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(c->args, "op");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->args, "name");
+    const char *q = cJSON_GetObjectItemCaseSensitive(c->args, "tool")->valuestring;
+    int allow = a <= TOOLS_APPROVAL_SESSION || (a == TOOLS_APPROVAL_UNAVAILABLE && c->r->o.policy &&
+                                                c->r->o.policy->no_approver == TOOLS_POLICY_ALLOW);
+    if (allow) {
+        audit_decision(c->audit, a == TOOLS_APPROVAL_UNAVAILABLE ? "allow" : "approved");
+        perform(c->r, c->x, op->valuestring, name->valuestring,
+                cJSON_GetObjectItemCaseSensitive(c->args, "args"), c->audit, c->t0, c->cb, c->ud);
+    } else {
+        char msg[300];
+        snprintf(msg, sizeof msg, "\"%s\" was not approved%s%s; nothing was done.", q,
+                 detail ? ": " : "", detail ? detail : "");
+        tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", msg, q, "reason",
+                             tools__approval_reason(a));
+        audit_decision(c->audit, "denied");
+        tools__audit_finish(c->r, c->audit, "not_sent", c->t0, 0);
+    }
+    c->audit = NULL;
+    if (waiting) {
+        tools__call_unlink(c);
+        tools__call_free(c);
+    }
+}
+
+static struct tools_call *ask(struct tools_registry *r, struct tools_exec *x, const char *op,
+                              const char *name, const char *qualified, const cJSON *args, cJSON *ev,
+                              uint64_t t0, tools_reply_cb *cb, void *ud)
+{
+    struct tools_call *c = xcalloc(1, sizeof *c);
+    c->r = r;
+    c->x = x;
+    c->cb = cb;
+    c->ud = ud;
+    c->audit = ev;
+    c->t0 = t0;
+    c->args = cJSON_CreateObject();
+    cJSON_AddStringToObject(c->args, "op", op);
+    cJSON_AddStringToObject(c->args, "name", name);
+    cJSON_AddStringToObject(c->args, "tool", qualified);
+    cJSON_AddItemToObject(c->args, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateNull());
+    const struct tools_approver *ap = x ? x->approver : NULL;
+    if (ap == NULL) {
+        approved(c, TOOLS_APPROVAL_UNAVAILABLE, NULL);
+        tools__call_free(c);
+        return NULL;
+    }
+    const struct tools_policy *p = r->o.policy;
+    struct tools_approval_request q = {op[0] == 's' && op[1] == 't' ? "state" : "skills", name,
+                                       args, x->execution_id, p ? p->approval_timeout_ms : 600000};
+    void *h = ap->ask(ap->self, &q, approved, c);
+    if (h == NULL) { /* answered inside ask */
+        tools__call_free(c);
+        return NULL;
+    }
+    c->approval = h;
+    tools__call_link(c);
+    return c;
+}
+
+/* --- the gate ------------------------------------------------------------------------------ */
+
+static void plan(struct tools_exec *x, const char *qualified, const cJSON *args, tools_reply_cb *cb,
+                 void *ud)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "tool", qualified);
+    cJSON_AddItemToObject(p, "arguments", args ? cJSON_Duplicate(args, 1) : cJSON_CreateNull());
+    cJSON_AddItemToArray(x->planned, p);
+    cb(ud, 1, "null", 4);
+}
+
+static enum tools_policy_decision decide(const struct tools_registry *r, const char *server,
+                                         const char *name, int read)
+{
+    struct tools_policy_names n = {server, server, name, name};
+    cJSON *tool = cJSON_CreateObject();
+    if (read)
+        cJSON_AddTrueToObject(cJSON_AddObjectToObject(tool, "annotations"), "readOnlyHint");
+    enum tools_policy_decision d = tools_policy_decide(r->o.policy, NULL, &n, tool, NULL);
+    cJSON_Delete(tool);
+    return d;
+}
+
+struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
+                                       const char *op, const char *name, const cJSON *args,
+                                       tools_reply_cb *cb, void *ud)
+{
+    uint64_t t0 = uv_hrtime();
+    if (r->o.state == NULL) {
+        tools__reply_error(cb, ud, "Error", "state and skills are off on this server", NULL);
+        return NULL;
+    }
+    if (strcmp(op, "skill") == 0) { /* the skill's tools are gated, one by one */
+        perform(r, x, op, name, args, NULL, t0, cb, ud);
+        return NULL;
+    }
+    const char *server = strcmp(op, "state") == 0 ? "state" : "skills";
+    char qualified[80];
+    snprintf(qualified, sizeof qualified, "%s.%.40s", server, name);
+    int read = is_read(op, name);
+    cJSON *ev = NULL;
+    if (r->o.audit) {
+        ev = cJSON_CreateObject();
+        cJSON_AddStringToObject(ev, "executionId", x && x->execution_id ? x->execution_id : "");
+        cJSON_AddStringToObject(ev, "tool", qualified);
+        tools_audit_add_arguments(r->o.audit, ev, args);
+    }
+    enum tools_policy_decision d = decide(r, server, name, read);
+    if (d == TOOLS_POLICY_DENY) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "\"%s\" is denied by this server's policy; nothing was done. Retrying will not "
+                 "help.",
+                 qualified);
+        tools__reply_refusal(cb, ud, "ToolPolicyError", msg, qualified, "decision", "deny");
+        audit_decision(ev, "denied");
+        tools__audit_finish(r, ev, "not_sent", t0, 0);
+        return NULL;
+    }
+    if (x && x->dry_run && !read) {
+        plan(x, qualified, args, cb, ud);
+        audit_decision(ev, "dry_run");
+        tools__audit_finish(r, ev, "not_sent", t0, 0);
+        return NULL;
+    }
+    if (d == TOOLS_POLICY_ASK)
+        return ask(r, x, op, name, qualified, args, ev, t0, cb, ud);
+    audit_decision(ev, "allow");
+    perform(r, x, op, name, args, ev, t0, cb, ud);
+    return NULL;
+}

@@ -1,0 +1,205 @@
+/* The state database itself: creating the store, opening the file lazily
+ * (directory, WAL mode, busy timeout, tables), transactions, and turning
+ * SQLite's failures into sentences a program can act on. */
+#include "tools/state/internal.h"
+#include "common/alloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIB (1024 * 1024)
+
+static const char schema[] =
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=NORMAL;"
+    "PRAGMA cache_size=-256;" /* KiB: state is small; the default 2 MiB stays resident */
+    "CREATE TABLE IF NOT EXISTS state(scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT "
+    "NULL, version INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(scope, key)) WITHOUT "
+    "ROWID;"
+    "CREATE TABLE IF NOT EXISTS skills(name TEXT PRIMARY KEY, description TEXT NOT NULL, "
+    "input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL);";
+
+struct tools_state *tools_state_new(const struct tools_state_options *o)
+{
+    struct tools_state *s = xcalloc(1, sizeof *s);
+    s->o = *o;
+    s->path = xstrdup(o->path);
+    s->o.path = s->path;
+    if (s->o.max_value_bytes == 0)
+        s->o.max_value_bytes = MIB;
+    if (s->o.max_total_bytes == 0)
+        s->o.max_total_bytes = 64 * MIB;
+    if (s->o.busy_timeout_ms == 0)
+        s->o.busy_timeout_ms = 1000;
+    return s;
+}
+
+static void close_db(struct tools_state *s)
+{
+    if (s->db)
+        s->sq->close_v2(s->db);
+    s->db = NULL;
+}
+
+void tools_state_free(struct tools_state *s)
+{
+    if (s == NULL)
+        return;
+    close_db(s);
+    free(s->path);
+    free(s);
+}
+
+void tools_state_release(struct tools_state *s)
+{
+    close_db(s);
+    if (s->sq)
+        sqlite_lib_unload();
+    s->sq = NULL;
+}
+
+const char *tools_state_path(const struct tools_state *s)
+{
+    return s->path;
+}
+
+int tools_state_file_exists(const struct tools_state *s)
+{
+    return access(s->path, F_OK) == 0;
+}
+
+/* mkdir -p of the file's directory (mode 0700: state may be private). */
+static int make_parent(const char *path, char *err)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    int rc = 0;
+    if (slash && slash != dir) {
+        *slash = '\0';
+        for (char *p = dir + 1; *p && rc == 0; p++) {
+            if (*p != '/')
+                continue;
+            *p = '\0';
+            if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+                rc = -1;
+            *p = '/';
+        }
+        if (rc == 0 && mkdir(dir, 0700) != 0 && errno != EEXIST)
+            rc = -1;
+        if (rc != 0)
+            snprintf(err, TOOLS_STATE_ERR_MAX, "cannot create the state directory for %s: %s", path,
+                     strerror(errno));
+    }
+    free(dir);
+    return rc == 0 ? 0 : TOOLS_STATE_FAILED;
+}
+
+static const char *explain(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return "the database is locked by another process; try again later";
+    case SQLITE_READONLY:
+        return "the database file is read-only";
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return "the file is corrupt or not a state database";
+    case SQLITE_FULL:
+        return "the disk is full";
+    case SQLITE_CANTOPEN:
+        return "the file cannot be opened";
+    case SQLITE_IOERR:
+        return "an I/O error occurred";
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+        return "permission denied";
+    default:
+        return NULL;
+    }
+}
+
+int tools__state_fail(struct tools_state *s, int rc, const char *doing, char *err)
+{
+    const char *why = explain(rc);
+    const char *detail = s->sq->errstr(rc);
+    int n = snprintf(err, TOOLS_STATE_ERR_MAX, "state database %s: %s%s%s", s->path,
+                     doing ? doing : "", doing ? " (" : "", why ? why : detail);
+    if (why && strcmp(why, detail) != 0 && n > 0 && n < TOOLS_STATE_ERR_MAX)
+        n += snprintf(err + n, TOOLS_STATE_ERR_MAX - (size_t) n, ": %s", detail);
+    if (doing && n > 0 && n < TOOLS_STATE_ERR_MAX)
+        snprintf(err + n, TOOLS_STATE_ERR_MAX - (size_t) n, ")");
+    int code = rc & 0xff;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_CANTOPEN ||
+        code == SQLITE_IOERR)
+        close_db(s); /* the next operation opens the file again */
+    return TOOLS_STATE_FAILED;
+}
+
+int tools__state_open(struct tools_state *s, char *err)
+{
+    if (s->db)
+        return 0;
+    if (s->sq == NULL && (s->sq = sqlite_lib_load(err, TOOLS_STATE_ERR_MAX)) == NULL)
+        return TOOLS_STATE_FAILED;
+    if (make_parent(s->path, err) != 0)
+        return TOOLS_STATE_FAILED;
+    sqlite3 *db = NULL;
+    int rc = s->sq->open_v2(s->path, &db,
+                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, TOOLS_STATE_ERR_MAX, "state database %s: cannot open it (%s)", s->path,
+                 explain(rc) ? explain(rc) : s->sq->errstr(rc));
+        if (db)
+            s->sq->close_v2(db);
+        return TOOLS_STATE_FAILED;
+    }
+    s->db = db;
+    s->sq->busy_timeout(db, (int) s->o.busy_timeout_ms);
+    rc = s->sq->exec(db, schema, NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        tools__state_fail(s, s->sq->extended_errcode(db), "cannot open it", err);
+        close_db(s);
+        return TOOLS_STATE_FAILED;
+    }
+    return 0;
+}
+
+sqlite3_stmt *tools__state_prepare(struct tools_state *s, const char *sql, char *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = s->sq->prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        tools__state_fail(s, s->sq->extended_errcode(s->db), NULL, err);
+        return NULL;
+    }
+    return st;
+}
+
+int tools__state_begin(struct tools_state *s, char *err)
+{
+    int rc = s->sq->exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return tools__state_fail(s, s->sq->extended_errcode(s->db), "cannot write", err);
+    return 0;
+}
+
+void tools__state_rollback(struct tools_state *s)
+{
+    if (s->db)
+        s->sq->exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int tools__state_commit(struct tools_state *s, char *err)
+{
+    int rc = s->sq->exec(s->db, "COMMIT", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        return 0;
+    int ext = s->sq->extended_errcode(s->db);
+    tools__state_rollback(s);
+    return tools__state_fail(s, ext, "cannot write", err);
+}

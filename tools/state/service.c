@@ -1,0 +1,479 @@
+/* The state and skills services (tools/state/service.h): the operations a
+ * program's host calls reach, the checks of a skill before it is saved, the
+ * in-memory list of skills with compiled input schemas, and what workers and
+ * the search see of them. Declarations are in decl.c. */
+#include "tools/state/service.h"
+#include "tools/catalog.h"
+#include "tools/names.h"
+#include "tools/result_map.h"
+#include "tools/schema/schema.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+#include "common/log.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DESCRIPTION_MAX 4096
+
+struct skill {
+    const cJSON *row; /* in s->skills */
+    struct tools_schema *input;
+};
+
+struct tools_state_service {
+    struct tools_state_service_options o;
+    struct tools_state *store;
+    cJSON *skills; /* [{name, description, inputSchema, code}] sorted by name */
+    struct skill *compiled;
+    size_t nskills;
+};
+
+/* --- skills in memory ------------------------------------------------------------------ */
+
+static void drop_compiled(struct tools_state_service *s)
+{
+    for (size_t i = 0; i < s->nskills; i++)
+        tools_schema_free(s->compiled[i].input);
+    free(s->compiled);
+    s->compiled = NULL;
+    s->nskills = 0;
+}
+
+/* Takes ownership of rows. */
+static void install_skills(struct tools_state_service *s, cJSON *rows)
+{
+    drop_compiled(s);
+    cJSON_Delete(s->skills);
+    s->skills = rows;
+    size_t n = (size_t) cJSON_GetArraySize(rows);
+    s->compiled = xcalloc(n ? n : 1, sizeof *s->compiled);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows)
+    {
+        char *err = NULL;
+        struct skill *k = &s->compiled[s->nskills++];
+        k->row = row;
+        k->input = tools_schema_compile(cJSON_GetObjectItemCaseSensitive(row, "inputSchema"), &err);
+        free(err); /* checked when saved; NULL validates nothing */
+    }
+}
+
+static int reload_skills(struct tools_state_service *s, char *err)
+{
+    cJSON *rows = NULL;
+    int rc = tools_state_skill_load(s->store, &rows, err);
+    if (rc == 0)
+        install_skills(s, rows);
+    return rc;
+}
+
+static const struct skill *find_skill(const struct tools_state_service *s, const char *name)
+{
+    for (size_t i = 0; i < s->nskills; i++) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "name");
+        if (strcmp(n->valuestring, name) == 0)
+            return &s->compiled[i];
+    }
+    return NULL;
+}
+
+struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o)
+{
+    if (!o->state && !o->skills)
+        return NULL;
+    struct tools_state_service *s = xcalloc(1, sizeof *s);
+    s->o = *o;
+    s->store = tools_state_new(&o->store);
+    s->skills = cJSON_CreateArray();
+    if (o->skills && tools_state_file_exists(s->store)) {
+        char err[TOOLS_STATE_ERR_MAX];
+        if (reload_skills(s, err) != 0)
+            log_warn("state", "skills not loaded: %s", err);
+        tools_state_release(s->store); /* loaded again when a program needs it */
+    }
+    return s;
+}
+
+void tools_state_service_free(struct tools_state_service *s)
+{
+    if (s == NULL)
+        return;
+    drop_compiled(s);
+    cJSON_Delete(s->skills);
+    tools_state_free(s->store);
+    free(s);
+}
+
+int tools_state_service_has_state(const struct tools_state_service *s)
+{
+    return s && s->o.state;
+}
+
+int tools_state_service_has_skills(const struct tools_state_service *s)
+{
+    return s && s->o.skills;
+}
+
+struct tools_state *tools_state_service_store(struct tools_state_service *s)
+{
+    return s->store;
+}
+
+const cJSON *tools_state_service_skills(const struct tools_state_service *s)
+{
+    return s->skills;
+}
+
+char *tools_state_service_worker_json(const struct tools_state_service *s)
+{
+    if (s == NULL)
+        return NULL;
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "{\"state\":%s", s->o.state ? "true" : "false");
+    if (s->o.skills) {
+        buf_append_str(&b, ",\"skills\":[");
+        for (size_t i = 0; i < s->nskills; i++) {
+            const char *n =
+                cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "name")->valuestring;
+            if (i)
+                buf_append_char(&b, ',');
+            buf_append_json_string(&b, n, strlen(n));
+        }
+        buf_append_char(&b, ']');
+    }
+    buf_append_char(&b, '}');
+    return buf_steal(&b);
+}
+
+/* --- replies ------------------------------------------------------------------------- */
+
+static int fail(struct buf *out, const char *name, const char *code, const char *msg)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "name", name);
+    cJSON_AddStringToObject(e, "message", msg);
+    if (code)
+        cJSON_AddStringToObject(e, "code", code);
+    char *t = json_print(e);
+    buf_append_str(out, t);
+    free(t);
+    cJSON_Delete(e);
+    return 0;
+}
+
+/* A store status (negative) as the program's error. */
+static int store_error(struct buf *out, int rc, const char *err)
+{
+    if (rc == TOOLS_STATE_CONFLICT)
+        return fail(out, "StateConflictError", "conflict", err);
+    return fail(out, "StateError",
+                rc == TOOLS_STATE_QUOTA     ? "quota"
+                : rc == TOOLS_STATE_INVALID ? "invalid"
+                                            : "storage",
+                err);
+}
+
+static int ok_json(struct buf *out, cJSON *v)
+{
+    char *t = json_print(v);
+    buf_append_str(out, t);
+    free(t);
+    cJSON_Delete(v);
+    return 1;
+}
+
+/* --- state.* ---------------------------------------------------------------------------- */
+
+static const char *str_arg(const cJSON *args, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int state_get(struct tools_state_service *s, const char *scope, const char *key,
+                     struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX], *json = NULL;
+    int64_t version = 0;
+    int rc = tools_state_get(s->store, scope, key, &json, &version, err);
+    if (rc < 0)
+        return store_error(out, rc, err);
+    if (rc == TOOLS_STATE_ABSENT) {
+        buf_append_str(out, "{\"found\":false}");
+        return 1;
+    }
+    buf_printf(out, "{\"found\":true,\"version\":%lld,\"value\":%s}", (long long) version, json);
+    free(json);
+    return 1;
+}
+
+/* ifVersion: absent (-1), or a non-negative integer. */
+static int read_if_version(const cJSON *args, int64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, "ifVersion");
+    *out = -1;
+    if (v == NULL || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 9007199254740991.0 ||
+        v->valuedouble != floor(v->valuedouble))
+        return -1;
+    *out = (int64_t) v->valuedouble;
+    return 0;
+}
+
+static int state_set(struct tools_state_service *s, const char *scope, const char *key,
+                     const cJSON *args, struct buf *out)
+{
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(args, "value");
+    int64_t if_version, version = 0;
+    if (value == NULL)
+        return fail(out, "StateError", "invalid",
+                    "state.set: the value must be JSON data (undefined and functions are not)");
+    if (read_if_version(args, &if_version) != 0)
+        return fail(out, "StateError", "invalid",
+                    "state.set: ifVersion must be a version number (an integer >= 0; 0: the key "
+                    "must not exist)");
+    char err[TOOLS_STATE_ERR_MAX], *json = json_print(value);
+    int rc = tools_state_set(s->store, scope, key, json, if_version, &version, err);
+    free(json);
+    if (rc < 0)
+        return store_error(out, rc, err);
+    buf_printf(out, "%lld", (long long) version);
+    return 1;
+}
+
+static int state_op(struct tools_state_service *s, const char *name, const char *scope,
+                    const cJSON *args, struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    const char *key = str_arg(args, "key");
+    int rc;
+    if (strcmp(name, "list") == 0) {
+        const char *prefix = str_arg(args, "prefix");
+        cJSON *keys = NULL;
+        rc = tools_state_list(s->store, scope, prefix ? prefix : "", &keys, err);
+        return rc < 0 ? store_error(out, rc, err) : ok_json(out, keys);
+    }
+    if (key == NULL || key[0] == '\0' || strlen(key) > TOOLS_STATE_KEY_MAX) {
+        snprintf(err, sizeof err, "state.%s: the key must be a string of 1 to %d bytes", name,
+                 TOOLS_STATE_KEY_MAX);
+        return fail(out, "StateError", "invalid", err);
+    }
+    if (strcmp(name, "get") == 0 || strcmp(name, "entry") == 0)
+        return state_get(s, scope, key, out);
+    if (strcmp(name, "set") == 0)
+        return state_set(s, scope, key, args, out);
+    if (strcmp(name, "delete") == 0) {
+        rc = tools_state_delete(s->store, scope, key, err);
+        if (rc < 0)
+            return store_error(out, rc, err);
+        buf_append_str(out, rc == TOOLS_STATE_OK ? "true" : "false");
+        return 1;
+    }
+    return fail(out, "Error", NULL, "unknown state operation");
+}
+
+/* --- skills.* ----------------------------------------------------------------------------- */
+
+static int name_problem(const char *name, char *msg, size_t size)
+{
+    static const char *const taken[] = {"save", "list", "delete", "execute_code", NULL};
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > TOOLS_SKILL_NAME_MAX || !tools_names_is_identifier(name, n) ||
+        tools_names_is_reserved(name) || strchr(name, '$')) {
+        snprintf(msg, size,
+                 "skills.save: name must be an identifier of letters, digits and _ (not starting "
+                 "with a digit, not a reserved word), at most %d characters",
+                 TOOLS_SKILL_NAME_MAX);
+        return -1;
+    }
+    for (size_t i = 0; taken[i]; i++)
+        if (strcmp(name, taken[i]) == 0) {
+            snprintf(msg, size, "skills.save: \"%s\" is a reserved name", name);
+            return -1;
+        }
+    return 0;
+}
+
+/* The checks of skills.save: 0, or -1 with msg. *schema gets the schema to store. */
+static int check_skill(const cJSON *skill, const cJSON **schema, char *msg, size_t size)
+{
+    const char *name = str_arg(skill, "name"), *desc = str_arg(skill, "description");
+    const char *code = str_arg(skill, "code");
+    *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
+    if (!cJSON_IsObject(skill)) {
+        snprintf(msg, size,
+                 "skills.save: expected an object {name, description, inputSchema, code}");
+        return -1;
+    }
+    if (name_problem(name, msg, size) != 0)
+        return -1;
+    if (desc == NULL || strlen(desc) > DESCRIPTION_MAX) {
+        snprintf(msg, size, "skills.save: description must be a string of at most %d bytes",
+                 DESCRIPTION_MAX);
+        return -1;
+    }
+    if (code == NULL || strlen(code) > TOOLS_SKILL_CODE_MAX) {
+        snprintf(msg, size,
+                 "skills.save: code must be a string (the body of an async function receiving "
+                 "args) of at most %d bytes",
+                 TOOLS_SKILL_CODE_MAX);
+        return -1;
+    }
+    if (*schema != NULL && !cJSON_IsObject(*schema)) {
+        snprintf(msg, size, "skills.save: inputSchema must be a JSON Schema object");
+        return -1;
+    }
+    char *err = NULL;
+    struct tools_schema *c = *schema ? tools_schema_compile(*schema, &err) : NULL;
+    if (*schema && c == NULL) {
+        snprintf(msg, size, "skills.save: inputSchema is not a usable JSON Schema: %s",
+                 err ? err : "unknown problem");
+        free(err);
+        return -1;
+    }
+    tools_schema_free(c);
+    return 0;
+}
+
+int tools_state_service_save(struct tools_state_service *s, const cJSON *skill, struct buf *out)
+{
+    char msg[TOOLS_STATE_ERR_MAX];
+    const cJSON *schema;
+    if (check_skill(skill, &schema, msg, sizeof msg) != 0)
+        return fail(out, "StateError", "invalid", msg);
+    char *schema_json = schema ? json_print(schema) : xstrdup("{\"type\":\"object\"}");
+    const char *name = str_arg(skill, "name");
+    int rc = tools_state_skill_save(s->store, name, str_arg(skill, "description"), schema_json,
+                                    str_arg(skill, "code"), msg);
+    free(schema_json);
+    if (rc == 0)
+        rc = reload_skills(s, msg);
+    if (rc < 0)
+        return store_error(out, rc, msg);
+    if (s->o.skills_changed)
+        s->o.skills_changed(s->o.skills_changed_ud);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "name", name);
+    return ok_json(out, r);
+}
+
+static int skills_list(struct tools_state_service *s, struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
+    if (rc < 0)
+        return store_error(out, rc, err);
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *row;
+    cJSON_ArrayForEach(row, s->skills)
+    {
+        cJSON *o = cJSON_Duplicate(row, 1);
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "code");
+        cJSON_AddItemToArray(a, o);
+    }
+    return ok_json(out, a);
+}
+
+static int skills_delete(struct tools_state_service *s, const cJSON *args, struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    const char *name = cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
+    if (name == NULL)
+        return fail(out, "StateError", "invalid", "skills.delete: expected the skill's name");
+    int rc = tools_state_skill_delete(s->store, name, err);
+    if (rc == TOOLS_STATE_OK)
+        rc = reload_skills(s, err);
+    if (rc < 0)
+        return store_error(out, rc, err);
+    if (rc == TOOLS_STATE_OK && s->o.skills_changed)
+        s->o.skills_changed(s->o.skills_changed_ud);
+    buf_append_str(out, rc == TOOLS_STATE_OK ? "true" : "false");
+    return 1;
+}
+
+/* skills.<name>(args): the arguments checked against its inputSchema. */
+static int skill_code(struct tools_state_service *s, const char *name, const cJSON *args,
+                      struct buf *out)
+{
+    const struct skill *k = find_skill(s, name);
+    if (k == NULL) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "Unknown skill \"%.100s\" (skills.list() lists the saved ones)",
+                 name);
+        return fail(out, "Error", NULL, msg);
+    }
+    struct tools_schema_result res;
+    cJSON *empty = args ? NULL : cJSON_CreateObject();
+    int valid = k->input == NULL || tools_schema_validate(k->input, args ? args : empty, &res);
+    cJSON_Delete(empty);
+    if (!valid) {
+        struct tools_catalog_tool t = {
+            .server = "skills", .server_id = "skills", .name = name, .id = name};
+        tools_result_argument_error(&t, &res, out);
+        tools_schema_result_free(&res);
+        return 0;
+    }
+    if (k->input)
+        tools_schema_result_free(&res);
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(k->row, "code");
+    buf_append_str(out, "{\"code\":");
+    buf_append_json_string(out, code->valuestring, strlen(code->valuestring));
+    buf_append_char(out, '}');
+    return 1;
+}
+
+int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
+                             const char *principal, const cJSON *args, struct buf *out)
+{
+    if (strcmp(op, "state") == 0 && s->o.state)
+        return state_op(s, name, s->o.per_principal ? (principal ? principal : "stdio") : "", args,
+                        out);
+    if (strcmp(op, "skills") == 0 && s->o.skills) {
+        if (strcmp(name, "save") == 0)
+            return tools_state_service_save(s, args, out);
+        if (strcmp(name, "list") == 0)
+            return skills_list(s, out);
+        if (strcmp(name, "delete") == 0)
+            return skills_delete(s, args, out);
+    }
+    if (strcmp(op, "skill") == 0 && s->o.skills)
+        return skill_code(s, name, args, out);
+    return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
+}
+
+/* --- search ----------------------------------------------------------------------------- */
+
+static int contains(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+void tools_state_service_search(const struct tools_state_service *s, const char *query, cJSON *hits)
+{
+    if (s == NULL || !s->o.skills)
+        return;
+    for (size_t i = 0; i < s->nskills; i++) {
+        const char *n = cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "name")->valuestring;
+        const char *d =
+            cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "description")->valuestring;
+        if (!contains(n, query) && !contains(d, query))
+            continue;
+        cJSON *h = cJSON_CreateObject();
+        char qn[TOOLS_SKILL_NAME_MAX + 8];
+        snprintf(qn, sizeof qn, "skills.%s", n);
+        cJSON_AddStringToObject(h, "name", qn);
+        cJSON_AddStringToObject(h, "summary", d);
+        cJSON_AddItemToArray(hits, h);
+    }
+}

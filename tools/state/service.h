@@ -1,0 +1,79 @@
+/* The built-in services programs reach through host calls: `state.*`
+ * (key/value state, scoped to the server or to a principal) and `skills.*`
+ * (saved programs: save, list, delete, and the code of one skill after its
+ * arguments were validated). Keeps the skills in memory (loaded from the
+ * database when it exists) with their compiled schemas, and gives workers,
+ * declarations, search and the MCP tool list what they need of them.
+ * Policy, approval and audit are the registry's (tools/state/call.c). */
+#ifndef TOOLS_STATE_SERVICE_H
+#define TOOLS_STATE_SERVICE_H
+
+#include "tools/state/store.h"
+
+#include <cjson/cJSON.h>
+
+struct buf;
+struct tools_state_service;
+
+struct tools_state_service_options {
+    int state;                        /* the `state` namespace is on */
+    int skills;                       /* the `skills` namespace is on */
+    int per_principal;                /* codemode.state.scope "principal" */
+    struct tools_state_options store; /* path (copied), quotas, busy timeout */
+    /* Called (from the loop) after a skill was saved or deleted. May be NULL. */
+    void (*skills_changed)(void *ud);
+    void *skills_changed_ud;
+};
+
+#define TOOLS_SKILL_NAME_MAX 64
+#define TOOLS_SKILL_CODE_MAX (256 * 1024)
+
+/* Creates the service; when the database file exists and skills are on, the
+ * skills are loaded from it (a failure is logged: the server starts without
+ * them). Returns NULL when both namespaces are off. */
+struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o);
+void tools_state_service_free(struct tools_state_service *s);
+
+int tools_state_service_has_state(const struct tools_state_service *s);
+int tools_state_service_has_skills(const struct tools_state_service *s);
+
+/* The store (for the CLI). Borrowed. */
+struct tools_state *tools_state_service_store(struct tools_state_service *s);
+
+/* For the worker's run message: {"state":true,"skills":["name",...]} (the
+ * parts that are on), malloc'd. s may be NULL (returns NULL). */
+char *tools_state_service_worker_json(const struct tools_state_service *s);
+
+/* The saved skills, sorted by name: [{name, description, inputSchema, code}].
+ * Borrowed until the next save or delete. */
+const cJSON *tools_state_service_skills(const struct tools_state_service *s);
+
+/* Appends the TypeScript declarations of `state` and `skills` (the parts
+ * that are on, the skills with their schemas as types). s may be NULL. */
+void tools_state_service_declarations(const struct tools_state_service *s, struct buf *out);
+
+/* describeTool("skills.<name>"): the declaration of that skill alone
+ * (`declare const skills: { name(args: ...): Promise<unknown> }`), malloc'd,
+ * or NULL when there is no such skill. s may be NULL. */
+char *tools_state_service_describe(const struct tools_state_service *s, const char *name);
+
+/* Adds to `hits` (a searchTools array [{name, summary}]) the skills whose
+ * name or description contains the query (case-insensitive), as
+ * "skills.<name>". s may be NULL. */
+void tools_state_service_search(const struct tools_state_service *s, const char *query,
+                                cJSON *hits);
+
+/* One operation, synchronously. op "state": name get, entry, set, delete,
+ * list; op "skills": save, list, delete; op "skill": name is a skill, args
+ * its arguments, validated (the reply is {"code": body}). `scope` is the
+ * caller's principal (used when per_principal). Appends the JSON of the
+ * value (returns 1) or of an error {"name","message",...} (returns 0):
+ * StateError, StateConflictError, ToolArgumentError, Error. */
+int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
+                             const char *principal, const cJSON *args, struct buf *out);
+
+/* Checks and saves a skill given as {name, description, inputSchema, code}
+ * (the CLI and skills.save): 1, or 0 with the error JSON in out. */
+int tools_state_service_save(struct tools_state_service *s, const cJSON *skill, struct buf *out);
+
+#endif

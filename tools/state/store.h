@@ -1,0 +1,86 @@
+/* The state store: one SQLite database file (WAL mode) that keeps programs'
+ * key/value state (`state.*`) and saved skills (`skills.*`) across
+ * executions and restarts. Opened lazily on first use (SQLite itself is
+ * loaded then); every operation is one transaction, so a failure never
+ * leaves half a value. Synchronous: a locked database waits at most the
+ * busy timeout. Errors come back as a class and a sentence naming the file. */
+#ifndef TOOLS_STATE_STORE_H
+#define TOOLS_STATE_STORE_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tools_state;
+
+struct tools_state_options {
+    const char *path;         /* the database file (copied); its directory is created */
+    uint64_t max_value_bytes; /* JSON text of one value (0: 1 MiB) */
+    uint64_t max_total_bytes; /* keys + values of one scope (0: 64 MiB) */
+    unsigned busy_timeout_ms; /* wait for another process's lock (0: 1000) */
+};
+
+/* What went wrong, beyond the sentence. */
+enum tools_state_status {
+    TOOLS_STATE_OK = 0,
+    TOOLS_STATE_ABSENT = 1,    /* no such key or skill (not an error) */
+    TOOLS_STATE_FAILED = -1,   /* the database: missing, read-only, corrupt, locked, full */
+    TOOLS_STATE_CONFLICT = -2, /* ifVersion did not match */
+    TOOLS_STATE_QUOTA = -3,    /* over maxValueBytes or maxTotalBytes */
+    TOOLS_STATE_INVALID = -4   /* bad key, name, value or schema from the caller */
+};
+
+#define TOOLS_STATE_ERR_MAX 512
+#define TOOLS_STATE_KEY_MAX 1024 /* bytes of a key */
+
+/* Creates the store; nothing is opened until the first operation. */
+struct tools_state *tools_state_new(const struct tools_state_options *o);
+/* Closes the database (when open) and frees s. NULL is fine. */
+void tools_state_free(struct tools_state *s);
+/* The database file's path (borrowed). */
+const char *tools_state_path(const struct tools_state *s);
+/* Closes the database and unloads SQLite until the next operation (a server
+ * that read its skills at start-up and does not use state keeps ~1.5 MiB
+ * less resident). No other store may be open. */
+void tools_state_release(struct tools_state *s);
+
+/* 1 when the database file exists (without opening it). */
+int tools_state_file_exists(const struct tools_state *s);
+
+/* Each operation below returns a tools_state_status; on a negative one,
+ * err (TOOLS_STATE_ERR_MAX bytes) holds the sentence for the program. The
+ * scope names whose keys they are ("" for the whole server). */
+
+/* The value (JSON text, malloc'd, *json) and version of key, or ABSENT. */
+int tools_state_get(struct tools_state *s, const char *scope, const char *key, char **json,
+                    int64_t *version, char *err);
+
+/* Stores the JSON text `json` under key. if_version < 0: unconditional; 0:
+ * only when the key does not exist; n: only when its version is n
+ * (else CONFLICT). *version gets the new version (the old one + 1, 1 for a
+ * new key). */
+int tools_state_set(struct tools_state *s, const char *scope, const char *key, const char *json,
+                    int64_t if_version, int64_t *version, char *err);
+
+/* Deletes key: OK, or ABSENT when there was none. */
+int tools_state_delete(struct tools_state *s, const char *scope, const char *key, char *err);
+
+/* The keys that start with prefix, sorted (bytewise): *keys gets a new
+ * array of strings (the caller deletes it). */
+int tools_state_list(struct tools_state *s, const char *scope, const char *prefix, cJSON **keys,
+                     char *err);
+
+/* --- skills (tools/state/skills_db.c) ---------------------------------------
+ * Rows of saved skills; the name is the key. The caller checks the fields. */
+
+/* Saves (or replaces) a skill; schema_json is the JSON text of its inputSchema. */
+int tools_state_skill_save(struct tools_state *s, const char *name, const char *description,
+                           const char *schema_json, const char *code, char *err);
+/* Deletes a skill: OK, or ABSENT when there was none. */
+int tools_state_skill_delete(struct tools_state *s, const char *name, char *err);
+/* Every skill, sorted by name: *out gets a new array of {name, description,
+ * inputSchema, code} (the caller deletes it; a row whose schema no longer
+ * parses gets inputSchema {}). */
+int tools_state_skill_load(struct tools_state *s, cJSON **out, char *err);
+
+#endif
