@@ -74,6 +74,10 @@ int config__int(struct config_ctx *x, const struct cJSON *v, const struct config
                 int64_t min, int64_t max, int64_t *out);
 int config__bool(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
                  int *out);
+/* One of names (NULL-terminated): *out is its index; anything else is an
+ * error that lists the accepted values. */
+int config__enum(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
+                 const char *const *names, int *out);
 /* A NULL-terminated list of expanded strings from an array of strings. */
 int config__string_list(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
                         char ***out);

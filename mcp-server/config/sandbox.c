@@ -12,26 +12,6 @@
 
 static const char *const sandbox_keys[] = {"reuse", "maxRunsPerWorker", "workerIdleMs", NULL};
 
-static int read_reuse(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
-                      struct config_limits *l)
-{
-    char *s;
-    if (config__string(x, v, p, CONFIG_VARS_WARN, &s) < 0)
-        return -1;
-    int rc = 0;
-    if (strcmp(s, "principal") == 0)
-        l->sandbox_reuse = 1;
-    else if (strcmp(s, "never") == 0)
-        l->sandbox_reuse = 0;
-    else {
-        config__error(x, config__at(x, v, 0), p,
-                      "unknown value \"%s\" (expected \"principal\" or \"never\")", s);
-        rc = -1;
-    }
-    free(s);
-    return rc;
-}
-
 int config__sandbox(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config_limits *l = &x->c->limits;
@@ -44,8 +24,13 @@ int config__sandbox(struct config_ctx *x, cJSON *block, const struct config_kpat
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(block, "maxRunsPerWorker");
     const cJSON *idle = cJSON_GetObjectItemCaseSensitive(block, "workerIdleMs");
     int64_t n;
-    if (reuse != NULL && read_reuse(x, reuse, &rp, l) < 0)
-        return -1;
+    static const char *const reuse_names[] = {"principal", "never", NULL};
+    int which;
+    if (reuse != NULL) {
+        if (config__enum(x, reuse, &rp, reuse_names, &which) < 0)
+            return -1;
+        l->sandbox_reuse = which == 0;
+    }
     if (runs != NULL) {
         if (config__int(x, runs, &mp, 1, 1000000, &n) < 0)
             return -1;

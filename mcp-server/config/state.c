@@ -33,24 +33,6 @@ static int read_switch(struct config_ctx *x, cJSON *v, const struct config_kpath
     return enabled ? config__bool(x, enabled, &ep, on) : 0;
 }
 
-static int read_scope(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
-                      int *per_principal)
-{
-    char *s;
-    if (config__string(x, v, p, CONFIG_VARS_WARN, &s) < 0)
-        return -1;
-    int rc = 0;
-    if (strcmp(s, "principal") == 0 || strcmp(s, "server") == 0)
-        *per_principal = strcmp(s, "principal") == 0;
-    else {
-        config__error(x, config__at(x, v, 0), p,
-                      "unknown value \"%s\" (expected \"principal\" or \"server\")", s);
-        rc = -1;
-    }
-    free(s);
-    return rc;
-}
-
 static int read_number(struct config_ctx *x, const cJSON *block, const struct config_kpath *p,
                        const char *key, int64_t min, int64_t max, uint64_t *out)
 {
@@ -84,8 +66,13 @@ int config__state(struct config_ctx *x, cJSON *block, const struct config_kpath 
         free(st->path);
         st->path = s;
     }
-    if (scope != NULL && read_scope(x, scope, &sp, &st->per_principal) < 0)
-        return -1;
+    static const char *const scope_names[] = {"principal", "server", NULL};
+    int which;
+    if (scope != NULL) {
+        if (config__enum(x, scope, &sp, scope_names, &which) < 0)
+            return -1;
+        st->per_principal = which == 0;
+    }
     if (read_number(x, block, p, "maxValueBytes", 16, 256 * MIB, &st->max_value_bytes) < 0 ||
         read_number(x, block, p, "maxTotalBytes", 1024, 1ll << 40, &st->max_total_bytes) < 0)
         return -1;

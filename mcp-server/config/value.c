@@ -97,6 +97,30 @@ int config__int(struct config_ctx *x, const cJSON *v, const struct config_kpath 
     return 0;
 }
 
+int config__enum(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                 const char *const *names, int *out)
+{
+    char *s;
+    if (config__string(x, v, p, CONFIG_VARS_WARN, &s) < 0)
+        return -1;
+    for (int i = 0; names[i] != NULL; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            free(s);
+            *out = i;
+            return 0;
+        }
+    }
+    struct buf want;
+    buf_init(&want, 0);
+    for (int i = 0; names[i] != NULL; i++)
+        buf_printf(&want, "%s\"%s\"", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+    config__error(x, config__at(x, v, 0), p, "unknown value \"%s\" (expected %s)", s,
+                  want.data ? want.data : "");
+    buf_free(&want);
+    free(s);
+    return -1;
+}
+
 int config__bool(struct config_ctx *x, const cJSON *v, const struct config_kpath *p, int *out)
 {
     if (!cJSON_IsBool(v))
