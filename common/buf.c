@@ -62,20 +62,38 @@ int buf_append_str(struct buf *b, const char *s)
 
 int buf_append_char(struct buf *b, char c)
 {
+    if (b->cap > b->len + 1 && !b->limit) { /* room for c and the NUL */
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return 0;
+    }
     return buf_append(b, &c, 1);
 }
 
+/* One vsnprintf when the text fits in the room left (most calls: short
+ * texts into a buffer that has grown), else a second one after growing. */
 int buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
     va_list copy;
     va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, copy);
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, copy);
     va_end(copy);
-    if (n < 0 || reserve(b, (size_t) n) < 0)
-        return -1;
+    if (n < 0)
+        goto fail;
+    if ((size_t) n < room && !(b->limit && b->len + (size_t) n > b->limit)) {
+        b->len += (size_t) n;
+        return 0;
+    }
+    if (reserve(b, (size_t) n) < 0)
+        goto fail;
     vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
     b->len += (size_t) n;
     return 0;
+fail:
+    if (b->data)
+        b->data[b->len] = '\0'; /* a partial write into the room is undone */
+    return -1;
 }
 
 int buf_printf(struct buf *b, const char *fmt, ...)
@@ -95,6 +113,17 @@ int buf_append_json_string(struct buf *b, const char *s, size_t len)
         goto fail;
     size_t i = 0;
     while (i < len) {
+        /* a run of printable ASCII that needs no escape: one append */
+        size_t run = i;
+        while (run < len && (unsigned char) s[run] >= 0x20 && (unsigned char) s[run] < 0x80 &&
+               s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run > i) {
+            if (buf_append(b, s + i, run - i) < 0)
+                goto fail;
+            i = run;
+            continue;
+        }
         unsigned char c = (unsigned char) s[i];
         if (c >= 0x80) {
             size_t n = utf8_valid_prefix((const unsigned char *) s + i, len - i);

@@ -337,9 +337,10 @@ void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *jso
     if (x->worker == NULL || id <= 0 || id > x->max_id)
         return;
     struct buf b;
-    buf_init(&b, 0);
-    buf_printf(&b, "{\"t\":\"result\",\"id\":%ld,\"ok\":%s,\"%s\":", id, ok ? "true" : "false",
-               ok ? "value" : "error");
+    buf_init(&b, 0); /* appends, no printf: this runs once per tool call */
+    buf_append_str(&b, "{\"t\":\"result\",\"id\":");
+    json_append_number(&b, (double) id);
+    buf_append_str(&b, ok ? ",\"ok\":true,\"value\":" : ",\"ok\":false,\"error\":");
     if (len == 0)
         buf_append_str(&b, "null");
     else

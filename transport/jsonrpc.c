@@ -176,7 +176,9 @@ void rpc_write_notification(struct buf *out, const char *method, const char *par
 
 void rpc_write_request(struct buf *out, const char *id, const char *method, const char *params_json)
 {
-    buf_printf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":", id);
+    buf_append_str(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    buf_append_str(out, id);
+    buf_append_str(out, ",\"method\":");
     buf_append_json_string(out, method, strlen(method));
     if (params_json) {
         buf_append_str(out, ",\"params\":");

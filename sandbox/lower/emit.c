@@ -101,6 +101,16 @@ void lower__e_tok(struct emit *E, int line, const char *s, size_t n)
     E->last_num = 0;
 }
 
+void lower__e_insert(struct emit *E, size_t off, const char *s)
+{
+    size_t n = strlen(s);
+    struct buf *b = E->out;
+    size_t tail = b->len - off;
+    out_slow(E, s, n); /* grows the buffer by n */
+    memmove(b->data + off + n, b->data + off, tail);
+    memcpy(b->data + off, s, n);
+}
+
 void lower__e_text(struct emit *E, int line, const char *s, size_t n)
 {
     lower__e_tok(E, line, s, n);
@@ -450,6 +460,8 @@ static void e_try(struct emit *E, struct node *n)
         struct scope *cs = n->x;
         lower__e_fresh_open(E, cs, n->c->line);
         if (n->b && n->b->kind != N_IDENT) {
+            struct lower_guard guard;
+            lower__e_guard_open(E, &guard);
             int first = 1;
             int fresh = pattern_has_fresh(n->b);
             if (!fresh)
@@ -458,6 +470,7 @@ static void e_try(struct emit *E, struct node *n)
                 hoist_pattern_names(E, n->b);
             lower__e_pattern(E, n->b, pn, 1, &first);
             lower__e_w(E, ";");
+            lower__e_guard_close(E, &guard);
         }
         lower__e_block_body(E, n->c, NULL);
         lower__e_fresh_close(E, cs, n->c->d->line);
@@ -550,6 +563,12 @@ static void e_class_decl(struct emit *E, struct node *n)
 
 void lower__e_stmt(struct emit *E, struct node *n)
 {
+    /* leaf statements close the iterators of their array patterns on a throw */
+    struct lower_guard guard;
+    int guarded = n->kind == N_EXPRSTMT || n->kind == N_VAR || n->kind == N_RETURN ||
+                  n->kind == N_THROW;
+    if (guarded)
+        lower__e_guard_open(E, &guard);
     lower__e_enter(E, n);
     switch (n->kind) {
     case N_EXPRSTMT: {
@@ -639,6 +658,8 @@ void lower__e_stmt(struct emit *E, struct node *n)
     default:
         lower__e_error(E, n, "Internal error: unexpected statement");
     }
+    if (guarded)
+        lower__e_guard_close(E, &guard);
     lower__e_leave(E);
 }
 
@@ -693,6 +714,8 @@ static void emit_main(struct emit *E, struct node *prog)
         lower__e_w(E, " \"use strict\";");
     lower__e_prologue(E, root);
     for (struct node *s = prog->a; s; s = s->next) {
+        struct lower_guard guard;
+        lower__e_guard_open(E, &guard);
         /* `return ($r = EXPR, $r)`: not a tail call, so the program's frame
          * stays on the stack (errors raised in a callee blame this line) */
         if (s == only && s->kind == N_EXPRSTMT && unparen(s->a)->kind == N_FUNC &&
@@ -725,6 +748,7 @@ static void emit_main(struct emit *E, struct node *prog)
         } else {
             lower__e_stmt(E, s);
         }
+        lower__e_guard_close(E, &guard);
     }
     if (only && only->kind == N_FUNC && (only->flags & NF_DECL) && !(root->flags & FI_TOP_RETURN)) {
         struct lname *r = lower__e_tmp(E);

@@ -58,6 +58,13 @@ struct emit {
                                * forms need no parentheses of their own */
     int stmt_start;           /* no token emitted yet in this expression statement */
     struct lname *enum_name;
+    /* array-pattern iterator records the enclosing statement guard closes
+     * when the statement throws (emit_pattern.c) */
+    struct {
+        struct lname *rec;
+        struct efn *fn;
+    } guard_recs[32];
+    int nguard_recs;
 };
 int lower__e_enum_member_ref(struct emit *E, struct node *id);
 
@@ -69,6 +76,9 @@ void lower__e_tok(struct emit *E, int line, const char *s, size_t n);
  * line continuation): the lines it spans are counted. */
 void lower__e_text(struct emit *E, int line, const char *s, size_t n);
 void lower__e_w(struct emit *E, const char *s);
+/* Inserts s (no line terminator) at byte off of the output, before text
+ * already emitted (the statement guard's `try {`). */
+void lower__e_insert(struct emit *E, size_t off, const char *s);
 void lower__e_name(struct emit *E, int line, struct lname *n);
 void lower__e_src(struct emit *E, struct node *n);
 void lower__e_dot(struct emit *E, int line, struct lname *n);
@@ -136,6 +146,18 @@ void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int d
  * only where one is needed). */
 void lower__e_pattern_from(struct emit *E, struct node *pat, struct node *expr, int decl,
                            int *first);
+/* Statement guard: opened before a statement is emitted and closed after it;
+ * when the statement holds array patterns whose targets or defaults may
+ * throw, it becomes `try { STMT } catch ($e) { __adx($e, $r...) }` so the
+ * iterators they left open are closed (IteratorClose) before the error goes
+ * on. Guards nest; a record of another function is not closed. */
+struct lower_guard {
+    size_t off;
+    int base;
+    struct efn *fn;
+};
+void lower__e_guard_open(struct emit *E, struct lower_guard *g);
+void lower__e_guard_close(struct emit *E, struct lower_guard *g);
 /* Emits a destructuring assignment expression whose value is the right side. */
 void lower__e_destructure_assign(struct emit *E, struct node *assign, int want_value);
 void lower__e_bind_target(struct emit *E, struct node *target, int decl);

@@ -58,9 +58,12 @@ void lower__e_param_init(struct emit *E, struct node *fn)
             lower__e_w(E, tmp);
             if (t->kind != N_IDENT) {
                 int first = 1;
+                struct lower_guard guard;
+                lower__e_guard_open(E, &guard);
                 W(" var ");
                 lower__e_pattern(E, t, dst, 1, &first);
                 W(";");
+                lower__e_guard_close(E, &guard);
             }
             continue;
         }
@@ -80,9 +83,12 @@ void lower__e_param_init(struct emit *E, struct node *fn)
         }
         if (t->kind != N_IDENT) {
             int first = 1;
+            struct lower_guard guard;
+            lower__e_guard_open(E, &guard);
             W(" var ");
             lower__e_pattern(E, t, formal, 1, &first);
             W(";");
+            lower__e_guard_close(E, &guard);
         }
     }
 }

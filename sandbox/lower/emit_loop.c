@@ -143,7 +143,9 @@ static void assign_left(struct emit *E, void *arg)
     struct iter_assign *ia = arg;
     struct node *left = ia->left;
     int first = 1;
+    struct lower_guard guard;
     W(" ");
+    lower__e_guard_open(E, &guard);
     if (left->kind == N_VAR) {
         /* a one-declarator declaration initialised from the temp */
         struct node var = *left, decl = *left->a, val;
@@ -154,8 +156,8 @@ static void assign_left(struct emit *E, void *arg)
         decl.next = NULL;
         var.a = &decl;
         lower__e_var(E, &var, 1);
-    } else if (left->kind == N_OBJPAT) {
-        /* the pattern reads its source once per property: hold the value
+    } else if (left->kind == N_OBJPAT || left->kind == N_ARRPAT) {
+        /* the pattern reads its source more than once: hold the value
          * (it may be the array fast path's $a[$i++]) */
         struct lname *t = lower__e_tmp(E);
         lower__e_name(E, 0, t);
@@ -163,14 +165,13 @@ static void assign_left(struct emit *E, void *arg)
         lower__e_name(E, 0, ia->value);
         first = 0;
         lower__e_pattern(E, left, t, 0, &first);
-    } else if (left->kind == N_ARRPAT) {
-        lower__e_pattern(E, left, ia->value, 0, &first);
     } else {
         lower__e_expr(E, left);
         W(" = ");
         lower__e_name(E, 0, ia->value);
     }
     W(";");
+    lower__e_guard_close(E, &guard);
 }
 
 static int simple_var_head(struct node *left)

@@ -1,9 +1,10 @@
 /* Destructuring emission: a pattern bound to a value held in a temporary
  * becomes a comma list of assignments (declarators when decl), defaults
  * tested against undefined lazily and in order, array patterns through
- * __ad (arrays as they are, other iterables read just far enough), rest
- * elements by slice, rest properties by __rest. No callbacks: an await in
- * a default stays in the async body. */
+ * __adi (arrays read by index, other iterables one value per element as
+ * the targets are assigned, closed when left open), rest elements by slice
+ * or __adr, rest properties by __rest. No callbacks: an await in a default
+ * stays in the async body. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ struct valref {
     int computed;
     struct lname *keytmp; /* V_MEMBER: computed key already evaluated */
     int index;            /* V_INDEX, V_SLICE */
+    struct lname *fast;   /* V_INDEX, V_SLICE: true when src is the array itself */
     struct node *restpat; /* V_REST: the object pattern */
 };
 
@@ -51,15 +53,19 @@ static void e_value(struct emit *E, const struct valref *v)
             W("]");
         }
         return;
-    case V_INDEX:
+    case V_INDEX: /* $k ? $r[i] : __adv($r) */
+    case V_SLICE: /* $k ? $r.slice(i) : __adr($r) */
+        lower__e_name(E, 0, v->fast);
+        W(" ? ");
         lower__e_name(E, 0, v->src);
-        snprintf(tmp, sizeof tmp, "[%d]", v->index);
+        snprintf(tmp, sizeof tmp, v->kind == V_INDEX ? "[%d]" : ".slice(%d)", v->index);
         lower__e_w(E, tmp);
-        return;
-    case V_SLICE:
+        if (v->kind == V_INDEX)
+            W(" : __adv(");
+        else
+            W(" : __adr(");
         lower__e_name(E, 0, v->src);
-        snprintf(tmp, sizeof tmp, ".slice(%d)", v->index);
-        lower__e_w(E, tmp);
+        W(")");
         return;
     case V_REST: {
         W("__rest(");
@@ -173,12 +179,25 @@ static void object_pattern(struct emit *E, struct node *pat, struct lname *src, 
         v.kind = V_MEMBER;
         v.key = e->a;
         v.computed = (e->flags & NF_COMPUTED) != 0;
-        if (v.computed && has_rest) {
+        struct node *t = e->b;
+        if (t->kind == N_ASSIGNPAT || (t->kind == N_ASSIGN && t->op == P_ASSIGN))
+            t = t->a;
+        while (t->kind == N_PAREN)
+            t = t->a;
+        if (v.computed && (has_rest || t->kind == N_MEMBER)) {
+            /* the key (and before a member target, its ToPropertyKey) comes
+             * before the target's reference */
             e->x = lower__e_tmp(E);
             sep(E, first);
             lower__e_name(E, 0, e->x);
-            W(" = ");
-            lower__e_expr(E, e->a);
+            if (t->kind == N_MEMBER) {
+                W(" = __pk(");
+                lower__e_expr_loose(E, e->a);
+                W(")");
+            } else {
+                W(" = ");
+                lower__e_expr(E, e->a);
+            }
             v.keytmp = e->x;
         } else {
             e->x = NULL;
@@ -187,37 +206,89 @@ static void object_pattern(struct emit *E, struct node *pat, struct lname *src, 
     }
 }
 
-/* `$a = __ad(SRC, n)`, then the elements from $a; SRC is the temporary src
- * or, when src is NULL, the expression expr itself. */
+/* Can binding this element throw once its value is read (so the iterator
+ * must be closed)? A default, a nested pattern, a member or an unknown or
+ * constant name may; a declared name or a hole cannot. */
+static int elem_may_throw(struct node *e, int decl)
+{
+    if (e->kind == N_HOLE)
+        return 0;
+    if (e->kind == N_REST)
+        e = e->a;
+    while (e->kind == N_PAREN)
+        e = e->a;
+    if (e->kind != N_IDENT)
+        return 1;
+    if (decl)
+        return 0;
+    return !e->x || ((struct binding *)e->x)->kind == BK_CONST;
+}
+
+/* A statement-level expression the pattern discards: `$t = X` in a
+ * declaration, X elsewhere. */
+static void discard_open(struct emit *E, int decl, int *first)
+{
+    sep(E, first);
+    if (decl) {
+        lower__e_name(E, 0, lower__e_tmp(E));
+        W(" = ");
+    }
+}
+
+static void guard_add(struct emit *E, struct lname *rec)
+{
+    if (E->nguard_recs < (int)(sizeof E->guard_recs / sizeof E->guard_recs[0])) {
+        E->guard_recs[E->nguard_recs].rec = rec;
+        E->guard_recs[E->nguard_recs].fn = E->fn;
+        E->nguard_recs++;
+    }
+}
+
+/* `$k = ($r = __adi(SRC)) === SRC`, then each element from $r: by index when
+ * $k (an array), else through __adv/__adr, and `$k || __adc($r)` closing an
+ * iterator the pattern left open. SRC is the temporary src or, when src is
+ * NULL, a temporary holding expr. */
 static void array_pattern(struct emit *E, struct node *pat, struct lname *src, struct node *expr,
                           int decl, int *first)
 {
-    char tmp[48];
-    int n = 0, rest = 0;
+    int rest = 0, risky = 0;
     for (struct node *e = pat->a; e; e = e->next) {
-        if (e->kind == N_REST)
-            rest = 1;
-        else
-            n++;
+        rest |= e->kind == N_REST;
+        risky |= elem_may_throw(e, decl);
     }
-    struct lname *arr = lower__e_tmp(E);
-    sep(E, first);
-    lower__e_name(E, 0, arr);
-    W(" = __ad(");
-    if (src)
+    if (!src) {
+        src = lower__e_tmp(E);
+        sep(E, first);
         lower__e_name(E, 0, src);
-    else
+        W(" = ");
         lower__e_expr_loose(E, expr);
-    snprintf(tmp, sizeof tmp, ", %d)", rest ? -1 : n);
-    lower__e_w(E, tmp);
+    }
+    struct lname *rec = lower__e_tmp(E), *fast = lower__e_tmp(E);
+    sep(E, first);
+    lower__e_name(E, 0, fast);
+    W(" = (");
+    lower__e_name(E, 0, rec);
+    W(" = __adi(");
+    lower__e_name(E, 0, src);
+    W(")) === ");
+    lower__e_name(E, 0, src);
+    if (risky)
+        guard_add(E, rec);
     int i = 0;
     for (struct node *e = pat->a; e; e = e->next, i++) {
         struct valref v;
         memset(&v, 0, sizeof v);
-        v.src = arr;
+        v.src = rec;
+        v.fast = fast;
         v.index = i;
-        if (e->kind == N_HOLE)
+        if (e->kind == N_HOLE) {
+            discard_open(E, decl, first);
+            lower__e_name(E, 0, fast);
+            W(" || __adv(");
+            lower__e_name(E, 0, rec);
+            W(")");
             continue;
+        }
         if (e->kind == N_REST) {
             v.kind = V_SLICE;
             bind_element(E, e->a, &v, decl, first);
@@ -226,6 +297,42 @@ static void array_pattern(struct emit *E, struct node *pat, struct lname *src, s
         v.kind = V_INDEX;
         bind_element(E, e, &v, decl, first);
     }
+    if (!rest) {
+        discard_open(E, decl, first);
+        lower__e_name(E, 0, fast);
+        W(" || __adc(");
+        lower__e_name(E, 0, rec);
+        W(")");
+    }
+}
+
+void lower__e_guard_open(struct emit *E, struct lower_guard *g)
+{
+    g->off = E->out->len;
+    g->base = E->nguard_recs;
+    g->fn = E->fn;
+}
+
+void lower__e_guard_close(struct emit *E, struct lower_guard *g)
+{
+    int n = 0;
+    for (int i = g->base; i < E->nguard_recs; i++)
+        if (E->guard_recs[i].fn == g->fn)
+            E->guard_recs[g->base + n++].rec = E->guard_recs[i].rec;
+    E->nguard_recs = g->base;
+    if (!n)
+        return;
+    lower__e_insert(E, g->off, " try { ");
+    struct lname *err = lower__e_tmp_name(E);
+    W(" } catch (");
+    lower__e_name(E, 0, err);
+    W(") { __adx(");
+    lower__e_name(E, 0, err);
+    for (int i = 0; i < n; i++) {
+        W(", ");
+        lower__e_name(E, 0, E->guard_recs[g->base + i].rec);
+    }
+    W("); }");
 }
 
 void lower__e_pattern(struct emit *E, struct node *pat, struct lname *src, int decl, int *first)
@@ -315,7 +422,7 @@ void lower__e_pattern_from(struct emit *E, struct node *pat, struct node *expr, 
         pat = pat->a;
     if (pat->kind == N_ARRPAT) {
         lower__e_enter(E, pat);
-        array_pattern(E, pat, NULL, expr, decl, first);
+        array_pattern(E, pat, stable_source(expr, pat), expr, decl, first);
         lower__e_leave(E);
         return;
     }

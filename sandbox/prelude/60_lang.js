@@ -177,23 +177,65 @@ def(G, '__asyncIter', function (x) {
     };
 });
 
-/* Array destructuring source: the array itself, or the first n values of
- * the iterable (all when n < 0), closing the iterator when not exhausted. */
-def(G, '__ad', function (x, n) {
+/* Array destructuring (sandbox/lower/emit_pattern.c), read lazily as the
+ * pattern assigns: `$r = __adi(x)` is x itself when x is an array read by
+ * index (then `$r === x` and the elements are `$r[i]`), else a record whose
+ * values __adv reads one at a time; __adr reads the rest, __adc closes the
+ * iterator when the pattern left it open, and __adx closes the open records
+ * of a statement that threw (the statement's own error wins). */
+function DRec(it) { this.i = it; this.n = it.next; this.o = true; }
+def(G, '__adi', function (x) {
     /* the common case first: a plain array (two property reads, no call) */
     if (x !== null && x !== void 0 && x.__arr$ === true && x[ITER] === ARRAY_ITER) return x;
     var it = getIter(x);
-    if (it === null) return isArray(x) ? x : slice.call(x);
-    var out = [], s, next = it.next;
-    while (n < 0 || out.length < n) {
-        s = apply(next, it, []);
-        if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
-        if (s.done) return out;
-        out[out.length] = s.value;
+    if (it === null) return isArray(x) ? x : new DRec(new ArrayIter(x));
+    return new DRec(it);
+});
+function adNext(r) {
+    if (r.o !== true) return void 0;
+    r.o = false; /* a throwing next(), done or value leaves the iterator done */
+    var s = apply(r.n, r.i, NOARGS);
+    if (!isObject(s)) throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
+    if (s.done) return void 0;
+    var v = s.value;
+    r.o = true;
+    return v;
+}
+def(G, '__adv', adNext);
+def(G, '__adr', function (r) {
+    var out = [], v;
+    while (r.o === true) {
+        v = adNext(r);
+        if (r.o === true) out[out.length] = v;
     }
-    closeIter(it);
     return out;
 });
+def(G, '__adc', function (r) {
+    if (r.o === true) {
+        r.o = false;
+        closeIter(r.i);
+    }
+});
+def(G, '__adx', function (e) {
+    for (var k = arguments.length - 1; k > 0; k--) {
+        var r = arguments[k];
+        if (!(r instanceof DRec) || r.o !== true) continue;
+        r.o = false;
+        if (e instanceof GenReturn) { /* a generator's return() is no error */
+            closeIter(r.i);
+            continue;
+        }
+        try {
+            var m = r.i['return'];
+            if (m !== void 0 && m !== null) apply(m, r.i, NOARGS);
+        } catch (ignored) { /* the statement's error wins */ }
+    }
+    throw e;
+});
+
+/* ToPropertyKey: a computed key of an object pattern, taken before the
+ * target's reference is evaluated. */
+def(G, '__pk', function (k) { return typeof k === 'symbol' ? k : Str(k); });
 
 /* Spread: appends every value of x to arr. */
 def(G, '__sp', function (arr, x) {
