@@ -65,6 +65,14 @@ struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
  * the JSON text of {"name","message",...}. Unknown or answered ids are ignored. */
 void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *json, size_t len);
 
+/* Pauses and resumes the execution's deadlines while a person decides on
+ * an approval (counted: the last resume of as many pauses ends it). The
+ * host's hard deadline stops; the worker is told, and credits the program
+ * with the time it sat idle meanwhile, so a program that computes while it
+ * waits still spends its own timeoutMs. No-ops once the execution ended. */
+void sandbox_exec_pause(struct sandbox_exec *x);
+void sandbox_exec_resume(struct sandbox_exec *x);
+
 /* Stops the execution now: the worker is killed and x is freed; `done` is
  * not called. */
 void sandbox_exec_cancel(struct sandbox_exec *x);
