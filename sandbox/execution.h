@@ -21,7 +21,7 @@ struct sandbox_exec_request {
     uint64_t memory_bytes;
     uint64_t max_result_bytes;
     uint64_t max_log_bytes;
-    unsigned max_calls;
+    unsigned max_calls;         /* tool calls allowed (0: none) */
     unsigned max_concurrent;
     uint64_t principal;         /* who runs it (sandbox_pool_lease_for); 0 = a fresh worker */
 };

@@ -94,9 +94,12 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
                     char *msg, size_t msgsz)
 {
     (void) ud;
-    if (strcmp(op, "tool") == 0 && W.max_calls && W.calls >= W.max_calls) {
-        snprintf(msg, msgsz, "tool call limit reached: at most %u calls per execution",
-                 W.max_calls);
+    if (strcmp(op, "tool") == 0 && W.calls >= W.max_calls) {
+        if (W.max_calls == 0)
+            snprintf(msg, msgsz, "tool calls are not allowed in this execution (maxToolCalls is 0)");
+        else
+            snprintf(msg, msgsz, "tool call limit reached: at most %u calls per execution",
+                     W.max_calls);
         return -1;
     }
     if (strcmp(op, "tool") == 0)
@@ -390,7 +393,7 @@ static void start_run(char *line, size_t len)
     l.timeout_ms = num(msg, "timeoutMs", 30000);
     l.memory_bytes = num(msg, "memoryBytes", 64u << 20);
     l.max_concurrent = (unsigned) num(msg, "maxConcurrent", 256);
-    W.max_calls = (unsigned) num(msg, "maxCalls", 0);
+    W.max_calls = (unsigned) num(msg, "maxCalls", UINT32_MAX); /* 0: none allowed */
     W.max_log_bytes = num(msg, "maxLogBytes", 256u << 10);
     W.max_result_bytes = num(msg, "maxResultBytes", 1u << 20);
     W.timeout_ms = l.timeout_ms;
