@@ -33,6 +33,8 @@ struct mcp_server_config {
     struct tools_audit *audit;  /* may be NULL: no audit log */
     enum mcp_approve approve;
     struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
+    const char *instance_id;    /* codemode.http.instanceId, borrowed: 2026-07-28
+                                 * requestStates start "ID." (park.c); NULL: none */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's

@@ -275,6 +275,7 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
     for (const [extra, re] of [
       [{ requestState: res1.requestState }, /requestState is unknown, expired or already used/],
       [{ requestState: 'f'.repeat(32) }, /requestState is unknown, expired or already used/],
+      [{ requestState: `zz.${'f'.repeat(32)}` }, /requestState was issued by the instance "zz", and this is a server without an instanceId/],
       [{ requestState: res2.requestState, arguments: { code: 'return 1' } }, /requestState belongs to another call/],
     ]) {
       const bad = await call({ inputResponses: {}, ...extra }, { id: 9 });
