@@ -16,7 +16,7 @@ import { auditSchemas } from './lib/audit.mjs';
 import { execFile } from 'node:child_process';
 import { NODE, readLog, runBin, tempDir } from './lib/downstream.mjs';
 import { BIN } from './lib/paths.mjs';
-import { CLIENT_CAPABILITIES_KEY, HttpServer, modernCall } from './lib/http.mjs';
+import { CLIENT_CAPABILITIES_KEY, HttpServer, RawSession, modernCall, request } from './lib/http.mjs';
 import { Wire } from './lib/wire.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { connectSdk } from './lib/sdk.mjs';
@@ -215,6 +215,38 @@ for (const transport of ['stdio', 'streamable-http']) {
     });
   });
 }
+
+describe('Streamable HTTP, raw: the elicitation request travels on the POST\'s event stream', () => {
+  test('elicitation/create arrives on the tools/call POST\'s stream, the answer is a POST of its own, the result follows on the first stream', async () => {
+    const logFile = path.join(TMP, 'raw.calls.jsonl');
+    const file = path.join(TMP, 'raw.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } } }));
+    const srv = await HttpServer.start(['--config', file], { label: 'approval raw http' });
+    try {
+      const s = await RawSession.open(srv, '2025-11-25', 'approval raw http', { elicitation: {} });
+      const answered = [];
+      const body = { jsonrpc: '2.0', id: 50, method: 'tools/call', params: { name: 'execute_code', arguments: { code: 'return (await tools.crm.delete_item({id: "raw"})).done' } } };
+      const r = await request(srv, {
+        headers: s.headers(), body, wire: s.wire,
+        onEvent: (e) => {
+          const m = e.data ? JSON.parse(e.data) : null;
+          if (m?.method !== 'elicitation/create') return;
+          answered.push(s.post({ jsonrpc: '2.0', id: m.id, result: { action: 'accept', content: { decision: 'once' } } }));
+        },
+      });
+      assert.match(r.headers['content-type'], /^text\/event-stream/);
+      const { events } = await r.done;
+      const msgs = events.filter((e) => e.data).map((e) => JSON.parse(e.data));
+      assert.deepEqual(msgs.map((m) => m.method ?? `result ${m.id}`), ['elicitation/create', 'result 50']);
+      assert.equal(msgs[1].result.structuredContent.result, 'delete_item');
+      assert.equal(answered.length, 1);
+      assert.equal((await answered[0]).status, 202, 'the answer is accepted with 202');
+      assert.deepEqual(readLog(logFile), [{ tool: 'delete_item', arguments: { id: 'raw' } }]);
+    } finally {
+      await srv.stop();
+    }
+  });
+});
 
 describe('a client without the elicitation capability', () => {
   test('is not asked: noApprover decides (deny by default)', async () => {

@@ -269,11 +269,11 @@ for (const transport of ['stdio', 'streamable-http']) {
   });
 }
 
-describe('noApprover: allow', () => {
-  const cfg = config('allow', { noApprover: 'allow', auditArgs: 'full' });
+for (const transport of ['stdio', 'streamable-http']) describe(`noApprover: allow, over ${transport}`, () => {
+  const cfg = config(`allow-${transport}`, { noApprover: 'allow', auditArgs: 'full' });
   const received = receiver(cfg.logFile);
   let c;
-  before(async () => { c = await connectSdk(['--config', cfg.file], { label: 'policy noApprover allow' }); });
+  before(async () => { c = await connectSdk(['--config', cfg.file], { label: `policy noApprover allow ${transport}`, transport }); });
   after(async () => { await c.close(); });
 
   test('ask tools are called when nobody can be asked; deny still denies', async () => {
