@@ -162,9 +162,11 @@ for (const transport of ['stdio', 'streamable-http']) {
     }));
     let c;
     let delay = 0;
+    let asks = 0;
     before(async () => {
       c = await connectSdk(['--config', file, '--pool-size', '2'], { label: `approval pause ${transport}`, transport, capabilities: { elicitation: {} } });
       c.client.setRequestHandler(ElicitRequestSchema, async () => {
+        asks++;
         await sleep(delay);
         return { action: 'accept', content: { decision: 'once' } };
       });
@@ -197,8 +199,10 @@ for (const transport of ['stdio', 'streamable-http']) {
       delay = 3000;
       const before = readLog(logFile).length;
       const t0 = Date.now();
-      const r = await run('const p = tools.crm.delete_item({id: "busy"}); for (;;) {}');
+      // the sleep lets the call out (the worker sends when it waits): the approval is asked, then the loop
+      const r = await run('const p = tools.crm.delete_item({id: "busy"}); await sleep(50); for (;;) {}');
       const took = Date.now() - t0;
+      assert.equal(asks, 3, 'the approval was asked (after the two of the first test)');
       assert.equal(r.ok, false);
       assert.match(r.text, /TimeoutError: execution timed out after 1000 ms/);
       assert.ok(took < 2900, `timed out after ${took} ms, before the approval came`);
@@ -269,7 +273,7 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
   const file = path.join(TMP, 'stateless.json');
   fs.writeFileSync(file, JSON.stringify({
     mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
-    codemode: { policy: { approvalTimeoutMs: 1500, rules: { 'crm.update_item': 'ask' } } },
+    codemode: { policy: { approvalTimeoutMs: 2500, rules: { 'crm.update_item': 'ask' } } },
   }));
   const CAPS = { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } };
   const CODE = `const out = [];
@@ -332,7 +336,7 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
     const r1 = await call({}, { id: 4 });
     const res1 = r1.messages.at(-1).result;
     assert.equal(res1.resultType, 'input_required');
-    await sleep(2000);
+    await sleep(3000);
     const [k] = Object.keys(res1.inputRequests);
     const r2 = await call({ inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState }, { id: 5 });
     assert.match(r2.messages.at(-1).error?.message ?? '', /requestState is unknown, expired or already used/);
