@@ -50,7 +50,8 @@ function startInstance(id, publicOrigins) {
   return HttpServer.start(['--config', cfg], { label: `instance ${id}` });
 }
 
-/** The configuration of docs/deploy.md, on loopback and without TLS. */
+/** The configuration of docs/deploy.md, on loopback and without TLS, and on
+ *  port `sticky` the same instances balanced by client (hash $remote_addr). */
 function nginxConf(port, sticky, ua, ub) {
   return `
 worker_processes 1;
@@ -70,10 +71,18 @@ http {
   upstream mcp_sticky { hash $remote_addr consistent; server 127.0.0.1:${ua}; server 127.0.0.1:${ub}; keepalive 4; }
   map $arg_sessionId $mcp_by_query { "~^a[.]" mcp_a; "~^b[.]" mcp_b; default mcp_all; }
   map $http_mcp_session_id $mcp_upstream { "~^a[.]" mcp_a; "~^b[.]" mcp_b; default $mcp_by_query; }
-  server {
+  ${server(port, '$mcp_upstream')}
+  ${server(sticky, 'mcp_sticky')}
+}
+`;
+}
+
+/** A server block of nginxConf: every request to the upstream, unbuffered. */
+function server(port, upstream) {
+  return `server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://$mcp_upstream;
+      proxy_pass http://${upstream};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
@@ -82,21 +91,7 @@ http {
       proxy_read_timeout 1h;
       proxy_next_upstream error timeout;
     }
-  }
-  server {
-    listen 127.0.0.1:${sticky};
-    location / {
-      proxy_pass http://mcp_sticky;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 1h;
-    }
-  }
-}
-`;
+  }`;
 }
 
 before(async () => {
