@@ -23,6 +23,7 @@
 struct mcp_approval {
     struct mcp_server *s;
     struct mcp_request *r;
+    struct mcp_execution *exec; /* paused while this waits (mcp_execute_pause) */
     char *id;       /* exact JSON text of the request id (elicitation) */
     char *key;      /* 2026-07-28: its key in inputRequests (park.c), else NULL */
     char *params;   /* 2026-07-28: the elicitation params, JSON text */
@@ -57,6 +58,8 @@ static void approval_closed(uv_handle_t *h)
 static void finish(struct mcp_approval *a)
 {
     unlink_approval(a);
+    if (a->exec)
+        mcp_execute_pause(a->exec, 0);
     uv_timer_stop(&a->timer);
     uv_close((uv_handle_t *) &a->timer, approval_closed);
 }
@@ -247,6 +250,9 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
     a->tool = buf_steal(&key);
     a->done = done;
     a->done_ud = done_ud;
+    a->exec = r->exec;
+    if (a->exec) /* a person's time does not count against timeoutMs */
+        mcp_execute_pause(a->exec, 1);
     struct buf id;
     buf_init(&id, 0);
     buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);

@@ -41,21 +41,20 @@ static int read_allow(const cJSON *v, struct mcp_authority *a, char *msg, size_t
     return 0;
 }
 
-/* maxToolCalls: 1 or more (0 would read as "no limit" to the worker), at
- * most the config's limit (cap; 0 there means none). */
+/* maxToolCalls: 0 (no tool calls: pure computation) or more, lowered to
+ * the config's limit (cap, which may be 0 too). */
 static int read_max_calls(const cJSON *v, unsigned cap, struct mcp_authority *a, char *msg,
                           size_t msgsz)
 {
-    double top = cap ? (double) cap : 4294967295.0;
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1 ||
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 0 ||
         v->valuedouble > 4294967295.0) {
         snprintf(msg, msgsz,
-                 "execute_code: maxToolCalls must be an integer from 1 to %.0f (larger values "
-                 "are capped at the server's limit)",
-                 top);
+                 "execute_code: maxToolCalls must be an integer from 0 (no tool calls) to %u "
+                 "(larger values are lowered to the server's limit)",
+                 cap);
         return -1;
     }
-    a->max_calls = v->valuedouble < top ? (unsigned) v->valuedouble : (unsigned) top;
+    a->max_calls = v->valuedouble < (double) cap ? (unsigned) v->valuedouble : cap;
     return 0;
 }
 

@@ -61,9 +61,10 @@ static void add_authority_properties(cJSON *props, const struct config_limits *l
                             "list them in the result's plannedCalls");
     cJSON *m = cJSON_AddObjectToObject(props, "maxToolCalls");
     cJSON_AddStringToObject(m, "type", "integer");
-    cJSON_AddNumberToObject(m, "minimum", 1);
+    cJSON_AddNumberToObject(m, "minimum", 0);
     cJSON_AddStringToObject(m, "description",
-                            "tool calls allowed in this run (capped at the server's limit)");
+                            "tool calls allowed in this run; 0: none (capped at the server's "
+                            "limit)");
 }
 
 static cJSON *input_schema(const struct config_limits *l)

@@ -431,3 +431,11 @@ void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r)
     r->exec = e;
     e->approver.self = r;
 }
+
+void mcp_execute_pause(struct mcp_execution *e, int on)
+{
+    if (on)
+        sandbox_exec_pause(e->x);
+    else
+        sandbox_exec_resume(e->x);
+}

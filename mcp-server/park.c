@@ -7,8 +7,12 @@
  * its answers reach the waiting calls, and it gets the final result (or
  * another input_required). A requestState is good once, for the call it
  * was given for, until approvalTimeoutMs passes; then the execution is
- * cancelled. Nothing is replayed, so no tool call is ever sent twice. */
+ * cancelled. Nothing is replayed, so no tool call is ever sent twice.
+ * The execution lives in this process: with codemode.http.instanceId set,
+ * a requestState starts "ID.", and another instance that receives it says
+ * which instance holds the execution (docs/deploy.md). */
 #include "mcp-server/server_internal.h"
+#include "mcp-server/config/config.h"
 #include "tools/policy/audit.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -16,12 +20,13 @@
 #include "common/sha256.h"
 #include "transport/jsonrpc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct mcp_park {
     struct mcp_server *s;
-    char key[33];                /* the requestState */
+    char key[CONFIG_INSTANCE_ID_MAX + 34]; /* the requestState: ["ID."] 32 hex digits */
     char code_sha[65];           /* of the call the retry must repeat */
     struct mcp_request *phantom; /* holds the execution; NULL once it was freed */
     char *final;                 /* the phantom's reply, when the program ended while parked */
@@ -105,7 +110,11 @@ static void park(struct mcp_request *r, uint64_t expire_ms)
     struct mcp_server *s = r->server;
     struct mcp_park *p = xcalloc(1, sizeof *p);
     p->s = s;
-    tools_audit_new_id(p->key); /* 128 random bits */
+    char rnd[33];
+    tools_audit_new_id(rnd); /* 128 random bits */
+    const char *inst = s->cfg.instance_id;
+    snprintf(p->key, sizeof p->key, "%.*s%s%s", CONFIG_INSTANCE_ID_MAX, inst ? inst : "",
+             inst ? "." : "", rnd);
     memcpy(p->code_sha, mcp_execute_code_sha(r->exec), sizeof p->code_sha);
     struct mcp_channel ch = {p, phantom_send, NULL};
     p->phantom = mcp_request_phantom(s, r->rev, &ch);
@@ -153,7 +162,26 @@ static void answer_final(struct mcp_request *r, const char *line)
     cJSON_Delete(m);
 }
 
-static const char *check_retry(struct mcp_server *s, const cJSON *params, struct mcp_park **out)
+/* A requestState this instance did not issue but another one did (its
+ * "ID." prefix names another instance): says so in msg, returns 1. */
+static int foreign(const struct mcp_server *s, const char *state, char *msg, size_t msgsz)
+{
+    const char *dot = strchr(state, '.');
+    const char *mine = s->cfg.instance_id;
+    size_t n = dot ? (size_t) (dot - state) : 0;
+    if (n == 0 || n > CONFIG_INSTANCE_ID_MAX || (mine && strlen(mine) == n && !strncmp(state, mine, n)))
+        return 0;
+    snprintf(msg, msgsz,
+             "requestState was issued by the instance \"%.*s\", and this is %s%s%s: the "
+             "execution waits there, so the retry must reach that instance (behind a load "
+             "balancer, keep a client's requests on one instance: docs/deploy.md)",
+             (int) n, state, mine ? "the instance \"" : "a server without an instanceId",
+             mine ? mine : "", mine ? "\"" : "");
+    return 1;
+}
+
+static const char *check_retry(struct mcp_server *s, const cJSON *params, struct mcp_park **out,
+                               char *msg, size_t msgsz)
 {
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(params, "requestState");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
@@ -164,6 +192,8 @@ static const char *check_retry(struct mcp_server *s, const cJSON *params, struct
     if (inputs && !cJSON_IsObject(inputs))
         return "inputResponses must be an object";
     struct mcp_park *p = find(s, state->valuestring);
+    if (p == NULL && foreign(s, state->valuestring, msg, msgsz))
+        return msg;
     if (p == NULL)
         return "requestState is unknown, expired or already used: start the call again without "
                "it";
@@ -179,7 +209,8 @@ void mcp_park_resume(struct mcp_request *r, const cJSON *params)
 {
     struct mcp_server *s = r->server;
     struct mcp_park *p = NULL;
-    const char *why = check_retry(s, params, &p);
+    char msg[400];
+    const char *why = check_retry(s, params, &p, msg, sizeof msg);
     if (why) {
         mcp_request_error(r, RPC_INVALID_PARAMS, why, NULL);
         return;

@@ -36,6 +36,8 @@ struct mcp_server_config {
     struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
     struct tools_state_service *state; /* saved skills, for exposeAsTools; may be NULL */
     int expose_skills;          /* codemode.skills.exposeAsTools */
+    const char *instance_id;    /* codemode.http.instanceId, borrowed: 2026-07-28
+                                 * requestStates start "ID." (park.c); NULL: none */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's

@@ -656,6 +656,11 @@ void sandbox_engine_reset(struct sandbox_engine *e)
     e->err_line = e->err_column = 0;
 }
 
+void sandbox_engine_extend_deadline(struct sandbox_engine *e, uint64_t ms)
+{
+    sandbox_limits_extend_deadline(&e->limits, ms);
+}
+
 void sandbox_engine_request_interrupt(struct sandbox_engine *e)
 {
     if (e)

@@ -85,6 +85,10 @@ void sandbox_engine_abort(struct sandbox_engine *e, const char *name, const char
  * Returns 0, or -1 when out's own limit was hit. */
 int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, struct buf *out);
 
+/* Moves the running program's deadline `ms` later (time the host paused
+ * it while a person decided on an approval; see worker.c). */
+void sandbox_engine_extend_deadline(struct sandbox_engine *e, uint64_t ms);
+
 /* Forces an engine interrupt (and so a deadline check) before the next
  * bytecode instruction. Async-signal-safe: meant for an interval timer. */
 void sandbox_engine_request_interrupt(struct sandbox_engine *e);

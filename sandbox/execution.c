@@ -31,6 +31,9 @@ struct sandbox_exec {
     uint64_t log_bytes;
     unsigned logs_dropped;
     unsigned worker_dropped; /* lines the worker dropped, as it reported them so far */
+    unsigned paused;      /* approvals waiting (sandbox_exec_pause) */
+    uint64_t hard_left_ms; /* while paused: what was left of the hard deadline */
+    int hard_stopped;      /* ... and the timer is stopped for that */
     int killed_at_deadline, finished;
     int worker_done; /* the worker sent `done` and is exiting, or stays (keep) */
     int keep;        /* `done` said the worker stays for the principal's next run */
@@ -151,7 +154,7 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
         return -1;
     x->max_id = (long) id->valuedouble;
     if (strcmp(op->valuestring, "tool") == 0) {
-        if (x->rq.max_calls && x->tool_calls >= x->rq.max_calls)
+        if (x->tool_calls >= x->rq.max_calls)
             return -1; /* the worker enforces this first: exceeding it is a violation */
         x->tool_calls++;
     }
@@ -348,6 +351,34 @@ void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *jso
     buf_append_str(&b, "}\n");
     sandbox_worker_send(x->worker, b.data, b.len);
     buf_free(&b);
+}
+
+static void send_control(struct sandbox_exec *x, const char *line)
+{
+    if (x->worker && !x->finished && !x->worker_done)
+        sandbox_worker_send(x->worker, line, strlen(line));
+}
+
+void sandbox_exec_pause(struct sandbox_exec *x)
+{
+    if (x->paused++ || x->finished)
+        return;
+    if (x->rq.timeout_ms && uv_is_active((uv_handle_t *) x->timer)) {
+        x->hard_left_ms = uv_timer_get_due_in(x->timer);
+        x->hard_stopped = 1;
+        uv_timer_stop(x->timer);
+    }
+    send_control(x, "{\"t\":\"pause\"}\n");
+}
+
+void sandbox_exec_resume(struct sandbox_exec *x)
+{
+    if (x->paused == 0 || --x->paused || x->finished)
+        return;
+    if (x->hard_stopped)
+        uv_timer_start(x->timer, hard_deadline, x->hard_left_ms, 0);
+    x->hard_stopped = 0;
+    send_control(x, "{\"t\":\"resume\"}\n");
 }
 
 void sandbox_exec_cancel(struct sandbox_exec *x)

@@ -21,7 +21,7 @@ struct sandbox_exec_request {
     uint64_t memory_bytes;
     uint64_t max_result_bytes;
     uint64_t max_log_bytes;
-    unsigned max_calls;
+    unsigned max_calls;         /* tool calls allowed (0: none) */
     unsigned max_concurrent;
     uint64_t principal;         /* who runs it (sandbox_pool_lease_for); 0 = a fresh worker */
     const char *builtins_json;  /* {"state":bool,"skills":[names]}; NULL = neither */
@@ -66,6 +66,14 @@ struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
 /* Answers host call `id`: ok with the JSON text of the value, or failed with
  * the JSON text of {"name","message",...}. Unknown or answered ids are ignored. */
 void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *json, size_t len);
+
+/* Pauses and resumes the execution's deadlines while a person decides on
+ * an approval (counted: the last resume of as many pauses ends it). The
+ * host's hard deadline stops; the worker is told, and credits the program
+ * with the time it sat idle meanwhile, so a program that computes while it
+ * waits still spends its own timeoutMs. No-ops once the execution ended. */
+void sandbox_exec_pause(struct sandbox_exec *x);
+void sandbox_exec_resume(struct sandbox_exec *x);
 
 /* Stops the execution now: the worker is killed and x is freed; `done` is
  * not called. */

@@ -257,6 +257,12 @@ void sandbox_limits_set_deadline(struct sandbox_limits *l, uint64_t ms)
     l->deadline_ns = ms ? sandbox_now_ns() + ms * 1000000u : 0;
 }
 
+void sandbox_limits_extend_deadline(struct sandbox_limits *l, uint64_t ms)
+{
+    if (l->deadline_ns && !l->timed_out)
+        l->deadline_ns += ms * 1000000u;
+}
+
 int sandbox__exec_timeout_check(void *udata);
 int sandbox__exec_timeout_check(void *udata)
 {

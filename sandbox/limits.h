@@ -48,6 +48,10 @@ void sandbox_limits_free(void *udata, void *ptr);
  * sticky flag. */
 void sandbox_limits_set_deadline(struct sandbox_limits *l, uint64_t ms);
 
+/* Moves an armed deadline `ms` later (time the host paused it: a person
+ * deciding on an approval). No effect when none is armed or it has passed. */
+void sandbox_limits_extend_deadline(struct sandbox_limits *l, uint64_t ms);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t sandbox_now_ns(void);
 

@@ -47,6 +47,7 @@ struct worker {
     unsigned logs_dropped;
     int64_t deadline_ms; /* absolute, engine clock; 0 = none */
     uint64_t timeout_ms;
+    int paused; /* the host says a person is deciding on an approval */
     int eof;
     int reuse;        /* the run message allows another run after this one */
     unsigned runs;    /* programs run by this process */
@@ -93,9 +94,12 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
                     char *msg, size_t msgsz)
 {
     (void) ud;
-    if (strcmp(op, "tool") == 0 && W.max_calls && W.calls >= W.max_calls) {
-        snprintf(msg, msgsz, "tool call limit reached: at most %u calls per execution",
-                 W.max_calls);
+    if (strcmp(op, "tool") == 0 && W.calls >= W.max_calls) {
+        if (W.max_calls == 0)
+            snprintf(msg, msgsz, "tool calls are not allowed in this execution (maxToolCalls is 0)");
+        else
+            snprintf(msg, msgsz, "tool call limit reached: at most %u calls per execution",
+                     W.max_calls);
         return -1;
     }
     if (strcmp(op, "tool") == 0)
@@ -293,6 +297,10 @@ static void handle_line(const char *line, size_t len)
         sandbox_engine_abort(W.engine, "CancelledError", "the execution was cancelled");
         return;
     }
+    if (strcmp(line, "{\"t\":\"pause\"}") == 0 || strcmp(line, "{\"t\":\"resume\"}") == 0) {
+        W.paused = line[6] == 'p';
+        return;
+    }
     sandbox_engine_abort(W.engine, "Error", "malformed message from the host");
 }
 
@@ -313,17 +321,26 @@ static void process_lines(void)
     buf_consume(&W.in, start);
 }
 
+/* Whether the line at p (n bytes) is left over from the last run: the
+ * answer to a call the program left behind (call ids never repeat within a
+ * process, so it settles nothing), or a pause or resume that crossed `done`. */
+static int stale_line(const char *p, size_t n)
+{
+    static const char *const heads[] = {"{\"t\":\"result\",", "{\"t\":\"pause\"}",
+                                        "{\"t\":\"resume\"}"};
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        if (n >= strlen(heads[i]) && memcmp(p, heads[i], strlen(heads[i])) == 0)
+            return 1;
+    return 0;
+}
+
 /* Blocks until one whole line is buffered; returns it (NUL-terminated) or
- * NULL at EOF. Results of host calls are skipped: between two runs, the
- * host may still answer a call the last program left behind (call ids
- * never repeat within a process, so such an answer settles nothing). */
+ * NULL at EOF. Lines left over from the last run are skipped (stale_line). */
 static char *read_first_line(size_t *len)
 {
-    static const char stale[] = "{\"t\":\"result\",";
     for (;;) {
         char *nl = W.in.data ? memchr(W.in.data, '\n', W.in.len) : NULL;
-        if (nl && (size_t) (nl - W.in.data) >= sizeof stale - 1 &&
-            memcmp(W.in.data, stale, sizeof stale - 1) == 0) {
+        if (nl && stale_line(W.in.data, (size_t) (nl - W.in.data))) {
             buf_consume(&W.in, (size_t) (nl - W.in.data) + 1);
             continue;
         }
@@ -376,7 +393,7 @@ static void start_run(char *line, size_t len)
     l.timeout_ms = num(msg, "timeoutMs", 30000);
     l.memory_bytes = num(msg, "memoryBytes", 64u << 20);
     l.max_concurrent = (unsigned) num(msg, "maxConcurrent", 256);
-    W.max_calls = (unsigned) num(msg, "maxCalls", 0);
+    W.max_calls = (unsigned) num(msg, "maxCalls", UINT32_MAX); /* 0: none allowed */
     W.max_log_bytes = num(msg, "maxLogBytes", 256u << 10);
     W.max_result_bytes = num(msg, "maxResultBytes", 1u << 20);
     W.timeout_ms = l.timeout_ms;
@@ -398,6 +415,18 @@ static void start_run(char *line, size_t len)
     free(catalog);
     free(builtins);
     cJSON_Delete(msg);
+}
+
+/* Gives back to the program the ms the worker sat idle while the host said
+ * a person was deciding on an approval: that wait does not count against
+ * timeoutMs. Only idle time: a program that computes meanwhile spends its
+ * own budget. */
+static void credit_pause(int64_t ms)
+{
+    if (ms <= 0 || W.deadline_ms == 0)
+        return;
+    W.deadline_ms += ms;
+    sandbox_engine_extend_deadline(W.engine, (uint64_t) ms);
 }
 
 /* Waits for results and timers until the program has an outcome. */
@@ -424,10 +453,14 @@ static void drive(void)
             break;
         }
         int64_t wait = timer >= 0 ? timer - now : -1;
-        if (W.deadline_ms && (wait < 0 || W.deadline_ms - now < wait))
+        int paused = W.paused;
+        if (W.deadline_ms && !paused && (wait < 0 || W.deadline_ms - now < wait))
             wait = W.deadline_ms - now;
         flush();
-        if (read_some(wait < 0 ? -1 : (int) (wait > 1000000 ? 1000000 : wait)) < 0) {
+        int got = read_some(wait < 0 ? -1 : (int) (wait > 1000000 ? 1000000 : wait));
+        if (paused)
+            credit_pause(sandbox_engine_now_ms() - now);
+        if (got < 0) {
             W.eof = 1;
             return;
         }
@@ -523,6 +556,7 @@ static void restore(void)
     W.logs_dropped = 0;
     W.deadline_ms = 0;
     W.timeout_ms = 0;
+    W.paused = 0;
     W.reuse = 0;
 }
 

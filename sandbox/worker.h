@@ -4,6 +4,8 @@
  * host over one socket (ARCHITECTURE.md section 2):
  *   host -> worker  {"t":"run",...,"reuse":true?} {"t":"result","id":N,"ok":true,"value":V}
  *                   {"t":"result","id":N,"ok":false,"error":E} {"t":"cancel"}
+ *                   {"t":"pause"} {"t":"resume"}  (a person is deciding on an
+ *                   approval: the idle time in between is not charged to timeoutMs)
  *   worker -> host  {"t":"call","id":N,"op":"tool","name":"srv.tool","args":A}
  *                   {"t":"log","level":"info","text":"..."}  (written at once: a kill
  *                   cannot lose it) {"t":"dropped","n":N}  (lines over the log cap so

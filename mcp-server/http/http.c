@@ -297,6 +297,7 @@ static struct mcp_http *http_new(const struct mcp_http_config *cfg)
             ? xstrndup(cfg->instance_id, strnlen(cfg->instance_id, HTTP_INSTANCE_ID_MAX))
             : NULL;
     h->cfg.allowed_origins = copy_list(cfg->allowed_origins);
+    h->cfg.server.instance_id = h->cfg.instance_id;
     struct mcp_channel none = {h, drop_send, NULL};
     h->modern = mcp_server_new(&h->cfg.server, &none);
     mcp_server_set_principal(h->modern, cfg->auth_token ? "http-token" : "http-stateless");

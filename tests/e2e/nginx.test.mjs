@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auditSchemas } from './lib/audit.mjs';
-import { HttpServer, JSON_HEADERS, RawSession, fetchAll, modernCall, request, writeConfig } from './lib/http.mjs';
+import { CLIENT_CAPABILITIES_KEY, HttpServer, JSON_HEADERS, RawSession, fetchAll, modernCall, request, writeConfig } from './lib/http.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { freePort } from './lib/ports.mjs';
 import { allServers, sleep } from './lib/raw.mjs';
@@ -26,20 +26,21 @@ const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-
 const skip = NGINX ? false : 'nginx is not installed (scripts/setup.sh --npm installs it)';
 const RECORDER = path.join(REPO_ROOT, 'tests/fixtures/servers/recorder.mjs');
 
-let a, b, proxy, nginx, dir;
+let a, b, proxy, stickyProxy, nginx, dir;
 
 /** One instance: its instanceId, and a downstream server named after it, so
  *  that `Object.keys(tools)` tells a program which instance runs it. */
-function startInstance(id, publicOrigin) {
+function startInstance(id, publicOrigins) {
   const cfg = writeConfig(
-    { http: { instanceId: id, allowedOrigins: [publicOrigin] }, poolSize: 2 },
+    { http: { instanceId: id, allowedOrigins: publicOrigins }, poolSize: 2, policy: { rules: { '*.plain-text': 'ask' } } },
     { [`inst_${id}`]: { command: process.execPath, args: [RECORDER, '--name', `inst_${id}`] } },
   );
   return HttpServer.start(['--config', cfg], { label: `instance ${id}` });
 }
 
-/** The configuration of docs/deploy.md, on loopback and without TLS. */
-function nginxConf(port, ua, ub) {
+/** The configuration of docs/deploy.md, on loopback and without TLS, and on
+ *  port `sticky` the same instances balanced by client (hash $remote_addr). */
+function nginxConf(port, sticky, ua, ub) {
   return `
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -55,12 +56,21 @@ http {
   upstream mcp_all { server 127.0.0.1:${ua} max_fails=1 fail_timeout=30s; server 127.0.0.1:${ub} max_fails=1 fail_timeout=30s; keepalive 16; }
   upstream mcp_a { server 127.0.0.1:${ua}; keepalive 4; }
   upstream mcp_b { server 127.0.0.1:${ub}; keepalive 4; }
+  upstream mcp_sticky { hash $remote_addr consistent; server 127.0.0.1:${ua}; server 127.0.0.1:${ub}; keepalive 4; }
   map $arg_sessionId $mcp_by_query { "~^a[.]" mcp_a; "~^b[.]" mcp_b; default mcp_all; }
   map $http_mcp_session_id $mcp_upstream { "~^a[.]" mcp_a; "~^b[.]" mcp_b; default $mcp_by_query; }
-  server {
+  ${server(port, '$mcp_upstream')}
+  ${server(sticky, 'mcp_sticky')}
+}
+`;
+}
+
+/** A server block of nginxConf: every request to the upstream, unbuffered. */
+function server(port, upstream) {
+  return `server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://$mcp_upstream;
+      proxy_pass http://${upstream};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
@@ -69,22 +79,22 @@ http {
       proxy_read_timeout 1h;
       proxy_next_upstream error timeout;
     }
-  }
-}
-`;
+  }`;
 }
 
 before(async () => {
   if (skip) return;
   dir = mkdtempSync(path.join(tmpdir(), 'mcp-codemode-nginx-'));
   const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  [a, b] = await Promise.all([startInstance('a', origin), startInstance('b', origin)]);
-  writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(port, a.port, b.port));
+  const stickyPort = await freePort();
+  const origins = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${stickyPort}`];
+  [a, b] = await Promise.all([startInstance('a', origins), startInstance('b', origins)]);
+  writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(port, stickyPort, a.port, b.port));
   nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   nginx.stderr.on('data', (d) => (err += d));
   proxy = { label: 'nginx', port, transportWire: new Wire('nginx (HTTP-level errors)') };
+  stickyProxy = { label: 'nginx sticky', port: stickyPort, transportWire: new Wire('nginx sticky (HTTP-level errors)') };
   for (let i = 0; ; i++) {
     try {
       const r = await fetchAll(proxy, { method: 'GET', path: '/nope' });
@@ -189,6 +199,39 @@ test('legacy SSE: the endpoint URL carries the instance prefix and POSTs reach t
   const reply = JSON.parse(events.find((e) => e.data?.includes('"id":2')).data);
   assert.equal(JSON.parse(reply.result.content[0].text), want);
   ac.abort();
+});
+
+test('a stateless approval: the requestState names its instance; the other instance says so; sticky routing resumes it', { skip }, async () => {
+  const wire = new Wire('nginx stateless approval');
+  const caps = { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } };
+  const args = { code: 'const s = Object.keys(tools)[0]; const t = await callTool(s + ".plain-text", {}); return [s, typeof t];' };
+  const ask = async (server, id) => {
+    const r = await modernCall(server, wire, 'tools/call', { name: 'execute_code', arguments: args }, { id, meta: caps });
+    const res = r.messages.at(-1).result;
+    assert.equal(res?.resultType, 'input_required', JSON.stringify(r.messages.at(-1)));
+    return res;
+  };
+  const retry = (server, res, id) => modernCall(server, wire, 'tools/call', {
+    name: 'execute_code', arguments: args, requestState: res.requestState,
+    inputResponses: { [Object.keys(res.inputRequests)[0]]: { action: 'accept', content: { decision: 'once' } } },
+  }, { id, meta: caps });
+
+  // through the balanced upstream, then the retry on the other instance
+  const res = await ask(proxy, 1);
+  assert.match(res.requestState, /^[ab]\.[0-9a-f]{32}$/);
+  const mine = res.requestState[0], other = mine === 'a' ? b : a;
+  const wrong = (await retry(other, res, 2)).messages.at(-1);
+  assert.equal(wrong.error?.code, -32602, JSON.stringify(wrong));
+  assert.equal(wrong.error.message, `requestState was issued by the instance "${mine}", and this is the instance "${mine === 'a' ? 'b' : 'a'}": the execution waits there, so the retry must reach that instance (behind a load balancer, keep a client's requests on one instance: docs/deploy.md)`);
+  const right = (await retry(mine === 'a' ? a : b, res, 3)).messages.at(-1);
+  assert.deepEqual(right.result?.structuredContent?.result, [`inst_${mine}`, 'string'], JSON.stringify(right));
+
+  // the sticky upstream (docs/deploy.md) keeps one client on one instance
+  for (let i = 0; i < 4; i++) {
+    const r1 = await ask(stickyProxy, 10 + i);
+    const done = (await retry(stickyProxy, r1, 20 + i)).messages.at(-1);
+    assert.deepEqual(done.result?.structuredContent?.result, [`inst_${r1.requestState[0]}`, 'string'], JSON.stringify(done));
+  }
 });
 
 test('DNS-rebinding protection still holds behind the proxy: a foreign Host gets 403', { skip }, async () => {

@@ -16,7 +16,7 @@ import { auditSchemas } from './lib/audit.mjs';
 import { execFile } from 'node:child_process';
 import { NODE, readLog, runBin, tempDir } from './lib/downstream.mjs';
 import { BIN } from './lib/paths.mjs';
-import { CLIENT_CAPABILITIES_KEY, HttpServer, modernCall } from './lib/http.mjs';
+import { CLIENT_CAPABILITIES_KEY, HttpServer, RawSession, modernCall, request } from './lib/http.mjs';
 import { Wire } from './lib/wire.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { connectSdk } from './lib/sdk.mjs';
@@ -150,6 +150,108 @@ for (const transport of ['stdio', 'streamable-http']) {
   });
 }
 
+// Time a person takes to decide does not count against timeoutMs; a
+// program that computes meanwhile still spends its own budget.
+for (const transport of ['stdio', 'streamable-http']) {
+  describe(`approval waits and timeoutMs over ${transport}`, () => {
+    const logFile = path.join(TMP, `${transport}.pause.calls.jsonl`);
+    const file = path.join(TMP, `${transport}.pause.json`);
+    fs.writeFileSync(file, JSON.stringify({
+      mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
+      codemode: { policy: { approvalTimeoutMs: 20000 } },
+    }));
+    let c;
+    let delay = 0;
+    let asks = 0;
+    before(async () => {
+      c = await connectSdk(['--config', file, '--pool-size', '2'], { label: `approval pause ${transport}`, transport, capabilities: { elicitation: {} } });
+      c.client.setRequestHandler(ElicitRequestSchema, async () => {
+        asks++;
+        await sleep(delay);
+        return { action: 'accept', content: { decision: 'once' } };
+      });
+    });
+    after(async () => {
+      await c.close();
+      assert.deepEqual(c.errors.map(String), []);
+    });
+    const run = async (code) => {
+      const raw = await c.client.callTool({ name: 'execute_code', arguments: { code, timeoutMs: 1000 } });
+      return { ok: raw.isError !== true, value: raw.structuredContent?.result, text: raw.content?.[0]?.text };
+    };
+
+    test('timeoutMs 1000, approvals answered after 2 s: the program finishes', async () => {
+      delay = 2000;
+      const before = readLog(logFile).length;
+      const t0 = Date.now();
+      const r = await run(`
+        const a = (await tools.crm.delete_item({id: "p1"})).done;
+        await sleep(300);
+        const b = (await tools.crm.delete_item({id: "p2"})).done;
+        return [a, b];`);
+      assert.equal(r.ok, true, r.text);
+      assert.deepEqual(r.value, ['delete_item', 'delete_item']);
+      assert.ok(Date.now() - t0 >= 4000, `${Date.now() - t0} ms: both waits happened`);
+      assert.deepEqual(readLog(logFile).slice(before).map((x) => x.arguments.id), ['p1', 'p2']);
+    });
+
+    test('a program that computes while its approval waits still times out after its own 1000 ms', async () => {
+      delay = 3000;
+      const before = readLog(logFile).length;
+      const t0 = Date.now();
+      // the sleep lets the call out (the worker sends when it waits): the approval is asked, then the loop
+      const r = await run('const p = tools.crm.delete_item({id: "busy"}); await sleep(50); for (;;) {}');
+      const took = Date.now() - t0;
+      assert.equal(asks, 3, 'the approval was asked (after the two of the first test)');
+      assert.equal(r.ok, false);
+      assert.match(r.text, /TimeoutError: execution timed out after 1000 ms/);
+      assert.ok(took < 2900, `timed out after ${took} ms, before the approval came`);
+      await sleep(3200); // the late answer is ignored: nothing is sent
+      assert.deepEqual(readLog(logFile).slice(before), []);
+    });
+
+    test('without approvals a busy loop still times out at timeoutMs', async () => {
+      const t0 = Date.now();
+      const r = await run('for (;;) {}');
+      assert.equal(r.ok, false);
+      assert.match(r.text, /TimeoutError: execution timed out after 1000 ms/);
+      assert.ok(Date.now() - t0 < 2900, `${Date.now() - t0} ms`);
+    });
+  });
+}
+
+describe('Streamable HTTP, raw: the elicitation request travels on the POST\'s event stream', () => {
+  test('elicitation/create arrives on the tools/call POST\'s stream, the answer is a POST of its own, the result follows on the first stream', async () => {
+    const logFile = path.join(TMP, 'raw.calls.jsonl');
+    const file = path.join(TMP, 'raw.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } } }));
+    const srv = await HttpServer.start(['--config', file], { label: 'approval raw http' });
+    try {
+      const s = await RawSession.open(srv, '2025-11-25', 'approval raw http', { elicitation: {} });
+      const answered = [];
+      const body = { jsonrpc: '2.0', id: 50, method: 'tools/call', params: { name: 'execute_code', arguments: { code: 'return (await tools.crm.delete_item({id: "raw"})).done' } } };
+      const r = await request(srv, {
+        headers: s.headers(), body, wire: s.wire,
+        onEvent: (e) => {
+          const m = e.data ? JSON.parse(e.data) : null;
+          if (m?.method !== 'elicitation/create') return;
+          answered.push(s.post({ jsonrpc: '2.0', id: m.id, result: { action: 'accept', content: { decision: 'once' } } }));
+        },
+      });
+      assert.match(r.headers['content-type'], /^text\/event-stream/);
+      const { events } = await r.done;
+      const msgs = events.filter((e) => e.data).map((e) => JSON.parse(e.data));
+      assert.deepEqual(msgs.map((m) => m.method ?? `result ${m.id}`), ['elicitation/create', 'result 50']);
+      assert.equal(msgs[1].result.structuredContent.result, 'delete_item');
+      assert.equal(answered.length, 1);
+      assert.equal((await answered[0]).status, 202, 'the answer is accepted with 202');
+      assert.deepEqual(readLog(logFile), [{ tool: 'delete_item', arguments: { id: 'raw' } }]);
+    } finally {
+      await srv.stop();
+    }
+  });
+});
+
 describe('a client without the elicitation capability', () => {
   test('is not asked: noApprover decides (deny by default)', async () => {
     const logFile = path.join(TMP, 'nocap.calls.jsonl');
@@ -171,7 +273,7 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
   const file = path.join(TMP, 'stateless.json');
   fs.writeFileSync(file, JSON.stringify({
     mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
-    codemode: { policy: { approvalTimeoutMs: 1500, rules: { 'crm.update_item': 'ask' } } },
+    codemode: { policy: { approvalTimeoutMs: 2500, rules: { 'crm.update_item': 'ask' } } },
   }));
   const CAPS = { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } };
   const CODE = `const out = [];
@@ -209,6 +311,7 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
     for (const [extra, re] of [
       [{ requestState: res1.requestState }, /requestState is unknown, expired or already used/],
       [{ requestState: 'f'.repeat(32) }, /requestState is unknown, expired or already used/],
+      [{ requestState: `zz.${'f'.repeat(32)}` }, /requestState was issued by the instance "zz", and this is a server without an instanceId/],
       [{ requestState: res2.requestState, arguments: { code: 'return 1' } }, /requestState belongs to another call/],
     ]) {
       const bad = await call({ inputResponses: {}, ...extra }, { id: 9 });
@@ -233,12 +336,28 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
     const r1 = await call({}, { id: 4 });
     const res1 = r1.messages.at(-1).result;
     assert.equal(res1.resultType, 'input_required');
-    await sleep(2000);
+    await sleep(3000);
     const [k] = Object.keys(res1.inputRequests);
     const r2 = await call({ inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState }, { id: 5 });
     assert.match(r2.messages.at(-1).error?.message ?? '', /requestState is unknown, expired or already used/);
     await sleep(200);
     assert.deepEqual(readLog(logFile).slice(before).map((c) => c.tool), ['search_items'], 'nothing after the approval ran');
+  });
+
+  test('the time until the retry does not count against timeoutMs', async () => {
+    const before = readLog(logFile).length;
+    const code = 'const d = (await tools.crm.delete_item({id: "slow"})).done; await sleep(100); return d;';
+    const args = { code, timeoutMs: 500 };
+    const r1 = await call({ arguments: args }, { id: 6 });
+    const res1 = r1.messages.at(-1).result;
+    assert.equal(res1.resultType, 'input_required', JSON.stringify(res1));
+    await sleep(1200);
+    const [k] = Object.keys(res1.inputRequests);
+    const r2 = await call({ arguments: args, inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState }, { id: 7 });
+    const res2 = r2.messages.at(-1).result;
+    assert.equal(res2?.resultType, 'complete', JSON.stringify(r2.messages.at(-1)));
+    assert.equal(res2.structuredContent.result, 'delete_item', JSON.stringify(res2));
+    assert.deepEqual(readLog(logFile).slice(before), [{ tool: 'delete_item', arguments: { id: 'slow' } }]);
   });
 
   test('a client without the elicitation capability is not asked: noApprover decides', async () => {

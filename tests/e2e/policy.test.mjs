@@ -174,8 +174,9 @@ for (const transport of ['stdio', 'streamable-http']) {
         [{ allow: ['crm.*', 7] }, /allow\[1\] is not a tool pattern: not a string/],
         [{ allow: ['crm'] }, /allow\[0\] is not a tool pattern: no server part/],
         [{ dryRun: 'yes' }, /dryRun must be a boolean/],
-        [{ maxToolCalls: 0 }, /maxToolCalls must be an integer from 1/],
+        [{ maxToolCalls: -1 }, /maxToolCalls must be an integer from 0 \(no tool calls\) to 1000/],
         [{ maxToolCalls: 1.5 }, /maxToolCalls must be an integer/],
+        [{ maxToolCalls: '2' }, /maxToolCalls must be an integer/],
       ];
       for (const [extra, re] of cases) {
         const r = await run('await tools.crm.search_items({}); return 1', extra);
@@ -190,6 +191,15 @@ for (const transport of ['stdio', 'streamable-http']) {
       assert.equal(r.ok, false);
       assert.match(r.text, /tool call limit reached: at most 2 calls/);
       assert.deepEqual(received().map((x) => x.arguments.q), ['0', '1']);
+    });
+
+    test('maxToolCalls 0: no tool call is sent; computation, searchTools and describeTool still work', async () => {
+      const v = await value(`
+        const found = (await searchTools("search")).map((t) => t.name);
+        const d = typeof (await describeTool("crm.search_items"));
+        try { await tools.crm.search_items({q: "zero"}); return "sent?"; } catch (e) { return [found, d, e.message, 6 * 7]; }`, { maxToolCalls: 0 });
+      assert.deepEqual(v, [['crm.search_items'], 'string', 'tool calls are not allowed in this execution (maxToolCalls is 0)', 42]);
+      assert.deepEqual(received(), []);
     });
 
     test('dry run: read-only allowed calls run, the others are planned in order, denied ones still fail', async () => {
@@ -259,11 +269,11 @@ for (const transport of ['stdio', 'streamable-http']) {
   });
 }
 
-describe('noApprover: allow', () => {
-  const cfg = config('allow', { noApprover: 'allow', auditArgs: 'full' });
+for (const transport of ['stdio', 'streamable-http']) describe(`noApprover: allow, over ${transport}`, () => {
+  const cfg = config(`allow-${transport}`, { noApprover: 'allow', auditArgs: 'full' });
   const received = receiver(cfg.logFile);
   let c;
-  before(async () => { c = await connectSdk(['--config', cfg.file], { label: 'policy noApprover allow' }); });
+  before(async () => { c = await connectSdk(['--config', cfg.file], { label: `policy noApprover allow ${transport}`, transport }); });
   after(async () => { await c.close(); });
 
   test('ask tools are called when nobody can be asked; deny still denies', async () => {
@@ -324,6 +334,17 @@ describe('CLI', () => {
     assert.deepEqual(lines.slice(1, 3).map((l) => [l.decision, l.outcome, 'arguments' in l, 'argumentsSha256' in l]),
       [['allow', 'ok', false, false], ['dry_run', 'not_sent', false, false]]);
     assert.equal(fs.existsSync(cfg.auditFile), false, '--audit-log replaced the configured path');
+  });
+
+  test('the config\'s maxToolCalls: 0 allows no tool call, 2 allows two', async () => {
+    const code = 'const r = []; for (let i = 0; i < 3; i++) { try { r.push((await tools.crm.search_items({q: String(i)})).q) } catch (e) { r.push(e.message) } } return r';
+    let r = await runBin(['run', '-', '--json', '--config', cfg.file, '--max-tool-calls', '0'], { input: code });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).result, Array(3).fill('tool calls are not allowed in this execution (maxToolCalls is 0)'));
+    assert.deepEqual(received(), []);
+    r = await runBin(['run', '-', '--json', '--config', cfg.file, '--max-tool-calls', '2'], { input: code });
+    assert.deepEqual(JSON.parse(r.stdout).result, ['0', '1', 'tool call limit reached: at most 2 calls per execution']);
+    assert.deepEqual(received().map((x) => x.arguments.q), ['0', '1']);
   });
 
   test('an audit log that cannot be opened stops the server at start with the reason', async () => {

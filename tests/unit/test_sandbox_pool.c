@@ -75,13 +75,37 @@ struct run {
     struct buf logs;
     int calls;
     int gone_signal;
+    uv_timer_t approval; /* a call to "s.approve" waits on it, paused */
+    struct sandbox_exec *waiting;
+    long waiting_id;
 };
+
+/* "s.approve": a person takes 3 x the timeout to decide (sandbox_exec_pause). */
+static void approved(uv_timer_t *t)
+{
+    struct run *r = t->data;
+    sandbox_exec_resume(r->waiting);
+    sandbox_exec_reply(r->waiting, r->waiting_id, 1, "\"approved\"", 10);
+}
+
+static int ask_approval(struct run *r, struct sandbox_exec *x, long id, const char *name)
+{
+    if (strcmp(name, "s.approve") != 0)
+        return 0;
+    r->waiting = x;
+    r->waiting_id = id;
+    sandbox_exec_pause(x);
+    uv_timer_start(&r->approval, approved, 450, 0);
+    return 1;
+}
 
 static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
                     const cJSON *args)
 {
     struct run *r = ud;
     r->calls++;
+    if (ask_approval(r, x, id, name))
+        return;
     char *a = cJSON_PrintUnformatted(args);
     struct buf b;
     buf_init(&b, 0);
@@ -103,6 +127,7 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
     struct run *r = ud;
     (void) x;
     r->outcome = cJSON_PrintUnformatted(res->outcome);
+    uv_close((uv_handle_t *) &r->approval, NULL);
     sandbox_pool_close(r->pool, NULL, NULL);
 }
 
@@ -118,6 +143,8 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     snprintf(exe_and_mode, sizeof exe_and_mode, "%s", exe);
     struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0};
     r.pool = sandbox_pool_new(&r.loop, &pc);
+    uv_timer_init(&r.loop, &r.approval);
+    r.approval.data = &r;
     struct sandbox_exec_request rq = {
         .code = code, .code_len = strlen(code), .timeout_ms = timeout_ms, .grace_ms = 300,
         .memory_bytes = 32u << 20, .max_result_bytes = 1u << 20, .max_log_bytes = 1u << 16,
@@ -175,6 +202,24 @@ static void test_stall_detected(void **state)
 static void test_wait_deadline_while_waiting_on_timer(void **state)
 {
     char *o = run_program("warning", "__await(sleep(100000));", 150);
+    assert_non_null(strstr(o, "\"name\":\"TimeoutError\""));
+    free(o);
+}
+
+/* While the host waits for a person (paused), neither the worker's deadline
+ * nor the host's hard deadline runs out; a program that computes meanwhile
+ * still spends its own budget. */
+static void test_paused_while_approval_waits(void **state)
+{
+    char *o = run_program("warning",
+                          "var a = __await(callTool('s.approve', {}));\n"
+                          "var b = __await(callTool('s.approve', {}));\n"
+                          "__await(sleep(50)); return [a, b];",
+                          150);
+    assert_string_equal(o, "{\"ok\":true,\"value\":[\"approved\",\"approved\"]}");
+    free(o);
+    /* the sleep lets the call out (the worker flushes when it waits) */
+    o = run_program("warning", "callTool('s.approve', {}); __await(sleep(20)); for (;;) {}", 150);
     assert_non_null(strstr(o, "\"name\":\"TimeoutError\""));
     free(o);
 }
@@ -467,6 +512,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_seccomp_kills_forbidden_syscall),
         cmocka_unit_test(test_stall_detected),
         cmocka_unit_test(test_wait_deadline_while_waiting_on_timer),
+        cmocka_unit_test(test_paused_while_approval_waits),
         cmocka_unit_test(test_random_reseeded_per_worker),
         cmocka_unit_test(test_close_while_forking),
         cmocka_unit_test(test_finished_worker_that_stays_is_killed),

@@ -213,11 +213,11 @@ export class RawSession {
     this.nextId = 1;
   }
 
-  static async open(server, version = '2025-11-25', label) {
+  static async open(server, version = '2025-11-25', label, capabilities = {}) {
     const s = new RawSession(server, version, label);
     const r = await fetchAll(server, {
       headers: JSON_HEADERS,
-      body: { jsonrpc: '2.0', id: s.nextId++, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'e2e-http', version: '1.0.0' } } },
+      body: { jsonrpc: '2.0', id: s.nextId++, method: 'initialize', params: { protocolVersion: version, capabilities, clientInfo: { name: 'e2e-http', version: '1.0.0' } } },
       wire: s.wire,
     });
     if (r.status !== 200) throw new Error(`initialize: HTTP ${r.status}: ${r.text}`);
