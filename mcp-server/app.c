@@ -8,6 +8,7 @@
 #include "mcp-server/http/http.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/server.h"
+#include "mcp-server/stash.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
 #include "tools/policy/audit.h"
@@ -36,6 +37,7 @@ struct app {
     struct mcp_http *http;
     uv_signal_t sigterm, sigint, sighup;
     struct tools_audit *audit;
+    struct mcp_stash *stash;
     struct mcp_prompt *prompt; /* run on a terminal: approvals asked there */
     int stopping;
     int draining;
@@ -97,7 +99,8 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         .size = cfg->limits.pool_size,
         .address_space_bytes = cfg->limits.memory_bytes + (1ull << 30),
         .cpu_seconds = (unsigned) (cfg->limits.max_timeout_ms / 1000) + 10,
-        .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20),
+        .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20) +
+                          (cfg->limits.stash_max_entries ? cfg->limits.stash_max_bytes : 0),
         .log_level = log_level_name(log_get_level()),
         .max_runs = cfg->limits.sandbox_reuse ? cfg->limits.max_runs_per_worker : 0,
         .idle_ms = cfg->limits.worker_idle_ms,
@@ -112,6 +115,9 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
     a->pool = sandbox_pool_new(&a->loop, &pc);
+    struct mcp_stash_limits sl = {cfg->limits.stash_max_entries, cfg->limits.stash_max_bytes,
+                                  cfg->limits.stash_ttl_ms};
+    a->stash = mcp_stash_new(&sl);
     if (open_audit(a) < 0)
         a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
@@ -131,6 +137,7 @@ static int app_finish(struct app *a)
     uv_run(&a->loop, UV_RUN_DEFAULT);
     mcp_server_free(a->server);
     tools_audit_close(a->audit);
+    mcp_stash_free(a->stash);
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
@@ -270,7 +277,8 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     if (a.exit_code)
         return app_abort(&a);
     struct mcp_server_config sc = {
-        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
+        .stash = a.stash};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
@@ -301,7 +309,8 @@ int app_serve_http(const struct config *cfg, const char *exe)
                    .pool = a.pool,
                    .tools = a.tools,
                    .limits = &cfg->limits,
-                   .audit = a.audit},
+                   .audit = a.audit,
+                   .stash = a.stash},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
@@ -429,7 +438,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
         return app_abort(&a);
     a.json = json & APP_RUN_JSON;
     struct mcp_server_config sc = {
-        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit};
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
+        .stash = a.stash};
     sc.approve = run_approver(&a, json);
     sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};

@@ -16,6 +16,7 @@ struct tools_registry;
 struct tools_audit;
 struct config_limits;
 struct mcp_prompt;
+struct mcp_stash;
 
 /* Who approves `ask` tools (docs/policy.md). */
 enum mcp_approve {
@@ -33,6 +34,7 @@ struct mcp_server_config {
     struct tools_audit *audit;  /* may be NULL: no audit log */
     enum mcp_approve approve;
     struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
+    struct mcp_stash *stash;    /* whole results kept as resources; may be NULL (none) */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's

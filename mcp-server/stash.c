@@ -13,6 +13,7 @@
 struct entry {
     char uri[MCP_STASH_URI_MAX];
     uint64_t owner, created_ms;
+    int blob;
     char *mime, *data;
     size_t len;
     struct entry *prev, *next;
@@ -91,7 +92,7 @@ static void drop_expired(struct mcp_stash *s, uint64_t now_ms)
     }
 }
 
-int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, const char *data,
+int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
                   size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX])
 {
     if (s->lim.max_entries == 0 || len > s->lim.max_bytes)
@@ -106,6 +107,7 @@ int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, const c
     memcpy(e->uri + sizeof MCP_STASH_PREFIX - 1, hex, sizeof hex);
     e->owner = owner;
     e->created_ms = now_ms;
+    e->blob = blob;
     e->mime = xstrdup(mime ? mime : "application/octet-stream");
     e->data = xmalloc(len + 1);
     if (len)
@@ -134,7 +136,7 @@ static int same_uri(const char *a, const char *b)
 }
 
 const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, uint64_t now_ms,
-                          size_t *len, const char **mime)
+                          size_t *len, const char **mime, int *blob)
 {
     if (strlen(uri) >= MCP_STASH_URI_MAX)
         return NULL;
@@ -148,6 +150,8 @@ const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, 
         *len = e->len;
         if (mime)
             *mime = e->mime;
+        if (blob)
+            *blob = e->blob;
         return e->data;
     }
     return NULL;

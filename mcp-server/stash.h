@@ -30,16 +30,18 @@ void mcp_stash_free(struct mcp_stash *s);
  * time now_ms, evicting expired entries and then the least recently used
  * ones until the bounds hold. Writes the new entry's URI to uri. Returns 0,
  * or -1 when the entry alone is over max_bytes or the stash is off (nothing
- * kept, nothing evicted). */
-int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, const char *data,
+ * kept, nothing evicted). blob: data is base64 of binary content (a
+ * resource read answers it as "blob", else as "text"). */
+int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
                   size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX]);
 
 /* The entry behind uri, when it exists, has not expired at now_ms and
  * belongs to owner: its data (borrowed until the next call that changes the
- * store), length and MIME type; the read makes it the most recently used.
+ * store), length, MIME type and blob flag (mime and blob may be NULL); the
+ * read makes it the most recently used.
  * NULL otherwise (a foreign entry looks exactly like a missing one). */
 const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, uint64_t now_ms,
-                          size_t *len, const char **mime);
+                          size_t *len, const char **mime, int *blob);
 
 /* Drops every entry of owner (the connection or session ended). */
 void mcp_stash_forget(struct mcp_stash *s, uint64_t owner);

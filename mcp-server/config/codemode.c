@@ -59,6 +59,7 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "policy",
                                             "audit",
                                             "sandbox",
+                                            "stash",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -345,6 +346,10 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
         return -1;
     cJSON *sandbox = cJSON_GetObjectItemCaseSensitive(block, "sandbox");
     if (sandbox != NULL && config__sandbox(x, sandbox, &sp) < 0)
+        return -1;
+    struct config_kpath tp = {p, "stash", 0};
+    cJSON *stash = cJSON_GetObjectItemCaseSensitive(block, "stash");
+    if (stash != NULL && config__stash(x, stash, &tp) < 0)
         return -1;
     return read_authority(x, block, p);
 }
