@@ -365,17 +365,40 @@ static void print_log_notification(const cJSON *params)
     print_text(stderr, prefix, data->valuestring);
 }
 
+/* A program that returned content blocks: each text as it is, the others
+ * as one line saying what they are. */
+static void print_blocks(const cJSON *content, int n)
+{
+    const cJSON *b = content ? content->child : NULL;
+    for (int i = 0; i < n && b; i++, b = b->next) {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(b, "type");
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(b, "text");
+        const cJSON *mime = cJSON_GetObjectItemCaseSensitive(b, "mimeType");
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
+        if (cJSON_IsString(text))
+            print_text(stdout, "", text->valuestring);
+        else
+            printf("[%s%s%s%s%s]\n", cJSON_IsString(type) ? type->valuestring : "block",
+                   cJSON_IsString(mime) ? " " : "", cJSON_IsString(mime) ? mime->valuestring : "",
+                   cJSON_IsString(uri) ? " " : "", cJSON_IsString(uri) ? uri->valuestring : "");
+    }
+}
+
 static void print_result(struct app *a, const cJSON *result)
 {
     const cJSON *is_error = cJSON_GetObjectItemCaseSensitive(result, "isError");
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     const cJSON *first = cJSON_GetArrayItem(content, 0);
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(first, "text");
+    const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(result, "structuredContent"), "content");
     a->exit_code = cJSON_IsTrue(is_error) ? 1 : 0;
     if (a->json) {
         char *s = json_print(cJSON_GetObjectItemCaseSensitive(result, "structuredContent"));
         printf("%s\n", s ? s : "null");
         free(s);
+    } else if (cJSON_IsArray(blocks)) {
+        print_blocks(content, cJSON_GetArraySize(blocks));
     } else if (cJSON_IsString(text)) {
         print_text(a->exit_code ? stderr : stdout, "", text->valuestring);
     }
