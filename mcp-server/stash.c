@@ -121,16 +121,15 @@ int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blo
     return 0;
 }
 
-/* Compares every byte, so the time taken does not tell how much matched. */
+/* Compares up to the end of the shorter string without stopping at the
+ * first difference, so the time taken does not tell how much matched. */
 static int same_uri(const char *a, const char *b)
 {
     unsigned char diff = 0;
     for (size_t i = 0; i < MCP_STASH_URI_MAX; i++) {
         diff |= (unsigned char) (a[i] ^ b[i]);
-        if (a[i] == '\0' || b[i] == '\0') {
-            diff |= (unsigned char) (a[i] ^ b[i]);
+        if (a[i] == '\0' || b[i] == '\0')
             break;
-        }
     }
     return diff == 0;
 }

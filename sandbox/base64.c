@@ -1,88 +1,12 @@
-/* Base64 natives of the sandbox (see base64.h): the codec and the four
- * functions the prelude wraps as atob, btoa, Uint8Array.fromBase64 and
- * Uint8Array.prototype.toBase64. */
+/* Base64 natives of the sandbox (see base64.h): the four functions the
+ * prelude wraps as atob, btoa, Uint8Array.fromBase64 and
+ * Uint8Array.prototype.toBase64, on the codec of common/base64.c. */
 #include "sandbox/base64.h"
+#include "common/base64.h"
 
 #include "duktape.h"
 
 #include <string.h>
-
-static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static int sextet(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-static int is_space(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
-long sandbox_base64_decode(const char *in, size_t n, unsigned char *out)
-{
-    unsigned acc = 0;
-    size_t digits = 0, pads = 0, o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char) in[i];
-        if (is_space(c))
-            continue;
-        if (c == '=') {
-            pads++;
-            continue;
-        }
-        int v = sextet(c);
-        if (v < 0 || pads)
-            return -1; /* not base64, or data after padding */
-        acc = (acc << 6) | (unsigned) v;
-        if (++digits % 4 == 0) {
-            out[o++] = (unsigned char) (acc >> 16);
-            out[o++] = (unsigned char) (acc >> 8);
-            out[o++] = (unsigned char) acc;
-            acc = 0;
-        }
-    }
-    size_t rest = digits % 4;
-    if (rest == 1 || (pads && (rest + pads) % 4 != 0) || pads > 2)
-        return -1;
-    if (rest == 2)
-        out[o++] = (unsigned char) (acc >> 4);
-    else if (rest == 3) {
-        out[o++] = (unsigned char) (acc >> 10);
-        out[o++] = (unsigned char) (acc >> 2);
-    }
-    return (long) o;
-}
-
-size_t sandbox_base64_encode(const unsigned char *in, size_t n, char *out)
-{
-    size_t o = 0, i = 0;
-    for (; i + 3 <= n; i += 3) {
-        unsigned v = (unsigned) in[i] << 16 | (unsigned) in[i + 1] << 8 | in[i + 2];
-        out[o++] = alphabet[v >> 18];
-        out[o++] = alphabet[(v >> 12) & 63];
-        out[o++] = alphabet[(v >> 6) & 63];
-        out[o++] = alphabet[v & 63];
-    }
-    if (i < n) {
-        unsigned v = (unsigned) in[i] << 16 | (i + 1 < n ? (unsigned) in[i + 1] << 8 : 0);
-        out[o++] = alphabet[v >> 18];
-        out[o++] = alphabet[(v >> 12) & 63];
-        out[o++] = i + 1 < n ? alphabet[(v >> 6) & 63] : '=';
-        out[o++] = '=';
-    }
-    return o;
-}
 
 static duk_ret_t invalid(duk_context *ctx, const char *what)
 {
@@ -98,7 +22,7 @@ static unsigned char *decode_arg(duk_context *ctx, size_t *len)
     duk_size_t n;
     const char *s = duk_require_lstring(ctx, 0, &n);
     unsigned char *out = duk_push_fixed_buffer(ctx, n / 4 * 3 + 3);
-    long got = sandbox_base64_decode(s, n, out);
+    long got = base64_decode(s, n, out);
     if (got < 0)
         invalid(ctx, "the string is not valid base64");
     *len = (size_t) got;
@@ -148,7 +72,7 @@ static duk_ret_t native_btoa(duk_context *ctx)
                            "btoa: the string has characters outside Latin-1 (U+0000 to U+00FF)");
     }
     char *out = duk_push_fixed_buffer(ctx, (len + 2) / 3 * 4 + 1);
-    size_t o = sandbox_base64_encode(bytes, len, out);
+    size_t o = base64_encode(bytes, len, out);
     duk_push_lstring(ctx, out, o);
     return 1;
 }
@@ -171,7 +95,7 @@ static duk_ret_t native_to_base64(duk_context *ctx)
         return duk_error(ctx, DUK_ERR_TYPE_ERROR, "toBase64: not a Uint8Array");
     const unsigned char *data = duk_get_buffer_data(ctx, 0, &n);
     char *out = duk_push_fixed_buffer(ctx, (n + 2) / 3 * 4 + 1);
-    size_t o = sandbox_base64_encode(data, n, out);
+    size_t o = base64_encode(data, n, out);
     duk_push_lstring(ctx, out, o);
     return 1;
 }

@@ -1,4 +1,4 @@
-/* Unit tests of sandbox/base64.c's codec: RFC 4648 vectors both ways,
+/* Unit tests of common/base64.c's codec: RFC 4648 vectors both ways,
  * forgiving decoding (whitespace, missing padding) and what it refuses
  * (foreign characters, data after padding, a lone last digit, too much
  * padding); all 256 byte values round-trip. */
@@ -9,13 +9,13 @@
 
 #include <cmocka.h>
 
-#include "sandbox/base64.h"
+#include "common/base64.h"
 
 #include <string.h>
 
 static long decode(const char *in, unsigned char *out)
 {
-    return sandbox_base64_decode(in, strlen(in), out);
+    return base64_decode(in, strlen(in), out);
 }
 
 static void test_vectors(void **state)
@@ -27,7 +27,7 @@ static void test_vectors(void **state)
     for (int i = 0; i < 7; i++) {
         char enc[16];
         unsigned char dec[16];
-        size_t n = sandbox_base64_encode((const unsigned char *) plain[i], strlen(plain[i]), enc);
+        size_t n = base64_encode((const unsigned char *) plain[i], strlen(plain[i]), enc);
         assert_int_equal(n, strlen(coded[i]));
         assert_memory_equal(enc, coded[i], n);
         long m = decode(coded[i], dec);
@@ -68,9 +68,9 @@ static void test_all_bytes(void **state)
     char enc[344 + 1];
     for (int i = 0; i < 256; i++)
         in[i] = (unsigned char) i;
-    size_t n = sandbox_base64_encode(in, sizeof in, enc);
+    size_t n = base64_encode(in, sizeof in, enc);
     assert_int_equal(n, 344);
-    assert_int_equal(sandbox_base64_decode(enc, n, back), 256);
+    assert_int_equal(base64_decode(enc, n, back), 256);
     assert_memory_equal(back, in, 256);
 }
 
