@@ -93,13 +93,13 @@ static void not_found(struct mcp_request *r, const char *uri)
     cJSON_Delete(data);
 }
 
-/* Answers with one contents entry (consumed); cache hints when cacheable. */
-static void reply_contents(struct mcp_request *r, cJSON *c, int cacheable)
+/* Answers with one contents entry (consumed) and the cache hints (private:
+ * a stash entry is one principal's, and it never changes). */
+static void reply_contents(struct mcp_request *r, cJSON *c)
 {
     cJSON *res = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(res, "contents"), c);
-    if (cacheable)
-        add_cache_hints(r, res);
+    add_cache_hints(r, res);
     mcp_request_result(r, res);
     cJSON_Delete(res);
 }
@@ -117,7 +117,7 @@ void mcp_resources_read(struct mcp_request *r, const cJSON *params)
         if (c == NULL)
             not_found(r, uri->valuestring);
         else
-            reply_contents(r, c, 0);
+            reply_contents(r, c);
         return;
     }
     char *text = resource_text(r, uri->valuestring);
@@ -130,5 +130,5 @@ void mcp_resources_read(struct mcp_request *r, const cJSON *params)
     cJSON_AddStringToObject(c, "mimeType", "application/typescript");
     cJSON_AddStringToObject(c, "text", text);
     free(text);
-    reply_contents(r, c, 1);
+    reply_contents(r, c);
 }

@@ -12,10 +12,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { auditSchemas } from './lib/audit.mjs';
+import { HttpServer, modernCall, RawSession } from './lib/http.mjs';
 import { assertClean, EVERYTHING, exec, NODE, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { sleep, startServer } from './lib/raw.mjs';
 import { connectSdk } from './lib/sdk.mjs';
+import { Wire } from './lib/wire.mjs';
 
 const IMAGES = path.join(REPO_ROOT, 'tests/fixtures/servers/images.mjs');
 const TINY = /MCP_TINY_IMAGE = "([^"]+)"/.exec(
@@ -184,6 +186,16 @@ async function connectSdkTo(url) {
 }
 
 describe('each stash bound evicts', () => {
+  /** Runs fn(h) against a stdio server whose codemode.stash is `stash`. */
+  async function withStash(stash, label, fn) {
+    const h = await serve(config({ stash }, `${label}.json`), { label });
+    try {
+      await fn(h);
+    } finally {
+      await h.close();
+      await assertClean(h);
+    }
+  }
   const stashThree = async (h, size) => {
     const uris = [];
     for (let i = 0; i < 3; i++) {
@@ -193,56 +205,50 @@ describe('each stash bound evicts', () => {
     return Promise.all(uris.map(async (u) => (await read(h, u)).contents !== undefined));
   };
 
-  test('count (maxEntries): the least recently used goes first', async () => {
-    const h = await serve(config({ stash: { maxEntries: 2 } }, 'count.json'), { label: 'stash-count' });
-    try {
-      assert.deepEqual(await stashThree(h, 10), [false, true, true]);
-    } finally {
-      await h.close();
-      await assertClean(h);
-    }
-  });
+  test('count (maxEntries): the least recently used goes first', () => withStash({ maxEntries: 2 }, 'stash-count', async (h) => {
+    assert.deepEqual(await stashThree(h, 10), [false, true, true]);
+  }));
 
-  test('bytes (maxBytes)', async () => {
-    const h = await serve(config({ stash: { maxBytes: 2048 } }, 'bytes.json'), { label: 'stash-bytes' });
-    try {
-      assert.deepEqual(await stashThree(h, 900), [false, true, true]);
-      const tooBig = await exec(h.client, `return await content.stash('x'.repeat(3000))`);
-      assert.equal(tooBig.ok, false);
-      assert.match(tooBig.error.message, /over the stash's limit of 2048 bytes/);
-    } finally {
-      await h.close();
-      await assertClean(h);
-    }
-  });
+  test('bytes (maxBytes)', () => withStash({ maxBytes: 2048 }, 'stash-bytes', async (h) => {
+    assert.deepEqual(await stashThree(h, 900), [false, true, true]);
+    const tooBig = await exec(h.client, `return await content.stash('x'.repeat(3000))`);
+    assert.equal(tooBig.ok, false);
+    assert.match(tooBig.error.message, /over the stash's limit of 2048 bytes/);
+  }));
 
-  test('age (ttlMs)', async () => {
-    const h = await serve(config({ stash: { ttlMs: 300 } }, 'age.json'), { label: 'stash-age' });
-    try {
-      const r = await exec(h.client, `return await content.stash('short-lived')`);
-      const uri = r.raw.content[0].uri;
-      assert.equal((await read(h, uri)).contents[0].text, 'short-lived');
-      await sleep(400);
-      assert.equal((await read(h, uri)).error?.code, -32002);
-    } finally {
-      await h.close();
-      await assertClean(h);
-    }
-  });
+  test('age (ttlMs)', () => withStash({ ttlMs: 300 }, 'stash-age', async (h) => {
+    const r = await exec(h.client, `return await content.stash('short-lived')`);
+    const uri = r.raw.content[0].uri;
+    assert.equal((await read(h, uri)).contents[0].text, 'short-lived');
+    await sleep(400);
+    assert.equal((await read(h, uri)).error?.code, -32002);
+  }));
 
-  test('off (maxEntries 0): a result over the limit is only truncated, content.stash says why', async () => {
-    const h = await serve(config({ stash: { maxEntries: 0 } }, 'off.json'), { label: 'stash-off' });
-    try {
-      const r = await exec(h.client, `return 'y'.repeat(20000)`);
-      assert.match(r.text, /return less, or a summary\]$/);
-      assert.equal(r.raw.content.some((b) => b.type === 'resource_link'), false);
-      const s = await exec(h.client, `return await content.stash(1)`);
-      assert.match(s.error.message, /the stash is off/);
-    } finally {
-      await h.close();
-      await assertClean(h);
-    }
-  });
+  test('off (maxEntries 0): a result over the limit is only truncated, content.stash says why', () => withStash({ maxEntries: 0 }, 'stash-off', async (h) => {
+    const r = await exec(h.client, `return 'y'.repeat(20000)`);
+    assert.match(r.text, /return less, or a summary\]$/);
+    assert.equal(r.raw.content.some((b) => b.type === 'resource_link'), false);
+    const s = await exec(h.client, `return await content.stash(1)`);
+    assert.match(s.error.message, /the stash is off/);
+  }));
+});
+
+test('HTTP 2026-07-28 stateless: the stateless requests share a stash; a 2025 session does not see it', async () => {
+  const srv = await HttpServer.start(['--config', config({}, 'stateless.json')], { label: 'stateless' });
+  const wire = new Wire('stateless');
+  try {
+    const code = `return await content.stash('stateless')`;
+    const r = await modernCall(srv, wire, 'tools/call', { name: 'execute_code', arguments: { code } }, { id: 1 });
+    const uri = r.messages.at(-1).result.content[0].uri;
+    assert.match(uri, /^codemode:\/\/stash\/[0-9a-f]{32}$/);
+    const got = await modernCall(srv, wire, 'resources/read', { uri }, { id: 2 });
+    assert.equal(got.messages.at(-1).result.contents[0].text, 'stateless');
+    const session = await RawSession.open(srv);
+    const other = await session.call('resources/read', { uri });
+    assert.equal(other.messages[0].error?.code, -32002);
+  } finally {
+    await srv.stop();
+  }
 });
 
 describe('older revisions get text for the blocks they lack', () => {
