@@ -8,6 +8,7 @@
 #include "mcp-server/http/http.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/server.h"
+#include "mcp-server/stash.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
 #include "tools/policy/audit.h"
@@ -38,6 +39,7 @@ struct app {
     uv_signal_t sigterm, sigint, sighup;
     struct tools_audit *audit;
     struct tools_state_service *state; /* state.* and skills.*, or NULL when off */
+    struct mcp_stash *stash;
     struct mcp_prompt *prompt; /* run on a terminal: approvals asked there */
     int stopping;
     int draining;
@@ -119,7 +121,10 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         .size = cfg->limits.pool_size,
         .address_space_bytes = cfg->limits.memory_bytes + (1ull << 30),
         .cpu_seconds = (unsigned) (cfg->limits.max_timeout_ms / 1000) + 10,
-        .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20),
+        /* a cut result also comes whole, up to the stash's size (escaped lone
+         * surrogates may double it) */
+        .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20) +
+                          (cfg->limits.stash_max_entries ? 2 * cfg->limits.stash_max_bytes : 0),
         .log_level = log_level_name(log_get_level()),
         .max_runs = cfg->limits.sandbox_reuse ? cfg->limits.max_runs_per_worker : 0,
         .idle_ms = cfg->limits.worker_idle_ms,
@@ -134,6 +139,9 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
     a->pool = sandbox_pool_new(&a->loop, &pc);
+    struct mcp_stash_limits sl = {cfg->limits.stash_max_entries, cfg->limits.stash_max_bytes,
+                                  cfg->limits.stash_ttl_ms};
+    a->stash = mcp_stash_new(&sl);
     if (open_audit(a) < 0)
         a->exit_code = 1; /* the callers stop at once */
     a->state = start_state(a);
@@ -155,6 +163,7 @@ static int app_finish(struct app *a)
     mcp_server_free(a->server);
     tools_audit_close(a->audit);
     tools_state_service_free(a->state);
+    mcp_stash_free(a->stash);
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
@@ -295,7 +304,8 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
         return app_abort(&a);
     struct mcp_server_config sc = {
         .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
-        .state = a.state, .expose_skills = cfg->state.expose_skills};
+        .state = a.state, .expose_skills = cfg->state.expose_skills,
+        .stash = a.stash};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
@@ -328,7 +338,8 @@ int app_serve_http(const struct config *cfg, const char *exe)
                    .limits = &cfg->limits,
                    .audit = a.audit,
                    .state = a.state,
-                   .expose_skills = cfg->state.expose_skills},
+                   .expose_skills = cfg->state.expose_skills,
+                   .stash = a.stash},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
         .allowed_origins = cfg->http_allowed_origins,
@@ -383,17 +394,40 @@ static void print_log_notification(const cJSON *params)
     print_text(stderr, prefix, data->valuestring);
 }
 
+/* A program that returned content blocks: each text as it is, the others
+ * as one line saying what they are. */
+static void print_blocks(const cJSON *content, int n)
+{
+    const cJSON *b = content ? content->child : NULL;
+    for (int i = 0; i < n && b; i++, b = b->next) {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(b, "type");
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(b, "text");
+        const cJSON *mime = cJSON_GetObjectItemCaseSensitive(b, "mimeType");
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
+        if (cJSON_IsString(text))
+            print_text(stdout, "", text->valuestring);
+        else
+            printf("[%s%s%s%s%s]\n", cJSON_IsString(type) ? type->valuestring : "block",
+                   cJSON_IsString(mime) ? " " : "", cJSON_IsString(mime) ? mime->valuestring : "",
+                   cJSON_IsString(uri) ? " " : "", cJSON_IsString(uri) ? uri->valuestring : "");
+    }
+}
+
 static void print_result(struct app *a, const cJSON *result)
 {
     const cJSON *is_error = cJSON_GetObjectItemCaseSensitive(result, "isError");
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     const cJSON *first = cJSON_GetArrayItem(content, 0);
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(first, "text");
+    const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(result, "structuredContent"), "content");
     a->exit_code = cJSON_IsTrue(is_error) ? 1 : 0;
     if (a->json) {
         char *s = json_print(cJSON_GetObjectItemCaseSensitive(result, "structuredContent"));
         printf("%s\n", s ? s : "null");
         free(s);
+    } else if (cJSON_IsArray(blocks)) {
+        print_blocks(content, cJSON_GetArraySize(blocks));
     } else if (cJSON_IsString(text)) {
         print_text(a->exit_code ? stderr : stdout, "", text->valuestring);
     }
@@ -457,7 +491,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     a.json = json & APP_RUN_JSON;
     struct mcp_server_config sc = {
         .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
-        .state = a.state, .expose_skills = cfg->state.expose_skills};
+        .state = a.state, .expose_skills = cfg->state.expose_skills,
+        .stash = a.stash};
     sc.approve = run_approver(&a, json);
     sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};

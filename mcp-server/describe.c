@@ -22,6 +22,10 @@ static const char contract[] =
     "schema throw ToolArgumentError before anything is sent, listing each violation. A call the "
     "server's policy refuses throws ToolPolicyError or ToolApprovalError (both ToolErrors; "
     "retrying does not help).\n"
+    "Return content.image(base64, mimeType), content.text(s), content.audio(...), "
+    "content.resource({...}) or an array of them (tools' image blocks too) to give the client "
+    "real content blocks; await content.stash(value) keeps a value as a resource and links it; a "
+    "result over the limit is kept whole the same way.\n"
     "console.log/info/warn/error/debug output is returned with the result. Also available: "
     "sleep(ms), setTimeout, searchTools(query), describeTool(name). No require, file system, "
     "network or environment.\n";
@@ -100,6 +104,17 @@ static cJSON *output_schema(void)
     cJSON_AddStringToObject(cJSON_AddObjectToObject(logs, "items"), "type", "string");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "error"), "type", "object");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "stats"), "type", "object");
+    cJSON *trunc = cJSON_AddObjectToObject(props, "resultTruncated");
+    cJSON_AddStringToObject(trunc, "type", "object");
+    cJSON_AddStringToObject(trunc, "description",
+                            "the result was over the limit: its size (bytes), the limit, and "
+                            "the uri of the resource holding it whole (when kept)");
+    cJSON *blocks = cJSON_AddObjectToObject(props, "content");
+    cJSON_AddStringToObject(blocks, "type", "array");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(blocks, "items"), "type", "object");
+    cJSON_AddStringToObject(blocks, "description",
+                            "the program returned content blocks (they are the result's content): "
+                            "type, mimeType, uri and decoded bytes of each");
     cJSON *planned = cJSON_AddObjectToObject(props, "plannedCalls");
     cJSON_AddStringToObject(planned, "type", "array");
     cJSON_AddStringToObject(planned, "description",

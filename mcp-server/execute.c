@@ -4,6 +4,9 @@
  * turns the outcome into a CallToolResult for the request's revision. */
 #include "mcp-server/server_internal.h"
 #include "mcp-server/config/config.h"
+#include "mcp-server/content.h"
+#include "mcp-server/stash.h"
+#include "mcp-server/stash_link.h"
 #include "sandbox/execution.h"
 #include "tools/policy/audit.h"
 #include "tools/registry.h"
@@ -63,11 +66,25 @@ static void call_replied(void *ud, int ok, const char *json, size_t len)
     free(c);
 }
 
+/* content.stash(value): answered at once, by the server (stash_link.c). */
+static void stash_call(struct mcp_execution *e, long id, const cJSON *value)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    int ok = mcp_stash_link_call(e->req, value, &b);
+    sandbox_exec_reply(e->x, id, ok, b.data, b.len);
+    buf_free(&b);
+}
+
 static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
                     const cJSON *args)
 {
     struct mcp_execution *e = ud;
     (void) x;
+    if (strcmp(op, "stash") == 0) {
+        stash_call(e, id, args);
+        return;
+    }
     struct host_call *c = xcalloc(1, sizeof *c);
     c->e = e;
     c->id = id;
@@ -202,7 +219,7 @@ static char *error_text(const cJSON *err)
     return buf_steal(&b);
 }
 
-static char *value_text(const cJSON *outcome)
+static char *value_text(const cJSON *outcome, const char *whole_uri)
 {
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(outcome, "value");
     const cJSON *trunc = cJSON_GetObjectItemCaseSensitive(outcome, "truncated");
@@ -211,10 +228,13 @@ static char *value_text(const cJSON *outcome)
         const cJSON *limit = cJSON_GetObjectItemCaseSensitive(trunc, "limit");
         struct buf b;
         buf_init(&b, 0);
-        buf_printf(&b, "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f "
-                       "bytes; return less, or a summary]",
+        buf_printf(&b, "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f bytes; ",
                    value->valuestring, cJSON_IsNumber(bytes) ? bytes->valuedouble : 0,
                    cJSON_IsNumber(limit) ? limit->valuedouble : 0);
+        if (whole_uri)
+            buf_printf(&b, "the whole result can be read for a while as the resource %s]", whole_uri);
+        else
+            buf_append_str(&b, "return less, or a summary]");
         return buf_steal(&b);
     }
     if (value == NULL)
@@ -222,11 +242,42 @@ static char *value_text(const cJSON *outcome)
     return json_print(value);
 }
 
+/* A result over the limit that came whole: kept in the stash (stash_link.c);
+ * the link block, or NULL (no stash, or too big for it). */
+static cJSON *keep_whole(struct mcp_request *req, const cJSON *outcome, char *uri)
+{
+    const cJSON *whole = cJSON_GetObjectItemCaseSensitive(outcome, "whole");
+    if (whole == NULL || !cJSON_GetObjectItemCaseSensitive(outcome, "truncated"))
+        return NULL;
+    char *text = json_print(whole);
+    cJSON *link = mcp_stash_link_keep(req, text, strlen(text), uri);
+    free(text);
+    return link;
+}
+
+/* structuredContent.result / resultTruncated / content for a success. */
+static void structured_value(cJSON *sc, const cJSON *outcome, int is_content, const char *uri)
+{
+    const cJSON *trunc = cJSON_GetObjectItemCaseSensitive(outcome, "truncated");
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(outcome, "value");
+    if (trunc) {
+        cJSON_AddNullToObject(sc, "result");
+        cJSON *t = cJSON_Duplicate(trunc, 1);
+        if (uri)
+            cJSON_AddStringToObject(t, "uri", uri);
+        cJSON_AddItemToObject(sc, "resultTruncated", t);
+    } else if (is_content) {
+        cJSON_AddItemToObject(sc, "content", mcp_content_summary(value));
+    } else if (value) {
+        cJSON_AddItemToObject(sc, "result", cJSON_Duplicate(value, 1));
+    }
+}
+
 static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_result *r)
 {
     const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r->outcome, "ok");
     int success = cJSON_IsTrue(ok);
-    char note[160], *dropped = NULL;
+    char note[160], *dropped = NULL, uri[MCP_STASH_URI_MAX];
     if (r->logs_dropped) {
         snprintf(note, sizeof note,
                  "[%s%u more console lines dropped: the console output limit was reached]",
@@ -236,9 +287,19 @@ static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_re
     cJSON *res = cJSON_CreateObject();
     cJSON *content = cJSON_AddArrayToObject(res, "content");
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(r->outcome, "error");
-    char *main_text = success ? value_text(r->outcome) : error_text(err);
-    add_text(content, main_text);
-    free(main_text);
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(r->outcome, "value");
+    cJSON *link = success ? keep_whole(req, r->outcome, uri) : NULL;
+    int is_content = success && !cJSON_GetObjectItemCaseSensitive(r->outcome, "truncated") &&
+                     mcp_content_is_content(value);
+    if (is_content) {
+        mcp_content_append(content, value, req->rev);
+    } else {
+        char *main_text = success ? value_text(r->outcome, link ? uri : NULL) : error_text(err);
+        add_text(content, main_text);
+        free(main_text);
+    }
+    if (link)
+        cJSON_AddItemToArray(content, link);
     if (r->nlogs || dropped) {
         char *ct = console_text(r, dropped);
         add_text(content, ct);
@@ -248,18 +309,10 @@ static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_re
         cJSON_AddTrueToObject(res, "isError");
     if (mcp_has_structured_content(req->rev)) {
         cJSON *sc = cJSON_AddObjectToObject(res, "structuredContent");
-        if (success) {
-            const cJSON *trunc = cJSON_GetObjectItemCaseSensitive(r->outcome, "truncated");
-            const cJSON *value = cJSON_GetObjectItemCaseSensitive(r->outcome, "value");
-            if (trunc) {
-                cJSON_AddNullToObject(sc, "result");
-                cJSON_AddItemToObject(sc, "resultTruncated", cJSON_Duplicate(trunc, 1));
-            } else if (value) {
-                cJSON_AddItemToObject(sc, "result", cJSON_Duplicate(value, 1));
-            }
-        } else if (err) {
+        if (success)
+            structured_value(sc, r->outcome, is_content, link ? uri : NULL);
+        else if (err)
             cJSON_AddItemToObject(sc, "error", cJSON_Duplicate(err, 1));
-        }
         cJSON_AddItemToObject(sc, "logs", logs_array(r, dropped));
         cJSON_AddItemToObject(sc, "stats", stats_object(r));
     }
@@ -389,6 +442,7 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .timeout_ms = timeout,
         .memory_bytes = l->memory_bytes,
         .max_result_bytes = l->max_result_bytes,
+        .max_whole_bytes = l->stash_max_entries ? l->stash_max_bytes : 0,
         .max_log_bytes = l->max_log_bytes,
         .max_calls = au.max_calls,
         .max_concurrent = l->max_concurrent_calls,

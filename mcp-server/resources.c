@@ -1,7 +1,10 @@
 /* MCP resources: the TypeScript declarations of what programs can call,
  * readable as codemode://declarations.d.ts, and those of each server as
- * codemode://servers/<id>.d.ts. */
+ * codemode://servers/<id>.d.ts; stashed results (codemode://stash/<id>,
+ * stash_link.c) are readable by their principal but not listed. */
 #include "mcp-server/server_internal.h"
+#include "mcp-server/stash.h"
+#include "mcp-server/stash_link.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
@@ -81,6 +84,26 @@ static char *resource_text(struct mcp_request *r, const char *uri)
     return text;
 }
 
+static void not_found(struct mcp_request *r, const char *uri)
+{
+    cJSON *data = cJSON_CreateObject();
+    cJSON_AddStringToObject(data, "uri", uri);
+    mcp_request_error(r, mcp_is_modern(r->rev) ? RPC_INVALID_PARAMS : MCP_ERR_RESOURCE_NOT_FOUND,
+                      "Resource not found", data);
+    cJSON_Delete(data);
+}
+
+/* Answers with one contents entry (consumed) and the cache hints (private:
+ * a stash entry is one principal's, and it never changes). */
+static void reply_contents(struct mcp_request *r, cJSON *c)
+{
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(res, "contents"), c);
+    add_cache_hints(r, res);
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
 void mcp_resources_read(struct mcp_request *r, const cJSON *params)
 {
     const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
@@ -89,24 +112,23 @@ void mcp_resources_read(struct mcp_request *r, const cJSON *params)
                           NULL);
         return;
     }
-    char *text = resource_text(r, uri->valuestring);
-    if (text == NULL) {
-        cJSON *data = cJSON_CreateObject();
-        cJSON_AddStringToObject(data, "uri", uri->valuestring);
-        mcp_request_error(r, mcp_is_modern(r->rev) ? RPC_INVALID_PARAMS : MCP_ERR_RESOURCE_NOT_FOUND,
-                          "Resource not found", data);
-        cJSON_Delete(data);
+    if (strncmp(uri->valuestring, MCP_STASH_PREFIX, strlen(MCP_STASH_PREFIX)) == 0) {
+        cJSON *c = mcp_stash_link_contents(r, uri->valuestring);
+        if (c == NULL)
+            not_found(r, uri->valuestring);
+        else
+            reply_contents(r, c);
         return;
     }
-    cJSON *res = cJSON_CreateObject();
-    cJSON *contents = cJSON_AddArrayToObject(res, "contents");
+    char *text = resource_text(r, uri->valuestring);
+    if (text == NULL) {
+        not_found(r, uri->valuestring);
+        return;
+    }
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "uri", uri->valuestring);
     cJSON_AddStringToObject(c, "mimeType", "application/typescript");
     cJSON_AddStringToObject(c, "text", text);
-    cJSON_AddItemToArray(contents, c);
     free(text);
-    add_cache_hints(r, res);
-    mcp_request_result(r, res);
-    cJSON_Delete(res);
+    reply_contents(r, c);
 }

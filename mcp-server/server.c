@@ -2,6 +2,7 @@
  * 2026-07-28 stateless request), dispatch, batches, cancellation and the
  * envelopes of replies and notifications. */
 #include "mcp-server/server_internal.h"
+#include "mcp-server/stash.h"
 #include "mcp-server/version.h"
 #include "sandbox/pool.h"
 #include "tools/registry.h"
@@ -869,6 +870,8 @@ void mcp_server_free(struct mcp_server *s)
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
     mcp_server_detach_pool(s); /* its kept workers end */
+    if (s->cfg.stash)
+        mcp_stash_forget(s->cfg.stash, s->worker_principal); /* and what it stashed */
     free(s->principal);
     free(s->state_principal);
     mcp_approval_free_session(s);

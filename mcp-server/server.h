@@ -17,6 +17,7 @@ struct tools_audit;
 struct tools_state_service;
 struct config_limits;
 struct mcp_prompt;
+struct mcp_stash;
 
 /* Who approves `ask` tools (docs/policy.md). */
 enum mcp_approve {
@@ -38,6 +39,7 @@ struct mcp_server_config {
     int expose_skills;          /* codemode.skills.exposeAsTools */
     const char *instance_id;    /* codemode.http.instanceId, borrowed: 2026-07-28
                                  * requestStates start "ID." (park.c); NULL: none */
+    struct mcp_stash *stash;    /* whole results kept as resources; may be NULL (none) */
 };
 
 /* Where outgoing messages go. A connection has a session channel (stdio's

@@ -2,6 +2,7 @@
  * object, and the protected entry points (start, settle, timers, outcome).
  * The only place, with limits.c and the worker, that includes duktape.h. */
 #include "sandbox/engine.h"
+#include "sandbox/base64.h"
 #include "sandbox/limits.h"
 #include "sandbox/lower/lower.h"
 #include "common/alloc.h"
@@ -224,6 +225,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "done", native_done, 0);
     put_native(ctx, "unhandled", native_unhandled, 0);
     put_native(ctx, "lower", native_lower, 1);
+    sandbox_base64_put_natives(ctx);
     duk_put_prop_string(ctx, -2, "host");
 }
 
@@ -783,7 +785,11 @@ static int js_error_outcome(struct sandbox_engine *e, const char *json, size_t l
     return buf_append_str(out, "}}");
 }
 
-static int value_outcome(const char *json, size_t len, size_t max, struct buf *out)
+/* Past max, the preview (the first max bytes of the JSON, as a string);
+ * when the whole JSON is at most max_whole bytes it follows as "whole", for
+ * the host to keep (mcp-server/stash.c). */
+static int value_outcome(const char *json, size_t len, size_t max, size_t max_whole,
+                         struct buf *out)
 {
     if (json == NULL)
         return buf_append_str(out, "{\"ok\":true}");
@@ -794,6 +800,10 @@ static int value_outcome(const char *json, size_t len, size_t max, struct buf *o
         buf_printf(out, "{\"ok\":true,\"truncated\":{\"bytes\":%zu,\"limit\":%zu},\"value\":", len,
                    max);
         buf_append_json_string(out, json, cut);
+        if (len <= max_whole) {
+            buf_append_str(out, ",\"whole\":");
+            json_append_engine_text(out, json, len);
+        }
         return buf_append_str(out, "}");
     }
     buf_append_str(out, "{\"ok\":true,\"value\":");
@@ -802,6 +812,12 @@ static int value_outcome(const char *json, size_t len, size_t max, struct buf *o
 }
 
 int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, struct buf *out)
+{
+    return sandbox_engine_outcome_whole(e, max_value_bytes, 0, out);
+}
+
+int sandbox_engine_outcome_whole(struct sandbox_engine *e, size_t max_value_bytes,
+                                 size_t max_whole_bytes, struct buf *out)
 {
     duk_context *ctx = e->ctx;
     if (!e->c_error && e->limits.timed_out) {
@@ -827,7 +843,7 @@ int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, str
     duk_get_prop_index(ctx, -1, 1);
     duk_size_t len = 0;
     const char *json = duk_is_string(ctx, -1) ? duk_get_lstring(ctx, -1, &len) : NULL;
-    int rc = ok ? value_outcome(json, len, max_value_bytes, out)
+    int rc = ok ? value_outcome(json, len, max_value_bytes, max_whole_bytes, out)
                 : js_error_outcome(e, json ? json : "", len, out);
     duk_pop_2(ctx);
     return rc;

@@ -81,9 +81,15 @@ void sandbox_engine_abort(struct sandbox_engine *e, const char *name, const char
 /* Appends the outcome as a JSON object to out:
  *   {"ok":true,"value":<json>}   (no "value" when the result is undefined)
  *   {"ok":false,"error":{"name","message","line"?,"column"?,"excerpt"?,...}}
- * Value texts over max_value_bytes are replaced by an error saying so.
+ * A value text over max_value_bytes is cut to a preview:
+ *   {"ok":true,"truncated":{"bytes","limit"},"value":"<first bytes of the JSON>"}
  * Returns 0, or -1 when out's own limit was hit. */
 int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, struct buf *out);
+
+/* The same; a cut value whose JSON is at most max_whole_bytes also comes
+ * whole, as "whole":<json>, for the host to keep (0: never). */
+int sandbox_engine_outcome_whole(struct sandbox_engine *e, size_t max_value_bytes,
+                                 size_t max_whole_bytes, struct buf *out);
 
 /* Moves the running program's deadline `ms` later (time the host paused
  * it while a person decided on an approval; see worker.c). */

@@ -150,7 +150,8 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
         !cJSON_IsString(op) || !cJSON_IsString(name) || args == NULL)
         return -1;
     if (strcmp(op->valuestring, "tool") && strcmp(op->valuestring, "search") &&
-        strcmp(op->valuestring, "describe") && !builtin_op(op->valuestring))
+        strcmp(op->valuestring, "describe") && strcmp(op->valuestring, "stash") &&
+        !builtin_op(op->valuestring))
         return -1;
     x->max_id = (long) id->valuedouble;
     if (strcmp(op->valuestring, "tool") == 0) {
@@ -277,6 +278,8 @@ static void send_run(struct sandbox_exec *x)
                (unsigned long long) x->rq.timeout_ms, (unsigned long long) x->rq.memory_bytes,
                (unsigned long long) x->rq.max_result_bytes,
                (unsigned long long) x->rq.max_log_bytes, x->rq.max_calls, x->rq.max_concurrent);
+    if (x->rq.max_whole_bytes)
+        buf_printf(&b, ",\"maxWholeBytes\":%llu", (unsigned long long) x->rq.max_whole_bytes);
     if (x->catalog) {
         buf_append_str(&b, ",\"catalog\":");
         buf_append_str(&b, x->catalog);

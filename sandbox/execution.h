@@ -20,6 +20,7 @@ struct sandbox_exec_request {
     uint64_t grace_ms;          /* hard kill at timeout + grace (default 500) */
     uint64_t memory_bytes;
     uint64_t max_result_bytes;
+    uint64_t max_whole_bytes;   /* a result over max_result_bytes comes whole up to this (0: never) */
     uint64_t max_log_bytes;
     unsigned max_calls;         /* tool calls allowed (0: none) */
     unsigned max_concurrent;
@@ -33,7 +34,7 @@ struct sandbox_log_line {
 };
 
 struct sandbox_exec_result {
-    const cJSON *outcome;          /* {"ok":true,"value":V?,"truncated":{...}?} | {"ok":false,"error":{...}} */
+    const cJSON *outcome;          /* {"ok":true,"value":V?,"truncated":{...}?,"whole":V?} | {"ok":false,"error":{...}} */
     const cJSON *stats;            /* from the worker, or NULL when it died */
     const struct sandbox_log_line *logs;
     size_t nlogs;
@@ -46,7 +47,7 @@ struct sandbox_exec_result {
 };
 
 struct sandbox_exec_events {
-    /* A host call: op is "tool", "search", "describe", or a built-in
+    /* A host call: op is "tool", "search", "describe", "stash", or a built-in
      * namespace's "state", "skills", "skill"; args borrowed for
      * the call. Answer with sandbox_exec_reply, now or later. */
     void (*call)(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,

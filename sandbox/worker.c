@@ -44,6 +44,7 @@ struct worker {
     long next_id;
     unsigned calls, max_calls;
     uint64_t log_bytes, max_log_bytes, max_result_bytes;
+    uint64_t max_whole_bytes; /* a cut result comes whole up to this (the host stashes it) */
     unsigned logs_dropped;
     int64_t deadline_ms; /* absolute, engine clock; 0 = none */
     uint64_t timeout_ms;
@@ -396,6 +397,7 @@ static void start_run(char *line, size_t len)
     W.max_calls = (unsigned) num(msg, "maxCalls", UINT32_MAX); /* 0: none allowed */
     W.max_log_bytes = num(msg, "maxLogBytes", 256u << 10);
     W.max_result_bytes = num(msg, "maxResultBytes", 1u << 20);
+    W.max_whole_bytes = num(msg, "maxWholeBytes", 0);
     W.timeout_ms = l.timeout_ms;
     W.reuse = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "reuse"));
     W.runs++;
@@ -484,7 +486,7 @@ static void append_u64(struct buf *b, uint64_t v)
 static void send_done(int again)
 {
     buf_append_str(&W.out, "{\"t\":\"done\",\"outcome\":");
-    sandbox_engine_outcome(W.engine, W.max_result_bytes, &W.out);
+    sandbox_engine_outcome_whole(W.engine, W.max_result_bytes, W.max_whole_bytes, &W.out);
     buf_append_str(&W.out, ",\"stats\":{\"toolCalls\":");
     append_u64(&W.out, W.calls);
     buf_append_str(&W.out, ",\"memoryPeakBytes\":");
@@ -552,7 +554,7 @@ static void restore(void)
         _exit(7);
     sandbox_limits_reseed();
     W.calls = W.max_calls = 0;
-    W.log_bytes = W.max_log_bytes = W.max_result_bytes = 0;
+    W.log_bytes = W.max_log_bytes = W.max_result_bytes = W.max_whole_bytes = 0;
     W.logs_dropped = 0;
     W.deadline_ms = 0;
     W.timeout_ms = 0;

@@ -61,6 +61,7 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "sandbox",
                                             "state",
                                             "skills",
+                                            "stash",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -360,6 +361,10 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
     if (sandbox != NULL && config__sandbox(x, sandbox, &sp) < 0)
         return -1;
     if (read_state_blocks(x, block, p) < 0)
+        return -1;
+    struct config_kpath tp = {p, "stash", 0};
+    cJSON *stash = cJSON_GetObjectItemCaseSensitive(block, "stash");
+    if (stash != NULL && config__stash(x, stash, &tp) < 0)
         return -1;
     return read_authority(x, block, p);
 }

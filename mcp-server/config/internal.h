@@ -118,4 +118,7 @@ int config__skills(struct config_ctx *x, struct cJSON *block, const struct confi
 /* sandbox.c: reads the codemode.sandbox block into x->c->limits. Returns 0 or -1. */
 int config__sandbox(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 
+/* stash.c: reads the codemode.stash block into x->c->limits. Returns 0 or -1. */
+int config__stash(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
+
 #endif

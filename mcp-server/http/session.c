@@ -6,6 +6,7 @@
 #include "transport/sse.h"
 #include "common/alloc.h"
 #include "common/log.h"
+#include "common/random.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,27 +89,6 @@ void mcp_http__sse_keepalive(struct mcp_http *h, uint64_t now)
 }
 
 /* --- ids ------------------------------------------------------------------------------------ */
-
-/* Fills b with n bytes from the kernel's CSPRNG; aborts if it has none. */
-static void random_bytes(unsigned char *b, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = getrandom(b + got, n - got, 0);
-        if (r > 0)
-            got += (size_t) r;
-        else if (r < 0 && errno != EINTR)
-            break;
-    }
-    if (got < n) {
-        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-        if (fd < 0 || read(fd, b, n) != (ssize_t) n) {
-            log_error("http", "no source of random bytes for session ids");
-            abort();
-        }
-        close(fd);
-    }
-}
 
 /* The length of this instance's ids: "INSTANCE." (when configured) and the hex. */
 static size_t id_len(const struct mcp_http *h)

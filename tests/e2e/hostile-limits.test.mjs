@@ -122,7 +122,9 @@ test('a huge result is truncated at --max-result-bytes with a notice in the text
   assert.match(text, /\[result truncated: its JSON is 100002 bytes, over the limit of 4096 bytes/);
   assert.ok(text.length < RESULT_LIMIT + 400, `text of ${text.length} chars`);
   assert.equal(res.sc.result, null);
-  assert.deepEqual(res.sc.resultTruncated, { bytes: 100002, limit: RESULT_LIMIT });
+  const { uri, ...size } = res.sc.resultTruncated; // the whole result is stashed (content.test.mjs)
+  assert.deepEqual(size, { bytes: 100002, limit: RESULT_LIMIT });
+  assert.match(uri, /^codemode:\/\/stash\/[0-9a-f]{32}$/);
   assert.ok(res.raw.length < 2 * RESULT_LIMIT + 1000, `reply of ${res.raw.length} bytes`);
   const arr = await runTimed(srv, 'var a = []; for (var i = 0; i < 5000; i++) a.push({i: i}); return a');
   assert.match(arr.r.content[0].text, /\[result truncated/);

@@ -27,7 +27,7 @@ static const char *const programs[] = {
     "map",    "set",    "weak",        "iterators", "array_from", "array_methods", "sort",
     "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
     "normalize", "spread_keys", "json_parse", "property_reads",
-    "property_writes",
+    "property_writes", "base64",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 

@@ -45,6 +45,37 @@ static const char runtime_text[] =
     "warn(...data: unknown[]): void; error(...data: unknown[]): void; debug(...data: "
     "unknown[]): void };\n";
 
+/* Binary data and content (sandbox/prelude/55_content.js). */
+static const char content_text[] =
+    "declare namespace Content {\n"
+    "  /** MCP content blocks, as tools return them and content.* makes them; data and blob are "
+    "base64. */\n"
+    "  type Text = { type: \"text\"; text: string };\n"
+    "  type Image = { type: \"image\"; data: string; mimeType: string };\n"
+    "  type Audio = { type: \"audio\"; data: string; mimeType: string };\n"
+    "  type Resource = { type: \"resource\"; resource: { uri: string; mimeType?: string; text?: "
+    "string; blob?: string } };\n"
+    "  type ResourceLink = { type: \"resource_link\"; uri: string; name: string; mimeType?: "
+    "string; size?: number; description?: string };\n"
+    "  type Block = Text | Image | Audio | Resource | ResourceLink;\n"
+    "}\n"
+    "/** Return one of these (or an array of them) and the client gets real content blocks "
+    "(images it can show) instead of JSON text. */\n"
+    "declare const content: {\n"
+    "  text(text: string): Content.Text;\n"
+    "  image(data: string | Uint8Array, mimeType: string): Content.Image;\n"
+    "  audio(data: string | Uint8Array, mimeType: string): Content.Audio;\n"
+    "  resource(r: { uri: string; mimeType?: string; text?: string; blob?: string | Uint8Array "
+    "}): Content.Resource;\n"
+    "  /** Keeps value on the server for a while as a resource the client can read "
+    "(resources/read); resolves to a link to it. */\n"
+    "  stash(value: unknown): Promise<Content.ResourceLink>;\n"
+    "};\n"
+    "/** base64 to a binary string (one character per byte) and back. Bytes: "
+    "Uint8Array.fromBase64(base64) and bytes.toBase64(). */\n"
+    "declare function atob(data: string): string;\n"
+    "declare function btoa(data: string): string;\n";
+
 static const char *str(const char *s)
 {
     return s ? s : "";
@@ -215,7 +246,10 @@ static void emit_declarations(struct buf *tmp, const struct tools_decl_tool *too
 
 int tools_declarations_runtime(struct buf *out)
 {
-    return buf_append(out, runtime_text, sizeof runtime_text - 1) < 0 ? -ENOSPC : 0;
+    if (buf_append(out, runtime_text, sizeof runtime_text - 1) < 0 ||
+        buf_append(out, content_text, sizeof content_text - 1) < 0)
+        return -ENOSPC;
+    return 0;
 }
 
 int tools_declarations_full(const struct tools_decl_tool *tools, size_t count, struct buf *out)
