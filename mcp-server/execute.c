@@ -66,14 +66,11 @@ static void call_replied(void *ud, int ok, const char *json, size_t len)
     free(c);
 }
 
-/* content.stash(value): answered at once, by the server (stash_link.c). */
-static void stash_call(struct mcp_execution *e, long id, const cJSON *value)
+/* content.stash(value), once the gate let it through (stash_link.c). */
+static int stash_value(void *ud, const cJSON *value, struct buf *out)
 {
-    struct buf b;
-    buf_init(&b, 0);
-    int ok = mcp_stash_link_call(e->req, value, &b);
-    sandbox_exec_reply(e->x, id, ok, b.data, b.len);
-    buf_free(&b);
+    struct mcp_execution *e = ud;
+    return mcp_stash_link_call(e->req, value, out);
 }
 
 static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
@@ -81,10 +78,6 @@ static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, c
 {
     struct mcp_execution *e = ud;
     (void) x;
-    if (strcmp(op, "stash") == 0) {
-        stash_call(e, id, args);
-        return;
-    }
     struct host_call *c = xcalloc(1, sizeof *c);
     c->e = e;
     c->id = id;
@@ -430,7 +423,9 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
                                     .dry_run = au.dry_run,
                                     .execution_id = e->id,
                                     .approver = &e->approver,
-                                    .principal = mcp_state_principal(r->server)};
+                                    .principal = mcp_state_principal(r->server),
+                                    .stash = stash_value,
+                                    .stash_ud = e};
     e->tx = tools_exec_new(r->server->cfg.tools, &xo);
     mcp_authority_audit_start(r, e->id, code->valuestring, &au);
     char *catalog = tools_exec_catalog(e->tx);

@@ -419,6 +419,8 @@ struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_e
         x->execution_id = o->execution_id ? xstrdup(o->execution_id) : NULL;
         x->approver = o->approver;
         x->principal = o->principal ? xstrdup(o->principal) : NULL;
+        x->stash = o->stash;
+        x->stash_ud = o->stash_ud;
     }
     return x;
 }

@@ -89,12 +89,19 @@ char *tools_registry_catalog(struct tools_registry *r);
  * ask (the approver, or codemode.policy.noApprover when there is none;
  * ToolApprovalError when not approved); then the call is sent. Every
  * attempt is one tool_call line in the audit log. */
+struct buf;
+
 struct tools_exec_options {
     char *const *allow;                    /* grant patterns, NULL-terminated, copied; NULL: none */
     int dry_run;
     const char *execution_id;              /* copied; for the audit log (may be NULL) */
     const struct tools_approver *approver; /* borrowed; NULL: nobody can be asked */
     const char *principal;                 /* copied; whose state (codemode.state.scope) */
+    /* content.stash(value) (op "stash"): keeps value for the client and writes
+     * the reply JSON (its link, or an error) to out; returns 1 (ok) or 0. Called
+     * after the gate (policy "content.stash", approval, audit). NULL: no stash. */
+    int (*stash)(void *ud, const cJSON *value, struct buf *out);
+    void *stash_ud;
 };
 
 struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_exec_options *o);

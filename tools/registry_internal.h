@@ -59,6 +59,8 @@ struct tools_exec {
     char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;
     char *principal; /* whose state, or NULL */
+    int (*stash)(void *ud, const cJSON *value, struct buf *out);
+    void *stash_ud;
 };
 
 struct tools_registry {

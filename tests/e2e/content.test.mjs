@@ -233,6 +233,26 @@ describe('each stash bound evicts', () => {
   }));
 });
 
+test('content.stash passes the gate: a rule can deny it (ToolPolicyError, nothing kept), the audit log has each attempt', async () => {
+  const audit = path.join(dir, 'stash-audit.jsonl');
+  const deny = await serve(config({ policy: { rules: { 'content.stash': 'deny' } }, audit: { path: audit } }, 'stash-deny.json'), { label: 'stash-deny' });
+  const allow = await serve(config({ audit: { path: audit } }, 'stash-allow.json'), { label: 'stash-allow' });
+  try {
+    const denied = valueOf(await exec(deny.client, `try { await content.stash('x'); return 'kept'; } catch (e) { return [e.name, e.decision, e instanceof ToolError]; }`));
+    assert.deepEqual(denied, ['ToolPolicyError', 'deny', true]);
+    const kept = await exec(allow.client, `return (await content.stash('kept')).uri`);
+    assert.match(valueOf(kept), /^codemode:\/\/stash\/[0-9a-f]{32}$/);
+  } finally {
+    await deny.close();
+    await allow.close();
+    await assertClean(deny, allow);
+  }
+  const lines = fs.readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    .filter((l) => l.tool === 'content.stash');
+  assert.deepEqual(lines.map((l) => [l.event, l.decision, l.outcome]),
+    [['tool_call', 'denied', 'not_sent'], ['tool_call', 'allow', 'ok']]);
+});
+
 test('HTTP 2026-07-28 stateless: the stateless requests share a stash; a 2025 session does not see it', async () => {
   const srv = await HttpServer.start(['--config', config({}, 'stateless.json')], { label: 'stateless' });
   const wire = new Wire('stateless');

@@ -1,6 +1,7 @@
-/* The gate of the built-in host calls (state.*, skills.*): the same policy
- * as a downstream tool, under the names "state.<op>" and "skills.<op>"
- * (reads count as read-only), the dry run (writes are recorded, not done),
+/* The gate of the built-in host calls (state.*, skills.*, content.stash): the
+ * same policy as a downstream tool, under the names "state.<op>", "skills.<op>"
+ * and "content.stash" (reads, and the stash, which changes nothing outside the
+ * server, count as read-only), the dry run (writes are recorded, not done),
  * approval of `ask` through the execution's approver, one audit line per
  * call; then the service does the work. skills.<name>(args) itself is not
  * gated: every tool the skill's code calls is. */
@@ -16,8 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int is_stash(const char *op)
+{
+    return strcmp(op, "stash") == 0;
+}
+
 static int is_read(const char *op, const char *name)
 {
+    if (is_stash(op))
+        return 1;
     if (strcmp(op, "state") == 0)
         return strcmp(name, "set") != 0 && strcmp(name, "delete") != 0;
     return strcmp(name, "list") == 0;
@@ -35,7 +43,8 @@ static void perform(struct tools_registry *r, struct tools_exec *x, const char *
 {
     struct buf b;
     buf_init(&b, 0);
-    int ok = tools_state_service_call(r->o.state, op, name, scope_of(x), args, &b);
+    int ok = is_stash(op) ? x->stash(x->stash_ud, args, &b)
+                          : tools_state_service_call(r->o.state, op, name, scope_of(x), args, &b);
     tools__audit_finish(r, ev, ok ? "ok" : "error", t0, b.len);
     cb(ud, ok, b.data ? b.data : "null", b.data ? b.len : 4);
     buf_free(&b);
@@ -103,8 +112,9 @@ static struct tools_call *ask(struct tools_registry *r, struct tools_exec *x, co
         return NULL;
     }
     const struct tools_policy *p = r->o.policy;
-    struct tools_approval_request q = {op[0] == 's' && op[1] == 't' ? "state" : "skills", name,
-                                       args, x->execution_id, p ? p->approval_timeout_ms : 600000};
+    const char *server = is_stash(op) ? "content" : strcmp(op, "state") == 0 ? "state" : "skills";
+    struct tools_approval_request q = {server, name, args, x->execution_id,
+                                       p ? p->approval_timeout_ms : 600000};
     void *h = ap->ask(ap->self, &q, approved, c);
     if (h == NULL) { /* answered inside ask */
         tools__call_free(c);
@@ -144,7 +154,13 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
                                        tools_reply_cb *cb, void *ud)
 {
     uint64_t t0 = uv_hrtime();
-    if (r->o.state == NULL) {
+    if (is_stash(op)) {
+        if (x == NULL || x->stash == NULL) {
+            tools__reply_error(cb, ud, "Error", "content.stash is not available here", NULL);
+            return NULL;
+        }
+        name = "stash";
+    } else if (r->o.state == NULL) {
         tools__reply_error(cb, ud, "Error", "state and skills are off on this server", NULL);
         return NULL;
     }
@@ -152,7 +168,7 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
         perform(r, x, op, name, args, NULL, t0, cb, ud);
         return NULL;
     }
-    const char *server = strcmp(op, "state") == 0 ? "state" : "skills";
+    const char *server = is_stash(op) ? "content" : strcmp(op, "state") == 0 ? "state" : "skills";
     char qualified[80];
     snprintf(qualified, sizeof qualified, "%s.%.40s", server, name);
     int read = is_read(op, name);
