@@ -4,6 +4,7 @@
  * characters, the base64 sentinel of 2026 header values, query parameters. */
 #include "mcp-server/http/internal.h"
 #include "common/alloc.h"
+#include "common/base64.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -193,41 +194,20 @@ int mcp_http__field_ok(const char *value)
 
 /* --- encodings ------------------------------------------------------------------------------ */
 
-static int b64_value(int c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* Standard base64 with padding; NULL when malformed. */
+/* Standard base64 with padding and nothing else (the shared decoder is the
+ * forgiving one of atob, which also takes whitespace and no padding); NULL
+ * when malformed. */
 static char *b64_decode(const char *s, size_t n)
 {
-    if (n % 4 != 0)
+    if (n % 4 != 0 || strcspn(s, " \t\n\f\r") < n)
         return NULL;
-    char *out = xmalloc(n / 4 * 3 + 1);
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 4) {
-        int v[4], pad = 0;
-        for (int k = 0; k < 4; k++) {
-            v[k] = s[i + k] == '=' && i + 4 == n && k >= 2 ? (pad++, 0) : b64_value(s[i + k]);
-            if (v[k] < 0 || (pad && s[i + k] != '=')) {
-                free(out);
-                return NULL;
-            }
-        }
-        unsigned bits = (unsigned) (v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3]);
-        out[o++] = (char) (bits >> 16);
-        if (pad < 2)
-            out[o++] = (char) (bits >> 8 & 0xff);
-        if (pad < 1)
-            out[o++] = (char) (bits & 0xff);
+    char *out = xmalloc(n / 4 * 3 + 4);
+    long len = base64_decode(s, n, (unsigned char *) out);
+    if (len < 0) {
+        free(out);
+        return NULL;
     }
-    out[o] = '\0';
+    out[len] = '\0';
     return out;
 }
 

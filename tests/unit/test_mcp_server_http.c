@@ -806,6 +806,9 @@ static void test_check_helpers(void **state)
     assert_string_equal(d, "plain");
     free(d);
     assert_null(mcp_http__decode_header_value("=?base64?abc?="));
+    assert_null(mcp_http__decode_header_value("=?base64?YW J?="));     /* whitespace */
+    assert_null(mcp_http__decode_header_value("=?base64?YQ=a?="));     /* data after padding */
+    assert_null(mcp_http__decode_header_value("=?base64?YQ==YQ==?=")); /* padding inside */
     d = mcp_http__query_param("a=1&sessionId=ab%2Fc&x", "sessionId");
     assert_string_equal(d, "ab/c");
     free(d);
