@@ -88,7 +88,8 @@ void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker
                            void *ud);
 
 /* Writes bytes to the worker: what its socket takes at once, the rest copied
- * and queued. Returns 0 or a negative libuv error. */
+ * and queued. Returns 0 or a negative libuv error (UV_EPIPE: the worker is
+ * gone and got none of these bytes). */
 int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len);
 
 /* Asks the zygote to SIGKILL the worker; `gone` follows. */
@@ -108,6 +109,11 @@ void sandbox_worker_release(struct sandbox_worker *w);
 void sandbox_worker_release_finished(struct sandbox_worker *w);
 
 int sandbox_worker_pid(const struct sandbox_worker *w);
+
+/* 1 once the worker's channel has ended with bytes we sent it still unread
+ * (the kernel reports ECONNRESET for a socket whose peer closed with data
+ * in its receive queue): it died without reading them. Valid in `gone`. */
+int sandbox_worker_died_unread(const struct sandbox_worker *w);
 
 /* Counts a run about to be sent to a leased worker and says whether the
  * worker may be kept for its principal after it (reuse on, a principal,
