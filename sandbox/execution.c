@@ -230,21 +230,24 @@ static void describe_death(char *msg, size_t size, int code, int sig)
 
 static void leased(void *ud, struct sandbox_worker *w, const char *error);
 
-/* The run never reached a program: its worker was gone before the run
- * message was written, or died with it unread (and said nothing). Nothing of
- * the program ran and no host call was made, so it is sent once more, to a
- * fresh worker (or another one kept for the principal); the caller sees
- * nothing but the delay. A worker killed as it starts (by the OOM killer, an
- * operator, or with its zygote) costs no execution this way. */
+/* The worker was gone before the run message was written, or died with it
+ * unread, or died with its zygote, and in each case said nothing: no host
+ * call, no console line. Nothing the program could have done is visible (a
+ * program acts on the world only through host calls), so the run is sent
+ * once more, to a fresh worker (the idle ones may be dying too:
+ * sandbox_pool_renew); the caller sees nothing but the delay. A worker
+ * killed as it starts (by the OOM killer, an operator, or with its zygote)
+ * costs no execution this way. */
 static int retry(struct sandbox_exec *x)
 {
     if (x->retried || x->heard || x->killed_at_deadline)
         return 0;
-    log_info("sandbox", "worker %d ended before it read its run; running it on another worker",
+    log_info("sandbox", "worker %d ended before its program did anything; running it again",
              sandbox_worker_pid(x->worker));
     x->retried = 1;
     sandbox_worker_release(x->worker);
     x->worker = NULL;
+    sandbox_pool_renew(x->pool, x->rq.principal);
     x->lease = sandbox_pool_lease_for(x->pool, x->rq.principal, leased, x);
     return 1;
 }
@@ -252,7 +255,7 @@ static int retry(struct sandbox_exec *x)
 static void on_gone(void *ud, struct sandbox_worker *w, int code, int sig)
 {
     struct sandbox_exec *x = ud;
-    if (sandbox_worker_died_unread(w) && retry(x))
+    if (sandbox_worker_died_externally(w) && retry(x))
         return;
     if (x->killed_at_deadline) {
         char msg[160];

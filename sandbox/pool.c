@@ -32,7 +32,8 @@ struct sandbox_worker {
     const struct sandbox_worker_events *ev;
     void *ud;
     int leased, released, eof, exited, gone_sent, closing;
-    int unread; /* its channel ended with ECONNRESET: it died leaving bytes we sent unread */
+    int unread;   /* its channel ended with ECONNRESET: it died leaving bytes we sent unread */
+    int orphaned; /* its zygote died before reporting its exit: it died with it */
     int pipe_closed; /* our end closed; the record waits for the zygote's exit report */
     int code, signal;
     uint64_t kill_at; /* released after its last message: killed then if still there */
@@ -286,6 +287,7 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
         if (w->pool->zygote_running == 0 || w->pool->zygote_lost) {
             w->exited = 1; /* no zygote left to report the exit status */
             w->code = -1;
+            w->orphaned = 1;
         }
         worker_settle(w);
     }
@@ -637,9 +639,9 @@ int sandbox_worker_pid(const struct sandbox_worker *w)
     return w->pid;
 }
 
-int sandbox_worker_died_unread(const struct sandbox_worker *w)
+int sandbox_worker_died_externally(const struct sandbox_worker *w)
 {
-    return w->unread;
+    return w->unread || w->orphaned;
 }
 
 int sandbox_worker_run_begins(struct sandbox_worker *w)
@@ -699,6 +701,18 @@ void sandbox_worker_keep(struct sandbox_worker *w)
         uv_timer_start(&p->keep, keep_timeout, p->kept->kept_until - uv_now(p->loop), 0);
     if (p->leases)
         uv_timer_start(&p->deliver, deliver, 0, 0);
+    refill(p);
+}
+
+void sandbox_pool_renew(struct sandbox_pool *p, uint64_t principal)
+{
+    while (p->idle)
+        retire(p->idle);
+    for (struct sandbox_worker *w = p->kept, *next; w; w = next) {
+        next = w->next_idle;
+        if (principal != 0 && w->principal == principal)
+            retire(w);
+    }
     refill(p);
 }
 
@@ -820,6 +834,7 @@ static void zygote_lost(struct sandbox_pool *p)
         if (!w->exited) {
             w->exited = 1;
             w->code = -1;
+            w->orphaned = 1;
         }
         if (!w->leased && !p->closing) { /* idle or kept: closing our end ends it if it still runs */
             retire(w);
