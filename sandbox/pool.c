@@ -873,6 +873,7 @@ static void start_zygote(struct sandbox_pool *p)
         return;
     p->zygote_lost = 0;
     p->zygote_said_error = 0;
+    buf_reset(&p->ctl_in); /* a line the last zygote did not finish is not this one's */
     char as[32], cpu[32], host[32];
     snprintf(as, sizeof as, "%llu", (unsigned long long) p->cfg.address_space_bytes);
     snprintf(cpu, sizeof cpu, "%u", p->cfg.cpu_seconds);
