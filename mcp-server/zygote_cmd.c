@@ -48,7 +48,7 @@ int zygote_cmd_run(const struct cli *cli)
     if (cli->log_level)
         log_level_parse(cli->log_level, &level);
     log_set_level(level);
-    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, 1, NULL};
+    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, NULL};
 #if defined(__SANITIZE_ADDRESS__)
     wc.address_space_bytes = 0;
 #endif

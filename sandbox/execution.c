@@ -3,6 +3,7 @@
  * host calls, the hard deadline, and the outcome when the worker dies. */
 #include "sandbox/execution.h"
 #include "sandbox/pool.h"
+#include "sandbox/worker.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -37,6 +38,8 @@ struct sandbox_exec {
     int killed_at_deadline, finished;
     int worker_done; /* the worker sent `done` and is exiting, or stays (keep) */
     int keep;        /* `done` said the worker stays for the principal's next run */
+    int heard;       /* the worker sent a message during this run */
+    int retried;     /* the run was sent again, to another worker (at most once) */
 };
 
 static const struct sandbox_worker_events worker_events;
@@ -185,7 +188,7 @@ static int on_done(struct sandbox_exec *x, const cJSON *m)
 static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
 {
     struct sandbox_exec *x = ud;
-    (void) w;
+    x->heard = 1;
     cJSON *m = json_parse(line, len);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
     int rc = -1;
@@ -223,6 +226,9 @@ static void describe_death(char *msg, size_t size, int code, int sig)
         snprintf(msg, size, "the sandbox stopped the program: it attempted a forbidden system call");
     else if (sig == SIGXCPU)
         snprintf(msg, size, "the program exceeded its CPU time limit");
+    else if (sig == 0 && code == SANDBOX_EXIT_LOCKDOWN)
+        snprintf(msg, size, "the sandbox worker could not install its seccomp filter or resource "
+                            "limits, and refuses to run programs");
     else if (sig == SIGKILL)
         snprintf(msg, size, "the sandbox process was killed");
     else if (sig > 0)
@@ -233,10 +239,35 @@ static void describe_death(char *msg, size_t size, int code, int sig)
         snprintf(msg, size, "the sandbox process ended unexpectedly");
 }
 
+static void leased(void *ud, struct sandbox_worker *w, const char *error);
+
+/* The worker was gone before the run message was written, or died with it
+ * unread, or died with its zygote, and in each case said nothing: no host
+ * call, no console line. Nothing the program could have done is visible (a
+ * program acts on the world only through host calls), so the run is sent
+ * once more, to a fresh worker (the idle ones may be dying too:
+ * sandbox_pool_renew); the caller sees nothing but the delay. A worker
+ * killed as it starts (by the OOM killer, an operator, or with its zygote)
+ * costs no execution this way. */
+static int retry(struct sandbox_exec *x)
+{
+    if (x->retried || x->heard || x->killed_at_deadline)
+        return 0;
+    log_info("sandbox", "worker %d ended before its program did anything; running it again",
+             sandbox_worker_pid(x->worker));
+    x->retried = 1;
+    sandbox_worker_release(x->worker);
+    x->worker = NULL;
+    sandbox_pool_renew(x->pool, x->rq.principal);
+    x->lease = sandbox_pool_lease_for(x->pool, x->rq.principal, leased, x);
+    return 1;
+}
+
 static void on_gone(void *ud, struct sandbox_worker *w, int code, int sig)
 {
     struct sandbox_exec *x = ud;
-    (void) w;
+    if (sandbox_worker_died_externally(w) && retry(x))
+        return;
     if (x->killed_at_deadline) {
         char msg[160];
         snprintf(msg, sizeof msg,
@@ -291,8 +322,10 @@ static void send_run(struct sandbox_exec *x)
     if (sandbox_worker_run_begins(x->worker))
         buf_append_str(&b, ",\"reuse\":true");
     buf_append_str(&b, "}\n");
-    sandbox_worker_send(x->worker, b.data, b.len);
+    int rc = sandbox_worker_send(x->worker, b.data, b.len);
     buf_free(&b);
+    if (rc < 0)
+        retry(x); /* otherwise `gone` follows and reports it */
 }
 
 static void leased(void *ud, struct sandbox_worker *w, const char *error)

@@ -5,11 +5,15 @@
 #include "sandbox/pool.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 struct sandbox_lease {
@@ -28,6 +32,8 @@ struct sandbox_worker {
     const struct sandbox_worker_events *ev;
     void *ud;
     int leased, released, eof, exited, gone_sent, closing;
+    int unread;   /* its channel ended with ECONNRESET: it died leaving bytes we sent unread */
+    int orphaned; /* its zygote died before reporting its exit: it died with it */
     int pipe_closed; /* our end closed; the record waits for the zygote's exit report */
     int code, signal;
     uint64_t kill_at; /* released after its last message: killed then if still there */
@@ -48,6 +54,9 @@ struct sandbox_pool {
     uv_process_t zygote;
     uv_pipe_t ctl;
     int zygote_running, zygote_ready, ctl_open, zygote_failures;
+    int zygote_lost;       /* its control socket ended: the exit report is still to come */
+    int zygote_said_error; /* it sent an error before exiting (kept as last_error) */
+    uint64_t zygote_ready_at;
     struct buf ctl_in;
     struct sandbox_worker *workers, *idle, *idle_tail;
     struct sandbox_worker *kept, *kept_tail; /* kept for principals, least recently used first */
@@ -74,6 +83,7 @@ static void deliver(uv_timer_t *t);
 static void sweep(uv_timer_t *t);
 static void timer_closed(uv_handle_t *h);
 static void refill_if_short(struct sandbox_pool *p);
+static void retire(struct sandbox_worker *w);
 
 /* --- writes ------------------------------------------------------------------------ */
 
@@ -94,6 +104,8 @@ static int write_copy(uv_stream_t *s, const char *data, size_t len)
     int n = uv_try_write(s, &now, 1);
     if (n == (int) len)
         return 0;
+    if (n < 0 && n != UV_EAGAIN && n != UV_ENOSYS)
+        return n; /* the peer is gone (UV_EPIPE): said now, not in a callback */
     if (n > 0) {
         data += n;
         len -= (size_t) n;
@@ -271,8 +283,12 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
     if (n < 0) {
         uv_read_stop(s);
         w->eof = 1;
-        if (w->pool->zygote_running == 0)
+        w->unread = n == UV_ECONNRESET;
+        if (w->pool->zygote_running == 0 || w->pool->zygote_lost) {
             w->exited = 1; /* no zygote left to report the exit status */
+            w->code = -1;
+            w->orphaned = 1;
+        }
         worker_settle(w);
     }
 }
@@ -409,6 +425,20 @@ static struct sandbox_worker *kept_for(struct sandbox_pool *p, uint64_t principa
     return found;
 }
 
+/* Whether an idle or kept worker can be handed out: its socket has not
+ * ended (it died while idle: killed, or with its zygote, before we read its
+ * EOF) and holds no bytes (an idle worker has nothing to say). One recv with
+ * MSG_PEEK per lease, against a run sent to a process that is gone. */
+static int still_there(struct sandbox_worker *w)
+{
+    uv_os_fd_t fd;
+    char c;
+    if (w->eof || w->closing || uv_fileno((const uv_handle_t *) &w->pipe, &fd) != 0)
+        return 0;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+}
+
 static void hand_over(struct sandbox_lease *l, struct sandbox_worker *w)
 {
     remove_idle(w);
@@ -429,6 +459,10 @@ static void deliver_kept(struct sandbox_pool *p)
     while (*pp && p->kept) {
         struct sandbox_lease *l = *pp;
         struct sandbox_worker *w = kept_for(p, l->principal);
+        if (w && !still_there(w)) {
+            retire(w);
+            continue; /* this lease again: another kept worker, or none */
+        }
         if (w == NULL) {
             prev = l;
             pp = &l->next;
@@ -446,8 +480,12 @@ static void deliver(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
     deliver_kept(p);
-    while (p->leases && p->idle)
-        hand_over(pop_lease(p), p->idle);
+    while (p->leases && p->idle) {
+        if (!still_there(p->idle))
+            retire(p->idle); /* its replacement: refill_if_short below */
+        else
+            hand_over(pop_lease(p), p->idle);
+    }
     /* Leases waiting with no zygote able to serve them fail. */
     while (p->leases && (p->closing || (!p->zygote_running && p->zygote_failures >= 5))) {
         struct sandbox_lease *l = pop_lease(p);
@@ -601,6 +639,11 @@ int sandbox_worker_pid(const struct sandbox_worker *w)
     return w->pid;
 }
 
+int sandbox_worker_died_externally(const struct sandbox_worker *w)
+{
+    return w->unread || w->orphaned;
+}
+
 int sandbox_worker_run_begins(struct sandbox_worker *w)
 {
     w->runs++;
@@ -661,6 +704,18 @@ void sandbox_worker_keep(struct sandbox_worker *w)
     refill(p);
 }
 
+void sandbox_pool_renew(struct sandbox_pool *p, uint64_t principal)
+{
+    while (p->idle)
+        retire(p->idle);
+    for (struct sandbox_worker *w = p->kept, *next; w; w = next) {
+        next = w->next_idle;
+        if (principal != 0 && w->principal == principal)
+            retire(w);
+    }
+    refill(p);
+}
+
 void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal)
 {
     if (principal == 0)
@@ -690,7 +745,7 @@ static void zygote_message(struct sandbox_pool *p, const char *line)
     int pid, code, sig;
     if (strcmp(line, "{\"t\":\"ready\"}") == 0) {
         p->zygote_ready = 1;
-        p->zygote_failures = 0;
+        p->zygote_ready_at = uv_now(p->loop);
         refill(p);
     } else if (sscanf(line, "{\"t\":\"worker\",\"pid\":%d}", &pid) == 1) {
         worker_arrived(p, pid);
@@ -704,18 +759,26 @@ static void zygote_message(struct sandbox_pool *p, const char *line)
             worker_settle(w);
         }
     } else if (strncmp(line, "{\"t\":\"error\"", 12) == 0) {
-        log_error("sandbox", "zygote: %s", line);
-        set_error(p, line);
-        if (p->spawning)
+        cJSON *m = json_parse(line, strlen(line));
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(m, "message");
+        log_error("sandbox", "zygote: %s", cJSON_IsString(text) ? text->valuestring : line);
+        set_error(p, cJSON_IsString(text) ? text->valuestring : line);
+        cJSON_Delete(m);
+        if (!p->zygote_ready)
+            p->zygote_said_error = 1; /* why it will exit: the reason leases get */
+        else if (p->spawning)
             p->spawning--;
     }
 }
+
+static void zygote_lost(struct sandbox_pool *p);
 
 static void ctl_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 {
     struct sandbox_pool *p = s->data;
     if (n < 0) {
         uv_read_stop(s);
+        zygote_lost(p); /* its exit report (SIGCHLD) may come after the next lease */
         return;
     }
     if (buf_append(&p->ctl_in, b->base, (size_t) n) < 0) {
@@ -732,44 +795,72 @@ static void ctl_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
     buf_consume(&p->ctl_in, start);
 }
 
+static void restart_timeout(uv_timer_t *t)
+{
+    start_zygote(t->data);
+}
+
+/* A zygote that served for a while and died is restarted at once (the
+ * leases waiting for it are served ~50 ms later); one that keeps dying, with
+ * backoff from 100 ms up to 6.4 s. */
+#define SANDBOX_ZYGOTE_STABLE_MS 1000
+
 static void ctl_closed(uv_handle_t *h)
 {
     struct sandbox_pool *p = h->data;
     p->ctl_open = 0;
     p->open_handles--;
     if (!p->closing && !p->zygote_running) {
-        uint64_t delay = 100u << (p->zygote_failures < 6 ? p->zygote_failures : 6);
-        uv_timer_start(&p->restart, (uv_timer_cb) start_zygote, delay, 0);
+        unsigned n = p->zygote_failures > 0 ? p->zygote_failures - 1 : 0;
+        uint64_t delay = n == 0 ? 0 : 100u << (n < 7 ? n - 1 : 6);
+        uv_timer_start(&p->restart, restart_timeout, delay, 0);
     }
     maybe_finish_close(p);
+}
+
+/* The zygote is gone: its control socket ended, or its exit was reported,
+ * whichever comes first. Its workers die with it (PR_SET_PDEATHSIG) and no
+ * exit status can be reported for them any more: idle and kept ones are
+ * ended and never handed out; leased ones end their run at their EOF. */
+static void zygote_lost(struct sandbox_pool *p)
+{
+    if (p->zygote_lost)
+        return;
+    p->zygote_lost = 1;
+    p->zygote_ready = 0;
+    p->spawning = 0;
+    for (struct sandbox_worker *w = p->workers, *next; w; w = next) {
+        next = w->next; /* worker_settle may free w */
+        if (!w->exited) {
+            w->exited = 1;
+            w->code = -1;
+            w->orphaned = 1;
+        }
+        if (!w->leased && !p->closing) { /* idle or kept: closing our end ends it if it still runs */
+            retire(w);
+            continue;
+        }
+        worker_settle(w);
+    }
+    uv_timer_start(&p->deliver, deliver, 0, 0);
 }
 
 static void zygote_exited(uv_process_t *proc, int64_t status, int sig)
 {
     struct sandbox_pool *p = proc->data;
     p->zygote_running = 0;
-    p->zygote_ready = 0;
-    p->spawning = 0;
     if (!p->closing) {
+        if (p->zygote_ready && uv_now(p->loop) - p->zygote_ready_at >= SANDBOX_ZYGOTE_STABLE_MS)
+            p->zygote_failures = 0;
         p->zygote_failures++;
         char msg[128];
         snprintf(msg, sizeof msg, "the sandbox zygote exited (status %lld, signal %d)",
                  (long long) status, sig);
         log_error("sandbox", "%s; restarting", msg);
-        set_error(p, msg);
+        if (!p->zygote_said_error)
+            set_error(p, msg);
     }
-    /* Workers forked by it can no longer be reported: settle those at EOF. */
-    for (struct sandbox_worker *w = p->workers, *next; w; w = next) {
-        next = w->next; /* worker_settle may free w */
-        w->exited = 1;
-        if (!w->leased) { /* idle or kept: never hand it out; closing our end ends it */
-            remove_idle(w);
-            w->leased = 1;
-            sandbox_worker_release_finished(w);
-            continue;
-        }
-        worker_settle(w);
-    }
+    zygote_lost(p);
     uv_close((uv_handle_t *) proc, timer_closed);
     if (p->ctl_open)
         uv_close((uv_handle_t *) &p->ctl, ctl_closed);
@@ -780,6 +871,9 @@ static void start_zygote(struct sandbox_pool *p)
 {
     if (p->closing)
         return;
+    p->zygote_lost = 0;
+    p->zygote_said_error = 0;
+    buf_reset(&p->ctl_in); /* a line the last zygote did not finish is not this one's */
     char as[32], cpu[32], host[32];
     snprintf(as, sizeof as, "%llu", (unsigned long long) p->cfg.address_space_bytes);
     snprintf(cpu, sizeof cpu, "%u", p->cfg.cpu_seconds);

@@ -62,6 +62,12 @@ struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_c
 struct sandbox_lease *sandbox_pool_lease_for(struct sandbox_pool *p, uint64_t principal,
                                              sandbox_lease_cb *cb, void *ud);
 
+/* Retires the idle workers and those kept for `principal` (0: none) and
+ * forks their replacements: after a worker died before it read its run, the
+ * others may be dying too (killed together, or with their zygote, and not
+ * yet seen to be gone), and the run's second attempt must get a fresh one. */
+void sandbox_pool_renew(struct sandbox_pool *p, uint64_t principal);
+
 /* Ends the workers kept for a principal that is gone (session ended, client
  * left); workers of it still leased are not kept afterwards. */
 void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal);
@@ -88,7 +94,8 @@ void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker
                            void *ud);
 
 /* Writes bytes to the worker: what its socket takes at once, the rest copied
- * and queued. Returns 0 or a negative libuv error. */
+ * and queued. Returns 0 or a negative libuv error (UV_EPIPE: the worker is
+ * gone and got none of these bytes). */
 int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len);
 
 /* Asks the zygote to SIGKILL the worker; `gone` follows. */
@@ -108,6 +115,12 @@ void sandbox_worker_release(struct sandbox_worker *w);
 void sandbox_worker_release_finished(struct sandbox_worker *w);
 
 int sandbox_worker_pid(const struct sandbox_worker *w);
+
+/* 1 when the worker's end came from outside what it ran: its channel ended
+ * with bytes we sent it still unread (the kernel reports ECONNRESET for a
+ * socket whose peer closed with data in its receive queue), or its zygote
+ * died first (it dies with it: PR_SET_PDEATHSIG). Valid in `gone`. */
+int sandbox_worker_died_externally(const struct sandbox_worker *w);
 
 /* Counts a run about to be sent to a leased worker and says whether the
  * worker may be kept for its principal after it (reuse on, a principal,

@@ -155,10 +155,25 @@ static void close_other_fds(int ipc_fd)
     }
 }
 
-static void set_limit(int resource, rlim_t value)
+/* Sets soft and hard limit to value, or to the hard limit already there
+ * when that is stricter (raising it is not allowed, and not wanted); 0 when
+ * the limit is in place. */
+static int set_limit(int resource, rlim_t value)
 {
-    struct rlimit r = {value, value};
-    setrlimit(resource, &r);
+    struct rlimit r;
+    if (getrlimit(resource, &r) == 0 && r.rlim_max != RLIM_INFINITY && r.rlim_max < value)
+        value = r.rlim_max;
+    r.rlim_cur = r.rlim_max = value;
+    return setrlimit(resource, &r);
+}
+
+/* Tests only: MCP_CODEMODE_TEST_LOCKDOWN_FAIL=rlimit or =seccomp makes that
+ * step of the lock-down fail, as a hard limit below ours or a kernel without
+ * seccomp filters would. It can only make workers refuse to run. */
+static int test_fails(const char *step)
+{
+    const char *v = getenv("MCP_CODEMODE_TEST_LOCKDOWN_FAIL");
+    return v != NULL && strcmp(v, step) == 0;
 }
 
 /* --- the interrupt ticker ------------------------------------------------------------- */
@@ -203,20 +218,25 @@ static int open_pagemap(void)
     return 1;
 }
 
+/* Fails closed: a worker without every limit or without its filter exits
+ * (SANDBOX_EXIT_LOCKDOWN) before it reads a run; there is no opt-out. */
 static void lock_down(const struct sandbox_worker_config *cfg)
 {
     int pagemap = sandbox_zone_restorable() && open_pagemap();
-    set_limit(RLIMIT_NPROC, 0);
-    set_limit(RLIMIT_FSIZE, 0);
-    set_limit(RLIMIT_CORE, 0);
-    set_limit(RLIMIT_NOFILE, (rlim_t) (pagemap ? SANDBOX_PAGEMAP_FD : SANDBOX_IPC_FD) + 1);
+    int failed = test_fails("rlimit");
+    failed |= set_limit(RLIMIT_NPROC, 0);
+    failed |= set_limit(RLIMIT_FSIZE, 0);
+    failed |= set_limit(RLIMIT_CORE, 0);
+    failed |= set_limit(RLIMIT_NOFILE, (rlim_t) (pagemap ? SANDBOX_PAGEMAP_FD : SANDBOX_IPC_FD) + 1);
     if (cfg->address_space_bytes)
-        set_limit(RLIMIT_AS, cfg->address_space_bytes);
+        failed |= set_limit(RLIMIT_AS, cfg->address_space_bytes);
     if (cfg->cpu_seconds)
-        set_limit(RLIMIT_CPU, cfg->cpu_seconds);
+        failed |= set_limit(RLIMIT_CPU, cfg->cpu_seconds);
+    if (failed)
+        _exit(SANDBOX_EXIT_LOCKDOWN);
     install_tick_handler();
-    if (sandbox_seccomp_install(SANDBOX_IPC_FD) != 0 && cfg->require_seccomp)
-        _exit(5);
+    if (test_fails("seccomp") || sandbox_seccomp_install(SANDBOX_IPC_FD) != 0)
+        _exit(SANDBOX_EXIT_LOCKDOWN);
     if (cfg->after_lockdown)
         cfg->after_lockdown();
 }

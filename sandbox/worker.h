@@ -24,6 +24,10 @@
 
 struct sandbox_engine;
 
+/* A worker's exit status when its lock-down (rlimits, no_new_privs, the
+ * seccomp filter) could not be installed: it runs nothing. */
+#define SANDBOX_EXIT_LOCKDOWN 5
+
 /* The descriptor number the IPC socket has inside a worker. */
 #define SANDBOX_IPC_FD 3
 /* The worker's /proc/self/pagemap (read with pread only; see sandbox/zone.h). */
@@ -32,7 +36,6 @@ struct sandbox_engine;
 struct sandbox_worker_config {
     uint64_t address_space_bytes; /* RLIMIT_AS; 0 = leave as is */
     unsigned cpu_seconds;         /* RLIMIT_CPU backstop; 0 = none */
-    int require_seccomp;          /* exit when the filter cannot be installed */
     void (*after_lockdown)(void); /* tests only: runs once the worker is locked down */
 };
 

@@ -161,16 +161,17 @@ static int read_line_within(int fd, char *buf, size_t size)
 
 /* Runs `return 1+1` in a worker and records the template heap's pages it
  * wrote (sandbox/warm_pages.c), so later workers copy them before their
- * run. About 1 ms, once, before the zygote says it is ready; any
- * failure only leaves the list empty. */
-static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
-                  const sigset_t *oldmask)
+ * run. About 1 ms, once, before the zygote says it is ready; a failure only
+ * leaves the list empty, except a worker that cannot lock itself down
+ * (SANDBOX_EXIT_LOCKDOWN): then no worker can, and -1 is returned. */
+static int probe(struct sandbox_engine *tmpl, const struct sandbox_worker_config *cfg,
+                 const sigset_t *oldmask)
 {
     static const char run[] = "{\"t\":\"run\",\"code\":\"return 1+1\",\"timeoutMs\":1000}\n";
     int fd;
     pid_t pid = fork_worker(-1, tmpl, cfg, oldmask, &fd);
     if (pid < 0)
-        return;
+        return 0;
     char buf[512];
     /* The first line is the outcome; the worker then waits for us to close. */
     int done = send(fd, run, sizeof run - 1, MSG_NOSIGNAL) == (ssize_t) sizeof run - 1 &&
@@ -182,8 +183,12 @@ static void probe(struct sandbox_engine *tmpl, const struct sandbox_worker_confi
         log_debug("zygote", "%d template pages written by a run, copied by workers before theirs",
                   sandbox_warm_pages_learn(pid, zone, zone_len));
     close(fd); /* the worker exits at EOF */
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    kill(pid, SIGKILL); /* (one already exiting keeps its exit status) */
+    int status;
+    if (waitpid(pid, &status, 0) == pid && !done && WIFEXITED(status) &&
+        WEXITSTATUS(status) == SANDBOX_EXIT_LOCKDOWN)
+        return -1;
+    return 0;
 }
 
 static void reap(int ctl)
@@ -263,7 +268,14 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     warm_lowering();
-    probe(tmpl, cfg, &oldmask);
+    if (probe(tmpl, cfg, &oldmask) != 0) {
+#define LOCKDOWN_FAILED                                                                            \
+    "the sandbox cannot lock its workers down (their resource limits or seccomp filter cannot "   \
+    "be installed): it refuses to run programs"
+        send_line(ctl_fd, "{\"t\":\"error\",\"message\":\"" LOCKDOWN_FAILED "\"}\n", -1);
+        log_error("zygote", "%s", LOCKDOWN_FAILED);
+        return 1;
+    }
     sandbox_code_pages_release(); /* last: start-up code is not needed again */
     send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
 

@@ -94,6 +94,13 @@ int sandbox_worker_pid(const struct sandbox_worker *w)
 {
     return 4242;
 }
+int sandbox_worker_died_externally(const struct sandbox_worker *w)
+{
+    return 0; /* never retried: each input is one attempt */
+}
+void sandbox_pool_renew(struct sandbox_pool *p, uint64_t principal)
+{
+}
 
 /* --- the execution's owner ---------------------------------------------------------------- */
 

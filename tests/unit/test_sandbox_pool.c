@@ -58,7 +58,7 @@ static void linger_after_done(void)
 
 static int zygote_mode(int argc, char **argv)
 {
-    struct sandbox_worker_config wc = {0, 0, 1, NULL};
+    struct sandbox_worker_config wc = {0, 0, NULL};
     if (argc > 2 && strcmp(argv[2], "seccomp-probe") == 0)
         wc.after_lockdown = probe_forbidden_syscall;
     if (argc > 2 && strcmp(argv[2], "linger") == 0)
