@@ -115,7 +115,6 @@ rt.settle = function (id, ok, text) {
     else rt.rejectP(c.p, makeError(v || { name: 'Error', message: 'malformed reply from the host' }, callLine(c.site)));
     while (waiting.length && inflight < rt.maxConcurrent) dispatch(waiting.shift());
 };
-rt.request = request; /* content.stash (55_content.js) */
 rt.inflight = function () { return inflight + waiting.length; };
 
 function toolFn(fullName) {

@@ -56,9 +56,12 @@ def(content, 'resource', function resource(r) {
     return { type: 'resource', resource: out };
 });
 /* Keeps value on the host as a codemode://stash/ resource of this client and
- * resolves to a resource_link block naming it. */
+ * resolves to a resource_link block naming it. The promise is marked: a
+ * program may return it inside an array without awaiting it (90_main.js). */
 def(content, 'stash', function stash(value) {
     if (value === void 0) throw new TypeErr('content.stash: a value is required');
-    return rt.request('stash', '', value);
+    var p = rt.request('stash', '', value);
+    p[rt.HIDDEN].stash = true;
+    return p;
 });
 def(G, 'content', content);

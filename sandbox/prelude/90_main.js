@@ -7,10 +7,36 @@ var state = { settled: false, ok: false, value: void 0 };
 /* The main promise's reaction: one function for every run, no closure. */
 function mainSettled(ok, v) {
     if (state.settled) return;
+    if (ok && rt.isArray(v) && awaitLinks(v)) return;
     state.settled = true;
     state.ok = ok;
     state.value = v;
     rt.host.done();
+}
+
+/* A returned array holding content.stash() promises the program did not
+ * await ([content.text(s), content.stash(big)]): the outcome waits for them
+ * and holds their links; one that fails fails the program. Returns false
+ * when there is none. */
+function awaitLinks(arr) {
+    var links = { left: 0, out: [] }, n = arr.length, i, x;
+    for (i = 0; i < n; i++) {
+        x = arr[i]; /* read once; the copy is the runtime's own (no setters run) */
+        rt.defineProperty(links.out, i, { value: x, writable: true, enumerable: true, configurable: true });
+        if (rt.isPromise(x) && x[S].stash === true) links.left++;
+    }
+    if (links.left === 0) return false;
+    for (i = 0; i < n; i++) {
+        x = links.out[i];
+        if (rt.isPromise(x) && x[S].stash === true) rt.watch(x, linkSettled, links, i);
+    }
+    return true;
+}
+
+function linkSettled(ok, v, re) {
+    if (!ok) return mainSettled(false, v);
+    rt.defineProperty(re.s.out, re.i, { value: v, writable: true, enumerable: true, configurable: true });
+    if (--re.s.left === 0) mainSettled(true, re.s.out);
 }
 
 rt.runMain = function (fn) {

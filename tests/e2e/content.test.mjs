@@ -146,6 +146,15 @@ function contentCases(kind) {
     assert.deepEqual([...Buffer.from(img.blob, 'base64').subarray(0, 8)], PNG_SIGNATURE);
   });
 
+  test('content.stash() returned in an array without await: the link block is in the result', async () => {
+    const r = await h.exec(`return [content.text('see the link'), content.stash({ later: true })]`);
+    assert.equal(r.ok, true, r.text);
+    const [first, link] = r.raw.content;
+    assert.deepEqual(first, { type: 'text', text: 'see the link' });
+    assert.equal(link.type, 'resource_link');
+    assert.deepEqual(JSON.parse((await read(h, link.uri)).contents[0].text), { later: true });
+  });
+
   test('an unknown stash URI is "resource not found"', async () => {
     const got = await read(h, 'codemode://stash/00000000000000000000000000000000');
     assert.equal(got.error?.code, -32002);
@@ -240,6 +249,8 @@ test('content.stash passes the gate: a rule can deny it (ToolPolicyError, nothin
   try {
     const denied = valueOf(await exec(deny.client, `try { await content.stash('x'); return 'kept'; } catch (e) { return [e.name, e.decision, e instanceof ToolError]; }`));
     assert.deepEqual(denied, ['ToolPolicyError', 'deny', true]);
+    const inArray = await exec(deny.client, `return [content.text('a'), content.stash('x')]`);
+    assert.equal(inArray.error?.name, 'ToolPolicyError', 'a refused stash returned unawaited fails the program');
     const kept = await exec(allow.client, `return (await content.stash('kept')).uri`);
     assert.match(valueOf(kept), /^codemode:\/\/stash\/[0-9a-f]{32}$/);
   } finally {
@@ -250,7 +261,7 @@ test('content.stash passes the gate: a rule can deny it (ToolPolicyError, nothin
   const lines = fs.readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
     .filter((l) => l.tool === 'content.stash');
   assert.deepEqual(lines.map((l) => [l.event, l.decision, l.outcome]),
-    [['tool_call', 'denied', 'not_sent'], ['tool_call', 'allow', 'ok']]);
+    [['tool_call', 'denied', 'not_sent'], ['tool_call', 'denied', 'not_sent'], ['tool_call', 'allow', 'ok']]);
 });
 
 test('HTTP 2026-07-28 stateless: the stateless requests share a stash; a 2025 session does not see it', async () => {
