@@ -43,7 +43,13 @@ if [ $want_npm = 1 ]; then
     stamp=tests/node_modules/.codemode-lock
     if [ ! -f "$stamp" ] || ! cmp -s tests/package-lock.json "$stamp"; then
         echo "setup: installing pinned npm test dependencies (tests/package-lock.json)" >&2
-        (cd tests && npm ci --no-audit --no-fund --loglevel=error) >&2
+        # once more after a failure: the registry or the npm cache can fail
+        # for a moment (a cache lock left by an interrupted run)
+        (cd tests && npm ci --no-audit --no-fund --loglevel=error) >&2 || {
+            echo "setup: npm ci failed; trying once more in 5 s" >&2
+            sleep 5
+            (cd tests && npm ci --no-audit --no-fund --loglevel=error) >&2
+        }
         cp tests/package-lock.json "$stamp"
     fi
 fi
