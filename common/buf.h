@@ -28,7 +28,7 @@ int buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 
 /* Appends s as a JSON string literal (quotes included), escaping control
  * characters; the internal form's U+0000 (C0 80) and lone surrogates (ED A0..BF
- * xx) become \u0000 and \udXXX (common/utf8.h), a CESU-8 surrogate pair the
+ * xx) become \u0000 and \ud800-\udfff (common/utf8.h), a CESU-8 surrogate pair the
  * UTF-8 of its character, and other invalid UTF-8 U+FFFD. The output is
  * valid UTF-8 whatever s holds. */
 int buf_append_json_string(struct buf *b, const char *s, size_t len);

@@ -32,7 +32,7 @@ cJSON *json_parse(const char *text, size_t len);
 
 /* Appends JSON text made by the JS engine (its JSON.stringify) with its
  * strings made valid UTF-8: a CESU-8 surrogate pair becomes the UTF-8 of its
- * character, a lone surrogate the escape \udXXX (JSON allows it, and the
+ * character, a lone surrogate an escape in \ud800-\udfff (JSON allows it, and the
  * reader sees the same lone surrogate), other ill-formed bytes U+FFFD.
  * Bytes >= 0x80 occur only inside strings in JSON text, so the escapes land
  * in strings. Returns 0, or -1 when out's limit was reached. */

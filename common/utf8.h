@@ -26,7 +26,7 @@ size_t utf8_repair_one(const unsigned char *p, size_t n, char out[4], size_t *co
  * two bytes C0 80 (as in Java's modified UTF-8), so that no C string is cut
  * at a NUL, and a lone surrogate as its three-byte generalised UTF-8 form
  * ED A0..BF 80..BF (WTF-8; also how Duktape stores it). JSON printers turn
- * them back into the escapes \u0000 and \udXXX. For the ill-formed sequence
+ * them back into the escapes \u0000 and \ud800-\udfff. For the ill-formed sequence
  * at p, returns the code unit it stands for in that form (0, or a
  * surrogate 0xD800-0xDFFF) and stores its length in *consumed; -1 when it
  * is neither (a surrogate followed by its pair is a character: -1). */

@@ -14,7 +14,7 @@
  * "reuse" in a run: the host will keep the worker for its principal after
  * this run; in done: the worker restores its heap and waits for the next
  * run (otherwise it exits once the host closes the socket).
- * Strings hold U+0000 and lone surrogates as \u0000 and \udXXX escapes; the host
+ * Strings hold U+0000 and lone surrogates as \u0000 and \ud800-\udfff escapes; the host
  * reads them with json_parse (common/json.h).
  */
 #ifndef SANDBOX_WORKER_H
