@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "mcp-server/config/config.h"
+#include "tests/unit/config_file.h"
 #include "tools/policy/audit.h"
 
 #include <limits.h>
@@ -19,37 +20,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static char tmpdir[] = "/tmp/mcp-config-policy-XXXXXX";
-static char cfg_path[PATH_MAX];
-
-static int load(struct config *c, const char *json, char **err)
-{
-    FILE *f = fopen(cfg_path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(json, 1, strlen(json), f), strlen(json));
-    assert_int_equal(fclose(f), 0);
-    config_init(c);
-    *err = NULL;
-    return config_load(c, cfg_path, err);
-}
-
-static const char *rel(const char *msg)
-{
-    size_t n = strlen(tmpdir);
-    if (msg != NULL && strncmp(msg, tmpdir, n) == 0 && msg[n] == '/')
-        return msg + n + 1;
-    return msg;
-}
-
 static void expect_error(const char *json, const char *want)
 {
     struct config c;
     char *err;
-    int r = load(&c, json, &err);
-    if (r != -1 || err == NULL || strcmp(rel(err), want) != 0)
-        print_error("json: %s\nwant: %s\ngot:  %s\n", json, want, err ? rel(err) : "(null)");
+    int r = config_file_load(&c, json, &err);
+    if (r != -1 || err == NULL || strcmp(config_file_rel(err), want) != 0)
+        print_error("json: %s\nwant: %s\ngot:  %s\n", json, want,
+                    err ? config_file_rel(err) : "(null)");
     assert_int_equal(r, -1);
-    assert_string_equal(rel(err), want);
+    assert_string_equal(config_file_rel(err), want);
     free(err);
     config_free(&c);
 }
@@ -73,14 +53,15 @@ static void test_the_issue_example(void **state)
     (void) state;
     struct config c;
     char *err;
-    int r = load(&c,
-                 "{\"codemode\": {\"policy\": {\"default\": \"ask\", \"noApprover\": \"allow\", "
-                 "\"approvalTimeoutMs\": 60000, \"rules\": {\"crm.delete_*\": \"deny\", \"crm.*\": "
-                 "\"ask\", \"crm.search\": \"allow\"}}, \"audit\": {\"path\": "
-                 "\"/var/log/mcp-codemode/audit.jsonl\", \"arguments\": \"full\"}},"
-                 " \"mcpServers\": {\"crm\": {\"command\": \"crm-server\", \"policy\": "
-                 "{\"purge_*\": \"deny\", \"get\": \"allow\"}}}}",
-                 &err);
+    int r = config_file_load(
+        &c,
+        "{\"codemode\": {\"policy\": {\"default\": \"ask\", \"noApprover\": \"allow\", "
+        "\"approvalTimeoutMs\": 60000, \"rules\": {\"crm.delete_*\": \"deny\", \"crm.*\": "
+        "\"ask\", \"crm.search\": \"allow\"}}, \"audit\": {\"path\": "
+        "\"/var/log/mcp-codemode/audit.jsonl\", \"arguments\": \"full\"}},"
+        " \"mcpServers\": {\"crm\": {\"command\": \"crm-server\", \"policy\": "
+        "{\"purge_*\": \"deny\", \"get\": \"allow\"}}}}",
+        &err);
     if (r != 0)
         print_error("%s\n", err);
     assert_int_equal(r, 0);
@@ -160,10 +141,10 @@ static void test_audit(void **state)
                  "config.json:1:24: codemode.audit: expected an object, got \"/tmp/x\"");
     struct config c;
     char *err;
-    assert_int_equal(load(&c,
-                          "{\"codemode\": {\"audit\": {\"path\": \"/tmp/a.jsonl\", "
-                          "\"arguments\": \"none\", \"extra\": 1}}}",
-                          &err),
+    assert_int_equal(config_file_load(&c,
+                                      "{\"codemode\": {\"audit\": {\"path\": \"/tmp/a.jsonl\", "
+                                      "\"arguments\": \"none\", \"extra\": 1}}}",
+                                      &err),
                      0);
     assert_int_equal(c.audit_arguments, TOOLS_AUDIT_ARGS_NONE);
     assert_int_equal(c.nwarnings, 1);
@@ -177,22 +158,6 @@ static void test_audit(void **state)
     config_free(&c);
 }
 
-static int setup(void **state)
-{
-    (void) state;
-    if (mkdtemp(tmpdir) == NULL)
-        return -1;
-    snprintf(cfg_path, sizeof cfg_path, "%s/config.json", tmpdir);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void) state;
-    unlink(cfg_path);
-    return rmdir(tmpdir);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,5 +165,5 @@ int main(void)
         cmocka_unit_test(test_bad_patterns), cmocka_unit_test(test_bad_decisions),
         cmocka_unit_test(test_audit),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, config_file_setup, config_file_teardown);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "mcp-server/config/config.h"
+#include "tests/unit/config_file.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -18,25 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static char tmpdir[] = "/tmp/mcp-config-state-XXXXXX";
-static char cfg_path[PATH_MAX];
-
-static int load(struct config *c, const char *json, char **err)
-{
-    FILE *f = fopen(cfg_path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(json, 1, strlen(json), f), strlen(json));
-    assert_int_equal(fclose(f), 0);
-    config_init(c);
-    *err = NULL;
-    return config_load(c, cfg_path, err);
-}
-
 static void expect_error(const char *json, const char *want)
 {
     struct config c;
     char *err;
-    int r = load(&c, json, &err);
+    int r = config_file_load(&c, json, &err);
     assert_int_equal(r, -1);
     assert_non_null(err);
     if (strstr(err, want) == NULL)
@@ -66,12 +53,13 @@ static void test_values(void **state)
     (void) state;
     struct config c;
     char *err;
-    assert_int_equal(load(&c,
-                          "{\"codemode\":{\"state\":{\"path\":\"/x/s.db\",\"scope\":\"server\","
-                          "\"maxValueBytes\":100,\"maxTotalBytes\":4096,\"busyTimeoutMs\":50},"
-                          "\"skills\":{\"exposeAsTools\":true}}}",
-                          &err),
-                     0);
+    assert_int_equal(
+        config_file_load(&c,
+                         "{\"codemode\":{\"state\":{\"path\":\"/x/s.db\",\"scope\":\"server\","
+                         "\"maxValueBytes\":100,\"maxTotalBytes\":4096,\"busyTimeoutMs\":50},"
+                         "\"skills\":{\"exposeAsTools\":true}}}",
+                         &err),
+        0);
     assert_string_equal(c.state.path, "/x/s.db");
     assert_int_equal(c.state.per_principal, 0);
     assert_int_equal(c.state.max_value_bytes, 100);
@@ -84,7 +72,9 @@ static void test_values(void **state)
     free(p);
     config_free(&c);
     assert_int_equal(
-        load(&c, "{\"codemode\":{\"state\":false,\"skills\":{\"enabled\":false}}}", &err), 0);
+        config_file_load(&c, "{\"codemode\":{\"state\":false,\"skills\":{\"enabled\":false}}}",
+                         &err),
+        0);
     assert_int_equal(c.state.state, 0);
     assert_int_equal(c.state.skills, 0);
     config_free(&c);
@@ -121,22 +111,6 @@ static void test_default_path(void **state)
     config_free(&c);
 }
 
-static int setup(void **state)
-{
-    (void) state;
-    assert_non_null(mkdtemp(tmpdir));
-    snprintf(cfg_path, sizeof cfg_path, "%s/config.json", tmpdir);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void) state;
-    unlink(cfg_path);
-    rmdir(tmpdir);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,5 +119,5 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_default_path),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, config_file_setup, config_file_teardown);
 }
