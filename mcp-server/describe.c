@@ -49,26 +49,38 @@ static void add_limits(struct buf *b, const struct config_limits *l)
                (unsigned long long) (l->max_log_bytes >> 10));
 }
 
-/* allow, dryRun, maxToolCalls (docs/policy.md). */
-static void add_authority_properties(cJSON *props, const struct config_limits *l)
+/* props.name = {type, description}; type may be NULL. Returns the new object. */
+static cJSON *add_property(cJSON *props, const char *name, const char *type,
+                           const char *description)
 {
-    cJSON *a = cJSON_AddObjectToObject(props, "allow");
-    cJSON_AddStringToObject(a, "type", "array");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(a, "items"), "type", "string");
-    cJSON_AddStringToObject(a, "description",
-                            "only these tools may be called in this run: patterns \"server.tool\", "
-                            "\"server.*\" or \"*\" (narrows the server's policy, never widens it)");
-    cJSON *d = cJSON_AddObjectToObject(props, "dryRun");
-    cJSON_AddStringToObject(d, "type", "boolean");
-    cJSON_AddStringToObject(d, "description",
-                            "send only allowed read-only calls; record the others (not sent) and "
-                            "list them in the result's plannedCalls");
-    cJSON *m = cJSON_AddObjectToObject(props, "maxToolCalls");
-    cJSON_AddStringToObject(m, "type", "integer");
-    cJSON_AddNumberToObject(m, "minimum", 0);
-    cJSON_AddStringToObject(m, "description",
+    cJSON *p = cJSON_AddObjectToObject(props, name);
+    if (type)
+        cJSON_AddStringToObject(p, "type", type);
+    cJSON_AddStringToObject(p, "description", description);
+    return p;
+}
+
+/* props.name = an array of `items` (a type), described. */
+static void add_array_property(cJSON *props, const char *name, const char *items,
+                               const char *description)
+{
+    cJSON *a = add_property(props, name, "array", description);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(a, "items"), "type", items);
+}
+
+/* allow, dryRun, maxToolCalls (docs/policy.md). */
+static void add_authority_properties(cJSON *props)
+{
+    add_array_property(props, "allow", "string",
+                       "only these tools may be called in this run: patterns \"server.tool\", "
+                       "\"server.*\" or \"*\" (narrows the server's policy, never widens it)");
+    add_property(props, "dryRun", "boolean",
+                 "send only allowed read-only calls; record the others (not sent) and list them "
+                 "in the result's plannedCalls");
+    cJSON *m = add_property(props, "maxToolCalls", "integer",
                             "tool calls allowed in this run; 0: none (capped at the server's "
                             "limit)");
+    cJSON_AddNumberToObject(m, "minimum", 0);
 }
 
 static cJSON *input_schema(const struct config_limits *l)
@@ -76,16 +88,13 @@ static cJSON *input_schema(const struct config_limits *l)
     cJSON *s = cJSON_CreateObject();
     cJSON_AddStringToObject(s, "type", "object");
     cJSON *props = cJSON_AddObjectToObject(s, "properties");
-    cJSON *code = cJSON_AddObjectToObject(props, "code");
-    cJSON_AddStringToObject(code, "type", "string");
-    cJSON_AddStringToObject(code, "description",
-                            "JavaScript (or TypeScript) program: the body of an async function");
-    cJSON *t = cJSON_AddObjectToObject(props, "timeoutMs");
-    cJSON_AddStringToObject(t, "type", "integer");
+    add_property(props, "code", "string",
+                 "JavaScript (or TypeScript) program: the body of an async function");
+    cJSON *t =
+        add_property(props, "timeoutMs", "integer", "time limit of this run in milliseconds");
     cJSON_AddNumberToObject(t, "minimum", 1);
     cJSON_AddNumberToObject(t, "maximum", (double) l->max_timeout_ms);
-    cJSON_AddStringToObject(t, "description", "time limit of this run in milliseconds");
-    add_authority_properties(props, l);
+    add_authority_properties(props);
     cJSON *req = cJSON_AddArrayToObject(s, "required");
     cJSON_AddItemToArray(req, cJSON_CreateString("code"));
     cJSON_AddFalseToObject(s, "additionalProperties");
@@ -97,28 +106,18 @@ static cJSON *output_schema(void)
     cJSON *s = cJSON_CreateObject();
     cJSON_AddStringToObject(s, "type", "object");
     cJSON *props = cJSON_AddObjectToObject(s, "properties");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "result"), "description",
-                            "the program's return value (any JSON value)");
-    cJSON *logs = cJSON_AddObjectToObject(props, "logs");
-    cJSON_AddStringToObject(logs, "type", "array");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(logs, "items"), "type", "string");
+    add_property(props, "result", NULL, "the program's return value (any JSON value)");
+    add_array_property(props, "logs", "string", "console lines, in order");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "error"), "type", "object");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "stats"), "type", "object");
-    cJSON *trunc = cJSON_AddObjectToObject(props, "resultTruncated");
-    cJSON_AddStringToObject(trunc, "type", "object");
-    cJSON_AddStringToObject(trunc, "description",
-                            "the result was over the limit: its size (bytes), the limit, and "
-                            "the uri of the resource holding it whole (when kept)");
-    cJSON *blocks = cJSON_AddObjectToObject(props, "content");
-    cJSON_AddStringToObject(blocks, "type", "array");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(blocks, "items"), "type", "object");
-    cJSON_AddStringToObject(blocks, "description",
-                            "the program returned content blocks (they are the result's content): "
-                            "type, mimeType, uri and decoded bytes of each");
-    cJSON *planned = cJSON_AddObjectToObject(props, "plannedCalls");
-    cJSON_AddStringToObject(planned, "type", "array");
-    cJSON_AddStringToObject(planned, "description",
-                            "dry run: the calls that were recorded, not sent, in call order");
+    add_property(props, "resultTruncated", "object",
+                 "the result was over the limit: its size (bytes), the limit, and the uri of the "
+                 "resource holding it whole (when kept)");
+    add_array_property(props, "content", "object",
+                       "the program returned content blocks (they are the result's content): "
+                       "type, mimeType, uri and decoded bytes of each");
+    add_array_property(props, "plannedCalls", "object",
+                       "dry run: the calls that were recorded, not sent, in call order");
     cJSON *req = cJSON_AddArrayToObject(s, "required");
     cJSON_AddItemToArray(req, cJSON_CreateString("logs"));
     cJSON_AddItemToArray(req, cJSON_CreateString("stats"));
