@@ -17,6 +17,7 @@
 #include "transport/stdio.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/colocate.h"
 #include "common/log.h"
 #include "common/json.h"
 #include "common/utf8.h"
@@ -138,6 +139,7 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
 #if defined(__SANITIZE_ADDRESS__)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
+    colocate_init(&a->loop, cfg->limits.colocate_calls);
     a->pool = sandbox_pool_new(&a->loop, &pc);
     struct mcp_stash_limits sl = {cfg->limits.stash_max_entries, cfg->limits.stash_max_bytes,
                                   cfg->limits.stash_ttl_ms};
@@ -160,6 +162,7 @@ static void close_walk(uv_handle_t *h, void *arg)
 static int app_finish(struct app *a)
 {
     uv_run(&a->loop, UV_RUN_DEFAULT);
+    colocate_shutdown(); /* when stop() did not run; its handle is closed below */
     mcp_server_free(a->server);
     tools_audit_close(a->audit);
     tools_state_service_free(a->state);
@@ -195,6 +198,7 @@ static void stop(struct app *a)
     a->tools = NULL;
     sandbox_pool_close(a->pool, NULL, NULL);
     a->pool = NULL;
+    colocate_shutdown();
     uv_close((uv_handle_t *) &a->sigterm, signals_closed);
     uv_close((uv_handle_t *) &a->sigint, signals_closed);
     uv_close((uv_handle_t *) &a->sighup, signals_closed);

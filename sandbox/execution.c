@@ -6,6 +6,7 @@
 #include "sandbox/worker.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/colocate.h"
 #include "common/json.h"
 #include "common/log.h"
 
@@ -40,6 +41,7 @@ struct sandbox_exec {
     int keep;        /* `done` said the worker stays for the principal's next run */
     int heard;       /* the worker sent a message during this run */
     int retried;     /* the run was sent again, to another worker (at most once) */
+    unsigned in_flight; /* host calls not answered yet */
 };
 
 static const struct sandbox_worker_events worker_events;
@@ -53,6 +55,8 @@ static void timer_free(uv_handle_t *h)
 
 static void destroy(struct sandbox_exec *x)
 {
+    if (x->worker)
+        colocate_worker_done(sandbox_worker_pid(x->worker));
     if (x->lease)
         sandbox_lease_cancel(x->lease);
     if (x->worker && x->worker_done && x->keep)
@@ -77,6 +81,8 @@ static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *st
     if (x->finished)
         return;
     x->finished = 1;
+    if (x->worker) /* before the client hears of it */
+        colocate_worker_done(sandbox_worker_pid(x->worker));
     struct sandbox_exec_result r;
     r.outcome = outcome;
     r.stats = stats;
@@ -162,7 +168,10 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
             return -1; /* the worker enforces this first: exceeding it is a violation */
         x->tool_calls++;
     }
+    /* a worker waiting on this call alone stays on the host's CPU meanwhile */
+    colocate_call_begin(sandbox_worker_pid(x->worker), x->in_flight++ == 0);
     x->ev->call(x->ud, x, x->max_id, op->valuestring, name->valuestring, args);
+    colocate_call_end();
     return 0;
 }
 
@@ -256,6 +265,7 @@ static int retry(struct sandbox_exec *x)
     log_info("sandbox", "worker %d ended before its program did anything; running it again",
              sandbox_worker_pid(x->worker));
     x->retried = 1;
+    colocate_worker_done(sandbox_worker_pid(x->worker));
     sandbox_worker_release(x->worker);
     x->worker = NULL;
     sandbox_pool_renew(x->pool, x->rq.principal);
@@ -375,6 +385,8 @@ void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *jso
 {
     if (x->worker == NULL || id <= 0 || id > x->max_id)
         return;
+    if (x->in_flight)
+        x->in_flight--;
     struct buf b;
     buf_init(&b, 0); /* appends, no printf: this runs once per tool call */
     buf_append_str(&b, "{\"t\":\"result\",\"id\":");

@@ -5,6 +5,7 @@
 #include "sandbox/pool.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/colocate.h"
 #include "common/json.h"
 #include "common/log.h"
 
@@ -752,6 +753,7 @@ static void zygote_message(struct sandbox_pool *p, const char *line)
     } else if (sscanf(line, "{\"t\":\"exit\",\"pid\":%d,\"code\":%d,\"signal\":%d}", &pid, &code,
                       &sig) == 3) {
         struct sandbox_worker *w = find_worker(p, pid);
+        colocate_forget(pid);
         if (w) {
             w->exited = 1;
             w->code = code;
@@ -898,6 +900,7 @@ static void start_zygote(struct sandbox_pool *p)
     o.stdio = stdio;
     o.stdio_count = 3;
     p->zygote.data = p;
+    colocate_release(); /* the zygote and its workers would inherit the host's pin */
     int rc = uv_spawn(p->loop, &p->zygote, &o);
     if (rc != 0) {
         char msg[256];

@@ -16,6 +16,7 @@
 #include "tools/state/service.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/colocate.h"
 #include "common/json.h"
 #include "common/log.h"
 
@@ -378,6 +379,7 @@ static int send_now(struct tools_call *c, const cJSON *args)
 {
     struct slot *s = &c->r->slots[c->tool->server_index];
     c->in_start = 1;
+    colocate_server(tools_downstream_pid(s->d)); /* when the program waits on this call alone */
     c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
     c->in_start = 0;
     if (c->answered || c->dc == NULL) {

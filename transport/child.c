@@ -5,6 +5,7 @@
 #include "transport/child.h"
 #include "transport/frame.h"
 #include "common/alloc.h"
+#include "common/colocate.h"
 #include "common/log.h"
 
 #include <signal.h>
@@ -132,6 +133,7 @@ static void maybe_finish(struct transport_child *c)
 static void proc_exited(uv_process_t *p, int64_t status, int sig)
 {
     struct transport_child *c = p->data;
+    colocate_forget(p->pid);
     c->exited = 1;
     c->status = sig ? -1 : status;
     c->signal = sig;
@@ -376,6 +378,7 @@ int transport_child_spawn(uv_loop_t *loop, const struct transport_child_options 
     po.stdio = stdio;
     po.stdio_count = 3;
     po.flags = UV_PROCESS_DETACHED; /* own process group: a stop reaches grandchildren */
+    colocate_release(); /* the child would inherit the host's pin */
     int rc = uv_spawn(loop, &c->proc, &po);
     free(argv);
     c->proc_open = 1;

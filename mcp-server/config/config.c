@@ -35,6 +35,7 @@ void config_init(struct config *c)
         .sandbox_reuse = 1,
         .max_runs_per_worker = 1000,
         .worker_idle_ms = 60000,
+        .colocate_calls = 1,
         .stash_max_entries = 64,
         .stash_max_bytes = 64u * 1024 * 1024,
         .stash_ttl_ms = 15 * 60 * 1000,

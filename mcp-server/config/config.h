@@ -26,6 +26,7 @@ struct config_limits {
     int sandbox_reuse;               /* sandbox.reuse: 1 "principal" (default), 0 "never" */
     unsigned max_runs_per_worker;    /* sandbox.maxRunsPerWorker (1000) */
     uint64_t worker_idle_ms;         /* sandbox.workerIdleMs (60000) */
+    int colocate_calls;              /* sandbox.colocateCalls (1): common/colocate.h */
     unsigned stash_max_entries;      /* stash.maxEntries (64; 0: no stash) */
     uint64_t stash_max_bytes;        /* stash.maxBytes (64 MiB) */
     uint64_t stash_ttl_ms;           /* stash.ttlMs (900000) */

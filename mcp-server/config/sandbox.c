@@ -1,6 +1,7 @@
 /* The `codemode.sandbox` block: whether a worker serves several executions
- * of one principal (`reuse`), how many at most (`maxRunsPerWorker`), and
- * how long a kept worker waits for the next one (`workerIdleMs`). The user
+ * of one principal (`reuse`), how many at most (`maxRunsPerWorker`), how
+ * long a kept worker waits for the next one (`workerIdleMs`), and whether a
+ * program's sequential calls run on one CPU (`colocateCalls`). The user
  * documentation is docs/config.md. */
 #include "mcp-server/config/internal.h"
 
@@ -10,19 +11,21 @@
 
 #define DAY_MS 86400000
 
-static const char *const sandbox_keys[] = {"reuse", "maxRunsPerWorker", "workerIdleMs", NULL};
+static const char *const sandbox_keys[] = {"reuse", "maxRunsPerWorker", "workerIdleMs",
+                                            "colocateCalls", NULL};
 
 int config__sandbox(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config_limits *l = &x->c->limits;
     struct config_kpath rp = {p, "reuse", 0}, mp = {p, "maxRunsPerWorker", 0},
-                        ip = {p, "workerIdleMs", 0};
+                        ip = {p, "workerIdleMs", 0}, cp = {p, "colocateCalls", 0};
     if (config__object(x, block, p) < 0)
         return -1;
     config__unknown_keys(x, block, p, sandbox_keys);
     const cJSON *reuse = cJSON_GetObjectItemCaseSensitive(block, "reuse");
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(block, "maxRunsPerWorker");
     const cJSON *idle = cJSON_GetObjectItemCaseSensitive(block, "workerIdleMs");
+    const cJSON *colocate = cJSON_GetObjectItemCaseSensitive(block, "colocateCalls");
     int64_t n;
     static const char *const reuse_names[] = {"principal", "never", NULL};
     int which;
@@ -41,5 +44,7 @@ int config__sandbox(struct config_ctx *x, cJSON *block, const struct config_kpat
             return -1;
         l->worker_idle_ms = (uint64_t) n;
     }
+    if (colocate != NULL && config__bool(x, colocate, &cp, &l->colocate_calls) < 0)
+        return -1;
     return 0;
 }

@@ -524,6 +524,8 @@ static void test_codemode_sandbox(void **state)
                  "config.json:1:47: codemode.sandbox.maxRunsPerWorker: expected an integer from 1 to 1000000, got 0");
     expect_error("{\"codemode\": {\"sandbox\": {\"workerIdleMs\": 5}}}",
                  "config.json:1:43: codemode.sandbox.workerIdleMs: expected an integer from 100 to 86400000, got 5");
+    expect_error("{\"codemode\": {\"sandbox\": {\"colocateCalls\": \"yes\"}}}",
+                 "config.json:1:44: codemode.sandbox.colocateCalls: expected true or false, got \"yes\"");
     expect_error("{\"codemode\": {\"sandbox\": \"never\"}}",
                  "config.json:1:26: codemode.sandbox: expected an object, got \"never\"");
     expect_warnings("{\"codemode\": {\"sandbox\": {\"reuse\": \"never\", \"idleMs\": 1}}}",
@@ -536,14 +538,17 @@ static void test_codemode_sandbox(void **state)
     assert_int_equal(c.limits.sandbox_reuse, 1);
     assert_int_equal(c.limits.max_runs_per_worker, 1000);
     assert_int_equal(c.limits.worker_idle_ms, 60000);
+    assert_int_equal(c.limits.colocate_calls, 1);
     config_free(&c);
     assert_int_equal(load(&c, "{\"codemode\": {\"sandbox\": {\"reuse\": \"never\", "
-                              "\"maxRunsPerWorker\": 5, \"workerIdleMs\": 250}}}",
+                              "\"maxRunsPerWorker\": 5, \"workerIdleMs\": 250, "
+                              "\"colocateCalls\": false}}}",
                           &err),
                      0);
     assert_int_equal(c.limits.sandbox_reuse, 0);
     assert_int_equal(c.limits.max_runs_per_worker, 5);
     assert_int_equal(c.limits.worker_idle_ms, 250);
+    assert_int_equal(c.limits.colocate_calls, 0);
     config_free(&c);
     assert_int_equal(load(&c, "{\"codemode\": {\"sandbox\": {\"reuse\": \"principal\"}}}", &err), 0);
     assert_int_equal(c.limits.sandbox_reuse, 1);

@@ -327,6 +327,11 @@ const char *tools_downstream_state_name(enum tools_downstream_state s)
     return "unknown";
 }
 
+int tools_downstream_pid(const struct tools_downstream *d)
+{
+    return d->tp ? d->ops->pid(d) : 0;
+}
+
 void tools_downstream_status(const struct tools_downstream *d, struct tools_downstream_status *st)
 {
     memset(st, 0, sizeof *st);
@@ -343,7 +348,7 @@ void tools_downstream_status(const struct tools_downstream *d, struct tools_down
     st->attempts = d->attempts;
     st->failures = d->failures;
     st->connect_ms = d->connect_ms;
-    st->pid = d->tp ? d->ops->pid(d) : 0;
+    st->pid = tools_downstream_pid(d);
     st->tools = (size_t) cJSON_GetArraySize(d->tools);
     st->calls_in_flight = d->ncalls;
     st->transport = d->ops->kind;

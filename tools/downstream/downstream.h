@@ -100,6 +100,9 @@ const char *tools_downstream_name(const struct tools_downstream *d);
 void tools_downstream_status(const struct tools_downstream *d, struct tools_downstream_status *st);
 const char *tools_downstream_state_name(enum tools_downstream_state s);
 
+/* The server's process id (0: no process runs, or http and sse). */
+int tools_downstream_pid(const struct tools_downstream *d);
+
 /* The tools that can be called, as the server sent them (name, title,
  * description, inputSchema, outputSchema, annotations, execution, ...), in
  * its order; an array, empty before the first list. Tools that need tasks
