@@ -103,14 +103,16 @@ static int pin_host(void)
     return 0;
 }
 
-void colocate_call_begin(int worker_pid, int alone)
+void colocate_call_begin(int worker_pid, int alone, uint64_t computed_us)
 {
     C.current = 0;
     if (!C.enabled || worker_pid <= 0)
         return;
-    if (!alone) {
+    if (!alone || computed_us > COLOCATE_BUSY_US) {
+        /* parallel calls use every CPU; a program that computes between
+         * calls would hold the host's CPU */
         if (C.worker.pid == worker_pid)
-            colocate_release(); /* parallel calls use every CPU */
+            colocate_release();
         return;
     }
     if (C.worker.pid && C.worker.pid != worker_pid) {

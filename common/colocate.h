@@ -8,18 +8,22 @@
  *
  * The pins are affinity masks set with sched_setaffinity and put back as they
  * were: when the worker makes calls in parallel (they then run on every CPU),
- * when its execution ends, COLOCATE_IDLE_MS after the last call that renewed
- * them (so a program that computes between calls, or a slow call, runs free),
- * and before the host starts a process (children inherit its mask). One
+ * when it computed for more than COLOCATE_BUSY_US between an answer and its
+ * next call (it would hold the host's CPU), when its execution ends,
+ * COLOCATE_IDLE_MS after the last call that renewed them (a slow call, or a
+ * program that went on computing), and before the host starts a process
+ * (children inherit its mask). One
  * worker is colocated at a time; others run as usual. Everything is a no-op
  * until colocate_init, and on a single-CPU mask. The host's pin is that of
  * its loop thread (the one that calls these); of a server, its main thread. */
 #ifndef COMMON_COLOCATE_H
 #define COMMON_COLOCATE_H
 
+#include <stdint.h>
 #include <uv.h>
 
 #define COLOCATE_IDLE_MS 10
+#define COLOCATE_BUSY_US 500
 
 /* Starts the module on the host's loop (its release timer); enabled = 0
  * leaves everything a no-op. */
@@ -29,10 +33,12 @@ void colocate_init(uv_loop_t *loop, int enabled);
 void colocate_shutdown(void);
 
 /* Brackets the host's handling of one call from worker `worker_pid`; alone
- * says it is the only call of that worker in flight. Alone: the host and the
- * worker are pinned to the host's CPU (unless another worker holds the
- * pins). Not alone: the worker's pins are dropped. */
-void colocate_call_begin(int worker_pid, int alone);
+ * says it is the only call of that worker in flight, computed_us how long
+ * the worker ran since the host last answered it (0: its first call). A
+ * call alone after at most COLOCATE_BUSY_US: the host and the worker are
+ * pinned to the host's CPU (unless another worker holds the pins).
+ * Otherwise the worker's pins are dropped. */
+void colocate_call_begin(int worker_pid, int alone, uint64_t computed_us);
 void colocate_call_end(void);
 
 /* Inside colocate_call_begin/end of a colocated worker: the call is being

@@ -42,6 +42,7 @@ struct sandbox_exec {
     int heard;       /* the worker sent a message during this run */
     int retried;     /* the run was sent again, to another worker (at most once) */
     unsigned in_flight; /* host calls not answered yet */
+    uint64_t replied_ns; /* when the last one was answered (uv_hrtime; 0: none yet) */
 };
 
 static const struct sandbox_worker_events worker_events;
@@ -169,7 +170,8 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
         x->tool_calls++;
     }
     /* a worker waiting on this call alone stays on the host's CPU meanwhile */
-    colocate_call_begin(sandbox_worker_pid(x->worker), x->in_flight++ == 0);
+    uint64_t computed_us = x->replied_ns ? (uv_hrtime() - x->replied_ns) / 1000 : 0;
+    colocate_call_begin(sandbox_worker_pid(x->worker), x->in_flight++ == 0, computed_us);
     x->ev->call(x->ud, x, x->max_id, op->valuestring, name->valuestring, args);
     colocate_call_end();
     return 0;
@@ -387,6 +389,7 @@ void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *jso
         return;
     if (x->in_flight)
         x->in_flight--;
+    x->replied_ns = uv_hrtime();
     struct buf b;
     buf_init(&b, 0); /* appends, no printf: this runs once per tool call */
     buf_append_str(&b, "{\"t\":\"result\",\"id\":");

@@ -1,6 +1,7 @@
 // Call colocation (codemode.sandbox.colocateCalls, docs/config.md): while a
 // program waits on one tool call at a time, the server, its worker and the
-// stdio downstream server share one CPU; afterwards every process has its
+// stdio downstream server share one CPU, unless the program computes between
+// its calls; afterwards every process has its
 // whole CPU mask back (the recorder fixture reports its own mask from inside
 // a call; the server's, the worker's and the recorder's are read in /proc
 // after the execution). With the setting off nothing is pinned. Skipped
@@ -63,6 +64,17 @@ test('parallel calls leave the masks whole; the next execution starts unpinned',
   expectRestored(on, r, pid);
   const again = await on.exec('return 1 + 1');
   assert.equal(valueOf(again), 2);
+  assert.equal(cpus(on.pid), ALL);
+});
+
+test('a program that computes between its calls is not colocated', { skip }, async () => {
+  const r = await on.exec(`
+    const spin = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
+    const seen = [];
+    for (let i = 0; i < 6; i++) { seen.push((await tools.rec.env()).cpus); spin(3); }
+    return seen;`);
+  // from the second call on, each follows 3 ms of computing (over 0.5 ms)
+  assert.deepEqual([...new Set(valueOf(r).slice(1))], [ALL]);
   assert.equal(cpus(on.pid), ALL);
 });
 

@@ -1,9 +1,10 @@
 /* Unit tests of common/colocate.c on real processes: a call made alone pins
- * the host, the worker and the server it goes to on one CPU, each mask is put
- * back as it was (parallel calls, the execution's end, the idle timer, before
- * a spawn), one worker holds the slot at a time, a forgotten process is never
- * touched again, and a process started while pinned (transport/child.c) gets
- * the host's whole mask. Skipped on a single-CPU mask. */
+ * the host, the worker and the server it goes to on one CPU; each mask is put
+ * back as it was (parallel calls, a worker computing between calls, the
+ * execution's end, the idle timer, before a spawn); one worker holds the slot
+ * at a time; a forgotten process is never touched again; and a process
+ * started while pinned (transport/child.c) gets the host's whole mask.
+ * Skipped on a single-CPU mask. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,7 +89,7 @@ static void expect_mask(int pid, int cpu)
 
 static int call_alone(int w, int srv)
 {
-    colocate_call_begin(w, 1);
+    colocate_call_begin(w, 1, 0);
     colocate_server(srv);
     colocate_call_end();
     return colocate_pinned_cpu();
@@ -118,13 +119,34 @@ static void test_parallel_calls_unpin(void **state)
     skip_on_one_cpu();
     int cpu = call_alone(worker, server);
     assert_true(cpu >= 0);
-    colocate_call_begin(worker, 0); /* a second call while the first is in flight */
+    colocate_call_begin(worker, 0, 0); /* a second call while the first is in flight */
     colocate_server(server);
     colocate_call_end();
     assert_int_equal(colocate_pinned_cpu(), -1);
     expect_mask(0, -1);
     expect_mask(worker, -1);
     expect_mask(server, -1);
+}
+
+static void test_computing_between_calls_unpins(void **state)
+{
+    (void) state;
+    skip_on_one_cpu();
+    assert_true(call_alone(worker, server) >= 0);
+    colocate_call_begin(worker, 1, COLOCATE_BUSY_US); /* at the limit: still colocated */
+    colocate_call_end();
+    assert_true(colocate_is_pinned(worker));
+    colocate_call_begin(worker, 1, COLOCATE_BUSY_US + 1);
+    colocate_server(server);
+    colocate_call_end();
+    assert_int_equal(colocate_pinned_cpu(), -1);
+    expect_mask(0, -1);
+    expect_mask(worker, -1);
+    expect_mask(server, -1);
+    /* a busy worker never takes the slot either */
+    colocate_call_begin(worker, 1, 10 * COLOCATE_BUSY_US);
+    colocate_call_end();
+    assert_int_equal(colocate_pinned_cpu(), -1);
 }
 
 static void test_idle_timer_unpins(void **state)
@@ -265,6 +287,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_call_alone_pins_the_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parallel_calls_unpin, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_computing_between_calls_unpins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_timer_unpins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_worker_holds_the_slot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_server_outside_a_call_is_left_alone, setup, teardown),
