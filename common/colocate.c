@@ -6,7 +6,6 @@
 
 #include <sched.h>
 #include <stdint.h>
-#include <string.h>
 
 #define MAX_SERVERS 8
 
