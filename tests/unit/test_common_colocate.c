@@ -87,6 +87,15 @@ static void expect_mask(int pid, int cpu)
     assert_true(CPU_ISSET(cpu, &m));
 }
 
+/* No pins: the host, the worker and the server have their whole masks. */
+static void expect_unpinned(void)
+{
+    assert_int_equal(colocate_pinned_cpu(), -1);
+    expect_mask(0, -1);
+    expect_mask(worker, -1);
+    expect_mask(server, -1);
+}
+
 static int call_alone(int w, int srv)
 {
     colocate_call_begin(w, 1, 0);
@@ -107,10 +116,7 @@ static void test_call_alone_pins_the_chain(void **state)
     assert_true(colocate_is_pinned(worker) && colocate_is_pinned(server));
     assert_int_equal(call_alone(worker, server), cpu); /* renewed, same CPU */
     colocate_worker_done(worker);
-    assert_int_equal(colocate_pinned_cpu(), -1);
-    expect_mask(0, -1);
-    expect_mask(worker, -1);
-    expect_mask(server, -1);
+    expect_unpinned();
 }
 
 static void test_parallel_calls_unpin(void **state)
@@ -122,10 +128,7 @@ static void test_parallel_calls_unpin(void **state)
     colocate_call_begin(worker, 0, 0); /* a second call while the first is in flight */
     colocate_server(server);
     colocate_call_end();
-    assert_int_equal(colocate_pinned_cpu(), -1);
-    expect_mask(0, -1);
-    expect_mask(worker, -1);
-    expect_mask(server, -1);
+    expect_unpinned();
 }
 
 static void test_computing_between_calls_unpins(void **state)
@@ -139,10 +142,7 @@ static void test_computing_between_calls_unpins(void **state)
     colocate_call_begin(worker, 1, COLOCATE_BUSY_US + 1);
     colocate_server(server);
     colocate_call_end();
-    assert_int_equal(colocate_pinned_cpu(), -1);
-    expect_mask(0, -1);
-    expect_mask(worker, -1);
-    expect_mask(server, -1);
+    expect_unpinned();
     /* a busy worker never takes the slot either */
     colocate_call_begin(worker, 1, 10 * COLOCATE_BUSY_US);
     colocate_call_end();
@@ -159,10 +159,7 @@ static void test_idle_timer_unpins(void **state)
     if (uv_hrtime() - t0 < (uint64_t) COLOCATE_IDLE_MS * 1000000) /* unless the machine stalled */
         assert_true(colocate_pinned_cpu() >= 0);
     loop_run_for(&loop, 3 * COLOCATE_IDLE_MS);
-    assert_int_equal(colocate_pinned_cpu(), -1);
-    expect_mask(0, -1);
-    expect_mask(worker, -1);
-    expect_mask(server, -1);
+    expect_unpinned();
 }
 
 static void test_one_worker_holds_the_slot(void **state)
@@ -227,9 +224,7 @@ static void test_disabled_does_nothing(void **state)
     uv_run(&loop, UV_RUN_NOWAIT); /* the timer's close */
     colocate_init(&loop, 0);
     assert_int_equal(call_alone(worker, server), -1);
-    expect_mask(0, -1);
-    expect_mask(worker, -1);
-    expect_mask(server, -1);
+    expect_unpinned();
 }
 
 /* --- a spawn while pinned --------------------------------------------------------------- */
