@@ -6,8 +6,10 @@
 // a host that shadows page tables (a PVM guest) a bare fork + exit of a
 // 2 MiB process alone costs ~0.8 ms and each page a new process touches
 // 3-15 us, so the same build's per-call figures move by 10x with the host,
-// not with the code. Benchmarks print this line first so their ratios can
-// be read.
+// not with the code. It also times a pipe round trip between two processes
+// on one CPU and on two: where waking the other, idle, vCPU is dear, a
+// sequential tool call pays it at each hand-off (docs/benchmarks.md, call
+// colocation). Benchmarks print this line first so their ratios can be read.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -37,5 +39,7 @@ export function describeMachine(m) {
     return `machine probe (medians of ${m.rounds}): system call ${m.syscallUs.toFixed(2)} us; ` +
         `fork + exit + wait of a 2 MiB process ${(m.forkExitUs / 1000).toFixed(3)} ms; ` +
         `in a new process, per page: first read ${m.firstReadUs.toFixed(1)} us, copy-on-write ${m.firstWriteUs.toFixed(1)} us, ` +
-        `fresh page ${m.freshPageUs.toFixed(1)} us`;
+        `fresh page ${m.freshPageUs.toFixed(1)} us` +
+        (m.pingSameCpuUs > 0 ? `; pipe round trip between two processes: on one CPU ${m.pingSameCpuUs.toFixed(1)} us` +
+            (m.pingTwoCpusUs > 0 ? `, on two CPUs ${m.pingTwoCpusUs.toFixed(1)} us` : '') : '');
 }
