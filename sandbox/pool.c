@@ -487,6 +487,11 @@ static void deliver(uv_timer_t *t)
         else
             hand_over(pop_lease(p), p->idle);
     }
+    /* Workers forked for leases that others served meanwhile (a kept worker,
+     * one that came back) are surplus: idle beyond the target they would
+     * stay for good. */
+    while (!p->closing && p->idle && p->nidle > fresh_target(p) + p->nleases)
+        retire(p->idle);
     /* Leases waiting with no zygote able to serve them fail. */
     while (p->leases && (p->closing || (!p->zygote_running && p->zygote_failures >= 5))) {
         struct sandbox_lease *l = pop_lease(p);

@@ -22,7 +22,9 @@
 // (1000), BENCH_PROXY_BURSTS (3 per round), BENCH_PROXY_WARMUP (5000 calls
 // in one execution before measuring), BENCH_PROXY_REF (1: include the
 // node:vm reference), BENCH_QUICK=1 (a fast smoke run), MCP_CODEMODE_BIN,
-// BENCH_BASE_BIN (another build run interleaved as "base"), BENCH_ECHO_SERVER
+// BENCH_BASE_BIN (another build run interleaved as "base"),
+// BENCH_PROXY_SPREAD=1 (also this build with codemode.sandbox.colocateCalls
+// false, interleaved as "spread": what call colocation gains here), BENCH_ECHO_SERVER
 // and BENCH_DIRECT_CLIENT (the C helpers; scripts/run-bench.sh builds them),
 // BENCH_OUT (write the raw numbers as JSON).
 import { execFile } from 'node:child_process';
@@ -48,6 +50,7 @@ const CFG = {
     bursts: num('BENCH_PROXY_BURSTS', 3, 2),
     warmup: num('BENCH_PROXY_WARMUP', 5000, 500),
     ref: process.env.BENCH_PROXY_REF !== '0',
+    spread: process.env.BENCH_PROXY_SPREAD === '1',
     pauseMs: 100,
 };
 const MARKS = [0.2, 0.6, 1].map((f) => Math.round(CFG.calls * f));
@@ -105,9 +108,9 @@ return { loopMs: ms, pausedMs: Date.now() - p0 };`;
 
 let workDir = null;
 
-function configFile() {
+function configFile(colocate = true) {
     workDir ??= mkdtempSync(join(tmpdir(), 'mcp-codemode-bench-proxy-'));
-    const file = join(workDir, 'config.json');
+    const file = join(workDir, colocate ? 'config.json' : 'config-spread.json');
     const config = {
         mcpServers: { echo: { command: ECHO } },
         codemode: {
@@ -116,6 +119,7 @@ function configFile() {
             timeoutMs: 300000,
             maxTimeoutMs: 300000,
             callTimeoutMs: 60000,
+            ...(colocate ? {} : { sandbox: { colocateCalls: false } }),
         },
     };
     writeFileSync(file, JSON.stringify(config));
@@ -128,9 +132,9 @@ function cleanEnv() {
     return env;
 }
 
-function oursTarget(bin, label) {
-    return { name: `${label} (${bin})`, short: label, kind: 'ours', poolSize: POOL, command: bin,
-        args: ['--stdio', '--pool-size', String(POOL), '--config', configFile()], env: cleanEnv() };
+function oursTarget(bin, label, colocate = true) {
+    return { name: `${label} (${bin}${colocate ? '' : ', colocateCalls false'})`, short: label, kind: 'ours', poolSize: POOL,
+        command: bin, args: ['--stdio', '--pool-size', String(POOL), '--config', configFile(colocate)], env: cleanEnv() };
 }
 
 function refTarget() {
@@ -567,6 +571,7 @@ async function main() {
     console.log(describeMachine(probe));
     const proxies = [oursTarget(BIN, 'ours')];
     if (process.env.BENCH_BASE_BIN) proxies.push(oursTarget(process.env.BENCH_BASE_BIN, 'base'));
+    if (CFG.spread) proxies.push(oursTarget(BIN, 'spread', false));
     if (CFG.ref) proxies.push(refTarget());
     const out = summarize(await runRounds(proxies));
     out.failures = failures;

@@ -1,7 +1,9 @@
 /* Unit tests of the refill policy of sandbox/pool.c against a real zygote (the built binary in its
  * hidden mode, $MCP_CODEMODE_BIN or build/mcp-codemode): a lease that leaves
  * idle workers behind defers its replacement until the worker is released;
- * a burst that empties the pool refills it at once; close releases all. */
+ * a burst that empties the pool refills it at once; workers forked for leases
+ * that no longer need them do not stay idle beyond the pool's size; close
+ * releases all. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,11 +137,42 @@ static void test_empty_pool_refills_at_once(void **state)
     assert_int_equal(sandbox_pool_idle(f->pool), 2); /* no overshoot */
 }
 
+static void ignore_lease(void *ud, struct sandbox_worker *w, const char *error)
+{
+    (void) ud;
+    (void) error;
+    fail_msg("a cancelled lease was called back (worker %p)", (void *) w);
+}
+
+static void test_no_surplus_after_cancelled_leases(void **state)
+{
+    struct fixture *f = *state;
+    if (f == NULL)
+        skip();
+    assert_int_equal(wait_idle(f, 2), 2);
+    lease(f);
+    lease(f);
+    /* two more wait (nothing idle): workers are forked for them; the leases
+     * go away before those arrive */
+    struct sandbox_lease *a = sandbox_pool_lease(f->pool, ignore_lease, f);
+    struct sandbox_lease *b = sandbox_pool_lease(f->pool, ignore_lease, f);
+    sandbox_lease_cancel(a);
+    sandbox_lease_cancel(b);
+    assert_int_equal(wait_idle(f, 2), 2);
+    run_for(f, 500); /* every worker forked has arrived by now */
+    assert_int_equal(sandbox_pool_idle(f->pool), 2);
+    sandbox_worker_release(f->leased[0]);
+    sandbox_worker_release(f->leased[1]);
+    run_for(f, 300);
+    assert_int_equal(sandbox_pool_idle(f->pool), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_replacement_waits_for_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_pool_refills_at_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_surplus_after_cancelled_leases, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
