@@ -198,13 +198,30 @@ void tools__decl_doc_emit(struct buf *out, const char *text, int indent, int inl
     tools__decl_indent(out, indent);
 }
 
+void tools__decl_string(struct buf *out, const char *s, size_t n)
+{
+    struct buf q;
+    buf_init(&q, 0);
+    buf_append_json_string(&q, s, n);
+    for (size_t i = 0; i < q.len; i++) {
+        const unsigned char *p = (const unsigned char *) q.data + i;
+        if (p[0] == 0xE2 && i + 2 < q.len && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+            buf_append_str(out, p[2] == 0xA8 ? "\\u2028" : "\\u2029");
+            i += 2;
+        } else {
+            buf_append_char(out, (char) p[0]);
+        }
+    }
+    buf_free(&q);
+}
+
 void tools__decl_key(struct buf *out, const char *key)
 {
     size_t n = strlen(key);
     if (tools_names_is_identifier(key, n) && !tools_names_is_reserved(key))
         buf_append(out, key, n);
     else
-        buf_append_json_string(out, key, n);
+        tools__decl_string(out, key, n);
 }
 
 static void literal_object(struct buf *out, const cJSON *v, int depth)
@@ -216,7 +233,7 @@ static void literal_object(struct buf *out, const cJSON *v, int depth)
     buf_append_str(out, "{ ");
     for (const cJSON *c = v->child; c; c = c->next) {
         const char *k = c->string ? c->string : "";
-        buf_append_json_string(out, k, strlen(k));
+        tools__decl_string(out, k, strlen(k));
         buf_append_str(out, ": ");
         tools__decl_literal(out, c, depth - 1);
         buf_append_str(out, c->next ? "; " : " }");
@@ -226,7 +243,7 @@ static void literal_object(struct buf *out, const cJSON *v, int depth)
 int tools__decl_literal(struct buf *out, const cJSON *v, int depth)
 {
     if (cJSON_IsString(v)) {
-        buf_append_json_string(out, v->valuestring, strlen(v->valuestring));
+        tools__decl_string(out, v->valuestring, strlen(v->valuestring));
     } else if (cJSON_IsNumber(v) || cJSON_IsBool(v) || cJSON_IsNull(v)) {
         char *t = json_print(v);
         buf_append_str(out, t ? t : "unknown");

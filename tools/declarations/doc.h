@@ -37,6 +37,10 @@ int tools__decl_doc_is_one_line(const char *text);
  * reserved word, else a double-quoted string literal (JSON escapes). */
 void tools__decl_key(struct buf *out, const char *key);
 
+/* A string literal: JSON escapes, and U+2028/U+2029 as \u2028/\u2029 (legal
+ * raw in TypeScript, but older JavaScript tools end a line there). */
+void tools__decl_string(struct buf *out, const char *s, size_t n);
+
 /* Appends the JSON value `v` as a TypeScript literal type: strings quoted,
  * numbers as printed by cJSON, true/false/null, arrays as tuples, objects as
  * object types with quoted keys ({} as an object type with no keys). Past
