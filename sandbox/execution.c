@@ -56,8 +56,6 @@ static void timer_free(uv_handle_t *h)
 
 static void destroy(struct sandbox_exec *x)
 {
-    if (x->worker)
-        colocate_worker_done(sandbox_worker_pid(x->worker));
     if (x->lease)
         sandbox_lease_cancel(x->lease);
     if (x->worker && x->worker_done && x->keep)
@@ -434,6 +432,8 @@ void sandbox_exec_resume(struct sandbox_exec *x)
 
 void sandbox_exec_cancel(struct sandbox_exec *x)
 {
+    if (x->worker)
+        colocate_worker_done(sandbox_worker_pid(x->worker));
     x->finished = 1;
     destroy(x);
 }

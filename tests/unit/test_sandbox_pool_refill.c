@@ -122,6 +122,14 @@ static void test_replacement_waits_for_release(void **state)
     assert_int_equal(wait_idle(f, 2), 2);
 }
 
+/* Releases the two leased workers and lets their replacements arrive. */
+static void release_two(struct fixture *f)
+{
+    sandbox_worker_release(f->leased[0]);
+    sandbox_worker_release(f->leased[1]);
+    run_for(f, 300);
+}
+
 static void test_empty_pool_refills_at_once(void **state)
 {
     struct fixture *f = *state;
@@ -131,9 +139,7 @@ static void test_empty_pool_refills_at_once(void **state)
     lease(f);
     lease(f);
     assert_int_equal(wait_idle(f, 2), 2); /* both still leased */
-    sandbox_worker_release(f->leased[0]);
-    sandbox_worker_release(f->leased[1]);
-    run_for(f, 300);
+    release_two(f);
     assert_int_equal(sandbox_pool_idle(f->pool), 2); /* no overshoot */
 }
 
@@ -161,9 +167,7 @@ static void test_no_surplus_after_cancelled_leases(void **state)
     assert_int_equal(wait_idle(f, 2), 2);
     run_for(f, 500); /* every worker forked has arrived by now */
     assert_int_equal(sandbox_pool_idle(f->pool), 2);
-    sandbox_worker_release(f->leased[0]);
-    sandbox_worker_release(f->leased[1]);
-    run_for(f, 300);
+    release_two(f);
     assert_int_equal(sandbox_pool_idle(f->pool), 2);
 }
 
