@@ -17,7 +17,7 @@ import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { assertClean, eventually, serve, tempDir, valueOf, writeConfig, NODE } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
-import { childrenOf, isAlive } from './lib/procs.mjs';
+import { childrenOf, fdList, isAlive } from './lib/procs.mjs';
 
 const FAULTY = path.join(REPO_ROOT, 'tests/fixtures/servers/faulty.mjs');
 const HTTP_FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/servers/http-mcp.mjs');
@@ -52,7 +52,7 @@ before(async () => {
   s = await serve(config, { label: 'faults', args: ['--log-level', 'warning'] });
   await echoWorks();
   await echoWorks('web'); // the HTTP server's connection is part of the steady state
-  baseline = { fds: fds(s.pid), children: childrenOf(s.pid).length, rss: rssKiB(s.pid) };
+  baseline = { fds: fds(s.pid), children: childrenOf(s.pid).length, rss: rssKiB(s.pid), list: fdList(s.pid) };
 });
 after(async () => {
   web?.kill('SIGTERM');
@@ -164,7 +164,7 @@ test('a redirect loop: a ToolError at once, not a hang', async (t) => {
 });
 
 test('after every fault: no descriptor, child or memory left behind', async () => {
-  await eventually(() => fds(s.pid) <= baseline.fds, { timeout: 5000, every: 100, what: `fds back to ${baseline.fds} (now ${fds(s.pid)})` });
+  await eventually(() => fds(s.pid) <= baseline.fds, { timeout: 5000, every: 100, what: `fds back to ${baseline.fds} (now ${fds(s.pid)}: ${fdList(s.pid)}; at the start: ${baseline.list})` });
   await eventually(() => childrenOf(s.pid).length <= baseline.children, { timeout: 5000, every: 100, what: 'children back to the baseline' });
   const grown = rssKiB(s.pid) - baseline.rss;
   // AddressSanitizer keeps freed memory in quarantine (up to 256 MiB): RSS says nothing there

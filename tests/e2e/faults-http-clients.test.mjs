@@ -8,43 +8,17 @@
 // its session are dropped). Afterwards the server's descriptors are back to
 // where they started and its RSS has not run away.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { HttpServer, JSON_HEADERS, fetchAll, modernCall, writeConfig } from './lib/http.mjs';
-import { childrenOf, runningWorkers, zygoteOf } from './lib/procs.mjs';
+import { childrenOf, fdList, runningWorkers, zygoteOf } from './lib/procs.mjs';
 import { sleep } from './lib/raw.mjs';
 import { Wire } from './lib/wire.mjs';
 
 let srv, baseline;
 const fds = (pid) => readdirSync(`/proc/${pid}/fd`).length;
-/** The kind of each socket inode of the machine: tcp (with its ports) or unix. */
-function socketKinds() {
-  const kinds = new Map();
-  for (const f of ['tcp', 'tcp6']) {
-    for (const line of readFileSync(`/proc/net/${f}`, 'utf8').split('\n').slice(1)) {
-      const c = line.trim().split(/\s+/);
-      if (c.length > 9) kinds.set(c[9], `tcp ${parseInt(c[1].split(':')[1], 16)}->${parseInt(c[2].split(':')[1], 16)}`);
-    }
-  }
-  for (const line of readFileSync('/proc/net/unix', 'utf8').split('\n').slice(1)) {
-    const c = line.trim().split(/\s+/);
-    if (c.length > 6) kinds.set(c[6], 'unix');
-  }
-  return kinds;
-}
-/** What each descriptor is (for the message when the count is off). */
-const fdList = (pid) => {
-  const kinds = socketKinds();
-  return readdirSync(`/proc/${pid}/fd`).map((n) => {
-    try {
-      const l = readlinkSync(`/proc/${pid}/fd/${n}`);
-      const inode = /^socket:\[(\d+)\]$/.exec(l)?.[1];
-      return `${n}:${l}${inode ? ` (${kinds.get(inode) ?? '?'})` : ''}`;
-    } catch { return `${n}:?`; }
-  }).join(' ');
-};
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 before(async () => {

@@ -1,6 +1,6 @@
 // /proc helpers: the process tree below a server (server -> zygote ->
 // workers) and which worker is running a program.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { sleep } from './raw.mjs';
 
 function readStat(pid) {
@@ -90,4 +90,31 @@ export async function settledWorkers(serverPid, want, { tries = 15, sampleMs = 1
   let workers = await runningWorkers(serverPid, sampleMs);
   for (let i = 1; i < tries && workers.length !== want; i++) workers = await runningWorkers(serverPid, sampleMs);
   return workers;
+}
+
+/** The kind of each socket inode of the machine: tcp (with its ports) or unix. */
+function socketKinds() {
+  const kinds = new Map();
+  for (const f of ['tcp', 'tcp6']) {
+    for (const line of readFileSync(`/proc/net/${f}`, 'utf8').split('\n').slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c.length > 9) kinds.set(c[9], `tcp ${parseInt(c[1].split(':')[1], 16)}->${parseInt(c[2].split(':')[1], 16)}`);
+    }
+  }
+  for (const line of readFileSync('/proc/net/unix', 'utf8').split('\n').slice(1)) {
+    const c = line.trim().split(/\s+/);
+    if (c.length > 6) kinds.set(c[6], 'unix');
+  }
+  return kinds;
+}
+/** What each descriptor is (for the message when the count is off). */
+export function fdList(pid) {
+  const kinds = socketKinds();
+  return readdirSync(`/proc/${pid}/fd`).map((n) => {
+    try {
+      const l = readlinkSync(`/proc/${pid}/fd/${n}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(l)?.[1];
+      return `${n}:${l}${inode ? ` (${kinds.get(inode) ?? '?'})` : ''}`;
+    } catch { return `${n}:?`; }
+  }).join(' ');
 }
