@@ -55,6 +55,8 @@ before(async () => {
     startServer('fs_sse', [LOCALHOST, GATEWAY, '--stdio', `node ${FILESYSTEM} ${DIR}`, '--outputTransport', 'sse', '--port', '@PORT@']),
     startServer('fix', [FIXTURE, '--mode', 'streamable', '--token', TOKEN]),
     startServer('modern', [FIXTURE, '--mode', 'modern']),
+    startServer('strict_http', [FIXTURE, '--mode', 'streamable', '--strict-init', '300']),
+    startServer('strict_sse', [FIXTURE, '--mode', 'sse', '--strict-init', '300']),
   ]);
   const url = (name, p) => `http://127.0.0.1:${ports[name]}${p}`;
   const config = {
@@ -67,6 +69,8 @@ before(async () => {
       fix: { type: 'streamable-http', url: url('fix', '/mcp'), headers: { Authorization: 'Bearer ${E2E_TOKEN}' } },
       locked: { url: url('fix', '/mcp'), headers: { Authorization: 'Bearer wrong' } },
       modern: { url: url('modern', '/mcp') },
+      strict_http: { type: 'http', url: url('strict_http', '/mcp') },
+      strict_sse: { type: 'sse', url: url('strict_sse', '/sse') },
     },
     // server-filesystem marks write_file destructiveHint: true, which asks for
     // approval by default (docs/policy.md); this client cannot approve, so say so
@@ -96,7 +100,7 @@ after(async () => {
 test('the declarations list the HTTP servers like the stdio one', async () => {
   const { tools } = await client.listTools();
   const d = tools[0].description;
-  for (const s of ['ev_stdio', 'ev_http', 'ev_sse', 'fs_http', 'fs_sse', 'fix', 'modern'])
+  for (const s of ['ev_stdio', 'ev_http', 'ev_sse', 'fs_http', 'fs_sse', 'fix', 'modern', 'strict_http', 'strict_sse'])
     assert.match(d, new RegExp(`\\b${s}\\b`), `${s} is in the execute_code description`);
 });
 
@@ -165,6 +169,27 @@ test('a 2026-07-28 server is called statelessly with its headers', async () => {
     return {method: h["mcp-method"], name: h["mcp-name"], session: h["mcp-session-id"] || null, region};`);
   assert.deepEqual(r, { method: 'tools/call', name: 'headers', session: null, region: { region: 'eu-west1', n: null } });
   assert.match(stderr, /server 'modern': speaks 2026-07-28 over http/);
+});
+
+test('servers that refuse requests until they have taken notifications/initialized (like the Python SDK) get none early', async () => {
+  // each message is its own POST: one sent after the notification could reach
+  // the server first; these servers take the notification 300 ms late
+  const { tools } = await client.listTools();
+  for (const s of ['strict_http', 'strict_sse'])
+    assert.match(tools[0].description, new RegExp(`\\b${s}\\b`), `${s} was listed`);
+  const r = await run(`
+    const out = {};
+    for (const s of ["strict_http", "strict_sse"]) {
+      const echo = await tools[s].echo({text: s});
+      const stats = await tools[s].stats({});
+      out[s] = {echo, premature: stats.premature, sessions: stats.sessions};
+    }
+    return out;`);
+  for (const s of ['strict_http', 'strict_sse']) {
+    assert.match(JSON.stringify(r[s].echo), new RegExp(s), JSON.stringify(r));
+    assert.equal(r[s].premature, 0, `${s}: no request came before the notification was taken`);
+    assert.equal(r[s].sessions, 1, `${s}: one session, no reconnection`);
+  }
 });
 
 test('a server killed during a call: the program gets an error naming it', async () => {

@@ -784,6 +784,40 @@ static void test_sse_fixture(void **state)
     stop(&other);
 }
 
+/* Servers that take notifications/initialized 300 ms late and refuse any
+ * request before it (as the Python SDK does) get none early, over both
+ * transports; one that never answers its POST is given up on after the
+ * request timeout, and retried. */
+static void test_initialized_first(void **state)
+{
+    (void) state;
+    static struct server http, sse, stuck;
+    struct node_server *ph = fixture("streamable", "--strict-init", "300");
+    struct node_server *ps = fixture("sse", "--strict-init", "300");
+    struct node_server *pn = fixture("streamable", "--strict-init", "600000");
+    connect_to(&http, "strict_http", TOOLS_TRANSPORT_HTTP, ph, "/mcp");
+    connect_to(&sse, "strict_sse", TOOLS_TRANSPORT_SSE, ps, "/sse");
+    struct tools_downstream_options o = fast_options();
+    o.request_timeout_ms = 400;
+    connect_opts(&stuck, "stuck", TOOLS_TRANSPORT_HTTP, pn, "/mcp", &o, NULL, NULL);
+    wait_ready(&http, 10000);
+    wait_ready(&sse, 10000);
+    struct server *strict[] = {&http, &sse};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(strict[i]->restarting, 0);
+        cJSON *st = fixture_stats(strict[i]);
+        assert_int_equal(cJSON_GetObjectItem(st, "premature")->valueint, 0);
+        assert_int_equal(cJSON_GetObjectItem(st, "sessions")->valueint, 1);
+        cJSON_Delete(st);
+    }
+    assert_true(run_until(&stuck.restarting, 5000));
+    assert_false(stuck.ready);
+    assert_contains(status(&stuck).reason, "notifications/initialized");
+    stop(&http);
+    stop(&sse);
+    stop(&stuck);
+}
+
 /* ============================================================================================== */
 /* Failures */
 /* ============================================================================================== */
@@ -1001,6 +1035,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_big_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_modern, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sse_fixture, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_initialized_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auth, setup, teardown),
         cmocka_unit_test_setup_teardown(test_killed_mid_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_killed_mid_call_sse, setup, teardown),

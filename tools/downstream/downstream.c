@@ -84,7 +84,7 @@ cJSON *tools__downstream_params(const struct tools_downstream *d, cJSON *params)
 
 void tools__downstream_up(struct tools_downstream *d)
 {
-    if (!d->closing && d->rpc && d->hs_req == NULL && !d->handshaken)
+    if (!d->closing && d->rpc && d->hs_req == NULL && !d->handshaken && !d->await_initialized)
         tools__downstream_handshake(d);
 }
 
@@ -121,7 +121,7 @@ static void drop_connection(struct tools_downstream *d, uint64_t grace_ms)
     if (d->tp)
         d->ops->close(d, grace_ms);
     d->tp = NULL;
-    d->handshaken = 0;
+    d->handshaken = d->await_initialized = 0;
 }
 
 static uint64_t backoff(const struct tools_downstream *d)

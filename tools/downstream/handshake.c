@@ -185,9 +185,21 @@ static void init_reply(void *ud, const struct rpc_client_reply *r)
     take_server_info(d, cJSON_GetObjectItemCaseSensitive(r->result, "capabilities"),
                      cJSON_GetObjectItemCaseSensitive(r->result, "serverInfo"),
                      json_str(r->result, "instructions"));
+    /* Requests wait until the server has taken the notification: over HTTP
+     * a later POST may otherwise overtake it, and servers that refuse
+     * requests before initialization (the Python SDK's) would fail them. */
+    d->await_initialized = d->ops->reports_notified;
     rpc_client_notify(d->rpc, "notifications/initialized", NULL);
-    if (d->rpc) /* the notification may have failed the connection */
+    if (d->rpc && !d->await_initialized) /* the notification may have failed the connection */
         handshake_done(d);
+}
+
+void tools__downstream_notified(struct tools_downstream *d, const char *method)
+{
+    if (d->await_initialized && d->rpc && strcmp(method, "notifications/initialized") == 0) {
+        d->await_initialized = 0;
+        handshake_done(d);
+    }
 }
 
 static void send_initialize(struct tools_downstream *d)

@@ -39,9 +39,10 @@ struct hstream {
     struct hconn *c;
     struct http_request *req;
     enum stream_kind kind;
-    int is_request; /* a POST of a request (its answer is expected here) */
-    uint64_t id;    /* that request's id */
-    char *method;   /* for messages */
+    int is_request;      /* a POST of a request (its answer is expected here) */
+    int is_notification; /* a POST of a notification (the handshake may wait for it) */
+    uint64_t id;         /* that request's id */
+    char *method;        /* for messages */
     int status, session_sent;
     char ctype[64]; /* the response's Content-Type, for messages ("" when none) */
     enum body_kind body;
@@ -544,6 +545,8 @@ static void failed(struct hstream *s, enum http_error err, const char *msg)
     } else if (err != HTTP_ERR_CONNECT && can_resume(s) && pending(s)) {
         resume_later(s);
     } else {
+        if (s->is_notification) /* no call names it */
+            buf_printf(&b, " (sending %s)", s->method);
         tools__downstream_lost(c->d, b.data, 0);
     }
     buf_free(&b);
@@ -558,6 +561,8 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
         ended(s, r);
     else if (s->c->d && !s->dead)
         failed(s, err, msg);
+    if (s->c->d && !s->dead && s->is_notification) /* taken or refused, not lost */
+        tools__downstream_notified(s->c->d, s->method);
     s->busy--;
     if (s->dead)
         stream_destroy(s);
@@ -570,7 +575,7 @@ static const struct http_request_events stream_events = {on_response, on_data, o
 /* --- sending ---------------------------------------------------------------------------------- */
 
 static int start(struct hstream *s, const char *method, struct ds_headers *h, const char *body,
-                 size_t len)
+                 size_t len, uint64_t timeout_ms)
 {
     struct http_request_options o = {.method = method,
                                      .url = s->c->url,
@@ -578,6 +583,7 @@ static int start(struct hstream *s, const char *method, struct ds_headers *h, co
                                      .body = body,
                                      .body_len = len,
                                      .connect_timeout_ms = CONNECT_TIMEOUT_MS,
+                                     .timeout_ms = timeout_ms,
                                      .max_redirects = 3};
     s->session_sent = s->c->session != NULL && s->c->d && s->c->d->era != DS_ERA_MODERN;
     s->req = http_request_start(s->c->hc, &o, &stream_events, s);
@@ -595,10 +601,13 @@ static int http_send(struct tools_downstream *d, const char *data, size_t len,
         return 0; /* 2026-07-28: closing the stream is the cancellation (request_ended) */
     struct hstream *s = stream_new(c, S_POST, m->method);
     s->is_request = m->kind == RPC_REQUEST;
+    s->is_notification = m->kind == RPC_NOTIFICATION;
     s->id = m->id;
     struct ds_headers h = {0};
     post_headers(c, &h, m, modern);
-    int rc = start(s, "POST", &h, data, len);
+    /* the handshake waits for notifications/initialized: not for ever */
+    int gate = s->is_notification && strcmp(m->method, "notifications/initialized") == 0;
+    int rc = start(s, "POST", &h, data, len, gate ? d->opt.request_timeout_ms : 0);
     if (rc != 0)
         stream_close(s);
     return rc;
@@ -616,7 +625,7 @@ static void resume_start(struct hstream *s)
     if (s->last_id)
         tools__downstream_hdr_add(&h, "Last-Event-ID: %s", s->last_id);
     tools__downstream_hdr_config(&h, c->headers);
-    if (start(s, "GET", &h, NULL, 0) != 0)
+    if (start(s, "GET", &h, NULL, 0, 0) != 0)
         fail_request(s, "could not resume its event stream");
 }
 
@@ -754,6 +763,7 @@ const struct ds_transport_ops tools__downstream_http = {
     .restart = "reconnecting",
     .closed = "its connection is closed",
     .probe = 1,
+    .reports_notified = 1,
     .open = http_open,
     .send = http_send,
     .request_ended = http_request_ended,

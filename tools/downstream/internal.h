@@ -26,6 +26,11 @@ struct ds_transport_ops {
     const char *restart; /* verb for logs: "restarting", "reconnecting" */
     const char *closed;  /* why a send failed: "its stdin is closed" */
     int probe;           /* server/discover is worth trying (no for legacy SSE) */
+    /* Each message travels on its own request, so two may overtake each
+     * other: the transport reports (tools__downstream_notified) when the
+     * server took a notification, and the handshake sends nothing after
+     * notifications/initialized until then. */
+    int reports_notified;
     /* Starts an attempt: returns 1 when messages can be sent at once, 0
      * when the transport will call tools__downstream_up, or -1 with a
      * sentence in err (it then calls nothing back). */
@@ -72,6 +77,7 @@ struct tools_downstream {
     struct rpc_client_request *listen_req; /* 2026 subscriptions/listen */
     uint64_t listen_at;                    /* when it was opened */
     int probed, skip_probe, handshaken;    /* probed: this attempt sent server/discover */
+    int await_initialized; /* the server has not yet taken notifications/initialized */
 
     /* what the handshake told us */
     enum ds_era era;
@@ -120,6 +126,10 @@ int tools__downstream_fail_request(struct tools_downstream *d, uint64_t id,
 /* handshake.c */
 void tools__downstream_handshake(struct tools_downstream *d);
 void tools__downstream_handshake_reset(struct tools_downstream *d);
+/* A report from a transport that reports_notified: the server took (2xx) or
+ * refused the notification `method`; the handshake goes on after
+ * notifications/initialized. */
+void tools__downstream_notified(struct tools_downstream *d, const char *method);
 extern const struct rpc_client_events tools__downstream_rpc_events;
 extern const struct rpc_client_hooks tools__downstream_rpc_hooks;
 
@@ -160,7 +170,8 @@ void tools__downstream_hdr_free(struct ds_headers *h);
 const char *tools__downstream_http_reason(int status);
 /* Appends at most max bytes of an HTTP body, on one line, for a message. */
 void tools__downstream_excerpt(struct buf *out, const char *body, size_t len, size_t max);
-/* Appends a sentence for an exchange that failed below HTTP (see http_client.h). */
+/* Appends why an exchange failed below HTTP (see http_client.h), as a phrase
+ * that follows "it" (the server): "lost the connection to URL: ...". */
 void tools__downstream_http_failure(struct buf *out, const char *url, int err, const char *msg);
 /* Appends the "authentication failed" sentence for a 401 or 403. */
 void tools__downstream_auth_failure(struct buf *out, const char *url, int status, const char *www);

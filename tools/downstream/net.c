@@ -106,19 +106,19 @@ void tools__downstream_http_failure(struct buf *out, const char *url, int err, c
         buf_printf(out, "cannot connect to %s: %s", url, msg);
         break;
     case HTTP_ERR_TLS:
-        buf_printf(out, "TLS failed with %s: %s", url, msg);
+        buf_printf(out, "could not set up TLS with %s: %s", url, msg);
         break;
     case HTTP_ERR_TIMEOUT:
         buf_printf(out, "timed out talking to %s: %s", url, msg);
         break;
     case HTTP_ERR_BROKEN:
-        buf_printf(out, "the connection to %s broke: %s", url, msg);
+        buf_printf(out, "lost the connection to %s: %s", url, msg);
         break;
     case HTTP_ERR_REDIRECT:
         buf_printf(out, "redirected away from %s: %s", url, msg);
         break;
     default:
-        buf_printf(out, "an HTTP request to %s failed: %s", url, msg);
+        buf_printf(out, "could not complete an HTTP request to %s: %s", url, msg);
         break;
     }
 }

@@ -26,7 +26,7 @@ struct spost {
     struct spost *prev, *next;
     struct sconn *c;
     struct http_request *req;
-    int is_request;
+    int is_request, is_notification;
     uint64_t id;
     char *method;
     int status;
@@ -234,11 +234,15 @@ static void post_done(void *ud, struct http_request *r, enum http_error err, con
         struct buf b;
         buf_init(&b, 0);
         tools__downstream_http_failure(&b, c->endpoint, err, msg);
+        if (p->is_notification) /* no call names it */
+            buf_printf(&b, " (sending %s)", p->method);
         lost(c, b.data, 0);
         buf_free(&b);
     } else if (c->d && (p->status < 200 || p->status >= 300)) {
         post_refused(c, p, r);
     }
+    if (c->d && p->is_notification) /* taken or refused, not lost */
+        tools__downstream_notified(c->d, p->method);
     post_free(p);
 }
 
@@ -258,6 +262,7 @@ static int sse_send(struct tools_downstream *d, const char *data, size_t len,
     struct spost *p = xcalloc(1, sizeof *p);
     p->c = c;
     p->is_request = m->kind == RPC_REQUEST;
+    p->is_notification = m->kind == RPC_NOTIFICATION;
     p->id = m->id;
     p->method = xstrdup(m->method ? m->method : "a response");
     buf_init(&p->text, 0);
@@ -272,6 +277,9 @@ static int sse_send(struct tools_downstream *d, const char *data, size_t len,
                                      .body_len = len,
                                      .connect_timeout_ms = CONNECT_TIMEOUT_MS,
                                      .max_redirects = 3};
+    /* the handshake waits for notifications/initialized: not for ever */
+    if (p->is_notification && strcmp(p->method, "notifications/initialized") == 0)
+        o.timeout_ms = d->opt.request_timeout_ms;
     p->req = http_request_start(c->hc, &o, &post_events, p);
     tools__downstream_hdr_free(&h);
     if (p->req == NULL) {
@@ -382,6 +390,7 @@ const struct ds_transport_ops tools__downstream_sse = {
     .restart = "reconnecting",
     .closed = "its event stream is closed",
     .probe = 0, /* the 2024-11-05 transport carries legacy sessions only */
+    .reports_notified = 1,
     .open = sse_open,
     .send = sse_send,
     .request_ended = sse_request_ended,
