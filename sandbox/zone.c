@@ -5,17 +5,19 @@
  * writes, so their copy of the zone's pages stays shared with the zygote. */
 #include "sandbox/zone.h"
 
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RESERVE ((size_t) 64 << 20)
-#define SMALL_MAX 512u
+#define RESERVE    ((size_t) 64 << 20)
+#define SMALL_MAX  512u
 #define MEDIUM_MAX 32768u
-#define NCLASSES (32 + 24)
-#define PAGE 4096u
-#define SLAB_MAX 256u
+#define NCLASSES   (32 + 24)
+#define PAGE       4096u
+#define SLAB_MAX   256u
 #define SLAB_BYTES 4096u
 
 struct large {
@@ -183,11 +185,26 @@ static size_t used_pages_len(void)
     return ((size_t) (Z.top - Z.base) + PAGE - 1) & ~(size_t) (PAGE - 1);
 }
 
+/* A descriptor of the memory file fd that can only read it (opened anew
+ * through /proc), or -1. */
+static int read_only(int fd)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 /* A read-only shared copy of len bytes at src, through a memory file that
- * this process writes without mapping it for writing; NULL on failure. */
+ * this process writes without mapping it for writing; NULL on failure.
+ * Every worker restores from it, so none may ever write it: a mapping of
+ * a file opened for writing could be made writable with mprotect, which
+ * the workers' filter allows for their own memory. The file is sealed
+ * against writes and the mapping comes from a read-only descriptor
+ * (either one alone suffices; the seal does not stop mprotect on kernels
+ * before 6.7, the descriptor needs /proc). */
 static const char *shared_copy(const char *src, size_t len)
 {
-    int fd = memfd_create("mcp-codemode-template", MFD_CLOEXEC);
+    int fd = memfd_create("mcp-codemode-template", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0)
         return NULL;
     size_t done = 0;
@@ -199,7 +216,15 @@ static const char *shared_copy(const char *src, size_t len)
             done += (size_t) n;
         }
     }
-    void *p = done == len ? mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    int seals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL;
+    int sealed = fcntl(fd, F_ADD_SEALS, seals | F_SEAL_FUTURE_WRITE) == 0 ||
+                 fcntl(fd, F_ADD_SEALS, seals) == 0; /* before Linux 5.1 */
+    int ro = read_only(fd);
+    void *p = MAP_FAILED;
+    if (done == len && (ro >= 0 || sealed))
+        p = mmap(NULL, len, PROT_READ, MAP_SHARED, ro >= 0 ? ro : fd, 0);
+    if (ro >= 0)
+        close(ro);
     close(fd);
     if (p == MAP_FAILED)
         return NULL;
@@ -241,10 +266,10 @@ void sandbox_zone_use_pagemap(int fd)
     Z.pagemap = fd;
 }
 
-#define PM_PRESENT (1ull << 63)
-#define PM_SWAPPED (1ull << 62)
+#define PM_PRESENT   (1ull << 63)
+#define PM_SWAPPED   (1ull << 62)
 #define PM_EXCLUSIVE (1ull << 56) /* mapped by this process only */
-#define PM_BATCH 512u
+#define PM_BATCH     512u
 
 /* Page off of the zone back from the snapshot, given its pagemap entry
  * (have_entry 0: no pagemap). A page the worker shares is the zygote's, a
@@ -273,8 +298,8 @@ long sandbox_zone_restore(void)
     for (size_t first = 0; first < npages; first += PM_BATCH) {
         size_t n = npages - first < PM_BATCH ? npages - first : PM_BATCH;
         off_t at = (off_t) (((uintptr_t) Z.base / PAGE + first) * sizeof entries[0]);
-        int have = Z.pagemap > 0 &&
-                   pread(Z.pagemap, entries, n * sizeof entries[0], at) == (ssize_t) (n * sizeof entries[0]);
+        int have = Z.pagemap > 0 && pread(Z.pagemap, entries, n * sizeof entries[0], at) ==
+                                        (ssize_t) (n * sizeof entries[0]);
         for (size_t i = 0; i < n; i++)
             copied += restore_page((first + i) * PAGE, have ? entries[i] : 0, have);
     }

@@ -6,7 +6,8 @@
  * copies far fewer template pages, and programs that rewrite built-ins and
  * make garbage still run right. Restore (worker reuse): after a run, the
  * zone's pages are written back from the zygote's snapshot, the run's
- * blocks freed, and the next run observes what the first one did. */
+ * blocks freed, and the next run observes what the first one did; no
+ * worker can make that snapshot writable. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -124,7 +126,8 @@ static void check_pinning(struct sandbox_engine *e)
 {
     assert_true(sandbox__pin_len > 0);
     assert_true(sandbox_zone_owns((const void *) sandbox__pin_lo));
-    const char *code = "let o = {a: [1, 2, 3].map(x => x * 2)}; return JSON.stringify(o) + 'x'.repeat(3)";
+    const char *code =
+        "let o = {a: [1, 2, 3].map(x => x * 2)}; return JSON.stringify(o) + 'x'.repeat(3)";
     int without = pages_copied_by_run(e, code, 0);
     int with = pages_copied_by_run(e, code, 1);
     print_message("template pages copied by one run: %d unpinned, %d pinned\n", without, with);
@@ -140,7 +143,8 @@ static void check_pinned_heap_survives(struct sandbox_engine *e)
         "delete Array.prototype.map; Object.prototype.foo = {k: 'v'};"
         "const keep = String.prototype.slice; String.prototype.slice = null;"
         "let junk = [], i; for (i = 0; i < 200000; i++) {"
-        "  junk.push({i, s: 'k' + (i % 100), c: [junk.length]}); if (junk.length > 1000) junk = []; }"
+        "  junk.push({i, s: 'k' + (i % 100), c: [junk.length]}); if (junk.length > 1000) junk = "
+        "[]; }"
         "Math = undefined; JSON.parse = null;"
         "return [typeof Array.prototype.map, ({}).foo.k, keep.call('hello', 1, 3), typeof Math, i]";
     char *o = engine_run(e, code);
@@ -148,32 +152,39 @@ static void check_pinned_heap_survives(struct sandbox_engine *e)
     free(o);
 }
 
-
 /* A digest of the global object graph (own names, descriptors, prototypes,
  * extensibility), with a probe of the timers and the Symbol registry. */
 static const char digest_program[] =
     "const seen = new Map(), q = []; let out = '';\n"
     "const ref = (v) => { if (v === null) return 'null'; const t = typeof v;\n"
-    "  if (t === 'object' || t === 'function') { if (!seen.has(v)) { seen.set(v, q.length); q.push(v); }\n"
+    "  if (t === 'object' || t === 'function') { if (!seen.has(v)) { seen.set(v, q.length); "
+    "q.push(v); }\n"
     "    return '#' + seen.get(v); } return t + ':' + String(v); };\n"
     "ref(globalThis);\n"
     "for (let i = 0; i < q.length; i++) { const o = q[i];\n"
     "  out += i + (Object.isExtensible(o) ? 'e' : 'f') + ref(Object.getPrototypeOf(o));\n"
-    "  let ks = []; try { ks = Object.getOwnPropertyNames(o).concat(Object.getOwnPropertySymbols(o)); } catch (e) {}\n"
-    "  for (const k of ks) { let d; try { d = Object.getOwnPropertyDescriptor(o, k); } catch (e) { continue; }\n"
-    "    if (!d) continue; out += String(k) + (d.writable ? 'w' : '') + (d.enumerable ? 'n' : '') +\n"
-    "      (d.configurable ? 'c' : '') + (Object.prototype.hasOwnProperty.call(d, 'value') ? ref(d.value)\n"
+    "  let ks = []; try { ks = "
+    "Object.getOwnPropertyNames(o).concat(Object.getOwnPropertySymbols(o)); } catch (e) {}\n"
+    "  for (const k of ks) { let d; try { d = Object.getOwnPropertyDescriptor(o, k); } catch (e) { "
+    "continue; }\n"
+    "    if (!d) continue; out += String(k) + (d.writable ? 'w' : '') + (d.enumerable ? 'n' : '') "
+    "+\n"
+    "      (d.configurable ? 'c' : '') + (Object.prototype.hasOwnProperty.call(d, 'value') ? "
+    "ref(d.value)\n"
     "      : ref(d.get) + ref(d.set)); } out += ';'; }\n"
-    "let h = 0x811c9dc5; for (let i = 0; i < out.length; i++) h = Math.imul(h ^ out.charCodeAt(i), 0x01000193) >>> 0;\n"
+    "let h = 0x811c9dc5; for (let i = 0; i < out.length; i++) h = Math.imul(h ^ out.charCodeAt(i), "
+    "0x01000193) >>> 0;\n"
     "const t = setTimeout(() => {}, 1000); clearTimeout(t);\n"
     "return [q.length, h, typeof leak, t, Symbol.keyFor(Symbol.for('k'))];";
 
 static const char *const leaks[] = {
     "globalThis.leak = 1; Object.prototype.x = 2; Array.prototype.push = null; return 1",
     "Object.freeze(Object.prototype); Object.seal(globalThis); Math.random = () => 0; return 1",
-    "setTimeout(() => { globalThis.leak = 3; }, 1); Promise.resolve().then(() => { globalThis.leak = 4; });"
+    "setTimeout(() => { globalThis.leak = 3; }, 1); Promise.resolve().then(() => { globalThis.leak "
+    "= 4; });"
     "(async () => { await new Promise(() => {}); })(); return 1",
-    "Object.defineProperty(Object.prototype, 'then', {get() { return 1; }}); Symbol.for('leak'); return 1",
+    "Object.defineProperty(Object.prototype, 'then', {get() { return 1; }}); Symbol.for('leak'); "
+    "return 1",
     "let a = []; for (let i = 0; i < 100000; i++) { a.push({i}); if (a.length > 300) a = []; }"
     "globalThis.big = 'x'.repeat(1 << 20); return 1",
 };
@@ -245,6 +256,47 @@ static void test_restore_gives_a_fresh_engine(void **state)
     assert_int_equal(sandbox_zone_restore(), -1);
     sandbox_zone_free(more, 8192);
     sandbox_engine_destroy(e);
+}
+
+/* The snapshot's mapping in this process (from /proc/self/maps), or NULL. */
+static void *snapshot_mapping(size_t *len)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    void *at = NULL;
+    while (f && at == NULL && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (strstr(line, "memfd:mcp-codemode-template") && sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
+            at = (void *) lo;
+            *len = hi - lo;
+        }
+    }
+    if (f)
+        fclose(f);
+    return at;
+}
+
+/* Every worker restores from the snapshot: code running in one (the
+ * filter lets it mprotect its own memory) must not be able to make it
+ * writable, here or in a forked child. */
+static void test_snapshot_cannot_be_made_writable(void **state)
+{
+    (void) state;
+    void *p = sandbox_zone_alloc(4096);
+    assert_non_null(p);
+    assert_int_equal(sandbox_zone_snapshot(), 0);
+    size_t len = 0;
+    void *snap = snapshot_mapping(&len);
+    assert_non_null(snap);
+    assert_int_equal(mprotect(snap, len, PROT_READ | PROT_WRITE), -1);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(mprotect(snap, len, PROT_READ | PROT_WRITE) == 0 ? 1 : 0);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    sandbox_zone_free(p, 4096);
 }
 
 /* A reset frees every block from malloc and the arena, whoever points to
@@ -327,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_classes_and_reuse),
         cmocka_unit_test(test_limits_allocate_in_the_zone),
         cmocka_unit_test(test_restore_gives_a_fresh_engine),
+        cmocka_unit_test(test_snapshot_cannot_be_made_writable),
         cmocka_unit_test(test_limits_reset_frees_the_run),
         cmocka_unit_test(test_frozen_zone_is_never_written),
     };
