@@ -787,19 +787,23 @@ static void test_sse_fixture(void **state)
 /* Servers that take notifications/initialized 300 ms late and refuse any
  * request before it (as the Python SDK does) get none early, over both
  * transports; one that never answers its POST is given up on after the
- * request timeout, and retried. */
+ * request timeout, and retried; one that answers it with a stream it keeps
+ * open is ready at once and stays so. */
 static void test_initialized_first(void **state)
 {
     (void) state;
-    static struct server http, sse, stuck;
+    static struct server http, sse, stuck, held;
     struct node_server *ph = fixture("streamable", "--strict-init", "300");
     struct node_server *ps = fixture("sse", "--strict-init", "300");
     struct node_server *pn = fixture("streamable", "--strict-init", "600000");
+    struct node_server *pk = fixture("streamable", "--hold-notifications", NULL);
     connect_to(&http, "strict_http", TOOLS_TRANSPORT_HTTP, ph, "/mcp");
     connect_to(&sse, "strict_sse", TOOLS_TRANSPORT_SSE, ps, "/sse");
     struct tools_downstream_options o = fast_options();
     o.request_timeout_ms = 400;
     connect_opts(&stuck, "stuck", TOOLS_TRANSPORT_HTTP, pn, "/mcp", &o, NULL, NULL);
+    connect_opts(&held, "held", TOOLS_TRANSPORT_HTTP, pk, "/mcp", &o, NULL, NULL);
+    wait_ready(&held, 10000);
     wait_ready(&http, 10000);
     wait_ready(&sse, 10000);
     struct server *strict[] = {&http, &sse};
@@ -813,9 +817,17 @@ static void test_initialized_first(void **state)
     assert_true(run_until(&stuck.restarting, 5000));
     assert_false(stuck.ready);
     assert_contains(status(&stuck).reason, "notifications/initialized");
+    run_for(500); /* past the timeout of the held notification */
+    assert_true(held.ready);
+    assert_int_equal(held.restarting, 0);
+    struct reply r;
+    call_ok(&held, "echo", "{\"text\":\"still\"}", &r);
+    assert_contains(result_text(&r), "still");
+    reply_free(&r);
     stop(&http);
     stop(&sse);
     stop(&stuck);
+    stop(&held);
 }
 
 /* ============================================================================================== */

@@ -41,6 +41,7 @@ struct hstream {
     enum stream_kind kind;
     int is_request;      /* a POST of a request (its answer is expected here) */
     int is_notification; /* a POST of a notification (the handshake may wait for it) */
+    int taken;           /* its taking was reported (tools__downstream_notified) */
     uint64_t id;         /* that request's id */
     char *method;        /* for messages */
     int status, session_sent;
@@ -297,6 +298,17 @@ static int session_ok(const char *sid)
     return n > 0 && n <= 1024;
 }
 
+/* A notification's POST got its answer: the server has it (2xx, reported
+ * as soon as the status arrives: the body, if any, does not matter) or
+ * refused it (reported once the refusal was dealt with). */
+static void taken(struct hstream *s)
+{
+    if (s->is_notification && !s->taken && s->c->d && !s->dead) {
+        s->taken = 1;
+        tools__downstream_notified(s->c->d, s->method);
+    }
+}
+
 static void on_response(void *ud, struct http_request *r, int status)
 {
     struct hstream *s = ud;
@@ -318,6 +330,13 @@ static void on_response(void *ud, struct http_request *r, int status)
         s->sse_on = 1;
     } else {
         s->body = B_JSON;
+    }
+    if (status >= 200 && status < 300) {
+        s->busy++;
+        taken(s);
+        s->busy--;
+        if (s->dead && !s->busy)
+            stream_destroy(s);
     }
 }
 
@@ -540,7 +559,7 @@ static void failed(struct hstream *s, enum http_error err, const char *msg)
     if (s->kind == S_GET && err != HTTP_ERR_CONNECT) {
         log_info(c->label, "its event stream: %s", b.data);
         get_retry(s);
-    } else if (s->kind == S_POST && (s->answered || (s->is_request && !pending(s)))) {
+    } else if (s->kind == S_POST && (s->answered || s->taken || (s->is_request && !pending(s)))) {
         log_debug(c->label, "%s after the answer to %s", b.data, s->method);
     } else if (err != HTTP_ERR_CONNECT && can_resume(s) && pending(s)) {
         resume_later(s);
@@ -561,8 +580,7 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
         ended(s, r);
     else if (s->c->d && !s->dead)
         failed(s, err, msg);
-    if (s->c->d && !s->dead && s->is_notification) /* taken or refused, not lost */
-        tools__downstream_notified(s->c->d, s->method);
+    taken(s); /* refused, when the attempt survived that */
     s->busy--;
     if (s->dead)
         stream_destroy(s);

@@ -26,7 +26,7 @@ struct spost {
     struct spost *prev, *next;
     struct sconn *c;
     struct http_request *req;
-    int is_request, is_notification;
+    int is_request, is_notification, taken; /* taken: reported (tools__downstream_notified) */
     uint64_t id;
     char *method;
     int status;
@@ -184,6 +184,10 @@ static void post_response(void *ud, struct http_request *r, int status)
     struct spost *p = ud;
     (void) r;
     p->status = status;
+    if (p->is_notification && p->c->d && status >= 200 && status < 300) {
+        p->taken = 1; /* the server has it: the handshake may go on (p may be freed by it) */
+        tools__downstream_notified(p->c->d, p->method);
+    }
 }
 
 static void post_data(void *ud, struct http_request *r, const char *data, size_t len)
@@ -230,7 +234,9 @@ static void post_done(void *ud, struct http_request *r, enum http_error err, con
     p->prev->next = p->next; /* off the list: a close from here must not free it */
     p->next->prev = p->prev;
     p->next = p->prev = p;
-    if (c->d && err != HTTP_OK) {
+    if (c->d && err != HTTP_OK && p->taken) {
+        log_debug(c->label, "POST %s, after the server took it: %s", p->method, msg);
+    } else if (c->d && err != HTTP_OK) {
         struct buf b;
         buf_init(&b, 0);
         tools__downstream_http_failure(&b, c->endpoint, err, msg);
@@ -241,7 +247,7 @@ static void post_done(void *ud, struct http_request *r, enum http_error err, con
     } else if (c->d && (p->status < 200 || p->status >= 300)) {
         post_refused(c, p, r);
     }
-    if (c->d && p->is_notification) /* taken or refused, not lost */
+    if (c->d && p->is_notification && !p->taken) /* refused, and the attempt survived that */
         tools__downstream_notified(c->d, p->method);
     post_free(p);
 }
