@@ -101,13 +101,10 @@ static size_t id_len(const struct mcp_http *h)
  * random bytes in hex. */
 static void new_id(const struct mcp_http *h, char out[HTTP_SESSION_ID_MAX + 1])
 {
-    unsigned char raw[HTTP_SESSION_ID_LEN / 2];
     size_t at = 0;
     if (h->cfg.instance_id)
         at = (size_t) snprintf(out, HTTP_INSTANCE_ID_MAX + 2, "%s.", h->cfg.instance_id);
-    random_bytes(raw, sizeof raw);
-    for (size_t i = 0; i < sizeof raw; i++)
-        snprintf(out + at + 2 * i, 3, "%02x", raw[i]);
+    random_hex(out + at, HTTP_SESSION_ID_LEN / 2);
 }
 
 /* Hashes the random part (the last 8 hex digits): the prefix is the same

@@ -7,6 +7,7 @@
 #include "common/buf.h"
 #include "common/json.h"
 #include "common/log.h"
+#include "common/random.h"
 #include "common/sha256.h"
 
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,22 +162,5 @@ void tools_audit_add_arguments(const struct tools_audit *a, cJSON *event, const 
 
 void tools_audit_new_id(char id[33])
 {
-    unsigned char r[16];
-    size_t got = 0;
-    while (got < sizeof r) {
-        ssize_t n = getrandom(r + got, sizeof r - got, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t) n;
-    }
-    if (got < sizeof r) { /* no getrandom: unique enough for correlation, not secret */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        uint64_t v = (uint64_t) ts.tv_nsec ^ ((uint64_t) ts.tv_sec << 30) ^ (uint64_t) getpid();
-        memcpy(r, &v, sizeof v);
-    }
-    for (int i = 0; i < 16; i++)
-        snprintf(id + 2 * i, 3, "%02x", r[i]);
+    random_hex(id, 16);
 }
