@@ -18,6 +18,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/colocate.h"
+#include "common/fd_limit.h"
 #include "common/log.h"
 #include "common/json.h"
 #include "common/utf8.h"
@@ -139,6 +140,8 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
 #if defined(__SANITIZE_ADDRESS__)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif
+    /* each call in flight to an HTTP server holds a descriptor (fd_limit.h) */
+    log_debug("app", "open files allowed: %lu", fd_limit_raise());
     colocate_init(&a->loop, cfg->limits.colocate_calls);
     a->pool = sandbox_pool_new(&a->loop, &pc);
     struct mcp_stash_limits sl = {cfg->limits.stash_max_entries, cfg->limits.stash_max_bytes,

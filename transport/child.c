@@ -6,6 +6,7 @@
 #include "transport/frame.h"
 #include "common/alloc.h"
 #include "common/colocate.h"
+#include "common/fd_limit.h"
 #include "common/log.h"
 
 #include <signal.h>
@@ -389,6 +390,7 @@ int transport_child_spawn(uv_loop_t *loop, const struct transport_child_options 
         return rc;
     }
     c->pid = c->proc.pid;
+    fd_limit_give_back(c->pid); /* the limit on open files it would have had without us */
     c->ev = ev;
     c->ud = ud;
     uv_read_start((uv_stream_t *) &c->out, alloc_cb, out_read);

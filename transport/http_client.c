@@ -9,10 +9,12 @@
 #include "common/buf.h"
 
 #include "transport/curl_lib.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 /* libcurl's functions (loaded by the first http_client_new) */
 static const struct curl_lib *CL;
@@ -51,6 +53,7 @@ struct http_request {
     size_t received;
     unsigned redirects;
     int in_cb, cancelled;
+    int socket_errno; /* why socket() failed for it, when it did */
 };
 
 struct http_client {
@@ -294,6 +297,19 @@ static const char *ca_bundle(void)
     return f && *f ? f : NULL;
 }
 
+/* Opens the socket libcurl asks for (close-on-exec: no server we start
+ * inherits it), keeping why it could not: libcurl only says "couldn't
+ * connect", and running out of descriptors is not the server's fault. */
+static curl_socket_t open_socket(void *ud, curlsocktype purpose, struct curl_sockaddr *a)
+{
+    struct http_request *r = ud;
+    (void) purpose;
+    curl_socket_t fd = socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+    if (fd == CURL_SOCKET_BAD)
+        r->socket_errno = errno;
+    return fd;
+}
+
 static void setup_easy(struct http_request *r)
 {
     CURL *e = CL->easy_init();
@@ -306,6 +322,8 @@ static void setup_easy(struct http_request *r)
     CL->easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     CL->easy_setopt(e, CURLOPT_HEADERDATA, r);
     CL->easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
+    CL->easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    CL->easy_setopt(e, CURLOPT_OPENSOCKETDATA, r);
     CL->easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 #if LIBCURL_VERSION_NUM >= 0x075500
     CL->easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -321,6 +339,7 @@ static void setup_easy(struct http_request *r)
     set_method(r, e);
     set_timeouts(r, e);
     r->errbuf[0] = '\0';
+    r->socket_errno = 0;
 }
 
 static void reset_response(struct http_request *r)
@@ -394,9 +413,12 @@ static enum http_error classify(CURLcode rc, const struct http_request *r)
     switch (rc) {
     case CURLE_OK:
         return HTTP_OK;
+    case CURLE_COULDNT_CONNECT:
+        if (r->socket_errno == EMFILE || r->socket_errno == ENFILE)
+            return HTTP_ERR_NO_FD;
+        return HTTP_ERR_CONNECT;
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_COULDNT_CONNECT:
         return HTTP_ERR_CONNECT;
     case CURLE_OPERATION_TIMEDOUT:
         return HTTP_ERR_TIMEOUT;

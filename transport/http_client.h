@@ -21,6 +21,7 @@ struct http_request;
 enum http_error {
     HTTP_OK = 0,        /* a complete response arrived (whatever its status) */
     HTTP_ERR_CONNECT,   /* the name did not resolve or the connection was refused */
+    HTTP_ERR_NO_FD,     /* no socket: this process is at its limit on open files */
     HTTP_ERR_TLS,       /* the TLS handshake or the certificate check failed */
     HTTP_ERR_TIMEOUT,   /* the connect, total or idle timeout passed */
     HTTP_ERR_TOO_LARGE, /* the body went over max_body_bytes (the exchange was cut) */

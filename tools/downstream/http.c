@@ -561,6 +561,8 @@ static void failed(struct hstream *s, enum http_error err, const char *msg)
         get_retry(s);
     } else if (s->kind == S_POST && (s->answered || s->taken || (s->is_request && !pending(s)))) {
         log_debug(c->label, "%s after the answer to %s", b.data, s->method);
+    } else if (err == HTTP_ERR_NO_FD && pending(s)) {
+        fail_request(s, b.data); /* the server is fine: only this call failed */
     } else if (err != HTTP_ERR_CONNECT && can_resume(s) && pending(s)) {
         resume_later(s);
     } else {

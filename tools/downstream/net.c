@@ -105,6 +105,13 @@ void tools__downstream_http_failure(struct buf *out, const char *url, int err, c
     case HTTP_ERR_CONNECT:
         buf_printf(out, "cannot connect to %s: %s", url, msg);
         break;
+    case HTTP_ERR_NO_FD:
+        buf_printf(out,
+                   "got no connection: mcp-codemode is at its limit on open files, so no socket "
+                   "was left to connect to %s; raise the limit (ulimit -n) or make fewer calls "
+                   "at once",
+                   url);
+        break;
     case HTTP_ERR_TLS:
         buf_printf(out, "could not set up TLS with %s: %s", url, msg);
         break;

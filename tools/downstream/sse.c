@@ -236,6 +236,12 @@ static void post_done(void *ud, struct http_request *r, enum http_error err, con
     p->next = p->prev = p;
     if (c->d && err != HTTP_OK && p->taken) {
         log_debug(c->label, "POST %s, after the server took it: %s", p->method, msg);
+    } else if (c->d && err == HTTP_ERR_NO_FD && p->is_request) {
+        struct buf b; /* the server is fine: only this call failed */
+        buf_init(&b, 0);
+        tools__downstream_http_failure(&b, c->endpoint, err, msg);
+        tools__downstream_fail_request(c->d, p->id, RPC_CLIENT_CLOSED, b.data, 0);
+        buf_free(&b);
     } else if (c->d && err != HTTP_OK) {
         struct buf b;
         buf_init(&b, 0);
