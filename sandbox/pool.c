@@ -6,6 +6,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/colocate.h"
+#include "common/inherit.h"
 #include "common/json.h"
 #include "common/log.h"
 
@@ -906,6 +907,7 @@ static void start_zygote(struct sandbox_pool *p)
     o.stdio_count = 3;
     p->zygote.data = p;
     colocate_release(); /* the zygote and its workers would inherit the host's pin */
+    inherit_nothing();
     int rc = uv_spawn(p->loop, &p->zygote, &o);
     if (rc != 0) {
         char msg[256];

@@ -7,6 +7,7 @@
 #include "common/alloc.h"
 #include "common/colocate.h"
 #include "common/fd_limit.h"
+#include "common/inherit.h"
 #include "common/log.h"
 
 #include <signal.h>
@@ -380,6 +381,7 @@ int transport_child_spawn(uv_loop_t *loop, const struct transport_child_options 
     po.stdio_count = 3;
     po.flags = UV_PROCESS_DETACHED; /* own process group: a stop reaches grandchildren */
     colocate_release(); /* the child would inherit the host's pin */
+    inherit_nothing();
     int rc = uv_spawn(loop, &c->proc, &po);
     free(argv);
     c->proc_open = 1;
