@@ -9,8 +9,8 @@
 #ifndef COMMON_FD_LIMIT_H
 #define COMMON_FD_LIMIT_H
 
-/* Raises this process's soft limit to its hard limit (capped at 1,048,576
- * when unlimited); the limit it had is kept for fd_limit_give_back.
+/* Raises this process's soft limit to its hard limit (to fs.nr_open when
+ * that is unlimited); the limit it had is kept for fd_limit_give_back.
  * Returns the soft limit in force afterwards. */
 unsigned long fd_limit_raise(void);
 
