@@ -11,8 +11,7 @@
 #include <cmocka.h>
 
 #include "common/fd_limit.h"
-#include "transport/child.h"
-#include "loop_wait.h"
+#include "sh_line.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -109,24 +108,6 @@ static void test_raised_then_given_back(void **state)
 
 /* --- a process spawned by transport/child.c ------------------------------------------------ */
 
-static char child_line[256];
-static int child_done;
-
-static void on_line(void *ud, char *line, size_t len)
-{
-    (void) ud;
-    if (len < sizeof child_line && child_line[0] == '\0')
-        memcpy(child_line, line, len + 1);
-}
-
-static void on_exit_(void *ud, int64_t status, int sig)
-{
-    (void) ud;
-    (void) status;
-    (void) sig;
-    child_done = 1;
-}
-
 static void test_spawned_server_gets_the_started_limit(void **state)
 {
     (void) state;
@@ -135,22 +116,12 @@ static void test_spawned_server_gets_the_started_limit(void **state)
         skip();
     assert_int_equal(now().rlim_cur, l.rlim_max); /* raised by the test before */
     /* it reads its limit only once told to: after the spawn returned */
-    char *const args[] = {"-c", "read go; grep 'Max open files' /proc/self/limits", NULL};
-    char *const env[] = {"PATH=/usr/bin:/bin", NULL};
-    struct transport_child_options o = {
-        .name = "limits", .file = "/bin/sh", .args = args, .env = env, .max_line = 4096};
-    struct transport_child_events ev = {.line = on_line, .exit = on_exit_};
-    struct transport_child *c;
     assert_int_equal(uv_loop_init(&loop), 0);
-    assert_int_equal(transport_child_spawn(&loop, &o, &ev, NULL, &c), 0);
-    assert_int_equal(transport_child_write(c, "go\n", 3), 0);
-    assert_true(loop_run_until(&loop, &child_done, 5000));
-    loop_run_for(&loop, 50);
+    const char *line =
+        sh_first_line(&loop, "read go; grep 'Max open files' /proc/self/limits", "go\n");
     long soft = 0;
-    assert_int_equal(sscanf(child_line, "Max open files %ld", &soft), 1);
+    assert_int_equal(sscanf(line, "Max open files %ld", &soft), 1);
     assert_int_equal(soft, LOW);
-    transport_child_close(c, 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
     assert_int_equal(uv_loop_close(&loop), 0);
 }
 

@@ -122,6 +122,14 @@ static void test_replacement_waits_for_release(void **state)
     assert_int_equal(wait_idle(f, 2), 2);
 }
 
+/* Leases both idle workers of the full pool. */
+static void lease_two(struct fixture *f)
+{
+    assert_int_equal(wait_idle(f, 2), 2);
+    lease(f);
+    lease(f);
+}
+
 /* Releases the two leased workers and lets their replacements arrive. */
 static void release_two(struct fixture *f)
 {
@@ -135,9 +143,7 @@ static void test_empty_pool_refills_at_once(void **state)
     struct fixture *f = *state;
     if (f == NULL)
         skip();
-    assert_int_equal(wait_idle(f, 2), 2);
-    lease(f);
-    lease(f);
+    lease_two(f);
     assert_int_equal(wait_idle(f, 2), 2); /* both still leased */
     release_two(f);
     assert_int_equal(sandbox_pool_idle(f->pool), 2); /* no overshoot */
@@ -155,9 +161,7 @@ static void test_no_surplus_after_cancelled_leases(void **state)
     struct fixture *f = *state;
     if (f == NULL)
         skip();
-    assert_int_equal(wait_idle(f, 2), 2);
-    lease(f);
-    lease(f);
+    lease_two(f);
     /* two more wait (nothing idle): workers are forked for them; the leases
      * go away before those arrive */
     struct sandbox_lease *a = sandbox_pool_lease(f->pool, ignore_lease, f);
