@@ -2,7 +2,8 @@
  * hidden mode, $MCP_CODEMODE_BIN or build/mcp-codemode): a lease that leaves
  * idle workers behind defers its replacement until the worker is released;
  * a burst that empties the pool refills it at once; workers forked for leases
- * that no longer need them do not stay idle beyond the pool's size; close
+ * that no longer need them do not stay idle beyond the pool's size, nor
+ * beyond the smaller target a worker kept for a principal sets; close
  * releases all. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,6 +82,7 @@ static int setup(void **state)
         .cpu_seconds = 10,
         .max_line_bytes = 1u << 20,
         .log_level = "warning",
+        .max_runs = 1000,
     };
     f->pool = sandbox_pool_new(&f->loop, &cfg);
     *state = f;
@@ -175,12 +177,35 @@ static void test_no_surplus_after_cancelled_leases(void **state)
     assert_int_equal(sandbox_pool_idle(f->pool), 2);
 }
 
+/* A client's first call while the pool still fills: a worker is forked for
+ * its lease on top of the pool's two. Once that worker is kept for the
+ * client, one fresh worker is the target, and the other is surplus. */
+static void test_no_surplus_after_an_early_call_is_kept(void **state)
+{
+    struct fixture *f = *state;
+    if (f == NULL)
+        skip();
+    sandbox_pool_lease_for(f->pool, 7, on_lease, f);
+    for (int i = 0; i < 500 && f->nleased == 0; i++)
+        run_for(f, 10);
+    assert_int_equal(f->nleased, 1);
+    assert_int_equal(wait_idle(f, 2), 2);
+    run_for(f, 300); /* every worker forked has arrived by now */
+    assert_int_equal(sandbox_worker_run_begins(f->leased[0]), 1);
+    sandbox_worker_keep(f->leased[0]);
+    assert_int_equal(sandbox_pool_kept(f->pool), 1);
+    run_for(f, 300);
+    assert_int_equal(sandbox_pool_idle(f->pool), 1);
+    assert_int_equal(sandbox_pool_kept(f->pool), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_replacement_waits_for_release, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_pool_refills_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_surplus_after_cancelled_leases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_surplus_after_an_early_call_is_kept, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
