@@ -41,6 +41,7 @@ for t in $targets; do
     fuzz_sse) dict=sse ;;
     fuzz_lower) dict=js ;;
     fuzz_schema) dict=schema ;;
+    fuzz_date_parse) dict=date ;;
     *) dict=json ;;
     esac
     set -- "$@" -dict=tests/fuzz/dict/$dict.dict

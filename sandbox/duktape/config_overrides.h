@@ -1,10 +1,14 @@
 /* Sandbox configuration of the Duktape build, inserted after the
  * __OVERRIDE_DEFINES__ marker of the packaged duk_config.h by
- * sandbox/duktape/build.sh. The hooks are implemented in sandbox/limits.c. */
+ * sandbox/duktape/build.sh. The hooks are implemented in sandbox/limits.c
+ * and sandbox/date_parse.c. */
 #define DUK_USE_INTERRUPT_COUNTER
 #define DUK_USE_EXEC_TIMEOUT_CHECK(udata) sandbox__exec_timeout_check((udata))
 #define DUK_USE_NATIVE_STACK_CHECK() sandbox__native_stack_check()
 #define DUK_USE_DATE_GET_LOCAL_TZOFFSET(d) 0
+/* Date.parse of the non-ISO forms V8 reads (instead of strptime's "%c") */
+#define DUK_USE_DATE_PARSE_STRING(ctx, str) sandbox__date_parse_string((void *) (ctx), (str))
+extern int sandbox__date_parse_string(void *ctx, const char *str);
 #define DUK_USE_GET_RANDOM_DOUBLE(udata) sandbox__random_double((udata))
 #define DUK_USE_FASTINT
 extern int sandbox__exec_timeout_check(void *udata);
