@@ -4,7 +4,7 @@
  * (algorithmically), and common compatibility characters. Characters outside
  * that data are left as they are; most text in other scripts is already NFC.
  * The maps are built on first use, so the template heap stays small. */
-var data = rt.normalizeData, fromCharCode = String.fromCharCode;
+var data = rt.normalizeData, fromCharCode = String.fromCharCode, floor = Math.floor;
 var decomp = null, kdecomp = null, compose = null, ccc = null, noCompose = null;
 var SBase = 0xAC00, LBase = 0x1100, VBase = 0x1161, TBase = 0x11A7, TCount = 28, NCount = 588, SCount = 11172;
 
@@ -41,13 +41,14 @@ function decomposeChar(ch, compat, out) {
     var code = ch.charCodeAt(0);
     if (ch.length === 1 && code >= SBase && code < SBase + SCount) {
         var s = code - SBase;
-        out.push(fromCharCode(LBase + Math.floor(s / NCount)), fromCharCode(VBase + Math.floor((s % NCount) / TCount)));
-        if (s % TCount) out.push(fromCharCode(TBase + s % TCount));
+        out[out.length] = fromCharCode(LBase + floor(s / NCount));
+        out[out.length] = fromCharCode(VBase + floor((s % NCount) / TCount));
+        if (s % TCount) out[out.length] = fromCharCode(TBase + s % TCount);
         return;
     }
     var d = decomp[ch];
     if (d === void 0 && compat) d = kdecomp[ch];
-    if (d === void 0) { out.push(ch); return; }
+    if (d === void 0) { out[out.length] = ch; return; }
     for (var i = 0; i < d.length; i++) decomposeChar(d.charAt(i), compat, out);
 }
 
@@ -91,9 +92,16 @@ function recompose(chars) {
             }
         }
         if (cls === 0) { starter = out.length; lastClass = 0; } else lastClass = cls;
-        out.push(c);
+        out[out.length] = c;
     }
-    return out.join('');
+    return concat(out);
+}
+
+/* The strings of list joined (Array.prototype.join may be a program's). */
+function concat(list) {
+    var s = '';
+    for (var i = 0; i < list.length; i++) s += list[i];
+    return s;
 }
 
 rt.def(String.prototype, 'normalize', function normalize(form) {
@@ -106,5 +114,6 @@ rt.def(String.prototype, 'normalize', function normalize(form) {
     if (!/[^\u0000-\u007f]/.test(str)) return str;
     if (decomp === null) init();
     var chars = decompose(str, f === 'NFKC' || f === 'NFKD');
-    return f === 'NFD' || f === 'NFKD' ? chars.join('') : recompose(chars);
+    return f === 'NFD' || f === 'NFKD' ? concat(chars) : recompose(chars);
 });
+rt.normalize = String.prototype.normalize; /* for 78_intl_collator.js, loaded before */

@@ -12,6 +12,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+// The sandbox's clock is UTC: dates are recorded in UTC whatever the machine's zone.
+process.env.TZ = 'UTC';
+
 const self = fileURLToPath(import.meta.url);
 const dir = path.dirname(self);
 

@@ -27,7 +27,7 @@ static const char *const programs[] = {
     "map",    "set",    "weak",        "iterators", "array_from", "array_methods", "sort",
     "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
     "normalize", "spread_keys", "json_parse", "property_reads",
-    "property_writes", "base64",
+    "property_writes", "base64", "intl_number", "intl_date", "intl_collator",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
@@ -314,9 +314,14 @@ static void test_library_survives_replaced_builtins(void **state)
         "return keep([m.get(1), m.size, s.size, Array.from(s), [3, 1, 2].sort(),\n"
         "  ['b', 'a'].toSorted(), Object.entries({a: 1}), 'a-b'.replaceAll('-', '+'),\n"
         "  'x'.padStart(3, 'ab'), [1, [2, [3]]].flat(Infinity), [NaN].includes(NaN),\n"
-        "  structuredClone({a: [1, new Map([[1, 2]])]}).a[1].get(1), w.has(k)]);",
+        "  structuredClone({a: [1, new Map([[1, 2]])]}).a[1].get(1), w.has(k),\n"
+        "  (1234.5).toLocaleString('en-US', {style: 'currency', currency: 'EUR'}),\n"
+        "  new Date(0).toLocaleString(), ['b', 'a', '\u00e9', 'f'].sort(function (x, y) { return x.localeCompare(y); }),\n"
+        "  Date.parse('March 5, 2024'), String(new Date(0))]);",
         "\"[\\\"a\\\",2,3,[\\\"a\\\",\\\"b\\\",\\\"c\\\"],[1,2,3],[\\\"a\\\",\\\"b\\\"],"
-        "[[\\\"a\\\",1]],\\\"a+b\\\",\\\"abx\\\",[1,2,3],true,2,false]\"");
+        "[[\\\"a\\\",1]],\\\"a+b\\\",\\\"abx\\\",[1,2,3],true,2,false,"
+        "\\\"\u20ac1,234.50\\\",\\\"1/1/1970, 12:00:00 AM\\\",[\\\"a\\\",\\\"b\\\",\\\"\u00e9\\\",\\\"f\\\"],"
+        "1709596800000,\\\"Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)\\\"]\"");
 }
 
 /* Stability where Duktape's own sort would reorder equal keys. */
