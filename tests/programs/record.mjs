@@ -27,24 +27,51 @@ const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false
 // the globals our sandbox gives (tools, callTool, console, sleep, timers,
 // structuredClone of JSON data, ToolError, ToolArgumentError): a program that
 // leans on a Node or web API (URL, Buffer, process, TextEncoder) or on what our
-// engine lacks (Intl, WeakRef) fails here too, instead of only in our sandbox.
+// engine lacks (WeakRef) fails here too, instead of only in our sandbox.
+// Locale formatting is the sandbox's: en-US data in UTC. A program may use
+// Intl, toLocaleString and localeCompare with no locale, "en" or "en-US" and
+// no time zone but UTC; the default locale is en-US whatever the machine's.
 
-const REMOVED = ['Intl', 'WeakRef', 'FinalizationRegistry', 'WebAssembly', 'SharedArrayBuffer', 'Atomics'];
+process.env.TZ = 'UTC';
+const REMOVED = ['WeakRef', 'FinalizationRegistry', 'WebAssembly', 'SharedArrayBuffer', 'Atomics'];
 const REALM_SETUP = `(function () {
     ${REMOVED.map((k) => `delete globalThis.${k};`).join(' ')}
     // Outcomes must not depend on randomness or on the host's locale data.
     const forbid = (what) => function () { throw new Error(what + ' is not allowed in corpus programs (not deterministic, or locale-dependent)'); };
     Math.random = forbid('Math.random');
-    for (const C of [Number, Date, Array, Object]) C.prototype.toLocaleString = forbid('toLocaleString');
-    for (const m of ['toLocaleDateString', 'toLocaleTimeString']) Date.prototype[m] = forbid(m);
     for (const m of ['toLocaleUpperCase', 'toLocaleLowerCase']) String.prototype[m] = forbid(m);
-    // localeCompare is collation in V8 but code-unit order in Duktape: note disagreements.
-    const icuCompare = String.prototype.localeCompare, disagreements = [];
-    Object.defineProperty(String.prototype, 'localeCompare', { configurable: true, writable: true, value: function (that) {
-        const a = String(this), b = String(that), icu = Math.sign(icuCompare.call(a, b)), raw = a < b ? -1 : a > b ? 1 : 0;
-        if (icu !== raw) disagreements.push(JSON.stringify(a) + ' vs ' + JSON.stringify(b));
-        return raw;
-    } });
+    // en-US and UTC only, as in the sandbox; Node 20 shows midnight as 24 with hour12: false.
+    const refuse = (what) => { throw new Error(what + ' is not allowed in corpus programs (the sandbox formats en-US in UTC)'); };
+    const locale = (l) => {
+        if (l === undefined) return 'en-US';
+        for (const t of typeof l === 'string' ? [l] : Array.from(l)) if (!/^en(-US)?$/i.test(String(t))) refuse('locale ' + JSON.stringify(String(t)));
+        return l;
+    };
+    const options = (o) => {
+        if (o === undefined || o === null) return o;
+        if (o.timeZone !== undefined && !/^(etc\\/)?(utc|gmt)$/i.test(String(o.timeZone))) refuse('timeZone ' + JSON.stringify(String(o.timeZone)));
+        if (o.hour12 === false) refuse('hour12: false');
+        return o;
+    };
+    for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator']) {
+        const C = Intl[name];
+        const W = function (l, o) { return new C(locale(l), options(o)); };
+        W.prototype = C.prototype;
+        W.supportedLocalesOf = C.supportedLocalesOf;
+        Intl[name] = W;
+    }
+    for (const name of ['PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'])
+        delete Intl[name];
+    const wrap = (proto, m) => {
+        const f = proto[m];
+        Object.defineProperty(proto, m, { configurable: true, writable: true, value: { [m](...a) {
+            if (m === 'localeCompare') return f.call(this, a[0], locale(a[1]), options(a[2]));
+            return f.call(this, locale(a[0]), options(a[1]));
+        } }[m] });
+    };
+    wrap(Number.prototype, 'toLocaleString');
+    for (const m of ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']) wrap(Date.prototype, m);
+    wrap(String.prototype, 'localeCompare');
     class ToolError extends Error {
         constructor(message, tool, result) { super(message); this.tool = tool; this.result = result; }
     }
@@ -53,7 +80,7 @@ const REALM_SETUP = `(function () {
         constructor(message, tool, violations) { super(message); this.tool = tool; this.violations = violations; }
     }
     Object.defineProperty(ToolArgumentError.prototype, 'name', { value: 'ToolArgumentError', writable: true, configurable: true });
-    return { ToolError, ToolArgumentError, parse: JSON.parse, TypeError, Error, disagreements };
+    return { ToolError, ToolArgumentError, parse: JSON.parse, TypeError, Error };
 })()`;
 
 function newRealm() {
@@ -351,8 +378,7 @@ export async function runProgram(name, source, isTs, opts = {}) {
         clearTimeout(timer);
     }
     out.logs = lines;
-    const lc = realm.disagreements.length ? `localeCompare differs from code-unit order: ${realm.disagreements.slice(0, 3).join('; ')}` : null;
-    return { outcome: out, calls: ctx.calls, clash: ctx.partitionClash || lc };
+    return { outcome: out, calls: ctx.calls, clash: ctx.partitionClash || null };
 }
 
 // ---- main -----------------------------------------------------------------------------------------------

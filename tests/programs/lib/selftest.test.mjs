@@ -54,9 +54,20 @@ test('runtime: console formatting and levels', async () => {
 });
 
 test('runtime: the realm has no host globals and forbids nondeterminism', async () => {
-    assert.equal((await run('return typeof process + typeof Buffer + typeof URL + typeof Intl')).value, 'undefinedundefinedundefinedundefined');
+    assert.equal((await run('return typeof process + typeof Buffer + typeof URL + typeof WeakRef')).value, 'undefinedundefinedundefinedundefined');
     assert.equal((await run('return Math.random()')).ok, false);
-    assert.equal((await run('return (1234.5).toLocaleString()')).ok, false);
-    const r = await runProgram('selftest', 'return ["B", "a"].sort((x, y) => x.localeCompare(y))', false);
-    assert.match(r.clash, /localeCompare/);
+});
+
+test('runtime: locale formatting is en-US in UTC, as in the sandbox', async () => {
+    assert.equal((await run('return (1234.5).toLocaleString()')).value, '1,234.5');
+    assert.equal((await run('return new Date(0).toLocaleString()')).value, '1/1/1970, 12:00:00 AM');
+    assert.equal((await run('return new Intl.NumberFormat(undefined, {style: "currency", currency: "EUR"}).format(2)')).value, '\u20ac2.00');
+    assert.deepEqual((await run('return ["B", "a", "c"].sort((x, y) => x.localeCompare(y))')).value, ['a', 'B', 'c']);
+    for (const code of ['return (1).toLocaleString("de-DE")', 'return new Intl.DateTimeFormat("fr").format(0)',
+                        'return new Date(0).toLocaleString("en-US", {timeZone: "Asia/Tokyo"})',
+                        'return new Date(0).toLocaleTimeString("en-US", {hour12: false})', 'return "a".localeCompare("b", "sv")']) {
+        const r = await run(code);
+        assert.equal(r.ok, false, code);
+        assert.match(r.error.message, /not allowed in corpus programs/, code);
+    }
 });
