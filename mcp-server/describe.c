@@ -28,7 +28,7 @@ static const char contract[] =
     "result over the limit is kept whole the same way.\n"
     "console.log/info/warn/error/debug output is returned with the result. Also available: "
     "sleep(ms), setTimeout, searchTools(query), describeTool(name). No require, file system, "
-    "network or environment.\n";
+    "network or environment. The clock is UTC; Intl and toLocaleString format en-US.\n";
 
 const char *mcp_describe_instructions(void)
 {
