@@ -16,10 +16,10 @@ struct parsed {
     long num[3];
     int ndigits[3];
     int nnum;
-    int month;                 /* 1-12 from a name, 0 when none */
+    int month; /* 1-12 from a name, 0 when none */
     int have_time, hour, minute, second, ms;
-    int ampm;                  /* 0 none, 1 AM, 2 PM */
-    int have_zone, zone_min;   /* offset east of UTC, minutes */
+    int ampm;                /* 0 none, 1 AM, 2 PM */
+    int have_zone, zone_min; /* offset east of UTC, minutes */
     int seen_number;
 };
 
@@ -29,9 +29,9 @@ static const char *const WEEKDAYS[] = {"sun", "mon", "tue", "wed", "thu", "fri",
 static const struct {
     const char *name;
     int offset_min;
-} ZONES[] = {{"utc", 0},     {"gmt", 0},     {"ut", 0},      {"z", 0},       {"est", -300},
-             {"edt", -240},  {"cst", -360},  {"cdt", -300},  {"mst", -420},  {"mdt", -360},
-             {"pst", -480},  {"pdt", -420}};
+} ZONES[] = {{"utc", 0},    {"gmt", 0},    {"ut", 0},     {"z", 0},
+             {"est", -300}, {"edt", -240}, {"cst", -360}, {"cdt", -300},
+             {"mst", -420}, {"mdt", -360}, {"pst", -480}, {"pdt", -420}};
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian; m 1-12). */
 static double days_from_civil(long y, int m, int d)
@@ -204,7 +204,8 @@ static int scan(const char *s, struct parsed *r)
             if ((*p == '/' || *p == '-') && isdigit((unsigned char) p[1]))
                 p++;
         } else if (c == '+' || c == '-') {
-            if (!(r->have_time || r->have_zone) || !isdigit((unsigned char) p[1]) || !read_offset(&p, r))
+            if (!(r->have_time || r->have_zone) || !isdigit((unsigned char) p[1]) ||
+                !read_offset(&p, r))
                 return 0;
         } else if (isalpha(c)) {
             if (!read_word(&p, r))
@@ -276,7 +277,8 @@ int sandbox_date_parse(const char *s, double *ms)
             return 0;
         hour = hour % 12 + (r.ampm == 2 ? 12 : 0);
     }
-    if (hour > 24 || r.minute > 59 || r.second > 59 || (hour == 24 && (r.minute || r.second || r.ms)))
+    if (hour > 24 || r.minute > 59 || r.second > 59 ||
+        (hour == 24 && (r.minute || r.second || r.ms)))
         return 0;
     double t = days_from_civil(y, (int) m, (int) d) * MS_PER_DAY +
                ((hour * 60.0 + r.minute) * 60.0 + r.second) * 1000.0 + r.ms;

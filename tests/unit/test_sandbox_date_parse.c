@@ -30,7 +30,8 @@ static void refused(const char *s)
 static void test_v8_forms(void **state)
 {
     (void) state;
-    assert_true(parse("Tue Mar 05 2024 14:07:09 GMT+0000 (Coordinated Universal Time)") == 1709647629000.0);
+    assert_true(parse("Tue Mar 05 2024 14:07:09 GMT+0000 (Coordinated Universal Time)") ==
+                1709647629000.0);
     assert_true(parse("Tue, 05 Mar 2024 14:07:09 GMT") == 1709647629000.0);
     assert_true(parse("March 5, 2024") == 1709596800000.0);
     assert_true(parse("5 March 2024") == 1709596800000.0);
