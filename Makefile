@@ -45,8 +45,9 @@ ALL_SRCS := $(sort $(call rwildcard,$(SRC_DIRS),*.c))
 ALL_HDRS := $(sort $(call rwildcard,$(SRC_DIRS),*.h))
 LIB_SRCS := $(filter-out mcp-server/main.c mcp-server/sandbox_main.c,$(ALL_SRCS))
 LLHTTP_OBJS := $(B)/llhttp/api.o $(B)/llhttp/http.o $(B)/llhttp/llhttp.o
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(LLHTTP_OBJS)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(B)/obj/gen/prelude_lazy_js.o $(LLHTTP_OBJS)
 PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
+PRELUDE_LAZY := $(sort $(wildcard sandbox/prelude/lazy/*/*.js))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_SCRIPTS := $(wildcard tests/unit/test_*.sh)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%) $(UNIT_SCRIPTS:tests/unit/%.sh=$(B)/tests/%)
@@ -81,6 +82,9 @@ $(B)/llhttp/%.o: $(LLHTTP_SRC)/%.c
 $(B)/gen/prelude_js.c: $(PRELUDE) scripts/embed.sh sandbox/prelude
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh sandbox_prelude_js $(PRELUDE) > $@.tmp && mv $@.tmp $@
+$(B)/gen/prelude_lazy_js.c: $(PRELUDE_LAZY) scripts/embed.sh scripts/embed_lazy.sh sandbox/prelude/lazy $(wildcard sandbox/prelude/lazy/*)
+	@mkdir -p $(dir $@)
+	sh scripts/embed_lazy.sh sandbox/prelude/lazy > $@.tmp && mv $@.tmp $@
 
 # --- objects -----------------------------------------------------------------
 $(B)/obj/%.o: %.c $(B)/duk/duk_config.h

@@ -3,6 +3,7 @@
  * The only place, with limits.c and the worker, that includes duktape.h. */
 #include "sandbox/engine.h"
 #include "sandbox/base64.h"
+#include "sandbox/lazy_modules.h"
 #include "sandbox/limits.h"
 #include "sandbox/lower/lower.h"
 #include "common/alloc.h"
@@ -226,6 +227,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "unhandled", native_unhandled, 0);
     put_native(ctx, "lower", native_lower, 1);
     sandbox_base64_put_natives(ctx);
+    sandbox_lazy_put_native(ctx);
     duk_put_prop_string(ctx, -2, "host");
 }
 

@@ -26,8 +26,9 @@ const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false
 // Each program runs in a fresh vm context holding only ECMAScript built-ins and
 // the globals our sandbox gives (tools, callTool, console, sleep, timers,
 // structuredClone of JSON data, ToolError, ToolArgumentError): a program that
-// leans on a Node or web API (URL, Buffer, process, TextEncoder) or on what our
-// engine lacks (WeakRef) fails here too, instead of only in our sandbox.
+// leans on a Node or web API (Buffer, process, fetch) or on what our engine
+// lacks (WeakRef) fails here too, instead of only in our sandbox. URL and
+// URLSearchParams are Node's (the sandbox implements the same standard).
 // Locale formatting is the sandbox's: en-US data in UTC. A program may use
 // Intl, toLocaleString and localeCompare with no locale, "en" or "en-US" and
 // no time zone but UTC; the default locale is en-US whatever the machine's.
@@ -84,7 +85,7 @@ const REALM_SETUP = `(function () {
 })()`;
 
 function newRealm() {
-    const ctx = vm.createContext({});
+    const ctx = vm.createContext({ URL, URLSearchParams }); // the sandbox has them too
     const r = vm.runInContext(REALM_SETUP, ctx);
     r.ctx = ctx;
     r.clone = (v) => (v === undefined ? undefined : r.parse(JSON.stringify(v)));

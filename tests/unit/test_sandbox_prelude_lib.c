@@ -27,7 +27,7 @@ static const char *const programs[] = {
     "map",    "set",    "weak",        "iterators", "array_from", "array_methods", "sort",
     "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
     "normalize", "spread_keys", "json_parse", "property_reads",
-    "property_writes", "base64", "intl_number", "intl_date", "intl_collator",
+    "property_writes", "base64", "intl_number", "intl_date", "intl_collator", "url",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
@@ -317,11 +317,29 @@ static void test_library_survives_replaced_builtins(void **state)
         "  structuredClone({a: [1, new Map([[1, 2]])]}).a[1].get(1), w.has(k),\n"
         "  (1234.5).toLocaleString('en-US', {style: 'currency', currency: 'EUR'}),\n"
         "  new Date(0).toLocaleString(), ['b', 'a', '\u00e9', 'f'].sort(function (x, y) { return x.localeCompare(y); }),\n"
-        "  Date.parse('March 5, 2024'), String(new Date(0))]);",
+        "  Date.parse('March 5, 2024'), String(new Date(0)), new URL('https://a.b/c?d=1').searchParams.get('d')]);",
         "\"[\\\"a\\\",2,3,[\\\"a\\\",\\\"b\\\",\\\"c\\\"],[1,2,3],[\\\"a\\\",\\\"b\\\"],"
         "[[\\\"a\\\",1]],\\\"a+b\\\",\\\"abx\\\",[1,2,3],true,2,false,"
         "\\\"\u20ac1,234.50\\\",\\\"1/1/1970, 12:00:00 AM\\\",[\\\"a\\\",\\\"b\\\",\\\"\u00e9\\\",\\\"f\\\"],"
-        "1709596800000,\\\"Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)\\\"]\"");
+        "1709596800000,\\\"Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)\\\",\\\"1\\\"]\"");
+}
+
+/* Intl and URL load on first use (sandbox/prelude/78_lazy.js): a program
+ * that sets or replaces them first keeps its own, and one that uses them
+ * gets the real ones, the methods included. */
+static void test_lazy_modules(void **state)
+{
+    EXPECT_VALUE("var d = Object.getOwnPropertyDescriptor(globalThis, 'URL');\n"
+                 "URL = 5;\n"
+                 "Number.prototype.toLocaleString = function () { return 'mine'; };\n"
+                 "var before = (1).toLocaleString();\n"
+                 "var f = new Intl.NumberFormat('en-US').format(12345);\n"
+                 "return JSON.stringify([typeof d.get, URL, before, (2).toLocaleString(), f, typeof Intl,\n"
+                 "  new Date(0).toLocaleDateString(), 'b'.localeCompare('a'), typeof URLSearchParams,\n"
+                 "  Object.getOwnPropertyDescriptor(globalThis, 'Intl').writable, String.prototype.localeCompare.name,\n"
+                 "  String.prototype.localeCompare.length]);",
+                 "\"[\\\"function\\\",5,\\\"mine\\\",\\\"mine\\\",\\\"12,345\\\",\\\"object\\\","
+                 "\\\"1/1/1970\\\",1,\\\"function\\\",true,\\\"localeCompare\\\",1]\"");
 }
 
 /* Stability where Duktape's own sort would reorder equal keys. */
@@ -361,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_console_formats_collections),
         cmocka_unit_test(test_constructors_apply_to_subclass_instances),
         cmocka_unit_test(test_library_survives_replaced_builtins),
+        cmocka_unit_test(test_lazy_modules),
         cmocka_unit_test(test_sort_is_stable_on_large_input),
         cmocka_unit_test(test_prelude_memory),
     };

@@ -54,7 +54,8 @@ test('runtime: console formatting and levels', async () => {
 });
 
 test('runtime: the realm has no host globals and forbids nondeterminism', async () => {
-    assert.equal((await run('return typeof process + typeof Buffer + typeof URL + typeof WeakRef')).value, 'undefinedundefinedundefinedundefined');
+    assert.equal((await run('return typeof process + typeof Buffer + typeof fetch + typeof WeakRef')).value, 'undefinedundefinedundefinedundefined');
+    assert.equal((await run('return new URL("../x?a=1", "https://h.example/p/q").href')).value, 'https://h.example/x?a=1');
     assert.equal((await run('return Math.random()')).ok, false);
 });
 

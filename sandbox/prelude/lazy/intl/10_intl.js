@@ -3,12 +3,13 @@
  * "en-US", as in a Node built with small-icu; an invalid one is a
  * RangeError), option reading as ECMA-402 does it (GetOption,
  * GetNumberOption) and the internal slots of formatter objects. The
- * formatters are in 78_intl_number.js, 78_intl_date.js and
- * 78_intl_collator.js. */
+ * formatters are in 20_number.js, 30_date.js and 40_collator.js; the
+ * module loads on first use (78_lazy.js). */
 'use strict';
+var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, Str = rt.String, isObject = rt.isObject;
-var toObject = rt.toObject, toLength = rt.toLength, floor = Math.floor;
-var reTest = RegExp.prototype.test, apply = rt.apply;
+var toObject = rt.toObject, toLength = rt.toLength, floor = O.floor;
+var reTest = O.reTest, apply = rt.apply;
 var TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*(?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*(?:-[xX](?:-[A-Za-z0-9]{1,8})+)?$/;
 var LOCALE = 'en-US';
 

@@ -8,11 +8,12 @@
  * rounding mode; grouping; sign display. Not here: style "unit" (a
  * RangeError), formatToParts and formatRange. */
 'use strict';
+var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var I = rt.intl, Str = rt.String, TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, apply = rt.apply;
 var stringOption = I.stringOption, numberOption = I.numberOption;
-var toExponential = Number.prototype.toExponential, numberValueOf = Number.prototype.valueOf;
-var strSlice = String.prototype.slice, strIndexOf = String.prototype.indexOf, strUpper = String.prototype.toUpperCase;
-var reTest = RegExp.prototype.test, max = Math.max, min = Math.min, floor = Math.floor;
+var toExponential = O.toExponential, numberValueOf = O.numberValueOf;
+var strSlice = O.slice, strIndexOf = O.indexOf, strUpper = O.toUpperCase;
+var reTest = O.reTest, max = O.max, min = O.min, floor = O.floor;
 var NBSP = '\u00a0', WHAT = 'Intl.NumberFormat';
 
 function slice(s, a, b) { return apply(strSlice, s, b === void 0 ? [a] : [a, b]); }
@@ -300,9 +301,8 @@ rt.install(NumberFormat.prototype, {
     }
 });
 
-rt.install(Number.prototype, {
-    toLocaleString(locales, options) {
-        var x = apply(numberValueOf, this, []);
-        return format(I.slots(new NumberFormat(locales, options), 'NumberFormat', 'format'), x);
-    }
-}, { toLocaleString: 0 });
+/* Number.prototype.toLocaleString (installed by 78_lazy.js) */
+rt.lazyMethods.numberToLocaleString = function (locales, options) {
+    var x = apply(numberValueOf, this, []);
+    return format(I.slots(new NumberFormat(locales, options), 'NumberFormat', 'format'), x);
+};

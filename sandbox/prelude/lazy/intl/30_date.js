@@ -8,10 +8,11 @@
  * 24 at midnight, an ICU default fixed since). Not here: dayPeriod (read,
  * not shown), formatToParts and formatRange. */
 'use strict';
+var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var I = rt.intl, Str = rt.String, TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, apply = rt.apply;
 var stringOption = I.stringOption, numberOption = I.numberOption, WHAT = 'Intl.DateTimeFormat';
-var getTime = Date.prototype.getTime, now = Date.now, floor = Math.floor, abs = Math.abs;
-var strUpper = String.prototype.toUpperCase, strSlice = String.prototype.slice;
+var getTime = O.getTime, now = O.now, floor = O.floor, abs = O.abs;
+var strUpper = O.toUpperCase, strSlice = O.slice;
 
 var MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
               'November', 'December'];
@@ -188,8 +189,7 @@ function toLocale(required, defaults) {
         return format(init(I.optionsObject(options), required, defaults), x);
     };
 }
-rt.install(Date.prototype, {
-    toLocaleString: toLocale('any', 'all'),
-    toLocaleDateString: toLocale('date', 'date'),
-    toLocaleTimeString: toLocale('time', 'time')
-}, { toLocaleString: 0, toLocaleDateString: 0, toLocaleTimeString: 0 });
+/* Date.prototype.toLocale*String (installed by 78_lazy.js) */
+rt.lazyMethods.dateToLocaleString = toLocale('any', 'all');
+rt.lazyMethods.dateToLocaleDateString = toLocale('date', 'date');
+rt.lazyMethods.dateToLocaleTimeString = toLocale('time', 'time');

@@ -9,10 +9,11 @@
  * œ, ø and friends expand to their base letters; other scripts compare by
  * lowercased code point after the Latin letters. */
 'use strict';
+var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var I = rt.intl, Str = rt.String, apply = rt.apply, WHAT = 'Intl.Collator';
-var charCodeAt = String.prototype.charCodeAt, strLower = String.prototype.toLowerCase;
-var fromCharCode = String.fromCharCode, reTest = RegExp.prototype.test;
-var requireCoercible = rt.toObject, strIndexOf = String.prototype.indexOf, strSlice = String.prototype.slice;
+var charCodeAt = O.charCodeAt, strLower = O.toLowerCase;
+var fromCharCode = O.fromCharCode, reTest = O.reTest;
+var requireCoercible = rt.toObject, strIndexOf = O.indexOf, strSlice = O.slice;
 function indexOf(s, ch) { return apply(strIndexOf, s, [ch]); }
 function slice(s, a, b) { return apply(strSlice, s, [a, b]); }
 
@@ -185,11 +186,10 @@ rt.install(Collator.prototype, {
     }
 });
 
-rt.install(String.prototype, {
-    localeCompare(that, locales, options) {
-        var x = Str(requireCoercible(this, 'String.prototype.localeCompare'));
-        if (locales === void 0 && options === void 0) return compare(DEFAULTS, x, that);
-        I.checkLocales(locales);
-        return compare(init(I.optionsObject(options)), x, that);
-    }
-}, { localeCompare: 1 });
+/* String.prototype.localeCompare (installed by 78_lazy.js) */
+rt.lazyMethods.stringLocaleCompare = function (that, locales, options) {
+    var x = Str(requireCoercible(this, 'String.prototype.localeCompare'));
+    if (locales === void 0 && options === void 0) return compare(DEFAULTS, x, that);
+    I.checkLocales(locales);
+    return compare(init(I.optionsObject(options)), x, that);
+};
