@@ -1,8 +1,10 @@
-/* Unit tests of the prelude's ES2015+ library (sandbox/prelude/7x_*.js): the
- * programs in tests/lib run in-process through sandbox/engine.h and every
- * case of their result must equal what Node recorded (tests/lib/record.mjs);
- * then the Duktape-specific parts Node cannot record: error line numbers,
- * stack traces, console formatting, hooks the lowering relies on, memory. */
+/* Unit tests of the prelude's ES2015+ library (sandbox/prelude/7x_*.js and
+ * the modules of sandbox/prelude/lazy/: Intl, URL): the programs in
+ * tests/lib run in-process through sandbox/engine.h and every case of their
+ * result must equal what Node recorded (tests/lib/record.mjs); then the
+ * Duktape-specific parts Node cannot record: error line numbers, stack
+ * traces, console formatting, hooks the lowering relies on, loading on first
+ * use, memory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
