@@ -54,14 +54,17 @@ const REALM_SETUP = `(function () {
         if (o.hour12 === false) refuse('hour12: false');
         return o;
     };
-    for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator']) {
+    for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat']) {
         const C = Intl[name];
-        const W = function (l, o) { return new C(locale(l), options(o)); };
+        const W = function (l, o) {
+            if (!new.target && !['NumberFormat', 'DateTimeFormat', 'Collator'].includes(name)) return C(l, o); // throws, as in the sandbox
+            return new C(locale(l), options(o));
+        };
         W.prototype = C.prototype;
         W.supportedLocalesOf = C.supportedLocalesOf;
         Intl[name] = W;
     }
-    for (const name of ['PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'])
+    for (const name of ['DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'])
         delete Intl[name];
     const wrap = (proto, m) => {
         const f = proto[m];

@@ -83,9 +83,11 @@ function slots(obj, kind, method) {
     return s;
 }
 
-/* A constructor of Intl.X: callable with or without new, as the spec allows. */
-function constructor(name, init, length) {
+/* A constructor of Intl.X: callable with or without new, as the spec allows
+ * for the older ones; the newer ones (needNew) throw without it. */
+function constructor(name, init, length, needNew) {
     var C = function (locales, options) {
+        if (needNew && !(this instanceof C)) throw new TypeErr("Constructor Intl." + name + " requires 'new'");
         var self = this instanceof C && this[SLOTS] === void 0 ? this : rt.create(C.prototype);
         checkLocales(locales);
         var s = init(optionsObject(options));

@@ -306,3 +306,8 @@ rt.lazyMethods.numberToLocaleString = function (locales, options) {
     var x = apply(numberValueOf, this, []);
     return format(I.slots(new NumberFormat(locales, options), 'NumberFormat', 'format'), x);
 };
+
+/* For PluralRules and RelativeTimeFormat: slots from an options object, and
+ * the formatter. */
+I.numberSlots = init;
+I.formatNumber = format;
