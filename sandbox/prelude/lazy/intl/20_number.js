@@ -5,8 +5,8 @@
  * {maximumFractionDigits: 2}) is "1.01", where toFixed(2) gives "1.00".
  * Styles decimal, percent and currency; notations standard, compact,
  * scientific and engineering; fraction and significant digits with every
- * rounding mode; grouping; sign display. Not here: style "unit" (a
- * RangeError), formatToParts and formatRange. */
+ * rounding mode; grouping; sign display; formatToParts. Not here: style
+ * "unit" (a RangeError) and formatRange. */
 'use strict';
 var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var I = rt.intl, Str = rt.String, TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, apply = rt.apply;
@@ -207,50 +207,65 @@ function digits(s, r) {
     return { int: int, frac: frac };
 }
 
-function group(s, int) {
+/* Appends {type, value} to parts. */
+function part(parts, type, value) { parts[parts.length] = { type: type, value: value }; }
+
+/* The integer digits as parts, grouped in threes as en does. */
+function groupParts(s, int, parts) {
     var g = s.useGrouping;
-    if (g === false || int.length < 4 || (g === 'min2' && int.length < 5)) return int;
-    var out = slice(int, 0, ((int.length - 1) % 3) + 1);
-    for (var i = out.length; i < int.length; i += 3) out += ',' + slice(int, i, i + 3);
-    return out;
+    if (g === false || int.length < 4 || (g === 'min2' && int.length < 5)) { part(parts, 'integer', int); return; }
+    var first = ((int.length - 1) % 3) + 1;
+    part(parts, 'integer', slice(int, 0, first));
+    for (var i = first; i < int.length; i += 3) {
+        part(parts, 'group', ',');
+        part(parts, 'integer', slice(int, i, i + 3));
+    }
 }
 
 /* ---- formatting ---------------------------------------------------------------------------------- */
 
 var COMPACT_SHORT = ['', 'K', 'M', 'B', 'T'];
-var COMPACT_LONG = ['', ' thousand', ' million', ' billion', ' trillion'];
+var COMPACT_LONG = ['', 'thousand', 'million', 'billion', 'trillion'];
 
-/* {text, zero}: the magnitude of |x| formatted without sign or currency. */
+/* {parts, zero, one}: the magnitude of |x| formatted without sign or currency. */
 function magnitude(s, x, neg) {
-    if (x !== x) return { text: 'NaN', zero: false };
-    if (x === Infinity) return { text: '\u221e', zero: false };
-    var v = decimal(x), suffix = '', r;
+    var parts = [];
+    if (x !== x) { part(parts, 'nan', 'NaN'); return { parts: parts, zero: false }; }
+    if (x === Infinity) { part(parts, 'infinity', '\u221e'); return { parts: parts, zero: false }; }
+    var v = decimal(x), r, k = 0, exp = null;
     if (s.style === 'percent' && v.d !== '') v = { d: v.d, e: v.e + 2 };
     if (s.notation === 'compact') {
-        var k = v.d === '' || v.e <= 3 ? 0 : min(4, floor((v.e - 1) / 3));
+        k = v.d === '' || v.e <= 3 ? 0 : min(4, floor((v.e - 1) / 3));
         for (;;) {
             r = round(s, { d: v.d, e: v.e - 3 * k }, neg);
             if (k < 4 && r.v.d !== '' && r.v.e > 3) { k++; continue; }
             break;
         }
-        suffix = (s.compactDisplay === 'long' ? COMPACT_LONG : COMPACT_SHORT)[k];
     } else if (s.notation === 'scientific' || s.notation === 'engineering') {
-        var step = s.notation === 'engineering' ? 3 : 1, exp = 0;
-        if (v.d !== '') exp = floor((v.e - 1) / step) * step;
+        var step = s.notation === 'engineering' ? 3 : 1;
+        exp = v.d === '' ? 0 : floor((v.e - 1) / step) * step;
         for (;;) {
             r = round(s, { d: v.d, e: v.e - exp }, neg);
             if (r.v.d !== '' && r.v.e > step) { exp += step; continue; }
             break;
         }
-        suffix = 'E' + exp;
     } else {
         r = round(s, v, neg);
     }
-    var p = digits(s, r), text = group(s, p.int) + (p.frac === '' ? '' : '.' + p.frac) + suffix;
-    return { text: text, zero: r.v.d === '', one: p.int === '1' && p.frac === '' && suffix === '' };
+    var p = digits(s, r);
+    groupParts(s, p.int, parts);
+    if (p.frac !== '') { part(parts, 'decimal', '.'); part(parts, 'fraction', p.frac); }
+    if (k > 0 && s.compactDisplay === 'long') { part(parts, 'literal', ' '); part(parts, 'compact', COMPACT_LONG[k]); }
+    else if (k > 0) part(parts, 'compact', COMPACT_SHORT[k]);
+    if (exp !== null) {
+        part(parts, 'exponentSeparator', 'E');
+        if (exp < 0) part(parts, 'exponentMinusSign', '-');
+        part(parts, 'exponentInteger', Str(exp < 0 ? -exp : exp));
+    }
+    return { parts: parts, zero: r.v.d === '', one: p.int === '1' && p.frac === '' && k === 0 && exp === null };
 }
 
-function format(s, value) {
+function formatToParts(s, value) {
     var x = typeof value === 'number' ? value : +value;
     var neg = x < 0 || (x === 0 && 1 / x < 0), m = magnitude(s, neg ? -x : x, neg);
     var sign = '';
@@ -261,23 +276,35 @@ function format(s, value) {
     case 'negative': sign = neg && !m.zero ? '-' : ''; break;
     default: sign = neg ? '-' : '';
     }
-    var text = m.text;
-    if (s.style === 'percent') return sign + text + '%';
-    if (s.style !== 'currency') return sign + text;
+    var out = [], i;
+    var accounting = sign === '-' && s.style === 'currency' && s.currencySign === 'accounting';
+    if (accounting) part(out, 'literal', '(');
+    else if (sign !== '') part(out, sign === '-' ? 'minusSign' : 'plusSign', sign);
     var c = s.currency, disp = s.currencyDisplay;
-    if (disp === 'name') {
-        var names = rt.hasOwn(NAME, c) ? NAME[c] : [c, c];
-        return sign + text + ' ' + names[m.one ? 0 : 1];
-    }
-    var sym = c;
-    if (disp === 'symbol' || disp === 'narrowSymbol') {
+    if (s.style === 'currency' && disp !== 'name') {
+        var sym = c;
         if (disp === 'narrowSymbol' && rt.hasOwn(NARROW, c)) sym = NARROW[c];
-        else if (rt.hasOwn(SYMBOL, c)) sym = SYMBOL[c];
+        else if (disp !== 'code' && rt.hasOwn(SYMBOL, c)) sym = SYMBOL[c];
+        part(out, 'currency', sym);
+        if (apply(reTest, /[A-Za-z]$/, [sym])) part(out, 'literal', NBSP);
     }
-    if (apply(reTest, /[A-Za-z]$/, [sym])) sym += NBSP;
-    if (sign === '-' && s.currencySign === 'accounting') return '(' + sym + text + ')';
-    return sign + sym + text;
+    for (i = 0; i < m.parts.length; i++) out[out.length] = m.parts[i];
+    if (s.style === 'percent') part(out, 'percentSign', '%');
+    if (s.style === 'currency' && disp === 'name') {
+        var names = rt.hasOwn(NAME, c) ? NAME[c] : [c, c];
+        part(out, 'literal', ' ');
+        part(out, 'currency', names[m.one ? 0 : 1]);
+    }
+    if (accounting) part(out, 'literal', ')');
+    return out;
 }
+
+function join(parts) {
+    var out = '';
+    for (var i = 0; i < parts.length; i++) out += parts[i].value;
+    return out;
+}
+function format(s, value) { return join(formatToParts(s, value)); }
 
 /* ---- Intl.NumberFormat and Number.prototype.toLocaleString ------------------------------------------ */
 
@@ -287,6 +314,7 @@ var RESOLVED = ['numberingSystem', 'style', 'currency', 'currencyDisplay', 'curr
                 'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits',
                 'useGrouping', 'notation', 'compactDisplay', 'signDisplay', 'roundingMode', 'trailingZeroDisplay'];
 rt.install(NumberFormat.prototype, {
+    formatToParts(value) { return formatToParts(I.slots(this, 'NumberFormat', 'formatToParts'), value); },
     resolvedOptions() {
         var s = I.slots(this, 'NumberFormat', 'resolvedOptions'), out = { locale: I.LOCALE, numberingSystem: 'latn' };
         for (var i = 1; i < RESOLVED.length; i++) {

@@ -5,8 +5,8 @@
  * on top of it. Components (weekday, era, year, month, day, hour, minute,
  * second, fractionalSecondDigits, timeZoneName), dateStyle and timeStyle,
  * hour12 and hourCycle. hour12: false gives hours 00-23 (Node 20 shows
- * 24 at midnight, an ICU default fixed since). Not here: dayPeriod (read,
- * not shown), formatToParts and formatRange. */
+ * 24 at midnight, an ICU default fixed since); formatToParts. Not here:
+ * dayPeriod (read, not shown) and formatRange. */
 'use strict';
 var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var I = rt.intl, Str = rt.String, TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, apply = rt.apply;
@@ -84,49 +84,68 @@ function init(o, required, defaults) {
 
 /* ---- patterns ------------------------------------------------------------------------- */
 
-function datePart(s, p) {
-    var out, y = s.year === '2-digit' ? pad2(abs(p.y) % 100) : Str(p.y);
+var NNBSP = '\u202f';
+function part(parts, type, value) { parts[parts.length] = { type: type, value: value }; }
+
+/* The date's parts ([] when it shows no date component). */
+function dateParts(s, p) {
+    var out = [], y = s.year === '2-digit' ? pad2(abs(p.y) % 100) : Str(p.y);
     var d = s.day === '2-digit' ? pad2(p.d) : Str(p.d);
     var m = s.month;
-    if (m === 'long' || m === 'short' || m === 'narrow') {
-        var name = MONTHS[p.m];
-        if (m === 'short') name = slice(name, 0, 3);
-        else if (m === 'narrow') name = name[0];
-        out = name;
-        if (s.day !== void 0) out += ' ' + d;
-        if (s.year !== void 0) out += (s.day !== void 0 ? ', ' : ' ') + y;
-    } else {
-        out = '';
-        if (m !== void 0) out = m === '2-digit' ? pad2(p.m + 1) : Str(p.m + 1);
-        if (s.day !== void 0) out += (out === '' ? '' : '/') + d;
-        if (s.year !== void 0) out += (out === '' ? '' : '/') + y;
-    }
-    if (s.era !== void 0 && out !== '') out += ' ' + ERA[s.era];
     if (s.weekday !== void 0) {
         var wd = WEEKDAYS[p.wd];
         if (s.weekday === 'short') wd = slice(wd, 0, 3);
         else if (s.weekday === 'narrow') wd = wd[0];
-        out = out === '' ? wd : wd + ', ' + out;
+        part(out, 'weekday', wd);
     }
+    var rest = out.length;
+    if (m === 'long' || m === 'short' || m === 'narrow') {
+        var name = MONTHS[p.m];
+        if (m === 'short') name = slice(name, 0, 3);
+        else if (m === 'narrow') name = name[0];
+        if (rest) part(out, 'literal', ', ');
+        part(out, 'month', name);
+        if (s.day !== void 0) { part(out, 'literal', ' '); part(out, 'day', d); }
+        if (s.year !== void 0) { part(out, 'literal', s.day !== void 0 ? ', ' : ' '); part(out, 'year', y); }
+    } else {
+        var fields = [];
+        if (m !== void 0) fields[fields.length] = ['month', m === '2-digit' ? pad2(p.m + 1) : Str(p.m + 1)];
+        if (s.day !== void 0) fields[fields.length] = ['day', d];
+        if (s.year !== void 0) fields[fields.length] = ['year', y];
+        for (var i = 0; i < fields.length; i++) {
+            if (i > 0) part(out, 'literal', '/');
+            else if (rest) part(out, 'literal', ', ');
+            part(out, fields[i][0], fields[i][1]);
+        }
+    }
+    if (s.era !== void 0 && out.length > rest) { part(out, 'literal', ' '); part(out, 'era', ERA[s.era]); }
     return out;
 }
 
-function timePart(s, p) {
-    var hc = s.hourCycle, out = '', h = p.h;
-    var frac = s.fractionalSecondDigits === void 0 ? '' : '.' + slice(Str(1000 + p.ms), 1, 1 + s.fractionalSecondDigits);
+/* The time's parts ([] when it shows no time component). */
+function timeParts(s, p) {
+    var hc = s.hourCycle, out = [], h = p.h;
+    var frac = s.fractionalSecondDigits === void 0 ? '' : slice(Str(1000 + p.ms), 1, 1 + s.fractionalSecondDigits);
+    function seconds() {
+        part(out, 'second', out.length ? pad2(p.s) : Str(p.s));
+        if (frac !== '') { part(out, 'literal', '.'); part(out, 'fractionalSecond', frac); }
+    }
     if (s.hour !== void 0) {
         var hv = hc === 'h23' ? h : hc === 'h24' ? (h === 0 ? 24 : h) : hc === 'h11' ? h % 12 : (h % 12 === 0 ? 12 : h % 12);
-        out = s.hour === '2-digit' ? pad2(hv) : Str(hv);
-        if (s.minute !== void 0) out += ':' + pad2(p.min);
-        if (s.second !== void 0) out += ':' + pad2(p.s) + frac;
-        if (hc === 'h11' || hc === 'h12') out += h < 12 ? ' AM' : ' PM';
+        part(out, 'hour', s.hour === '2-digit' ? pad2(hv) : Str(hv));
+        if (s.minute !== void 0) { part(out, 'literal', ':'); part(out, 'minute', pad2(p.min)); }
+        if (s.second !== void 0) { part(out, 'literal', ':'); seconds(); }
+        if (hc === 'h11' || hc === 'h12') { part(out, 'literal', NNBSP); part(out, 'dayPeriod', h < 12 ? 'AM' : 'PM'); }
     } else if (s.minute !== void 0) {
-        out = Str(p.min);
-        if (s.second !== void 0) out = pad2(p.min) + ':' + pad2(p.s) + frac;
+        if (s.second !== void 0) { part(out, 'minute', pad2(p.min)); part(out, 'literal', ':'); seconds(); }
+        else part(out, 'minute', Str(p.min));
     } else if (s.second !== void 0) {
-        out = Str(p.s) + frac;
+        seconds();
     }
-    if (s.timeZoneName !== void 0) out += (out === '' ? '' : ' ') + ZONE_NAME[s.timeZoneName];
+    if (s.timeZoneName !== void 0) {
+        if (out.length) part(out, 'literal', ' ');
+        part(out, 'timeZoneName', ZONE_NAME[s.timeZoneName]);
+    }
     return out;
 }
 
@@ -147,18 +166,29 @@ function styled(s) {
     return c;
 }
 
-function format(s, date) {
+function formatToParts(s, date) {
     var x = date === void 0 ? now() : +date;
     if (x !== x || abs(x) > 8.64e15) throw new RangeErr('Invalid time value');
     var dt = new Date(x);
     var p = { y: dt.getUTCFullYear(), m: dt.getUTCMonth(), d: dt.getUTCDate(), wd: dt.getUTCDay(), h: dt.getUTCHours(),
               min: dt.getUTCMinutes(), s: dt.getUTCSeconds(), ms: dt.getUTCMilliseconds() };
     var c = s.dateStyle !== void 0 || s.timeStyle !== void 0 ? styled(s) : s;
-    var dp = datePart(c, p), tp = timePart(c, p);
-    if (dp === '' || tp === '') return dp + tp;
-    var at = s.dateStyle === 'full' || s.dateStyle === 'long' || (s.dateStyle === void 0 && c.month === 'long');
-    var weekdayOnly = c.weekday !== void 0 && c.year === void 0 && c.month === void 0 && c.day === void 0;
-    return dp + (at ? ' at ' : weekdayOnly ? ' ' : ', ') + tp;
+    var dp = dateParts(c, p), tp = timeParts(c, p), i;
+    if (dp.length && tp.length) {
+        var at = s.dateStyle === 'full' || s.dateStyle === 'long' || (s.dateStyle === void 0 && c.month === 'long');
+        var weekdayOnly = c.weekday !== void 0 && c.year === void 0 && c.month === void 0 && c.day === void 0;
+        part(dp, 'literal', at ? ' at ' : weekdayOnly ? ' ' : ', ');
+    }
+    for (i = 0; i < tp.length; i++) dp[dp.length] = tp[i];
+    return dp;
+}
+
+/* The parts joined; the space before AM/PM is a plain one here, as Node's
+ * format() gives it (its formatToParts keeps ICU's U+202F). */
+function format(s, date) {
+    var parts = formatToParts(s, date), out = '';
+    for (var i = 0; i < parts.length; i++) out += parts[i].value === NNBSP ? ' ' : parts[i].value;
+    return out;
 }
 
 /* ---- Intl.DateTimeFormat and Date.prototype.toLocale*String ----------------------------------- */
@@ -168,6 +198,7 @@ I.boundFormat(DateTimeFormat, 'DateTimeFormat', format);
 var RESOLVED = ['hourCycle', 'weekday', 'era', 'year', 'month', 'day', 'dayPeriod', 'hour', 'minute', 'second',
                 'fractionalSecondDigits', 'timeZoneName', 'dateStyle', 'timeStyle'];
 rt.install(DateTimeFormat.prototype, {
+    formatToParts(date) { return formatToParts(I.slots(this, 'DateTimeFormat', 'formatToParts'), date); },
     resolvedOptions() {
         var s = I.slots(this, 'DateTimeFormat', 'resolvedOptions');
         var out = { locale: I.LOCALE, calendar: 'gregory', numberingSystem: 'latn', timeZone: s.timeZone };
