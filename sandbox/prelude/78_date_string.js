@@ -4,7 +4,7 @@
  * Universal Time)" and "Tue, 05 Mar 2024 14:07:09 GMT", where Duktape's
  * own are ISO-like. Date.parse reads both back (sandbox/date_parse.c). */
 'use strict';
-var apply = rt.apply, Str = rt.String, getTime = Date.prototype.getTime, abs = Math.abs;
+var apply = rt.apply, Str = rt.String, getTime = Date.prototype.getTime, abs = Math.abs, NativeDate = Date;
 var DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 var ZONE = 'GMT+0000 (Coordinated Universal Time)';
@@ -18,7 +18,7 @@ function pad(n, width) {
 /* The Date of `this` (a TypeError for anything else), or null when invalid. */
 function valid(self) {
     var x = apply(getTime, self, []);
-    return x !== x ? null : new Date(x);
+    return x !== x ? null : new NativeDate(x);
 }
 function datePart(d) {
     return DAYS[d.getUTCDay()] + ' ' + MONTHS[d.getUTCMonth()] + ' ' + pad(d.getUTCDate(), 2) + ' ' + pad(d.getUTCFullYear(), 4);

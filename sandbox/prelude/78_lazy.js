@@ -19,7 +19,7 @@ rt.orig = {
     toUpperCase: String.prototype.toUpperCase, toLowerCase: String.prototype.toLowerCase,
     charCodeAt: String.prototype.charCodeAt, fromCharCode: String.fromCharCode,
     toExponential: Number.prototype.toExponential, numberValueOf: Number.prototype.valueOf,
-    getTime: Date.prototype.getTime, now: Date.now, TextEncoder: TextEncoder, TextDecoder: TextDecoder,
+    Date: Date, getTime: Date.prototype.getTime, now: Date.now, TextEncoder: TextEncoder, TextDecoder: TextDecoder,
     encode: TextEncoder.prototype.encode, decode: TextDecoder.prototype.decode
 };
 rt.lazyMethods = {};

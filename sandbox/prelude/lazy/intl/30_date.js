@@ -169,7 +169,7 @@ function styled(s) {
 function formatToParts(s, date) {
     var x = date === void 0 ? now() : +date;
     if (x !== x || abs(x) > 8.64e15) throw new RangeErr('Invalid time value');
-    var dt = new Date(x);
+    var dt = new O.Date(x);
     var p = { y: dt.getUTCFullYear(), m: dt.getUTCMonth(), d: dt.getUTCDate(), wd: dt.getUTCDay(), h: dt.getUTCHours(),
               min: dt.getUTCMinutes(), s: dt.getUTCSeconds(), ms: dt.getUTCMilliseconds() };
     var c = s.dateStyle !== void 0 || s.timeStyle !== void 0 ? styled(s) : s;
