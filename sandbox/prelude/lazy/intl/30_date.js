@@ -11,7 +11,7 @@
 var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var I = rt.intl, Str = rt.String, TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, apply = rt.apply;
 var stringOption = I.stringOption, numberOption = I.numberOption, WHAT = 'Intl.DateTimeFormat';
-var getTime = O.getTime, now = O.now, floor = O.floor, abs = O.abs;
+var getTime = O.getTime, now = O.now, abs = O.abs;
 var strUpper = O.toUpperCase, strSlice = O.slice;
 
 var MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',

@@ -4,7 +4,7 @@
  * selectRange. */
 'use strict';
 var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
-var I = rt.intl, Str = rt.String, apply = rt.apply, WHAT = 'Intl.PluralRules';
+var I = rt.intl, apply = rt.apply, WHAT = 'Intl.PluralRules';
 var indexOf = O.indexOf, slice = O.slice, abs = O.abs;
 
 function init(o) {

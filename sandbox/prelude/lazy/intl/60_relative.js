@@ -35,7 +35,7 @@ function init(o) {
 
 function singular(unit) {
     unit = Str(unit);
-    var u = unit.length > 1 && unit[unit.length - 1] === 's' ? unit.slice(0, -1) : unit;
+    var u = unit.length > 1 && unit[unit.length - 1] === 's' ? rt.apply(O.slice, unit, [0, -1]) : unit;
     for (var i = 0; i < UNITS.length; i++) if (UNITS[i] === u) return u;
     throw new RangeErr("Invalid unit argument for format() '" + unit + "'");
 }
