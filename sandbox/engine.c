@@ -1,6 +1,7 @@
 /* The Duktape heap of one execution: prelude loading, hardening of the global
  * object, and the protected entry points (start, settle, timers, outcome).
- * The only place, with limits.c and the worker, that includes duktape.h. */
+ * With the natives it puts on rt.host (base64.c, lazy_modules.c) and the
+ * Date.parse hook (date_parse.c), the only code that calls Duktape. */
 #include "sandbox/engine.h"
 #include "sandbox/base64.h"
 #include "sandbox/lazy_modules.h"
