@@ -1,9 +1,11 @@
 /* The Duktape heap of one execution: prelude loading, hardening of the global
  * object, and the protected entry points (start, settle, timers, outcome).
- * With the natives it puts on rt.host (base64.c, lazy_modules.c) and the
- * Date.parse hook (date_parse.c), the only code that calls Duktape. */
+ * With the natives it puts on rt.host (base64.c, lazy_modules.c,
+ * crypto_random.c) and the Date.parse hook (date_parse.c), the only code
+ * that calls Duktape. */
 #include "sandbox/engine.h"
 #include "sandbox/base64.h"
+#include "sandbox/crypto_random.h"
 #include "sandbox/lazy_modules.h"
 #include "sandbox/limits.h"
 #include "sandbox/lower/lower.h"
@@ -229,6 +231,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "lower", native_lower, 1);
     sandbox_base64_put_natives(ctx);
     sandbox_lazy_put_native(ctx);
+    sandbox_crypto_put_natives(ctx);
     duk_put_prop_string(ctx, -2, "host");
 }
 

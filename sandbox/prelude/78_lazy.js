@@ -1,7 +1,8 @@
 /* The parts of the library that load on first use: Intl (and the locale
  * methods built on it: Number.prototype.toLocaleString,
- * Date.prototype.toLocale{,Date,Time}String, String.prototype.localeCompare)
- * and URL/URLSearchParams, from sandbox/prelude/lazy/ through rt.host.load.
+ * Date.prototype.toLocale{,Date,Time}String, String.prototype.localeCompare),
+ * URL/URLSearchParams and crypto, from sandbox/prelude/lazy/ through
+ * rt.host.load.
  * Compiled into the template they made it ~220 KB larger, and every worker
  * maps the template; loaded by the run that needs them they cost it ~1-3 ms
  * once, and the worker's return to its template drops them. Here: the
@@ -19,7 +20,7 @@ rt.orig = {
     toUpperCase: String.prototype.toUpperCase, toLowerCase: String.prototype.toLowerCase,
     charCodeAt: String.prototype.charCodeAt, fromCharCode: String.fromCharCode,
     toExponential: Number.prototype.toExponential, numberValueOf: Number.prototype.valueOf,
-    Date: Date, getTime: Date.prototype.getTime, now: Date.now, TextEncoder: TextEncoder, TextDecoder: TextDecoder,
+    Date: Date, Uint8Array: Uint8Array, getTime: Date.prototype.getTime, now: Date.now, TextEncoder: TextEncoder, TextDecoder: TextDecoder,
     encode: TextEncoder.prototype.encode, decode: TextDecoder.prototype.decode
 };
 rt.lazyMethods = {};
@@ -48,6 +49,7 @@ function lazyGlobal(name, module) {
 lazyGlobal('Intl', 'intl');
 lazyGlobal('URL', 'url');
 lazyGlobal('URLSearchParams', 'url');
+lazyGlobal('crypto', 'crypto');
 
 /* A method that loads its module, is replaced by the real one, and calls it. */
 function lazyMethod(obj, name, module, impl, length) {

@@ -344,6 +344,28 @@ static void test_lazy_modules(void **state)
                  "\\\"1/1/1970\\\",1,\\\"function\\\",true,\\\"localeCompare\\\",1]\"");
 }
 
+/* crypto.randomUUID and getRandomValues: version-4 UUIDs, all different;
+ * bytes filled in place; the errors Web Crypto gives. (Random: no Node
+ * recording.) */
+static void test_crypto_random(void **state)
+{
+    EXPECT_VALUE("var seen = {}, ok = 0;\n"
+                 "for (var i = 0; i < 500; i++) {\n"
+                 "  var u = crypto.randomUUID();\n"
+                 "  if (/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u) && !seen[u]) ok++;\n"
+                 "  seen[u] = 1;\n"
+                 "}\n"
+                 "var a = new Uint8Array(64), same = crypto.getRandomValues(a) === a, nonzero = 0;\n"
+                 "for (var j = 0; j < a.length; j++) if (a[j]) nonzero++;\n"
+                 "function err(f) { try { f(); return 'no error'; } catch (e) { return e.name; } }\n"
+                 "return JSON.stringify([ok, same, nonzero > 40, crypto.getRandomValues(new Int32Array(0)).length,\n"
+                 "  err(function () { crypto.getRandomValues(new Float64Array(2)); }),\n"
+                 "  err(function () { crypto.getRandomValues(new Uint8Array(65537)); }),\n"
+                 "  err(function () { crypto.getRandomValues([1, 2]); }), String(crypto), typeof crypto.subtle]);",
+                 "\"[500,true,true,0,\\\"TypeError\\\",\\\"QuotaExceededError\\\",\\\"TypeError\\\","
+                 "\\\"[object Crypto]\\\",\\\"undefined\\\"]\"");
+}
+
 /* Stability where Duktape's own sort would reorder equal keys. */
 static void test_sort_is_stable_on_large_input(void **state)
 {
@@ -382,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_constructors_apply_to_subclass_instances),
         cmocka_unit_test(test_library_survives_replaced_builtins),
         cmocka_unit_test(test_lazy_modules),
+        cmocka_unit_test(test_crypto_random),
         cmocka_unit_test(test_sort_is_stable_on_large_input),
         cmocka_unit_test(test_prelude_memory),
     };
