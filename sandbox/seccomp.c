@@ -50,7 +50,7 @@ static int add_rules(scmp_filter_ctx ctx, int ipc_fd)
         SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(setitimer),
         SCMP_SYS(exit_group),   SCMP_SYS(exit),       SCMP_SYS(getpid),
         SCMP_SYS(gettid),       SCMP_SYS(tgkill),     SCMP_SYS(restart_syscall),
-        SCMP_SYS(getrandom), /* Math.random's seed between runs of a reused worker; crypto's bytes */
+        SCMP_SYS(getrandom), /* Math.random's seed for each run of a reused worker; crypto */
     };
     int rc = 0;
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
