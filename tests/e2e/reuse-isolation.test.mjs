@@ -70,6 +70,7 @@ return {
     random: typeof Math.random(), dateNow: typeof Date.now(), json: JSON.stringify({ a: [1, { b: 2 }] }),
     arr: [3, 1, 2].map((x) => x * 2).sort().join(), str: 'abc'.toUpperCase() + String(12.5),
     tools: typeof tools, toolKeys: Object.keys(tools).length, console: typeof console.log,
+    lazy: [(1234.5).toLocaleString(), 'a'.localeCompare('B'), new URL('https://A.b/./c').href, typeof crypto.randomUUID()],
   },
 };`;
 
@@ -110,6 +111,12 @@ const LEAKS = {
   'a modified tools and console': `
     tools.evil = 1; console.log = () => {}; console.newThing = 1; globalThis.console = {log() {}};
     globalThis.tools = null; return 1`,
+  'Intl, URL and crypto loaded, then patched': `
+    new Intl.NumberFormat('en-US').format(1); (1).toLocaleString(); 'a'.localeCompare('b');
+    Intl.leak = 1; Intl.NumberFormat.prototype.resolvedOptions = null; Number.prototype.toLocaleString = () => 'hijacked';
+    String.prototype.localeCompare = () => 0; URL.prototype.toString = () => 'x'; crypto.randomUUID = () => 'fixed';
+    globalThis.URLSearchParams = 5;
+    return 1`,
   'garbage enough for mark-and-sweep': `
     let keep = []; for (let i = 0; i < 100000; i++) { keep.push({i, s: 'k' + i}); if (keep.length > 500) keep = []; }
     Object.prototype.afterGc = 1; return keep.length`,
