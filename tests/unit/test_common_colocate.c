@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "sleeper.h"
+
 #include "common/colocate.h"
 #include "sh_line.h"
 
@@ -25,23 +27,6 @@
 static uv_loop_t loop;
 static cpu_set_t all; /* this process's mask, and so its children's */
 static int worker, worker2, server;
-
-static int sleeper(void)
-{
-    int pid = fork();
-    if (pid == 0) {
-        for (;;)
-            pause();
-    }
-    assert_true(pid > 0);
-    return pid;
-}
-
-static void reap(int pid)
-{
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-}
 
 static int setup(void **state)
 {

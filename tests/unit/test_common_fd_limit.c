@@ -12,6 +12,7 @@
 
 #include "common/fd_limit.h"
 #include "sh_line.h"
+#include "sleeper.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -45,23 +46,6 @@ static long soft_of(int pid)
             soft = strtol(line + 14, NULL, 10);
     fclose(f);
     return soft;
-}
-
-static int sleeper(void)
-{
-    int pid = fork();
-    if (pid == 0) {
-        for (;;)
-            pause();
-    }
-    assert_true(pid > 0);
-    return pid;
-}
-
-static void reap(int pid)
-{
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
 }
 
 static void test_at_the_hard_limit_nothing_changes(void **state)
