@@ -1,13 +1,8 @@
-/* Random bytes for crypto.getRandomValues and crypto.randomUUID: the
- * kernel's CSPRNG (getrandom, which the worker's filter allows), never the
- * Math.random generator. */
+/* crypto.getRandomValues and crypto.randomUUID take their bytes from the
+ * kernel's CSPRNG (common/random.c: getrandom, which the worker's filter
+ * allows), never from the Math.random generator. */
 #ifndef SANDBOX_CRYPTO_RANDOM_H
 #define SANDBOX_CRYPTO_RANDOM_H
-
-#include <stddef.h>
-
-/* Fills buf with len random bytes; 0 on success, -1 if the kernel failed. */
-int sandbox_random_bytes(void *buf, size_t len);
 
 /* Adds host.fillRandom(view): fills the bytes of a typed array (or any
  * buffer object) in place; a TypeError for anything else. duk_context is

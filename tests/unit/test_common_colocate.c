@@ -12,10 +12,9 @@
 
 #include <cmocka.h>
 
-#include "sleeper.h"
-
 #include "common/colocate.h"
 #include "sh_line.h"
+#include "sleeper.h"
 
 #include <sched.h>
 #include <stdio.h>
