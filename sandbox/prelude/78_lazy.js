@@ -25,17 +25,30 @@ rt.orig = {
 };
 rt.lazyMethods = {};
 
-var stubs = [];
+/* The methods that load a module: each one's object, name, module, the
+ * name of its real implementation in rt.lazyMethods, length, and the
+ * placeholder function installed until the module loads. */
+var lazyMethods = [];
+
 function need(module) {
     if (loaded[module]) return;
     load(module);
     loaded[module] = true;
-    for (var i = 0; i < stubs.length; i++) {
-        var s = stubs[i];
-        if (s.module === module && s.obj[s.name] === s.stub) rt.install(s.obj, named(s.name, rt.lazyMethods[s.impl]), s.lengths);
+    for (var i = 0; i < lazyMethods.length; i++) {
+        var m = lazyMethods[i];
+        if (m.module === module && m.obj[m.name] === m.placeholder) put(m.obj, m.name, rt.lazyMethods[m.impl], m.length);
     }
 }
-function named(name, fn) { var m = {}; m[name] = fn; return m; }
+
+/* Installs fn as the method obj[name] (rt.install: name, length, not
+ * enumerable); returns the installed function. */
+function put(obj, name, fn, length) {
+    var methods = {}, lengths = {};
+    methods[name] = fn;
+    lengths[name] = length;
+    rt.install(obj, methods, lengths);
+    return obj[name];
+}
 
 /* A global that loads its module when first read; assigning it first just
  * sets it. */
@@ -51,19 +64,15 @@ lazyGlobal('URL', 'url');
 lazyGlobal('URLSearchParams', 'url');
 lazyGlobal('crypto', 'crypto');
 
-/* A method that loads its module, is replaced by the real one, and calls it. */
+/* A method that loads its module, is replaced by the real one (unless a
+ * program replaced it first), and calls it. */
 function lazyMethod(obj, name, module, impl, length) {
-    var lengths = {};
-    lengths[name] = length;
-    var entry = { obj: obj, name: name, module: module, impl: impl, lengths: lengths, stub: null };
-    var methods = {};
-    methods[name] = function () {
+    var placeholder = put(obj, name, function () {
         need(module);
         return apply(rt.lazyMethods[impl], this, arguments);
-    };
-    rt.install(obj, methods, lengths);
-    entry.stub = obj[name];
-    stubs[stubs.length] = entry;
+    }, length);
+    lazyMethods[lazyMethods.length] = { obj: obj, name: name, module: module, impl: impl, length: length,
+                                        placeholder: placeholder };
 }
 lazyMethod(Number.prototype, 'toLocaleString', 'intl', 'numberToLocaleString', 0);
 lazyMethod(Date.prototype, 'toLocaleString', 'intl', 'dateToLocaleString', 0);
