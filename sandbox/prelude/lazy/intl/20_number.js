@@ -182,14 +182,14 @@ function roundDigits(v, keep, mode, neg) {
 
 /* Rounds v as the options say; returns {v, minFrac, minSig}. */
 function round(s, v, neg) {
-    var fd = function () { return roundDigits(v, v.e + s.maximumFractionDigits, s.roundingMode, neg); };
-    var sd = function () { return roundDigits(v, s.maximumSignificantDigits, s.roundingMode, neg); };
-    if (s.rounding === 'fd') return { v: fd(), minFrac: s.minimumFractionDigits, minSig: 0 };
-    if (s.rounding === 'sd') return { v: sd(), minFrac: 0, minSig: s.minimumSignificantDigits };
-    /* compact: the result of the two that keeps more precision */
-    if (v.d === '' || v.e - s.maximumSignificantDigits < -s.maximumFractionDigits)
-        return { v: sd(), minFrac: 0, minSig: s.minimumSignificantDigits };
-    return { v: fd(), minFrac: 0, minSig: 0 };
+    /* compact: significant digits when they keep more precision than fraction digits */
+    var bySig = s.rounding === 'sd' ||
+        (s.rounding === 'compact' && (v.d === '' || v.e - s.maximumSignificantDigits < -s.maximumFractionDigits));
+    if (bySig)
+        return { v: roundDigits(v, s.maximumSignificantDigits, s.roundingMode, neg), minFrac: 0,
+                 minSig: s.minimumSignificantDigits };
+    return { v: roundDigits(v, v.e + s.maximumFractionDigits, s.roundingMode, neg),
+             minFrac: s.minimumFractionDigits, minSig: 0 };
 }
 
 /* The digits of r as integer and fraction strings, padded as asked. */
