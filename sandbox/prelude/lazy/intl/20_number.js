@@ -330,9 +330,12 @@ rt.install(NumberFormat.prototype, {
 });
 
 /* Number.prototype.toLocaleString (installed by 78_lazy.js) */
+var DEFAULTS = init(rt.create(null)); /* toLocaleString() with no arguments, the usual call */
 rt.lazyMethods.numberToLocaleString = function (locales, options) {
     var x = apply(numberValueOf, this, []);
-    return format(I.slots(new NumberFormat(locales, options), 'NumberFormat', 'format'), x);
+    if (locales === void 0 && options === void 0) return format(DEFAULTS, x);
+    I.checkLocales(locales);
+    return format(init(I.optionsObject(options)), x);
 };
 
 /* For PluralRules and RelativeTimeFormat: slots from an options object, and

@@ -213,9 +213,11 @@ rt.install(DateTimeFormat.prototype, {
 });
 
 function toLocale(required, defaults) {
+    var plain = init(rt.create(null), required, defaults); /* the call with no arguments */
     return function (locales, options) {
         var x = apply(getTime, this, []);
         if (x !== x) return 'Invalid Date';
+        if (locales === void 0 && options === void 0) return format(plain, x);
         I.checkLocales(locales);
         return format(init(I.optionsObject(options), required, defaults), x);
     };
