@@ -104,17 +104,21 @@ function constructor(name, init, length, needNew) {
     return C;
 }
 
-/* A bound `format` getter, as Intl.NumberFormat and DateTimeFormat have. */
-function boundFormat(C, kind, fn) {
-    rt.install(C.prototype, {
-        get format() {
-            var s = slots(this, kind, 'format');
+/* A getter C.prototype[name] that gives a function bound to the object
+ * (`format` of NumberFormat and DateTimeFormat, `compare` of Collator),
+ * the same one each time: fn(slots, a, b). */
+function boundMethod(C, kind, name, length, fn) {
+    rt.defineProperty(C.prototype, name, {
+        get: function () {
+            var s = slots(this, kind, name);
             if (s.bound === void 0) {
-                s.bound = function (value) { return fn(s, value); };
+                s.bound = function (a, b) { return fn(s, a, b); };
                 rt.defineProperty(s.bound, 'name', { value: '', configurable: true });
+                rt.defineProperty(s.bound, 'length', { value: length, configurable: true });
             }
             return s.bound;
-        }
+        },
+        enumerable: false, configurable: true
     });
 }
 
@@ -127,5 +131,5 @@ rt.intl = {
     numberOption: numberOption,
     slots: slots,
     constructor: constructor,
-    boundFormat: boundFormat
+    boundMethod: boundMethod
 };

@@ -309,7 +309,7 @@ function format(s, value) { return join(formatToParts(s, value)); }
 /* ---- Intl.NumberFormat and Number.prototype.toLocaleString ------------------------------------------ */
 
 var NumberFormat = I.constructor('NumberFormat', init);
-I.boundFormat(NumberFormat, 'NumberFormat', format);
+I.boundMethod(NumberFormat, 'NumberFormat', 'format', 1, format);
 var RESOLVED = ['numberingSystem', 'style', 'currency', 'currencyDisplay', 'currencySign', 'minimumIntegerDigits',
                 'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits',
                 'useGrouping', 'notation', 'compactDisplay', 'signDisplay', 'roundingMode', 'trailingZeroDisplay'];

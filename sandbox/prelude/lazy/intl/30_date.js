@@ -194,7 +194,7 @@ function format(s, date) {
 /* ---- Intl.DateTimeFormat and Date.prototype.toLocale*String ----------------------------------- */
 
 var DateTimeFormat = I.constructor('DateTimeFormat', function (o) { return init(o, 'any', 'date'); });
-I.boundFormat(DateTimeFormat, 'DateTimeFormat', format);
+I.boundMethod(DateTimeFormat, 'DateTimeFormat', 'format', 1, format);
 var RESOLVED = ['hourCycle', 'weekday', 'era', 'year', 'month', 'day', 'dayPeriod', 'hour', 'minute', 'second',
                 'fractionalSecondDigits', 'timeZoneName', 'dateStyle', 'timeStyle'];
 rt.install(DateTimeFormat.prototype, {

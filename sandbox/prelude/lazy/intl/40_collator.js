@@ -170,15 +170,8 @@ function init(o) {
 
 var DEFAULTS = init(rt.create(null));
 var Collator = I.constructor('Collator', init);
+I.boundMethod(Collator, 'Collator', 'compare', 2, compare);
 rt.install(Collator.prototype, {
-    get compare() {
-        var s = I.slots(this, 'Collator', 'compare');
-        if (s.bound === void 0) {
-            s.bound = function (x, y) { return compare(s, x, y); };
-            rt.defineProperty(s.bound, 'name', { value: '', configurable: true });
-        }
-        return s.bound;
-    },
     resolvedOptions() {
         var s = I.slots(this, 'Collator', 'resolvedOptions');
         return { locale: I.LOCALE, usage: s.usage, sensitivity: s.sensitivity, ignorePunctuation: s.ignorePunctuation,
