@@ -58,9 +58,12 @@ static int add_rules(scmp_filter_ctx ctx, int ipc_fd)
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1, SCMP_A0(SCMP_CMP_EQ, ipc_fd));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, ipc_fd));
     /* The worker's own /proc/self/pagemap, opened before the filter at the
-     * next descriptor: which template pages it copied (sandbox_zone_restore). */
+     * next descriptor (which template pages it copied), and the template's
+     * read-only snapshot at the one after: sandbox_zone_restore. */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pread64), 1,
                            SCMP_A0(SCMP_CMP_EQ, ipc_fd + 1));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pread64), 1,
+                           SCMP_A0(SCMP_CMP_EQ, ipc_fd + 2));
     /* Memory, never executable. */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
                            SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));

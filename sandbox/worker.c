@@ -139,18 +139,32 @@ static void on_log(void *ud, const char *level, const char *text, size_t len)
 
 /* --- lock-down --------------------------------------------------------------------- */
 
+/* Leaves open only the IPC socket, at SANDBOX_IPC_FD, and the template's
+ * snapshot, at SANDBOX_SNAPSHOT_FD (when there is one). */
 static void close_other_fds(int ipc_fd)
 {
+    /* Out of the way first: the snapshot may sit where the socket goes. */
+    int snap = sandbox_zone_snapshot_fd();
+    if (snap >= 0)
+        snap = fcntl(snap, F_DUPFD_CLOEXEC, SANDBOX_SNAPSHOT_FD + 1);
     if (ipc_fd != SANDBOX_IPC_FD) {
         if (dup2(ipc_fd, SANDBOX_IPC_FD) < 0)
             _exit(4);
         close(ipc_fd);
     }
-    for (int fd = 0; fd < SANDBOX_IPC_FD; fd++)
-        close(fd);
-    if (syscall(SYS_close_range, SANDBOX_IPC_FD + 1, ~0U, 0) != 0) {
+    if (snap >= 0 && dup2(snap, SANDBOX_SNAPSHOT_FD) != SANDBOX_SNAPSHOT_FD) {
+        close(snap);
+        snap = -1;
+    }
+    sandbox_zone_use_snapshot_fd(snap >= 0 ? SANDBOX_SNAPSHOT_FD : -1);
+    for (int fd = 0; fd < SANDBOX_SNAPSHOT_FD; fd++)
+        if (fd != SANDBOX_IPC_FD)
+            close(fd);
+    if (snap < 0)
+        close(SANDBOX_SNAPSHOT_FD);
+    if (syscall(SYS_close_range, SANDBOX_SNAPSHOT_FD + 1, ~0U, 0) != 0) {
         long max = sysconf(_SC_OPEN_MAX);
-        for (long fd = SANDBOX_IPC_FD + 1; fd < (max > 0 ? max : 1024); fd++)
+        for (long fd = SANDBOX_SNAPSHOT_FD + 1; fd < (max > 0 ? max : 1024); fd++)
             close((int) fd);
     }
 }
@@ -227,7 +241,10 @@ static void lock_down(const struct sandbox_worker_config *cfg)
     failed |= set_limit(RLIMIT_NPROC, 0);
     failed |= set_limit(RLIMIT_FSIZE, 0);
     failed |= set_limit(RLIMIT_CORE, 0);
-    failed |= set_limit(RLIMIT_NOFILE, (rlim_t) (pagemap ? SANDBOX_PAGEMAP_FD : SANDBOX_IPC_FD) + 1);
+    int last_fd = sandbox_zone_snapshot_fd() >= 0 ? SANDBOX_SNAPSHOT_FD
+                  : pagemap                         ? SANDBOX_PAGEMAP_FD
+                                                    : SANDBOX_IPC_FD;
+    failed |= set_limit(RLIMIT_NOFILE, (rlim_t) last_fd + 1);
     if (cfg->address_space_bytes)
         failed |= set_limit(RLIMIT_AS, cfg->address_space_bytes);
     if (cfg->cpu_seconds)

@@ -32,6 +32,8 @@ struct sandbox_engine;
 #define SANDBOX_IPC_FD 3
 /* The worker's /proc/self/pagemap (read with pread only; see sandbox/zone.h). */
 #define SANDBOX_PAGEMAP_FD (SANDBOX_IPC_FD + 1)
+/* The template heap's snapshot (read with pread only; see sandbox/zone.h). */
+#define SANDBOX_SNAPSHOT_FD (SANDBOX_IPC_FD + 2)
 
 struct sandbox_worker_config {
     uint64_t address_space_bytes; /* RLIMIT_AS; 0 = leave as is */

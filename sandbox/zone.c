@@ -5,6 +5,7 @@
  * writes, so their copy of the zone's pages stays shared with the zygote. */
 #include "sandbox/zone.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,8 +32,8 @@ static struct {
     void *free_small[NCLASSES];
     struct large *free_large;
     int frozen;
-    const char *snap; /* sandbox_zone_snapshot: read-only, shared with the zygote */
-    size_t snap_len;  /* whole pages from base */
+    int snap_fd;     /* sandbox_zone_snapshot: a sealed memory file, opened read-only */
+    size_t snap_len; /* whole pages from base; 0: no snapshot */
     int pagemap;      /* /proc/self/pagemap, or -1 (and 0 before sandbox_zone_use_pagemap) */
 } Z;
 
@@ -194,19 +195,17 @@ static int read_only(int fd)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-/* A read-only shared copy of len bytes at src, through a memory file that
- * this process writes without mapping it for writing; NULL on failure.
- * Every worker restores from it, so none may ever write it: a mapping of
- * a file opened for writing could be made writable with mprotect, which
- * the workers' filter allows for their own memory. The file is sealed
- * against writes and the mapping comes from a read-only descriptor
- * (either one alone suffices; the seal does not stop mprotect on kernels
- * before 6.7, the descriptor needs /proc). */
-static const char *shared_copy(const char *src, size_t len)
+/* A memory file holding a copy of len bytes at src, opened read-only, or
+ * -1. Every worker restores from it, so none may ever write it: the file
+ * is sealed against writes and the descriptor kept is a read-only one
+ * (opened anew through /proc); either alone suffices, and without /proc
+ * the sealed descriptor is kept. Workers read it with pread and never map
+ * it, so no page of it is counted in a worker's resident set. */
+static int snapshot_file(const char *src, size_t len)
 {
     int fd = memfd_create("mcp-codemode-template", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0)
-        return NULL;
+        return -1;
     size_t done = 0;
     if (ftruncate(fd, (off_t) len) == 0) {
         while (done < len) {
@@ -220,19 +219,16 @@ static const char *shared_copy(const char *src, size_t len)
     int sealed = fcntl(fd, F_ADD_SEALS, seals | F_SEAL_FUTURE_WRITE) == 0 ||
                  fcntl(fd, F_ADD_SEALS, seals) == 0; /* before Linux 5.1 */
     int ro = read_only(fd);
-    void *p = MAP_FAILED;
-    if (done == len && (ro >= 0 || sealed))
-        p = mmap(NULL, len, PROT_READ, MAP_SHARED, ro >= 0 ? ro : fd, 0);
+    if (done == len && ro >= 0) {
+        close(fd);
+        return ro;
+    }
     if (ro >= 0)
         close(ro);
+    if (done == len && sealed)
+        return fd;
     close(fd);
-    if (p == MAP_FAILED)
-        return NULL;
-    /* A worker reads the few pages it restores: without this, each read
-     * fault also maps the 15 pages around it (fault-around), resident in
-     * every reused worker for nothing. */
-    madvise(p, len, MADV_RANDOM);
-    return p;
+    return -1;
 }
 
 int sandbox_zone_snapshot(void)
@@ -240,20 +236,49 @@ int sandbox_zone_snapshot(void)
     if (Z.base == NULL || Z.top == Z.base)
         return -1;
     size_t len = used_pages_len();
-    const char *s = shared_copy(Z.base, len);
-    if (s == NULL)
+    int fd = snapshot_file(Z.base, len);
+    if (fd < 0)
         return -1;
-    if (Z.snap)
-        munmap((void *) Z.snap, Z.snap_len);
-    Z.snap = s;
+    if (Z.snap_len)
+        close(Z.snap_fd);
+    Z.snap_fd = fd;
     Z.snap_len = len;
+    return 0;
+}
+
+int sandbox_zone_snapshot_fd(void)
+{
+    return Z.snap_len ? Z.snap_fd : -1;
+}
+
+void sandbox_zone_use_snapshot_fd(int fd)
+{
+    if (fd < 0)
+        Z.snap_len = 0;
+    else
+        Z.snap_fd = fd;
+}
+
+/* Reads len bytes of the snapshot from offset off into dst; 0 when all
+ * arrived. */
+static int snapshot_read(void *dst, size_t len, size_t off)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = pread(Z.snap_fd, (char *) dst + done, len - done, (off_t) (off + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        done += (size_t) n;
+    }
     return 0;
 }
 
 /* 1 when the snapshot covers the zone as it is now. */
 static int snapshot_current(void)
 {
-    return Z.snap != NULL && used_pages_len() == Z.snap_len;
+    return Z.snap_len != 0 && used_pages_len() == Z.snap_len;
 }
 
 int sandbox_zone_restorable(void)
@@ -271,20 +296,39 @@ void sandbox_zone_use_pagemap(int fd)
 #define PM_EXCLUSIVE (1ull << 56) /* mapped by this process only */
 #define PM_BATCH     512u
 
-/* Page off of the zone back from the snapshot, given its pagemap entry
- * (have_entry 0: no pagemap). A page the worker shares is the zygote's, a
- * page it never mapped was never touched by it (the zygote's pages are
- * mapped in the worker from its fork on): both are left alone. A page it
- * holds alone is copied back; a swapped-out page is compared first. */
-static long restore_page(size_t off, uint64_t entry, int have_entry)
+/* What page off of the zone needs, given its pagemap entry (have_entry 0:
+ * no pagemap). A page the worker shares is the zygote's, a page it never
+ * mapped was never touched by it (the zygote's pages are mapped in the
+ * worker from its fork on): both are left alone. A page it holds alone is
+ * copied back; any other (swapped out, or no pagemap) is compared first. */
+enum page_need { PAGE_KEEP, PAGE_COPY, PAGE_COMPARE };
+
+static enum page_need page_need(uint64_t entry, int have_entry)
 {
-    if (have_entry && (entry & PM_PRESENT) && !(entry & PM_EXCLUSIVE))
+    if (!have_entry)
+        return PAGE_COMPARE;
+    if (entry & PM_PRESENT)
+        return (entry & PM_EXCLUSIVE) ? PAGE_COPY : PAGE_KEEP;
+    return (entry & PM_SWAPPED) ? PAGE_COMPARE : PAGE_KEEP;
+}
+
+/* Pages [first, first + n) of the zone back from the snapshot; 0, or -1
+ * when the snapshot cannot be read. */
+static int copy_back(size_t first, size_t n)
+{
+    return n ? snapshot_read(Z.base + first * PAGE, n * PAGE, first * PAGE) : 0;
+}
+
+/* 1 when page `page` differed from the snapshot and was written back, 0
+ * when it was equal, -1 when the snapshot cannot be read. */
+static int compare_back(size_t page)
+{
+    char buf[PAGE];
+    if (snapshot_read(buf, PAGE, page * PAGE) != 0)
+        return -1;
+    if (memcmp(Z.base + page * PAGE, buf, PAGE) == 0)
         return 0;
-    if (have_entry && !(entry & (PM_PRESENT | PM_SWAPPED)))
-        return 0;
-    if (!(have_entry && (entry & PM_PRESENT)) && memcmp(Z.base + off, Z.snap + off, PAGE) == 0)
-        return 0;
-    memcpy(Z.base + off, Z.snap + off, PAGE);
+    memcpy(Z.base + page * PAGE, buf, PAGE);
     return 1;
 }
 
@@ -295,18 +339,46 @@ long sandbox_zone_restore(void)
     long copied = 0;
     uint64_t entries[PM_BATCH];
     size_t npages = Z.snap_len / PAGE;
+    size_t run = 0, run_len = 0; /* pages to copy, read from the snapshot at once */
     for (size_t first = 0; first < npages; first += PM_BATCH) {
         size_t n = npages - first < PM_BATCH ? npages - first : PM_BATCH;
         off_t at = (off_t) (((uintptr_t) Z.base / PAGE + first) * sizeof entries[0]);
         int have = Z.pagemap > 0 && pread(Z.pagemap, entries, n * sizeof entries[0], at) ==
                                         (ssize_t) (n * sizeof entries[0]);
-        for (size_t i = 0; i < n; i++)
-            copied += restore_page((first + i) * PAGE, have ? entries[i] : 0, have);
+        for (size_t i = 0; i < n; i++) {
+            size_t page = first + i;
+            enum page_need need = page_need(have ? entries[i] : 0, have);
+            if (need == PAGE_COPY && run + run_len == page) {
+                run_len++;
+                continue;
+            }
+            if (copy_back(run, run_len) != 0)
+                return -1;
+            copied += (long) run_len;
+            run = page;
+            run_len = need == PAGE_COPY;
+            if (need == PAGE_COMPARE) {
+                int r = compare_back(page);
+                if (r < 0)
+                    return -1;
+                copied += r;
+            }
+        }
     }
-    return copied;
+    if (copy_back(run, run_len) != 0)
+        return -1;
+    return copied + (long) run_len;
 }
 
 int sandbox_zone_pristine(void)
 {
-    return snapshot_current() && memcmp(Z.base, Z.snap, Z.snap_len) == 0;
+    if (!snapshot_current())
+        return 0;
+    char buf[4 * PAGE];
+    for (size_t off = 0; off < Z.snap_len; off += sizeof buf) {
+        size_t n = Z.snap_len - off < sizeof buf ? Z.snap_len - off : sizeof buf;
+        if (snapshot_read(buf, n, off) != 0 || memcmp(Z.base + off, buf, n) != 0)
+            return 0;
+    }
+    return 1;
 }

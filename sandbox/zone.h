@@ -51,12 +51,20 @@ size_t sandbox_zone_usable(size_t n);
 void sandbox_zone_free(void *p, size_t n);
 
 /* Copies the zone's pages handed out so far into a read-only snapshot that
- * forked workers inherit (a shared memory file: no page of it is resident
- * in this process). Call in the zygote once the template heap is built,
- * before the first fork; the zone must not change afterwards. Returns 0, or
- * -1 when there is no zone or no memory for the copy (workers then cannot
- * be reused: sandbox_zone_restore fails). */
+ * forked workers inherit: a sealed memory file behind a read-only
+ * descriptor, read with pread and never mapped, so it adds nothing to any
+ * process's resident set. Call in the zygote once the template heap is
+ * built, before the first fork; the zone must not change afterwards.
+ * Returns 0, or -1 when there is no zone or no memory for the copy
+ * (workers then cannot be reused: sandbox_zone_restore fails). */
 int sandbox_zone_snapshot(void);
+
+/* The snapshot's descriptor, or -1 when there is none. */
+int sandbox_zone_snapshot_fd(void);
+
+/* In a worker that moved the snapshot's descriptor (it closes all others):
+ * restore from fd from now on; -1 drops the snapshot (no reuse). */
+void sandbox_zone_use_snapshot_fd(int fd);
 
 /* Lets sandbox_zone_restore read which pages this process holds alone from
  * fd, an open /proc/self/pagemap (-1: none; it then compares every page). */

@@ -7,7 +7,7 @@
  * make garbage still run right. Restore (worker reuse): after a run, the
  * zone's pages are written back from the zygote's snapshot, the run's
  * blocks freed, and the next run observes what the first one did; no
- * worker can make that snapshot writable. */
+ * worker can write that snapshot, and none maps it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -189,6 +190,19 @@ static const char *const leaks[] = {
     "globalThis.big = 'x'.repeat(1 << 20); return 1",
 };
 
+/* 1 when this process maps the snapshot (it must only read it). */
+static int snapshot_mapped(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    int mapped = 0;
+    while (f && fgets(line, sizeof line, f))
+        mapped |= strstr(line, "mcp-codemode-template") != NULL;
+    if (f)
+        fclose(f);
+    return mapped;
+}
+
 /* In a forked child (the zone frozen, as in a worker): the digest of a fresh
  * engine, then each leaking program followed by a restore and the digest
  * again. Returns 0, or a code telling what differed. */
@@ -223,7 +237,24 @@ static int restore_child(struct sandbox_engine *e)
         sandbox_engine_reset(e);
     }
     free(fresh);
-    return 0;
+    return snapshot_mapped() ? 9 : 0;
+}
+
+/* In a forked child: a run that wrote to the zone, then a snapshot that
+ * cannot be read (an empty file in its place). The restore must fail, not
+ * report success over pages it could not write back. */
+static int unreadable_snapshot_child(struct sandbox_engine *e)
+{
+    sandbox_zone_freeze();
+    free(engine_run(e, leaks[0]));
+    int empty = open("/dev/null", O_RDONLY);
+    if (empty < 0)
+        return 2;
+    sandbox_zone_use_snapshot_fd(empty);
+    if (sandbox_zone_restore() != -1 || sandbox_zone_pristine())
+        return 3;
+    sandbox_zone_use_snapshot_fd(-1); /* dropped: nothing to restore from */
+    return sandbox_zone_restorable() == 0 && sandbox_zone_restore() == -1 ? 0 : 4;
 }
 
 static void test_restore_gives_a_fresh_engine(void **state)
@@ -249,6 +280,14 @@ static void test_restore_gives_a_fresh_engine(void **state)
         assert_int_equal(WEXITSTATUS(status), 0);
     }
     close(fd);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(unreadable_snapshot_child(e));
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(sandbox_zone_pristine(), 1); /* the child's failure changed nothing here */
     /* The zone changed after the snapshot: no restore. */
     void *more = sandbox_zone_alloc(8192);
     assert_non_null(more);
@@ -258,40 +297,52 @@ static void test_restore_gives_a_fresh_engine(void **state)
     sandbox_engine_destroy(e);
 }
 
-/* The snapshot's mapping in this process (from /proc/self/maps), or NULL. */
-static void *snapshot_mapping(size_t *len)
+/* 1 when fd lets nothing change the file behind it: no write, no
+ * truncation, no shared writable mapping. */
+static int unwritable(int fd, size_t len)
 {
-    FILE *f = fopen("/proc/self/maps", "r");
-    char line[512];
-    void *at = NULL;
-    while (f && at == NULL && fgets(line, sizeof line, f)) {
-        unsigned long lo, hi;
-        if (strstr(line, "memfd:mcp-codemode-template") && sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
-            at = (void *) lo;
-            *len = hi - lo;
-        }
+    char byte = 'x';
+    if (write(fd, &byte, 1) >= 0 || pwrite(fd, &byte, 1, 0) >= 0 || ftruncate(fd, 0) == 0)
+        return 0;
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m != MAP_FAILED) {
+        munmap(m, len);
+        return 0;
     }
-    if (f)
-        fclose(f);
-    return at;
+    m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED)
+        return 1;
+    int ok = mprotect(m, len, PROT_READ | PROT_WRITE) != 0;
+    munmap(m, len);
+    return ok;
 }
 
 /* Every worker restores from the snapshot: code running in one (the
- * filter lets it mprotect its own memory) must not be able to make it
- * writable, here or in a forked child. */
-static void test_snapshot_cannot_be_made_writable(void **state)
+ * filter lets it mprotect its own memory) must not be able to change it
+ * through its descriptor, here or in a forked child, nor through the file
+ * opened anew for writing (the seals hold). */
+static void test_snapshot_cannot_be_written(void **state)
 {
     (void) state;
     void *p = sandbox_zone_alloc(4096);
     assert_non_null(p);
     assert_int_equal(sandbox_zone_snapshot(), 0);
-    size_t len = 0;
-    void *snap = snapshot_mapping(&len);
-    assert_non_null(snap);
-    assert_int_equal(mprotect(snap, len, PROT_READ | PROT_WRITE), -1);
+    int fd = sandbox_zone_snapshot_fd();
+    assert_true(fd >= 0);
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    assert_true(st.st_size > 0);
+    assert_true(unwritable(fd, (size_t) st.st_size));
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int rw = open(path, O_RDWR);
+    if (rw >= 0) {
+        assert_true(unwritable(rw, (size_t) st.st_size));
+        close(rw);
+    }
     pid_t pid = fork();
     if (pid == 0)
-        _exit(mprotect(snap, len, PROT_READ | PROT_WRITE) == 0 ? 1 : 0);
+        _exit(unwritable(fd, (size_t) st.st_size) ? 0 : 1);
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
@@ -379,7 +430,7 @@ int main(void)
         cmocka_unit_test(test_classes_and_reuse),
         cmocka_unit_test(test_limits_allocate_in_the_zone),
         cmocka_unit_test(test_restore_gives_a_fresh_engine),
-        cmocka_unit_test(test_snapshot_cannot_be_made_writable),
+        cmocka_unit_test(test_snapshot_cannot_be_written),
         cmocka_unit_test(test_limits_reset_frees_the_run),
         cmocka_unit_test(test_frozen_zone_is_never_written),
     };
