@@ -2,7 +2,7 @@
  * the host's behalf (only of its own live children, so a recycled pid is
  * never hit). Blocking poll loop over the control socket and a signalfd. */
 #include "sandbox/zygote.h"
-#include "sandbox/code_pages.h"
+#include "sandbox/readonly_pages.h"
 #include "sandbox/engine.h"
 #include "sandbox/lower/lower.h"
 #include "sandbox/seccomp.h"
@@ -276,7 +276,7 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
         log_error("zygote", "%s", LOCKDOWN_FAILED);
         return 1;
     }
-    sandbox_code_pages_release(); /* last: start-up code is not needed again */
+    sandbox_readonly_pages_release(); /* last: start-up code and data are not needed again */
     send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
 
     char buf[4096];

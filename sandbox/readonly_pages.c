@@ -1,6 +1,7 @@
-/* Page-table release of code: the zygote drops its code mappings after
- * building the template. See code_pages.h for why. */
-#include "sandbox/code_pages.h"
+/* Page-table release of read-only pages: the zygote drops the mappings of
+ * code and constant data after building the template. See readonly_pages.h
+ * for why. */
+#include "sandbox/readonly_pages.h"
 
 #include <elf.h>
 #include <link.h>
@@ -25,8 +26,9 @@ static int is_vdso(const struct dl_phdr_info *info)
     return info->dlpi_name && strstr(info->dlpi_name, "vdso") != NULL;
 }
 
-/* Code segments are read-only and never written (no text relocations), so
- * dropping their entries loses nothing: they come back from the page cache. */
+/* Segments loaded without write permission are never written (no text
+ * relocations; RELRO lies inside a writable segment), so dropping their
+ * entries loses nothing: they come back from the page cache. */
 static int release_object(struct dl_phdr_info *info, size_t size, void *unused)
 {
     (void) size;
@@ -35,7 +37,7 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *unused)
         return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || (ph->p_flags & PF_W))
+        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
             continue;
         uintptr_t start;
         size_t len;
@@ -45,7 +47,7 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *unused)
     return 0;
 }
 
-void sandbox_code_pages_release(void)
+void sandbox_readonly_pages_release(void)
 {
     dl_iterate_phdr(release_object, NULL);
 }
