@@ -21,6 +21,7 @@
 #include "common/fd_limit.h"
 #include "common/log.h"
 #include "common/json.h"
+#include "common/readonly_pages.h"
 #include "common/utf8.h"
 
 #include <cjson/cJSON.h>
@@ -130,6 +131,8 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         .log_level = log_level_name(log_get_level()),
         .max_runs = cfg->limits.sandbox_reuse ? cfg->limits.max_runs_per_worker : 0,
         .idle_ms = cfg->limits.worker_idle_ms,
+        /* start-up is over: drop the page tables of what only it used */
+        .on_first_ready = readonly_pages_release,
     };
     /* A reused worker's CPU backstop counts all its runs: twice the longest
      * run, and the worker is reused only while it has used under half

@@ -58,6 +58,7 @@ struct sandbox_pool {
     int zygote_running, zygote_ready, ctl_open, zygote_failures;
     int zygote_lost;       /* its control socket ended: the exit report is still to come */
     int zygote_said_error; /* it sent an error before exiting (kept as last_error) */
+    int was_ready;         /* a zygote has reported ready before (on_first_ready ran) */
     uint64_t zygote_ready_at;
     struct buf ctl_in;
     struct sandbox_worker *workers, *idle, *idle_tail;
@@ -762,6 +763,9 @@ static void zygote_message(struct sandbox_pool *p, const char *line)
     if (strcmp(line, "{\"t\":\"ready\"}") == 0) {
         p->zygote_ready = 1;
         p->zygote_ready_at = uv_now(p->loop);
+        if (p->cfg.on_first_ready && !p->was_ready)
+            p->cfg.on_first_ready();
+        p->was_ready = 1;
         refill(p);
     } else if (sscanf(line, "{\"t\":\"worker\",\"pid\":%d}", &pid) == 1) {
         worker_arrived(p, pid);

@@ -27,6 +27,7 @@ struct sandbox_pool_config {
     uint64_t idle_ms;             /* a worker kept for a principal retires after this (0: 60 s) */
     unsigned max_kept;            /* workers kept for principals in all, oldest retired first
                                      (0: SANDBOX_POOL_MAX_KEPT) */
+    void (*on_first_ready)(void); /* runs once, when the zygote first reports ready (NULL: none) */
 };
 
 #define SANDBOX_POOL_MAX_KEPT 64

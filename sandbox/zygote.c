@@ -2,7 +2,6 @@
  * the host's behalf (only of its own live children, so a recycled pid is
  * never hit). Blocking poll loop over the control socket and a signalfd. */
 #include "sandbox/zygote.h"
-#include "sandbox/readonly_pages.h"
 #include "sandbox/engine.h"
 #include "sandbox/lower/lower.h"
 #include "sandbox/seccomp.h"
@@ -10,6 +9,7 @@
 #include "sandbox/zone.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/readonly_pages.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -276,7 +276,7 @@ int sandbox_zygote_main(int ctl_fd, const struct sandbox_worker_config *cfg, int
         log_error("zygote", "%s", LOCKDOWN_FAILED);
         return 1;
     }
-    sandbox_readonly_pages_release(); /* last: start-up code and data are not needed again */
+    readonly_pages_release(); /* last: start-up code and data are not needed again */
     send_line(ctl_fd, "{\"t\":\"ready\"}\n", -1);
 
     char buf[4096];

@@ -4,7 +4,8 @@
  * hostile worker output, a worker that stays after its `done` (its socket
  * closed at release, the worker killed after the grace), workers kept for
  * a principal (reused by it only, up to the run cap, ended when it is
- * forgotten), and a clean shutdown (uv_loop_close == 0). */
+ * forgotten), the start-up hook (once, not again when the zygote is
+ * restarted), and a clean shutdown (uv_loop_close == 0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,7 +142,7 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     uv_loop_init(&r.loop);
     char exe_and_mode[PATH_MAX + 64];
     snprintf(exe_and_mode, sizeof exe_and_mode, "%s", exe);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0, NULL};
     r.pool = sandbox_pool_new(&r.loop, &pc);
     uv_timer_init(&r.loop, &r.approval);
     r.approval.data = &r;
@@ -231,7 +232,7 @@ static void test_close_while_forking(void **state)
     for (int i = 0; i < 5; i++) {
         uv_loop_t loop;
         uv_loop_init(&loop);
-        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0, 0, 0, 0};
+        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0, 0, 0, 0, NULL};
         struct sandbox_pool *p = sandbox_pool_new(&loop, &pc);
         /* close once the first worker is idle and the others are still forking */
         while (sandbox_pool_idle(p) < 1)
@@ -321,7 +322,7 @@ static void test_workers_kept_for_their_principal(void **state)
     memset(&c, 0, sizeof c);
     c.principals = principals;
     uv_loop_init(&c.loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 3, 60000, 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 3, 60000, 0, NULL};
     c.pool = sandbox_pool_new(&c.loop, &pc);
     uv_timer_init(&c.loop, &c.next);
     c.next.data = &c;
@@ -409,7 +410,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0, 0, 0, 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0, 0, 0, 0, NULL};
     l.pool = sandbox_pool_new(&l.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = "return 1", .code_len = 8, .timeout_ms = 5000, .grace_ms = 300,
@@ -470,7 +471,7 @@ static void test_cpu_slots_admit_after_a_burst(void **state)
     struct admitted a;
     memset(&a, 0, sizeof a);
     uv_loop_init(&a.loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1, 0, 0, 0};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1, 0, 0, 0, NULL};
     a.pool = sandbox_pool_new(&a.loop, &pc);
     while (sandbox_pool_idle(a.pool) < 1) /* the zygote is up: time only the admission */
         uv_run(&a.loop, UV_RUN_ONCE);
@@ -489,6 +490,86 @@ static void test_cpu_slots_admit_after_a_burst(void **state)
     assert_int_equal(a.order[0], 2);                         /* not behind the loops */
     assert_true(a.duration[2] + 1 >= SANDBOX_POOL_BURST_MS); /* it did wait for a slot */
     assert_true(a.duration[2] < 400);
+}
+
+/* on_first_ready: once, when the first zygote is ready; a zygote started
+ * again after a crash is not a new start-up. */
+static int first_ready_calls;
+
+static void count_first_ready(void)
+{
+    first_ready_calls++;
+}
+
+/* The zygote: this process's only child; -1 when there is none. */
+static pid_t zygote_child(void)
+{
+    pid_t found = -1;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        char *close = strrchr(buf, ')');
+        char state;
+        int ppid;
+        if (close && sscanf(close + 2, "%c %d", &state, &ppid) == 2 && ppid == getpid() &&
+            state != 'Z')
+            found = atoi(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static void wake(uv_timer_t *t)
+{
+    (void) t;
+}
+
+/* Runs the loop until the pool holds an idle worker from a zygote other
+ * than `not` (-1: any); the zygote's pid, or -1 after 10 s. tick, a
+ * repeating timer, wakes the loop while the pool waits on nothing. */
+static pid_t until_ready(uv_loop_t *loop, struct sandbox_pool *pool, pid_t not)
+{
+    uint64_t until = uv_now(loop) + 10000;
+    while (uv_now(loop) < until) {
+        uv_run(loop, UV_RUN_ONCE);
+        pid_t z = zygote_child();
+        if (z > 0 && z != not && sandbox_pool_idle(pool) >= 1)
+            return z;
+    }
+    return -1;
+}
+
+static void test_first_ready_runs_once(void **state)
+{
+    (void) state;
+    first_ready_calls = 0;
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 0, 0, 0, count_first_ready};
+    struct sandbox_pool *pool = sandbox_pool_new(&loop, &pc);
+    uv_timer_t tick;
+    uv_timer_init(&loop, &tick);
+    uv_timer_start(&tick, wake, 20, 20);
+    pid_t first = until_ready(&loop, pool, -1);
+    assert_true(first > 0);
+    assert_int_equal(first_ready_calls, 1);
+    kill(first, SIGKILL);
+    pid_t second = until_ready(&loop, pool, first);
+    assert_true(second > 0); /* started again, and ready: its workers are idle */
+    assert_int_equal(first_ready_calls, 1);
+    uv_close((uv_handle_t *) &tick, NULL);
+    sandbox_pool_close(pool, NULL, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
 }
 
 int main(int argc, char **argv)
@@ -518,6 +599,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_finished_worker_that_stays_is_killed),
         cmocka_unit_test(test_cpu_slots_admit_after_a_burst),
         cmocka_unit_test(test_workers_kept_for_their_principal),
+        cmocka_unit_test(test_first_ready_runs_once),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Unit tests for sandbox/readonly_pages.c: release drops the page-table
+/* Unit tests for common/readonly_pages.c: release drops the page-table
  * entries of code and of constant data (seen through /proc/self/pagemap's
  * present bit on probe regions of this executable that nothing uses), both
  * still read right after it, and writable data keeps what was written. */
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "pagemap.h"
-#include "sandbox/readonly_pages.h"
+#include "common/readonly_pages.h"
 
 /* 192 KB of never-executed code and of constant data, each 64 KB aligned:
  * the middle 64 KB window is mapped only by touching it (the kernel maps
@@ -42,11 +42,11 @@ static void test_release_unmaps_and_code_still_runs(void **state)
     (void) state;
     touch(CODE_PROBE);
     assert_int_equal(present(CODE_PROBE), 1);
-    sandbox_readonly_pages_release();
+    readonly_pages_release();
     assert_int_equal(present(CODE_PROBE), 0);
     touch(CODE_PROBE); /* the check can see a mapped page: */
     assert_int_equal(present(CODE_PROBE), 1);
-    sandbox_readonly_pages_release();
+    readonly_pages_release();
     assert_int_equal(present(CODE_PROBE), 0);
 }
 
@@ -55,7 +55,7 @@ static void test_constant_data_is_released_and_reads_the_same(void **state)
     (void) state;
     assert_int_equal(touch(DATA_PROBE), 0x5a);
     assert_int_equal(present(DATA_PROBE), 1);
-    sandbox_readonly_pages_release();
+    readonly_pages_release();
     assert_int_equal(present(DATA_PROBE), 0);
     assert_int_equal(touch(DATA_PROBE), 0x5a);
     assert_int_equal(present(DATA_PROBE), 1);
@@ -67,7 +67,7 @@ static void test_writable_data_is_kept(void **state)
     char *page = written + 4096;
     for (int i = 0; i < 4096; i++)
         page[i] = (char) (i * 7 + 1);
-    sandbox_readonly_pages_release();
+    readonly_pages_release();
     assert_int_equal(present(page), 1);
     for (int i = 0; i < 4096; i++)
         assert_int_equal(page[i], (char) (i * 7 + 1));

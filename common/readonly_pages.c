@@ -1,7 +1,6 @@
-/* Page-table release of read-only pages: the zygote drops the mappings of
- * code and constant data after building the template. See readonly_pages.h
- * for why. */
-#include "sandbox/readonly_pages.h"
+/* Page-table release of read-only pages: code and constant data, dropped
+ * once start-up is over. See readonly_pages.h for why. */
+#include "common/readonly_pages.h"
 
 #include <elf.h>
 #include <link.h>
@@ -26,14 +25,30 @@ static int is_vdso(const struct dl_phdr_info *info)
     return info->dlpi_name && strstr(info->dlpi_name, "vdso") != NULL;
 }
 
-/* Segments loaded without write permission are never written (no text
- * relocations; RELRO lies inside a writable segment), so dropping their
- * entries loses nothing: they come back from the page cache. */
+/* 1 when the object has text relocations: the loader made its read-only
+ * segments writable to relocate them, so their pages are its own now. */
+static int has_text_relocations(const struct dl_phdr_info *info)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_DYNAMIC)
+            continue;
+        for (const ElfW(Dyn) *d = (const ElfW(Dyn) *) (info->dlpi_addr + ph->p_vaddr);
+             d->d_tag != DT_NULL; d++)
+            if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
+                return 1;
+    }
+    return 0;
+}
+
+/* Segments loaded without write permission are never written (RELRO lies
+ * inside a writable segment), so dropping their entries loses nothing:
+ * they come back from the page cache. */
 static int release_object(struct dl_phdr_info *info, size_t size, void *unused)
 {
     (void) size;
     (void) unused;
-    if (is_vdso(info))
+    if (is_vdso(info) || has_text_relocations(info))
         return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -47,7 +62,7 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *unused)
     return 0;
 }
 
-void sandbox_readonly_pages_release(void)
+void readonly_pages_release(void)
 {
     dl_iterate_phdr(release_object, NULL);
 }
