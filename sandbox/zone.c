@@ -34,7 +34,7 @@ static struct {
     int frozen;
     int snap_fd;     /* sandbox_zone_snapshot: a sealed memory file, opened read-only */
     size_t snap_len; /* whole pages from base; 0: no snapshot */
-    int pagemap;      /* /proc/self/pagemap, or -1 (and 0 before sandbox_zone_use_pagemap) */
+    int pagemap;     /* /proc/self/pagemap, or -1 (and 0 before sandbox_zone_use_pagemap) */
 } Z;
 
 int sandbox_zone_enable(void)
@@ -312,24 +312,41 @@ static enum page_need page_need(uint64_t entry, int have_entry)
     return (entry & PM_SWAPPED) ? PAGE_COMPARE : PAGE_KEEP;
 }
 
-/* Pages [first, first + n) of the zone back from the snapshot; 0, or -1
- * when the snapshot cannot be read. */
-static int copy_back(size_t first, size_t n)
-{
-    return n ? snapshot_read(Z.base + first * PAGE, n * PAGE, first * PAGE) : 0;
-}
+/* Pages of the zone that need the same thing, next to each other: read
+ * from the snapshot together. */
+struct page_run {
+    size_t first, n;
+    enum page_need need;
+};
 
-/* 1 when page `page` differed from the snapshot and was written back, 0
- * when it was equal, -1 when the snapshot cannot be read. */
-static int compare_back(size_t page)
+#define COMPARE_CHUNK 8u /* pages compared per read */
+
+/* Writes the run's pages back from the snapshot: all of them (PAGE_COPY),
+ * or those that differ from it (PAGE_COMPARE). The number of pages written,
+ * or -1 when the snapshot cannot be read. */
+static long write_back(const struct page_run *r)
 {
-    char buf[PAGE];
-    if (snapshot_read(buf, PAGE, page * PAGE) != 0)
-        return -1;
-    if (memcmp(Z.base + page * PAGE, buf, PAGE) == 0)
+    if (r->n == 0 || r->need == PAGE_KEEP)
         return 0;
-    memcpy(Z.base + page * PAGE, buf, PAGE);
-    return 1;
+    if (r->need == PAGE_COPY) {
+        char *at = Z.base + r->first * PAGE;
+        return snapshot_read(at, r->n * PAGE, r->first * PAGE) == 0 ? (long) r->n : -1;
+    }
+    long written = 0;
+    char buf[COMPARE_CHUNK * PAGE];
+    for (size_t done = 0; done < r->n; done += COMPARE_CHUNK) {
+        size_t k = r->n - done < COMPARE_CHUNK ? r->n - done : COMPARE_CHUNK;
+        char *at = Z.base + (r->first + done) * PAGE;
+        if (snapshot_read(buf, k * PAGE, (r->first + done) * PAGE) != 0)
+            return -1;
+        for (size_t i = 0; i < k; i++) {
+            if (memcmp(at + i * PAGE, buf + i * PAGE, PAGE) != 0) {
+                memcpy(at + i * PAGE, buf + i * PAGE, PAGE);
+                written++;
+            }
+        }
+    }
+    return written;
 }
 
 long sandbox_zone_restore(void)
@@ -339,7 +356,7 @@ long sandbox_zone_restore(void)
     long copied = 0;
     uint64_t entries[PM_BATCH];
     size_t npages = Z.snap_len / PAGE;
-    size_t run = 0, run_len = 0; /* pages to copy, read from the snapshot at once */
+    struct page_run run = {0, 0, PAGE_KEEP};
     for (size_t first = 0; first < npages; first += PM_BATCH) {
         size_t n = npages - first < PM_BATCH ? npages - first : PM_BATCH;
         off_t at = (off_t) (((uintptr_t) Z.base / PAGE + first) * sizeof entries[0]);
@@ -348,26 +365,19 @@ long sandbox_zone_restore(void)
         for (size_t i = 0; i < n; i++) {
             size_t page = first + i;
             enum page_need need = page_need(have ? entries[i] : 0, have);
-            if (need == PAGE_COPY && run + run_len == page) {
-                run_len++;
+            if (need == run.need && run.first + run.n == page) {
+                run.n++;
                 continue;
             }
-            if (copy_back(run, run_len) != 0)
+            long w = write_back(&run);
+            if (w < 0)
                 return -1;
-            copied += (long) run_len;
-            run = page;
-            run_len = need == PAGE_COPY;
-            if (need == PAGE_COMPARE) {
-                int r = compare_back(page);
-                if (r < 0)
-                    return -1;
-                copied += r;
-            }
+            copied += w;
+            run = (struct page_run){page, 1, need};
         }
     }
-    if (copy_back(run, run_len) != 0)
-        return -1;
-    return copied + (long) run_len;
+    long w = write_back(&run);
+    return w < 0 ? -1 : copied + w;
 }
 
 int sandbox_zone_pristine(void)
