@@ -293,9 +293,14 @@ function copy(a) {
     for (var i = 0; i < a.length; i++) out[i] = a[i];
     return out;
 }
+/* The credentials, host and port of `from`, into `to`. */
+function takeAuthority(to, from) {
+    to.username = from.username; to.password = from.password; to.host = from.host; to.port = from.port;
+}
 function copyRecord(r) {
     var c = newRecord();
-    c.scheme = r.scheme; c.username = r.username; c.password = r.password; c.host = r.host; c.port = r.port;
+    c.scheme = r.scheme;
+    takeAuthority(c, r);
     c.path = r.opaque ? r.path : copy(r.path); c.opaque = r.opaque; c.query = r.query;
     return c;
 }
@@ -373,7 +378,7 @@ function parse(input, base, url, state) {
             if (ch === '/') state = 'relativeSlash';
             else if (isSpecial(r.scheme) && ch === '\\') state = 'relativeSlash';
             else {
-                r.username = base.username; r.password = base.password; r.host = base.host; r.port = base.port;
+                takeAuthority(r, base);
                 r.path = copy(base.path); r.query = base.query;
                 if (ch === '?') { r.query = ''; state = 'query'; }
                 else if (ch === '#') { r.fragment = ''; state = 'fragment'; }
@@ -384,7 +389,7 @@ function parse(input, base, url, state) {
             if (isSpecial(r.scheme) && (ch === '/' || ch === '\\')) state = 'specialAuthorityIgnoreSlashes';
             else if (ch === '/') state = 'authority';
             else {
-                r.username = base.username; r.password = base.password; r.host = base.host; r.port = base.port;
+                takeAuthority(r, base);
                 state = 'path';
                 p--;
             }
