@@ -157,14 +157,13 @@ static void close_other_fds(int ipc_fd)
         snap = -1;
     }
     sandbox_zone_use_snapshot_fd(snap >= 0 ? SANDBOX_SNAPSHOT_FD : -1);
-    for (int fd = 0; fd < SANDBOX_SNAPSHOT_FD; fd++)
+    int keep_to = snap >= 0 ? SANDBOX_SNAPSHOT_FD : SANDBOX_IPC_FD; /* the last one kept */
+    for (int fd = 0; fd < keep_to; fd++)
         if (fd != SANDBOX_IPC_FD)
             close(fd);
-    if (snap < 0)
-        close(SANDBOX_SNAPSHOT_FD);
-    if (syscall(SYS_close_range, SANDBOX_SNAPSHOT_FD + 1, ~0U, 0) != 0) {
+    if (syscall(SYS_close_range, keep_to + 1, ~0U, 0) != 0) {
         long max = sysconf(_SC_OPEN_MAX);
-        for (long fd = SANDBOX_SNAPSHOT_FD + 1; fd < (max > 0 ? max : 1024); fd++)
+        for (long fd = keep_to + 1; fd < (max > 0 ? max : 1024); fd++)
             close((int) fd);
     }
 }

@@ -3,8 +3,8 @@
  * idle workers behind defers its replacement until the worker is released;
  * a burst that empties the pool refills it at once; workers forked for leases
  * that no longer need them do not stay idle beyond the pool's size, nor
- * beyond the smaller target a worker kept for a principal sets; close
- * releases all. */
+ * beyond the smaller target a worker kept for a principal sets; a worker
+ * holds only its own descriptors; close releases all. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include "sandbox/pool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -199,6 +200,51 @@ static void test_no_surplus_after_an_early_call_is_kept(void **state)
     assert_int_equal(sandbox_pool_kept(f->pool), 1);
 }
 
+/* What worker pid holds open: "3=TARGET 4=TARGET ..." (readlink of each
+ * /proc/pid/fd entry, in order), or "" when it cannot be read. */
+static void worker_fds(int pid, char *out, size_t size)
+{
+    out[0] = '\0';
+    size_t used = 0;
+    for (int fd = 0; fd < 64; fd++) {
+        char path[64], target[256];
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n < 0)
+            continue;
+        target[n] = '\0';
+        used += (size_t) snprintf(out + used, size - used, "%s%d=%s", used ? " " : "", fd, target);
+        if (used >= size)
+            return;
+    }
+}
+
+/* A worker holds its IPC socket, its own pagemap and the template's
+ * snapshot (read-only), at fixed numbers, and nothing else: no descriptor
+ * of the host or the zygote survives into it. */
+static void test_worker_holds_only_its_descriptors(void **state)
+{
+    struct fixture *f = *state;
+    if (f == NULL)
+        skip();
+    assert_int_equal(wait_idle(f, 2), 2);
+    lease(f);
+    int pid = sandbox_worker_pid(f->leased[0]);
+    char fds[1024], want[256], rest[1024];
+    snprintf(want, sizeof want, "4=/proc/%d/pagemap 5=/memfd:mcp-codemode-template (deleted)", pid);
+    unsigned long inode;
+    int ok = 0;
+    for (int i = 0; i < 100 && !ok; i++) { /* it may still be locking itself down */
+        worker_fds(pid, fds, sizeof fds);
+        ok = sscanf(fds, "3=socket:[%lu] %1023[^\n]", &inode, rest) == 2 && strcmp(rest, want) == 0;
+        if (!ok)
+            run_for(f, 10);
+    }
+    if (!ok)
+        fail_msg("the worker holds: %s (want 3=socket:[...] %s, nothing more)", fds, want);
+    sandbox_worker_release(f->leased[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +252,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_empty_pool_refills_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_surplus_after_cancelled_leases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_surplus_after_an_early_call_is_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_worker_holds_only_its_descriptors, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
