@@ -3,6 +3,7 @@
  * to a block never reaches the client. */
 #include "mcp-server/content.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,11 +164,21 @@ static double decoded_size(const char *data)
     return (double) ((n - pad) * 3 / 4);
 }
 
+/* Where a well-formed block keeps its payload: a resource block in its
+ * "resource" member, the others in the block itself (whatever else a
+ * program added to it). */
+static const cJSON *payload_of(const cJSON *b)
+{
+    const char *type = str(b, "type");
+    if (type && !strcmp(type, "resource"))
+        return cJSON_GetObjectItemCaseSensitive(b, "resource");
+    return b;
+}
+
 static cJSON *summary_of(const cJSON *b)
 {
     cJSON *s = cJSON_CreateObject();
-    const cJSON *r = cJSON_GetObjectItemCaseSensitive(b, "resource");
-    const cJSON *src = r ? r : b;
+    const cJSON *src = payload_of(b);
     copy_str(s, b, "type");
     copy_str(s, src, "mimeType");
     copy_str(s, src, "uri");
@@ -187,4 +198,30 @@ cJSON *mcp_content_summary(const cJSON *value)
     for (const cJSON *b = value->child; b; b = b->next)
         cJSON_AddItemToArray(a, summary_of(b));
     return a;
+}
+
+const char *mcp_content_stash_form(const cJSON *value, const char **mime, int *blob, char **owned)
+{
+    *owned = NULL;
+    *blob = 0;
+    if (cJSON_IsObject(value) && is_block(value) && strcmp(str(value, "type"), "text") != 0 &&
+        strcmp(str(value, "type"), "resource_link") != 0) {
+        const cJSON *src = payload_of(value); /* is_block checked its fields */
+        const char *data = str(src, "data") ? str(src, "data") : str(src, "blob");
+        *mime = str(src, "mimeType");
+        if (data) {
+            *blob = 1;
+            *mime = *mime ? *mime : "application/octet-stream";
+            return data;
+        }
+        *mime = *mime ? *mime : "text/plain";
+        return str(src, "text");
+    }
+    if (cJSON_IsString(value)) {
+        *mime = "text/plain";
+        return value->valuestring;
+    }
+    *mime = "application/json";
+    *owned = json_print(value);
+    return *owned;
 }

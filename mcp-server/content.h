@@ -29,4 +29,14 @@ cJSON *mcp_content_summary(const cJSON *value);
 cJSON *mcp_content_link(enum mcp_revision rev, const char *uri, const char *name, const char *mime,
                         double size, const char *description);
 
+/* What content.stash keeps of value (borrowed, any JSON a program sent):
+ * an image or audio block its base64 data (*blob 1) and mimeType; a resource
+ * block its resource's blob (*blob 1) or text, and mimeType (else
+ * application/octet-stream for a blob, text/plain for text); a string
+ * itself (text/plain); anything else its JSON text (application/json),
+ * allocated into *owned (the caller frees it; NULL otherwise). Returns the
+ * data: borrowed from value, or *owned. Never fails on a malformed block:
+ * a value that is not well-formed content is kept as JSON. */
+const char *mcp_content_stash_form(const cJSON *value, const char **mime, int *blob, char **owned);
+
 #endif

@@ -32,45 +32,12 @@ cJSON *mcp_stash_link_keep(struct mcp_request *r, const char *text, size_t len, 
     return mcp_content_link(r->rev, uri, WHOLE_NAME, "application/json", (double) len, WHOLE_NOTE);
 }
 
-/* What a stashed value is kept as: its data (borrowed from value, or
- * allocated into *owned), MIME type and blob flag. */
-static const char *stash_form(const cJSON *value, const char **mime, int *blob, char **owned)
-{
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(value, "type");
-    const cJSON *res = cJSON_GetObjectItemCaseSensitive(value, "resource");
-    *owned = NULL;
-    *blob = 0;
-    if (mcp_content_is_content(value) && cJSON_IsObject(value) && cJSON_IsString(type)) {
-        const char *t = type->valuestring;
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(res ? res : value, "mimeType");
-        if (!strcmp(t, "image") || !strcmp(t, "audio") || !strcmp(t, "resource")) {
-            const cJSON *blob_v =
-                cJSON_GetObjectItemCaseSensitive(res ? res : value, res ? "blob" : "data");
-            *mime = cJSON_IsString(m) ? m->valuestring : "application/octet-stream";
-            if (cJSON_IsString(blob_v)) {
-                *blob = 1;
-                return blob_v->valuestring;
-            }
-            if (!cJSON_IsString(m))
-                *mime = "text/plain";
-            return cJSON_GetObjectItemCaseSensitive(res, "text")->valuestring;
-        }
-    }
-    if (cJSON_IsString(value)) {
-        *mime = "text/plain";
-        return value->valuestring;
-    }
-    *mime = "application/json";
-    *owned = json_print(value);
-    return *owned;
-}
-
 int mcp_stash_link_call(struct mcp_request *r, const cJSON *value, struct buf *out)
 {
     const char *mime;
     int blob;
     char *owned, uri[MCP_STASH_URI_MAX];
-    const char *data = stash_form(value, &mime, &blob, &owned);
+    const char *data = mcp_content_stash_form(value, &mime, &blob, &owned);
     size_t len = strlen(data);
     const struct config_limits *l = r->server->cfg.limits;
     int ok = put(r, mime, blob, data, len, uri) == 0;

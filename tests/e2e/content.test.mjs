@@ -155,6 +155,40 @@ function contentCases(kind) {
     assert.deepEqual(JSON.parse((await read(h, link.uri)).contents[0].text), { later: true });
   });
 
+  test('malformed content blocks, stashed or returned, never crash the host; the next call works', async () => {
+    const shapes = [
+      { type: 'image', data: 'AAAA', mimeType: 'image/png', resource: {} },
+      { type: 'audio', data: 'AAAA', mimeType: 'audio/wav', resource: {} },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png', resource: { blob: 5, mimeType: 7 } },
+      { type: 'image', resource: {} },
+      { type: 'resource', resource: {} },
+      { type: 'resource', resource: 'not an object' },
+      { type: 'resource', resource: { uri: 'x:y', text: 't', blob: 'AAAA' } },
+      { type: 'resource', resource: { uri: 'x:y', text: 't' }, data: 5, mimeType: null },
+      { type: 'resource_link' },
+      { type: 'resource_link', uri: 'x:y', name: 'n', size: 'big', mimeType: {} },
+      { type: 'text' },
+      { type: 'text', text: 5 },
+      { type: 7 },
+      [{ type: 'image', data: 'AAAA', mimeType: 'image/png', resource: {} }, null],
+      [{ type: 'image', data: 'AAAA', mimeType: 'image/png', resource: {} }],
+    ];
+    for (const shape of shapes) {
+      const json = JSON.stringify(shape);
+      const stashed = await h.exec(`const l = await content.stash(${json}); return l.uri`);
+      assert.equal(stashed.ok, true, `${json}: ${stashed.text}`);
+      const got = await read(h, stashed.value);
+      assert.equal(got.contents?.length, 1, `${json}: ${JSON.stringify(got)}`);
+      const returned = await h.exec(`return ${json}`);
+      assert.equal(typeof returned.ok, 'boolean', json);
+    }
+    // an image block with an extra member is still an image: its bytes are kept
+    const img = await h.exec(`return (await content.stash(${JSON.stringify(shapes[0])})).uri`);
+    const kept = (await read(h, img.value)).contents[0];
+    assert.deepEqual([kept.mimeType, kept.blob], ['image/png', 'AAAA']);
+    assert.equal(valueOf(await h.exec('return 6 * 7')), 42);
+  });
+
   test('an unknown stash URI is "resource not found"', async () => {
     const got = await read(h, 'codemode://stash/00000000000000000000000000000000');
     assert.equal(got.error?.code, -32002);

@@ -1,7 +1,8 @@
 /* Unit tests of mcp-server/content.c: what counts as content (each block
  * type's required fields, arrays of blocks only), blocks copied with their
  * schema fields only, the text fallbacks of revisions without audio or
- * resource_link, and the summary for structuredContent. */
+ * resource_link, the summary for structuredContent, and what content.stash
+ * keeps of any value a program sends (malformed blocks included). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 
 #include "mcp-server/content.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +108,57 @@ static void test_summary(void **state)
     cJSON_Delete(v);
 }
 
+/* mime|blob|data of what content.stash keeps of json. */
+static char *stash_form(const char *json)
+{
+    cJSON *v = cJSON_Parse(json);
+    const char *mime;
+    int blob;
+    char *owned, out[256];
+    const char *data = mcp_content_stash_form(v, &mime, &blob, &owned);
+    snprintf(out, sizeof out, "%s|%d|%s", mime, blob, data);
+    free(owned);
+    cJSON_Delete(v);
+    return strdup(out);
+}
+
+static void expect_form(const char *json, const char *want)
+{
+    char *got = stash_form(json);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void test_stash_form(void **state)
+{
+    (void) state;
+    expect_form("{\"type\":\"image\",\"data\":\"AA==\",\"mimeType\":\"image/png\"}",
+                "image/png|1|AA==");
+    /* a member named resource on an image is not where its bytes are */
+    expect_form("{\"type\":\"image\",\"data\":\"AA==\",\"mimeType\":\"image/png\","
+                "\"resource\":{}}",
+                "image/png|1|AA==");
+    expect_form("{\"type\":\"audio\",\"data\":\"AA==\",\"mimeType\":\"audio/wav\","
+                "\"resource\":{\"text\":5}}",
+                "audio/wav|1|AA==");
+    expect_form("{\"type\":\"resource\",\"resource\":{\"uri\":\"x:y\",\"text\":\"t\"}}",
+                "text/plain|0|t");
+    expect_form("{\"type\":\"resource\",\"resource\":{\"uri\":\"x:y\",\"blob\":\"AA==\","
+                "\"mimeType\":\"a/b\"}}",
+                "a/b|1|AA==");
+    expect_form("{\"type\":\"resource\",\"resource\":{\"uri\":\"x:y\",\"blob\":\"AA==\"}}",
+                "application/octet-stream|1|AA==");
+    /* not well-formed content: kept as JSON */
+    expect_form("{\"type\":\"image\",\"resource\":{}}",
+                "application/json|0|{\"type\":\"image\",\"resource\":{}}");
+    expect_form("{\"type\":\"resource\",\"resource\":{}}",
+                "application/json|0|{\"type\":\"resource\",\"resource\":{}}");
+    expect_form("{\"type\":\"text\",\"text\":\"a\"}",
+                "application/json|0|{\"type\":\"text\",\"text\":\"a\"}");
+    expect_form("\"s\"", "text/plain|0|s");
+    expect_form("[1]", "application/json|0|[1]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_copy_known_fields),
         cmocka_unit_test(test_fallbacks),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_stash_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
