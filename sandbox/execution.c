@@ -162,7 +162,7 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
         !builtin_op(op->valuestring))
         return -1;
     x->max_id = (long) id->valuedouble;
-    if (strcmp(op->valuestring, "tool") == 0) {
+    if (sandbox_call_counts(op->valuestring)) {
         if (x->tool_calls >= x->rq.max_calls)
             return -1; /* the worker enforces this first: exceeding it is a violation */
         x->tool_calls++;

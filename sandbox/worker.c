@@ -95,7 +95,8 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
                     char *msg, size_t msgsz)
 {
     (void) ud;
-    if (strcmp(op, "tool") == 0 && W.calls >= W.max_calls) {
+    int counts = sandbox_call_counts(op);
+    if (counts && W.calls >= W.max_calls) {
         if (W.max_calls == 0)
             snprintf(msg, msgsz, "tool calls are not allowed in this execution (maxToolCalls is 0)");
         else
@@ -103,7 +104,7 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
                      W.max_calls);
         return -1;
     }
-    if (strcmp(op, "tool") == 0)
+    if (counts)
         W.calls++;
     long id = ++W.next_id;
     buf_printf(&W.out, "{\"t\":\"call\",\"id\":%ld,\"op\":", id);

@@ -21,6 +21,7 @@
 #define SANDBOX_WORKER_H
 
 #include <stdint.h>
+#include <string.h>
 
 struct sandbox_engine;
 
@@ -34,6 +35,16 @@ struct sandbox_engine;
 #define SANDBOX_PAGEMAP_FD (SANDBOX_IPC_FD + 1)
 /* The template heap's snapshot (read with pread only; see sandbox/zone.h). */
 #define SANDBOX_SNAPSHOT_FD (SANDBOX_IPC_FD + 2)
+
+/* 1 when a host call of this op ("tool", "state", "skills", "skill",
+ * "stash", "search", "describe") counts against the run's maxCalls
+ * (execute_code's maxToolCalls): every op but the read-only discovery calls
+ * searchTools and describeTool. The worker refuses a call past the limit
+ * and the host treats one as a violation. */
+static inline int sandbox_call_counts(const char *op)
+{
+    return strcmp(op, "search") != 0 && strcmp(op, "describe") != 0;
+}
 
 struct sandbox_worker_config {
     uint64_t address_space_bytes; /* RLIMIT_AS; 0 = leave as is */

@@ -75,12 +75,55 @@ for (const transport of STATE_TRANSPORTS) {
     });
 
     test('two concurrent executions: 1,000 compare-and-set increments, none lost', async () => {
-      const { file } = stateConfig(dir, { db: `cas-${transport}.db` });
+      // each run makes over 1,000 state calls, and every one counts against maxToolCalls
+      const { file } = stateConfig(dir, { db: `cas-${transport}.db`, maxToolCalls: 100000 });
       const h = await open(file, transport);
       const [a, b] = await Promise.all([h.exec(INCREMENTS, { timeoutMs: 120000 }), h.exec(INCREMENTS, { timeoutMs: 120000 })]);
       valueOf(a);
       valueOf(b);
       assert.deepEqual(valueOf(await h.exec('return await state.entry("counter")')), { value: 1000, version: 1000 });
+    });
+
+    test('grants cover the built-ins: allow [] and maxToolCalls 0 change nothing; every call counts', async () => {
+      const { file } = stateConfig(dir, { db: `grant-${transport}.db` });
+      const h = await open(file, transport);
+      const run = async (code, extra) => {
+        const raw = await h.client.callTool({ name: 'execute_code', arguments: { code, ...extra } });
+        return { ok: raw.isError !== true, value: raw.structuredContent?.result, text: raw.content?.[0]?.text };
+      };
+      valueOf(await h.exec(`await state.set("k", "original");
+        return await skills.save({ name: "kept", description: "Kept.", code: "return 1" })`));
+      const ATTEMPTS = `
+        const out = [];
+        for (const f of [() => state.set("k", "changed"), () => state.delete("k"),
+                         () => skills.save({ name: "planted", description: "d", code: "return 2" }),
+                         () => skills.delete("kept"), () => content.stash("x")]) {
+          try { await f(); out.push("done"); } catch (e) { out.push([e.name, e.decision ?? null]); }
+        }
+        return out;`;
+      const notGranted = ['ToolPolicyError', 'not_granted'];
+      assert.deepEqual(valueOf(await run(ATTEMPTS, { allow: [] })), Array(5).fill(notGranted));
+      assert.deepEqual(valueOf(await run(ATTEMPTS, { allow: ['crm.*'] })), Array(5).fill(notGranted));
+      const zero = valueOf(await run(ATTEMPTS, { maxToolCalls: 0 }));
+      assert.deepEqual(zero, Array(5).fill(['Error', null]));
+      const msg = await run('try { await state.set("k", 1); } catch (e) { return e.message; }', { maxToolCalls: 0 });
+      assert.equal(valueOf(msg), 'tool calls are not allowed in this execution (maxToolCalls is 0)');
+      // nothing changed: the value, the saved skill, no planted skill
+      assert.deepEqual(valueOf(await h.exec(`return [await state.get("k"), (await skills.list()).map((s) => s.name)]`)),
+        ['original', ['kept']]);
+      // a grant names the built-ins like tools; reads are granted separately from writes
+      const granted = await run(`await state.set("k", "granted"); try { await skills.delete("kept"); } catch (e) { return [await state.get("k"), e.decision]; }`,
+        { allow: ['state.*'] });
+      assert.deepEqual(valueOf(granted), ['granted', 'not_granted']);
+      // every built-in call counts: the third of these fails under maxToolCalls 2
+      const capped = await run(`const out = [];
+        for (let i = 0; i < 4; i++) { try { await state.set("n" + i, i); out.push(i); } catch (e) { out.push(e.message); } }
+        return out;`, { maxToolCalls: 2 });
+      assert.deepEqual(valueOf(capped), [0, 1, 'tool call limit reached: at most 2 calls per execution',
+        'tool call limit reached: at most 2 calls per execution']);
+      assert.deepEqual(valueOf(await h.exec('return [await state.get("n1"), await state.get("n2")]')), [1, null]);
+      // searchTools and describeTool stay free under maxToolCalls 0
+      assert.equal(valueOf(await run('await searchTools("x"); await describeTool("skills.kept"); return 6 * 7', { maxToolCalls: 0 })), 42);
     });
 
     test('quotas: maxValueBytes and maxTotalBytes give StateError code "quota"', async () => {

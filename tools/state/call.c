@@ -1,9 +1,9 @@
 /* The gate of the built-in host calls (state.*, skills.*, content.stash): the
  * same policy as a downstream tool, under the names "state.<op>", "skills.<op>"
  * and "content.stash" (reads, and the stash, which changes nothing outside the
- * server, count as read-only), the dry run (writes are recorded, not done),
- * approval of `ask` through the execution's approver, one audit line per
- * call; then the service does the work. skills.<name>(args) itself is not
+ * server, count as read-only), the execution's grant, the dry run (writes are
+ * recorded, not done), approval of `ask` through the execution's approver,
+ * one audit line per call; then the service does the work. skills.<name>(args) itself is not
  * gated: every tool the skill's code calls is. */
 #include "tools/registry_internal.h"
 #include "tools/policy/audit.h"
@@ -127,6 +127,38 @@ static struct tools_call *ask(struct tools_registry *r, struct tools_exec *x, co
 
 /* --- the gate ------------------------------------------------------------------------------ */
 
+/* The execution's grant (execute_code's "allow") covers the built-ins as it
+ * covers tools: "state.set" is granted by "state.*", "*", ... */
+static int granted(const struct tools_exec *x, const char *server, const char *name)
+{
+    if (x == NULL || x->grant == NULL)
+        return 1;
+    struct tools_policy_names n = {server, server, name, name};
+    return tools_policy_granted(x->grant, &n);
+}
+
+/* Replies ToolPolicyError for a denied or not granted built-in; finishes
+ * the audit event (consumed). */
+static void refuse(struct tools_registry *r, const char *qualified, int denied, cJSON *ev,
+                   uint64_t t0, tools_reply_cb *cb, void *ud)
+{
+    char msg[300];
+    if (denied)
+        snprintf(msg, sizeof msg,
+                 "\"%s\" is denied by this server's policy; nothing was done. Retrying will not "
+                 "help.",
+                 qualified);
+    else
+        snprintf(msg, sizeof msg,
+                 "\"%s\" was not granted to this execution (execute_code's \"allow\" argument "
+                 "lists what it may call); nothing was done. Retrying will not help.",
+                 qualified);
+    tools__reply_refusal(cb, ud, "ToolPolicyError", msg, qualified, "decision",
+                         denied ? "deny" : "not_granted");
+    audit_decision(ev, denied ? "denied" : "not_granted");
+    tools__audit_finish(r, ev, "not_sent", t0, 0);
+}
+
 static void plan(struct tools_exec *x, const char *qualified, const cJSON *args, tools_reply_cb *cb,
                  void *ud)
 {
@@ -180,15 +212,8 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
         tools_audit_add_arguments(r->o.audit, ev, args);
     }
     enum tools_policy_decision d = decide(r, server, name, read);
-    if (d == TOOLS_POLICY_DENY) {
-        char msg[200];
-        snprintf(msg, sizeof msg,
-                 "\"%s\" is denied by this server's policy; nothing was done. Retrying will not "
-                 "help.",
-                 qualified);
-        tools__reply_refusal(cb, ud, "ToolPolicyError", msg, qualified, "decision", "deny");
-        audit_decision(ev, "denied");
-        tools__audit_finish(r, ev, "not_sent", t0, 0);
+    if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
+        refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
         return NULL;
     }
     if (x && x->dry_run && !read) {
