@@ -7,6 +7,7 @@
 #include "common/alloc.h"
 #include "common/log.h"
 #include "common/random.h"
+#include "common/sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -147,8 +148,11 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
            mcp_http__session_find(h, s->id, SESSION_SSE));
     struct mcp_channel ch = {s, session_send, NULL};
     s->server = mcp_server_new(&h->cfg.server, &ch);
-    char principal[40];
-    snprintf(principal, sizeof principal, "http-session:%.8s", s->id);
+    /* All of the id, digested: the principal is stored (state scope) and
+     * logged (audit), and the id itself is the session's credential. */
+    char principal[sizeof "http-session:" + 64], digest[65];
+    sha256_hex(s->id, strlen(s->id), digest);
+    snprintf(principal, sizeof principal, "http-session:%s", digest);
     mcp_server_set_principal(s->server, principal);
     if (h->cfg.auth_token) /* the token is who it is, across sessions and restarts */
         mcp_server_set_state_principal(s->server, "http-token");

@@ -252,7 +252,7 @@ for (const transport of ['stdio', 'streamable-http']) {
       const code = 'await tools.crm.search_items({q: "audit"}); try { await tools.crm.send_note({to: "x"}) } catch {} ; try { await callTool("crm.nope") } catch {}; return 1';
       assert.equal(last[0].codeSha256, createHash('sha256').update(code).digest('hex'));
       assert.equal(last[0].principal, transport === 'stdio' ? 'stdio' : last[0].principal);
-      if (transport !== 'stdio') assert.match(last[0].principal, /^http-session:[0-9a-f]{8}$/);
+      if (transport !== 'stdio') assert.match(last[0].principal, /^http-session:[0-9a-f]{64}$/);
       const calls = last.slice(1, -1).map((l) => [l.tool, l.decision, l.outcome]);
       assert.deepEqual(calls, [['crm.search_items', 'allow', 'ok'], ['crm.send_note', 'denied', 'not_sent'], ['crm.nope', 'invalid', 'not_sent']]);
       const args = JSON.stringify({ q: 'audit' });

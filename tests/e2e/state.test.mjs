@@ -179,16 +179,21 @@ for (const transport of STATE_TRANSPORTS) {
 }
 
 test('scope "principal": two HTTP sessions do not see each other; scope "server": they share', async () => {
-  for (const scope of ['principal', 'server']) {
-    const { file } = stateConfig(dir, { db: `scope-${scope}.db`, state: { scope } });
+  // an instanceId as long as the 8 characters the scope was once cut to: every session id begins alike
+  for (const [scope, http] of [['principal'], ['server'], ['principal', { instanceId: 'instance1' }], ['principal', { instanceId: 'abc' }]]) {
+    const label = `${scope}${http ? `-${http.instanceId}` : ''}`;
+    const { file } = stateConfig(dir, { db: `scope-${label}.db`, state: { scope }, http });
     const h = await open(file, 'streamable-http');
-    const other = await secondClient(h);
+    const others = [await secondClient(h), await secondClient(h)];
     try {
       valueOf(await h.exec('return await state.set("mine", "a")'));
-      const seen = valueOf(await other.exec('return (await state.list()).length'));
-      assert.equal(seen, scope === 'server' ? 1 : 0, `scope ${scope}`);
+      for (const other of others) {
+        const seen = valueOf(await other.exec('return (await state.list()).length'));
+        assert.equal(seen, scope === 'server' ? 1 : 0, `scope ${label}`);
+      }
+      assert.deepEqual(valueOf(await h.exec('return await state.list()')), ['mine'], label);
     } finally {
-      await other.close();
+      for (const other of others) await other.close();
     }
   }
 });

@@ -4,7 +4,9 @@
  * missing directory is created; a corrupt file, a read-only file and a
  * database locked by another connection, a full disk (a file size limit)
  * give FAILED with a sentence and leave the old value, and
- * the store recovers when the file is fixed; skills rows round-trip. */
+ * the store recovers when the file is fixed; skills rows round-trip; a
+ * database of schema version 0 loses the rows of the scopes built from
+ * 8-character session id prefixes, and only those. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -268,6 +270,58 @@ static void test_skills_rows(void **st)
     tools_state_free(s);
 }
 
+/* A version-0 database (no user_version) with rows in four scopes. */
+static void write_v0_database(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/sub/dir", dir);
+    assert_int_equal(system(cmd), 0);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *sql =
+        "CREATE TABLE state(scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, "
+        "version INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(scope, key)) WITHOUT ROWID;"
+        "INSERT INTO state VALUES('http-session:abcdefgh','k','1',1,1);"
+        "INSERT INTO state VALUES('http-session:"
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef','k','2',1,1);"
+        "INSERT INTO state VALUES('stdio','k','3',1,1);"
+        "INSERT INTO state VALUES('http-token','k','4',1,1);";
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static void scope_value_is(struct tools_state *s, const char *scope, const char *want)
+{
+    char *json = NULL;
+    int64_t v = 0;
+    int rc = tools_state_get(s, scope, "k", &json, &v, err);
+    if (want == NULL) {
+        assert_int_equal(rc, TOOLS_STATE_ABSENT);
+    } else {
+        assert_int_equal(rc, TOOLS_STATE_OK);
+        assert_string_equal(json, want);
+    }
+    free(json);
+}
+
+static void test_migrate_prefix_scopes(void **st)
+{
+    (void) st;
+    write_v0_database();
+    struct tools_state *s = open_store(0, 0);
+    scope_value_is(s, "http-session:abcdefgh", NULL);
+    scope_value_is(s, "http-session:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                 "2");
+    scope_value_is(s, "stdio", "3");
+    scope_value_is(s, "http-token", "4");
+    int64_t v = 0;
+    assert_int_equal(tools_state_set(s, "http-session:abcdefgh", "k", "5", -1, &v, err), 0);
+    tools_state_free(s);
+    s = open_store(0, 0); /* migrated once: nothing is deleted at the next opening */
+    scope_value_is(s, "http-session:abcdefgh", "5");
+    tools_state_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +334,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skills_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_prefix_scopes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

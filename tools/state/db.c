@@ -23,6 +23,43 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS skills(name TEXT PRIMARY KEY, description TEXT NOT NULL, "
     "input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL);";
 
+/* Schema version 1 (PRAGMA user_version): an HTTP session's scope is the
+ * digest of its whole id. Rows of the scopes that version 0 built from the
+ * first 8 characters of session ids ("http-session:" and 8 characters) were
+ * shared by every session whose ids began alike (with an instanceId, by
+ * all of them): nobody can own them, so they are deleted, once. */
+static const char migrate_v1[] =
+    "BEGIN IMMEDIATE;"
+    "DELETE FROM state WHERE scope LIKE 'http-session:%' AND length(scope) = 21;"
+    "PRAGMA user_version=1;"
+    "COMMIT;";
+
+/* The user_version of db, or -1 on failure. */
+static int schema_version(const struct tools_state *s)
+{
+    sqlite3_stmt *st = NULL;
+    int v = -1;
+    if (s->sq->prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+        s->sq->step(st) == SQLITE_ROW)
+        v = (int) s->sq->column_int64(st, 0);
+    s->sq->finalize(st);
+    return v;
+}
+
+/* Brings an older database to the current schema version. */
+static int migrate(struct tools_state *s)
+{
+    int v = schema_version(s);
+    if (v < 0)
+        return s->sq->extended_errcode(s->db);
+    if (v >= 1)
+        return SQLITE_OK;
+    int rc = s->sq->exec(s->db, migrate_v1, NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        s->sq->exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
 struct tools_state *tools_state_new(const struct tools_state_options *o)
 {
     struct tools_state *s = xcalloc(1, sizeof *s);
@@ -161,6 +198,8 @@ int tools__state_open(struct tools_state *s, char *err)
     s->db = db;
     s->sq->busy_timeout(db, (int) s->o.busy_timeout_ms);
     rc = s->sq->exec(db, schema, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = migrate(s);
     if (rc != SQLITE_OK) {
         tools__state_fail(s, s->sq->extended_errcode(db), "cannot open it", err);
         close_db(s);

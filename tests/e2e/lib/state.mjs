@@ -15,10 +15,11 @@ import { connectSdk } from './sdk.mjs';
 export const STATE_TRANSPORTS = ['stdio', 'streamable-http'];
 
 /** Writes a config with `codemode` settings and the database at dir/<db>; returns {file, db}. */
-export function stateConfig(dir, { state = {}, skills, policy, audit, mcpServers = {}, db = 'state.db', maxToolCalls } = {}) {
+export function stateConfig(dir, { state = {}, skills, policy, audit, mcpServers = {}, db = 'state.db', maxToolCalls, http } = {}) {
   const dbPath = path.join(dir, db);
   const codemode = { state: state === false ? false : { path: dbPath, ...state } };
   if (maxToolCalls !== undefined) codemode.maxToolCalls = maxToolCalls;
+  if (http) codemode.http = http;
   if (skills !== undefined) codemode.skills = skills;
   if (policy) codemode.policy = policy;
   if (audit) codemode.audit = audit;
