@@ -180,12 +180,10 @@ static int foreign(const struct mcp_server *s, const char *state, char *msg, siz
     return 1;
 }
 
-static const char *check_retry(struct mcp_server *s, const cJSON *params, struct mcp_park **out,
-                               char *msg, size_t msgsz)
+static const char *check_retry(struct mcp_server *s, const cJSON *params, const char *code,
+                               struct mcp_park **out, char *msg, size_t msgsz)
 {
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(params, "requestState");
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
-    const cJSON *code = cJSON_GetObjectItemCaseSensitive(args, "code");
     const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
     if (!cJSON_IsString(state))
         return "requestState must be a string";
@@ -198,19 +196,18 @@ static const char *check_retry(struct mcp_server *s, const cJSON *params, struct
         return "requestState is unknown, expired or already used: start the call again without "
                "it";
     char sha[65];
-    if (!cJSON_IsString(code) ||
-        (sha256_hex(code->valuestring, strlen(code->valuestring), sha), strcmp(sha, p->code_sha)))
+    if (code == NULL || (sha256_hex(code, strlen(code), sha), strcmp(sha, p->code_sha)))
         return "requestState belongs to another call: retry with the same arguments";
     *out = p;
     return NULL;
 }
 
-void mcp_park_resume(struct mcp_request *r, const cJSON *params)
+void mcp_park_resume(struct mcp_request *r, const cJSON *params, const char *code)
 {
     struct mcp_server *s = r->server;
     struct mcp_park *p = NULL;
     char msg[400];
-    const char *why = check_retry(s, params, &p, msg, sizeof msg);
+    const char *why = check_retry(s, params, code, &p, msg, sizeof msg);
     if (why) {
         mcp_request_error(r, RPC_INVALID_PARAMS, why, NULL);
         return;

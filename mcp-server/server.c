@@ -391,22 +391,31 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params)
                           NULL);
         return;
     }
-    if (strcmp(name->valuestring, "execute_code") != 0 &&
-        mcp_skill_tools_call(r, name->valuestring,
-                             cJSON_GetObjectItemCaseSensitive(params, "arguments")))
+    const cJSON *arguments = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    int execute = strcmp(name->valuestring, "execute_code") == 0;
+    if (mcp_is_modern(r->rev) && cJSON_HasObjectItem(params, "requestState")) {
+        /* the retry after an input_required result, before any dispatch: it
+         * resumes the parked run (of execute_code or of a skill tool), never
+         * starts another */
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(arguments, "code");
+        char *skill = execute ? NULL : mcp_skill_tools_code(r->server, name->valuestring, arguments);
+        const char *program = skill                            ? skill
+                              : execute && cJSON_IsString(code) ? code->valuestring
+                                                                : NULL;
+        mcp_park_resume(r, params, program);
+        free(skill);
         return;
-    if (strcmp(name->valuestring, "execute_code") != 0) {
+    }
+    if (!execute && mcp_skill_tools_call(r, name->valuestring, arguments))
+        return;
+    if (!execute) {
         char msg[300];
         snprintf(msg, sizeof msg, "Unknown tool: %.200s (this server has one tool, execute_code)",
                  name->valuestring);
         mcp_request_error(r, RPC_INVALID_PARAMS, msg, NULL);
         return;
     }
-    if (mcp_is_modern(r->rev) && cJSON_HasObjectItem(params, "requestState")) {
-        mcp_park_resume(r, params); /* the retry after an input_required result */
-        return;
-    }
-    mcp_execute(r, cJSON_GetObjectItemCaseSensitive(params, "arguments"));
+    mcp_execute(r, arguments);
 }
 
 static void handle_set_level(struct mcp_request *r, const cJSON *params)

@@ -83,9 +83,11 @@ void mcp_request_progress(struct mcp_request *r, const char *message);
 void mcp_request_log(struct mcp_request *r, const char *console_level, const char *text);
 
 /* skill_tools.c: saved skills as tools of this server (exposeAsTools):
- * appends them to a tools/list answer; runs a call of one (returns 1), or
- * returns 0 when `name` is not an exposed skill. */
+ * appends them to a tools/list answer; the execute_code program a call of
+ * one runs (malloc'd), or NULL when `name` is not an exposed skill; runs a
+ * call of one (returns 1), or returns 0 when `name` is not an exposed skill. */
 void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools);
+char *mcp_skill_tools_code(const struct mcp_server *s, const char *name, const cJSON *arguments);
 int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments);
 
 /* execute.c */
@@ -144,7 +146,9 @@ void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
  * answered in every case. A phantom request of a park was freed. Parks left
  * when the server is freed. */
 void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
-void mcp_park_resume(struct mcp_request *r, const cJSON *params);
+/* code: the program the retried call stands for (execute_code's
+ * arguments.code, or a skill tool's program), which must be the parked one. */
+void mcp_park_resume(struct mcp_request *r, const cJSON *params, const char *code);
 void mcp_park_phantom_freed(struct mcp_park *p);
 void mcp_park_free_all(struct mcp_server *s);
 

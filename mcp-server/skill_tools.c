@@ -47,10 +47,10 @@ static int is_skill(const struct mcp_server *s, const char *name)
     return 0;
 }
 
-int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments)
+char *mcp_skill_tools_code(const struct mcp_server *s, const char *name, const cJSON *arguments)
 {
-    if (!exposed(r->server) || !is_skill(r->server, name))
-        return 0;
+    if (!exposed(s) || !is_skill(s, name))
+        return NULL;
     char *args = arguments ? json_print(arguments) : xstrdup("{}");
     struct buf code;
     buf_init(&code, 0);
@@ -58,9 +58,17 @@ int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *a
     buf_append_json_string(&code, name, strlen(name));
     buf_printf(&code, "](%s);", args);
     free(args);
+    return buf_steal(&code);
+}
+
+int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments)
+{
+    char *code = mcp_skill_tools_code(r->server, name, arguments);
+    if (code == NULL)
+        return 0;
     cJSON *call = cJSON_CreateObject();
-    cJSON_AddStringToObject(call, "code", code.data);
-    buf_free(&code);
+    cJSON_AddStringToObject(call, "code", code);
+    free(code);
     mcp_execute(r, call);
     cJSON_Delete(call);
     return 1;

@@ -381,6 +381,46 @@ describe('2026-07-28 (stateless) requests: input_required', () => {
       await srv.stop();
     }
   });
+
+  test('a skill exposed as a tool: the retry resumes the parked run; the approved call is sent once', async () => {
+    const logFile = path.join(TMP, 'skill-tool.calls.jsonl');
+    const file = path.join(TMP, 'skill-tool.json');
+    fs.writeFileSync(file, JSON.stringify({
+      mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
+      codemode: { state: { path: path.join(TMP, 'skill-tool.db') }, skills: { exposeAsTools: true } },
+    }));
+    const srv = await HttpServer.start(['--config', file], { label: 'approval skill tool' });
+    try {
+      const wire = new Wire('approval skill tool');
+      const send = (params, id) => modernCall(srv, wire, 'tools/call', params, { meta: CAPS, headers: { Connection: 'close' }, id });
+      const saved = await send({ name: 'execute_code', arguments: { code: `return await skills.save({ name: "purge",
+        description: "Deletes an item.", inputSchema: { type: "object", properties: { id: { type: "string" } } },
+        code: "return (await tools.crm.delete_item({ id: args.id })).done" })` } }, 1);
+      assert.deepEqual(saved.messages.at(-1).result?.structuredContent?.result, { name: 'purge' }, JSON.stringify(saved.messages.at(-1)));
+      const args = { id: 'once' };
+      const r1 = await send({ name: 'purge', arguments: args }, 2);
+      const res1 = r1.messages.at(-1).result;
+      assert.equal(res1?.resultType, 'input_required', JSON.stringify(r1.messages.at(-1)));
+      const [k] = Object.keys(res1.inputRequests);
+      const answer = { inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState };
+      const r2 = await send({ name: 'purge', arguments: args, ...answer }, 3);
+      const res2 = r2.messages.at(-1).result;
+      assert.equal(res2?.resultType, 'complete', JSON.stringify(r2.messages.at(-1)));
+      assert.equal(res2.structuredContent.result, 'delete_item');
+      // replayed (the same answer again), or with other arguments: refused, nothing runs again
+      for (const [extra, re] of [[{ arguments: args }, /requestState is unknown, expired or already used/],
+        [{ arguments: { id: 'other' } }, /requestState is unknown, expired or already used/]]) {
+        const again = await send({ name: 'purge', ...answer, ...extra }, 4);
+        assert.match(again.messages.at(-1).error?.message ?? '', re);
+      }
+      await sleep(200);
+      assert.deepEqual(readLog(logFile), [{ tool: 'delete_item', arguments: { id: 'once' } }], 'sent exactly once');
+      const ok = await send({ name: 'execute_code', arguments: { code: 'return 6 * 7' } }, 5);
+      assert.equal(ok.messages.at(-1).result?.structuredContent?.result, 42);
+    } finally {
+      await srv.stop();
+    }
+  });
 });
 
 describe('run: --approve and the terminal prompt', () => {
