@@ -105,6 +105,8 @@ static struct tools_state_service *start_state(struct app *a)
         .state = c->state,
         .skills = c->skills,
         .per_principal = c->per_principal,
+        .skills_per_principal = c->skills_per_principal,
+        .skill_admins = c->skill_admins,
         .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms},
         .skills_changed = tools_changed,
         .skills_changed_ud = a,
@@ -557,7 +559,7 @@ static void inspected(void *ud)
 {
     struct inspect *in = ud;
     struct app *a = in->a;
-    char *text = in->check ? tools_registry_report(a->tools) : tools_registry_declarations_full(a->tools);
+    char *text = in->check ? tools_registry_report(a->tools) : tools_registry_declarations_full(a->tools, NULL);
     fputs(text, stdout);
     fflush(stdout);
     free(text);

@@ -131,7 +131,7 @@ cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev)
     buf_init(&d, 0);
     buf_append_str(&d, contract);
     add_limits(&d, l);
-    char *decls = tools_registry_declarations(s->cfg.tools);
+    char *decls = tools_registry_declarations(s->cfg.tools, mcp_state_principal(s));
     buf_append_str(&d, "\nTools available to the program (TypeScript declarations):\n");
     buf_append_str(&d, decls);
     free(decls);

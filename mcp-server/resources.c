@@ -73,7 +73,8 @@ void mcp_resources_list(struct mcp_request *r)
 static char *resource_text(struct mcp_request *r, const char *uri)
 {
     if (strcmp(uri, DECLS_URI) == 0)
-        return tools_registry_declarations_full(r->server->cfg.tools);
+        return tools_registry_declarations_full(r->server->cfg.tools,
+                                                mcp_state_principal(r->server));
     size_t plen = strlen(SERVER_PREFIX), slen = strlen(SERVER_SUFFIX), n = strlen(uri);
     if (n <= plen + slen || strncmp(uri, SERVER_PREFIX, plen) != 0 ||
         strcmp(uri + n - slen, SERVER_SUFFIX) != 0)

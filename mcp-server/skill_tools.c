@@ -20,8 +20,9 @@ void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools)
 {
     if (!exposed(s))
         return;
+    cJSON *seen = tools_state_service_skills(s->cfg.state, mcp_state_principal(s));
     const cJSON *row;
-    cJSON_ArrayForEach(row, tools_state_service_skills(s->cfg.state))
+    cJSON_ArrayForEach(row, seen)
     {
         cJSON *t = cJSON_CreateObject();
         cJSON_AddItemToObject(t, "name",
@@ -34,17 +35,22 @@ void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools)
             cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(row, "inputSchema"), 1));
         cJSON_AddItemToArray(tools, t);
     }
+    cJSON_Delete(seen);
 }
 
+/* 1 when the principal of s sees a skill of that name. */
 static int is_skill(const struct mcp_server *s, const char *name)
 {
+    cJSON *seen = tools_state_service_skills(s->cfg.state, mcp_state_principal(s));
     const cJSON *row;
-    cJSON_ArrayForEach(row, tools_state_service_skills(s->cfg.state))
+    int found = 0;
+    cJSON_ArrayForEach(row, seen)
     {
         if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "name")->valuestring, name) == 0)
-            return 1;
+            found = 1;
     }
-    return 0;
+    cJSON_Delete(seen);
+    return found;
 }
 
 char *mcp_skill_tools_code(const struct mcp_server *s, const char *name, const cJSON *arguments)

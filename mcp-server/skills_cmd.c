@@ -71,7 +71,7 @@ int skills_cmd_run(const struct config *cfg, const struct cli *cli, const char *
             tools_state_service_free(s);
             return 2;
         }
-        ok = tools_state_service_save(s, skill, &b);
+        ok = tools_state_service_save(s, skill, NULL, &b); /* the CLI: the server's skill */
         cJSON_Delete(skill);
     } else {
         cJSON *args = cJSON_CreateObject();

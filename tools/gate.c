@@ -316,7 +316,8 @@ static void describe(struct tools_registry *r, struct tools_exec *x, const char 
     char *why = NULL, *text = NULL;
     const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
     if (t == NULL && strncmp(name, "skills.", 7) == 0)
-        text = tools_state_service_describe(r->o.state, name + 7); /* a saved skill */
+        text = tools_state_service_describe(r->o.state, x ? x->principal : NULL,
+                                            name + 7); /* a saved skill */
     if (t == NULL && text == NULL) {
         tools__reply_error(cb, ud, "Error", why, NULL);
         free(why);
@@ -335,8 +336,10 @@ static void describe(struct tools_registry *r, struct tools_exec *x, const char 
     free(text);
 }
 
-/* Adds the saved skills that match to a searchTools answer (consumed). */
-static char *search_with_skills(struct tools_registry *r, const char *query, char *json)
+/* Adds the saved skills that match (of those principal sees) to a
+ * searchTools answer (consumed). */
+static char *search_with_skills(struct tools_registry *r, const char *principal, const char *query,
+                                char *json)
 {
     cJSON *hits = json_parse(json, strlen(json));
     free(json);
@@ -344,7 +347,7 @@ static char *search_with_skills(struct tools_registry *r, const char *query, cha
         cJSON_Delete(hits);
         hits = cJSON_CreateArray();
     }
-    tools_state_service_search(r->o.state, query, hits);
+    tools_state_service_search(r->o.state, principal, query, hits);
     char *out = json_print(hits);
     cJSON_Delete(hits);
     return out;
@@ -364,7 +367,7 @@ static struct tools_call *host_call(struct tools_registry *r, struct tools_exec 
         return tools__builtin_call(r, x, op, name, args, cb, ud);
     char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT, x ? x->grant : NULL);
     if (tools_state_service_has_skills(r->o.state))
-        json = search_with_skills(r, name, json);
+        json = search_with_skills(r, x ? x->principal : NULL, name, json);
     cb(ud, 1, json, strlen(json));
     free(json);
     return NULL;
@@ -456,7 +459,7 @@ char *tools_exec_catalog(struct tools_exec *x)
 
 char *tools_exec_builtins(struct tools_exec *x)
 {
-    return tools_state_service_worker_json(x->r->o.state);
+    return tools_state_service_worker_json(x->r->o.state, x->principal);
 }
 
 const cJSON *tools_exec_planned(const struct tools_exec *x)

@@ -444,8 +444,9 @@ char *tools_registry_catalog(struct tools_registry *r)
     return xstrdup(r->worker_json);
 }
 
-/* text (consumed) followed by the declarations of state and skills. */
-static char *with_builtins(struct tools_registry *r, char *text)
+/* text (consumed) followed by the declarations of state and the skills
+ * principal sees. */
+static char *with_builtins(struct tools_registry *r, const char *principal, char *text)
 {
     if (r->o.state == NULL)
         return text;
@@ -453,18 +454,18 @@ static char *with_builtins(struct tools_registry *r, char *text)
     buf_init(&b, 0);
     buf_append_str(&b, text);
     free(text);
-    tools_state_service_declarations(r->o.state, &b);
+    tools_state_service_declarations(r->o.state, principal, &b);
     return buf_steal(&b);
 }
 
-char *tools_registry_declarations(struct tools_registry *r)
+char *tools_registry_declarations(struct tools_registry *r, const char *principal)
 {
-    return with_builtins(r, xstrdup(r->decls));
+    return with_builtins(r, principal, xstrdup(r->decls));
 }
 
-char *tools_registry_declarations_full(struct tools_registry *r)
+char *tools_registry_declarations_full(struct tools_registry *r, const char *principal)
 {
-    return with_builtins(r, tools_catalog_declarations_full(r->catalog));
+    return with_builtins(r, principal, tools_catalog_declarations_full(r->catalog));
 }
 
 size_t tools_registry_servers(struct tools_registry *r, char ***ids, char ***names)

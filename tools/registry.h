@@ -128,11 +128,12 @@ const cJSON *tools_exec_planned(const struct tools_exec *x);
 const char *tools_exec_pattern_problem(const char *pattern);
 
 /* TypeScript declarations for the execute_code description (full while
- * within the budget, else the compact index), malloc'd. */
-char *tools_registry_declarations(struct tools_registry *r);
+ * within the budget, else the compact index), with the skills `principal`
+ * sees (NULL: every skill), malloc'd. */
+char *tools_registry_declarations(struct tools_registry *r, const char *principal);
 
 /* The full declarations (resources, `mcp-codemode types`), malloc'd. */
-char *tools_registry_declarations_full(struct tools_registry *r);
+char *tools_registry_declarations_full(struct tools_registry *r, const char *principal);
 
 /* The servers whose tools programs can call now, as resource names: for
  * each, its sanitised id (the resource codemode://servers/<id>.d.ts) and

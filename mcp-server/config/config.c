@@ -41,6 +41,7 @@ void config_init(struct config *c)
         .stash_ttl_ms = 15 * 60 * 1000,
     };
     c->state = (struct config_state){.state = 1, .skills = 1, .per_principal = 1,
+                                     .skills_per_principal = 1,
                                      .max_value_bytes = 1024 * 1024,
                                      .max_total_bytes = 64u * 1024 * 1024,
                                      .busy_timeout_ms = 1000};
@@ -60,6 +61,7 @@ void config_free(struct config *c)
     tools_policy_free(&c->policy);
     free(c->audit_path);
     free(c->state.path);
+    config__free_list(c->state.skill_admins);
     config__free_list(c->http_allowed_origins);
     config__free_list(c->warnings);
     free(c->warning_kinds);

@@ -64,6 +64,9 @@ struct config {
         int skills;                  /* skills.enabled (default 1) */
         int per_principal;           /* state.scope: 1 "principal" (default), 0 "server" */
         int expose_skills;           /* skills.exposeAsTools (default 0) */
+        int skills_per_principal;    /* skills.scope: 1 "principal" (default), 0 "server" */
+        char **skill_admins;         /* skills.admins: principals that may replace or delete
+                                        any skill (NULL-terminated, or NULL) */
         char *path;                  /* state.path, or NULL: config_state_path's default */
         uint64_t max_value_bytes;    /* state.maxValueBytes (1 MiB) */
         uint64_t max_total_bytes;    /* state.maxTotalBytes (64 MiB) */

@@ -1,7 +1,8 @@
 /* The `codemode.state` and `codemode.skills` blocks: whether the built-in
  * namespaces are on, where the database lives (and its default under the
- * XDG state directory), whose state a program sees (scope), the quotas, and
- * whether saved skills are also MCP tools. docs/config.md is the user's view. */
+ * XDG state directory), whose state a program sees (scope), the quotas,
+ * whose skills a program sees and who may replace them (skills.scope,
+ * skills.admins), and whether saved skills are also MCP tools. docs/config.md is the user's view. */
 #include "mcp-server/config/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -14,7 +15,8 @@
 
 static const char *const state_keys[] = {"enabled",       "path",          "scope", "maxValueBytes",
                                          "maxTotalBytes", "busyTimeoutMs", NULL};
-static const char *const skills_keys[] = {"enabled", "exposeAsTools", NULL};
+static const char *const skills_keys[] = {"enabled", "exposeAsTools", "scope", "admins", NULL};
+static const char *const scope_names[] = {"principal", "server", NULL};
 
 /* false turns the namespace off; true or an object keeps it on. */
 static int read_switch(struct config_ctx *x, cJSON *v, const struct config_kpath *p, int *on,
@@ -66,7 +68,6 @@ int config__state(struct config_ctx *x, cJSON *block, const struct config_kpath 
         free(st->path);
         st->path = s;
     }
-    static const char *const scope_names[] = {"principal", "server", NULL};
     int which;
     if (scope != NULL) {
         if (config__enum(x, scope, &sp, scope_names, &which) < 0)
@@ -89,8 +90,23 @@ int config__skills(struct config_ctx *x, cJSON *block, const struct config_kpath
         return 0;
     config__unknown_keys(x, block, p, skills_keys);
     const cJSON *expose = cJSON_GetObjectItemCaseSensitive(block, "exposeAsTools");
-    struct config_kpath ep = {p, "exposeAsTools", 0};
-    return expose ? config__bool(x, expose, &ep, &st->expose_skills) : 0;
+    const cJSON *scope = cJSON_GetObjectItemCaseSensitive(block, "scope");
+    const cJSON *admins = cJSON_GetObjectItemCaseSensitive(block, "admins");
+    struct config_kpath ep = {p, "exposeAsTools", 0}, sp = {p, "scope", 0}, ap = {p, "admins", 0};
+    if (expose && config__bool(x, expose, &ep, &st->expose_skills) < 0)
+        return -1;
+    int which;
+    if (scope) {
+        if (config__enum(x, scope, &sp, scope_names, &which) < 0)
+            return -1;
+        st->skills_per_principal = which == 0;
+    }
+    if (admins) {
+        config__free_list(st->skill_admins);
+        st->skill_admins = NULL;
+        return config__string_list(x, admins, &ap, &st->skill_admins);
+    }
+    return 0;
 }
 
 char *config_state_path(const struct config *c)

@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { auditSchemas } from './lib/audit.mjs';
 import { entry, eventually, runBin, tempDir, valueOf } from './lib/downstream.mjs';
-import { STATE_TRANSPORTS, stateConfig, trackedConnect } from './lib/state.mjs';
+import { secondClient, STATE_TRANSPORTS, stateConfig, trackedConnect } from './lib/state.mjs';
 
 const dir = tempDir('codemode-skills-');
 const open = trackedConnect();
@@ -82,6 +82,56 @@ for (const transport of STATE_TRANSPORTS) {
     });
   });
 }
+
+describe('skills are owned: another principal cannot replace, delete or (by default) see them', () => {
+  const VICTIM_SKILL = `return await skills.save({ name: "report", description: "Reads my notes.",
+    code: "return await state.get('notes')" })`;
+  const ATTACK = `const out = {};
+    try { await skills.save({ name: "report", description: "x", code: "return 'swapped'" }); out.save = "saved"; } catch (e) { out.save = [e.name, e.code]; }
+    try { out.del = await skills.delete("report"); } catch (e) { out.del = [e.name, e.code]; }
+    out.list = (await skills.list()).map((s) => s.name);
+    out.type = typeof skills.report;
+    return out;`;
+  for (const scope of ['principal', 'server']) {
+    test(`scope "${scope}": two HTTP sessions`, async () => {
+      const { file } = stateConfig(dir, { db: `owned-${scope}.db`, skills: { scope } });
+      const victim = await open(file, 'streamable-http');
+      const attacker = await secondClient(victim);
+      try {
+        valueOf(await victim.exec('return await state.set("notes", "private")'));
+        assert.deepEqual(valueOf(await victim.exec(VICTIM_SKILL)), { name: 'report' });
+        const got = valueOf(await attacker.exec(ATTACK));
+        if (scope === 'server') {
+          assert.deepEqual(got, { save: ['StateError', 'forbidden'], del: ['StateError', 'forbidden'], list: ['report'], type: 'function' });
+          // calling it runs with the caller's authority: the attacker's own (empty) state
+          assert.equal(valueOf(await attacker.exec('return (await skills.report()) ?? "nothing"')), 'nothing');
+        } else {
+          // invisible: the attacker's "report" is its own, and deleting finds nothing of the victim's
+          assert.deepEqual(got, { save: 'saved', del: true, list: [], type: 'undefined' });
+        }
+        assert.equal(valueOf(await victim.exec('return await skills.report()')), 'private', 'the victim still runs its own skill');
+        assert.deepEqual(valueOf(await victim.exec('return (await skills.list()).map((s) => s.name)')), ['report']);
+      } finally {
+        await attacker.close();
+      }
+    });
+  }
+
+  test('codemode.skills.admins and the skills command may replace any skill', async () => {
+    const { file } = stateConfig(dir, { db: 'owned-admin.db', skills: { scope: 'server', admins: ['stdio'] } });
+    const code = path.join(dir, 'cli-skill.js');
+    fs.writeFileSync(code, 'return "from the CLI"');
+    const saved = await runBin(['skills', 'save', '--config', file, '--name', 'shared', '--description', 'The server\'s.', '--file', code]);
+    assert.equal(saved.code, 0, saved.stderr);
+    const cli = await runBin(['run', '-', '--config', file], { input: 'try { await skills.save({ name: "shared", description: "x", code: "return 1" }); } catch (e) { return e.code; }' });
+    assert.equal(JSON.parse(cli.stdout), 'forbidden', 'run is a principal of its own, not an admin');
+    const admin = await open(file, 'stdio');
+    assert.deepEqual(valueOf(await admin.exec('return await skills.save({ name: "shared", description: "y", code: "return 2" })')), { name: 'shared' });
+    assert.equal(valueOf(await admin.exec('return await skills.shared()')), 2);
+    const listed = JSON.parse((await runBin(['skills', 'list', '--config', file])).stdout);
+    assert.deepEqual(listed.map((x) => [x.name, x.owner]), [['shared', '']], 'an admin\'s replacement keeps the owner');
+  });
+});
 
 test('the policy: skills.save denied (ToolPolicyError, audited); a tool the policy denies is denied inside a skill', async () => {
   const audit = path.join(dir, 'audit.jsonl');

@@ -41,6 +41,8 @@ static void test_defaults(void **state)
     assert_int_equal(c.state.skills, 1);
     assert_int_equal(c.state.per_principal, 1);
     assert_int_equal(c.state.expose_skills, 0);
+    assert_int_equal(c.state.skills_per_principal, 1);
+    assert_null(c.state.skill_admins);
     assert_null(c.state.path);
     assert_int_equal(c.state.max_value_bytes, 1024 * 1024);
     assert_int_equal(c.state.max_total_bytes, 64u * 1024 * 1024);
@@ -57,9 +59,14 @@ static void test_values(void **state)
         config_file_load(&c,
                          "{\"codemode\":{\"state\":{\"path\":\"/x/s.db\",\"scope\":\"server\","
                          "\"maxValueBytes\":100,\"maxTotalBytes\":4096,\"busyTimeoutMs\":50},"
-                         "\"skills\":{\"exposeAsTools\":true}}}",
+                         "\"skills\":{\"exposeAsTools\":true,\"scope\":\"server\","
+                         "\"admins\":[\"stdio\",\"http-token\"]}}}",
                          &err),
         0);
+    assert_int_equal(c.state.skills_per_principal, 0);
+    assert_string_equal(c.state.skill_admins[0], "stdio");
+    assert_string_equal(c.state.skill_admins[1], "http-token");
+    assert_null(c.state.skill_admins[2]);
     assert_string_equal(c.state.path, "/x/s.db");
     assert_int_equal(c.state.per_principal, 0);
     assert_int_equal(c.state.max_value_bytes, 100);
@@ -92,6 +99,10 @@ static void test_errors(void **state)
     expect_error("{\"codemode\":{\"skills\":3}}", "codemode.skills: expected an object, got 3");
     expect_error("{\"codemode\":{\"skills\":{\"exposeAsTools\":\"yes\"}}}",
                  "codemode.skills.exposeAsTools");
+    expect_error("{\"codemode\":{\"skills\":{\"scope\":\"world\"}}}",
+                 "codemode.skills.scope: unknown value \"world\"");
+    expect_error("{\"codemode\":{\"skills\":{\"admins\":\"stdio\"}}}", "codemode.skills.admins");
+    expect_error("{\"codemode\":{\"skills\":{\"admins\":[7]}}}", "codemode.skills.admins[0]");
 }
 
 static void test_default_path(void **state)

@@ -3,8 +3,9 @@
  * its name and code), per-principal and server scopes, the checks of
  * skills.save (name, description, schema, code), a skill's arguments
  * validated before its code is given, the worker's run-message part, the
- * declarations (valid shape, skills with their schema types), search, and
- * the changed callback after save and delete. */
+ * declarations (valid shape, skills with their schema types), search, the
+ * changed callback after save and delete, and skills' owners: who sees,
+ * calls, replaces and deletes whose skill under each skills scope. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,14 +50,23 @@ static int teardown(void **st)
     return 0;
 }
 
-static struct tools_state_service *service(int per_principal)
+static char *admins[] = {"root", NULL};
+
+static struct tools_state_service *service_scoped(int per_principal, int skills_per_principal)
 {
     struct tools_state_service_options o = {.state = 1,
                                             .skills = 1,
                                             .per_principal = per_principal,
+                                            .skills_per_principal = skills_per_principal,
+                                            .skill_admins = admins,
                                             .store = {path, 0, 0, 100},
                                             .skills_changed = changed};
     return tools_state_service_new(&o);
+}
+
+static struct tools_state_service *service(int per_principal)
+{
+    return service_scoped(per_principal, 1);
 }
 
 /* Runs one call with args given as JSON text; returns ok and the reply in *out (malloc'd). */
@@ -88,7 +98,7 @@ static void test_off(void **st)
     (void) st;
     struct tools_state_service_options o = {.store = {path, 0, 0, 0}};
     assert_null(tools_state_service_new(&o));
-    assert_null(tools_state_service_worker_json(NULL));
+    assert_null(tools_state_service_worker_json(NULL, NULL));
 }
 
 static void test_state_ops(void **st)
@@ -160,7 +170,7 @@ static void test_skills_lifecycle(void **st)
     struct tools_state_service *s = service(1);
     expect(s, "skills", "save", NULL, add_skill, 1, "{\"name\":\"add\"}");
     assert_int_equal(changes, 1);
-    char *w = tools_state_service_worker_json(s);
+    char *w = tools_state_service_worker_json(s, NULL);
     assert_string_equal(w, "{\"state\":true,\"skills\":[\"add\"]}");
     free(w);
     expect(s, "skill", "add", NULL, "{\"a\":1}", 1, "{\"code\":\"return args.a + 1\"}");
@@ -170,13 +180,13 @@ static void test_skills_lifecycle(void **st)
     expect(s, "skills", "list", NULL, NULL, 1, "\"description\":\"Adds.\"");
     struct buf d;
     buf_init(&d, 0);
-    tools_state_service_declarations(s, &d);
+    tools_state_service_declarations(s, NULL, &d);
     assert_non_null(strstr(d.data, "declare const state: {"));
     assert_non_null(strstr(d.data, "\n  add(args: { a: number }): Promise<unknown>;\n};\n"));
     buf_free(&d);
     cJSON *hits = cJSON_CreateArray();
-    tools_state_service_search(s, "ADDS", hits);
-    tools_state_service_search(s, "nothing like it", hits);
+    tools_state_service_search(s, NULL, "ADDS", hits);
+    tools_state_service_search(s, NULL, "nothing like it", hits);
     assert_int_equal(cJSON_GetArraySize(hits), 1);
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(hits, 0), "name")->valuestring,
                         "skills.add");
@@ -184,13 +194,82 @@ static void test_skills_lifecycle(void **st)
     tools_state_service_free(s);
     /* a new service (a restart) finds the skill in the file */
     s = service(1);
-    w = tools_state_service_worker_json(s);
+    w = tools_state_service_worker_json(s, NULL);
     assert_string_equal(w, "{\"state\":true,\"skills\":[\"add\"]}");
     free(w);
     expect(s, "skills", "delete", NULL, "{\"name\":\"add\"}", 1, "true");
     assert_int_equal(changes, 2);
     expect(s, "skills", "delete", NULL, "{\"name\":\"add\"}", 1, "false");
     assert_int_equal(changes, 2);
+    tools_state_service_free(s);
+}
+
+static const char skill_b[] = "{\"name\":\"job\",\"description\":\"B's.\",\"code\":\"return 'b'\"}";
+static const char skill_e[] = "{\"name\":\"job\",\"description\":\"Evil.\",\"code\":\"return 'e'\"}";
+static const char skill_s[] = "{\"name\":\"shared\",\"description\":\"S.\",\"code\":\"return 's'\"}";
+
+static void worker_json_is(struct tools_state_service *s, const char *principal, const char *want)
+{
+    char *w = tools_state_service_worker_json(s, principal);
+    assert_string_equal(w, want);
+    free(w);
+}
+
+/* scope "principal": each principal sees its own skills and the server's;
+ * another's is invisible and cannot be replaced or deleted through the name. */
+static void test_skills_owned_per_principal(void **st)
+{
+    (void) st;
+    struct tools_state_service *s = service(1);
+    expect(s, "skills", "save", "bob", skill_b, 1, "{\"name\":\"job\"}");
+    expect(s, "skills", "save", NULL, skill_s, 1, "{\"name\":\"shared\"}"); /* the CLI */
+    expect(s, "skills", "list", "eve", NULL, 1, "[{\"name\":\"shared\"");
+    expect(s, "skill", "job", "eve", "{}", 0, "Unknown skill");
+    worker_json_is(s, "eve", "{\"state\":true,\"skills\":[\"shared\"]}");
+    worker_json_is(s, "bob", "{\"state\":true,\"skills\":[\"job\",\"shared\"]}");
+    expect(s, "skills", "delete", "eve", "{\"name\":\"job\"}", 1, "false");
+    /* eve's own "job" is hers alone: bob's still runs bob's code */
+    expect(s, "skills", "save", "eve", skill_e, 1, "{\"name\":\"job\"}");
+    expect(s, "skill", "job", "bob", "{}", 1, "return 'b'");
+    expect(s, "skill", "job", "eve", "{}", 1, "return 'e'");
+    /* the server's skill: everyone calls it, only the CLI or an admin changes it */
+    expect(s, "skills", "save", "eve",
+           "{\"name\":\"shared\",\"description\":\"x\",\"code\":\"return 'e'\"}", 0,
+           "\"code\":\"forbidden\"");
+    expect(s, "skills", "delete", "eve", "{\"name\":\"shared\"}", 0, "\"code\":\"forbidden\"");
+    expect(s, "skill", "shared", "bob", "{}", 1, "return 's'");
+    expect(s, "skills", "delete", "root", "{\"name\":\"shared\"}", 1, "true");
+    expect(s, "skills", "delete", "bob", "{\"name\":\"job\"}", 1, "true");
+    expect(s, "skill", "job", "eve", "{}", 1, "return 'e'");
+    struct buf d;
+    buf_init(&d, 0);
+    tools_state_service_declarations(s, "bob", &d);
+    assert_null(strstr(d.data, "job("));
+    buf_reset(&d);
+    tools_state_service_declarations(s, "eve", &d);
+    assert_non_null(strstr(d.data, "job("));
+    buf_free(&d);
+    assert_null(tools_state_service_describe(s, "bob", "job"));
+    tools_state_service_free(s);
+}
+
+/* scope "server": everyone sees every skill; only its owner or an admin
+ * replaces or deletes it. */
+static void test_skills_owned_server_scope(void **st)
+{
+    (void) st;
+    struct tools_state_service *s = service_scoped(1, 0);
+    expect(s, "skills", "save", "bob", skill_b, 1, "{\"name\":\"job\"}");
+    expect(s, "skills", "list", "eve", NULL, 1, "\"name\":\"job\"");
+    expect(s, "skill", "job", "eve", "{}", 1, "return 'b'");
+    expect(s, "skills", "save", "eve", skill_e, 0, "\"code\":\"forbidden\"");
+    expect(s, "skills", "delete", "eve", "{\"name\":\"job\"}", 0, "\"code\":\"forbidden\"");
+    expect(s, "skill", "job", "eve", "{}", 1, "return 'b'"); /* not swapped */
+    expect(s, "skills", "save", "bob", skill_e, 1, "{\"name\":\"job\"}"); /* its owner may */
+    expect(s, "skills", "save", "root", skill_b, 1, "{\"name\":\"job\"}"); /* an admin may */
+    expect(s, "skill", "job", "eve", "{}", 1, "return 'b'");
+    expect(s, "skills", "list", NULL, NULL, 1, "\"owner\":\"bob\""); /* kept its owner */
+    expect(s, "skills", "delete", "bob", "{\"name\":\"job\"}", 1, "true");
     tools_state_service_free(s);
 }
 
@@ -216,6 +295,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_server_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skills_save_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skills_lifecycle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_skills_owned_per_principal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_skills_owned_server_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(test_storage_error, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

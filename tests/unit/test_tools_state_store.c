@@ -6,7 +6,8 @@
  * give FAILED with a sentence and leave the old value, and
  * the store recovers when the file is fixed; skills rows round-trip; a
  * database of schema version 0 loses the rows of the scopes built from
- * 8-character session id prefixes, and only those. */
+ * 8-character session id prefixes, and only those, and its skills become the
+ * server's; skills are keyed by (owner, name); a newer schema is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -253,10 +254,10 @@ static void test_skills_rows(void **st)
 {
     (void) st;
     struct tools_state *s = open_store(0, 0);
-    assert_int_equal(tools_state_skill_save(s, "b", "B", "{\"type\":\"object\"}", "return 1", err),
+    assert_int_equal(tools_state_skill_save(s, "", "b", "B", "{\"type\":\"object\"}", "return 1", err),
                      0);
-    assert_int_equal(tools_state_skill_save(s, "a", "A", "{}", "return 2", err), 0);
-    assert_int_equal(tools_state_skill_save(s, "a", "A2", "{}", "return 3", err), 0);
+    assert_int_equal(tools_state_skill_save(s, "", "a", "A", "{}", "return 2", err), 0);
+    assert_int_equal(tools_state_skill_save(s, "", "a", "A2", "{}", "return 3", err), 0);
     cJSON *all = NULL;
     assert_int_equal(tools_state_skill_load(s, &all, err), 0);
     assert_int_equal(cJSON_GetArraySize(all), 2);
@@ -265,8 +266,17 @@ static void test_skills_rows(void **st)
     assert_string_equal(cJSON_GetObjectItem(first, "code")->valuestring, "return 3");
     assert_true(cJSON_IsObject(cJSON_GetObjectItem(cJSON_GetArrayItem(all, 1), "inputSchema")));
     cJSON_Delete(all);
-    assert_int_equal(tools_state_skill_delete(s, "a", err), 0);
-    assert_int_equal(tools_state_skill_delete(s, "a", err), TOOLS_STATE_ABSENT);
+    assert_int_equal(tools_state_skill_delete(s, "", "a", err), 0);
+    assert_int_equal(tools_state_skill_delete(s, "", "a", err), TOOLS_STATE_ABSENT);
+    /* (owner, name) is the key: two owners' "b" are two rows */
+    assert_int_equal(tools_state_skill_save(s, "bob", "b", "Bob's", "{}", "return 4", err), 0);
+    assert_int_equal(tools_state_skill_delete(s, "eve", "b", err), TOOLS_STATE_ABSENT);
+    assert_int_equal(tools_state_skill_load(s, &all, err), 0);
+    assert_int_equal(cJSON_GetArraySize(all), 2);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(all, 0), "owner")->valuestring, "");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(all, 1), "owner")->valuestring,
+                        "bob");
+    cJSON_Delete(all);
     tools_state_free(s);
 }
 
@@ -285,7 +295,10 @@ static void write_v0_database(void)
         "INSERT INTO state VALUES('http-session:"
         "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef','k','2',1,1);"
         "INSERT INTO state VALUES('stdio','k','3',1,1);"
-        "INSERT INTO state VALUES('http-token','k','4',1,1);";
+        "INSERT INTO state VALUES('http-token','k','4',1,1);"
+        "CREATE TABLE skills(name TEXT PRIMARY KEY, description TEXT NOT NULL, input_schema TEXT "
+        "NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL);"
+        "INSERT INTO skills VALUES('old','Old.','{}','return 1',0);";
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
 }
@@ -319,6 +332,33 @@ static void test_migrate_prefix_scopes(void **st)
     tools_state_free(s);
     s = open_store(0, 0); /* migrated once: nothing is deleted at the next opening */
     scope_value_is(s, "http-session:abcdefgh", "5");
+    /* the skills of version 0 are the server's now (owner "") */
+    cJSON *all = NULL;
+    assert_int_equal(tools_state_skill_load(s, &all, err), 0);
+    assert_int_equal(cJSON_GetArraySize(all), 1);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(all, 0), "owner")->valuestring, "");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(all, 0), "code")->valuestring,
+                        "return 1");
+    cJSON_Delete(all);
+    tools_state_free(s);
+}
+
+/* A database of a newer schema is refused, with a sentence that says so. */
+static void test_newer_schema_refused(void **st)
+{
+    (void) st;
+    struct tools_state *s = open_store(0, 0);
+    int64_t v = 0;
+    assert_int_equal(tools_state_set(s, "stdio", "k", "1", -1, &v, err), 0);
+    tools_state_free(s);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version=99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_store(0, 0);
+    char *json = NULL;
+    assert_int_equal(tools_state_get(s, "stdio", "k", &json, &v, err), TOOLS_STATE_FAILED);
+    assert_non_null(strstr(err, "written by a newer mcp-codemode (schema version 99"));
     tools_state_free(s);
 }
 
@@ -335,6 +375,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skills_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_prefix_scopes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,8 +20,9 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS state(scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT "
     "NULL, version INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(scope, key)) WITHOUT "
     "ROWID;"
-    "CREATE TABLE IF NOT EXISTS skills(name TEXT PRIMARY KEY, description TEXT NOT NULL, "
-    "input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS skills(owner TEXT NOT NULL, name TEXT NOT NULL, description "
+    "TEXT NOT NULL, input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL, "
+    "PRIMARY KEY(owner, name));";
 
 /* Schema version 1 (PRAGMA user_version): an HTTP session's scope is the
  * digest of its whole id. Rows of the scopes that version 0 built from the
@@ -33,6 +34,33 @@ static const char migrate_v1[] =
     "DELETE FROM state WHERE scope LIKE 'http-session:%' AND length(scope) = 21;"
     "PRAGMA user_version=1;"
     "COMMIT;";
+
+/* Schema version 2: skills have owners, (owner, name) is the key. A skills
+ * table of version 0 or 1 (name the key, no owner) becomes the server's
+ * skills (owner ""): only the CLI or an admin may replace or delete them. */
+static const char migrate_v2_skills[] =
+    "BEGIN IMMEDIATE;"
+    "CREATE TABLE skills_v2(owner TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, "
+    "input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL, "
+    "PRIMARY KEY(owner, name));"
+    "INSERT INTO skills_v2 SELECT '', name, description, input_schema, code, saved FROM skills;"
+    "DROP TABLE skills;"
+    "ALTER TABLE skills_v2 RENAME TO skills;"
+    "PRAGMA user_version=2;"
+    "COMMIT;";
+
+/* 1 when the skills table has its owner column, 0 when not, -1 on failure. */
+static int skills_have_owner(const struct tools_state *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (s->sq->prepare_v2(s->db, "SELECT count(*) FROM pragma_table_info('skills') WHERE name='owner'",
+                          -1, &st, NULL) == SQLITE_OK &&
+        s->sq->step(st) == SQLITE_ROW)
+        rc = s->sq->column_int64(st, 0) > 0;
+    s->sq->finalize(st);
+    return rc;
+}
 
 /* The user_version of db, or -1 on failure. */
 static int schema_version(const struct tools_state *s)
@@ -46,15 +74,19 @@ static int schema_version(const struct tools_state *s)
     return v;
 }
 
-/* Brings an older database to the current schema version. */
-static int migrate(struct tools_state *s)
+#define SCHEMA_VERSION 2
+
+/* Brings an older database to the current schema version (v, as read). */
+static int migrate(struct tools_state *s, int v)
 {
-    int v = schema_version(s);
-    if (v < 0)
-        return s->sq->extended_errcode(s->db);
-    if (v >= 1)
-        return SQLITE_OK;
-    int rc = s->sq->exec(s->db, migrate_v1, NULL, NULL, NULL);
+    int rc = v < 1 ? s->sq->exec(s->db, migrate_v1, NULL, NULL, NULL) : SQLITE_OK;
+    if (rc == SQLITE_OK && v < 2) {
+        int owned = skills_have_owner(s);
+        if (owned < 0)
+            return s->sq->extended_errcode(s->db);
+        rc = s->sq->exec(s->db, owned ? "PRAGMA user_version=2" : migrate_v2_skills, NULL, NULL,
+                         NULL);
+    }
     if (rc != SQLITE_OK)
         s->sq->exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -197,9 +229,18 @@ int tools__state_open(struct tools_state *s, char *err)
     }
     s->db = db;
     s->sq->busy_timeout(db, (int) s->o.busy_timeout_ms);
-    rc = s->sq->exec(db, schema, NULL, NULL, NULL);
+    int version = schema_version(s);
+    if (version > SCHEMA_VERSION) {
+        snprintf(err, TOOLS_STATE_ERR_MAX,
+                 "state database %s: written by a newer mcp-codemode (schema version %d; this one "
+                 "reads versions up to %d): upgrade, or use another codemode.state.path",
+                 s->path, version, SCHEMA_VERSION);
+        close_db(s);
+        return TOOLS_STATE_FAILED;
+    }
+    rc = version < 0 ? s->sq->extended_errcode(db) : s->sq->exec(db, schema, NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        rc = migrate(s);
+        rc = migrate(s, version);
     if (rc != SQLITE_OK) {
         tools__state_fail(s, s->sq->extended_errcode(db), "cannot open it", err);
         close_db(s);

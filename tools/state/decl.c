@@ -96,20 +96,24 @@ static void skill_methods(const cJSON *skills, struct buf *aliases, struct buf *
     buf_free(&text);
 }
 
-char *tools_state_service_describe(const struct tools_state_service *s, const char *name)
+char *tools_state_service_describe(const struct tools_state_service *s, const char *principal,
+                                   const char *name)
 {
     if (!tools_state_service_has_skills(s))
         return NULL;
+    cJSON *seen = tools_state_service_skills(s, principal);
     const cJSON *row, *one = NULL;
-    cJSON_ArrayForEach(row, tools_state_service_skills(s))
+    cJSON_ArrayForEach(row, seen)
     {
         if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "name")->valuestring, name) == 0)
             one = row;
     }
-    if (one == NULL)
+    cJSON *list = one ? cJSON_CreateArray() : NULL;
+    if (one)
+        cJSON_AddItemToArray(list, cJSON_Duplicate(one, 1));
+    cJSON_Delete(seen);
+    if (list == NULL)
         return NULL;
-    cJSON *list = cJSON_CreateArray();
-    cJSON_AddItemToArray(list, cJSON_Duplicate(one, 1));
     struct buf out, members;
     buf_init(&out, 0);
     buf_init(&members, 0);
@@ -122,7 +126,8 @@ char *tools_state_service_describe(const struct tools_state_service *s, const ch
     return buf_steal(&out);
 }
 
-void tools_state_service_declarations(const struct tools_state_service *s, struct buf *out)
+void tools_state_service_declarations(const struct tools_state_service *s, const char *principal,
+                                      struct buf *out)
 {
     if (s == NULL || (!tools_state_service_has_state(s) && !tools_state_service_has_skills(s)))
         return;
@@ -134,7 +139,9 @@ void tools_state_service_declarations(const struct tools_state_service *s, struc
     struct buf aliases, members;
     buf_init(&aliases, 0);
     buf_init(&members, 0);
-    skill_methods(tools_state_service_skills(s), &aliases, &members);
+    cJSON *seen = tools_state_service_skills(s, principal);
+    skill_methods(seen, &aliases, &members);
+    cJSON_Delete(seen);
     if (aliases.len)
         buf_append(out, aliases.data, aliases.len);
     buf_append_str(out, skills_head);

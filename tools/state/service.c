@@ -72,14 +72,50 @@ static int reload_skills(struct tools_state_service *s, char *err)
     return rc;
 }
 
-static const struct skill *find_skill(const struct tools_state_service *s, const char *name)
+static const char *row_str(const cJSON *row, const char *key)
 {
+    return cJSON_GetObjectItemCaseSensitive(row, key)->valuestring; /* rows are ours */
+}
+
+/* Whether principal (NULL: the CLI, which sees everything) sees a skill
+ * of owner: with scope "server" every skill, else its own and the server's. */
+static int sees(const struct tools_state_service *s, const char *owner, const char *principal)
+{
+    return principal == NULL || !s->o.skills_per_principal || owner[0] == '\0' ||
+           strcmp(owner, principal) == 0;
+}
+
+/* The skill `name` means to principal: its own, else the server's, else
+ * (scope "server") another principal's; NULL when it sees none. */
+static const struct skill *find_skill(const struct tools_state_service *s, const char *name,
+                                      const char *principal)
+{
+    const struct skill *best = NULL;
+    int best_rank = 0;
     for (size_t i = 0; i < s->nskills; i++) {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "name");
-        if (strcmp(n->valuestring, name) == 0)
-            return &s->compiled[i];
+        const char *owner = row_str(s->compiled[i].row, "owner");
+        if (strcmp(row_str(s->compiled[i].row, "name"), name) != 0 || !sees(s, owner, principal))
+            continue;
+        int rank = principal && strcmp(owner, principal) == 0 ? 3 : owner[0] == '\0' ? 2 : 1;
+        if (rank > best_rank) {
+            best = &s->compiled[i];
+            best_rank = rank;
+        }
     }
-    return NULL;
+    return best;
+}
+
+/* 1 when principal may replace or delete a skill of owner: its owner, the
+ * CLI (NULL) or a principal of codemode.skills.admins. */
+static int may_write(const struct tools_state_service *s, const char *owner,
+                     const char *principal)
+{
+    if (principal == NULL || strcmp(owner, principal) == 0)
+        return 1;
+    for (char *const *a = s->o.skill_admins; a && *a; a++)
+        if (strcmp(*a, principal) == 0)
+            return 1;
+    return 0;
 }
 
 struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o)
@@ -124,12 +160,18 @@ struct tools_state *tools_state_service_store(struct tools_state_service *s)
     return s->store;
 }
 
-const cJSON *tools_state_service_skills(const struct tools_state_service *s)
+cJSON *tools_state_service_skills(const struct tools_state_service *s, const char *principal)
 {
-    return s->skills;
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < s->nskills; i++) {
+        const cJSON *row = s->compiled[i].row;
+        if (find_skill(s, row_str(row, "name"), principal) == &s->compiled[i])
+            cJSON_AddItemReferenceToArray(a, (cJSON *) row);
+    }
+    return a;
 }
 
-char *tools_state_service_worker_json(const struct tools_state_service *s)
+char *tools_state_service_worker_json(const struct tools_state_service *s, const char *principal)
 {
     if (s == NULL)
         return NULL;
@@ -138,13 +180,16 @@ char *tools_state_service_worker_json(const struct tools_state_service *s)
     buf_printf(&b, "{\"state\":%s", s->o.state ? "true" : "false");
     if (s->o.skills) {
         buf_append_str(&b, ",\"skills\":[");
-        for (size_t i = 0; i < s->nskills; i++) {
-            const char *n =
-                cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "name")->valuestring;
-            if (i)
+        cJSON *rows = tools_state_service_skills(s, principal);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, rows)
+        {
+            const char *n = row_str(row, "name");
+            if (row != rows->child)
                 buf_append_char(&b, ',');
             buf_append_json_string(&b, n, strlen(n));
         }
+        cJSON_Delete(rows);
         buf_append_char(&b, ']');
     }
     buf_append_char(&b, '}');
@@ -342,16 +387,38 @@ static int check_skill(const cJSON *skill, const cJSON **schema, char *msg, size
     return 0;
 }
 
-int tools_state_service_save(struct tools_state_service *s, const cJSON *skill, struct buf *out)
+/* StateError "forbidden": principal may not change the skill `name`. */
+static int not_yours(struct buf *out, const char *op, const char *name)
+{
+    char msg[TOOLS_STATE_ERR_MAX];
+    snprintf(msg, sizeof msg,
+             "skills.%s: the skill \"%s\" belongs to another principal; only its owner or an "
+             "admin (codemode.skills.admins, or the skills command) may %s it%s",
+             op, name, strcmp(op, "save") == 0 ? "replace" : "delete",
+             strcmp(op, "save") == 0 ? ". Save yours under another name" : "");
+    return fail(out, "StateError", "forbidden", msg);
+}
+
+int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
+                             const char *principal, struct buf *out)
 {
     char msg[TOOLS_STATE_ERR_MAX];
     const cJSON *schema;
     if (check_skill(skill, &schema, msg, sizeof msg) != 0)
         return fail(out, "StateError", "invalid", msg);
-    char *schema_json = schema ? json_print(schema) : xstrdup("{\"type\":\"object\"}");
     const char *name = str_arg(skill, "name");
-    int rc = tools_state_skill_save(s->store, name, str_arg(skill, "description"), schema_json,
-                                    str_arg(skill, "code"), msg);
+    int rc = tools_state_file_exists(s->store) ? reload_skills(s, msg) : 0; /* another process's */
+    if (rc < 0)
+        return store_error(out, rc, msg);
+    const struct skill *had = find_skill(s, name, principal);
+    const char *owner = had ? row_str(had->row, "owner") : principal ? principal : "";
+    if (!may_write(s, owner, principal))
+        return not_yours(out, "save", name);
+    char *owned = xstrdup(owner); /* the rows are replaced below */
+    char *schema_json = schema ? json_print(schema) : xstrdup("{\"type\":\"object\"}");
+    rc = tools_state_skill_save(s->store, owned, name, str_arg(skill, "description"), schema_json,
+                                str_arg(skill, "code"), msg);
+    free(owned);
     free(schema_json);
     if (rc == 0)
         rc = reload_skills(s, msg);
@@ -364,30 +431,49 @@ int tools_state_service_save(struct tools_state_service *s, const cJSON *skill, 
     return ok_json(out, r);
 }
 
-static int skills_list(struct tools_state_service *s, struct buf *out)
+/* The skills principal sees; the CLI (NULL) sees every one, with its owner
+ * ("" for the server's). */
+static int skills_list(struct tools_state_service *s, const char *principal, struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
     int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
     if (rc < 0)
         return store_error(out, rc, err);
     cJSON *a = cJSON_CreateArray();
-    const cJSON *row;
-    cJSON_ArrayForEach(row, s->skills)
+    cJSON *seen = principal ? tools_state_service_skills(s, principal) : NULL;
+    const cJSON *rows = seen ? seen : s->skills, *row;
+    cJSON_ArrayForEach(row, rows)
     {
         cJSON *o = cJSON_Duplicate(row, 1);
         cJSON_DeleteItemFromObjectCaseSensitive(o, "code");
+        if (principal)
+            cJSON_DeleteItemFromObjectCaseSensitive(o, "owner");
         cJSON_AddItemToArray(a, o);
     }
+    cJSON_Delete(seen);
     return ok_json(out, a);
 }
 
-static int skills_delete(struct tools_state_service *s, const cJSON *args, struct buf *out)
+static int skills_delete(struct tools_state_service *s, const cJSON *args, const char *principal,
+                         struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
     const char *name = cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
     if (name == NULL)
         return fail(out, "StateError", "invalid", "skills.delete: expected the skill's name");
-    int rc = tools_state_skill_delete(s->store, name, err);
+    int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
+    if (rc < 0)
+        return store_error(out, rc, err);
+    const struct skill *k = find_skill(s, name, principal);
+    if (k == NULL) {
+        buf_append_str(out, "false");
+        return 1;
+    }
+    if (!may_write(s, row_str(k->row, "owner"), principal))
+        return not_yours(out, "delete", name);
+    char *owner = xstrdup(row_str(k->row, "owner"));
+    rc = tools_state_skill_delete(s->store, owner, name, err);
+    free(owner);
     if (rc == TOOLS_STATE_OK)
         rc = reload_skills(s, err);
     if (rc < 0)
@@ -399,10 +485,10 @@ static int skills_delete(struct tools_state_service *s, const cJSON *args, struc
 }
 
 /* skills.<name>(args): the arguments checked against its inputSchema. */
-static int skill_code(struct tools_state_service *s, const char *name, const cJSON *args,
-                      struct buf *out)
+static int skill_code(struct tools_state_service *s, const char *name, const char *principal,
+                      const cJSON *args, struct buf *out)
 {
-    const struct skill *k = find_skill(s, name);
+    const struct skill *k = find_skill(s, name, principal);
     if (k == NULL) {
         char msg[200];
         snprintf(msg, sizeof msg, "Unknown skill \"%.100s\" (skills.list() lists the saved ones)",
@@ -437,14 +523,14 @@ int tools_state_service_call(struct tools_state_service *s, const char *op, cons
                         out);
     if (strcmp(op, "skills") == 0 && s->o.skills) {
         if (strcmp(name, "save") == 0)
-            return tools_state_service_save(s, args, out);
+            return tools_state_service_save(s, args, principal, out);
         if (strcmp(name, "list") == 0)
-            return skills_list(s, out);
+            return skills_list(s, principal, out);
         if (strcmp(name, "delete") == 0)
-            return skills_delete(s, args, out);
+            return skills_delete(s, args, principal, out);
     }
     if (strcmp(op, "skill") == 0 && s->o.skills)
-        return skill_code(s, name, args, out);
+        return skill_code(s, name, principal, args, out);
     return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
 }
 
@@ -459,14 +545,16 @@ static int contains(const char *hay, const char *needle)
     return n == 0;
 }
 
-void tools_state_service_search(const struct tools_state_service *s, const char *query, cJSON *hits)
+void tools_state_service_search(const struct tools_state_service *s, const char *principal,
+                                const char *query, cJSON *hits)
 {
     if (s == NULL || !s->o.skills)
         return;
-    for (size_t i = 0; i < s->nskills; i++) {
-        const char *n = cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "name")->valuestring;
-        const char *d =
-            cJSON_GetObjectItemCaseSensitive(s->compiled[i].row, "description")->valuestring;
+    cJSON *rows = tools_state_service_skills(s, principal);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows)
+    {
+        const char *n = row_str(row, "name"), *d = row_str(row, "description");
         if (!contains(n, query) && !contains(d, query))
             continue;
         cJSON *h = cJSON_CreateObject();
@@ -476,4 +564,5 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
         cJSON_AddStringToObject(h, "summary", d);
         cJSON_AddItemToArray(hits, h);
     }
+    cJSON_Delete(rows);
 }

@@ -19,6 +19,8 @@ struct tools_state_service_options {
     int state;                        /* the `state` namespace is on */
     int skills;                       /* the `skills` namespace is on */
     int per_principal;                /* codemode.state.scope "principal" */
+    int skills_per_principal;         /* codemode.skills.scope "principal" */
+    char *const *skill_admins;        /* codemode.skills.admins (borrowed; may be NULL) */
     struct tools_state_options store; /* path (copied), quotas, busy timeout */
     /* Called (from the loop) after a skill was saved or deleted. May be NULL. */
     void (*skills_changed)(void *ud);
@@ -40,40 +42,57 @@ int tools_state_service_has_skills(const struct tools_state_service *s);
 /* The store (for the CLI). Borrowed. */
 struct tools_state *tools_state_service_store(struct tools_state_service *s);
 
-/* For the worker's run message: {"state":true,"skills":["name",...]} (the
- * parts that are on), malloc'd. s may be NULL (returns NULL). */
-char *tools_state_service_worker_json(const struct tools_state_service *s);
+/* Skills and principals. Every skill has an owner: the principal that saved
+ * it, or "" for the server's own (saved by the CLI). A principal sees its own
+ * skills and the server's (codemode.skills.scope "principal"), or every
+ * skill (scope "server"); `skills.name` means its own, else the server's,
+ * else another principal's. Only the owner, the CLI or an admin principal
+ * (codemode.skills.admins) may replace or delete a skill. In the functions
+ * below, principal NULL is the CLI: it sees every skill. */
 
-/* The saved skills, sorted by name: [{name, description, inputSchema, code}].
- * Borrowed until the next save or delete. */
-const cJSON *tools_state_service_skills(const struct tools_state_service *s);
+/* For the worker's run message: {"state":true,"skills":["name",...]} (the
+ * parts that are on, the skills principal sees), malloc'd. s may be NULL
+ * (returns NULL). */
+char *tools_state_service_worker_json(const struct tools_state_service *s, const char *principal);
+
+/* The saved skills principal sees, one per name, sorted by name: an array
+ * of references to rows {owner, name, description, inputSchema, code}; the
+ * caller deletes the array (the rows stay valid until the next save or
+ * delete). */
+cJSON *tools_state_service_skills(const struct tools_state_service *s, const char *principal);
 
 /* Appends the TypeScript declarations of `state` and `skills` (the parts
- * that are on, the skills with their schemas as types). s may be NULL. */
-void tools_state_service_declarations(const struct tools_state_service *s, struct buf *out);
+ * that are on, the skills principal sees with their schemas as types). s
+ * may be NULL. */
+void tools_state_service_declarations(const struct tools_state_service *s, const char *principal,
+                                      struct buf *out);
 
 /* describeTool("skills.<name>"): the declaration of that skill alone
  * (`declare const skills: { name(args: ...): Promise<unknown> }`), malloc'd,
- * or NULL when there is no such skill. s may be NULL. */
-char *tools_state_service_describe(const struct tools_state_service *s, const char *name);
+ * or NULL when principal sees no such skill. s may be NULL. */
+char *tools_state_service_describe(const struct tools_state_service *s, const char *principal,
+                                   const char *name);
 
-/* Adds to `hits` (a searchTools array [{name, summary}]) the skills whose
- * name or description contains the query (case-insensitive), as
+/* Adds to `hits` (a searchTools array [{name, summary}]) the skills principal
+ * sees whose name or description contains the query (case-insensitive), as
  * "skills.<name>". s may be NULL. */
-void tools_state_service_search(const struct tools_state_service *s, const char *query,
-                                cJSON *hits);
+void tools_state_service_search(const struct tools_state_service *s, const char *principal,
+                                const char *query, cJSON *hits);
 
 /* One operation, synchronously. op "state": name get, entry, set, delete,
  * list; op "skills": save, list, delete; op "skill": name is a skill, args
- * its arguments, validated (the reply is {"code": body}). `scope` is the
- * caller's principal (used when per_principal). Appends the JSON of the
- * value (returns 1) or of an error {"name","message",...} (returns 0):
- * StateError, StateConflictError, ToolArgumentError, Error. */
+ * its arguments, validated (the reply is {"code": body}). `principal` is the
+ * caller's (the state scope when per_principal; whose skills; NULL: the
+ * CLI). Appends the JSON of the value (returns 1) or of an error
+ * {"name","message",...} (returns 0): StateError (code "forbidden" for
+ * another principal's skill), StateConflictError, ToolArgumentError, Error. */
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
                              const char *principal, const cJSON *args, struct buf *out);
 
 /* Checks and saves a skill given as {name, description, inputSchema, code}
- * (the CLI and skills.save): 1, or 0 with the error JSON in out. */
-int tools_state_service_save(struct tools_state_service *s, const cJSON *skill, struct buf *out);
+ * for principal (NULL: the CLI, saving the server's skill): 1, or 0 with
+ * the error JSON in out. */
+int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
+                             const char *principal, struct buf *out);
 
 #endif

@@ -71,16 +71,20 @@ int tools_state_list(struct tools_state *s, const char *scope, const char *prefi
                      char *err);
 
 /* --- skills (tools/state/skills_db.c) ---------------------------------------
- * Rows of saved skills; the name is the key. The caller checks the fields. */
+ * Rows of saved skills; (owner, name) is the key. The owner is the principal
+ * that saved the skill, or "" for the server's own (saved by the CLI or an
+ * admin). The caller checks the fields and who may write. */
 
-/* Saves (or replaces) a skill; schema_json is the JSON text of its inputSchema. */
-int tools_state_skill_save(struct tools_state *s, const char *name, const char *description,
-                           const char *schema_json, const char *code, char *err);
-/* Deletes a skill: OK, or ABSENT when there was none. */
-int tools_state_skill_delete(struct tools_state *s, const char *name, char *err);
-/* Every skill, sorted by name: *out gets a new array of {name, description,
- * inputSchema, code} (the caller deletes it; a row whose schema no longer
- * parses gets inputSchema {}). */
+/* Saves (or replaces) owner's skill; schema_json is the JSON text of its inputSchema. */
+int tools_state_skill_save(struct tools_state *s, const char *owner, const char *name,
+                           const char *description, const char *schema_json, const char *code,
+                           char *err);
+/* Deletes owner's skill: OK, or ABSENT when there was none. */
+int tools_state_skill_delete(struct tools_state *s, const char *owner, const char *name,
+                             char *err);
+/* Every skill, sorted by name then owner: *out gets a new array of {owner,
+ * name, description, inputSchema, code} (the caller deletes it; a row whose
+ * schema no longer parses gets inputSchema {}). */
 int tools_state_skill_load(struct tools_state *s, cJSON **out, char *err);
 
 #endif
