@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { NODE } from './lib/downstream.mjs';
-import { readLog, runBin, tempDir } from './lib/downstream.mjs';
+import { eventually, readLog, runBin, tempDir } from './lib/downstream.mjs';
 import { connectSdk } from './lib/sdk.mjs';
 
 const ANNOTATED = path.join(REPO_ROOT, 'tests/fixtures/servers/annotated.mjs');
@@ -399,6 +399,63 @@ describe('audit log file', () => {
         assert.ok(all.slice(i, i + 4).every((l) => l.executionId === all[i].executionId));
       }
       assert.equal(fresh.at(-1).event, 'execution_end');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a call that reached the downstream leaves its tool_call_sent line when the host is killed (kill -9)', async () => {
+    const cfg = config('killed', { auditArgs: 'full' });
+    const c = await connectSdk(['--config', cfg.file], { label: 'policy killed' });
+    const pending = c.client.callTool({ name: 'execute_code', arguments: { code: 'return await tools.crm.slow({ms: 20000})' } }).catch((e) => e);
+    await eventually(() => readLog(cfg.logFile).some((l) => l.tool === 'slow'), { what: 'the call at the downstream' });
+    process.kill(c.pid, 'SIGKILL');
+    await pending;
+    await c.close().catch(() => {});
+    const lines = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.event), ['execution_start', 'tool_call_sent'], 'nothing after the sent line: the host died');
+    const sent = lines[1];
+    assert.deepEqual([sent.tool, sent.arguments, sent.decision, sent.executionId], ['crm.slow', { ms: 20000 }, 'allow', lines[0].executionId]);
+    assert.match(sent.callId, /^[0-9a-f]{16}$/);
+    // a new server on the same log serves and appends after the trace
+    const c2 = await connectSdk(['--config', cfg.file], { label: 'policy killed, restarted' });
+    try {
+      const r = await c2.client.callTool({ name: 'execute_code', arguments: { code: 'return (await tools.crm.search_items({q: "again"})).q' } });
+      assert.equal(r.structuredContent.result, 'again');
+      const after2 = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(after2.slice(2).map((l) => l.event), ['execution_start', 'tool_call_sent', 'tool_call', 'execution_end']);
+    } finally {
+      await c2.close();
+    }
+  });
+
+  test('arguments: full keeps one execution\'s log small: built-in and refused calls with 500 KB arguments', async (t) => {
+    const cfg = config('volume', { auditArgs: 'full', extra: { state: { path: path.join(TMP, 'volume.db') } } });
+    const c = await connectSdk(['--config', cfg.file], { label: 'policy volume' });
+    try {
+      const code = `const big = "x".repeat(500000);
+        for (let i = 0; i < 40; i++) {
+          await state.set("k", big);
+          try { await tools.crm.send_note({to: "x", text: big}) } catch {}
+        }
+        return (await state.get("k")).length`;
+      const t0 = Date.now();
+      const r = await c.client.callTool({ name: 'execute_code', arguments: { code } });
+      assert.equal(r.structuredContent?.result, 500000, r.content[0].text);
+      const bytes = fs.statSync(cfg.auditFile).size;
+      const lines = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+      const calls = lines.filter((l) => l.event === 'tool_call');
+      assert.equal(calls.length, 81);
+      // 80 calls with 500 KB each were 40 MB of log; now each line holds at most 4 KiB of them
+      assert.ok(bytes < 81 * 9000, `${bytes} bytes of audit log for 81 calls (${Date.now() - t0} ms)`);
+      t.diagnostic(`${bytes} bytes of audit log for 81 calls (${Date.now() - t0} ms)`);
+      const big = calls.filter((l) => l.tool !== 'state.get');
+      assert.ok(big.every((l) => l.argumentsTruncated === true && l.argumentsBytes > 500000 && l.arguments === undefined && l.argumentsHead.length <= 4096), JSON.stringify(big[0]).slice(0, 300));
+      assert.deepEqual(new Set(big.map((l) => [l.tool, l.outcome].join(' '))), new Set(['state.set ok', 'crm.send_note not_sent']));
+      assert.deepEqual(calls.at(-1).arguments !== undefined, true, 'small arguments are still written whole');
+      // the server still serves
+      const again = await c.client.callTool({ name: 'execute_code', arguments: { code: 'return (await tools.crm.search_items({q: "v"})).q' } });
+      assert.equal(again.structuredContent.result, 'v');
     } finally {
       await c.close();
     }
