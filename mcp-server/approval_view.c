@@ -12,11 +12,11 @@
 #include <string.h>
 
 #define FIELD_WHOLE_MAX 200 /* a field whose JSON is at most this long is shown whole */
-#define STRING_HEAD 120     /* bytes of a longer string shown */
-#define KEY_SHOWN_MAX 100   /* bytes of a key shown in a path */
-#define LIST_DEPTH_MAX 8    /* levels listed field by field */
-#define SORT_DEPTH_MAX 256  /* levels whose keys are sorted; deeper is printed as sent */
-#define LINES_MAX 200       /* field lines of the long form */
+#define STRING_HEAD     120 /* bytes of a longer string shown */
+#define KEY_SHOWN_MAX   100 /* bytes of a key shown in a path */
+#define LIST_DEPTH_MAX  8   /* levels listed field by field */
+#define SORT_DEPTH_MAX  256 /* levels whose keys are sorted; deeper is printed as sent */
+#define LINES_MAX       200 /* field lines of the long form */
 
 /* --- canonical JSON ------------------------------------------------------------------------- */
 
@@ -96,8 +96,7 @@ static unsigned decode(const unsigned char *p, size_t n)
         return ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
     if (n == 3)
         return ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
-    return ((p[0] & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) |
-           (p[3] & 0x3Fu);
+    return ((p[0] & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) | (p[3] & 0x3Fu);
 }
 
 /* Appends s with every hiding character as a \uXXXX escape (a surrogate pair
@@ -238,7 +237,8 @@ static void list(struct listing *l, struct buf *path, const cJSON *v, int depth)
     } else if (cJSON_IsString(v)) {
         size_t len = strlen(v->valuestring);
         buf_printf(&l->out, "string of %zu bytes, only its start shown: ", len);
-        buf_append_json_string(&l->out, v->valuestring, cut_length(v->valuestring, len, STRING_HEAD));
+        buf_append_json_string(&l->out, v->valuestring,
+                               cut_length(v->valuestring, len, STRING_HEAD));
         buf_append_str(&l->out, "...");
     } else {
         buf_printf(&l->out, "%s of %zu bytes, nested too deep to list", kind(v), t.len);

@@ -96,7 +96,9 @@ static void test_hiding_characters_escaped(void **state)
     (void) state;
     /* U+202E (right-to-left override), U+200B (zero width space), U+0085 (C1 NEL),
      * U+E0041 (tag); é stays as it is */
-    char *v = view_of("{\"cmd\":\"ls \xe2\x80\xae\x66\x64\x70.exe\xe2\x80\x8b\xc2\x85\xf3\xa0\x81\x81 \xc3\xa9\"}");
+    char *v =
+        view_of("{\"cmd\":\"ls \xe2\x80\xae\x66\x64\x70.exe\xe2\x80\x8b\xc2\x85\xf3\xa0\x81\x81 "
+                "\xc3\xa9\"}");
     assert_string_equal(v, "{\"cmd\":\"ls \\u202efdp.exe\\u200b\\u0085\\udb40\\udc41 \xc3\xa9\"}");
     cJSON *back = json_parse(v, strlen(v)); /* still JSON, the same characters */
     assert_non_null(back);

@@ -148,8 +148,9 @@ static void test_full_is_capped(void **state)
     assert_memory_equal(head + 4093, "\xc3\xa9", 2);
     cJSON_Delete(l);
     l = line_n(text, 2);
-    assert_int_equal(strlen(cJSON_GetObjectItem(cJSON_GetObjectItem(l, "arguments"), "v")->valuestring),
-                     TOOLS_AUDIT_ARGUMENTS_MAX - 10);
+    assert_int_equal(
+        strlen(cJSON_GetObjectItem(cJSON_GetObjectItem(l, "arguments"), "v")->valuestring),
+        TOOLS_AUDIT_ARGUMENTS_MAX - 10);
     assert_null(cJSON_GetObjectItem(l, "argumentsTruncated"));
     cJSON_Delete(l);
     free(text);
@@ -167,7 +168,8 @@ static void test_tool_name_cut(void **state)
     name[n] = '\0';
     cJSON *ev = cJSON_CreateObject();
     tools_audit_add_tool(ev, name);
-    assert_int_equal(strlen(cJSON_GetObjectItem(ev, "tool")->valuestring), TOOLS_AUDIT_ARGUMENTS_MAX);
+    assert_int_equal(strlen(cJSON_GetObjectItem(ev, "tool")->valuestring),
+                     TOOLS_AUDIT_ARGUMENTS_MAX);
     assert_int_equal(cJSON_GetObjectItem(ev, "toolBytes")->valuedouble, n);
     cJSON_Delete(ev);
     ev = cJSON_CreateObject();
@@ -247,10 +249,8 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lines_and_modes),
-        cmocka_unit_test(test_full_is_capped),
-        cmocka_unit_test(test_tool_name_cut),
-        cmocka_unit_test(test_reopen),
+        cmocka_unit_test(test_lines_and_modes),    cmocka_unit_test(test_full_is_capped),
+        cmocka_unit_test(test_tool_name_cut),      cmocka_unit_test(test_reopen),
         cmocka_unit_test(test_open_error_and_ids),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
