@@ -6,6 +6,7 @@
  * person approved for the rest of the session. Clients that did not declare
  * the capability (and 2026-07-28 requests) get "no approver" at once. In
  * `run`, the terminal prompt (prompt.c) or --approve all|none answer instead. */
+#include "mcp-server/approval_view.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/server_internal.h"
 #include "tools/policy/policy.h"
@@ -17,8 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define MESSAGE_ARGS_MAX 600 /* bytes of arguments shown before "... (N bytes)" */
 
 struct mcp_approval {
     struct mcp_server *s;
@@ -118,18 +117,12 @@ static char *message_text(const struct tools_approval_request *q)
 {
     struct buf b;
     buf_init(&b, 0);
-    char *args = q->arguments ? json_print(q->arguments) : xstrdup("{}");
-    size_t n = strlen(args);
+    char *args = mcp_approval_view(q->arguments);
     buf_printf(&b,
                "A program wants to call the tool \"%s\" of the server \"%s\" with these "
-               "arguments:\n",
-               q->tool, q->server);
-    if (n > MESSAGE_ARGS_MAX)
-        buf_printf(&b, "%.*s... (truncated: %zu bytes in all)", MESSAGE_ARGS_MAX, args, n);
-    else
-        buf_append_str(&b, args);
-    buf_append_str(&b, "\nApprove this call (once), this tool for the rest of this program "
-                       "(execution), this tool for the session (session), or deny?");
+               "arguments:\n%s\nApprove this call (once), this tool for the rest of this program "
+               "(execution), this tool for the session (session), or deny?",
+               q->tool, q->server, args);
     free(args);
     return buf_steal(&b);
 }
@@ -209,11 +202,12 @@ static void send_question(struct mcp_approval *a, const struct tools_approval_re
 {
     struct mcp_server *s = a->s;
     if (s->cfg.approve == MCP_APPROVE_TERMINAL) {
-        char *args = q->arguments ? json_print(q->arguments) : xstrdup("{}");
+        char *args = mcp_approval_view(q->arguments);
         struct buf t;
         buf_init(&t, 0);
-        buf_printf(&t, "\nmcp-codemode: approve %s.%s %.*s%s?", q->server, q->tool,
-                   MESSAGE_ARGS_MAX, args, strlen(args) > MESSAGE_ARGS_MAX ? "..." : "");
+        /* the long form is several lines: the question goes on a line of its own */
+        buf_printf(&t, "\nmcp-codemode: approve %s.%s %s%s?", q->server, q->tool, args,
+                   strchr(args, '\n') ? "\n" : "");
         a->question = mcp_prompt_ask(s->cfg.prompt, t.data, terminal_answered, a);
         buf_free(&t);
         free(args);

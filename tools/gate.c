@@ -2,7 +2,8 @@
  * policy deny and the execution's grant (ToolPolicyError), the inputSchema
  * (ToolArgumentError), the dry run (recorded, not sent), approval of `ask`
  * tools through the approver mcp-server gives (ToolApprovalError), then the
- * call is sent; each attempt is one audit line. Also searchTools and
+ * call is sent; each attempt is one audit line (and a call that is sent one
+ * more, before it leaves: registry.c). Also searchTools and
  * describeTool, and the per-execution state (grants, approvals, plans). */
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
@@ -47,7 +48,7 @@ static cJSON *audit_start(struct tools_registry *r, struct tools_exec *x, const 
         return NULL;
     cJSON *ev = cJSON_CreateObject();
     cJSON_AddStringToObject(ev, "executionId", x && x->execution_id ? x->execution_id : "");
-    cJSON_AddStringToObject(ev, "tool", tool);
+    tools_audit_add_tool(ev, tool);
     tools_audit_add_arguments(r->o.audit, ev, args);
     return ev;
 }
@@ -388,9 +389,10 @@ void tools_call_cancel(struct tools_call *c)
         audit_refused(c->r, c->audit, "denied", c->t0); /* never approved */
         c->audit = NULL;
     } else {
-        if (c->dc) /* NULL: still queued behind the server's limits */
+        /* dc NULL: still queued behind the server's limits, never sent */
+        if (c->dc)
             tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
-        tools__audit_finish(c->r, c->audit, "cancelled", c->t0, 0);
+        tools__audit_finish(c->r, c->audit, c->dc ? "cancelled" : "not_sent", c->t0, 0);
         c->audit = NULL;
     }
     tools__call_unlink(c);

@@ -375,9 +375,23 @@ int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools
 
 /* --- sending (behind the server's limits) ---------------------------------------------------- */
 
+/* The tool_call_sent line, written before the call can leave the host: a
+ * host that dies while the call is out leaves this trace of it. The call's
+ * tool_call line gets the same callId. */
+static void audit_sent(struct tools_call *c)
+{
+    if (c->audit == NULL)
+        return;
+    char id[17];
+    tools_audit_new_call_id(id);
+    cJSON_AddStringToObject(c->audit, "callId", id);
+    tools_audit_write(c->r->o.audit, "tool_call_sent", cJSON_Duplicate(c->audit, 1));
+}
+
 static int send_now(struct tools_call *c, const cJSON *args)
 {
     struct slot *s = &c->r->slots[c->tool->server_index];
+    audit_sent(c);
     c->in_start = 1;
     colocate_server(tools_downstream_pid(s->d)); /* when the program waits on this call alone */
     c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);

@@ -8,6 +8,7 @@
 // fixture logs every tools/call it receives: each case asserts exactly which
 // calls arrived. The audit log records the decisions and scopes.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -75,6 +76,28 @@ for (const transport of ['stdio', 'streamable-http']) {
       assert.deepEqual(asked[0].requestedSchema.required, ['decision']);
       assert.deepEqual(asked[0].requestedSchema.properties.decision.enum, ['once', 'execution', 'session', 'deny']);
       assert.deepEqual(received(), [{ tool: 'delete_item', arguments: { id: 'd1' } }]);
+    });
+
+    test('arguments past 600 bytes: the person sees every field, the one after a long field too', async () => {
+      asked.length = 0;
+      answer = () => ({ action: 'accept', content: { decision: 'deny' } });
+      // the program puts 700 bytes first and the value that matters last
+      let r = await run('try { await tools.crm.update_item({id: "p".repeat(700), value: 666}) } catch (e) { return e.reason }');
+      assert.equal(r.value, 'denied', r.text);
+      assert.ok(asked[0].message.includes(`with these arguments:\n{"id":"${'p'.repeat(700)}","value":666}\n`), asked[0].message.slice(0, 900));
+      // keys sorted whatever order the program chose
+      r = await run('try { await tools.crm.update_item({value: 7, id: "q"}) } catch (e) { return e.reason }');
+      assert.match(asked[1].message, /with these arguments:\n\{"id":"q","value":7\}\n/);
+      // past 4 KiB: a digest and every field, the long one said to be cut
+      r = await run('try { await tools.crm.update_item({id: "z".repeat(10000), value: 999}) } catch (e) { return e.reason }');
+      assert.equal(r.value, 'denied');
+      const m = asked[2].message;
+      const json = JSON.stringify({ id: 'z'.repeat(10000), value: 999 });
+      const digest = createHash('sha256').update(json).digest('hex');
+      assert.ok(m.includes(`(${json.length} bytes, too long to show whole; SHA-256 of their JSON: ${digest}. Every field follows, keys sorted.)`), m.slice(0, 400));
+      assert.match(m, /\n {2}id: string of 10000 bytes, only its start shown: "z{120}"\.\.\.\n {2}value: 999\n/);
+      assert.ok(m.length < 1000, `${m.length} bytes`);
+      assert.deepEqual(received(), []);
     });
 
     test('decline, cancel and deny: ToolApprovalError with the reason; nothing is sent', async () => {
@@ -463,6 +486,18 @@ describe('run: --approve and the terminal prompt', () => {
     assert.match(out, /please answer y, n or a: /);
     assert.match(out, /\["delete_item","denied","declined"\]/);
     assert.deepEqual(received(), ['a']);
+  });
+
+  test('on a terminal: arguments past 600 bytes are shown whole, keys sorted, the field after the long one too', async () => {
+    const long = path.join(TMP, 'ask-long.js');
+    fs.writeFileSync(long, `try { await tools.crm.delete_item({id: "${'p'.repeat(700)}", cascade: "everything"}) } catch (e) { return e.reason }`);
+    const out = await new Promise((resolve, reject) => {
+      const p = execFile('script', ['-qec', `${BIN} run ${long} --config ${file}`, '/dev/null'], { timeout: 30000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+      p.stdin.end('n\n');
+    });
+    assert.ok(out.includes(`approve crm.delete_item {"cascade":"everything","id":"${'p'.repeat(700)}"}? [y]es`), out.slice(0, 900));
+    assert.match(out, /"denied"/);
+    assert.deepEqual(received(), []);
   });
 
   test('on a terminal: a approves this call and every later one', async () => {

@@ -16,12 +16,14 @@ const ANNOTATED = path.join(REPO_ROOT, 'tests/fixtures/servers/annotated.mjs');
 const TMP = tempDir('codemode-limits-');
 const log = (n) => path.join(TMP, `${n}.calls.jsonl`);
 const FILE = path.join(TMP, 'config.json');
+const AUDIT = path.join(TMP, 'audit.jsonl');
 fs.writeFileSync(FILE, JSON.stringify({
   mcpServers: {
     two: { command: NODE, args: [ANNOTATED, '--log', log('two')], maxConcurrentCalls: 2 },
     rate: { command: NODE, args: [ANNOTATED, '--log', log('rate')], callsPerSecond: 20 },
     free: { command: NODE, args: [ANNOTATED, '--log', log('free')] },
   },
+  codemode: { audit: { path: AUDIT } },
 }));
 
 let c;
@@ -84,6 +86,25 @@ test('a program that ends while its calls wait in the queue: the queued calls ar
   assert.equal(readLog(log('two')).length - before, 2, 'only the two that had a slot reached the server');
   const rs = await value(burst('two', 3, 10));
   assert.equal(rs.length, 3, 'the slots were given back');
+});
+
+test('the audit log tells the queued calls that were never sent (not_sent) from those cancelled after sending', async () => {
+  const raw = await c.client.callTool({ name: 'execute_code', arguments: { code: `${burst('two', 5, 400).replace('return rs;', '')}`, timeoutMs: 300 } });
+  assert.equal(raw.isError, true);
+  const lines = fs.readFileSync(AUDIT, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  const id = lines.findLast((l) => l.event === 'execution_start').executionId;
+  const mine = lines.filter((l) => l.executionId === id);
+  const calls = mine.filter((l) => l.event === 'tool_call');
+  const sent = mine.filter((l) => l.event === 'tool_call_sent');
+  assert.equal(calls.length, 5);
+  const cancelled = calls.filter((l) => l.outcome === 'cancelled');
+  const notSent = calls.filter((l) => l.outcome === 'not_sent');
+  assert.equal(cancelled.length, 2, 'the two that had a slot were sent, then cancelled');
+  assert.equal(notSent.length, 3, 'the three still queued were never sent');
+  assert.ok(notSent.every((l) => l.decision === 'allow' && l.callId === undefined));
+  assert.deepEqual(sent.map((l) => l.callId).sort(), cancelled.map((l) => l.callId).sort(), 'a sent line for each cancelled call, none for the others');
+  const rs = await value(burst('two', 2, 10));
+  assert.equal(rs.length, 2, 'the server still serves');
 });
 
 test('bad limits are config errors with their position', async () => {

@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { NODE } from './lib/downstream.mjs';
-import { readLog, runBin, tempDir } from './lib/downstream.mjs';
+import { eventually, readLog, runBin, tempDir } from './lib/downstream.mjs';
 import { connectSdk } from './lib/sdk.mjs';
 
 const ANNOTATED = path.join(REPO_ROOT, 'tests/fixtures/servers/annotated.mjs');
@@ -236,7 +236,7 @@ for (const transport of ['stdio', 'streamable-http']) {
       const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
       for (const l of lines) {
         assert.match(l.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-        assert.ok(['execution_start', 'execution_end', 'tool_call'].includes(l.event), l.event);
+        assert.ok(['execution_start', 'execution_end', 'tool_call_sent', 'tool_call'].includes(l.event), l.event);
         assert.match(l.executionId, /^[0-9a-f]{32}$/);
         assert.deepEqual(Object.keys(l).slice(0, 2), ['time', 'event']);
       }
@@ -246,9 +246,19 @@ for (const transport of ['stdio', 'streamable-http']) {
       for (const [, ls] of byId) {
         assert.equal(ls[0].event, 'execution_start');
         assert.equal(ls.at(-1).event, 'execution_end');
-        assert.ok(ls.slice(1, -1).every((l) => l.event === 'tool_call'));
+        assert.ok(ls.slice(1, -1).every((l) => l.event === 'tool_call' || l.event === 'tool_call_sent'));
+        // a call that was sent: its tool_call_sent line first, with the same fields but the outcome
+        for (const [i, l] of ls.entries()) {
+          if (l.event !== 'tool_call_sent') continue;
+          assert.match(l.callId, /^[0-9a-f]{16}$/);
+          const done = ls.findIndex((d) => d.event === 'tool_call' && d.callId === l.callId);
+          assert.ok(done > i, `the tool_call line of ${l.callId} follows its tool_call_sent line`);
+          const { time: _t1, event: _e1, ...sent } = l;
+          const { time: _t2, event: _e2, outcome: _o, durationMs: _d, resultBytes: _r, ...rest } = ls[done];
+          assert.deepEqual(sent, rest);
+        }
       }
-      const last = byId.get(lines.at(-1).executionId);
+      const last = byId.get(lines.at(-1).executionId).filter((l) => l.event !== 'tool_call_sent');
       const code = 'await tools.crm.search_items({q: "audit"}); try { await tools.crm.send_note({to: "x"}) } catch {} ; try { await callTool("crm.nope") } catch {}; return 1';
       assert.equal(last[0].codeSha256, createHash('sha256').update(code).digest('hex'));
       assert.equal(last[0].principal, transport === 'stdio' ? 'stdio' : last[0].principal);
@@ -262,6 +272,9 @@ for (const transport of ['stdio', 'streamable-http']) {
       assert.ok(last[1].resultBytes > 0);
       assert.equal(last.at(-1).outcome, 'ok');
       assert.equal(last.at(-1).toolCalls, 3);
+      // only the call that was sent has a tool_call_sent line
+      const sentLines = byId.get(lines.at(-1).executionId).filter((l) => l.event === 'tool_call_sent');
+      assert.deepEqual(sentLines.map((l) => [l.tool, l.decision, l.callId]), [['crm.search_items', 'allow', last[1].callId]]);
       // the decisions of the earlier cases are all there
       const decisions = new Set(lines.filter((l) => l.event === 'tool_call').map((l) => l.decision));
       for (const d of ['allow', 'denied', 'not_granted', 'invalid', 'dry_run']) assert.ok(decisions.has(d), d);
@@ -282,8 +295,10 @@ for (const transport of ['stdio', 'streamable-http']) describe(`noApprover: allo
     assert.deepEqual(raw.structuredContent.result, ['delete_item', 'ToolPolicyError']);
     assert.deepEqual(received(), [{ tool: 'delete_item', arguments: { id: 'z' } }]);
     const lines = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-    const call = lines.find((l) => l.tool === 'crm.delete_item');
+    const call = lines.find((l) => l.event === 'tool_call' && l.tool === 'crm.delete_item');
     assert.deepEqual(call.arguments, { id: 'z' }, 'arguments: full writes the arguments');
+    const sent = lines.find((l) => l.event === 'tool_call_sent' && l.tool === 'crm.delete_item');
+    assert.deepEqual([sent.arguments, sent.decision, sent.callId], [{ id: 'z' }, 'allow', call.callId]);
     assert.equal(call.decision, 'allow');
     assert.equal(call.outcome, 'ok');
   });
@@ -328,10 +343,11 @@ describe('CLI', () => {
     assert.deepEqual(out.plannedCalls, [{ tool: 'crm.delete_item', arguments: { id: 'cli' } }]);
     assert.deepEqual(received(), [{ tool: 'search_items', arguments: { q: 'cli' } }]);
     const lines = fs.readFileSync(log2, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => l.event), ['execution_start', 'tool_call', 'tool_call', 'execution_end']);
+    assert.deepEqual(lines.map((l) => l.event), ['execution_start', 'tool_call_sent', 'tool_call', 'tool_call', 'execution_end']);
     assert.equal(lines[0].principal, 'cli');
     assert.equal(lines[0].dryRun, true);
-    assert.deepEqual(lines.slice(1, 3).map((l) => [l.decision, l.outcome, 'arguments' in l, 'argumentsSha256' in l]),
+    assert.deepEqual([lines[1].tool, lines[1].decision, lines[1].callId], ['crm.search_items', 'allow', lines[2].callId]);
+    assert.deepEqual(lines.slice(2, 4).map((l) => [l.decision, l.outcome, 'arguments' in l, 'argumentsSha256' in l]),
       [['allow', 'ok', false, false], ['dry_run', 'not_sent', false, false]]);
     assert.equal(fs.existsSync(cfg.auditFile), false, '--audit-log replaced the configured path');
   });
@@ -374,14 +390,72 @@ describe('audit log file', () => {
       // then in the old file; together the two files hold every line once
       const old = fs.readFileSync(`${cfg.auditFile}.1`, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
       const fresh = text.trimEnd().split('\n').map((l) => JSON.parse(l));
-      assert.deepEqual(old.slice(0, 3).map((l) => l.event), ['execution_start', 'tool_call', 'execution_end']);
+      const each = ['execution_start', 'tool_call_sent', 'tool_call', 'execution_end'];
+      assert.deepEqual(old.slice(0, 4).map((l) => l.event), each);
       const all = [...old, ...fresh];
-      assert.equal(all.length % 3, 0);
-      for (let i = 0; i < all.length; i += 3) {
-        assert.deepEqual(all.slice(i, i + 3).map((l) => l.event), ['execution_start', 'tool_call', 'execution_end']);
-        assert.ok(all.slice(i, i + 3).every((l) => l.executionId === all[i].executionId));
+      assert.equal(all.length % 4, 0);
+      for (let i = 0; i < all.length; i += 4) {
+        assert.deepEqual(all.slice(i, i + 4).map((l) => l.event), each);
+        assert.ok(all.slice(i, i + 4).every((l) => l.executionId === all[i].executionId));
       }
       assert.equal(fresh.at(-1).event, 'execution_end');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a call that reached the downstream leaves its tool_call_sent line when the host is killed (kill -9)', async () => {
+    const cfg = config('killed', { auditArgs: 'full' });
+    const c = await connectSdk(['--config', cfg.file], { label: 'policy killed' });
+    const pending = c.client.callTool({ name: 'execute_code', arguments: { code: 'return await tools.crm.slow({ms: 20000})' } }).catch((e) => e);
+    await eventually(() => readLog(cfg.logFile).some((l) => l.tool === 'slow'), { what: 'the call at the downstream' });
+    process.kill(c.pid, 'SIGKILL');
+    await pending;
+    await c.close().catch(() => {});
+    const lines = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.event), ['execution_start', 'tool_call_sent'], 'nothing after the sent line: the host died');
+    const sent = lines[1];
+    assert.deepEqual([sent.tool, sent.arguments, sent.decision, sent.executionId], ['crm.slow', { ms: 20000 }, 'allow', lines[0].executionId]);
+    assert.match(sent.callId, /^[0-9a-f]{16}$/);
+    // a new server on the same log serves and appends after the trace
+    const c2 = await connectSdk(['--config', cfg.file], { label: 'policy killed, restarted' });
+    try {
+      const r = await c2.client.callTool({ name: 'execute_code', arguments: { code: 'return (await tools.crm.search_items({q: "again"})).q' } });
+      assert.equal(r.structuredContent.result, 'again');
+      const after2 = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(after2.slice(2).map((l) => l.event), ['execution_start', 'tool_call_sent', 'tool_call', 'execution_end']);
+    } finally {
+      await c2.close();
+    }
+  });
+
+  test('arguments: full keeps one execution\'s log small: built-in and refused calls with 500 KB arguments', async (t) => {
+    const cfg = config('volume', { auditArgs: 'full', extra: { state: { path: path.join(TMP, 'volume.db') } } });
+    const c = await connectSdk(['--config', cfg.file], { label: 'policy volume' });
+    try {
+      const code = `const big = "x".repeat(500000);
+        for (let i = 0; i < 40; i++) {
+          await state.set("k", big);
+          try { await tools.crm.send_note({to: "x", text: big}) } catch {}
+        }
+        return (await state.get("k")).length`;
+      const t0 = Date.now();
+      const r = await c.client.callTool({ name: 'execute_code', arguments: { code } });
+      assert.equal(r.structuredContent?.result, 500000, r.content[0].text);
+      const bytes = fs.statSync(cfg.auditFile).size;
+      const lines = fs.readFileSync(cfg.auditFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+      const calls = lines.filter((l) => l.event === 'tool_call');
+      assert.equal(calls.length, 81);
+      // 80 calls with 500 KB each were 40 MB of log; now each line holds at most 4 KiB of them
+      assert.ok(bytes < 81 * 9000, `${bytes} bytes of audit log for 81 calls (${Date.now() - t0} ms)`);
+      t.diagnostic(`${bytes} bytes of audit log for 81 calls (${Date.now() - t0} ms)`);
+      const big = calls.filter((l) => l.tool !== 'state.get');
+      assert.ok(big.every((l) => l.argumentsTruncated === true && l.argumentsBytes > 500000 && l.arguments === undefined && l.argumentsHead.length <= 4096), JSON.stringify(big[0]).slice(0, 300));
+      assert.deepEqual(new Set(big.map((l) => [l.tool, l.outcome].join(' '))), new Set(['state.set ok', 'crm.send_note not_sent']));
+      assert.deepEqual(calls.at(-1).arguments !== undefined, true, 'small arguments are still written whole');
+      // the server still serves
+      const again = await c.client.callTool({ name: 'execute_code', arguments: { code: 'return (await tools.crm.search_items({q: "v"})).q' } });
+      assert.equal(again.structuredContent.result, 'v');
     } finally {
       await c.close();
     }

@@ -143,24 +143,65 @@ void tools_audit_write(struct tools_audit *a, const char *event_name, cJSON *eve
     cJSON_Delete(event);
 }
 
+/* The length of s's first bytes, at most max, that end at a character
+ * boundary (never inside a UTF-8 sequence, nor inside the two bytes of the
+ * internal form of U+0000, whose second byte is a continuation byte). */
+static size_t cut_length(const char *s, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    size_t n = max;
+    while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
 void tools_audit_add_arguments(const struct tools_audit *a, cJSON *event, const cJSON *args)
 {
     if (a == NULL || a->args == TOOLS_AUDIT_ARGS_NONE)
         return;
-    if (a->args == TOOLS_AUDIT_ARGS_FULL) {
+    char *text = args ? json_print(args) : xstrdup("{}");
+    size_t len = strlen(text);
+    if (a->args == TOOLS_AUDIT_ARGS_FULL && len <= TOOLS_AUDIT_ARGUMENTS_MAX) {
         cJSON_AddItemToObject(event, "arguments",
                               args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
+        free(text);
         return;
     }
-    char *text = args ? json_print(args) : xstrdup("{}");
     char hex[65];
-    sha256_hex(text, strlen(text), hex);
+    sha256_hex(text, len, hex);
     cJSON_AddStringToObject(event, "argumentsSha256", hex);
-    cJSON_AddNumberToObject(event, "argumentsBytes", (double) strlen(text));
+    cJSON_AddNumberToObject(event, "argumentsBytes", (double) len);
+    if (a->args == TOOLS_AUDIT_ARGS_FULL) {
+        cJSON_AddTrueToObject(event, "argumentsTruncated");
+        text[cut_length(text, len, TOOLS_AUDIT_ARGUMENTS_MAX)] = '\0';
+        cJSON_AddStringToObject(event, "argumentsHead", text);
+    }
     free(text);
+}
+
+void tools_audit_add_tool(cJSON *event, const char *name)
+{
+    size_t len = strlen(name);
+    size_t n = cut_length(name, len, TOOLS_AUDIT_ARGUMENTS_MAX);
+    if (n == len) {
+        cJSON_AddStringToObject(event, "tool", name);
+        return;
+    }
+    char *cut = xmalloc(n + 1);
+    memcpy(cut, name, n);
+    cut[n] = '\0';
+    cJSON_AddStringToObject(event, "tool", cut);
+    cJSON_AddNumberToObject(event, "toolBytes", (double) len);
+    free(cut);
 }
 
 void tools_audit_new_id(char id[33])
 {
     random_hex(id, 16);
+}
+
+void tools_audit_new_call_id(char id[17])
+{
+    random_hex(id, 8);
 }
