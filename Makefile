@@ -121,14 +121,14 @@ $(B)/tests/%: tests/unit/%.sh
 	@mkdir -p $(dir $@)
 	printf '#!/bin/sh\nexec sh "%s" "$$@"\n' "$(CURDIR)/$<" > $@ && chmod +x $@
 
-# --- test-only helpers (tests/tools/*.c, driven by the e2e tests) ------------
+# --- test-only helpers (tests/helpers/*.c, driven by the e2e tests) ------------
 TOOL_BINS := $(B)/tests/decl_dump $(B)/tests/failmalloc.so
 # The malloc-failure preload of tests/e2e/faults-alloc.test.mjs: plain, never
 # sanitized (a sanitizer must be the first malloc of the process).
 $(B)/tests/failmalloc.so: tests/fault/failmalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -g -fPIC -shared $(WARN) -o $@ $<
-$(B)/tests/decl_dump: tests/tools/decl_dump.c $(B)/libmcpcodemode.a $(DUK_OBJ)
+$(B)/tests/decl_dump: tests/helpers/decl_dump.c $(B)/libmcpcodemode.a $(DUK_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(DUK_OBJ) $(B)/libmcpcodemode.a $(LDFLAGS) $(LDLIBS)
 

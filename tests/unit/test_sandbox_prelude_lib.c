@@ -1,7 +1,7 @@
 /* Unit tests of the prelude's ES2015+ library (sandbox/prelude/7x_*.js and
  * the modules of sandbox/prelude/lazy/: Intl, URL): the programs in
- * tests/lib run in-process through sandbox/engine.h and every case of their
- * result must equal what Node recorded (tests/lib/record.mjs); then the
+ * tests/prelude run in-process through sandbox/engine.h and every case of their
+ * result must equal what Node recorded (tests/prelude/record.mjs); then the
  * Duktape-specific parts Node cannot record: error line numbers, stack
  * traces, console formatting, hooks the lowering relies on, loading on first
  * use, memory. */
@@ -21,10 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LIB_DIR "tests/lib/"
+#define LIB_DIR "tests/prelude/"
 
 /* The Node-recorded programs, one cmocka test each; test_all_listed checks
- * that no program in tests/lib is missing here. */
+ * that no program in tests/prelude is missing here. */
 static const char *const programs[] = {
     "map",    "set",    "weak",        "iterators", "array_from", "array_methods", "sort",
     "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
@@ -112,7 +112,7 @@ static cJSON *parse_file(const char *path)
     return j;
 }
 
-/* Runs tests/lib/<name>.js after _harness.js; returns the outcome's value. */
+/* Runs tests/prelude/<name>.js after _harness.js; returns the outcome's value. */
 static cJSON *run_lib_program(const char *name)
 {
     char path[256];
@@ -185,7 +185,7 @@ static int listed(const char *file)
     return 0;
 }
 
-/* Every program in tests/lib is listed above and has its Node recording. */
+/* Every program in tests/prelude is listed above and has its Node recording. */
 static void test_all_listed(void **state)
 {
     DIR *d = opendir(LIB_DIR);
@@ -207,7 +207,7 @@ static void test_all_listed(void **state)
         char path[256];
         snprintf(path, sizeof path, LIB_DIR "%s.expected.json", programs[i]);
         if (access(path, R_OK) != 0) {
-            print_message("  %s is missing: run node tests/lib/record.mjs\n", path);
+            print_message("  %s is missing: run node tests/prelude/record.mjs\n", path);
             unlisted++;
         }
     }

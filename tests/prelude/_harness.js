@@ -1,4 +1,4 @@
-/* Prepended to every tests/lib program (by record.mjs and by the cmocka test).
+/* Prepended to every tests/prelude program (by record.mjs and by the cmocka test).
  * t(name, fn) records one case: fn's result encoded so that JSON keeps what
  * it would lose (undefined, NaN, -0, Infinity, holes), or {threw: name}. */
 var __out = {};

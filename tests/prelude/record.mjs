@@ -1,8 +1,8 @@
-// Records the expected results of tests/lib/*.js from Node: each program
+// Records the expected results of tests/prelude/*.js from Node: each program
 // (with _harness.js prepended) runs as a function body and its returned
 // value is written to <name>.expected.json, which the cmocka test
 // tests/unit/test_sandbox_prelude_lib.c compares with the sandbox's result.
-// Usage: node tests/lib/record.mjs [name...]
+// Usage: node tests/prelude/record.mjs [name...]
 //
 // Node 20 has no Object.groupBy / Map.groupBy: the recorder then re-runs
 // itself with --harmony-array-grouping and builds them on V8's own
