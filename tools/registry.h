@@ -68,7 +68,7 @@ void tools_registry_when_settled(struct tools_registry *r, uint64_t max_ms, void
 void tools_registry_cancel_wait(struct tools_registry *r, void (*cb)(void *ud), void *ud);
 
 /* Starts a host call; op is "tool", "search" or "describe" (or the built-in
- * "state", "skills", "skill": tools/state/call.c), name the text
+ * "state", "skills", "skill": tools/gate/builtins.c), name the text
  * the program gave, args borrowed. cb runs exactly once, unless the call is
  * cancelled first; it may run before this function returns, which then
  * returns NULL. Otherwise the handle cancels it (tools_call_cancel): the

@@ -84,7 +84,7 @@ void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const 
 /* gate.c: ToolApprovalError's reason for an answer that refuses. */
 const char *tools__approval_reason(enum tools_approval_answer a);
 
-/* tools/state/call.c: the host calls of op "state", "skills" and "skill"
+/* tools/gate/builtins.c: the host calls of op "state", "skills" and "skill"
  * (the same contract as tools_exec_call). */
 struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
                                        const char *op, const char *name, const cJSON *args,

@@ -4,7 +4,7 @@
  * arguments were validated). Keeps the skills in memory (loaded from the
  * database when it exists) with their compiled schemas, and gives workers,
  * declarations, search and the MCP tool list what they need of them.
- * Policy, approval and audit are the registry's (tools/state/call.c). */
+ * Policy, approval and audit are the registry's (tools/gate/builtins.c). */
 #ifndef TOOLS_STATE_SERVICE_H
 #define TOOLS_STATE_SERVICE_H
 
