@@ -3,8 +3,8 @@
  * planned calls in the result. The per-call decisions live in tools/
  * (tools/registry.c, tools/policy/); this file only reads and reports. */
 #include "mcp-server/server_internal.h"
+#include "tools/gate/gate.h"
 #include "tools/policy/audit.h"
-#include "tools/registry.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"

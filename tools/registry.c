@@ -11,7 +11,6 @@
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
 #include "tools/result_map.h"
-#include "tools/schema/schema.h"
 #include "tools/server_config.h"
 #include "tools/state/service.h"
 #include "common/alloc.h"
@@ -284,33 +283,6 @@ void tools_registry_free(struct tools_registry *r)
 
 /* --- host calls ------------------------------------------------------------------------------ */
 
-void tools__reply_text(tools_reply_cb *cb, void *ud, int ok, struct buf *b)
-{
-    cb(ud, ok, b->data ? b->data : "null", b->len ? b->len : 4);
-}
-
-void tools__reply_error(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
-                        const char *tool)
-{
-    struct buf b;
-    buf_init(&b, 0);
-    tools_result_error(name, msg, tool, &b);
-    tools__reply_text(cb, ud, 0, &b);
-    buf_free(&b);
-}
-
-void tools__audit_finish(struct tools_registry *r, cJSON *ev, const char *outcome, uint64_t t0,
-                         size_t bytes)
-{
-    if (ev == NULL)
-        return;
-    cJSON_AddStringToObject(ev, "outcome", outcome);
-    cJSON_AddNumberToObject(ev, "durationMs", (double) ((uv_hrtime() - t0) / 1000) / 1000.0);
-    if (bytes)
-        cJSON_AddNumberToObject(ev, "resultBytes", (double) bytes);
-    tools_audit_write(r->o.audit, "tool_call", ev);
-}
-
 static const char *reply_outcome(const struct tools_downstream_reply *rep)
 {
     if (rep->outcome == TOOLS_DOWNSTREAM_TIMEOUT)
@@ -328,7 +300,7 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
     int ok;
     if (c->audit) {
         char *text = rep->result ? json_print(rep->result) : NULL;
-        tools__audit_finish(c->r, c->audit, reply_outcome(rep), c->t0, text ? strlen(text) : 0);
+        tools_audit_call_end(c->r->o.audit, c->audit, reply_outcome(rep), c->t0, text ? strlen(text) : 0);
         free(text);
         c->audit = NULL;
     }
@@ -351,26 +323,6 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
     }
     tools__call_unlink(c);
     tools__call_free(c);
-}
-
-int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
-                    void *ud)
-{
-    if (t->input == NULL)
-        return 0;
-    struct tools_schema_result res;
-    cJSON *empty = args ? NULL : cJSON_CreateObject();
-    int valid = tools_schema_validate(t->input, args ? args : empty, &res);
-    cJSON_Delete(empty);
-    if (!valid) {
-        struct buf b;
-        buf_init(&b, 0);
-        tools_result_argument_error(t, &res, &b);
-        tools__reply_text(cb, ud, 0, &b);
-        buf_free(&b);
-    }
-    tools_schema_result_free(&res);
-    return valid ? 0 : -1;
 }
 
 /* --- sending (behind the server's limits) ---------------------------------------------------- */

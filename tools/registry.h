@@ -1,9 +1,9 @@
 /* The host's view of downstream tools: one connection per configured
  * server, the current catalog (rebuilt when a tool list changes), and the
- * host calls programs make: tool calls (resolved, checked against policy
- * and the tool's inputSchema, forwarded, their results mapped), searchTools
- * and describeTool. Gives workers the catalog of callable names and models
- * the declarations, and reports when those change. */
+ * sending of the calls the gate lets through (tools/gate/gate.h: the host
+ * calls programs make), their results mapped. Gives workers the catalog of
+ * callable names and models the declarations, and reports when those
+ * change. */
 #ifndef TOOLS_REGISTRY_H
 #define TOOLS_REGISTRY_H
 
@@ -13,8 +13,6 @@
 #include <uv.h>
 
 struct tools_registry;
-struct tools_call;
-struct tools_exec;
 struct tools_server_config;
 struct tools_policy;
 struct tools_approver;
@@ -67,65 +65,11 @@ void tools_registry_when_settled(struct tools_registry *r, uint64_t max_ms, void
 /* Forgets a pending waiter registered with exactly (cb, ud); no call follows. */
 void tools_registry_cancel_wait(struct tools_registry *r, void (*cb)(void *ud), void *ud);
 
-/* Starts a host call; op is "tool", "search" or "describe" (or the built-in
- * "state", "skills", "skill": tools/gate/builtins.c), name the text
- * the program gave, args borrowed. cb runs exactly once, unless the call is
- * cancelled first; it may run before this function returns, which then
- * returns NULL. Otherwise the handle cancels it (tools_call_cancel): the
- * downstream server is told (notifications/cancelled) and cb never runs. */
-struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
-                                       const cJSON *args, tools_reply_cb *cb, void *ud);
-void tools_call_cancel(struct tools_call *c);
 
 /* The catalog for workers: {"jsServer":{"name":"server","tools":{"jsTool":"tool"}}},
  * malloc'd. */
 char *tools_registry_catalog(struct tools_registry *r);
 
-/* --- one execution's calls -------------------------------------------------------------
- * The decision for each call (docs/policy.md), in this order: unknown name
- * (Error); policy deny or outside the grant (ToolPolicyError); arguments
- * that break the inputSchema (ToolArgumentError); dry run (recorded, not
- * sent, a placeholder value) unless the tool is allowed and read-only;
- * ask (the approver, or codemode.policy.noApprover when there is none;
- * ToolApprovalError when not approved); then the call is sent. Every
- * attempt is one tool_call line in the audit log. */
-struct buf;
-
-struct tools_exec_options {
-    char *const *allow;                    /* grant patterns, NULL-terminated, copied; NULL: none */
-    int dry_run;
-    const char *execution_id;              /* copied; for the audit log (may be NULL) */
-    const struct tools_approver *approver; /* borrowed; NULL: nobody can be asked */
-    const char *principal;                 /* copied; whose state (codemode.state.scope) */
-    /* content.stash(value) (op "stash"): keeps value for the client and writes
-     * the reply JSON (its link, or an error) to out; returns 1 (ok) or 0. Called
-     * after the gate (policy "content.stash", approval, audit). NULL: no stash. */
-    int (*stash)(void *ud, const cJSON *value, struct buf *out);
-    void *stash_ud;
-};
-
-struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_exec_options *o);
-
-/* Frees x; every call made through it must have replied or been cancelled. */
-void tools_exec_free(struct tools_exec *x);
-
-/* tools_registry_call within execution x (same contract). */
-struct tools_call *tools_exec_call(struct tools_exec *x, const char *op, const char *name,
-                                   const cJSON *args, tools_reply_cb *cb, void *ud);
-
-/* The worker catalog as this execution sees it (only granted tools). malloc'd. */
-char *tools_exec_catalog(struct tools_exec *x);
-
-/* The built-in namespaces for the worker's run message (tools/state/service.h:
- * {"state":true,"skills":[names]}), malloc'd, or NULL when they are off. */
-char *tools_exec_builtins(struct tools_exec *x);
-
-/* The dry run's planned calls so far: [{"tool":"server.tool","arguments":{...}}]
- * in call order (original names), borrowed; an empty array without dry run. */
-const cJSON *tools_exec_planned(const struct tools_exec *x);
-
-/* "server.tool" patterns check: why `pattern` cannot be a grant, or NULL. */
-const char *tools_exec_pattern_problem(const char *pattern);
 
 /* TypeScript declarations for the execute_code description (full while
  * within the budget, else the compact index), with the skills `principal`

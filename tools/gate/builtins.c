@@ -45,7 +45,7 @@ static void perform(struct tools_registry *r, struct tools_exec *x, const char *
     buf_init(&b, 0);
     int ok = is_stash(op) ? x->stash(x->stash_ud, args, &b)
                           : tools_state_service_call(r->o.state, op, name, scope_of(x), args, &b);
-    tools__audit_finish(r, ev, ok ? "ok" : "error", t0, b.len);
+    tools_audit_call_end(r->o.audit, ev, ok ? "ok" : "error", t0, b.len);
     cb(ud, ok, b.data ? b.data : "null", b.data ? b.len : 4);
     buf_free(&b);
 }
@@ -80,7 +80,7 @@ static void approved(void *ud, enum tools_approval_answer a, const char *detail)
         tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", msg, q, "reason",
                              tools__approval_reason(a));
         audit_decision(c->audit, "denied");
-        tools__audit_finish(c->r, c->audit, "not_sent", c->t0, 0);
+        tools_audit_call_end(c->r->o.audit, c->audit, "not_sent", c->t0, 0);
     }
     c->audit = NULL;
     if (waiting) {
@@ -156,7 +156,7 @@ static void refuse(struct tools_registry *r, const char *qualified, int denied, 
     tools__reply_refusal(cb, ud, "ToolPolicyError", msg, qualified, "decision",
                          denied ? "deny" : "not_granted");
     audit_decision(ev, denied ? "denied" : "not_granted");
-    tools__audit_finish(r, ev, "not_sent", t0, 0);
+    tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
 }
 
 static void plan(struct tools_exec *x, const char *qualified, const cJSON *args, tools_reply_cb *cb,
@@ -219,7 +219,7 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
     if (x && x->dry_run && !read) {
         plan(x, qualified, args, cb, ud);
         audit_decision(ev, "dry_run");
-        tools__audit_finish(r, ev, "not_sent", t0, 0);
+        tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
         return NULL;
     }
     if (d == TOOLS_POLICY_ASK)

@@ -1,10 +1,10 @@
-/* The gate every host call of a program passes (docs/policy.md): the name,
+/* The gate of downstream tools (docs/policy.md; gate.h): the name,
  * policy deny and the execution's grant (ToolPolicyError), the inputSchema
  * (ToolArgumentError), the dry run (recorded, not sent), approval of `ask`
  * tools through the approver mcp-server gives (ToolApprovalError), then the
  * call is sent; each attempt is one audit line (and a call that is sent one
  * more, before it leaves: registry.c). Also searchTools and
- * describeTool, and the per-execution state (grants, approvals, plans). */
+ * describeTool, and the executions (grants, approvals, plans). */
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
 #include "tools/downstream/downstream.h"
@@ -27,20 +27,6 @@ static void qualified_name(const struct tools_catalog_tool *t, struct buf *q)
     buf_printf(q, "%s.%s", t->server, t->name);
 }
 
-void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
-                          const char *tool, const char *key, const char *value)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "message", msg);
-    cJSON_AddStringToObject(o, "tool", tool);
-    cJSON_AddStringToObject(o, key, value);
-    char *text = json_print(o);
-    cb(ud, 0, text, strlen(text));
-    free(text);
-    cJSON_Delete(o);
-}
-
 static cJSON *audit_start(struct tools_registry *r, struct tools_exec *x, const char *tool,
                           const cJSON *args)
 {
@@ -58,7 +44,7 @@ static void audit_refused(struct tools_registry *r, cJSON *ev, const char *decis
     if (ev == NULL)
         return;
     cJSON_AddStringToObject(ev, "decision", decision);
-    tools__audit_finish(r, ev, "not_sent", t0, 0);
+    tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
 }
 
 static int granted(const struct tools_exec *x, const struct tools_catalog_tool *t)
@@ -392,7 +378,7 @@ void tools_call_cancel(struct tools_call *c)
         /* dc NULL: still queued behind the server's limits, never sent */
         if (c->dc)
             tools_downstream_call_cancel(c->dc, "the program that made the call has ended");
-        tools__audit_finish(c->r, c->audit, c->dc ? "cancelled" : "not_sent", c->t0, 0);
+        tools_audit_call_end(c->r->o.audit, c->audit, c->dc ? "cancelled" : "not_sent", c->t0, 0);
         c->audit = NULL;
     }
     tools__call_unlink(c);

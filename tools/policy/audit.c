@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <uv.h>
 
 struct tools_audit {
     char *path;
@@ -204,4 +205,16 @@ void tools_audit_new_id(char id[33])
 void tools_audit_new_call_id(char id[17])
 {
     random_hex(id, 8);
+}
+
+void tools_audit_call_end(struct tools_audit *a, cJSON *event, const char *outcome, uint64_t t0,
+                          size_t result_bytes)
+{
+    if (event == NULL)
+        return;
+    cJSON_AddStringToObject(event, "outcome", outcome);
+    cJSON_AddNumberToObject(event, "durationMs", (double) ((uv_hrtime() - t0) / 1000) / 1000.0);
+    if (result_bytes)
+        cJSON_AddNumberToObject(event, "resultBytes", (double) result_bytes);
+    tools_audit_write(a, "tool_call", event);
 }

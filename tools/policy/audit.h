@@ -56,6 +56,12 @@ void tools_audit_add_arguments(const struct tools_audit *a, cJSON *event, const 
  * program that matched no tool can be any size). */
 void tools_audit_add_tool(cJSON *event, const char *name);
 
+/* Ends a tool_call event (consumed; NULL is fine): adds "outcome",
+ * "durationMs" since t0 (uv_hrtime) and "resultBytes" (when not 0), and
+ * writes it. */
+void tools_audit_call_end(struct tools_audit *a, cJSON *event, const char *outcome, uint64_t t0,
+                          size_t result_bytes);
+
 /* A fresh execution id: 16 random bytes as 32 hex digits into id[33]. */
 void tools_audit_new_id(char id[33]);
 

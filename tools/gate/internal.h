@@ -1,0 +1,77 @@
+/* Internals of the gate (tools/gate/): a call in progress, an execution,
+ * and the answers the gate gives itself (replies, refusals, argument
+ * errors). Shared with the registry, which sends the calls the gate lets
+ * through. Not for use outside tools/. */
+#ifndef TOOLS_GATE_INTERNAL_H
+#define TOOLS_GATE_INTERNAL_H
+
+#include "tools/gate/gate.h"
+#include "tools/policy/policy.h"
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+struct buf;
+struct tools_catalog;
+struct tools_catalog_tool;
+struct tools_downstream_call;
+struct tools_limiter_wait;
+
+struct tools_call {
+    struct tools_registry *r;
+    struct tools_exec *x;      /* NULL: no execution context */
+    struct tools_catalog *cat; /* retained */
+    const struct tools_catalog_tool *tool;
+    struct tools_downstream_call *dc;
+    tools_reply_cb *cb;
+    void *ud;
+    int in_start, answered;
+    cJSON *args;                     /* a copy, while waiting for an approval */
+    void *approval;                  /* the approver's handle, while asking */
+    cJSON *audit;                    /* the tool_call event being built, or NULL */
+    uint64_t t0;                     /* uv_hrtime at the start, for the audit log */
+    struct tools_limiter_wait *wait; /* queued behind the server's limits */
+    int holds;                       /* has a slot of the server's limiter */
+    int *go_out; /* inside tools_limiter_acquire: where go_send puts send_now's result */
+    const cJSON *go_args;
+    struct tools_call *prev, *next;
+};
+
+struct tools_exec {
+    struct tools_registry *r;
+    char **grant; /* NULL-terminated, or NULL */
+    int dry_run;
+    char *execution_id;
+    const struct tools_approver *approver;
+    cJSON *planned;  /* [{"tool","arguments"}] */
+    char **approved; /* "server\ntool" approved for the rest of this execution */
+    size_t napproved;
+    char *principal; /* whose state, or NULL */
+    int (*stash)(void *ud, const cJSON *value, struct buf *out);
+    void *stash_ud;
+};
+
+/* reply.c: the JSON text in b (or null) as the answer; an error
+ * {"name","message","tool"}; a refusal {"name","message","tool",key:value}
+ * (ToolPolicyError, ToolApprovalError). */
+void tools__reply_text(tools_reply_cb *cb, void *ud, int ok, struct buf *b);
+void tools__reply_error(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+                        const char *tool);
+void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
+                          const char *tool, const char *key, const char *value);
+
+/* reply.c: checks args against the tool's inputSchema: 0, or -1 after
+ * replying the ToolArgumentError. */
+int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
+                    void *ud);
+
+/* gate.c: ToolApprovalError's reason for an answer that refuses. */
+const char *tools__approval_reason(enum tools_approval_answer a);
+
+/* builtins.c: the host calls of op "state", "skills", "skill" and "stash"
+ * (the same contract as tools_exec_call). */
+struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
+                                       const char *op, const char *name, const cJSON *args,
+                                       tools_reply_cb *cb, void *ud);
+
+#endif
