@@ -1,10 +1,13 @@
-/* The gate of the built-in host calls (state.*, skills.*, content.stash): the
- * same policy as a downstream tool, under the names "state.<op>", "skills.<op>"
- * and "content.stash" (reads, and the stash, which changes nothing outside the
- * server, count as read-only), the execution's grant, the dry run (writes are
- * recorded, not done), approval of `ask` through the execution's approver,
- * one audit line per call; then the service does the work. skills.<name>(args) itself is not
+/* The gate of the built-in host calls (state.*, skills.*, content.stash), in
+ * the order of the gate of tools: the name (an operation there is), the same
+ * policy as a downstream tool under the names "state.<op>", "skills.<op>" and
+ * "content.stash" (reads, and the stash, which changes nothing outside the
+ * server, count as read-only), the execution's grant, the arguments
+ * (tools_state_service_check), the dry run (writes are recorded, not done),
+ * approval of `ask` through the execution's approver; then the service does
+ * the work; one audit line per call. skills.<name>(args) itself is not
  * gated: every tool the skill's code calls is. */
+#include "tools/gate/internal.h"
 #include "tools/registry_internal.h"
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
@@ -20,6 +23,21 @@
 static int is_stash(const char *op)
 {
     return strcmp(op, "stash") == 0;
+}
+
+/* The operations there are: state.get/entry/set/delete/list,
+ * skills.save/list/delete, content.stash. */
+static int known(const char *op, const char *name)
+{
+    static const char *const state_ops[] = {"get", "entry", "set", "delete", "list", NULL};
+    static const char *const skills_ops[] = {"save", "list", "delete", NULL};
+    const char *const *ops = strcmp(op, "state") == 0 ? state_ops : skills_ops;
+    if (is_stash(op))
+        return 1;
+    for (; *ops; ops++)
+        if (strcmp(*ops, name) == 0)
+            return 1;
+    return 0;
 }
 
 static int is_read(const char *op, const char *name)
@@ -211,11 +229,30 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
         cJSON_AddStringToObject(ev, "tool", qualified);
         tools_audit_add_arguments(r->o.audit, ev, args);
     }
+    if (!known(op, name)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "\"%s\" is not an operation of the server's %s", qualified,
+                 server);
+        tools__reply_error(cb, ud, "Error", msg, NULL);
+        audit_decision(ev, "invalid");
+        tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
+        return NULL;
+    }
     enum tools_policy_decision d = decide(r, server, name, read);
     if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
         refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
         return NULL;
     }
+    struct buf invalid;
+    buf_init(&invalid, 0);
+    if (!is_stash(op) && !tools_state_service_check(op, name, args, &invalid)) {
+        tools__reply_text(cb, ud, 0, &invalid);
+        buf_free(&invalid);
+        audit_decision(ev, "invalid");
+        tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
+        return NULL;
+    }
+    buf_free(&invalid);
     if (x && x->dry_run && !read) {
         plan(x, qualified, args, cb, ud);
         audit_decision(ev, "dry_run");

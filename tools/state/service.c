@@ -275,15 +275,9 @@ static int read_if_version(const cJSON *args, int64_t *out)
 static int state_set(struct tools_state_service *s, const char *scope, const char *key,
                      const cJSON *args, struct buf *out)
 {
-    const cJSON *value = cJSON_GetObjectItemCaseSensitive(args, "value");
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(args, "value"); /* checked */
     int64_t if_version, version = 0;
-    if (value == NULL)
-        return fail(out, "StateError", "invalid",
-                    "state.set: the value must be JSON data (undefined and functions are not)");
-    if (read_if_version(args, &if_version) != 0)
-        return fail(out, "StateError", "invalid",
-                    "state.set: ifVersion must be a version number (an integer >= 0; 0: the key "
-                    "must not exist)");
+    read_if_version(args, &if_version);
     char err[TOOLS_STATE_ERR_MAX], *json = json_print(value);
     int rc = tools_state_set(s->store, scope, key, json, if_version, &version, err);
     free(json);
@@ -291,6 +285,28 @@ static int state_set(struct tools_state_service *s, const char *scope, const cha
         return store_error(out, rc, err);
     buf_printf(out, "%lld", (long long) version);
     return 1;
+}
+
+/* The checks of a state operation's arguments: 0, or -1 with msg. */
+static int state_args_problem(const char *name, const cJSON *args, char *msg, size_t size)
+{
+    if (strcmp(name, "list") == 0)
+        return 0;
+    const char *key = str_arg(args, "key");
+    int64_t if_version;
+    if (key == NULL || key[0] == '\0' || strlen(key) > TOOLS_STATE_KEY_MAX)
+        snprintf(msg, size, "state.%s: the key must be a string of 1 to %d bytes", name,
+                 TOOLS_STATE_KEY_MAX);
+    else if (strcmp(name, "set") == 0 && cJSON_GetObjectItemCaseSensitive(args, "value") == NULL)
+        snprintf(msg, size,
+                 "state.set: the value must be JSON data (undefined and functions are not)");
+    else if (strcmp(name, "set") == 0 && read_if_version(args, &if_version) != 0)
+        snprintf(msg, size,
+                 "state.set: ifVersion must be a version number (an integer >= 0; 0: the key "
+                 "must not exist)");
+    else
+        return 0;
+    return -1;
 }
 
 static int state_op(struct tools_state_service *s, const char *name, const char *scope,
@@ -304,11 +320,6 @@ static int state_op(struct tools_state_service *s, const char *name, const char 
         cJSON *keys = NULL;
         rc = tools_state_list(s->store, scope, prefix ? prefix : "", &keys, err);
         return rc < 0 ? store_error(out, rc, err) : ok_json(out, keys);
-    }
-    if (key == NULL || key[0] == '\0' || strlen(key) > TOOLS_STATE_KEY_MAX) {
-        snprintf(err, sizeof err, "state.%s: the key must be a string of 1 to %d bytes", name,
-                 TOOLS_STATE_KEY_MAX);
-        return fail(out, "StateError", "invalid", err);
     }
     if (strcmp(name, "get") == 0 || strcmp(name, "entry") == 0)
         return state_get(s, scope, key, out);
@@ -399,13 +410,18 @@ static int not_yours(struct buf *out, const char *op, const char *name)
     return fail(out, "StateError", "forbidden", msg);
 }
 
-int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
-                             const char *principal, struct buf *out)
+/* skills.delete's argument: the name, or {name}. */
+static const char *delete_name(const cJSON *args)
+{
+    return cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
+}
+
+/* Saves a skill that passed check_skill. */
+static int save_checked(struct tools_state_service *s, const cJSON *skill, const char *principal,
+                        struct buf *out)
 {
     char msg[TOOLS_STATE_ERR_MAX];
-    const cJSON *schema;
-    if (check_skill(skill, &schema, msg, sizeof msg) != 0)
-        return fail(out, "StateError", "invalid", msg);
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
     const char *name = str_arg(skill, "name");
     int rc = tools_state_file_exists(s->store) ? reload_skills(s, msg) : 0; /* another process's */
     if (rc < 0)
@@ -429,6 +445,16 @@ int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "name", name);
     return ok_json(out, r);
+}
+
+int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
+                             const char *principal, struct buf *out)
+{
+    char msg[TOOLS_STATE_ERR_MAX];
+    const cJSON *schema;
+    if (check_skill(skill, &schema, msg, sizeof msg) != 0)
+        return fail(out, "StateError", "invalid", msg);
+    return save_checked(s, skill, principal, out);
 }
 
 /* The skills principal sees; the CLI (NULL) sees every one, with its owner
@@ -458,9 +484,7 @@ static int skills_delete(struct tools_state_service *s, const cJSON *args, const
                          struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
-    const char *name = cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
-    if (name == NULL)
-        return fail(out, "StateError", "invalid", "skills.delete: expected the skill's name");
+    const char *name = delete_name(args); /* checked */
     int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
     if (rc < 0)
         return store_error(out, rc, err);
@@ -515,15 +539,44 @@ static int skill_code(struct tools_state_service *s, const char *name, const cha
     return 1;
 }
 
+/* The checks of an operation's arguments: 0, or -1 with msg. */
+static int args_problem(const char *op, const char *name, const cJSON *args, char *msg,
+                        size_t size)
+{
+    const cJSON *schema;
+    if (strcmp(op, "state") == 0)
+        return state_args_problem(name, args, msg, size);
+    if (strcmp(op, "skills") == 0 && strcmp(name, "save") == 0)
+        return check_skill(args, &schema, msg, size);
+    if (strcmp(op, "skills") == 0 && strcmp(name, "delete") == 0 && delete_name(args) == NULL) {
+        snprintf(msg, size, "skills.delete: expected the skill's name");
+        return -1;
+    }
+    return 0;
+}
+
+int tools_state_service_check(const char *op, const char *name, const cJSON *args,
+                              struct buf *out)
+{
+    char msg[TOOLS_STATE_ERR_MAX];
+    if (args_problem(op, name, args, msg, sizeof msg) == 0)
+        return 1;
+    return fail(out, "StateError", "invalid", msg);
+}
+
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
                              const char *principal, const cJSON *args, struct buf *out)
 {
+    /* "skill" (calling one): its arguments are checked against its own schema */
+    int ours = strcmp(op, "state") == 0 || strcmp(op, "skills") == 0;
+    if (ours && tools_state_service_check(op, name, args, out) == 0)
+        return 0;
     if (strcmp(op, "state") == 0 && s->o.state)
         return state_op(s, name, s->o.per_principal ? (principal ? principal : "stdio") : "", args,
                         out);
     if (strcmp(op, "skills") == 0 && s->o.skills) {
         if (strcmp(name, "save") == 0)
-            return tools_state_service_save(s, args, principal, out);
+            return save_checked(s, args, principal, out);
         if (strcmp(name, "list") == 0)
             return skills_list(s, principal, out);
         if (strcmp(name, "delete") == 0)

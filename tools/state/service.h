@@ -89,6 +89,13 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
                              const char *principal, const cJSON *args, struct buf *out);
 
+/* The checks of the arguments of a state.* or skills.* operation (a key
+ * of 1 to TOOLS_STATE_KEY_MAX bytes, a value for set, a well-formed skill for save, ...),
+ * without doing it: 1, or 0 with the StateError JSON (code "invalid") in
+ * out. tools_state_service_call makes them first. */
+int tools_state_service_check(const char *op, const char *name, const cJSON *args,
+                              struct buf *out);
+
 /* Checks and saves a skill given as {name, description, inputSchema, code}
  * for principal (NULL: the CLI, saving the server's skill): 1, or 0 with
  * the error JSON in out. */
