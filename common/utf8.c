@@ -173,3 +173,13 @@ int utf8_append_external(struct buf *out, const char *s, size_t n)
     }
     return buf_append(out, s + run, n - run);
 }
+
+size_t utf8_cut_length(const char *s, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    size_t n = max;
+    while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}

@@ -53,4 +53,10 @@ int utf8_append_external(struct buf *out, const char *s, size_t n);
  * and a lone surrogate count one each, other ill-formed bytes one each). */
 size_t utf8_length(const char *s, size_t n);
 
+/* The length of s's first bytes, at most max, that end at a character
+ * boundary (never inside a UTF-8 sequence, nor inside the two bytes of the
+ * internal form of U+0000, whose second byte is a continuation byte). len
+ * is s's length; len itself when it is at most max. */
+size_t utf8_cut_length(const char *s, size_t len, size_t max);
+
 #endif

@@ -2,6 +2,7 @@
  * approval_view.h): canonical JSON when short, otherwise a digest and every
  * field by path, keys sorted; characters that hide or reorder text escaped. */
 #include "mcp-server/approval_view.h"
+#include "tools/names.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -140,27 +141,13 @@ struct listing {
     size_t unlisted, unlisted_bytes; /* fields past LINES_MAX */
 };
 
+/* A key shown as .name (an identifier of at most KEY_SHOWN_MAX bytes). */
 static int plain_key(const char *k)
 {
-    if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || *k == '_' || *k == '$'))
-        return 0;
-    for (; *k; k++)
-        if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
-              *k == '_' || *k == '$'))
-            return 0;
-    return strlen(k) <= KEY_SHOWN_MAX;
+    size_t n = strlen(k);
+    return n <= KEY_SHOWN_MAX && tools_names_is_identifier(k, n);
 }
 
-/* The length of s's first bytes, at most max, ending at a character boundary. */
-static size_t cut_length(const char *s, size_t len, size_t max)
-{
-    if (len <= max)
-        return len;
-    size_t n = max;
-    while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
-        n--;
-    return n;
-}
 
 /* Appends the path segment of key to path: .name, or ["any key"] (cut, and
  * said so, past KEY_SHOWN_MAX bytes). */
@@ -172,7 +159,7 @@ static void key_segment(struct buf *path, const char *key)
         buf_append_str(path, key);
         return;
     }
-    size_t len = strlen(key), n = cut_length(key, len, KEY_SHOWN_MAX);
+    size_t len = strlen(key), n = utf8_cut_length(key, len, KEY_SHOWN_MAX);
     buf_append_char(path, '[');
     buf_append_json_string(path, key, n);
     if (n < len)
@@ -238,7 +225,7 @@ static void list(struct listing *l, struct buf *path, const cJSON *v, int depth)
         size_t len = strlen(v->valuestring);
         buf_printf(&l->out, "string of %zu bytes, only its start shown: ", len);
         buf_append_json_string(&l->out, v->valuestring,
-                               cut_length(v->valuestring, len, STRING_HEAD));
+                               utf8_cut_length(v->valuestring, len, STRING_HEAD));
         buf_append_str(&l->out, "...");
     } else {
         buf_printf(&l->out, "%s of %zu bytes, nested too deep to list", kind(v), t.len);

@@ -112,6 +112,18 @@ static void test_length(void **state)
     assert_int_equal(utf8_length("a\xC0\x80" "b\xED\xA0\x80", 7), 4);
 }
 
+static void test_cut_length(void **state)
+{
+    (void) state;
+    const char *s = "ab\xC3\xA9\xF0\x9F\x98\x80z"; /* a b é 😀 z */
+    assert_int_equal(utf8_cut_length(s, 9, 20), 9);  /* short enough: all of it */
+    assert_int_equal(utf8_cut_length(s, 9, 3), 2);   /* never inside é */
+    assert_int_equal(utf8_cut_length(s, 9, 4), 4);
+    assert_int_equal(utf8_cut_length(s, 9, 7), 4);   /* never inside 😀 */
+    assert_int_equal(utf8_cut_length(s, 9, 8), 8);
+    assert_int_equal(utf8_cut_length("a\xC0\x80", 3, 2), 1); /* nor inside U+0000's internal form */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_external),
         cmocka_unit_test(test_decode_nul),
         cmocka_unit_test(test_length),
+        cmocka_unit_test(test_cut_length),
     };
     return cmocka_run_group_tests_name("common_utf8", tests, NULL, NULL);
 }

@@ -48,10 +48,16 @@ static void test_long_every_field(void **state)
     (void) state;
     size_t big = 1000000;
     char *json = malloc(big + 1000);
+    char long_key[121];
+    memset(long_key, 'k', 120);
+    long_key[120] = '\0';
     char *p = json + sprintf(json, "{\"b\":\"");
     memset(p, 'x', big);
     p += big;
-    sprintf(p, "\",\"a\":{\"deep\":\"%0300d\",\"k\":1},\"then\":\"rm -rf /\",\"we ird\":[1]}", 7);
+    sprintf(p,
+            "\",\"a\":{\"deep\":\"%0300d\",\"k\":1},\"then\":\"rm -rf /\",\"we ird\":[1],"
+            "\"%s\":2}",
+            7, long_key);
     char *v = view_of(json);
     assert_true(strlen(v) < 4000);
     assert_non_null(strstr(v, "too long to show whole; SHA-256 of their JSON: "));
@@ -68,6 +74,9 @@ static void test_long_every_field(void **state)
     assert_non_null(b);
     assert_non_null(then);
     assert_non_null(weird);
+    /* an identifier too long for .name is quoted (and cut) */
+    assert_null(strstr(v, "\n  kkkk"));
+    assert_non_null(strstr(v, "\n  [\"kkkk"));
     assert_true(a < deep && deep < k && k < b && b < then && then < weird);
     assert_null(strstr(v, "NOT LISTED"));
     free(v);

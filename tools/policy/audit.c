@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/random.h"
 #include "common/sha256.h"
+#include "common/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -144,19 +145,6 @@ void tools_audit_write(struct tools_audit *a, const char *event_name, cJSON *eve
     cJSON_Delete(event);
 }
 
-/* The length of s's first bytes, at most max, that end at a character
- * boundary (never inside a UTF-8 sequence, nor inside the two bytes of the
- * internal form of U+0000, whose second byte is a continuation byte). */
-static size_t cut_length(const char *s, size_t len, size_t max)
-{
-    if (len <= max)
-        return len;
-    size_t n = max;
-    while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
-        n--;
-    return n;
-}
-
 void tools_audit_add_arguments(const struct tools_audit *a, cJSON *event, const cJSON *args)
 {
     if (a == NULL || a->args == TOOLS_AUDIT_ARGS_NONE)
@@ -175,7 +163,7 @@ void tools_audit_add_arguments(const struct tools_audit *a, cJSON *event, const 
     cJSON_AddNumberToObject(event, "argumentsBytes", (double) len);
     if (a->args == TOOLS_AUDIT_ARGS_FULL) {
         cJSON_AddTrueToObject(event, "argumentsTruncated");
-        text[cut_length(text, len, TOOLS_AUDIT_ARGUMENTS_MAX)] = '\0';
+        text[utf8_cut_length(text, len, TOOLS_AUDIT_ARGUMENTS_MAX)] = '\0';
         cJSON_AddStringToObject(event, "argumentsHead", text);
     }
     free(text);
@@ -184,7 +172,7 @@ void tools_audit_add_arguments(const struct tools_audit *a, cJSON *event, const 
 void tools_audit_add_tool(cJSON *event, const char *name)
 {
     size_t len = strlen(name);
-    size_t n = cut_length(name, len, TOOLS_AUDIT_ARGUMENTS_MAX);
+    size_t n = utf8_cut_length(name, len, TOOLS_AUDIT_ARGUMENTS_MAX);
     if (n == len) {
         cJSON_AddStringToObject(event, "tool", name);
         return;
