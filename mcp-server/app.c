@@ -156,8 +156,8 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         pc.cpu_seconds *= 2;
     pc.max_workers = app_max_workers(&cfg->limits);
     pc.max_per_principal = cfg->limits.max_concurrent_per_principal;
-    log_info("app", "sandbox: at most %u workers, %u executions per client at once",
-             pc.max_workers, pc.max_per_principal);
+    log_info("app", "sandbox: at most %u workers, %u executions per client at once", pc.max_workers,
+             pc.max_per_principal);
 #if defined(__SANITIZE_ADDRESS__)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif

@@ -34,7 +34,7 @@ struct mcp_execution {
     struct tools_approver approver;
     uint64_t t0;
     char code_sha[65]; /* what a 2026-07-28 retry must repeat (park in approval.c) */
-    struct sandbox_ticket *ticket;  /* its place under the sandbox's caps (admission.h) */
+    struct sandbox_ticket *ticket; /* its place under the sandbox's caps (admission.h) */
     struct sandbox_pool *pool;
     struct sandbox_exec_request rq; /* while queued: the run, its strings owned here */
     uv_timer_t *wait;               /* while queued: gives up after the run's timeout */

@@ -26,7 +26,7 @@ struct sandbox_admission_limits {
  * executions waiting, the server SANDBOX_QUEUE_PER_WORKER x maxWorkers; at
  * most half of maxWorkers (at least 1) executions may wait for an approval. */
 #define SANDBOX_QUEUE_PER_CONCURRENT 16
-#define SANDBOX_QUEUE_PER_WORKER 32
+#define SANDBOX_QUEUE_PER_WORKER     32
 struct sandbox_admission_limits sandbox_admission_limits_for(unsigned max_workers,
                                                              unsigned max_per_principal);
 
@@ -44,10 +44,10 @@ void sandbox_admission_free(struct sandbox_admission *a);
 const struct sandbox_admission_limits *sandbox_admission_limits(const struct sandbox_admission *a);
 
 enum sandbox_admit {
-    SANDBOX_ADMIT_NOW,        /* admitted: start the execution */
-    SANDBOX_ADMIT_QUEUED,     /* waits; cb runs when admitted */
+    SANDBOX_ADMIT_NOW,            /* admitted: start the execution */
+    SANDBOX_ADMIT_QUEUED,         /* waits; cb runs when admitted */
     SANDBOX_ADMIT_PRINCIPAL_FULL, /* refused: the principal's queue is full */
-    SANDBOX_ADMIT_SERVER_FULL /* refused: the server's queue is full */
+    SANDBOX_ADMIT_SERVER_FULL     /* refused: the server's queue is full */
 };
 
 typedef void sandbox_admitted_cb(void *ud);

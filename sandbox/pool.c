@@ -379,8 +379,9 @@ static unsigned fresh_target(const struct sandbox_pool *p)
  * the CPU slots. */
 static void refill(struct sandbox_pool *p)
 {
-    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < fresh_target(p) + p->nleases &&
-           cpu_slot_free(p) && under_cap(p)) {
+    while (p->zygote_ready && !p->closing &&
+           p->nidle + p->spawning < fresh_target(p) + p->nleases && cpu_slot_free(p) &&
+           under_cap(p)) {
         p->spawning++;
         ctl_send(p, "spawn\n");
     }

@@ -41,8 +41,8 @@ struct config_limits {
  * entries, duplicate keys) is CONFIG_WARNING. */
 enum config_warning_kind { CONFIG_WARNING, CONFIG_WARNING_IGNORED };
 
-#define CONFIG_INSTANCE_ID_MAX 32
-#define CONFIG_MAX_WORKERS 4096 /* the largest sandbox.maxWorkers and maxConcurrentPerPrincipal */ /* codemode.http.instanceId: letters and digits */
+#define CONFIG_INSTANCE_ID_MAX 32 /* codemode.http.instanceId: letters and digits */
+#define CONFIG_MAX_WORKERS     4096 /* the most sandbox.maxWorkers, maxConcurrentPerPrincipal */
 
 struct config {
     char *path;                      /* NULL when no file was loaded */

@@ -12,9 +12,13 @@
 
 #define DAY_MS 86400000
 
-static const char *const sandbox_keys[] = {"reuse", "maxRunsPerWorker", "workerIdleMs",
-                                            "colocateCalls", "maxWorkers",
-                                            "maxConcurrentPerPrincipal", NULL};
+static const char *const sandbox_keys[] = {"reuse",
+                                           "maxRunsPerWorker",
+                                           "workerIdleMs",
+                                           "colocateCalls",
+                                           "maxWorkers",
+                                           "maxConcurrentPerPrincipal",
+                                           NULL};
 
 int config__sandbox(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {

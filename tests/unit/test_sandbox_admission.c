@@ -42,8 +42,8 @@ static enum sandbox_admit enter(struct sandbox_admission *a, uint64_t principal,
 static void test_limits_queue_and_order(void **state)
 {
     (void) state;
-    struct sandbox_admission_limits l = {.max_active = 3, .max_per_principal = 2, .max_queued = 4,
-                                         .max_queued_per_principal = 3};
+    struct sandbox_admission_limits l = {
+        .max_active = 3, .max_per_principal = 2, .max_queued = 4, .max_queued_per_principal = 3};
     struct sandbox_admission *a = sandbox_admission_new(&l);
     struct log log = {{0}, 0};
     struct slot s[16];
