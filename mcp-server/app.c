@@ -10,6 +10,7 @@
 #include "mcp-server/server.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/version.h"
+#include "sandbox/admission.h"
 #include "sandbox/pool.h"
 #include "tools/policy/audit.h"
 #include "tools/registry.h"
@@ -116,6 +117,19 @@ static struct tools_state_service *start_state(struct app *a)
     return s;
 }
 
+/* codemode.sandbox.maxWorkers, or its default (sandbox/admission.h): each
+ * worker may grow to the heap cap plus 16 MiB of engine and page tables. */
+static unsigned app_max_workers(const struct config_limits *l)
+{
+    if (l->max_workers)
+        return l->max_workers;
+    uint64_t mem = uv_get_total_memory(), limit = uv_get_constrained_memory();
+    if (limit && limit < mem)
+        mem = limit; /* a cgroup's limit */
+    return sandbox_admission_default_workers(uv_available_parallelism(), mem,
+                                             l->memory_bytes + (16u << 20));
+}
+
 static void app_init(struct app *a, const struct config *cfg, const char *exe)
 {
     memset(a, 0, sizeof *a);
@@ -142,6 +156,10 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
      * own deadline. */
     if (pc.max_runs > 1)
         pc.cpu_seconds *= 2;
+    pc.max_workers = app_max_workers(&cfg->limits);
+    pc.max_per_principal = cfg->limits.max_concurrent_per_principal;
+    log_info("app", "sandbox: at most %u workers, %u executions per client at once", pc.max_workers,
+             pc.max_per_principal);
 #if defined(__SANITIZE_ADDRESS__)
     pc.address_space_bytes = 0; /* ASan reserves terabytes of address space */
 #endif

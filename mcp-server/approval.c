@@ -238,6 +238,15 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
         done(done_ud, known ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
         return NULL;
     }
+    /* A person's time does not count against timeoutMs, but the execution
+     * holds its worker meanwhile: only so many may wait at once. */
+    if (r->exec && mcp_execute_pause(r->exec, 1) < 0) {
+        buf_free(&key);
+        done(done_ud, TOOLS_APPROVAL_DECLINED,
+             "too many executions on this server wait for an approval already, the most "
+             "codemode.sandbox.maxWorkers allows (half of it); retry later");
+        return NULL;
+    }
     struct mcp_approval *a = xcalloc(1, sizeof *a);
     a->s = s;
     a->r = r;
@@ -245,8 +254,6 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
     a->done = done;
     a->done_ud = done_ud;
     a->exec = r->exec;
-    if (a->exec) /* a person's time does not count against timeoutMs */
-        mcp_execute_pause(a->exec, 1);
     struct buf id;
     buf_init(&id, 0);
     buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);

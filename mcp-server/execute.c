@@ -7,7 +7,9 @@
 #include "mcp-server/content.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/stash_link.h"
+#include "sandbox/admission.h"
 #include "sandbox/execution.h"
+#include "sandbox/pool.h"
 #include "tools/gate/gate.h"
 #include "tools/policy/audit.h"
 #include "common/alloc.h"
@@ -32,6 +34,10 @@ struct mcp_execution {
     struct tools_approver approver;
     uint64_t t0;
     char code_sha[65]; /* what a 2026-07-28 retry must repeat (park in approval.c) */
+    struct sandbox_ticket *ticket; /* its place under the sandbox's caps (admission.h) */
+    struct sandbox_pool *pool;
+    struct sandbox_exec_request rq; /* while queued: the run, its strings owned here */
+    uv_timer_t *wait;               /* while queued: gives up after the run's timeout */
 };
 
 struct host_call {
@@ -334,9 +340,11 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
     if (e->dry_run)
         mcp_authority_add_planned(res, tools_exec_planned(e->tx));
     tools_exec_free(e->tx);
+    struct sandbox_ticket *t = e->ticket;
     free(e);
     mcp_request_result(req, res);
     cJSON_Delete(res);
+    sandbox_admission_leave(t); /* may start the next queued execution */
 }
 
 static const struct sandbox_exec_events exec_events = {on_call, on_log, on_done};
@@ -369,6 +377,108 @@ static int read_timeout(const cJSON *t, const struct config_limits *l, uint64_t 
     }
     *out = (uint64_t) t->valuedouble;
     return 0;
+}
+
+/* --- admission (sandbox/admission.h) ----------------------------------------------------- */
+
+static void wait_closed(uv_handle_t *h)
+{
+    free(h);
+}
+
+/* Frees what a queued execution kept for its run, and its wait timer. */
+static void forget_queued_run(struct mcp_execution *e)
+{
+    free((char *) e->rq.code);
+    free((char *) e->rq.catalog_json);
+    free((char *) e->rq.builtins_json);
+    e->rq.code = e->rq.catalog_json = e->rq.builtins_json = NULL;
+    if (e->wait) {
+        uv_timer_stop(e->wait);
+        uv_close((uv_handle_t *) e->wait, wait_closed);
+        e->wait = NULL;
+    }
+}
+
+/* The run starts on a worker (sandbox_exec_start copies the strings). */
+static void start(struct mcp_execution *e)
+{
+    e->x = sandbox_exec_start(e->pool, &e->rq, &exec_events, e);
+    forget_queued_run(e);
+}
+
+/* A queued execution's turn came (inside sandbox_admission_leave). */
+static void admitted(void *ud)
+{
+    start(ud);
+}
+
+/* An isError result for an execution that never ran: content text, and
+ * (where the revision has it) structuredContent with the error and empty
+ * logs and stats, like an execution's own errors. */
+static void not_run(struct mcp_request *r, const char *name, const char *message, double waited_ms)
+{
+    cJSON *res = cJSON_CreateObject();
+    char text[600];
+    snprintf(text, sizeof text, "%s: %s", name, message); /* as error_text words it */
+    add_text(cJSON_AddArrayToObject(res, "content"), text);
+    cJSON_AddTrueToObject(res, "isError");
+    if (mcp_has_structured_content(r->rev)) {
+        cJSON *sc = cJSON_AddObjectToObject(res, "structuredContent");
+        cJSON *err = cJSON_AddObjectToObject(sc, "error");
+        cJSON_AddStringToObject(err, "name", name);
+        cJSON_AddStringToObject(err, "message", message);
+        cJSON_AddArrayToObject(sc, "logs");
+        cJSON *stats = cJSON_AddObjectToObject(sc, "stats");
+        cJSON_AddNumberToObject(stats, "durationMs", waited_ms);
+        cJSON_AddNumberToObject(stats, "toolCalls", 0);
+    }
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+/* The queue had no room: the execution is refused before anything ran. */
+static void refused(struct mcp_request *r, struct sandbox_pool *pool, enum sandbox_admit why)
+{
+    const struct sandbox_admission_limits *l =
+        sandbox_admission_limits(sandbox_pool_admission(pool));
+    char msg[400];
+    if (why == SANDBOX_ADMIT_PRINCIPAL_FULL)
+        snprintf(msg, sizeof msg,
+                 "too many executions of this client at once: %u run "
+                 "(codemode.sandbox.maxConcurrentPerPrincipal) and %u more wait, the most "
+                 "allowed; the program did not run. Wait for some to finish and try again.",
+                 l->max_per_principal, l->max_queued_per_principal);
+    else
+        snprintf(msg, sizeof msg,
+                 "the server is at capacity: %u executions wait for one of its "
+                 "%u sandbox workers (codemode.sandbox.maxWorkers), the most allowed; the "
+                 "program did not run. Try again later.",
+                 l->max_queued, l->max_active);
+    not_run(r, "CapacityError", msg, 0);
+}
+
+/* A queued execution waited as long as its timeout: it ends without running. */
+static void waited_too_long(uv_timer_t *t)
+{
+    struct mcp_execution *e = t->data;
+    struct mcp_request *req = e->req;
+    double ms = (double) ((uv_hrtime() - e->t0) / 1000) / 1000.0;
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "no sandbox worker became free within the execution's timeout "
+             "(%llu ms): the server runs at most codemode.sandbox.maxConcurrentPerPrincipal "
+             "executions of one client and codemode.sandbox.maxWorkers in all; the program did "
+             "not run.",
+             (unsigned long long) e->rq.timeout_ms);
+    req->exec = NULL;
+    mcp_authority_audit_end(req, e->id, "error", "TimeoutError", ms, 0);
+    tools_exec_free(e->tx);
+    struct sandbox_ticket *tk = e->ticket;
+    forget_queued_run(e);
+    free(e);
+    not_run(req, "TimeoutError", msg, ms);
+    sandbox_admission_leave(tk);
 }
 
 void mcp_execute(struct mcp_request *r, const cJSON *arguments)
@@ -410,8 +520,18 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         mcp_authority_free(&au);
         return;
     }
+    struct sandbox_pool *pool = r->server->cfg.pool;
     struct mcp_execution *e = xcalloc(1, sizeof *e);
+    enum sandbox_admit admit = sandbox_admission_enter(
+        sandbox_pool_admission(pool), r->server->worker_principal, admitted, e, &e->ticket);
+    if (admit == SANDBOX_ADMIT_PRINCIPAL_FULL || admit == SANDBOX_ADMIT_SERVER_FULL) {
+        free(e);
+        mcp_authority_free(&au);
+        refused(r, pool, admit);
+        return;
+    }
     e->req = r;
+    e->pool = pool;
     r->exec = e;
     e->dry_run = au.dry_run;
     e->t0 = uv_hrtime();
@@ -428,12 +548,10 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
                                     .stash_ud = e};
     e->tx = tools_exec_new(r->server->cfg.tools, &xo);
     mcp_authority_audit_start(r, e->id, code->valuestring, &au);
-    char *catalog = tools_exec_catalog(e->tx);
-    char *builtins = tools_exec_builtins(e->tx);
     struct sandbox_exec_request rq = {
-        .code = code->valuestring,
+        .code = xstrdup(code->valuestring),
         .code_len = strlen(code->valuestring),
-        .catalog_json = catalog,
+        .catalog_json = tools_exec_catalog(e->tx),
         .timeout_ms = timeout,
         .memory_bytes = l->memory_bytes,
         .max_result_bytes = l->max_result_bytes,
@@ -442,25 +560,35 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .max_calls = au.max_calls,
         .max_concurrent = l->max_concurrent_calls,
         .principal = r->server->worker_principal,
-        .builtins_json = builtins,
+        .builtins_json = tools_exec_builtins(e->tx),
     };
-    e->x = sandbox_exec_start(r->server->cfg.pool, &rq, &exec_events, e);
-    free(catalog);
-    free(builtins);
+    e->rq = rq;
     mcp_authority_free(&au);
+    if (admit == SANDBOX_ADMIT_NOW) {
+        start(e);
+        return;
+    }
+    e->wait = xmalloc(sizeof *e->wait);
+    uv_timer_init(r->server->cfg.loop, e->wait);
+    e->wait->data = e;
+    uv_timer_start(e->wait, waited_too_long, timeout, 0);
 }
 
 void mcp_execute_cancel(struct mcp_execution *e)
 {
     struct mcp_request *req = e->req;
     cancel_calls(e);
-    sandbox_exec_cancel(e->x);
+    if (e->x)
+        sandbox_exec_cancel(e->x);
     req->exec = NULL;
     mcp_authority_audit_end(req, e->id, "cancelled", NULL,
                             (double) ((uv_hrtime() - e->t0) / 1000) / 1000.0, 0);
     tools_exec_free(e->tx);
+    struct sandbox_ticket *t = e->ticket;
+    forget_queued_run(e);
     free(e);
     mcp_request_drop(req);
+    sandbox_admission_leave(t);
 }
 
 struct mcp_request *mcp_execute_request(const struct mcp_execution *e)
@@ -481,10 +609,13 @@ void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r)
     e->approver.self = r;
 }
 
-void mcp_execute_pause(struct mcp_execution *e, int on)
+int mcp_execute_pause(struct mcp_execution *e, int on)
 {
+    if (e->x == NULL || sandbox_admission_hold(e->ticket, on) < 0)
+        return -1; /* queued (no program runs yet), or too many wait for a person already */
     if (on)
         sandbox_exec_pause(e->x);
     else
         sandbox_exec_resume(e->x);
+    return 0;
 }

@@ -99,8 +99,11 @@ struct mcp_request *mcp_execute_request(const struct mcp_execution *e);
 const char *mcp_execute_code_sha(const struct mcp_execution *e);
 void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r);
 /* Pauses (on = 1) or resumes (on = 0) e's deadlines while a person decides
- * on an approval (sandbox_exec_pause); pauses and resumes pair up. */
-void mcp_execute_pause(struct mcp_execution *e, int on);
+ * on an approval (sandbox_exec_pause); pauses and resumes pair up. The
+ * execution keeps its worker meanwhile, so pausing fails (-1, nothing
+ * paused: the approval is not asked) when as many executions as the
+ * sandbox allows wait for a person already (sandbox_admission_hold). */
+int mcp_execute_pause(struct mcp_execution *e, int on);
 
 /* authority.c: execute_code's allow / dryRun / maxToolCalls arguments, the
  * audit log's execution lines, and the dry run's planned calls. */

@@ -3,6 +3,7 @@
  * over SCM_RIGHTS, keeps `size` of them idle, hands them out as leases and
  * restarts the zygote with backoff when it dies. */
 #include "sandbox/pool.h"
+#include "sandbox/admission.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/colocate.h"
@@ -72,6 +73,7 @@ struct sandbox_pool {
     void (*close_cb)(void *);
     void *close_ud;
     char *last_error;
+    struct sandbox_admission *admission; /* executions admitted to the workers (pool.h) */
 };
 
 struct write_req {
@@ -348,6 +350,21 @@ static int cpu_slot_free(const struct sandbox_pool *p)
     return p->nidle + p->spawning + p->bursting < p->cfg.size + p->cfg.cpu_slots;
 }
 
+/* Worker processes alive: forked (not reported gone) or being forked. */
+unsigned sandbox_pool_live(const struct sandbox_pool *p)
+{
+    unsigned n = p->spawning;
+    for (const struct sandbox_worker *w = p->workers; w; w = w->next)
+        n += !w->exited;
+    return n;
+}
+
+/* Whether one more worker may be forked under max_workers. */
+static int under_cap(const struct sandbox_pool *p)
+{
+    return p->cfg.max_workers == 0 || sandbox_pool_live(p) < p->cfg.max_workers;
+}
+
 /* Fresh idle workers to keep: `size`, less one for each worker kept for a
  * principal, down to one. A kept worker is a ready worker too, for the one
  * client whose next call is the likeliest (a stdio client's only one); the
@@ -362,8 +379,9 @@ static unsigned fresh_target(const struct sandbox_pool *p)
  * the CPU slots. */
 static void refill(struct sandbox_pool *p)
 {
-    while (p->zygote_ready && !p->closing && p->nidle + p->spawning < fresh_target(p) + p->nleases &&
-           cpu_slot_free(p)) {
+    while (p->zygote_ready && !p->closing &&
+           p->nidle + p->spawning < fresh_target(p) + p->nleases && cpu_slot_free(p) &&
+           under_cap(p)) {
         p->spawning++;
         ctl_send(p, "spawn\n");
     }
@@ -490,6 +508,26 @@ static void retire_surplus(struct sandbox_pool *p)
         retire(p->idle);
 }
 
+/* At max_workers, leases that the idle workers, those being forked and
+ * those already ending will not cover take the place of workers kept for
+ * other principals (deliver_kept served the leases of principals with a kept
+ * worker first), least recently used first: retired now, replaced (refill)
+ * once the zygote reports them gone. */
+static void evict_for_leases(struct sandbox_pool *p)
+{
+    if (p->cfg.max_workers == 0 || p->closing)
+        return;
+    unsigned live = p->spawning, ending = 0;
+    for (const struct sandbox_worker *w = p->workers; w; w = w->next) {
+        live += !w->exited;
+        ending += !w->exited && w->released;
+    }
+    while (p->kept && live >= p->cfg.max_workers && p->nleases > p->nidle + p->spawning + ending) {
+        retire(p->kept);
+        ending++;
+    }
+}
+
 static void deliver(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
@@ -501,6 +539,7 @@ static void deliver(uv_timer_t *t)
             hand_over(pop_lease(p), p->idle);
     }
     retire_surplus(p);
+    evict_for_leases(p);
     /* Leases waiting with no zygote able to serve them fail. */
     while (p->leases && (p->closing || (!p->zygote_running && p->zygote_failures >= 5))) {
         struct sandbox_lease *l = pop_lease(p);
@@ -558,6 +597,11 @@ void sandbox_lease_cancel(struct sandbox_lease *l)
 uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p)
 {
     return p->loop;
+}
+
+struct sandbox_admission *sandbox_pool_admission(struct sandbox_pool *p)
+{
+    return p->admission;
 }
 
 unsigned sandbox_pool_idle(const struct sandbox_pool *p)
@@ -778,6 +822,8 @@ static void zygote_message(struct sandbox_pool *p, const char *line)
             w->code = code;
             w->signal = sig;
             worker_settle(w);
+            if (p->cfg.max_workers)
+                refill(p); /* a place under the cap is free again */
         }
     } else if (strncmp(line, "{\"t\":\"error\"", 12) == 0) {
         cJSON *m = json_parse(line, strlen(line));
@@ -949,6 +995,11 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     p->log_level = xstrdup(cfg->log_level ? cfg->log_level : "warning");
     if (p->cfg.size == 0)
         p->cfg.size = 1;
+    if (p->cfg.max_workers && p->cfg.size > p->cfg.max_workers)
+        p->cfg.size = p->cfg.max_workers;
+    struct sandbox_admission_limits al =
+        sandbox_admission_limits_for(p->cfg.max_workers, p->cfg.max_per_principal);
+    p->admission = sandbox_admission_new(&al);
     if (p->cfg.cpu_slots == 0)
         p->cfg.cpu_slots = 4 * uv_available_parallelism();
     buf_init(&p->ctl_in, 1 << 16);
@@ -981,6 +1032,7 @@ static void maybe_finish_close(struct sandbox_pool *p)
     free(p->exe);
     free(p->log_level);
     free(p->last_error);
+    sandbox_admission_free(p->admission);
     free(p);
     if (cb)
         cb(ud);

@@ -28,6 +28,10 @@ struct sandbox_pool_config {
     unsigned max_kept;            /* workers kept for principals in all, oldest retired first
                                      (0: SANDBOX_POOL_MAX_KEPT) */
     void (*on_first_ready)(void); /* runs once, when the zygote first reports ready (NULL: none) */
+    unsigned max_workers;         /* worker processes alive at once, idle and kept ones included
+                                     (0: no cap); `size` is lowered to it */
+    unsigned max_per_principal;   /* executions of one principal at once (sandbox_pool_admission;
+                                     0: no cap) */
 };
 
 #define SANDBOX_POOL_MAX_KEPT 64
@@ -37,6 +41,14 @@ struct sandbox_pool_config {
  * `size` idle workers, no more than cpu_slots such workers are forked or run
  * at once; further leases wait in FIFO order. */
 #define SANDBOX_POOL_BURST_MS 10
+
+/* The cap (max_workers): a worker counts from its fork until the zygote
+ * reports its exit, whatever it does meanwhile (idle, kept, leased, exiting).
+ * At the cap no worker is forked; a lease that no idle worker or worker kept
+ * for its principal can serve retires the least recently used worker kept
+ * for another principal, and waits for its exit. Executions are admitted
+ * first (sandbox_pool_admission), so that no more leases wait than the cap
+ * lets the pool serve. */
 
 /* Starts the zygote and fills the pool. Never fails: when the zygote cannot
  * start or keeps dying it is retried with backoff, and after five failures
@@ -78,6 +90,14 @@ unsigned sandbox_pool_kept(const struct sandbox_pool *p);
 void sandbox_lease_cancel(struct sandbox_lease *l);
 
 uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p);
+
+/* The admission of executions to this pool's workers (sandbox/admission.h),
+ * with the limits of sandbox_admission_limits_for(max_workers,
+ * max_per_principal). Owned by the pool; valid until it is closed. */
+struct sandbox_admission *sandbox_pool_admission(struct sandbox_pool *p);
+
+/* Worker processes alive (forked or being forked, not yet reported gone). */
+unsigned sandbox_pool_live(const struct sandbox_pool *p);
 
 /* Number of idle workers and of workers being forked (for tests and stats). */
 unsigned sandbox_pool_idle(const struct sandbox_pool *p);

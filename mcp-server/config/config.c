@@ -36,6 +36,7 @@ void config_init(struct config *c)
         .max_runs_per_worker = 1000,
         .worker_idle_ms = 60000,
         .colocate_calls = 1,
+        .max_concurrent_per_principal = 4,
         .stash_max_entries = 64,
         .stash_max_bytes = 64u * 1024 * 1024,
         .stash_ttl_ms = 15 * 60 * 1000,

@@ -27,6 +27,8 @@ struct config_limits {
     unsigned max_runs_per_worker;    /* sandbox.maxRunsPerWorker (1000) */
     uint64_t worker_idle_ms;         /* sandbox.workerIdleMs (60000) */
     int colocate_calls;              /* sandbox.colocateCalls (1): common/colocate.h */
+    unsigned max_workers;            /* sandbox.maxWorkers (0: from the CPUs and memory, app.c) */
+    unsigned max_concurrent_per_principal; /* sandbox.maxConcurrentPerPrincipal (4) */
     unsigned stash_max_entries;      /* stash.maxEntries (64; 0: no stash) */
     uint64_t stash_max_bytes;        /* stash.maxBytes (64 MiB) */
     uint64_t stash_ttl_ms;           /* stash.ttlMs (900000) */
@@ -40,6 +42,7 @@ struct config_limits {
 enum config_warning_kind { CONFIG_WARNING, CONFIG_WARNING_IGNORED };
 
 #define CONFIG_INSTANCE_ID_MAX 32 /* codemode.http.instanceId: letters and digits */
+#define CONFIG_MAX_WORKERS     4096 /* the most sandbox.maxWorkers, maxConcurrentPerPrincipal */
 
 struct config {
     char *path;                      /* NULL when no file was loaded */

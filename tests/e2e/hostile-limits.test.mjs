@@ -1,14 +1,21 @@
 // Hostile programs against the resource limits: CPU loops, memory bombs,
 // deep recursion, catastrophic regexes, long native calls, huge console
-// output and results, a worker killed from outside. Each must end with a
-// clear error (or a capped result) and leave the server able to run the next
-// program. One server for the file, with small limits.
+// output and results, a worker killed from outside, floods of concurrent
+// executions against codemode.sandbox.maxWorkers and maxConcurrentPerPrincipal.
+// Each must end with a clear error (or a capped result) and leave the server
+// able to run the next program. One server for the file, with small limits
+// (and one more per flood, with small caps).
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auditSchemas } from './lib/audit.mjs';
 import { assertError, assertStillServes, runTimed } from './lib/hostile.mjs';
-import { isAlive, runningWorkers } from './lib/procs.mjs';
+import { HttpServer, recordingFetch, writeConfig } from './lib/http.mjs';
+import { childrenOf, isAlive, runningWorkers, zygoteOf } from './lib/procs.mjs';
 import { sleep, startServer } from './lib/raw.mjs';
+import { Wire } from './lib/wire.mjs';
 
 const LOG_LIMIT = 4096;
 const RESULT_LIMIT = 4096;
@@ -155,6 +162,144 @@ test('after all that, the server process is healthy and only its own children re
   await sleep(100);
   await assertStillServes(srv);
   assert.equal(isAlive(srv.pid), true);
+});
+
+// --- floods against codemode.sandbox.maxWorkers / maxConcurrentPerPrincipal ---------------
+
+/** Samples the live workers below a server (children of its zygote) every 10 ms until stop(). */
+function watchWorkers(serverPid) {
+  const zygote = zygoteOf(serverPid);
+  const w = { max: 0, samples: 0, stopped: false };
+  w.done = (async () => {
+    while (!w.stopped) {
+      w.max = Math.max(w.max, childrenOf(zygote).length);
+      w.samples++;
+      await sleep(10);
+    }
+  })();
+  w.stop = async () => { w.stopped = true; await w.done; return w; };
+  return w;
+}
+
+async function zygoteReady(pid) {
+  for (let i = 0; i < 100; i++) {
+    try { return zygoteOf(pid); } catch { await sleep(20); }
+  }
+  return zygoteOf(pid);
+}
+
+/** An SDK client of `server` over legacy HTTP+SSE or Streamable HTTP, its traffic recorded. */
+async function sdkClient(server, kind, label) {
+  const wire = new Wire(label);
+  const fetch = recordingFetch(server, wire);
+  const transport = kind === 'sse'
+    ? new SSEClientTransport(new URL(`${server.url}/sse`), { fetch })
+    : new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { fetch });
+  const client = new Client({ name: 'e2e-caps', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+const sleeper = (i, ms) => `__await(sleep(${ms})); return ${i}`;
+
+/** Splits a flood's results: the values of those that ran, and the refusals. */
+function outcomes(results) {
+  const ran = [], refused = [], other = [];
+  results.forEach((r, i) => {
+    const sc = r.structuredContent;
+    if (!r.isError && sc?.result === i) ran.push(i);
+    else if (r.isError && sc?.error?.name === 'CapacityError') refused.push({ i, r });
+    else other.push({ i, r: JSON.stringify(r).slice(0, 300) });
+  });
+  return { ran, refused, other };
+}
+
+test('one stdio client fires 40 sleeping calls with maxWorkers 2, maxConcurrentPerPrincipal 2: 2 run at once, 32 queue and run, the last 6 are refused naming the setting', async () => {
+  const cfg = writeConfig({ sandbox: { maxWorkers: 2, maxConcurrentPerPrincipal: 2 } });
+  const s = startServer(['--config', cfg, '--pool-size', '2'], { label: 'caps-stdio' });
+  await s.initialize('2025-11-25');
+  await zygoteReady(s.pid);
+  const watch = watchWorkers(s.pid);
+  const mark = s.mark;
+  const lines = Array.from({ length: 40 }, (_, i) => s.requestLine('tools/call',
+    { name: 'execute_code', arguments: { code: sleeper(i, 100) } }, String(9000 + i)));
+  for (const l of lines) s.wire.noteSent(l);
+  const t0 = Date.now();
+  s.write(lines.join('\n') + '\n'); // one write: all 40 arrive before any ends
+  const replies = await Promise.all(lines.map((_, i) => s.wire.response(String(9000 + i), { from: mark, timeout: 30000 })));
+  const ms = Date.now() - t0;
+  await watch.stop();
+  const { ran, refused, other } = outcomes(replies.map((r) => r.msg.result));
+  assert.deepEqual(other, []);
+  assert.deepEqual(ran, Array.from({ length: 34 }, (_, i) => i), '2 running + 32 queued (16 x maxConcurrentPerPrincipal) ran');
+  assert.deepEqual(refused.map((x) => x.i), [34, 35, 36, 37, 38, 39]);
+  for (const { r } of refused) {
+    assert.match(r.structuredContent.error.message, /codemode\.sandbox\.maxConcurrentPerPrincipal/);
+    assert.match(r.structuredContent.error.message, /did not run/);
+    assert.match(r.content[0].text, /^CapacityError: too many executions of this client/);
+  }
+  assert.ok(ms >= 17 * 100 * 0.9, `34 calls of 100 ms, 2 at a time, took ${ms} ms`);
+  assert.ok(watch.max <= 2, `${watch.max} workers alive at once (maxWorkers 2)`);
+  // A queued call gives up after its own timeout; nothing of it ran.
+  const long = [s.call(sleeper(0, 1500), { timeoutMs: 5000 }), s.call(sleeper(1, 1500), { timeoutMs: 5000 })];
+  await sleep(100);
+  const t1 = Date.now();
+  const late = await s.call('console.log("ran"); return 2', { timeoutMs: 300 });
+  assert.equal(late.msg.result.isError, true);
+  assert.equal(late.msg.result.structuredContent.error.name, 'TimeoutError');
+  assert.match(late.msg.result.structuredContent.error.message, /within the execution's timeout \(300 ms\).*did not run/s);
+  assert.deepEqual(late.msg.result.structuredContent.logs, []);
+  assert.ok(Date.now() - t1 < 1200, `gave up after ${Date.now() - t1} ms`);
+  for (const r of await Promise.all(long)) assert.equal(r.msg.result.isError, undefined);
+  await assertStillServes(s);
+});
+
+test('a legacy SSE session and a Streamable HTTP session fire 40 sleeping calls each (maxWorkers 3, maxConcurrentPerPrincipal 1): workers stay within the cap, one run per session at a time, the excess is refused, other principals are served meanwhile', async () => {
+  const cfg = writeConfig({ sandbox: { maxWorkers: 3, maxConcurrentPerPrincipal: 1 } });
+  const server = await HttpServer.start(['--config', cfg, '--pool-size', '2'], { label: 'caps-http' });
+  const clients = [];
+  try {
+    await zygoteReady(server.pid);
+    const sse = await sdkClient(server, 'sse', 'caps legacy SSE');
+    const streamable = await sdkClient(server, 'streamable-http', 'caps streamable');
+    clients.push(sse, streamable);
+    const watch = watchWorkers(server.pid);
+    const fire = (c) => Promise.all(Array.from({ length: 40 }, (_, i) =>
+      c.callTool({ name: 'execute_code', arguments: { code: sleeper(i, 200) } })));
+    const t0 = Date.now();
+    const floods = [fire(sse), fire(streamable)];
+    await sleep(300);
+    // Two more principals while both floods run: the third takes the last
+    // worker place, the fourth the place of the third's kept worker.
+    for (const label of ['caps third', 'caps fourth']) {
+      const c = await sdkClient(server, 'streamable-http', label);
+      clients.push(c);
+      const t1 = Date.now();
+      const r = await c.callTool({ name: 'execute_code', arguments: { code: `return "${label}"` } });
+      assert.equal(r.structuredContent.result, label);
+      assert.ok(Date.now() - t1 < 2000, `${label}: ${Date.now() - t1} ms during the floods`);
+    }
+    const [a, b] = await Promise.all(floods);
+    const ms = Date.now() - t0;
+    await watch.stop();
+    for (const [name, res] of [['sse', a], ['streamable', b]]) {
+      const { ran, refused, other } = outcomes(res);
+      assert.deepEqual(other, [], name);
+      assert.ok(ran.length >= 17, `${name}: ${ran.length} ran (1 running + 16 queued at least)`);
+      assert.ok(refused.length >= 1, `${name}: none refused`);
+      assert.equal(ran.length + refused.length, 40);
+      for (const { r } of refused) assert.match(r.structuredContent.error.message, /codemode\.sandbox\.maxConcurrentPerPrincipal/);
+      // one at a time per session: its runs of 200 ms follow each other
+      assert.ok(ms >= ran.length * 200 * 0.9, `${name}: ${ran.length} runs of 200 ms in ${ms} ms`);
+    }
+    assert.ok(watch.samples > 20);
+    assert.ok(watch.max <= 3, `${watch.max} workers alive at once (maxWorkers 3)`);
+    const after = await sse.callTool({ name: 'execute_code', arguments: { code: 'return "after"' } });
+    assert.equal(after.structuredContent.result, 'after');
+  } finally {
+    for (const c of clients) await c.close().catch(() => {});
+    await server.stop();
+  }
 });
 
 auditSchemas();

@@ -9,11 +9,12 @@
 // calls arrived. The audit log records the decisions and scopes.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { auditSchemas } from './lib/audit.mjs';
+import { childrenOf } from './lib/procs.mjs';
 import { execFile } from 'node:child_process';
 import { NODE, readLog, runBin, tempDir } from './lib/downstream.mjs';
 import { BIN } from './lib/paths.mjs';
@@ -505,6 +506,55 @@ describe('run: --approve and the terminal prompt', () => {
     assert.equal(out.match(/approve crm\.delete_item/g).length, 1, out);
     assert.match(out, /\["delete_item","delete_item","delete_item"\]/);
     assert.deepEqual(received(), ['a', 'b', 'c']);
+  });
+});
+
+describe('parked executions under codemode.sandbox.maxWorkers', () => {
+  // maxWorkers 2: an execution waiting for a person keeps its worker, and at
+  // most half of maxWorkers (1) may wait at once.
+  const logFile = path.join(TMP, 'parked-caps.calls.jsonl');
+  const file = path.join(TMP, 'parked-caps.json');
+  fs.writeFileSync(file, JSON.stringify({
+    mcpServers: { crm: { command: NODE, args: [ANNOTATED, '--log', logFile] } },
+    codemode: { policy: { approvalTimeoutMs: 20000, rules: { 'crm.update_item': 'ask' } }, sandbox: { maxWorkers: 2 } },
+  }));
+  const CAPS = { [CLIENT_CAPABILITIES_KEY]: { elicitation: {} } };
+  const ask = (tag) => `try { await tools.crm.update_item({id: "${tag}"}); return "updated ${tag}"; } catch (e) { return e.reason + ": " + e.message; }`;
+  const wire = new Wire('parked caps');
+  let srv;
+  const call = (code, extra = {}, id = 1) => modernCall(srv, wire, 'tools/call', { name: 'execute_code', arguments: { code }, ...extra },
+    { id, meta: CAPS, headers: { Connection: 'close' } });
+  const liveWorkers = () => {
+    const z = childrenOf(srv.pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('__zygote'));
+    return z.length === 1 ? childrenOf(z[0]).length : -1;
+  };
+  before(async () => { srv = await HttpServer.start(['--config', file, '--pool-size', '2'], { label: 'parked caps' }); });
+  after(async () => { await srv.stop(); });
+
+  test('one parked execution holds its worker; a second approval is declined at once, naming the setting; plain programs still run; after the answer, asking works again', async () => {
+    const r1 = await call(ask('a'), {}, 1);
+    const res1 = r1.messages.at(-1).result;
+    assert.equal(res1.resultType, 'input_required', JSON.stringify(res1));
+    const t0 = Date.now();
+    const r2 = await call(ask('b'), {}, 2);
+    const res2 = r2.messages.at(-1).result;
+    assert.equal(res2.resultType, 'complete', JSON.stringify(res2));
+    assert.match(res2.structuredContent.result, /^declined: .*too many executions on this server wait for an approval already.*codemode\.sandbox\.maxWorkers/);
+    assert.ok(Date.now() - t0 < 3000, `declined after ${Date.now() - t0} ms`);
+    const r3 = await call('return 3', {}, 3);
+    assert.equal(r3.messages.at(-1).result.structuredContent.result, 3);
+    const live = liveWorkers();
+    assert.ok(live >= 1 && live <= 2, `${live} workers alive (maxWorkers 2)`);
+    const [k] = Object.keys(res1.inputRequests);
+    const r4 = await call(ask('a'), { inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: res1.requestState }, 4);
+    assert.equal(r4.messages.at(-1).result.structuredContent.result, 'updated a');
+    const r5 = await call(ask('c'), {}, 5);
+    const res5 = r5.messages.at(-1).result;
+    assert.equal(res5.resultType, 'input_required', 'the place is free again');
+    const [k5] = Object.keys(res5.inputRequests);
+    const r6 = await call(ask('c'), { inputResponses: { [k5]: { action: 'decline' } }, requestState: res5.requestState }, 6);
+    assert.match(r6.messages.at(-1).result.structuredContent.result, /^declined/);
+    assert.deepEqual(readLog(logFile).filter((l) => l.tool === 'update_item').map((l) => l.arguments.id), ['a']);
   });
 });
 

@@ -553,6 +553,22 @@ static void test_codemode_sandbox(void **state)
     assert_int_equal(load(&c, "{\"codemode\": {\"sandbox\": {\"reuse\": \"principal\"}}}", &err), 0);
     assert_int_equal(c.limits.sandbox_reuse, 1);
     config_free(&c);
+    /* the caps: maxWorkers 0 means "from the CPUs and memory" (app.c) */
+    expect_error("{\"codemode\": {\"sandbox\": {\"maxWorkers\": 0}}}",
+                 "config.json:1:41: codemode.sandbox.maxWorkers: expected an integer from 1 to 4096, got 0");
+    expect_error("{\"codemode\": {\"sandbox\": {\"maxConcurrentPerPrincipal\": 1.5}}}",
+                 "config.json:1:56: codemode.sandbox.maxConcurrentPerPrincipal: expected a positive integer, got 1.5");
+    config_init(&c);
+    assert_int_equal(c.limits.max_workers, 0);
+    assert_int_equal(c.limits.max_concurrent_per_principal, 4);
+    config_free(&c);
+    assert_int_equal(load(&c, "{\"codemode\": {\"sandbox\": {\"maxWorkers\": 3, "
+                              "\"maxConcurrentPerPrincipal\": 1}}}",
+                          &err),
+                     0);
+    assert_int_equal(c.limits.max_workers, 3);
+    assert_int_equal(c.limits.max_concurrent_per_principal, 1);
+    config_free(&c);
 }
 
 static void test_server_errors(void **state)

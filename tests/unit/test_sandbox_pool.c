@@ -142,7 +142,7 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     uv_loop_init(&r.loop);
     char exe_and_mode[PATH_MAX + 64];
     snprintf(exe_and_mode, sizeof exe_and_mode, "%s", exe);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0, NULL};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, mode, 0, 0, 0, 0, NULL, 0, 0};
     r.pool = sandbox_pool_new(&r.loop, &pc);
     uv_timer_init(&r.loop, &r.approval);
     r.approval.data = &r;
@@ -232,7 +232,7 @@ static void test_close_while_forking(void **state)
     for (int i = 0; i < 5; i++) {
         uv_loop_t loop;
         uv_loop_init(&loop);
-        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0, 0, 0, 0, NULL};
+        struct sandbox_pool_config pc = {exe, 8, 0, 0, 1u << 20, "warning", 0, 0, 0, 0, NULL, 0, 0};
         struct sandbox_pool *p = sandbox_pool_new(&loop, &pc);
         /* close once the first worker is idle and the others are still forking */
         while (sandbox_pool_idle(p) < 1)
@@ -273,7 +273,18 @@ struct chain {
     unsigned kept_at_end;
     int forgotten_alive; /* the forgotten principal's worker, 100 ms after sandbox_pool_forget */
     int forgotten_pid;
+    int sampling;        /* `sample` runs every ms and records the most workers alive */
+    uv_timer_t sample;
+    unsigned max_live;
 };
+
+static void sample_live(uv_timer_t *t)
+{
+    struct chain *c = t->data;
+    unsigned n = sandbox_pool_live(c->pool);
+    if (n > c->max_live)
+        c->max_live = n;
+}
 
 static const struct sandbox_exec_events chain_events;
 
@@ -290,6 +301,8 @@ static void chain_start(uv_timer_t *t)
         }
         c->forgotten_alive = kill(c->forgotten_pid, 0) == 0;
         uv_close((uv_handle_t *) t, NULL);
+        if (c->sampling)
+            uv_close((uv_handle_t *) &c->sample, NULL);
         sandbox_pool_close(c->pool, NULL, NULL);
         return;
     }
@@ -322,7 +335,7 @@ static void test_workers_kept_for_their_principal(void **state)
     memset(&c, 0, sizeof c);
     c.principals = principals;
     uv_loop_init(&c.loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 3, 60000, 0, NULL};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 3, 60000, 0, NULL, 0, 0};
     c.pool = sandbox_pool_new(&c.loop, &pc);
     uv_timer_init(&c.loop, &c.next);
     c.next.data = &c;
@@ -341,6 +354,42 @@ static void test_workers_kept_for_their_principal(void **state)
     assert_int_equal(c.pids[5], c.pids[2]); /* 9's worker waited for it */
     assert_int_equal(c.kept_at_end, 2);
     assert_int_equal(c.forgotten_alive, 0); /* 9 forgotten: its worker exited */
+}
+
+/* maxWorkers: with a cap of 2 workers alive, kept ones included, a third
+ * principal's execution retires the worker kept for the least recently
+ * served principal (and waits for its exit) instead of forking a third. */
+static void test_cap_evicts_the_oldest_kept_worker(void **state)
+{
+    (void) state;
+    static const uint64_t principals[CHAIN_STEPS] = {1, 2, 3, 2, 1, 3};
+    struct chain c;
+    memset(&c, 0, sizeof c);
+    c.principals = principals;
+    uv_loop_init(&c.loop);
+    /* max_workers 2: the pool's size (4) is lowered to it */
+    struct sandbox_pool_config pc = {exe, 4, 0, 0, 1u << 20, "warning", 0, 100, 60000, 0, NULL, 2, 0};
+    c.pool = sandbox_pool_new(&c.loop, &pc);
+    uv_timer_init(&c.loop, &c.next);
+    c.next.data = &c;
+    uv_timer_init(&c.loop, &c.sample);
+    c.sample.data = &c;
+    c.sampling = 1;
+    uv_timer_start(&c.sample, sample_live, 0, 1);
+    uv_timer_start(&c.next, chain_start, 0, 0);
+    uv_run(&c.loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&c.loop), 0);
+    assert_true(c.max_live <= 2);
+    assert_int_equal(c.max_live, 2);
+    unsigned want_runs[CHAIN_STEPS] = {1, 1, 1, 2, 1, 1};
+    for (int i = 0; i < CHAIN_STEPS; i++)
+        assert_int_equal(c.runs[i], want_runs[i]);
+    assert_int_equal(c.pids[3], c.pids[1]); /* 2's worker stayed: 1's was the oldest */
+    assert_int_not_equal(c.pids[2], c.pids[0]);
+    assert_int_not_equal(c.pids[2], c.pids[1]);
+    assert_int_not_equal(c.pids[4], c.pids[0]); /* 1's was retired for 3 */
+    assert_int_not_equal(c.pids[5], c.pids[2]); /* 3's was retired for 1 */
+    assert_int_equal(c.kept_at_end, 2);
 }
 
 /* --- a worker released after `done` ---------------------------------------------- */
@@ -410,7 +459,7 @@ static void test_finished_worker_that_stays_is_killed(void **state)
     uv_loop_init(&l.loop);
     uv_timer_init(&l.loop, &l.check);
     l.check.data = &l;
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0, 0, 0, 0, NULL};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning linger", 0, 0, 0, 0, NULL, 0, 0};
     l.pool = sandbox_pool_new(&l.loop, &pc);
     struct sandbox_exec_request rq = {
         .code = "return 1", .code_len = 8, .timeout_ms = 5000, .grace_ms = 300,
@@ -471,7 +520,7 @@ static void test_cpu_slots_admit_after_a_burst(void **state)
     struct admitted a;
     memset(&a, 0, sizeof a);
     uv_loop_init(&a.loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1, 0, 0, 0, NULL};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 1, 0, 0, 0, NULL, 0, 0};
     a.pool = sandbox_pool_new(&a.loop, &pc);
     while (sandbox_pool_idle(a.pool) < 1) /* the zygote is up: time only the admission */
         uv_run(&a.loop, UV_RUN_ONCE);
@@ -554,7 +603,7 @@ static void test_first_ready_runs_once(void **state)
     first_ready_calls = 0;
     uv_loop_t loop;
     uv_loop_init(&loop);
-    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 0, 0, 0, count_first_ready};
+    struct sandbox_pool_config pc = {exe, 1, 0, 0, 1u << 20, "warning", 0, 0, 0, 0, count_first_ready, 0, 0};
     struct sandbox_pool *pool = sandbox_pool_new(&loop, &pc);
     uv_timer_t tick;
     uv_timer_init(&loop, &tick);
@@ -599,6 +648,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_finished_worker_that_stays_is_killed),
         cmocka_unit_test(test_cpu_slots_admit_after_a_burst),
         cmocka_unit_test(test_workers_kept_for_their_principal),
+        cmocka_unit_test(test_cap_evicts_the_oldest_kept_worker),
         cmocka_unit_test(test_first_ready_runs_once),
     };
     return cmocka_run_group_tests_name("sandbox_pool", tests, NULL, NULL);
