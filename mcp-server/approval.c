@@ -30,7 +30,9 @@ struct mcp_approval {
     char *tool;     /* "server\ntool", for the session list */
     tools_approval_done *done;
     void *done_ud;
-    uv_timer_t timer;
+    uv_timer_t timer; /* approvalTimeoutMs; or 0 ms for an answer known at once */
+    enum tools_approval_answer known;
+    const char *known_detail;
     struct mcp_approval *next;
 };
 
@@ -69,7 +71,7 @@ static void send_cancelled(struct mcp_approval *a, const char *reason)
         mcp_prompt_cancel(a->s->cfg.prompt, a->question);
         return;
     }
-    if (a->key) /* 2026-07-28: the client holds no request to cancel */
+    if (a->key || a->id == NULL) /* 2026-07-28, or answered at once: nothing was asked */
         return;
     struct buf p, b;
     buf_init(&p, 0);
@@ -169,13 +171,15 @@ static int can_ask(const struct mcp_request *r)
     return r->server->can_elicit && r->rev >= MCP_2025_06_18;
 }
 
-/* --approve all|none answer at once: returns 1 when it did. */
-static int fixed_answer(const struct mcp_server *s, tools_approval_done *done, void *done_ud)
+/* What --approve all|none answers: 1 and the answer, or 0 when a person decides. */
+static int fixed_answer(const struct mcp_server *s, enum tools_approval_answer *answer,
+                        const char **detail)
 {
+    *detail = NULL;
     if (s->cfg.approve == MCP_APPROVE_ALL)
-        done(done_ud, TOOLS_APPROVAL_ONCE, NULL);
+        *answer = TOOLS_APPROVAL_ONCE;
     else if (s->cfg.approve == MCP_APPROVE_NONE)
-        done(done_ud, TOOLS_APPROVAL_DENY, "run --approve none");
+        *answer = TOOLS_APPROVAL_DENY, *detail = "run --approve none";
     else
         return 0;
     return 1;
@@ -222,46 +226,74 @@ static void send_question(struct mcp_approval *a, const struct tools_approval_re
     free(params);
 }
 
+static struct mcp_approval *new_approval(struct mcp_request *r, char *key,
+                                         tools_approval_done *done, void *done_ud)
+{
+    struct mcp_approval *a = xcalloc(1, sizeof *a);
+    a->s = r->server;
+    a->r = r;
+    a->tool = key;
+    a->done = done;
+    a->done_ud = done_ud;
+    uv_timer_init(a->s->cfg.loop, &a->timer);
+    a->timer.data = a;
+    a->next = a->s->approvals;
+    a->s->approvals = a;
+    return a;
+}
+
+static void answer_known(uv_timer_t *t)
+{
+    struct mcp_approval *a = t->data;
+    tools_approval_done *done = a->done;
+    void *ud = a->done_ud;
+    enum tools_approval_answer answer = a->known;
+    const char *detail = a->known_detail;
+    finish(a);
+    done(ud, answer, detail);
+}
+
+/* An answer known at once (--approve, approved for the session, nobody to
+ * ask, too many waiting): given on the loop's next turn, never inside ask.
+ * detail is a static string or NULL. */
+static struct mcp_approval *answer_soon(struct mcp_request *r, char *key,
+                                        tools_approval_done *done, void *done_ud,
+                                        enum tools_approval_answer answer, const char *detail)
+{
+    struct mcp_approval *a = new_approval(r, key, done, done_ud);
+    a->known = answer;
+    a->known_detail = detail;
+    uv_timer_start(&a->timer, answer_known, 0, 0);
+    return a;
+}
+
 static void *ask(void *self, const struct tools_approval_request *q, tools_approval_done *done,
                  void *done_ud)
 {
     struct mcp_request *r = self;
     struct mcp_server *s = r->server;
-    if (fixed_answer(s, done, done_ud))
-        return NULL;
     struct buf key;
     buf_init(&key, 0);
     buf_printf(&key, "%s\n%s", q->server, q->tool);
-    if (!can_ask(r) || session_approved(s, key.data) || session_approved(s, "*")) {
-        int known = can_ask(r);
-        buf_free(&key);
-        done(done_ud, known ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
-        return NULL;
-    }
+    enum tools_approval_answer fixed;
+    const char *detail;
+    if (fixed_answer(s, &fixed, &detail))
+        return answer_soon(r, buf_steal(&key), done, done_ud, fixed, detail);
+    if (!can_ask(r) || session_approved(s, key.data) || session_approved(s, "*"))
+        return answer_soon(r, buf_steal(&key), done, done_ud,
+                           can_ask(r) ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
     /* A person's time does not count against timeoutMs, but the execution
      * holds its worker meanwhile: only so many may wait at once. */
-    if (r->exec && mcp_execute_pause(r->exec, 1) < 0) {
-        buf_free(&key);
-        done(done_ud, TOOLS_APPROVAL_DECLINED,
-             "too many executions on this server wait for an approval already, the most "
-             "codemode.sandbox.maxWorkers allows (half of it); retry later");
-        return NULL;
-    }
-    struct mcp_approval *a = xcalloc(1, sizeof *a);
-    a->s = s;
-    a->r = r;
-    a->tool = buf_steal(&key);
-    a->done = done;
-    a->done_ud = done_ud;
+    if (r->exec && mcp_execute_pause(r->exec, 1) < 0)
+        return answer_soon(r, buf_steal(&key), done, done_ud, TOOLS_APPROVAL_DECLINED,
+                           "too many executions on this server wait for an approval already, "
+                           "the most codemode.sandbox.maxWorkers allows (half of it); retry later");
+    struct mcp_approval *a = new_approval(r, buf_steal(&key), done, done_ud);
     a->exec = r->exec;
     struct buf id;
     buf_init(&id, 0);
     buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);
     a->id = buf_steal(&id);
-    uv_timer_init(s->cfg.loop, &a->timer);
-    a->timer.data = a;
-    a->next = s->approvals;
-    s->approvals = a;
     if (mcp_is_modern(r->rev)) { /* answered by a retry of the request (park.c) */
         struct buf k;
         buf_init(&k, 0);
@@ -318,7 +350,7 @@ static enum tools_approval_answer read_answer(const cJSON *result, const cJSON *
 int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m)
 {
     struct mcp_approval *a = s->approvals;
-    while (a && (m->id == NULL || strcmp(a->id, m->id) != 0))
+    while (a && (m->id == NULL || a->id == NULL || strcmp(a->id, m->id) != 0))
         a = a->next;
     if (a == NULL)
         return 0;

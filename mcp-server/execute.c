@@ -43,8 +43,7 @@ struct mcp_execution {
 struct host_call {
     struct mcp_execution *e;
     long id;
-    struct tools_call *handle;
-    int in_start, answered;
+    struct tools_call *handle; /* answers after tools_exec_call returned, never inside */
     struct host_call *prev, *next;
 };
 
@@ -64,10 +63,6 @@ static void call_replied(void *ud, int ok, const char *json, size_t len)
 {
     struct host_call *c = ud;
     sandbox_exec_reply(c->e->x, c->id, ok, json, len);
-    if (c->in_start) {
-        c->answered = 1;
-        return;
-    }
     unlink_call(c);
     free(c);
 }
@@ -87,18 +82,12 @@ static void on_call(void *ud, struct sandbox_exec *x, long id, const char *op, c
     struct host_call *c = xcalloc(1, sizeof *c);
     c->e = e;
     c->id = id;
-    c->in_start = 1;
     if (e->req->progress_token && strcmp(op, "tool") == 0) { /* formatted only when wanted */
         char msg[300];
         snprintf(msg, sizeof msg, "calling %.250s", name);
         mcp_request_progress(e->req, msg);
     }
     c->handle = tools_exec_call(e->tx, op, name, args, call_replied, c);
-    c->in_start = 0;
-    if (c->answered) {
-        free(c);
-        return;
-    }
     c->next = e->calls;
     if (e->calls)
         e->calls->prev = c;
@@ -110,8 +99,7 @@ static void cancel_calls(struct mcp_execution *e)
     while (e->calls) {
         struct host_call *c = e->calls;
         e->calls = c->next;
-        if (c->handle)
-            tools_call_cancel(c->handle);
+        tools_call_cancel(c->handle);
         free(c);
     }
 }

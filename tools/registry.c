@@ -19,6 +19,7 @@
 #include "common/json.h"
 #include "common/log.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,10 @@ struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_re
     r->loop = loop;
     if (o)
         r->o = *o;
+    if (loop) { /* without a loop (tests of texts) nothing is called */
+        r->later = xcalloc(1, sizeof *r->later);
+        next_turn_init(loop, r->later);
+    }
     r->nslots = r->o.nservers;
     r->slots = xcalloc(r->nslots ? r->nslots : 1, sizeof *r->slots);
     for (size_t i = 0; i < r->nslots; i++) {
@@ -256,7 +261,13 @@ void tools__call_free(struct tools_call *c)
     tools_catalog_release(c->cat);
     cJSON_Delete(c->args);
     cJSON_Delete(c->audit);
+    free(c->later_json);
     free(c);
+}
+
+static void later_closed(uv_handle_t *h)
+{
+    free(h->data); /* the queue: next_turn_init made it the handle's data */
 }
 
 void tools_registry_free(struct tools_registry *r)
@@ -266,6 +277,12 @@ void tools_registry_free(struct tools_registry *r)
     r->freeing = 1;
     while (r->calls) /* cancelled silently: their programs are gone */
         tools_call_cancel(r->calls);
+    if (r->later) {
+        struct next_turn_item *it;
+        while ((it = next_turn_first(r->later)) != NULL) /* answers not delivered: dropped */
+            tools_call_cancel((struct tools_call *) ((char *) it - offsetof(struct tools_call, later)));
+        next_turn_close(r->later, later_closed);
+    }
     while (r->waiters)
         fire(r->waiters);
     for (size_t i = 0; i < r->nslots; i++)
@@ -317,10 +334,6 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
     }
     tools__reply_text(c->cb, c->ud, ok, &b);
     buf_free(&b);
-    if (c->in_start) {
-        c->answered = 1;
-        return;
-    }
     tools__call_unlink(c);
     tools__call_free(c);
 }
@@ -340,67 +353,54 @@ static void audit_sent(struct tools_call *c)
     tools_audit_write(c->r->o.audit, "tool_call_sent", cJSON_Duplicate(c->audit, 1));
 }
 
-static int send_now(struct tools_call *c, const cJSON *args)
+static void send_now(struct tools_call *c, const cJSON *args)
 {
     struct slot *s = &c->r->slots[c->tool->server_index];
     audit_sent(c);
-    c->in_start = 1;
     colocate_server(tools_downstream_pid(s->d)); /* when the program waits on this call alone */
     c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
-    c->in_start = 0;
-    if (c->answered || c->dc == NULL) {
-        tools__call_free(c);
-        return -1;
-    }
-    return 0;
 }
 
 void tools__call_link(struct tools_call *c)
 {
-    c->prev = NULL; /* c may have been linked before (queued, or waiting for approval) */
+    c->prev = NULL;
     c->next = c->r->calls;
     if (c->r->calls)
         c->r->calls->prev = c;
     c->r->calls = c;
 }
 
-/* The server's limiter gave c its slot: inside tools_limiter_acquire, or
- * later from the loop (c is then linked and queued). */
+/* The server's limiter gave c its slot: inside tools_limiter_acquire (with
+ * the caller's arguments), or later from the loop (with c's copy). */
 static void go_send(void *ud)
 {
     struct tools_call *c = ud;
     c->holds = 1;
-    if (c->go_out) { /* c may be freed by send_now: nothing of c is read after it */
-        int *out = c->go_out;
-        c->go_out = NULL;
-        *out = send_now(c, c->go_args);
-        return;
-    }
     c->wait = NULL;
-    tools__call_unlink(c);
-    if (send_now(c, c->args) == 0)
-        tools__call_link(c);
+    send_now(c, c->go_args ? c->go_args : c->args);
 }
 
-/* Sends the call, or queues it behind the server's limits (docs/policy.md).
- * Returns 0 while it is in flight or queued (the caller links c), -1 when it
- * was answered already (c is then freed). */
-int tools__call_send(struct tools_call *c, const cJSON *args)
+void tools__call_send(struct tools_call *c, const cJSON *args)
 {
     struct tools_limiter *lim = c->r->slots[c->tool->server_index].lim;
-    if (lim == NULL)
-        return send_now(c, args);
-    int sent = 0;
+    tools__call_link(c);
+    if (lim == NULL) {
+        send_now(c, args);
+        return;
+    }
     c->go_args = args;
-    c->go_out = &sent;
     struct tools_limiter_wait *w = tools_limiter_acquire(lim, go_send, c);
+    c->go_args = NULL;
     if (w == NULL)
-        return sent; /* sent (or answered and freed) inside the call */
-    c->go_out = NULL;
+        return; /* sent inside tools_limiter_acquire */
     c->wait = w;
     if (c->args == NULL && args)
         c->args = cJSON_Duplicate(args, 1);
-    return 0;
+}
+
+struct next_turn *tools__later(struct tools_registry *r)
+{
+    return r->later;
 }
 
 /* --- texts ------------------------------------------------------------------------------------ */

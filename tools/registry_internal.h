@@ -34,6 +34,7 @@ struct tools_registry {
     char *callable_json;       /* the worker catalog without problems, to detect changes */
     struct waiter *waiters;
     struct tools_call *calls;
+    struct next_turn *later; /* answers the gate had at once (tools__answer_later) */
     int freeing;
 };
 
@@ -44,9 +45,11 @@ void tools__call_unlink(struct tools_call *c);
 /* Frees c: its catalog reference, its limiter slot or place in the queue. */
 void tools__call_free(struct tools_call *c);
 
-/* Sends c downstream, or queues it behind the server's limits. Returns 0
- * while in flight or queued (the caller links c), -1 when it was answered
- * already (c is then freed). */
-int tools__call_send(struct tools_call *c, const cJSON *args);
+/* Sends c downstream, or queues it behind the server's limits; c is linked
+ * (in flight or queued). Its answer comes later, never inside this call. */
+void tools__call_send(struct tools_call *c, const cJSON *args);
+
+/* The registry's queue of the gate's own answers (tools__answer_later). */
+struct next_turn *tools__later(struct tools_registry *r);
 
 #endif

@@ -282,6 +282,17 @@ static struct tools_downstream_call *call_json(struct server *s, const char *too
     return c;
 }
 
+/* A call the server cannot take now: answered on the loop's next turn,
+ * never inside the call. */
+static void call_refused(struct server *s, const char *tool, const char *args, struct reply *r)
+{
+    struct tools_downstream_call *c = call_json(s, tool, args, 1000, r);
+    assert_non_null(c);
+    assert_false(r->done);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    assert_true(r->done);
+}
+
 /* The text of the first content item of a result. */
 static const char *result_text(const struct reply *r)
 {
@@ -347,8 +358,7 @@ static void test_connect_legacy(void **state)
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(ex, 0), "name")->valuestring,
                         "needs_task");
     struct reply r;
-    assert_null(call_json(&s, "needs_task", "{}", 1000, &r)); /* refused at once */
-    assert_true(r.done);
+    call_refused(&s, "needs_task", "{}", &r);
     assert_int_equal(r.outcome, TOOLS_DOWNSTREAM_RPC_ERROR);
     assert_contains(r.message, "runs only as a task");
     reply_free(&r);
@@ -431,7 +441,7 @@ static void test_no_common_version(void **state)
     tools_downstream_status(old.d, &st);
     assert_contains(st.reason, "\"1999-01-01\", which mcp-codemode does not speak");
     struct reply r;
-    assert_null(call_json(&old, "echo", NULL, 1000, &r));
+    call_refused(&old, "echo", NULL, &r);
     assert_int_equal(r.outcome, TOOLS_DOWNSTREAM_DOWN);
     assert_contains(r.message, "server 'old' is unavailable: it answered initialize");
     reply_free(&r);
@@ -677,9 +687,11 @@ static void test_server_stops_reading(void **state)
     int refused = -1;
     for (int i = 0; i < 8 && refused < 0; i++) {
         memset(&r[i], 0, sizeof r[i]);
-        if (tools_downstream_call(s.d, "echo", args, 300, on_reply, &r[i]) == NULL)
-            refused = i;
+        assert_non_null(tools_downstream_call(s.d, "echo", args, 300, on_reply, &r[i]));
+        assert_false(r[i].done); /* never inside the call */
         uv_run(&loop, UV_RUN_NOWAIT);
+        if (r[i].done) /* refused: answered on the next turn */
+            refused = i;
     }
     cJSON_Delete(args);
     assert_in_range(refused, 3, 7); /* about 1 MiB went out or waits */
@@ -819,7 +831,7 @@ static void test_crash_mid_call(void **state)
     tools_downstream_status(s.d, &st);
     assert_int_equal(st.state, TOOLS_DOWNSTREAM_RESTARTING);
     assert_in_range(st.retry_in_ms, 1, 200);
-    assert_null(call_json(&s, "echo", NULL, 5000, &fast));
+    call_refused(&s, "echo", NULL, &fast);
     assert_int_equal(fast.outcome, TOOLS_DOWNSTREAM_DOWN);
     assert_contains(fast.message, "server 'misbehaving' is unavailable: it exited with status 3");
     assert_contains(fast.message, "the next restart is in");
@@ -860,7 +872,7 @@ static void test_command_not_found(void **state)
     assert_string_equal(st.reason, "cannot start \"/nonexistent/dir/server\": no such file or "
                                    "directory");
     struct reply r;
-    assert_null(call_json(&missing, "x", NULL, 1000, &r));
+    call_refused(&missing, "x", NULL, &r);
     assert_int_equal(r.outcome, TOOLS_DOWNSTREAM_DOWN);
     assert_contains(r.message, "server 'missing' is unavailable: it cannot start");
     reply_free(&r);

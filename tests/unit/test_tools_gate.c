@@ -2,7 +2,8 @@
  * downstream tool and for the built-in services alike: name, deny, grant,
  * arguments, dry run, ask, then send (or do). Each case breaks two
  * neighbouring steps at once, so the answer names the step that must come
- * first: swapping any two steps changes one of the answers. The downstream is
+ * first: swapping any two steps changes one of the answers. No answer comes
+ * inside the call that asked (each on a later loop turn). The downstream is
  * tests/fixtures/servers/annotated.mjs, which logs every call it receives;
  * the approver is a fake that records whether it was asked. */
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include "tools/server_config.h"
 #include "tools/state/service.h"
 #include "common/json.h"
+#include "common/next_turn.h"
 #include "loop_wait.h"
 
 #include <stdio.h>
@@ -39,22 +41,35 @@ static struct tools_registry *registry;
 static struct {
     enum tools_approval_answer answer;
     int asked;
+    struct next_turn queue;
+    struct next_turn_item pending; /* one question at a time */
+    tools_approval_done *done;
+    void *done_ud;
 } approver_state;
 
+static void fake_answer(struct next_turn_item *it)
+{
+    (void) it;
+    approver_state.done(approver_state.done_ud, approver_state.answer, NULL);
+}
+
+/* Answers on the next turn, as the approver's contract says. */
 static void *fake_ask(void *self, const struct tools_approval_request *q, tools_approval_done *done,
                       void *ud)
 {
     (void) self;
     (void) q;
     approver_state.asked++;
-    done(ud, approver_state.answer, NULL);
-    return NULL; /* answered inside */
+    approver_state.done = done;
+    approver_state.done_ud = ud;
+    next_turn_push(&approver_state.queue, &approver_state.pending, fake_answer);
+    return &approver_state.pending;
 }
 
 static void fake_cancel(void *self, void *handle)
 {
     (void) self;
-    (void) handle;
+    next_turn_cancel(&approver_state.queue, handle);
 }
 
 static const struct tools_approver approver = {fake_ask, fake_cancel, NULL};
@@ -133,7 +148,8 @@ static void expect(const char *op, const char *name, const char *args, char *con
     approver_state.answer = answer;
     approver_state.asked = 0;
     int before = calls_received();
-    tools_exec_call(x, op, name, a, on_reply, NULL);
+    assert_non_null(tools_exec_call(x, op, name, a, on_reply, NULL));
+    assert_false(reply.done); /* never inside the call */
     assert_true(loop_run_while_not(&loop, replied, NULL, 10000));
     char got[200];
     describe_reply(x, got, sizeof got);
@@ -163,6 +179,7 @@ static int setup(void **st)
     snprintf(log_path, sizeof log_path, "%s/calls.jsonl", dir);
     snprintf(db_path, sizeof db_path, "%s/state.db", dir);
     uv_loop_init(&loop);
+    next_turn_init(&loop, &approver_state.queue);
     tools_policy_init(&policy);
     add_rule("crm.no*", TOOLS_POLICY_DENY);
     add_rule("crm.send_note", TOOLS_POLICY_DENY);
@@ -192,6 +209,7 @@ static int teardown(void **st)
     (void) st;
     loop_wait_abort();
     tools_registry_free(registry);
+    next_turn_close(&approver_state.queue, NULL);
     while (uv_run(&loop, UV_RUN_DEFAULT))
         ;
     assert_int_equal(uv_loop_close(&loop), 0);

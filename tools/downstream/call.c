@@ -19,6 +19,9 @@
 
 struct tools_downstream_call {
     struct ds_link link; /* first member */
+    struct next_turn_item refused; /* failed at once: answered on the next turn */
+    enum tools_downstream_outcome refused_outcome;
+    char *refused_message; /* and, for an RPC error, the same as its rpc_message */
     struct tools_downstream *d;
     char *tool;
     cJSON *args;
@@ -79,12 +82,29 @@ void tools__downstream_calls_init(struct tools_downstream *d)
     link_init(&d->calls);
     uv_timer_init(d->loop, &d->call_timer);
     d->call_timer.data = d;
+    next_turn_init(d->loop, &d->refusals);
+}
+
+static void answer_refused(struct next_turn_item *it);
+
+void tools__downstream_calls_close(struct tools_downstream *d, uv_close_cb closed_cb)
+{
+    struct next_turn_item *it;
+    while ((it = next_turn_first(&d->refusals)) != NULL) {
+        next_turn_cancel(&d->refusals, it);
+        answer_refused(it);
+    }
+    d->refusals.idle.data = d; /* closed_cb finds the downstream there, as for its timers */
+    next_turn_close(&d->refusals, closed_cb);
+    uv_close((uv_handle_t *) &d->call_timer, closed_cb);
 }
 
 static void call_free(struct tools_downstream_call *c)
 {
     link_unlink(&c->link);
+    next_turn_cancel(&c->d->refusals, &c->refused);
     c->d->ncalls--;
+    free(c->refused_message);
     free(c->tool);
     cJSON_Delete(c->args);
     free(c->task_id);
@@ -337,17 +357,17 @@ void tools__downstream_calls_fail(struct tools_downstream *d, const char *why)
 
 /* --- the call --------------------------------------------------------------------------------- */
 
-/* Fails a call at once when the server cannot take it (down, shutting
- * down, not reading what we already wrote, or the tool needs tasks it
- * lacks). Returns 1 if so. */
-static int refuse(struct tools_downstream *d, const char *tool, tools_downstream_reply_cb *cb,
-                  void *ud)
+/* Why the server cannot take a call now (down, shutting down, not reading
+ * what we already wrote, or the tool is excluded): a sentence (malloc'd)
+ * and its outcome, or NULL when it can. */
+static char *refusal(struct tools_downstream *d, const char *tool,
+                     enum tools_downstream_outcome *outcome)
 {
     struct buf b;
     buf_init(&b, 0);
-    struct tools_downstream_reply r = {.outcome = TOOLS_DOWNSTREAM_DOWN};
     const char *excluded = tools__downstream_excluded_reason(d, tool);
     size_t queued = d->tp ? d->ops->backlog(d) : 0;
+    *outcome = TOOLS_DOWNSTREAM_DOWN;
     if (d->closing) {
         buf_printf(&b, "%s is shutting down", d->label);
     } else if (d->state == TOOLS_DOWNSTREAM_RESTARTING) {
@@ -361,43 +381,55 @@ static int refuse(struct tools_downstream *d, const char *tool, tools_downstream
         buf_printf(&b, "%s is not reading its input (%zu bytes are waiting to be written)",
                    d->label, queued);
     } else if (excluded) {
-        r.outcome = TOOLS_DOWNSTREAM_RPC_ERROR;
-        r.code = -32601;
+        *outcome = TOOLS_DOWNSTREAM_RPC_ERROR;
         buf_printf(&b, "%s: '%s' cannot be called: %s", d->label, tool, excluded);
-        r.rpc_message = b.data;
-    } else {
-        buf_free(&b);
-        return 0;
     }
-    r.message = b.data;
-    cb(ud, &r);
-    buf_free(&b);
-    return 1;
+    return b.data; /* NULL when nothing was said */
+}
+
+/* The next turn after a call was refused: its answer. */
+static void answer_refused(struct next_turn_item *it)
+{
+    struct tools_downstream_call *c =
+        (struct tools_downstream_call *) ((char *) it - offsetof(struct tools_downstream_call, refused));
+    char *message = c->refused_message; /* outlives c, which finish frees first */
+    c->refused_message = NULL;
+    struct tools_downstream_reply r = {.outcome = c->refused_outcome, .message = message};
+    if (r.outcome == TOOLS_DOWNSTREAM_RPC_ERROR) {
+        r.code = -32601;
+        r.rpc_message = message;
+    }
+    finish(c, &r);
+    free(message);
 }
 
 struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, const char *tool,
                                                     const cJSON *args, uint64_t timeout_ms,
                                                     tools_downstream_reply_cb *cb, void *ud)
 {
-    if (refuse(d, tool, cb, ud))
-        return NULL;
     struct tools_downstream_call *c = xcalloc(1, sizeof *c);
     c->d = d;
     c->tool = xstrdup(tool);
-    c->args = args ? cJSON_Duplicate(args, 1) : NULL;
     c->cb = cb;
     c->ud = ud;
+    c->start = uv_now(d->loop);
+    link_init(&c->link);
+    d->ncalls++;
+    c->refused_message = refusal(d, tool, &c->refused_outcome);
+    if (c->refused_message) { /* answered on the next turn, never inside this call */
+        next_turn_push(&d->refusals, &c->refused, answer_refused);
+        return c;
+    }
+    c->args = args ? cJSON_Duplicate(args, 1) : NULL;
     c->timeout_ms = timeout_ms            ? timeout_ms
                     : d->entry_timeout_ms ? d->entry_timeout_ms
                                           : d->opt.call_timeout_ms;
-    c->start = uv_now(d->loop);
     c->deadline = c->start + c->timeout_ms;
     const cJSON *def = tools__downstream_find_tool(d, tool);
     const cJSON *ex = cJSON_GetObjectItemCaseSensitive(def, "execution");
     const char *ts = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ex, "taskSupport"));
     c->task = d->tasks_call && ts && strcmp(ts, "required") == 0;
     link_push(&d->calls, &c->link);
-    d->ncalls++;
     if (d->state == TOOLS_DOWNSTREAM_READY)
         send_call(c);
     /* arm() scans every call: only when this deadline comes first (calls

@@ -256,7 +256,7 @@ struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct tool
     tools__downstream_calls_init(d);
     uv_timer_init(loop, &d->timer);
     d->timer.data = d;
-    d->open_timers = 2;
+    d->open_timers = 3; /* timer, and the call timer and refusals of call.c */
     d->state = TOOLS_DOWNSTREAM_CONNECTING;
     if (unusable) {
         d->failures = 1;
@@ -301,8 +301,8 @@ void tools_downstream_free(struct tools_downstream *d)
     d->closing = 1;
     drop_connection(d, d->opt.close_grace_ms);
     tools__downstream_calls_fail(d, NULL);
+    tools__downstream_calls_close(d, timer_closed);
     uv_close((uv_handle_t *) &d->timer, timer_closed);
-    uv_close((uv_handle_t *) &d->call_timer, timer_closed);
 }
 
 /* --- queries ---------------------------------------------------------------------------------- */

@@ -142,10 +142,10 @@ typedef void tools_downstream_reply_cb(void *ud, const struct tools_downstream_r
  * the clock runs from this call, through a wait for the server to connect
  * (calls made while CONNECTING wait; while RESTARTING or FAILED they fail
  * fast). A task-only tool runs as a task (tools/call with `task`, then
- * tasks/result). cb runs exactly once unless the call is cancelled first.
- * When the call fails at once (server down, tool that needs tasks the
- * server lacks), cb runs before this returns and the result is NULL;
- * otherwise the handle is returned, valid until cb returns. */
+ * tasks/result). cb runs exactly once unless the call is cancelled first,
+ * and never before this returns: a call the server cannot take now (down,
+ * shutting down, an excluded tool) is answered on the loop's next turn.
+ * The handle (never NULL) is valid until cb returns or it is cancelled. */
 struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, const char *tool,
                                                     const cJSON *args, uint64_t timeout_ms,
                                                     tools_downstream_reply_cb *cb, void *ud);

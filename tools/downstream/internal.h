@@ -9,6 +9,7 @@
 
 #include "tools/downstream/downstream.h"
 #include "transport/rpc_client.h"
+#include "common/next_turn.h"
 
 struct buf;
 
@@ -98,6 +99,7 @@ struct tools_downstream {
     struct ds_link calls;
     size_t ncalls;
     uv_timer_t call_timer;
+    struct next_turn refusals; /* calls failed at once, answered on the next turn */
 
     /* restarts */
     uv_timer_t timer;
@@ -143,6 +145,9 @@ const char *tools__downstream_excluded_reason(const struct tools_downstream *d, 
 void tools__downstream_calls_flush(struct tools_downstream *d);
 void tools__downstream_calls_fail(struct tools_downstream *d, const char *fmt_during);
 void tools__downstream_calls_init(struct tools_downstream *d);
+/* Answers the calls refused and not answered yet, then closes what
+ * tools__downstream_calls_init opened (closed_cb for each handle). */
+void tools__downstream_calls_close(struct tools_downstream *d, uv_close_cb closed_cb);
 
 /* headers.c: the 2026-07-28 HTTP request headers */
 /* The header value for v: v itself when it is plain printable ASCII, else

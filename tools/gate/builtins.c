@@ -76,46 +76,45 @@ static void audit_decision(cJSON *ev, const char *decision)
 
 /* --- approval ---------------------------------------------------------------------------- */
 
-static void approved(void *ud, enum tools_approval_answer a, const char *detail)
+/* The answer on an `ask` built-in (the approver's, always after ask
+ * returned; or noApprover's, when nobody can be asked, answered later):
+ * done, or refused. c->args holds {op, name, tool, args}. */
+static void decided(struct tools_call *c, enum tools_approval_answer a, const char *detail,
+                    tools_reply_cb *cb, void *ud)
 {
-    struct tools_call *c = ud;
-    int waiting = c->approval != NULL;
-    c->approval = NULL;
-    c->answered = 1;
-    const cJSON *op = cJSON_GetObjectItemCaseSensitive(c->args, "op");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->args, "name");
+    const char *op = cJSON_GetObjectItemCaseSensitive(c->args, "op")->valuestring;
+    const char *name = cJSON_GetObjectItemCaseSensitive(c->args, "name")->valuestring;
     const char *q = cJSON_GetObjectItemCaseSensitive(c->args, "tool")->valuestring;
     int allow = a <= TOOLS_APPROVAL_SESSION || (a == TOOLS_APPROVAL_UNAVAILABLE && c->r->o.policy &&
                                                 c->r->o.policy->no_approver == TOOLS_POLICY_ALLOW);
     if (allow) {
         audit_decision(c->audit, a == TOOLS_APPROVAL_UNAVAILABLE ? "allow" : "approved");
-        perform(c->r, c->x, op->valuestring, name->valuestring,
-                cJSON_GetObjectItemCaseSensitive(c->args, "args"), c->audit, c->t0, c->cb, c->ud);
+        perform(c->r, c->x, op, name, cJSON_GetObjectItemCaseSensitive(c->args, "args"), c->audit,
+                c->t0, cb, ud);
     } else {
         char msg[300];
         snprintf(msg, sizeof msg, "\"%s\" was not approved%s%s; nothing was done.", q,
                  detail ? ": " : "", detail ? detail : "");
-        tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", msg, q, "reason",
-                             tools__approval_reason(a));
         audit_decision(c->audit, "denied");
         tools_audit_call_end(c->r->o.audit, c->audit, "not_sent", c->t0, 0);
+        tools__reply_refusal(cb, ud, "ToolApprovalError", msg, q, "reason",
+                             tools__approval_reason(a));
     }
     c->audit = NULL;
-    if (waiting) {
-        tools__call_unlink(c);
-        tools__call_free(c);
-    }
 }
 
-static struct tools_call *ask(struct tools_registry *r, struct tools_exec *x, const char *op,
-                              const char *name, const char *qualified, const cJSON *args, cJSON *ev,
-                              uint64_t t0, tools_reply_cb *cb, void *ud)
+static void approved(void *ud, enum tools_approval_answer a, const char *detail)
 {
-    struct tools_call *c = xcalloc(1, sizeof *c);
-    c->r = r;
-    c->x = x;
-    c->cb = cb;
-    c->ud = ud;
+    struct tools_call *c = ud;
+    c->approval = NULL;
+    tools__call_unlink(c);
+    decided(c, a, detail, c->cb, c->ud);
+    tools__call_free(c);
+}
+
+static void ask(struct tools_call *c, const char *op, const char *name, const char *qualified,
+                const cJSON *args, cJSON *ev, uint64_t t0)
+{
     c->audit = ev;
     c->t0 = t0;
     c->args = cJSON_CreateObject();
@@ -123,24 +122,17 @@ static struct tools_call *ask(struct tools_registry *r, struct tools_exec *x, co
     cJSON_AddStringToObject(c->args, "name", name);
     cJSON_AddStringToObject(c->args, "tool", qualified);
     cJSON_AddItemToObject(c->args, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateNull());
-    const struct tools_approver *ap = x ? x->approver : NULL;
+    const struct tools_approver *ap = c->x ? c->x->approver : NULL;
     if (ap == NULL) {
-        approved(c, TOOLS_APPROVAL_UNAVAILABLE, NULL);
-        tools__call_free(c);
-        return NULL;
+        decided(c, TOOLS_APPROVAL_UNAVAILABLE, NULL, tools__answer_later, c);
+        return;
     }
-    const struct tools_policy *p = r->o.policy;
+    const struct tools_policy *p = c->r->o.policy;
     const char *server = is_stash(op) ? "content" : strcmp(op, "state") == 0 ? "state" : "skills";
-    struct tools_approval_request q = {server, name, args, x->execution_id,
+    struct tools_approval_request q = {server, name, args, c->x->execution_id,
                                        p ? p->approval_timeout_ms : 600000};
-    void *h = ap->ask(ap->self, &q, approved, c);
-    if (h == NULL) { /* answered inside ask */
-        tools__call_free(c);
-        return NULL;
-    }
-    c->approval = h;
     tools__call_link(c);
-    return c;
+    c->approval = ap->ask(ap->self, &q, approved, c); /* answers later, never inside */
 }
 
 /* --- the gate ------------------------------------------------------------------------------ */
@@ -199,24 +191,27 @@ static enum tools_policy_decision decide(const struct tools_registry *r, const c
     return d;
 }
 
-struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
-                                       const char *op, const char *name, const cJSON *args,
-                                       tools_reply_cb *cb, void *ud)
+void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
+                         const cJSON *args)
 {
+    struct tools_registry *r = c->r;
+    struct tools_exec *x = c->x;
+    tools_reply_cb *cb = tools__answer_later; /* what the gate decides here, it has at once */
+    void *ud = c;
     uint64_t t0 = uv_hrtime();
     if (is_stash(op)) {
         if (x == NULL || x->stash == NULL) {
             tools__reply_error(cb, ud, "Error", "content.stash is not available here", NULL);
-            return NULL;
+            return;
         }
         name = "stash";
     } else if (r->o.state == NULL) {
         tools__reply_error(cb, ud, "Error", "state and skills are off on this server", NULL);
-        return NULL;
+        return;
     }
     if (strcmp(op, "skill") == 0) { /* the skill's tools are gated, one by one */
         perform(r, x, op, name, args, NULL, t0, cb, ud);
-        return NULL;
+        return;
     }
     const char *server = is_stash(op) ? "content" : strcmp(op, "state") == 0 ? "state" : "skills";
     char qualified[80];
@@ -236,12 +231,12 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
         tools__reply_error(cb, ud, "Error", msg, NULL);
         audit_decision(ev, "invalid");
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
-        return NULL;
+        return;
     }
     enum tools_policy_decision d = decide(r, server, name, read);
     if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
         refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
-        return NULL;
+        return;
     }
     struct buf invalid;
     buf_init(&invalid, 0);
@@ -250,18 +245,20 @@ struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_ex
         buf_free(&invalid);
         audit_decision(ev, "invalid");
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
-        return NULL;
+        return;
     }
     buf_free(&invalid);
     if (x && x->dry_run && !read) {
         plan(x, qualified, args, cb, ud);
         audit_decision(ev, "dry_run");
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
-        return NULL;
+        return;
     }
-    if (d == TOOLS_POLICY_ASK)
-        return ask(r, x, op, name, qualified, args, ev, t0, cb, ud);
+    if (d == TOOLS_POLICY_ASK) {
+        ask(c, op, name, qualified, args, ev, t0);
+        return;
+    }
     audit_decision(ev, "allow");
     perform(r, x, op, name, args, ev, t0, cb, ud);
-    return NULL;
+    return;
 }

@@ -55,7 +55,7 @@ static int granted(const struct tools_exec *x, const struct tools_catalog_tool *
     return tools_policy_granted(x->grant, &n);
 }
 
-/* deny / not granted: 0 when the call may go on, else replied (-1). */
+/* deny / not granted: 0 when the call may go on, else answered (-1). */
 static int refuse(struct tools_registry *r, struct tools_exec *x,
                   const struct tools_catalog_tool *t, cJSON **ev, uint64_t t0, tools_reply_cb *cb,
                   void *ud)
@@ -139,7 +139,10 @@ const char *tools__approval_reason(enum tools_approval_answer a)
     return approval_reasons[a];
 }
 
-static void approval_refused(struct tools_call *c, enum tools_approval_answer a, const char *detail)
+/* Answers ToolApprovalError through cb (tools__answer_later with c while
+ * tools_exec_call runs, c's own caller after a person answered). */
+static void approval_refused(struct tools_call *c, enum tools_approval_answer a, const char *detail,
+                             tools_reply_cb *cb, void *ud)
 {
     struct buf q, m;
     buf_init(&q, 0);
@@ -154,16 +157,14 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
     else
         buf_printf(&m, "Tool \"%s\" was not approved (%s%s%s); the call was not sent.", q.data,
                    approval_reasons[a], detail ? ": " : "", detail ? detail : "");
-    tools__reply_refusal(c->cb, c->ud, "ToolApprovalError", m.data, q.data, "reason",
-                         approval_reasons[a]);
     audit_refused(c->r, c->audit, "denied", c->t0);
+    tools__reply_refusal(cb, ud, "ToolApprovalError", m.data, q.data, "reason",
+                         approval_reasons[a]);
     c->audit = NULL;
     buf_free(&q);
     buf_free(&m);
 }
 
-/* Sends the call downstream. Returns 0 while it is in flight, -1 when it
- * was answered already (c is then freed). */
 static int no_approver_allows(const struct tools_registry *r)
 {
     return r->o.policy && r->o.policy->no_approver == TOOLS_POLICY_ALLOW;
@@ -182,33 +183,26 @@ static void audit_approved(struct tools_call *c, enum tools_approval_answer a)
     cJSON_AddStringToObject(c->audit, "scope", scopes[a]);
 }
 
+/* The approver's answer (always after ask returned): send, or refuse. */
 static void approval_done(void *ud, enum tools_approval_answer a, const char *detail)
 {
     struct tools_call *c = ud;
-    int waiting = c->approval != NULL; /* asynchronous: c is linked */
     c->approval = NULL;
+    tools__call_unlink(c);
     if (a > TOOLS_APPROVAL_SESSION &&
         !(a == TOOLS_APPROVAL_UNAVAILABLE && no_approver_allows(c->r))) {
-        approval_refused(c, a, detail);
-        c->answered = 1;
-    } else {
-        if (a == TOOLS_APPROVAL_EXECUTION && c->x)
-            remember_approval(c->x, c->tool);
-        audit_approved(c, a);
-        if (!waiting) /* still inside tools_exec_call: it sends */
-            return;
-        tools__call_unlink(c);
-        if (tools__call_send(c, c->args) == 0)
-            tools__call_link(c);
+        approval_refused(c, a, detail, c->cb, c->ud);
+        tools__call_free(c);
         return;
     }
-    if (waiting) {
-        tools__call_unlink(c);
-        tools__call_free(c);
-    }
+    if (a == TOOLS_APPROVAL_EXECUTION && c->x)
+        remember_approval(c->x, c->tool);
+    audit_approved(c, a);
+    tools__call_send(c, c->args);
 }
 
-/* The ask step: 0 to send now, 1 waiting for a person (c linked), -1 refused (replied). */
+/* The ask step: 0 to send now, 1 waiting for a person (c linked), -1
+ * refused (answered). */
 static int ask(struct tools_call *c, const cJSON *args)
 {
     const struct tools_policy *p = c->r->o.policy;
@@ -225,33 +219,31 @@ static int ask(struct tools_call *c, const cJSON *args)
             audit_approved(c, TOOLS_APPROVAL_UNAVAILABLE);
             return 0;
         }
-        approval_refused(c, TOOLS_APPROVAL_UNAVAILABLE, NULL);
+        approval_refused(c, TOOLS_APPROVAL_UNAVAILABLE, NULL, tools__answer_later, c);
         return -1;
     }
     struct tools_approval_request q = {c->tool->server, c->tool->name, args, c->x->execution_id,
                                        p ? p->approval_timeout_ms : 600000};
-    c->answered = 0;
-    void *h = ap->ask(ap->self, &q, approval_done, c);
-    if (h == NULL)
-        return c->answered ? -1 : 0;
-    c->approval = h;
     c->args = args ? cJSON_Duplicate(args, 1) : NULL;
     tools__call_link(c);
+    c->approval = ap->ask(ap->self, &q, approval_done, c); /* answers later, never inside */
     return 1;
 }
 
-static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec *x,
-                                    const char *name, const cJSON *args, tools_reply_cb *cb,
-                                    void *ud)
+/* A tool call through the gate: refused (answered later), or waiting for
+ * a person, or sent. */
+static void call_tool(struct tools_call *c, const char *name, const cJSON *args)
 {
+    struct tools_registry *r = c->r;
+    struct tools_exec *x = c->x;
     uint64_t t0 = r->o.audit ? uv_hrtime() : 0;
     char *why = NULL;
     const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
     if (t == NULL) {
-        tools__reply_error(cb, ud, "Error", why, NULL);
-        free(why);
         audit_refused(r, audit_start(r, x, name, args), "invalid", t0);
-        return NULL;
+        tools__reply_error(tools__answer_later, c, "Error", why, NULL);
+        free(why);
+        return;
     }
     cJSON *ev = NULL;
     if (r->o.audit) {
@@ -261,40 +253,28 @@ static struct tools_call *call_tool(struct tools_registry *r, struct tools_exec 
         ev = audit_start(r, x, q.data, args);
         buf_free(&q);
     }
-    if (refuse(r, x, t, &ev, t0, cb, ud) != 0)
-        return NULL;
-    if (tools__validate(t, args, cb, ud) != 0) {
+    if (refuse(r, x, t, &ev, t0, tools__answer_later, c) != 0)
+        return;
+    if (tools__validate(t, args, tools__answer_later, c) != 0) {
         audit_refused(r, ev, "invalid", t0);
-        return NULL;
+        return;
     }
     if (x && x->dry_run && !(t->decision == TOOLS_POLICY_ALLOW && t->read_only)) {
-        plan(x, t, args, cb, ud);
         audit_refused(r, ev, "dry_run", t0);
-        return NULL;
+        plan(x, t, args, tools__answer_later, c);
+        return;
     }
-    struct tools_call *c = xcalloc(1, sizeof *c);
-    c->r = r;
-    c->x = x;
     c->cat = tools_catalog_retain(r->catalog);
     c->tool = t;
-    c->cb = cb;
-    c->ud = ud;
     c->audit = ev;
     c->t0 = t0;
     if (t->decision == TOOLS_POLICY_ASK) {
-        int a = ask(c, args);
-        if (a != 0) {
-            if (a < 0)
-                tools__call_free(c);
-            return a > 0 ? c : NULL;
-        }
+        if (ask(c, args) != 0)
+            return;
     } else if (ev) {
         cJSON_AddStringToObject(ev, "decision", "allow");
     }
-    if (tools__call_send(c, args) != 0)
-        return NULL;
-    tools__call_link(c);
-    return c;
+    tools__call_send(c, args);
 }
 
 static void describe(struct tools_registry *r, struct tools_exec *x, const char *name,
@@ -344,20 +324,25 @@ static struct tools_call *host_call(struct tools_registry *r, struct tools_exec 
                                     const char *name, const cJSON *args, tools_reply_cb *cb,
                                     void *ud)
 {
-    if (strcmp(op, "tool") == 0)
-        return call_tool(r, x, name, args, cb, ud);
-    if (strcmp(op, "describe") == 0) {
-        describe(r, x, name, cb, ud);
-        return NULL;
+    struct tools_call *c = xcalloc(1, sizeof *c);
+    c->r = r;
+    c->x = x;
+    c->cb = cb;
+    c->ud = ud;
+    if (strcmp(op, "tool") == 0) {
+        call_tool(c, name, args);
+    } else if (strcmp(op, "describe") == 0) {
+        describe(r, x, name, tools__answer_later, c);
+    } else if (strcmp(op, "search") == 0) {
+        char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT, x ? x->grant : NULL);
+        if (tools_state_service_has_skills(r->o.state))
+            json = search_with_skills(r, x ? x->principal : NULL, name, json);
+        tools__answer_later(c, 1, json, strlen(json));
+        free(json);
+    } else {
+        tools__builtin_call(c, op, name, args);
     }
-    if (strcmp(op, "search") != 0)
-        return tools__builtin_call(r, x, op, name, args, cb, ud);
-    char *json = tools_catalog_search(r->catalog, name, SEARCH_LIMIT, x ? x->grant : NULL);
-    if (tools_state_service_has_skills(r->o.state))
-        json = search_with_skills(r, x ? x->principal : NULL, name, json);
-    cb(ud, 1, json, strlen(json));
-    free(json);
-    return NULL;
+    return c;
 }
 
 struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
@@ -368,6 +353,11 @@ struct tools_call *tools_registry_call(struct tools_registry *r, const char *op,
 
 void tools_call_cancel(struct tools_call *c)
 {
+    if (next_turn_pending(&c->later)) { /* answered already, not delivered yet */
+        next_turn_cancel(tools__later(c->r), &c->later);
+        tools__call_free(c);
+        return;
+    }
     if (c->approval) {
         const struct tools_approver *ap = c->x->approver;
         ap->cancel(ap->self, c->approval);

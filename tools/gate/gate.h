@@ -17,11 +17,13 @@ struct tools_call;
 struct tools_exec;
 
 /* Starts a host call; op is "tool", "search" or "describe" (or the built-in
- * "state", "skills", "skill": tools/gate/builtins.c), name the text
- * the program gave, args borrowed. cb runs exactly once, unless the call is
- * cancelled first; it may run before this function returns, which then
- * returns NULL. Otherwise the handle cancels it (tools_call_cancel): the
- * downstream server is told (notifications/cancelled) and cb never runs. */
+ * "state", "skills", "skill", "stash": tools/gate/builtins.c), name the
+ * text the program gave, args borrowed. Returns the call's handle (never
+ * NULL). cb runs exactly once, never before this function returns (an answer
+ * the gate has at once comes on the loop's next turn, like every other),
+ * unless the call is cancelled first with tools_call_cancel: a call in
+ * flight is cancelled at the downstream server (notifications/cancelled)
+ * and cb never runs. The handle is invalid once cb ran or it was cancelled. */
 struct tools_call *tools_registry_call(struct tools_registry *r, const char *op, const char *name,
                                        const cJSON *args, tools_reply_cb *cb, void *ud);
 void tools_call_cancel(struct tools_call *c);

@@ -7,6 +7,7 @@
 
 #include "tools/gate/gate.h"
 #include "tools/policy/policy.h"
+#include "common/next_turn.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -25,16 +26,18 @@ struct tools_call {
     struct tools_downstream_call *dc;
     tools_reply_cb *cb;
     void *ud;
-    int in_start, answered;
-    cJSON *args;                     /* a copy, while waiting for an approval */
+    cJSON *args;                     /* a copy, while waiting for an approval or a slot */
     void *approval;                  /* the approver's handle, while asking */
     cJSON *audit;                    /* the tool_call event being built, or NULL */
     uint64_t t0;                     /* uv_hrtime at the start, for the audit log */
     struct tools_limiter_wait *wait; /* queued behind the server's limits */
     int holds;                       /* has a slot of the server's limiter */
-    int *go_out; /* inside tools_limiter_acquire: where go_send puts send_now's result */
-    const cJSON *go_args;
-    struct tools_call *prev, *next;
+    const cJSON *go_args;            /* inside tools_limiter_acquire: the caller's arguments */
+    struct next_turn_item later;     /* an answer the gate had at once, until delivered */
+    int later_ok;
+    char *later_json;
+    size_t later_len;
+    struct tools_call *prev, *next; /* in the registry's list while in flight or waiting */
 };
 
 struct tools_exec {
@@ -50,6 +53,14 @@ struct tools_exec {
     int (*stash)(void *ud, const cJSON *value, struct buf *out);
     void *stash_ud;
 };
+
+/* reply.c: the gate's own answers, which it has at once (a refusal, an
+ * error, a dry run's placeholder, a built-in's value): tools__answer_later
+ * is a tools_reply_cb whose ud is the call; it keeps the answer and gives
+ * it to the caller on the loop's next turn, then frees the call. Every
+ * other answer (a downstream's, or one after a person answered) reaches the
+ * caller at once. */
+void tools__answer_later(void *call, int ok, const char *json, size_t len);
 
 /* reply.c: the JSON text in b (or null) as the answer; an error
  * {"name","message","tool"}; a refusal {"name","message","tool",key:value}
@@ -69,9 +80,8 @@ int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools
 const char *tools__approval_reason(enum tools_approval_answer a);
 
 /* builtins.c: the host calls of op "state", "skills", "skill" and "stash"
- * (the same contract as tools_exec_call). */
-struct tools_call *tools__builtin_call(struct tools_registry *r, struct tools_exec *x,
-                                       const char *op, const char *name, const cJSON *args,
-                                       tools_reply_cb *cb, void *ud);
+ * of the call c (its handle, as tools_exec_call made it). */
+void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
+                         const cJSON *args);
 
 #endif

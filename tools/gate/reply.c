@@ -1,16 +1,38 @@
 /* The answers the gate gives itself, before or instead of a downstream's:
- * a JSON value or error as the reply, a refusal that names its reason
+ * delivered on the loop's next turn (never inside tools_exec_call), a JSON
+ * value or error as the reply, a refusal that names its reason
  * (ToolPolicyError, ToolApprovalError), and the ToolArgumentError of
  * arguments that break the tool's inputSchema. */
 #include "tools/gate/internal.h"
+#include "tools/registry_internal.h"
 #include "tools/catalog.h"
 #include "tools/result_map.h"
 #include "tools/schema/schema.h"
+#include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void deliver(struct next_turn_item *it)
+{
+    struct tools_call *c = (struct tools_call *) ((char *) it - offsetof(struct tools_call, later));
+    c->cb(c->ud, c->later_ok, c->later_json, c->later_len);
+    tools__call_free(c);
+}
+
+void tools__answer_later(void *call, int ok, const char *json, size_t len)
+{
+    struct tools_call *c = call;
+    c->later_ok = ok;
+    c->later_json = xmalloc(len + 1);
+    memcpy(c->later_json, json, len);
+    c->later_json[len] = '\0';
+    c->later_len = len;
+    next_turn_push(tools__later(c->r), &c->later, deliver);
+}
 
 void tools__reply_text(tools_reply_cb *cb, void *ud, int ok, struct buf *b)
 {

@@ -100,10 +100,10 @@ struct tools_approval_request {
 typedef void tools_approval_done(void *ud, enum tools_approval_answer answer, const char *detail);
 
 /* What mcp-server gives tools/ to ask a person (elicitation, an
- * input_required result, a terminal prompt). ask() calls done exactly once
- * (possibly before it returns, when it then returns NULL), unless cancel()
- * is called with the handle it returned first. `detail` (may be NULL) is
- * why, for the error message. */
+ * input_required result, a terminal prompt). ask() returns a handle and
+ * calls done exactly once, never before it returns (an answer it has at
+ * once comes on the loop's next turn), unless cancel() is called with the
+ * handle first. `detail` (may be NULL) is why, for the error message. */
 struct tools_approver {
     void *(*ask)(void *self, const struct tools_approval_request *q, tools_approval_done *done,
                  void *done_ud);
