@@ -157,6 +157,25 @@ static void test_parser_rejects(void **state)
     expect_status("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", &no_limits, 501);
     expect_status("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", &no_limits, 400);
     expect_status("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", &no_limits, 400);
+    /* the HTTP/2 prior-knowledge preface, and HTTP/2 named on a request line:
+     * 505 from the request line on, whatever follows */
+    expect_status("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", &no_limits, 505);
+    expect_status("PRI * HTTP/2.0\r\n", &no_limits, 505);
+    expect_status("GET / HTTP/2.0\r\n", &no_limits, 505);
+    /* obs-fold (RFC 9112 5.2): a header line that begins with a space or a
+     * tab continues the one before; rejected, never joined */
+    expect_status("GET / HTTP/1.1\r\nHost: a\r\nX-A: one\r\n two\r\n\r\n", &no_limits, 400);
+    expect_status("GET / HTTP/1.1\r\nX-A: one\r\n\ttwo\r\nHost: a\r\n\r\n", &no_limits, 400);
+    expect_status("GET / HTTP/1.1\nHost: a\nX-A: one\n two\n\n", &no_limits, 400);
+    expect_status("\r\nGET / HTTP/1.1\r\nHost: a\r\nX-A:\r\n two\r\n\r\n", &no_limits, 400);
+    /* ... but spaces that start a body, or a pipelined request after one, are data */
+    struct parsed p;
+    both_ways("POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n  x"
+              "\r\nPOST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n\t "
+              "GET /c HTTP/1.1\r\nHost: a\r\nX-A: b c\r\n\r\n",
+              &no_limits, &p);
+    assert_int_equal(p.error_status, 0);
+    assert_string_equal(p.log, "POST /a|/a||  x|1\nPOST /b|/b||\t |1\nGET /c|/c|||1\n");
 }
 
 static void test_parser_caps(void **state)
