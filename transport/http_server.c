@@ -22,6 +22,7 @@
 #define DEFAULT_MAX_WRITE_QUEUE    (64u * 1024 * 1024)
 #define PENDING_CAP                (256u * 1024) /* unparsed bytes buffered while a request is answered */
 #define LINGER_MS                  2000 /* reading (and dropping) input after our last byte */
+#define REFUSING_MAX               64   /* connections refused with 503 still lingering */
 
 struct http_exchange {
     struct conn *c;
@@ -55,6 +56,7 @@ struct conn {
     int peer_eof;    /* the client closed its side */
     int timing;      /* a request's deadlines are set */
     int fresh;       /* no request begun yet: the first head is due headers_timeout after accept */
+    int refusing;    /* refused with 503 (over the cap): not counted, never evicted */
     uint64_t head_deadline, request_deadline;
     uint64_t idle_deadline; /* waiting for a request: closed at this time */
 };
@@ -69,6 +71,7 @@ struct http_server {
     struct conn *oldest;
     unsigned nconns;    /* closing ones included (until their handles are closed) */
     unsigned nclosing;
+    unsigned nrefusing; /* refused with 503, not yet closing */
     uint64_t accept_error_logged; /* loop time of the last "cannot accept" warning */
     int port;
     int listening, draining, closing;
@@ -383,13 +386,15 @@ static void conn_close(struct conn *c)
         return;
     c->closing = 1;
     c->s->nclosing++;
+    if (c->refusing)
+        c->s->nrefusing--;
     uv_close((uv_handle_t *) &c->tcp, conn_handle_closed);
     uv_close((uv_handle_t *) &c->timer, conn_handle_closed);
 }
 
 /* Answers a request we cannot serve (malformed, over a cap, too slow) and
  * ends the connection. Only when no response is under way. */
-static void conn_reject(struct conn *c, int status, const char *reason)
+static void conn_reject_with(struct conn *c, int status, const char *headers, const char *reason)
 {
     if (c->x.active || c->closing || c->lingering || c->finishing)
         return;
@@ -397,7 +402,7 @@ static void conn_reject(struct conn *c, int status, const char *reason)
     buf_init(&b, 0);
     c->x = (struct http_exchange){.c = c, .minor = 1};
     size_t n = strlen(reason);
-    format_head(&b, &c->x, status, NULL, "text/plain; charset=utf-8", (long long) n + 1);
+    format_head(&b, &c->x, status, headers, "text/plain; charset=utf-8", (long long) n + 1);
     buf_append(&b, reason, n);
     buf_append_char(&b, '\n');
     conn_write(c, &b);
@@ -405,6 +410,11 @@ static void conn_reject(struct conn *c, int status, const char *reason)
     buf_reset(&c->pending);
     if (c->writes == 0)
         conn_finish(c);
+}
+
+static void conn_reject(struct conn *c, int status, const char *reason)
+{
+    conn_reject_with(c, status, NULL, reason);
 }
 
 /* --- timers --------------------------------------------------------------------------- */
@@ -574,7 +584,7 @@ static void read_cb(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
  * is still sending a request). */
 static int conn_evictable(const struct conn *c)
 {
-    if (c->closing || c->x.active || c->writes > 0)
+    if (c->closing || c->refusing || c->x.active || c->writes > 0)
         return 0;
     if (c->lingering || c->finishing || !http_parser_in_request(c->parser))
         return 1;
@@ -591,27 +601,33 @@ static int evict_one(struct http_server *s, const struct conn *except)
         for (struct conn *c = s->oldest; c; c = c->prev)
             if (c != except && conn_evictable(c) == rank) {
                 log_info("http", "%u connections: closing the oldest one with %s to admit a new one",
-                         s->nconns - s->nclosing, rank == 1 ? "no request" : "an unfinished request");
+                         s->nconns - s->nclosing - s->nrefusing,
+                         rank == 1 ? "no request" : "an unfinished request");
                 conn_close(c);
                 return 0;
             }
     return -1;
 }
 
-/* Every connection is busy answering: the new one gets 503 (one write, no
- * waiting, nothing read) and is closed at once, so refused clients never
- * hold a descriptor longer than this call. */
+/* Every connection is busy answering: the new one gets 503 and is closed
+ * like any rejected request (its input read and dropped for at most
+ * LINGER_MS, so that the client reads the answer rather than a reset). It
+ * does not count against the cap; past REFUSING_MAX of them lingering at
+ * once, a newcomer is closed at once instead. */
 static void conn_refuse_busy(struct conn *c)
 {
-    static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
-                               "Content-Type: text/plain; charset=utf-8\r\n"
-                               "Content-Length: 21\r\nRetry-After: 1\r\nConnection: close\r\n"
-                               "\r\ntoo many connections\n";
-    uv_buf_t b = uv_buf_init((char *) busy, sizeof busy - 1);
+    struct http_server *s = c->s;
     log_info("http", "%u connections, all of them busy: refusing a new one with 503",
-             c->s->nconns - c->s->nclosing - 1);
-    uv_try_write((uv_stream_t *) &c->tcp, &b, 1);
-    conn_close(c);
+             s->nconns - s->nclosing - s->nrefusing - 1);
+    if (s->nrefusing >= REFUSING_MAX) {
+        conn_close(c);
+        return;
+    }
+    c->refusing = 1;
+    s->nrefusing++;
+    conn_read_start(c);
+    conn_reject_with(c, 503, "Retry-After: 1\r\n", "too many connections");
+    conn_arm(c);
 }
 
 /* accept() failed: libuv has already accepted and closed what waited in the
@@ -656,7 +672,7 @@ static void on_connection(uv_stream_t *listener, int status)
         conn_close(c);
         return;
     }
-    if (s->nconns - s->nclosing > s->cfg.max_connections && evict_one(s, c) < 0) {
+    if (s->nconns - s->nclosing - s->nrefusing > s->cfg.max_connections && evict_one(s, c) < 0) {
         conn_refuse_busy(c);
         return;
     }
