@@ -1,10 +1,11 @@
 // The HTTP server's defences and shutdown: Host and Origin validation (the
 // conformance suite's DNS rebinding check), the bearer token, the body cap,
 // slow and idle clients, connections that never send a byte, the connection
-// cap under a flood of idle connections, folded header lines and the HTTP/2
-// preface, many sessions at once, and SIGTERM: requests in progress finish,
-// new connections are refused, the drain deadline cancels what is left, and
-// the process exits 0 with no worker left behind.
+// cap under a flood of idle connections (and under a low limit on open
+// files), folded header lines and the HTTP/2 preface, many sessions at once,
+// and SIGTERM: requests in progress finish, new connections are refused, the
+// drain deadline cancels what is left, and the process exits 0 with no worker
+// left behind.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
@@ -224,6 +225,30 @@ test('at maxConnections, idle attackers make room: an authenticated client is se
     for (const s of streams) s.close();
     await sleep(50);
     await streamableCall(srv, auth, 'cap: after');
+  } finally {
+    for (const s of held) s.destroy();
+  }
+  await srv.stop();
+});
+
+test('under a low limit on open files the cap is half of it: idle connections make room instead of accept failing', async (t) => {
+  const srv = await HttpServer.start(['--log-level', 'info'], { label: 'nofile', openFiles: 160 });
+  assert.match(srv.stderr, /at most 80 connections \(half the limit on open files, 160\)/);
+  const held = [];
+  try {
+    for (let i = 0; i < 150; i++) {
+      const sock = net.connect(srv.port, '127.0.0.1');
+      sock.on('error', () => {});
+      await new Promise((r) => { sock.once('connect', r); sock.once('close', r); });
+      held.push(sock);
+    }
+    await sleep(100);
+    await streamableCall(srv, {}, 'nofile: streamable');
+    await legacyCall(srv, {}, 'nofile: legacy');
+    const closed = held.filter((s) => s.destroyed || s.readableEnded).length;
+    t.diagnostic(`${closed} of 150 idle connections closed to make room`);
+    assert.ok(closed >= 60, `${closed} idle connections were closed`);
+    assert.doesNotMatch(srv.stderr, /cannot accept/);
   } finally {
     for (const s of held) s.destroy();
   }
