@@ -69,9 +69,9 @@ struct http_server {
     void *ud;
     struct conn *conns; /* newest first */
     struct conn *oldest;
-    unsigned nconns;    /* closing ones included (until their handles are closed) */
+    unsigned nconns; /* closing ones included (until their handles are closed) */
     unsigned nclosing;
-    unsigned nrefusing; /* refused with 503, not yet closing */
+    unsigned nrefusing;           /* refused with 503, not yet closing */
     uint64_t accept_error_logged; /* loop time of the last "cannot accept" warning */
     int port;
     int listening, draining, closing;
@@ -600,7 +600,8 @@ static int evict_one(struct http_server *s, const struct conn *except)
     for (int rank = 1; rank <= 2; rank++)
         for (struct conn *c = s->oldest; c; c = c->prev)
             if (c != except && conn_evictable(c) == rank) {
-                log_info("http", "%u connections: closing the oldest one with %s to admit a new one",
+                log_info("http",
+                         "%u connections: closing the oldest one with %s to admit a new one",
                          s->nconns - s->nclosing - s->nrefusing,
                          rank == 1 ? "no request" : "an unfinished request");
                 conn_close(c);
@@ -642,7 +643,7 @@ static void on_accept_error(struct http_server *s, int status)
     if (now - s->accept_error_logged >= 1000 || s->accept_error_logged == 0) {
         s->accept_error_logged = now ? now : 1;
         log_warn("http", "cannot accept a connection: %s%s", uv_strerror(status),
-                    freed ? " (closed an idle connection to make room)" : "");
+                 freed ? " (closed an idle connection to make room)" : "");
     }
 }
 
