@@ -379,6 +379,7 @@ int app_serve_http(const struct config *cfg, const char *exe)
         .idle_timeout_ms = cfg->http_timeouts.idle,
         .headers_timeout_ms = cfg->http_timeouts.headers,
         .request_timeout_ms = cfg->http_timeouts.request,
+        .max_connections = cfg->http_max_connections,
     };
     char *err = NULL;
     watch_signals(&a);

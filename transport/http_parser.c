@@ -37,6 +37,8 @@ struct http_parser {
     size_t open_start; /* start in store of the field or value being read */
     size_t head_bytes; /* bytes of the current head consumed so far */
     size_t trailer_bytes;
+    size_t head_lines; /* non-empty lines of the current head ended so far */
+    int line_start;    /* the next head byte begins a line */
     struct http_header *headers;
     struct http_server_request req;
     int in_request, head_done, complete, have_request;
@@ -94,6 +96,15 @@ static int on_url(llhttp_t *ll, const char *at, size_t len)
 static int on_url_complete(llhttp_t *ll)
 {
     return store_close(of(ll), &of(ll)->target);
+}
+
+/* Rejects any version but 1.x as soon as the request line says so (the
+ * HTTP/2 preface "PRI * HTTP/2.0" included), before its headers are read. */
+static int on_version_complete(llhttp_t *ll)
+{
+    if (ll->http_major != 1)
+        return fail(of(ll), 505, "HTTP version not supported");
+    return 0;
 }
 
 static int on_header_field(llhttp_t *ll, const char *at, size_t len)
@@ -246,6 +257,7 @@ static const llhttp_settings_t *settings(void)
         s.on_message_begin = on_message_begin;
         s.on_url = on_url;
         s.on_url_complete = on_url_complete;
+        s.on_version_complete = on_version_complete;
         s.on_header_field = on_header_field;
         s.on_header_field_complete = on_header_field_complete;
         s.on_header_value = on_header_value;
@@ -274,6 +286,7 @@ struct http_parser *http_parser_new(const struct http_parser_limits *limits)
     buf_init(&p->body, p->lim.max_body_bytes);
     llhttp_init(&p->ll, HTTP_REQUEST, settings());
     p->ll.data = p;
+    p->line_start = 1;
     return p;
 }
 
@@ -292,7 +305,9 @@ void http_parser_free(struct http_parser *p)
 static enum http_parse_event error_event(struct http_parser *p, llhttp_errno_t e)
 {
     if (!p->error_status) {
-        p->error_status = e == HPE_INVALID_TRANSFER_ENCODING ? 501 : 400;
+        p->error_status = e == HPE_INVALID_TRANSFER_ENCODING ? 501
+                          : e == HPE_PAUSED_H2_UPGRADE       ? 505
+                                                             : 400;
         p->error_reason = llhttp_get_error_reason(&p->ll);
         if (p->error_reason == NULL)
             p->error_reason = "malformed request";
@@ -310,6 +325,29 @@ static int head_over_cap(struct http_parser *p, size_t used, int head_was_done)
         return 0;
     p->head_bytes += used;
     return p->head_bytes > p->lim.max_head_bytes;
+}
+
+/* Whether the head bytes just consumed hold a line folded onto the one
+ * before it (obs-fold: a line after the request line that begins with a
+ * space or a tab). llhttp joins such lines into the value; RFC 9112 5.2
+ * lets a server reject them, which is what we do. Lines are counted across
+ * feeds; empty lines before a request do not count. */
+static int head_has_fold(struct http_parser *p, const char *data, size_t used, int head_was_done)
+{
+    if (head_was_done)
+        return 0;
+    for (size_t i = 0; i < used; i++) {
+        char ch = data[i];
+        if (p->line_start && p->head_lines > 0 && (ch == ' ' || ch == '\t'))
+            return 1;
+        if (ch == '\n') {
+            p->head_lines += !p->line_start;
+            p->line_start = 1;
+        } else if (ch != '\r') {
+            p->line_start = 0;
+        }
+    }
+    return 0;
 }
 
 size_t http_parser_feed(struct http_parser *p, const char *data, size_t len,
@@ -339,6 +377,11 @@ size_t http_parser_feed(struct http_parser *p, const char *data, size_t len,
     }
     if (head_over_cap(p, used, head_was_done)) {
         fail(p, 431, "request head too large");
+        *ev = error_event(p, HPE_USER);
+        return 0;
+    }
+    if (head_has_fold(p, data, used, head_was_done)) {
+        fail(p, 400, "folded header line (obs-fold) not accepted");
         *ev = error_event(p, HPE_USER);
         return 0;
     }
@@ -390,7 +433,8 @@ void http_parser_next(struct http_parser *p)
         buf_reset(&p->body);
     p->nspans = 0;
     p->open_start = 0;
-    p->head_bytes = p->trailer_bytes = 0;
+    p->head_bytes = p->trailer_bytes = p->head_lines = 0;
+    p->line_start = 1;
     p->in_request = p->head_done = p->complete = p->have_request = 0;
     memset(&p->req, 0, sizeof p->req);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define DEFAULT_HEADERS_TIMEOUT_MS 10000
@@ -21,6 +22,7 @@
 #define DEFAULT_MAX_WRITE_QUEUE    (64u * 1024 * 1024)
 #define PENDING_CAP                (256u * 1024) /* unparsed bytes buffered while a request is answered */
 #define LINGER_MS                  2000 /* reading (and dropping) input after our last byte */
+#define REFUSING_MAX               64   /* connections refused with 503 still lingering */
 
 struct http_exchange {
     struct conn *c;
@@ -53,7 +55,10 @@ struct conn {
     int feed_again;  /* after a head: feed (maybe zero bytes) to complete the request */
     int peer_eof;    /* the client closed its side */
     int timing;      /* a request's deadlines are set */
+    int fresh;       /* no request begun yet: the first head is due headers_timeout after accept */
+    int refusing;    /* refused with 503 (over the cap): not counted, never evicted */
     uint64_t head_deadline, request_deadline;
+    uint64_t idle_deadline; /* waiting for a request: closed at this time */
 };
 
 struct http_server {
@@ -62,8 +67,12 @@ struct http_server {
     struct http_server_config cfg;
     http_server_request_cb *on_request;
     void *ud;
-    struct conn *conns;
-    unsigned nconns;
+    struct conn *conns; /* newest first */
+    struct conn *oldest;
+    unsigned nconns; /* closing ones included (until their handles are closed) */
+    unsigned nclosing;
+    unsigned nrefusing;           /* refused with 503, not yet closing */
+    uint64_t accept_error_logged; /* loop time of the last "cannot accept" warning */
     int port;
     int listening, draining, closing;
     void (*done)(void *);
@@ -268,6 +277,7 @@ static void exchange_done(struct http_exchange *x)
     }
     if (c->closing)
         return;
+    c->idle_deadline = uv_now(c->s->loop) + c->s->cfg.idle_timeout_ms;
     if (!c->processing && c->pending.len > 0)
         uv_timer_start(&c->timer, process_soon, 0, 0); /* the next pipelined request */
     else
@@ -360,7 +370,10 @@ static void conn_handle_closed(uv_handle_t *h)
         s->conns = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    else
+        s->oldest = c->prev;
     s->nconns--;
+    s->nclosing--;
     http_parser_free(c->parser);
     buf_free(&c->pending);
     free(c);
@@ -372,13 +385,16 @@ static void conn_close(struct conn *c)
     if (c->closing)
         return;
     c->closing = 1;
+    c->s->nclosing++;
+    if (c->refusing)
+        c->s->nrefusing--;
     uv_close((uv_handle_t *) &c->tcp, conn_handle_closed);
     uv_close((uv_handle_t *) &c->timer, conn_handle_closed);
 }
 
 /* Answers a request we cannot serve (malformed, over a cap, too slow) and
  * ends the connection. Only when no response is under way. */
-static void conn_reject(struct conn *c, int status, const char *reason)
+static void conn_reject_with(struct conn *c, int status, const char *headers, const char *reason)
 {
     if (c->x.active || c->closing || c->lingering || c->finishing)
         return;
@@ -386,7 +402,7 @@ static void conn_reject(struct conn *c, int status, const char *reason)
     buf_init(&b, 0);
     c->x = (struct http_exchange){.c = c, .minor = 1};
     size_t n = strlen(reason);
-    format_head(&b, &c->x, status, NULL, "text/plain; charset=utf-8", (long long) n + 1);
+    format_head(&b, &c->x, status, headers, "text/plain; charset=utf-8", (long long) n + 1);
     buf_append(&b, reason, n);
     buf_append_char(&b, '\n');
     conn_write(c, &b);
@@ -394,6 +410,11 @@ static void conn_reject(struct conn *c, int status, const char *reason)
     buf_reset(&c->pending);
     if (c->writes == 0)
         conn_finish(c);
+}
+
+static void conn_reject(struct conn *c, int status, const char *reason)
+{
+    conn_reject_with(c, status, NULL, reason);
 }
 
 /* --- timers --------------------------------------------------------------------------- */
@@ -407,7 +428,9 @@ static void conn_timeout(uv_timer_t *t)
         conn_reject(c, 408, "request not received in time");
         conn_arm(c);
     } else if (!c->x.active) {
-        conn_close(c); /* idle, lingering or flushing for too long */
+        if (c->fresh)
+            log_debug("http", "closing a connection that sent no request in time");
+        conn_close(c); /* silent, idle, lingering or flushing for too long */
     }
 }
 
@@ -427,7 +450,7 @@ static void conn_arm(struct conn *c)
     else if (c->timing)
         at = c->head_deadline < c->request_deadline ? c->head_deadline : c->request_deadline;
     else
-        at = now + s->cfg.idle_timeout_ms;
+        at = c->idle_deadline; /* stray empty lines do not push it back */
     if (at == 0)
         uv_timer_stop(&c->timer);
     else
@@ -440,8 +463,10 @@ static void conn_track_request(struct conn *c, enum http_parse_event ev)
     uint64_t now = uv_now(c->s->loop);
     if (!c->timing && http_parser_in_request(c->parser)) {
         c->timing = 1;
-        c->head_deadline = now + c->s->cfg.headers_timeout_ms;
+        /* the first head is due headers_timeout_ms after accept: idle_deadline */
+        c->head_deadline = c->fresh ? c->idle_deadline : now + c->s->cfg.headers_timeout_ms;
         c->request_deadline = now + c->s->cfg.request_timeout_ms;
+        c->fresh = 0;
     }
     if (ev == HTTP_PARSE_HEAD)
         c->head_deadline = UINT64_MAX;
@@ -551,11 +576,84 @@ static void read_cb(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
     conn_process(c);
 }
 
+/* --- admission ------------------------------------------------------------------------- */
+
+/* Whether a connection may be closed to make room for a new one: 0 never (a
+ * response is being produced or written), 1 first (nothing under way: it
+ * has sent nothing yet, waits between requests, or is ending), 2 next (it
+ * is still sending a request). */
+static int conn_evictable(const struct conn *c)
+{
+    if (c->closing || c->refusing || c->x.active || c->writes > 0)
+        return 0;
+    if (c->lingering || c->finishing || !http_parser_in_request(c->parser))
+        return 1;
+    return 2;
+}
+
+/* Closes the oldest connection of the first rank that has one (see
+ * conn_evictable), other than `except`. Its descriptor is released at once
+ * (uv_close closes a stream's socket before its callback). Returns 0, or -1
+ * when every connection is producing or writing a response. */
+static int evict_one(struct http_server *s, const struct conn *except)
+{
+    for (int rank = 1; rank <= 2; rank++)
+        for (struct conn *c = s->oldest; c; c = c->prev)
+            if (c != except && conn_evictable(c) == rank) {
+                log_info("http",
+                         "%u connections: closing the oldest one with %s to admit a new one",
+                         s->nconns - s->nclosing - s->nrefusing,
+                         rank == 1 ? "no request" : "an unfinished request");
+                conn_close(c);
+                return 0;
+            }
+    return -1;
+}
+
+/* Every connection is busy answering: the new one gets 503 and is closed
+ * like any rejected request (its input read and dropped for at most
+ * LINGER_MS, so that the client reads the answer rather than a reset). It
+ * does not count against the cap; past REFUSING_MAX of them lingering at
+ * once, a newcomer is closed at once instead. */
+static void conn_refuse_busy(struct conn *c)
+{
+    struct http_server *s = c->s;
+    log_info("http", "%u connections, all of them busy: refusing a new one with 503",
+             s->nconns - s->nclosing - s->nrefusing - 1);
+    if (s->nrefusing >= REFUSING_MAX) {
+        conn_close(c);
+        return;
+    }
+    c->refusing = 1;
+    s->nrefusing++;
+    conn_read_start(c);
+    conn_reject_with(c, 503, "Retry-After: 1\r\n", "too many connections");
+    conn_arm(c);
+}
+
+/* accept() failed: libuv has already accepted and closed what waited in the
+ * backlog when it could (its spare descriptor), so this is a failure it
+ * could not absorb, and it calls again at once while the backlog is not
+ * empty. Releasing a descriptor lets the next accept succeed (and stops
+ * that loop); the warning is printed at most once a second. */
+static void on_accept_error(struct http_server *s, int status)
+{
+    uint64_t now = uv_now(s->loop);
+    int freed = (status == UV_EMFILE || status == UV_ENFILE) && evict_one(s, NULL) == 0;
+    if (now - s->accept_error_logged >= 1000 || s->accept_error_logged == 0) {
+        s->accept_error_logged = now ? now : 1;
+        log_warn("http", "cannot accept a connection: %s%s", uv_strerror(status),
+                 freed ? " (closed an idle connection to make room)" : "");
+    }
+}
+
 static void on_connection(uv_stream_t *listener, int status)
 {
     struct http_server *s = listener->data;
-    if (status < 0)
+    if (status < 0) {
+        on_accept_error(s, status);
         return;
+    }
     struct conn *c = xcalloc(1, sizeof *c);
     c->s = s;
     uv_tcp_init(s->loop, &c->tcp);
@@ -567,13 +665,20 @@ static void on_connection(uv_stream_t *listener, int status)
     c->next = s->conns;
     if (s->conns)
         s->conns->prev = c;
+    else
+        s->oldest = c;
     s->conns = c;
     s->nconns++;
-    if (uv_accept(listener, (uv_stream_t *) &c->tcp) != 0 || s->nconns > s->cfg.max_connections ||
-        s->draining) {
+    if (uv_accept(listener, (uv_stream_t *) &c->tcp) != 0 || s->draining) {
         conn_close(c);
         return;
     }
+    if (s->nconns - s->nclosing - s->nrefusing > s->cfg.max_connections && evict_one(s, c) < 0) {
+        conn_refuse_busy(c);
+        return;
+    }
+    c->fresh = 1;
+    c->idle_deadline = uv_now(s->loop) + s->cfg.headers_timeout_ms;
     uv_tcp_nodelay(&c->tcp, 1);
     conn_read_start(c);
     conn_arm(c);
@@ -597,6 +702,18 @@ static void apply_defaults(struct http_server_config *c)
         c->idle_timeout_ms = DEFAULT_IDLE_TIMEOUT_MS;
     if (!c->max_connections)
         c->max_connections = DEFAULT_MAX_CONNECTIONS;
+    /* At most half the descriptors this process may open: the cap, not the
+     * descriptor limit, must be what a flood of connections runs into, so
+     * that the oldest idle one is closed for a newcomer instead of accept()
+     * failing (and workers and downstream connections need descriptors). */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur / 2 < c->max_connections) {
+        unsigned cap = rl.rlim_cur / 2 > 0 ? (unsigned) (rl.rlim_cur / 2) : 1;
+        log_info("http", "at most %u connections (half the limit on open files, %llu)", cap,
+                 (unsigned long long) rl.rlim_cur);
+        c->max_connections = cap;
+    }
     if (!c->max_write_queue)
         c->max_write_queue = DEFAULT_MAX_WRITE_QUEUE;
 }

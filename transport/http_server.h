@@ -20,10 +20,16 @@ struct http_server_config {
     const char *host;                 /* an address or a name ("127.0.0.1", "::1", "localhost") */
     int port;                         /* 0: any free port (see http_server_port) */
     struct http_parser_limits limits; /* head, header count, body caps (0: defaults) */
-    uint64_t headers_timeout_ms;      /* a request's first byte to the end of its head (0: 10 s) */
+    uint64_t headers_timeout_ms;      /* a request's first byte to the end of its head; for a
+                                       * connection's first request, from its accept: one that
+                                       * sends nothing is closed then (0: 10 s) */
     uint64_t request_timeout_ms;      /* a request's first byte to the end of its body (0: 60 s) */
     uint64_t idle_timeout_ms;         /* a connection waiting for its next request (0: 60 s) */
-    unsigned max_connections;         /* more are closed at once (0: 4096) */
+    unsigned max_connections;         /* open at once (0: 4096; at most half the open-file
+                                       * limit). Past it a newcomer closes the oldest connection
+                                       * with nothing under way (sent nothing yet, or between
+                                       * requests), else the oldest still sending a request;
+                                       * when all are answering, it gets 503 and is closed. */
     size_t max_write_queue;           /* bytes queued to a client that does not read (0: 64 MiB) */
 };
 

@@ -67,7 +67,7 @@ static const char *const codemode_keys[] = {"poolSize",
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
                                         "sessionTimeoutMs", "idleTimeoutMs",    "headersTimeoutMs",
                                         "requestTimeoutMs", "drainTimeoutMs",   "instanceId",
-                                        NULL};
+                                        "maxConnections",   NULL};
 
 /* The integer keys of codemode.http: milliseconds. */
 static const struct http_timeout_field {
@@ -291,6 +291,19 @@ static int read_http_timeouts(struct config_ctx *x, const cJSON *v, const struct
     return 0;
 }
 
+static int read_max_connections(struct config_ctx *x, const cJSON *v, const struct config_kpath *p)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(v, "maxConnections");
+    struct config_kpath kp = {p, "maxConnections", 0};
+    int64_t n;
+    if (item == NULL)
+        return 0;
+    if (config__int(x, item, &kp, 1, 1048576, &n) < 0)
+        return -1;
+    x->c->http_max_connections = (unsigned) n;
+    return 0;
+}
+
 static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *p)
 {
     struct config *c = x->c;
@@ -310,6 +323,8 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
     if (token != NULL && read_token(x, token, &tp, &c->http_auth_token) < 0)
         return -1;
     if (origins != NULL && read_origins(x, origins, &op, &c->http_allowed_origins) < 0)
+        return -1;
+    if (read_max_connections(x, v, p) < 0)
         return -1;
     return read_http_timeouts(x, v, p);
 }

@@ -54,6 +54,7 @@ struct config {
     char *http_auth_token;           /* NULL = no auth */
     char **http_allowed_origins;     /* NULL-terminated or NULL */
     char *http_instance_id;          /* instanceId: prefix of minted session ids, or NULL */
+    unsigned http_max_connections;   /* maxConnections: open at once; 0 = the default (4096) */
     struct config_http_timeouts {    /* milliseconds; 0 = the built-in default */
         uint64_t session;            /* sessionTimeoutMs: idle sessions end (30 min) */
         uint64_t idle;               /* idleTimeoutMs: keep-alive connections close (60 s) */

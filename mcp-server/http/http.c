@@ -327,6 +327,7 @@ int mcp_http_start(const struct mcp_http_config *cfg, struct mcp_http **out, cha
         .headers_timeout_ms = cfg->headers_timeout_ms,
         .request_timeout_ms = cfg->request_timeout_ms,
         .idle_timeout_ms = cfg->idle_timeout_ms,
+        .max_connections = cfg->max_connections,
     };
     if (http_server_start(cfg->server.loop, &sc, on_request, h, &h->server, err) != 0) {
         h->server = NULL;

@@ -29,6 +29,7 @@ struct mcp_http_config {
     uint64_t request_timeout_ms;     /* slow request bodies get 408 (0: 60 s) */
     uint64_t keepalive_ms;           /* comment lines on quiet SSE streams (0: 15 s) */
     unsigned max_sessions;           /* new sessions get 503 past it (0: 10000) */
+    unsigned max_connections;        /* open at once (0: 4096): transport/http_server.h */
 };
 
 /* Listens on cfg->listen (strings are copied). Returns 0 and *out, or -1

@@ -485,7 +485,14 @@ static void test_codemode_http(void **state)
     assert_int_equal(c.http_timeouts.drain, 2000);
     assert_int_equal(c.http_timeouts.session, 0);
     assert_null(c.http_instance_id);
+    assert_int_equal(c.http_max_connections, 0);
     config_free(&c);
+    assert_int_equal(load(&c, "{\"codemode\": {\"http\": {\"maxConnections\": 64}}}", &err), 0);
+    assert_int_equal(c.http_max_connections, 64);
+    config_free(&c);
+    expect_error("{\"codemode\": {\"http\": {\"maxConnections\": 0}}}",
+                 "config.json:1:42: codemode.http.maxConnections: expected an integer from 1 to "
+                 "1048576, got 0");
 }
 
 /* codemode.http.instanceId: letters and digits only (it starts session ids

@@ -157,6 +157,25 @@ static void test_parser_rejects(void **state)
     expect_status("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", &no_limits, 501);
     expect_status("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", &no_limits, 400);
     expect_status("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", &no_limits, 400);
+    /* the HTTP/2 prior-knowledge preface, and HTTP/2 named on a request line:
+     * 505 from the request line on, whatever follows */
+    expect_status("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", &no_limits, 505);
+    expect_status("PRI * HTTP/2.0\r\n", &no_limits, 505);
+    expect_status("GET / HTTP/2.0\r\n", &no_limits, 505);
+    /* obs-fold (RFC 9112 5.2): a header line that begins with a space or a
+     * tab continues the one before; rejected, never joined */
+    expect_status("GET / HTTP/1.1\r\nHost: a\r\nX-A: one\r\n two\r\n\r\n", &no_limits, 400);
+    expect_status("GET / HTTP/1.1\r\nX-A: one\r\n\ttwo\r\nHost: a\r\n\r\n", &no_limits, 400);
+    expect_status("GET / HTTP/1.1\nHost: a\nX-A: one\n two\n\n", &no_limits, 400);
+    expect_status("\r\nGET / HTTP/1.1\r\nHost: a\r\nX-A:\r\n two\r\n\r\n", &no_limits, 400);
+    /* ... but spaces that start a body, or a pipelined request after one, are data */
+    struct parsed p;
+    both_ways("POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n  x"
+              "\r\nPOST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n\t "
+              "GET /c HTTP/1.1\r\nHost: a\r\nX-A: b c\r\n\r\n",
+              &no_limits, &p);
+    assert_int_equal(p.error_status, 0);
+    assert_string_equal(p.log, "POST /a|/a||  x|1\nPOST /b|/b||\t |1\nGET /c|/c|||1\n");
 }
 
 static void test_parser_caps(void **state)
@@ -437,6 +456,37 @@ static void test_server_slow_and_idle_clients(void **state)
     tc_free(&c);
     assert_int_equal(v.requests, 1);
     srv_stop(&v);
+    /* a connection that sends nothing: closed (without a response) once the
+     * head it never sent is due, headers_timeout_ms after accept, not after
+     * idle_timeout_ms; stray empty lines do not extend that */
+    cfg.idle_timeout_ms = 5000;
+    srv_start(&v, &cfg);
+    tc_init(&c, &v.loop, http_server_port(v.s));
+    t0 = uv_hrtime();
+    tc_pause(&c, 60);
+    tc_sends(&c, "\r\n");
+    assert_true(tc_wait_closed(&c, 3000));
+    ms = (uv_hrtime() - t0) / 1000000;
+    assert_true(ms >= 140 && ms < 1500);
+    assert_int_equal(c.nresponses, 0);
+    tc_free(&c);
+    /* ... and its first head must be complete by then */
+    tc_init(&c, &v.loop, http_server_port(v.s));
+    tc_pause(&c, 100);
+    tc_sends(&c, "GET / HTTP/1.1\r\n");
+    t0 = uv_hrtime();
+    assert_true(tc_wait_closed(&c, 3000));
+    assert_int_equal(c.r[0].status, 408);
+    ms = (uv_hrtime() - t0) / 1000000;
+    assert_true(ms < 140);
+    tc_free(&c);
+    /* the server still serves */
+    tc_init(&c, &v.loop, http_server_port(v.s));
+    tc_sends(&c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_true(tc_wait(&c, 0, 2000));
+    assert_int_equal(c.r[0].status, 200);
+    tc_free(&c);
+    srv_stop(&v);
 }
 
 static void test_server_streams(void **state)
@@ -529,23 +579,61 @@ static void test_server_slow_reader(void **state)
     srv_stop(&v);
 }
 
+/* At the cap a newcomer is admitted by closing the oldest connection with
+ * nothing under way (sent nothing yet, or waiting between requests), else
+ * the oldest one still sending its request; when every connection is
+ * answering, the newcomer gets 503 and the others are left alone. */
 static void test_server_max_connections(void **state)
 {
     (void) state;
     struct http_server_config cfg = {.host = "127.0.0.1", .max_connections = 2};
     struct srv v;
     srv_start(&v, &cfg);
+    int port = http_server_port(v.s);
     struct tc a, b, d;
-    tc_init(&a, &v.loop, http_server_port(v.s));
-    tc_init(&b, &v.loop, http_server_port(v.s));
-    tc_pause(&a, 30);
-    tc_init(&d, &v.loop, http_server_port(v.s));
+    tc_init(&a, &v.loop, port);
+    tc_pause(&a, 20);
+    tc_init(&b, &v.loop, port);
+    tc_pause(&b, 20);
+    assert_int_equal(http_server_connections(v.s), 2);
+    tc_init(&d, &v.loop, port); /* a, the oldest that sent nothing, makes room */
+    assert_true(tc_wait_closed(&a, 2000));
+    assert_int_equal(a.nresponses, 0);
+    tc_sends(&d, "GET /d HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_true(tc_wait(&d, 0, 2000));
+    assert_int_equal(d.r[0].status, 200);
+    tc_sends(&b, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_true(tc_wait(&b, 0, 2000));
+    assert_int_equal(b.r[0].status, 200);
+    /* a connection still sending its request goes after those with nothing under
+     * way, even when it is older: b (half a head) stays, d (between requests) goes */
+    tc_sends(&b, "GET /b2 HTTP/1.1\r\n");
+    tc_pause(&b, 20);
+    struct tc e;
+    tc_init(&e, &v.loop, port);
     assert_true(tc_wait_closed(&d, 2000));
-    tc_sends(&a, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    assert_true(tc_wait(&a, 0, 2000));
+    assert_int_equal(d.nresponses, 1);
+    tc_sends(&b, "Host: x\r\n\r\n");
+    assert_true(tc_wait(&b, 1, 2000));
+    assert_int_equal(b.r[1].status, 200);
+    /* both answering (a held response, a stream): the newcomer gets 503 */
+    tc_sends(&b, "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n");
+    tc_sends(&e, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+    tc_pause(&e, 30);
+    struct tc f;
+    tc_init(&f, &v.loop, port);
+    assert_true(tc_wait_closed(&f, 2000));
+    assert_int_equal(f.nresponses, 1);
+    assert_int_equal(f.r[0].status, 503);
+    tc_pause(&b, 30);
+    assert_false(b.closed);
+    assert_false(e.closed);
+    assert_int_equal(v.aborts, 0);
     tc_free(&a);
     tc_free(&b);
     tc_free(&d);
+    tc_free(&e);
+    tc_free(&f);
     srv_stop(&v);
 }
 

@@ -39,11 +39,15 @@ export function writeConfig(codemode, mcpServers = {}) {
 
 export class HttpServer {
   /** Use HttpServer.start(). */
-  constructor(args, label) {
+  constructor(args, label, openFiles) {
     this.label = label;
     this.stderr = '';
     this.stopped = false;
-    this.proc = spawn(BIN, ['--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const argv = ['--http', '127.0.0.1:0', ...args];
+    // openFiles: started under `ulimit -n openFiles` (soft and hard limit); exec keeps the pid
+    this.proc = openFiles
+      ? spawn('/bin/sh', ['-c', `ulimit -n ${Number(openFiles)} && exec "$0" "$@"`, BIN, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(BIN, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.exit = new Promise((resolve) => {
       this.proc.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
     });
@@ -64,8 +68,8 @@ export class HttpServer {
     allServers.push(this);
   }
 
-  static async start(args = [], { label = 'http' } = {}) {
-    const s = new HttpServer(args, label);
+  static async start(args = [], { label = 'http', openFiles } = {}) {
+    const s = new HttpServer(args, label, openFiles);
     return s.listening;
   }
 
