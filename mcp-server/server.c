@@ -350,8 +350,10 @@ static void handle_initialize(struct mcp_request *r, const cJSON *params)
     cJSON_Delete(res);
 }
 
-static void handle_discover(struct mcp_request *r)
+static void handle_discover(struct mcp_request *r, const cJSON *params, int modern)
 {
+    (void) params;
+    (void) modern;
     cJSON *res = cJSON_CreateObject();
     cJSON *versions = cJSON_AddArrayToObject(res, "supportedVersions");
     cJSON_AddItemToArray(versions, cJSON_CreateString(mcp_revision_name(MCP_2026_07_28)));
@@ -363,8 +365,9 @@ static void handle_discover(struct mcp_request *r)
     cJSON_Delete(res);
 }
 
-static void handle_tools_list(struct mcp_request *r, const cJSON *params)
+static void handle_tools_list(struct mcp_request *r, const cJSON *params, int modern)
 {
+    (void) modern;
     const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
     if (cursor) {
         mcp_request_error(r, RPC_INVALID_PARAMS,
@@ -383,8 +386,9 @@ static void handle_tools_list(struct mcp_request *r, const cJSON *params)
     cJSON_Delete(res);
 }
 
-static void handle_tools_call(struct mcp_request *r, const cJSON *params)
+static void handle_tools_call(struct mcp_request *r, const cJSON *params, int modern)
 {
+    (void) modern;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(params, "name");
     if (!cJSON_IsString(name)) {
         mcp_request_error(r, RPC_INVALID_PARAMS, "tools/call: params.name (a string) is required",
@@ -418,8 +422,9 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params)
     mcp_execute(r, arguments);
 }
 
-static void handle_set_level(struct mcp_request *r, const cJSON *params)
+static void handle_set_level(struct mcp_request *r, const cJSON *params, int modern)
 {
+    (void) modern;
     const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
     enum log_level l;
     if (!cJSON_IsString(level) || log_level_parse(level->valuestring, &l) != 0 || l == LOG_OFF) {
@@ -435,8 +440,9 @@ static void handle_set_level(struct mcp_request *r, const cJSON *params)
     cJSON_Delete(res);
 }
 
-static void handle_listen(struct mcp_request *r, const cJSON *params)
+static void handle_listen(struct mcp_request *r, const cJSON *params, int modern)
 {
+    (void) modern;
     const cJSON *filter = cJSON_GetObjectItemCaseSensitive(params, "notifications");
     if (!cJSON_IsObject(filter)) {
         mcp_request_error(r, RPC_INVALID_PARAMS,
@@ -462,8 +468,10 @@ static void handle_listen(struct mcp_request *r, const cJSON *params)
     buf_free(&b);
 }
 
-static void empty_result(struct mcp_request *r)
+static void handle_ping(struct mcp_request *r, const cJSON *params, int modern)
 {
+    (void) params;
+    (void) modern;
     cJSON *res = cJSON_CreateObject();
     mcp_request_result(r, res);
     cJSON_Delete(res);
@@ -476,12 +484,6 @@ static void empty_result(struct mcp_request *r)
 #define SETTLE_WAIT_MS 15000
 
 static void dispatch(struct mcp_request *r, const cJSON *params, int modern);
-
-static int needs_catalog(const char *m)
-{
-    return !strcmp(m, "tools/list") || !strcmp(m, "tools/call") || !strcmp(m, "resources/list") ||
-           !strcmp(m, "resources/read");
-}
 
 static void settled(void *ud)
 {
@@ -532,44 +534,79 @@ static void undefer(struct mcp_request *r)
     r->deferred_params = NULL;
 }
 
-/* Methods of both eras, then of one era only. */
+/* --- the methods ---------------------------------------------------------------------------- */
+
+static void method_resources_list(struct mcp_request *r, const cJSON *params, int modern)
+{
+    (void) params;
+    (void) modern;
+    mcp_resources_list(r);
+}
+
+static void method_resources_read(struct mcp_request *r, const cJSON *params, int modern)
+{
+    (void) modern;
+    mcp_resources_read(r, params);
+}
+
+static void handle_resource_templates(struct mcp_request *r, const cJSON *params, int modern)
+{
+    (void) params;
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddArrayToObject(res, "resourceTemplates");
+    if (modern) {
+        cJSON_AddNumberToObject(res, "ttlMs", 60000);
+        cJSON_AddStringToObject(res, "cacheScope", "private");
+    }
+    mcp_request_result(r, res);
+    cJSON_Delete(res);
+}
+
+enum { ERA_LEGACY = 1, ERA_MODERN = 2, ERA_BOTH = 3 };
+
+/* The methods served after the handshake (initialize is the session's own:
+ * serve_request), for which eras, and whether they wait for the downstream
+ * servers' first connection (they need the tool catalog). */
+static const struct method {
+    const char *name;
+    unsigned eras;
+    int needs_catalog;
+    void (*handler)(struct mcp_request *r, const cJSON *params, int modern);
+} methods[] = {
+    {"tools/list", ERA_BOTH, 1, handle_tools_list},
+    {"tools/call", ERA_BOTH, 1, handle_tools_call},
+    {"resources/list", ERA_BOTH, 1, method_resources_list},
+    {"resources/read", ERA_BOTH, 1, method_resources_read},
+    {"resources/templates/list", ERA_BOTH, 0, handle_resource_templates},
+    {"ping", ERA_LEGACY, 0, handle_ping},
+    {"logging/setLevel", ERA_LEGACY, 0, handle_set_level},
+    {"server/discover", ERA_MODERN, 0, handle_discover},
+    {"subscriptions/listen", ERA_MODERN, 0, handle_listen},
+};
+
+static const struct method *find_method(const char *name, int modern)
+{
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if ((methods[i].eras & (modern ? ERA_MODERN : ERA_LEGACY)) &&
+            strcmp(methods[i].name, name) == 0)
+            return &methods[i];
+    return NULL;
+}
+
 static void dispatch(struct mcp_request *r, const cJSON *params, int modern)
 {
-    const char *m = r->method;
-    if (needs_catalog(m) && !tools_registry_settled(r->server->cfg.tools)) {
+    const struct method *m = find_method(r->method, modern);
+    if (m == NULL) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "Method not found: %.120s", r->method);
+        mcp_request_error(r, RPC_METHOD_NOT_FOUND, msg, NULL);
+        return;
+    }
+    if (m->needs_catalog && !tools_registry_settled(r->server->cfg.tools)) {
         defer(r, params, modern);
         return;
     }
-    if (strcmp(m, "tools/list") == 0)
-        handle_tools_list(r, params);
-    else if (strcmp(m, "tools/call") == 0)
-        handle_tools_call(r, params);
-    else if (strcmp(m, "resources/list") == 0)
-        mcp_resources_list(r);
-    else if (strcmp(m, "resources/read") == 0)
-        mcp_resources_read(r, params);
-    else if (strcmp(m, "resources/templates/list") == 0) {
-        cJSON *res = cJSON_CreateObject();
-        cJSON_AddArrayToObject(res, "resourceTemplates");
-        if (modern) {
-            cJSON_AddNumberToObject(res, "ttlMs", 60000);
-            cJSON_AddStringToObject(res, "cacheScope", "private");
-        }
-        mcp_request_result(r, res);
-        cJSON_Delete(res);
-    } else if (!modern && strcmp(m, "ping") == 0)
-        empty_result(r);
-    else if (!modern && strcmp(m, "logging/setLevel") == 0)
-        handle_set_level(r, params);
-    else if (modern && strcmp(m, "server/discover") == 0)
-        handle_discover(r);
-    else if (modern && strcmp(m, "subscriptions/listen") == 0)
-        handle_listen(r, params);
-    else {
-        char msg[200];
-        snprintf(msg, sizeof msg, "Method not found: %.120s", m);
-        mcp_request_error(r, RPC_METHOD_NOT_FOUND, msg, NULL);
-    }
+    m->handler(r, params, modern);
 }
 
 /* --- era selection -------------------------------------------------------------------- */
@@ -660,7 +697,7 @@ static void serve_request(struct mcp_server *s, const struct rpc_message *m,
     }
     if (strcmp(m->method, "ping") == 0) {
         r->rev = MCP_LATEST_LEGACY;
-        empty_result(r);
+        handle_ping(r, NULL, 0);
         return;
     }
     mcp_request_error(r, RPC_INVALID_PARAMS,
