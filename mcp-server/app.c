@@ -11,6 +11,7 @@
 #include "mcp-server/stash.h"
 #include "mcp-server/version.h"
 #include "sandbox/admission.h"
+#include "sandbox/execution.h"
 #include "sandbox/pool.h"
 #include "tools/policy/audit.h"
 #include "tools/registry.h"
@@ -140,10 +141,14 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         .size = cfg->limits.pool_size,
         .address_space_bytes = cfg->limits.memory_bytes + (1ull << 30),
         .cpu_seconds = (unsigned) (cfg->limits.max_timeout_ms / 1000) + 10,
-        /* a cut result also comes whole, up to the stash's size (escaped lone
-         * surrogates may double it) */
-        .max_line_bytes = cfg->limits.max_result_bytes + cfg->limits.max_log_bytes + (1u << 20) +
-                          (cfg->limits.stash_max_entries ? 2 * cfg->limits.stash_max_bytes : 0),
+        /* the largest message of any kind; each kind has its own limit
+         * (sandbox_exec_max_line_bytes) */
+        .max_line_bytes = (size_t) sandbox_exec_max_line_bytes(&(struct sandbox_exec_request){
+            .max_result_bytes = cfg->limits.max_result_bytes,
+            .max_whole_bytes = cfg->limits.stash_max_entries ? cfg->limits.stash_max_bytes : 0,
+            .max_log_bytes = cfg->limits.max_log_bytes,
+            .max_call_argument_bytes = cfg->limits.max_call_argument_bytes,
+        }),
         .log_level = log_level_name(log_get_level()),
         .max_runs = cfg->limits.sandbox_reuse ? cfg->limits.max_runs_per_worker : 0,
         .idle_ms = cfg->limits.worker_idle_ms,

@@ -22,6 +22,7 @@ static const struct flag flags[] = {
     {"--memory-limit-mb", "memoryLimitMb", "MB", "JavaScript heap limit per program (default 64)"},
     {"--max-result-bytes", "maxResultBytes", "N", "cap on a result's JSON (default 1048576)"},
     {"--max-log-bytes", "maxLogBytes", "N", "cap on console output per program (default 262144)"},
+    {"--max-call-argument-bytes", "maxCallArgumentBytes", "N", "cap on one tool call's arguments as JSON (default 4194304)"},
     {"--max-message-bytes", "maxMessageBytes", "N", "cap on one incoming message (default 16777216)"},
     {"--max-tool-calls", "maxToolCalls", "N", "tool calls per program"},
     {"--max-concurrent-calls", "maxConcurrentCalls", "N", "tool calls in flight per program (default 256)"},

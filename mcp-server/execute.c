@@ -236,6 +236,13 @@ static cJSON *keep_whole(struct mcp_request *req, const cJSON *outcome, char *ur
     const cJSON *whole = cJSON_GetObjectItemCaseSensitive(outcome, "whole");
     if (whole == NULL || !cJSON_GetObjectItemCaseSensitive(outcome, "truncated"))
         return NULL;
+    if (cJSON_IsRaw(whole) && whole->valuestring) {
+        /* the checked JSON text, as the worker sent it: the stash takes it
+         * as it is (a copy would touch as many fresh pages, on the loop) */
+        char *text = whole->valuestring;
+        ((cJSON *) whole)->valuestring = NULL; /* prints as null; the result never shows it */
+        return mcp_stash_link_adopt(req, text, strlen(text), uri);
+    }
     char *text = json_print(whole);
     cJSON *link = mcp_stash_link_keep(req, text, strlen(text), uri);
     free(text);
@@ -545,6 +552,7 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
         .max_result_bytes = l->max_result_bytes,
         .max_whole_bytes = l->stash_max_entries ? l->stash_max_bytes : 0,
         .max_log_bytes = l->max_log_bytes,
+        .max_call_argument_bytes = l->max_call_argument_bytes,
         .max_calls = au.max_calls,
         .max_concurrent = l->max_concurrent_calls,
         .principal = r->server->worker_principal,

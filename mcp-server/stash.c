@@ -92,11 +92,13 @@ static void drop_expired(struct mcp_stash *s, uint64_t now_ms)
     }
 }
 
-int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
-                  size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX])
+int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, char *data,
+                    size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX])
 {
-    if (s->lim.max_entries == 0 || len > s->lim.max_bytes)
+    if (s->lim.max_entries == 0 || len > s->lim.max_bytes) {
+        free(data);
         return -1;
+    }
     drop_expired(s, now_ms);
     while (s->tail && (s->count + 1 > s->lim.max_entries || s->bytes + len > s->lim.max_bytes))
         drop(s, s->tail);
@@ -109,16 +111,21 @@ int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blo
     e->created_ms = now_ms;
     e->blob = blob;
     e->mime = xstrdup(mime ? mime : "application/octet-stream");
-    e->data = xmalloc(len + 1);
-    if (len)
-        memcpy(e->data, data, len);
-    e->data[len] = '\0';
+    e->data = data;
     e->len = len;
     push_front(s, e);
     s->count++;
     s->bytes += len;
     memcpy(uri, e->uri, MCP_STASH_URI_MAX);
     return 0;
+}
+
+int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
+                  size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX])
+{
+    if (s->lim.max_entries == 0 || len > s->lim.max_bytes)
+        return -1;
+    return mcp_stash_adopt(s, owner, mime, blob, xstrndup(data, len), len, now_ms, uri);
 }
 
 /* Compares up to the end of the shorter string without stopping at the

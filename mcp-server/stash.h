@@ -35,6 +35,11 @@ void mcp_stash_free(struct mcp_stash *s);
 int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
                   size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX]);
 
+/* The same for data that the caller gives up: malloc'd, with a NUL at
+ * data[len]; kept as it is (no copy), or freed when it is not kept. */
+int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, char *data,
+                  size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX]);
+
 /* The entry behind uri, when it exists, has not expired at now_ms and
  * belongs to owner: its data (borrowed until the next call that changes the
  * store), length, MIME type and blob flag (mime and blob may be NULL); the

@@ -25,6 +25,19 @@ static int put(struct mcp_request *r, const char *mime, int blob, const char *da
                          uv_now(r->server->cfg.loop), uri);
 }
 
+cJSON *mcp_stash_link_adopt(struct mcp_request *r, char *text, size_t len, char *uri)
+{
+    struct mcp_stash *s = r->server->cfg.stash;
+    if (s == NULL) {
+        free(text);
+        return NULL;
+    }
+    if (mcp_stash_adopt(s, r->server->worker_principal, "application/json", 0, text, len,
+                        uv_now(r->server->cfg.loop), uri) != 0)
+        return NULL;
+    return mcp_content_link(r->rev, uri, WHOLE_NAME, "application/json", (double) len, WHOLE_NOTE);
+}
+
 cJSON *mcp_stash_link_keep(struct mcp_request *r, const char *text, size_t len, char *uri)
 {
     if (put(r, "application/json", 0, text, len, uri) != 0)

@@ -19,6 +19,10 @@ struct mcp_request;
  * returns NULL when the stash is off or the text is over its byte bound. */
 cJSON *mcp_stash_link_keep(struct mcp_request *r, const char *text, size_t len, char *uri);
 
+/* The same for text that the caller gives up (malloc'd, NUL at text[len]):
+ * kept without a copy, or freed. */
+cJSON *mcp_stash_link_adopt(struct mcp_request *r, char *text, size_t len, char *uri);
+
 /* The host call content.stash(value): keeps value (borrowed) and appends
  * to out the JSON of the resource_link object the program gets (returns
  * 1), or of an error (returns 0). Image and audio blocks and embedded

@@ -849,8 +849,17 @@ int sandbox_engine_outcome_whole(struct sandbox_engine *e, size_t max_value_byte
     duk_get_prop_index(ctx, -1, 1);
     duk_size_t len = 0;
     const char *json = duk_is_string(ctx, -1) ? duk_get_lstring(ctx, -1, &len) : NULL;
-    int rc = ok ? value_outcome(json, len, max_value_bytes, max_whole_bytes, out)
-                : js_error_outcome(e, json ? json : "", len, out);
+    int rc;
+    if (ok)
+        rc = value_outcome(json, len, max_value_bytes, max_whole_bytes, out);
+    else if (max_value_bytes && len > max_value_bytes) /* the host takes no more */
+        rc = buf_printf(out,
+                        "{\"ok\":false,\"error\":{\"name\":\"RangeError\",\"message\":\"the "
+                        "program threw an error whose description is %zu bytes of JSON, over the "
+                        "limit of %zu bytes (maxResultBytes)\"}}",
+                        (size_t) len, max_value_bytes);
+    else
+        rc = js_error_outcome(e, json ? json : "", len, out);
     duk_pop_2(ctx);
     return rc;
 }

@@ -83,6 +83,7 @@ void sandbox_engine_abort(struct sandbox_engine *e, const char *name, const char
  *   {"ok":false,"error":{"name","message","line"?,"column"?,"excerpt"?,...}}
  * A value text over max_value_bytes is cut to a preview:
  *   {"ok":true,"truncated":{"bytes","limit"},"value":"<first bytes of the JSON>"}
+ * and an error description over it is replaced by a RangeError saying so.
  * Returns 0, or -1 when out's own limit was hit. */
 int sandbox_engine_outcome(struct sandbox_engine *e, size_t max_value_bytes, struct buf *out);
 

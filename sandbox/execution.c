@@ -4,12 +4,14 @@
 #include "sandbox/execution.h"
 #include "sandbox/pool.h"
 #include "sandbox/worker.h"
+#include "sandbox/worker_msg.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/colocate.h"
 #include "common/json.h"
 #include "common/log.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,9 @@ struct sandbox_exec {
     int retried;     /* the run was sent again, to another worker (at most once) */
     unsigned in_flight; /* host calls not answered yet */
     uint64_t replied_ns; /* when the last one was answered (uv_hrtime; 0: none yet) */
+    enum worker_msg_kind kind;   /* of the line being read (PENDING: its head is still short) */
+    struct worker_msg_scan scan; /* ... checked as it arrives */
+    struct buf whole;            /* the `done` line's whole result, copied as it arrives */
 };
 
 static const struct sandbox_worker_events worker_events;
@@ -69,6 +74,7 @@ static void destroy(struct sandbox_exec *x)
     for (size_t i = 0; i < x->nlogs; i++)
         free(x->logs[i].text);
     free(x->logs);
+    buf_free(&x->whole);
     free(x->code);
     free(x->catalog);
     free(x->builtins);
@@ -120,7 +126,7 @@ static void finish_error(struct sandbox_exec *x, const char *name, const char *m
 static void add_log(struct sandbox_exec *x, const char *level, const char *text)
 {
     size_t len = strlen(text);
-    if (x->rq.max_log_bytes && x->log_bytes + len > x->rq.max_log_bytes) {
+    if (x->log_bytes + len > x->rq.max_log_bytes) { /* 0 keeps none */
         x->logs_dropped++;
         return;
     }
@@ -175,53 +181,325 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
     return 0;
 }
 
-static int on_done(struct sandbox_exec *x, const cJSON *m)
+/* --- limits of what a worker sends (execution.h) -------------------------------------- */
+
+#define CALL_SLACK  (64u << 10) /* a call's id, op and name */
+#define LOG_SLACK   1024u       /* a console line's level and framing */
+#define DONE_SLACK  (64u << 10) /* the outcome's framing, stats, an error's excerpt */
+#define DROPPED_MAX 64u
+#define STATS_MAX   4096u
+/* A value parsed into a tree when it may be content blocks: no more JSON
+ * values than this allows, so the tree costs a small multiple of its text. */
+#define TREE_VALUES(len) ((len) / 8 + 4096)
+
+static uint64_t call_argument_cap(const struct sandbox_exec_request *rq)
 {
-    const cJSON *outcome = cJSON_GetObjectItemCaseSensitive(m, "outcome");
-    const cJSON *stats = cJSON_GetObjectItemCaseSensitive(m, "stats");
-    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(outcome, "ok");
-    if (!cJSON_IsObject(outcome) || !cJSON_IsBool(ok))
-        return -1;
-    if (cJSON_IsFalse(ok)) {
-        const cJSON *err = cJSON_GetObjectItemCaseSensitive(outcome, "error");
-        if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "name")) ||
-            !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "message")))
-            return -1;
+    return rq->max_call_argument_bytes ? rq->max_call_argument_bytes
+                                       : SANDBOX_MAX_CALL_ARGUMENT_BYTES;
+}
+
+static uint64_t kind_cap(const struct sandbox_exec_request *rq, enum worker_msg_kind k)
+{
+    switch (k) {
+    case WORKER_MSG_CALL:
+        return call_argument_cap(rq) + CALL_SLACK;
+    case WORKER_MSG_LOG:
+        return 6 * rq->max_log_bytes + LOG_SLACK;
+    case WORKER_MSG_DONE:
+        return 2 * rq->max_result_bytes + 2 * rq->max_whole_bytes + DONE_SLACK;
+    default:
+        return DROPPED_MAX;
     }
-    x->worker_done = 1;
-    x->keep = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "reuse"));
-    finish(x, outcome, cJSON_IsObject(stats) ? stats : NULL);
+}
+
+uint64_t sandbox_exec_max_line_bytes(const struct sandbox_exec_request *rq)
+{
+    uint64_t m = kind_cap(rq, WORKER_MSG_CALL);
+    if (kind_cap(rq, WORKER_MSG_LOG) > m)
+        m = kind_cap(rq, WORKER_MSG_LOG);
+    if (kind_cap(rq, WORKER_MSG_DONE) > m)
+        m = kind_cap(rq, WORKER_MSG_DONE);
+    return m;
+}
+
+static const char *kind_noun(enum worker_msg_kind k)
+{
+    switch (k) {
+    case WORKER_MSG_CALL:
+        return "a host call";
+    case WORKER_MSG_LOG:
+        return "a console line";
+    case WORKER_MSG_DONE:
+        return "a result";
+    default:
+        return "a dropped-lines count";
+    }
+}
+
+static const char *kind_limit(enum worker_msg_kind k)
+{
+    switch (k) {
+    case WORKER_MSG_CALL:
+        return "maxCallArgumentBytes + 64 KiB";
+    case WORKER_MSG_LOG:
+        return "6 x maxLogBytes + 1 KiB";
+    case WORKER_MSG_DONE:
+        return "2 x maxResultBytes + 2 x stash.maxBytes + 64 KiB";
+    default:
+        return "fixed";
+    }
+}
+
+/* The worker broke a limit: the execution ends with `message`, the worker
+ * is killed (released unfinished), the host goes on. */
+static void violation(struct sandbox_exec *x, const char *message)
+{
+    log_warn("sandbox", "worker %d: %s; killing it", sandbox_worker_pid(x->worker), message);
+    char msg[400];
+    snprintf(msg, sizeof msg, "the sandbox worker sent %s and was stopped", message);
+    finish_error(x, "SandboxError", msg);
+}
+
+/* Copies the part of the whole result that arrived since the last read:
+ * its pages are touched a read at a time, never all at once on the loop
+ * (a fresh page costs a fault, ~20 us on some virtual machines). */
+static void gather_whole(struct sandbox_exec *x, const char *data)
+{
+    const struct worker_msg_member *o = worker_msg_member(&x->scan, data, -1, "outcome");
+    if (o == NULL)
+        return;
+    const struct worker_msg_member *w =
+        worker_msg_member(&x->scan, data, worker_msg_index(&x->scan, o), "whole");
+    if (w == NULL)
+        return;
+    size_t end = w->len ? w->at + w->len : x->scan.pos;
+    size_t from = w->at + x->whole.len;
+    if (end > from)
+        buf_append(&x->whole, data + from, end - from);
+}
+
+/* Checks the line read so far (complete: all of it). Returns 0, or -1
+ * after ending the execution. */
+static int check_line(struct sandbox_exec *x, const char *data, size_t len, int complete)
+{
+    char msg[300];
+    if (x->kind == WORKER_MSG_PENDING)
+        x->kind = worker_msg_kind(data, len);
+    if (x->kind == WORKER_MSG_BAD || (complete && x->kind == WORKER_MSG_PENDING)) {
+        violation(x, "a message of no known kind");
+        return -1;
+    }
+    if (x->kind == WORKER_MSG_PENDING)
+        return 0;
+    uint64_t cap = kind_cap(&x->rq, x->kind);
+    if (len > cap) {
+        snprintf(msg, sizeof msg, "%s of %s%zu bytes, over its limit of %llu bytes (%s),",
+                 kind_noun(x->kind), complete ? "" : "at least ", len, (unsigned long long) cap,
+                 kind_limit(x->kind));
+        violation(x, msg);
+        return -1;
+    }
+    int rc = complete ? worker_msg_scan_end(&x->scan, data, len)
+                      : worker_msg_scan_feed(&x->scan, data, len);
+    if (rc == 0 && x->kind == WORKER_MSG_DONE)
+        gather_whole(x, data);
+    if (rc < 0) {
+        snprintf(msg, sizeof msg, "%s that is not valid JSON (at byte %zu)", kind_noun(x->kind),
+                 x->scan.pos);
+        violation(x, msg);
+        return -1;
+    }
     return 0;
+}
+
+static void on_partial(void *ud, struct sandbox_worker *w, const char *data, size_t len)
+{
+    struct sandbox_exec *x = ud;
+    (void) w;
+    x->heard = 1;
+    check_line(x, data, len, 0);
+}
+
+/* The JSON text of member m as a tree: its value parsed, or (raw) the
+ * checked text as it is. */
+static cJSON *member_tree(const char *line, const struct worker_msg_member *m)
+{
+    return json_parse(line + m->at, m->len);
+}
+
+static cJSON *member_raw(const char *line, const struct worker_msg_member *m)
+{
+    cJSON *r = cJSON_CreateRaw("");
+    free(r->valuestring);
+    r->valuestring = xstrndup(line + m->at, m->len); /* no NUL inside: checked JSON */
+    return r;
+}
+
+static const struct worker_msg_member *outcome_member(struct sandbox_exec *x, const char *line,
+                                                      int oi, const char *key)
+{
+    return worker_msg_member(&x->scan, line, oi, key);
+}
+
+/* The outcome from the checked `done` line: small parts parsed, the value
+ * and the whole result kept as text. NULL (and *why) when it is malformed
+ * or a part is over its limit. */
+static cJSON *done_outcome(struct sandbox_exec *x, const char *line, char *why, size_t whysz)
+{
+    const struct worker_msg_member *o = worker_msg_member(&x->scan, line, -1, "outcome");
+    if (o == NULL || line[o->at] != '{')
+        return NULL;
+    int oi = worker_msg_index(&x->scan, o);
+    const struct worker_msg_member *ok = outcome_member(x, line, oi, "ok");
+    const struct worker_msg_member *value = outcome_member(x, line, oi, "value");
+    const struct worker_msg_member *trunc = outcome_member(x, line, oi, "truncated");
+    const struct worker_msg_member *whole = outcome_member(x, line, oi, "whole");
+    const struct worker_msg_member *err = outcome_member(x, line, oi, "error");
+    uint64_t max = x->rq.max_result_bytes;
+    if (ok == NULL || (ok->len != 4 && ok->len != 5) || (line[ok->at] != 't' && line[ok->at] != 'f'))
+        return NULL;
+    int success = line[ok->at] == 't';
+    if (success && value && value->len > 2 * max + (trunc ? 2 : 0)) {
+        snprintf(why, whysz, "a result value of %zu bytes, over its limit of %llu bytes (2 x "
+                             "maxResultBytes),", value->len,
+                 (unsigned long long) (2 * max + (trunc ? 2 : 0)));
+        return NULL;
+    }
+    if (success && whole && (trunc == NULL || whole->len > 2 * x->rq.max_whole_bytes)) {
+        snprintf(why, whysz, "a whole result of %zu bytes, over its limit of %llu bytes (2 x "
+                             "stash.maxBytes),", whole->len,
+                 (unsigned long long) (trunc ? 2 * x->rq.max_whole_bytes : 0));
+        return NULL;
+    }
+    if (!success && (err == NULL || err->len > 2 * max + DONE_SLACK))
+        return NULL;
+    if (trunc && trunc->len > 256)
+        return NULL;
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddBoolToObject(out, "ok", success);
+    if (!success) {
+        cJSON *e = member_tree(line, err);
+        if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "name")) ||
+            !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "message"))) {
+            cJSON_Delete(e);
+            cJSON_Delete(out);
+            return NULL;
+        }
+        cJSON_AddItemToObject(out, "error", e);
+        return out;
+    }
+    if (trunc) {
+        cJSON *t = member_tree(line, trunc);
+        cJSON *v = value ? member_tree(line, value) : NULL;
+        if (!cJSON_IsObject(t) || !cJSON_IsString(v)) { /* the preview: a string */
+            cJSON_Delete(t);
+            cJSON_Delete(v);
+            cJSON_Delete(out);
+            return NULL;
+        }
+        cJSON_AddItemToObject(out, "truncated", t);
+        cJSON_AddItemToObject(out, "value", v);
+        if (whole && x->whole.len == whole->len) { /* gathered as it came */
+            cJSON *r = cJSON_CreateRaw("");
+            free(r->valuestring);
+            r->valuestring = buf_steal(&x->whole);
+            cJSON_AddItemToObject(out, "whole", r);
+        } else if (whole)
+            cJSON_AddItemToObject(out, "whole", member_raw(line, whole));
+        return out;
+    }
+    if (value) /* small trees (content blocks are) parsed, the rest kept as text */
+        cJSON_AddItemToObject(out, "value", value->values <= TREE_VALUES(value->len)
+                                                ? member_tree(line, value)
+                                                : member_raw(line, value));
+    return out;
+}
+
+static int on_done(struct sandbox_exec *x, const char *line)
+{
+    char why[300] = "";
+    cJSON *outcome = done_outcome(x, line, why, sizeof why);
+    if (outcome == NULL) {
+        if (why[0]) {
+            violation(x, why);
+            return 1; /* said */
+        }
+        return -1;
+    }
+    const struct worker_msg_member *st = worker_msg_member(&x->scan, line, -1, "stats");
+    const struct worker_msg_member *reuse = worker_msg_member(&x->scan, line, -1, "reuse");
+    cJSON *stats = st && st->len <= STATS_MAX ? member_tree(line, st) : NULL;
+    x->worker_done = 1;
+    x->keep = reuse && reuse->len == 4 && memcmp(line + reuse->at, "true", 4) == 0;
+    finish(x, outcome, cJSON_IsObject(stats) ? stats : NULL);
+    cJSON_Delete(outcome);
+    cJSON_Delete(stats);
+    return 0;
+}
+
+/* Gives the heap's free pages back after a big message's tree was freed:
+ * glibc keeps them otherwise, and the host's size would stay at its peak. */
+static void trim_after(size_t len)
+{
+#if defined(__GLIBC__)
+    if (len >= (1u << 20))
+        malloc_trim(0);
+#else
+    (void) len;
+#endif
 }
 
 static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
 {
     struct sandbox_exec *x = ud;
     x->heard = 1;
-    cJSON *m = json_parse(line, len);
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
-    int rc = -1;
-    if (cJSON_IsString(t)) {
-        if (strcmp(t->valuestring, "call") == 0)
-            rc = on_call(x, m);
-        else if (strcmp(t->valuestring, "log") == 0) {
-            const cJSON *lv = cJSON_GetObjectItemCaseSensitive(m, "level");
-            const cJSON *tx = cJSON_GetObjectItemCaseSensitive(m, "text");
-            if (cJSON_IsString(lv) && cJSON_IsString(tx) && valid_level(lv->valuestring)) {
-                add_log(x, lv->valuestring, tx->valuestring);
-                rc = 0;
-            }
-        } else if (strcmp(t->valuestring, "dropped") == 0) {
-            const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "n");
-            if (cJSON_IsNumber(n) && n->valuedouble >= x->worker_dropped && n->valuedouble < 1e9) {
-                x->worker_dropped = (unsigned) n->valuedouble;
-                rc = 0;
-            }
-        } else if (strcmp(t->valuestring, "done") == 0) {
-            rc = on_done(x, m); /* x is freed when this succeeded */
+    if (check_line(x, line, len, 1) < 0)
+        return; /* x is freed */
+    enum worker_msg_kind kind = x->kind;
+    x->kind = WORKER_MSG_PENDING; /* the next line starts afresh */
+    int rc;
+    if (kind == WORKER_MSG_DONE) {
+        rc = on_done(x, line); /* x is freed when this succeeded */
+        if (rc > 0)
+            return;
+        if (rc == 0) {
+            trim_after(len);
+            return;
+        }
+    } else if (kind == WORKER_MSG_CALL) {
+        const struct worker_msg_member *args = worker_msg_member(&x->scan, line, -1, "args");
+        if (args && args->len > call_argument_cap(&x->rq)) {
+            char msg[300];
+            snprintf(msg, sizeof msg,
+                     "tool call arguments of %zu bytes, over their limit of %llu bytes "
+                     "(maxCallArgumentBytes),",
+                     args->len, (unsigned long long) call_argument_cap(&x->rq));
+            worker_msg_scan_init(&x->scan);
+            violation(x, msg);
+            return;
+        }
+    }
+    worker_msg_scan_init(&x->scan);
+    cJSON *m = kind == WORKER_MSG_DONE ? NULL : json_parse(line, len);
+    rc = -1;
+    if (m && kind == WORKER_MSG_CALL)
+        rc = on_call(x, m);
+    else if (m && kind == WORKER_MSG_LOG) {
+        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(m, "level");
+        const cJSON *tx = cJSON_GetObjectItemCaseSensitive(m, "text");
+        if (cJSON_IsString(lv) && cJSON_IsString(tx) && valid_level(lv->valuestring)) {
+            add_log(x, lv->valuestring, tx->valuestring);
+            rc = 0;
+        }
+    } else if (m && kind == WORKER_MSG_DROPPED) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "n");
+        if (cJSON_IsNumber(n) && n->valuedouble >= x->worker_dropped && n->valuedouble < 1e9) {
+            x->worker_dropped = (unsigned) n->valuedouble;
+            rc = 0;
         }
     }
     cJSON_Delete(m);
+    trim_after(len);
     if (rc < 0) {
         log_warn("sandbox", "worker %d sent an invalid message; killing it",
                  sandbox_worker_pid(w));
@@ -292,7 +570,7 @@ static void on_gone(void *ud, struct sandbox_worker *w, int code, int sig)
     finish_error(x, "SandboxError", msg);
 }
 
-static const struct sandbox_worker_events worker_events = {on_line, on_gone};
+static const struct sandbox_worker_events worker_events = {on_line, on_gone, on_partial};
 
 /* --- start, deadline ------------------------------------------------------------------- */
 
@@ -319,6 +597,8 @@ static void send_run(struct sandbox_exec *x)
                (unsigned long long) x->rq.timeout_ms, (unsigned long long) x->rq.memory_bytes,
                (unsigned long long) x->rq.max_result_bytes,
                (unsigned long long) x->rq.max_log_bytes, x->rq.max_calls, x->rq.max_concurrent);
+    buf_printf(&b, ",\"maxCallArgumentBytes\":%llu",
+               (unsigned long long) call_argument_cap(&x->rq));
     if (x->rq.max_whole_bytes)
         buf_printf(&b, ",\"maxWholeBytes\":%llu", (unsigned long long) x->rq.max_whole_bytes);
     if (x->catalog) {
@@ -349,6 +629,8 @@ static void leased(void *ud, struct sandbox_worker *w, const char *error)
         return;
     }
     x->worker = w;
+    x->kind = WORKER_MSG_PENDING;
+    worker_msg_scan_init(&x->scan);
     sandbox_worker_attach(w, &worker_events, x);
     send_run(x);
 }
@@ -368,6 +650,8 @@ struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
     x->rq.catalog_json = x->catalog;
     x->builtins = rq->builtins_json ? xstrdup(rq->builtins_json) : NULL;
     x->rq.builtins_json = x->builtins;
+    worker_msg_scan_init(&x->scan);
+    buf_init(&x->whole, 0);
     if (x->rq.grace_ms == 0)
         x->rq.grace_ms = 500;
     x->timer = xmalloc(sizeof *x->timer);

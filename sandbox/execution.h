@@ -22,11 +22,32 @@ struct sandbox_exec_request {
     uint64_t max_result_bytes;
     uint64_t max_whole_bytes;   /* a result over max_result_bytes comes whole up to this (0: never) */
     uint64_t max_log_bytes;
+    uint64_t max_call_argument_bytes; /* a host call's arguments, as JSON (0: the default) */
     unsigned max_calls;         /* tool calls allowed (0: none) */
     unsigned max_concurrent;
     uint64_t principal;         /* who runs it (sandbox_pool_lease_for); 0 = a fresh worker */
     const char *builtins_json;  /* {"state":bool,"skills":[names]}; NULL = neither */
 };
+
+/* A host call's arguments, as JSON, when the request says 0 (4 MiB). */
+#define SANDBOX_MAX_CALL_ARGUMENT_BYTES (4u << 20)
+
+/* What the host accepts from a worker, before it parses a byte of it (the
+ * kind is read from the line's head, sandbox/worker_msg.h; a line over its
+ * kind's limit ends the execution with a SandboxError and the worker is
+ * killed, as soon as the limit is passed, before the line has arrived):
+ *   call:    max_call_argument_bytes of arguments, + 64 KiB for the rest;
+ *   log:     6 x max_log_bytes + 1 KiB (a line of the whole console
+ *            budget, every byte escaped as \u00XX);
+ *   dropped: 64 bytes;
+ *   done:    2 x max_result_bytes + 2 x max_whole_bytes + 64 KiB (the
+ *            preview, the whole result, escapes of lone surrogates; an error
+ *            description's text is cut at max_result_bytes by the worker).
+ * A result's value and whole text are kept as the JSON text the worker
+ * sent (checked, never parsed into a tree, unless the value may be content
+ * blocks and parses small), so a result costs the host about its size.
+ * Returns the largest of these for rq (for sandbox_pool_config.max_line_bytes). */
+uint64_t sandbox_exec_max_line_bytes(const struct sandbox_exec_request *rq);
 
 struct sandbox_log_line {
     char level[8]; /* log, info, warn, error, debug */
@@ -34,7 +55,8 @@ struct sandbox_log_line {
 };
 
 struct sandbox_exec_result {
-    const cJSON *outcome;          /* {"ok":true,"value":V?,"truncated":{...}?,"whole":V?} | {"ok":false,"error":{...}} */
+    const cJSON *outcome;          /* {"ok":true,"value":V?,"truncated":{...}?,"whole":V?} | {"ok":false,"error":{...}};
+                                      value and whole may be cJSON_Raw: checked JSON text */
     const cJSON *stats;            /* from the worker, or NULL when it died */
     const struct sandbox_log_line *logs;
     size_t nlogs;

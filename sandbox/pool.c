@@ -32,6 +32,7 @@ struct sandbox_worker {
     uv_pipe_t pipe;
     int pid;
     struct buf in;
+    size_t searched; /* bytes of `in` known to hold no newline */
     const struct sandbox_worker_events *ev;
     void *ud;
     int leased, released, eof, exited, gone_sent, closing;
@@ -244,13 +245,20 @@ static void worker_lines(struct sandbox_worker *w)
     size_t start = 0;
     char *nl;
     while (!w->released && w->ev &&
-           (nl = memchr(w->in.data + start, '\n', w->in.len - start)) != NULL) {
+           (nl = memchr(w->in.data + w->searched, '\n', w->in.len - w->searched)) != NULL) {
         size_t len = (size_t) (nl - (w->in.data + start));
         *nl = '\0';
         w->ev->line(w->ud, w, w->in.data + start, len);
         start += len + 1;
+        w->searched = start;
+    }
+    if (!w->released && w->ev) { /* no newline in the rest: it is searched once */
+        w->searched = w->in.len;
+        if (w->ev->partial && w->in.len > start)
+            w->ev->partial(w->ud, w, w->in.data + start, w->in.len - start);
     }
     buf_consume(&w->in, start);
+    w->searched -= start;
     if (w->kept && w->in.len)
         sandbox_worker_kill(w); /* spoke after its `done`: hostile */
 }
@@ -279,6 +287,7 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
         if (buf_append(&w->in, b->base, (size_t) n) < 0) {
             log_warn("sandbox", "worker %d sent a message over the size limit; killing it", w->pid);
             buf_reset(&w->in);
+            w->searched = 0;
             sandbox_worker_kill(w);
             return;
         }

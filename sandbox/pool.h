@@ -105,10 +105,16 @@ unsigned sandbox_pool_idle(const struct sandbox_pool *p);
 /* Events of a leased worker. `line` is one message without its newline,
  * NUL-terminated, valid during the call. `gone` runs once, when the worker
  * has exited (code >= 0) or was killed (signal > 0) or its channel broke
- * (both -1/0); no event follows it. */
+ * (both -1/0); no event follows it. `partial` (optional) runs after a read
+ * that left a line unfinished, with that line's bytes so far, from its
+ * first (the same bytes again, and more, at the next call; they may have
+ * moved): the owner may check a message as it arrives, and release the
+ * worker (sandbox_worker_release) as soon as it is over a limit. Each
+ * read adds at most 64 KiB. */
 struct sandbox_worker_events {
     void (*line)(void *ud, struct sandbox_worker *w, char *line, size_t len);
     void (*gone)(void *ud, struct sandbox_worker *w, int code, int signal);
+    void (*partial)(void *ud, struct sandbox_worker *w, const char *data, size_t len);
 };
 
 void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,

@@ -31,6 +31,7 @@
 
 #define READ_LIMIT (96u << 20) /* largest message the host may send */
 #define FLUSH_AT (64u << 10)
+#define MAX_CALL_NAME (16u << 10) /* a call's name or query, as sent: the host allows 64 KiB */
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1 /* every restore is checked against the snapshot */
@@ -45,6 +46,8 @@ struct worker {
     unsigned calls, max_calls;
     uint64_t log_bytes, max_log_bytes, max_result_bytes;
     uint64_t max_whole_bytes; /* a cut result comes whole up to this (the host stashes it) */
+    uint64_t max_call_args;   /* a host call's arguments, as the JSON sent (maxCallArgumentBytes) */
+    int uncapped; /* tests only: behaves as a compromised worker would (test_uncapped) */
     unsigned logs_dropped;
     int64_t deadline_ms; /* absolute, engine clock; 0 = none */
     uint64_t timeout_ms;
@@ -104,15 +107,38 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
                      W.max_calls);
         return -1;
     }
+    size_t mark = W.out.len;
+    buf_printf(&W.out, "{\"t\":\"call\",\"id\":%ld,\"op\":", W.next_id + 1);
+    buf_append_json_string(&W.out, op, strlen(op));
+    buf_append_str(&W.out, ",\"name\":");
+    size_t name_at = W.out.len;
+    buf_append_json_string(&W.out, name, strlen(name));
+    if (W.out.len - name_at > MAX_CALL_NAME && !W.uncapped) { /* a query, or a made-up name */
+        W.out.len = mark;
+        W.out.data[mark] = '\0';
+        snprintf(msg, msgsz, "the name or query of this call is %zu bytes, over the limit of %u bytes",
+                 strlen(name), MAX_CALL_NAME);
+        return -1;
+    }
+    buf_append_str(&W.out, ",\"args\":");
+    size_t at = W.out.len;
+    if (alen <= W.max_call_args || W.uncapped) /* the JSON sent is at least alen bytes */
+        json_append_engine_text(&W.out, args, alen);
+    size_t sent = W.out.len - at;
+    if (alen > W.max_call_args || sent > W.max_call_args) {
+        if (!W.uncapped) { /* the host would refuse it, and stop the worker */
+            W.out.len = mark;
+            W.out.data[mark] = '\0';
+            snprintf(msg, msgsz,
+                     "the arguments of this call are %zu bytes of JSON, over the limit of %llu "
+                     "bytes (maxCallArgumentBytes)",
+                     alen > sent ? alen : sent, (unsigned long long) W.max_call_args);
+            return -1;
+        }
+    }
     if (counts)
         W.calls++;
     long id = ++W.next_id;
-    buf_printf(&W.out, "{\"t\":\"call\",\"id\":%ld,\"op\":", id);
-    buf_append_json_string(&W.out, op, strlen(op));
-    buf_append_str(&W.out, ",\"name\":");
-    buf_append_json_string(&W.out, name, strlen(name));
-    buf_append_str(&W.out, ",\"args\":");
-    json_append_engine_text(&W.out, args, alen);
     buf_append_str(&W.out, "}\n");
     maybe_flush();
     return id;
@@ -121,7 +147,7 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
 static void on_log(void *ud, const char *level, const char *text, size_t len)
 {
     (void) ud;
-    if (W.max_log_bytes && W.log_bytes + len > W.max_log_bytes) {
+    if (W.log_bytes + len > W.max_log_bytes && !W.uncapped) { /* 0 keeps none */
         W.logs_dropped++;
         if ((W.logs_dropped & (W.logs_dropped - 1)) == 0) { /* 1, 2, 4...: known even after a kill */
             buf_printf(&W.out, "{\"t\":\"dropped\",\"n\":%u}\n", W.logs_dropped);
@@ -188,6 +214,16 @@ static int test_fails(const char *step)
 {
     const char *v = getenv("MCP_CODEMODE_TEST_LOCKDOWN_FAIL");
     return v != NULL && strcmp(v, step) == 0;
+}
+
+/* Tests only: MCP_CODEMODE_TEST_WORKER_UNCAPPED=1 makes the worker send
+ * console lines, call arguments and results whatever their size, as a
+ * compromised worker could: the host's own limits on what it reads are
+ * what stops them. */
+static int test_uncapped(void)
+{
+    const char *v = getenv("MCP_CODEMODE_TEST_WORKER_UNCAPPED");
+    return v != NULL && strcmp(v, "1") == 0;
 }
 
 /* --- the interrupt ticker ------------------------------------------------------------- */
@@ -435,6 +471,8 @@ static void start_run(char *line, size_t len)
     W.max_log_bytes = num(msg, "maxLogBytes", 256u << 10);
     W.max_result_bytes = num(msg, "maxResultBytes", 1u << 20);
     W.max_whole_bytes = num(msg, "maxWholeBytes", 0);
+    W.max_call_args = num(msg, "maxCallArgumentBytes", 4u << 20);
+    W.uncapped = test_uncapped();
     W.timeout_ms = l.timeout_ms;
     W.reuse = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "reuse"));
     W.runs++;
@@ -523,7 +561,8 @@ static void append_u64(struct buf *b, uint64_t v)
 static void send_done(int again)
 {
     buf_append_str(&W.out, "{\"t\":\"done\",\"outcome\":");
-    sandbox_engine_outcome_whole(W.engine, W.max_result_bytes, W.max_whole_bytes, &W.out);
+    sandbox_engine_outcome_whole(W.engine, W.uncapped ? 0 : W.max_result_bytes, W.max_whole_bytes,
+                                 &W.out);
     buf_append_str(&W.out, ",\"stats\":{\"toolCalls\":");
     append_u64(&W.out, W.calls);
     buf_append_str(&W.out, ",\"memoryPeakBytes\":");

@@ -27,6 +27,7 @@ void config_init(struct config *c)
         .memory_bytes = 64u * 1024 * 1024,
         .max_result_bytes = 1024 * 1024,
         .max_log_bytes = 256 * 1024,
+        .max_call_argument_bytes = 4u * 1024 * 1024,
         .max_message_bytes = 16u * 1024 * 1024,
         .max_tool_calls = 1000,
         .max_concurrent_calls = 256,

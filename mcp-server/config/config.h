@@ -18,6 +18,7 @@ struct config_limits {
     uint64_t memory_bytes;           /* JS heap cap per execution (64 MiB) */
     uint64_t max_result_bytes;       /* result JSON cap (1 MiB) */
     uint64_t max_log_bytes;          /* console capture cap (256 KiB) */
+    uint64_t max_call_argument_bytes; /* a host call's arguments as JSON (4 MiB) */
     uint64_t max_message_bytes;      /* incoming protocol message cap (16 MiB) */
     unsigned max_tool_calls;         /* tool calls per execution (1000) */
     unsigned max_concurrent_calls;   /* outstanding tool calls per execution (256) */
@@ -98,6 +99,7 @@ int config_load(struct config *c, const char *path, char **err);
 /* Applies one codemode setting given as text, for command-line flags that
  * override the file. key is the file's key: "poolSize", "timeoutMs",
  * "maxTimeoutMs", "memoryLimitMb", "maxResultBytes", "maxLogBytes",
+ * "maxCallArgumentBytes",
  * "maxMessageBytes", "maxToolCalls", "maxConcurrentCalls", "callTimeoutMs",
  * "declarationsBudget", "logLevel", "http.listen", "http.authToken",
  * "audit.path".

@@ -6,6 +6,7 @@
 // able to run the next program. One server for the file, with small limits
 // (and one more per flood, with small caps).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -156,6 +157,106 @@ test('a worker killed from outside (kill -9) gives an isError SandboxError, and 
   assert.equal(isAlive(workers[0]), false);
   assert.equal(srv.linesSince(mark).length, 1);
   await assertStillServes(srv);
+});
+
+// What a worker sends is checked against a limit per kind of message before
+// the host parses it. A worker that ignores its own limits (as a
+// compromised one could: MCP_CODEMODE_TEST_WORKER_UNCAPPED makes ours do
+// so) is stopped by the host's, with an error in that execution only.
+let uncapped;
+function uncappedServer() {
+  uncapped ??= (async () => {
+    const s = startServer(['--max-log-bytes', '4096', '--max-result-bytes', '4096',
+      '--max-call-argument-bytes', '65536', '--pool-size', '1'],
+    { label: 'hostile-uncapped', env: { ...process.env, MCP_CODEMODE_TEST_WORKER_UNCAPPED: '1' } });
+    await s.initialize('2025-11-25');
+    return s;
+  })();
+  return uncapped;
+}
+
+test('a worker sending a console line over its limit is stopped with a SandboxError; the next call works', async () => {
+  const s = await uncappedServer();
+  const small = await runTimed(s, "console.log('small'); return 1"); // the hook alone breaks nothing
+  assert.equal(small.sc.result, 1);
+  assert.deepEqual(small.sc.logs, ['small']);
+  const res = await runTimed(s, "console.log('x'.repeat(100000)); return 1");
+  assertError(res, 'SandboxError', /console line of (at least )?\d+ bytes, over its limit of 25600 bytes/);
+  await assertStillServes(s);
+});
+
+test('a worker sending call arguments over maxCallArgumentBytes is stopped with a SandboxError; the next call works', async () => {
+  const s = await uncappedServer();
+  const ok = await runTimed(s, "return typeof (await content.stash('x'.repeat(60000)))");
+  assert.equal(ok.sc.result, 'object', ok.raw.slice(0, 300));
+  const res = await runTimed(s, "await content.stash('x'.repeat(100000)); return 1");
+  assertError(res, 'SandboxError', /tool call arguments of \d+ bytes, over their limit of 65536 bytes \(maxCallArgumentBytes\)/);
+  await assertStillServes(s);
+  const big = await runTimed(s, "await searchTools('x'.repeat(300000)); return 1");
+  assertError(big, 'SandboxError', /host call of at least \d+ bytes, over its limit of 131072 bytes/);
+  await assertStillServes(s);
+});
+
+test('a worker sending a result over its limit is stopped with a SandboxError; the next call works', async () => {
+  const s = await uncappedServer();
+  const res = await runTimed(s, "return 'z'.repeat(20000)");
+  assertError(res, 'SandboxError', /result value of 20002 bytes, over its limit of 8192 bytes \(2 x maxResultBytes\)/);
+  await assertStillServes(s);
+});
+
+test('call arguments over maxCallArgumentBytes throw in the program, which goes on', async () => {
+  const s = startServer(['--max-call-argument-bytes', '65536', '--pool-size', '1'], { label: 'hostile-call-args' });
+  await s.initialize('2025-11-25');
+  const res = await runTimed(s, `
+    let caught;
+    try { await content.stash('x'.repeat(100000)); } catch (e) { caught = e.message; }
+    let query;
+    try { await searchTools('q'.repeat(100000)); } catch (e) { query = e.message; }
+    return [caught, query, typeof (await content.stash('x'.repeat(60000)))];`);
+  assert.equal(res.r.isError, undefined, res.raw.slice(0, 300));
+  assert.match(res.sc.result[0], /arguments of this call are 100002 bytes of JSON, over the limit of 65536 bytes \(maxCallArgumentBytes\)/);
+  assert.match(res.sc.result[1], /name or query of this call is 100000 bytes, over the limit of 16384 bytes/);
+  assert.equal(res.sc.result[2], 'object');
+  await assertStillServes(s);
+});
+
+function statusKb(pid, key) {
+  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'));
+  return Number(m[1]);
+}
+
+test('a big result costs the host about its size, and the host answers pings while it comes', async () => {
+  // 8 MiB of small numbers in an array: parsed into a tree it cost the host
+  // ~40 bytes per byte and stopped its loop for seconds
+  const s = startServer(['--memory-limit-mb', '512', '--max-result-bytes', '65536', '--pool-size', '1'],
+    { label: 'hostile-big-result' });
+  await s.initialize('2025-11-25');
+  await assertStillServes(s);
+  const before = statusKb(s.pid, 'VmHWM');
+  let done = false;
+  let worst = 0;
+  const pinger = (async () => {
+    while (!done) {
+      const t0 = performance.now();
+      await s.request('ping', {}, { timeout: 60000 });
+      worst = Math.max(worst, performance.now() - t0);
+      await sleep(2);
+    }
+  })();
+  const res = await runTimed(s, 'return new Array(4194304).fill(1)');
+  done = true;
+  await pinger;
+  assert.equal(res.r.isError, undefined, res.raw.slice(0, 300));
+  assert.deepEqual(res.sc.resultTruncated.bytes, 8388609);
+  const peak = statusKb(s.pid, 'VmHWM');
+  assert.ok(peak - before < 80 * 1024, `the server's peak RSS grew by ${peak - before} kB for an 8 MiB result`);
+  assert.ok(worst < 150, `a ping took ${worst.toFixed(1)} ms while the result came`);
+  // the whole result is kept, and reads back as the program's value
+  const read = await s.request('resources/read', { uri: res.sc.resultTruncated.uri }, { timeout: 60000 });
+  const text = read.msg.result.contents[0].text;
+  assert.equal(text.length, 8388609);
+  assert.ok(text.startsWith('[1,1,') && text.endsWith(',1]'));
+  await assertStillServes(s);
 });
 
 test('after all that, the server process is healthy and only its own children remain', async () => {

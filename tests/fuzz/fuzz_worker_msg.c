@@ -1,7 +1,9 @@
 /* Fuzz target: the host reading what a worker writes (sandbox/execution.c).
  * A worker is assumed compromised, so any bytes may come. The real
  * execution runs against a fake pool defined here (one scripted worker, no
- * processes): each input line is a worker line; host calls are answered.
+ * processes): each input line is a worker line, given first in pieces as
+ * partial lines (the limits per kind and the incremental check,
+ * sandbox/worker_msg.c), then whole; host calls are answered.
  * The execution must end exactly once with a well-formed outcome, killing
  * the worker on anything invalid, and never crash or leak. */
 #include "fuzz.h"
@@ -128,6 +130,13 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
     dones++;
     const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r->outcome, "ok");
     FUZZ_CHECK(cJSON_IsObject(r->outcome) && cJSON_IsBool(ok), "outcome malformed");
+    for (const cJSON *p = r->outcome->child; p; p = p->next) { /* text kept raw is one JSON value */
+        if (!cJSON_IsRaw(p))
+            continue;
+        cJSON *j = json_parse(p->valuestring, strlen(p->valuestring));
+        FUZZ_CHECK(j != NULL, "raw %s is not JSON", p->string);
+        cJSON_Delete(j);
+    }
     for (size_t i = 0; i < r->nlogs; i++)
         FUZZ_CHECK(r->logs[i].text != NULL, "log line without text");
 }
@@ -146,6 +155,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rq.code = "return 1";
     rq.code_len = 8;
     rq.max_log_bytes = 256;
+    rq.max_result_bytes = 1024;
+    rq.max_whole_bytes = 4096;
+    rq.max_call_argument_bytes = 2048;
     rq.max_calls = 4;
     dones = calls = 0;
     memset(&worker, 0, sizeof worker);
@@ -160,6 +172,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (!dones && !worker.killed && (nl = memchr(copy + start, '\n', size - start)) != NULL) {
         size_t len = (size_t) (nl - (copy + start));
         *nl = '\0';
+        size_t step = 1 + len % 13; /* as reads would cut it */
+        for (size_t n = step; n < len && !dones && !worker.released; n += step)
+            worker.ev->partial(worker.ud, &worker, copy + start, n);
+        if (dones || worker.released)
+            break;
         worker.ev->line(worker.ud, &worker, copy + start, len);
         start += len + 1;
     }
