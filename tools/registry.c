@@ -259,7 +259,8 @@ void tools__call_free(struct tools_call *c)
     if (c->holds && !c->r->freeing)
         tools_limiter_release(lim); /* may start a waiting call */
     tools_catalog_release(c->cat);
-    cJSON_Delete(c->args);
+    free(c->args_json);
+    cJSON_Delete(c->builtin);
     cJSON_Delete(c->audit);
     free(c->later_json);
     free(c);
@@ -377,7 +378,13 @@ static void go_send(void *ud)
     struct tools_call *c = ud;
     c->holds = 1;
     c->wait = NULL;
-    send_now(c, c->go_args ? c->go_args : c->args);
+    if (c->go_args) {
+        send_now(c, c->go_args);
+        return;
+    }
+    cJSON *args = tools__call_args(c);
+    send_now(c, args); /* the downstream call keeps its own copy */
+    cJSON_Delete(args);
 }
 
 void tools__call_send(struct tools_call *c, const cJSON *args)
@@ -394,8 +401,8 @@ void tools__call_send(struct tools_call *c, const cJSON *args)
     if (w == NULL)
         return; /* sent inside tools_limiter_acquire */
     c->wait = w;
-    if (c->args == NULL && args)
-        c->args = cJSON_Duplicate(args, 1);
+    if (c->args_json == NULL && args)
+        c->args_json = json_print(args);
 }
 
 struct next_turn *tools__later(struct tools_registry *r)

@@ -7,6 +7,7 @@
 // (and one more per flood, with small caps).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -14,6 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { auditSchemas } from './lib/audit.mjs';
 import { assertError, assertStillServes, runTimed } from './lib/hostile.mjs';
 import { HttpServer, recordingFetch, writeConfig } from './lib/http.mjs';
+import { REPO_ROOT } from './lib/paths.mjs';
 import { childrenOf, isAlive, runningWorkers, zygoteOf } from './lib/procs.mjs';
 import { sleep, startServer } from './lib/raw.mjs';
 import { Wire } from './lib/wire.mjs';
@@ -257,6 +259,33 @@ test('a big result costs the host about its size, and the host answers pings whi
   assert.equal(text.length, 8388609);
   assert.ok(text.startsWith('[1,1,') && text.endsWith(',1]'));
   await assertStillServes(s);
+});
+
+test('calls waiting for a person cost the host about their arguments\' size, not a tree of them', async () => {
+  // 16 calls of an `ask` tool, each with ~2 MiB of small numbers, all waiting
+  // for an answer that never comes: kept as trees they cost ~40 bytes a byte
+  const file = writeConfig({ policy: { approvalTimeoutMs: 60000 } },
+    { crm: { command: process.execPath, args: [path.join(REPO_ROOT, 'tests/fixtures/servers/annotated.mjs')] } });
+  const s = startServer(['--config', file, '--memory-limit-mb', '512', '--pool-size', '1'],
+    { label: 'hostile-approvals' });
+  const init = await s.request('initialize', {
+    protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'e2e-raw', version: '1' } });
+  assert.ok(init.msg.result, init.raw);
+  s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await assertStillServes(s);
+  const before = statusKb(s.pid, 'VmHWM');
+  const from = s.mark;
+  s.post(`const ids = new Array(1048576).fill(7);
+    await Promise.all(Array.from({ length: 16 }, (_, i) => tools.crm.delete_item({ id: String(i), ids })));`,
+  { timeoutMs: 120000 });
+  const asked = () => s.linesSince(from).filter((l) => l.msg?.method === 'elicitation/create').length;
+  for (let i = 0; i < 600 && asked() < 16; i++) await sleep(50);
+  assert.equal(asked(), 16, 'every call is waiting for a person');
+  const peak = statusKb(s.pid, 'VmHWM');
+  // 16 x 2 MiB of JSON kept as text is 32 MiB; as trees it was over 1 GiB
+  assert.ok(peak - before < 300 * 1024, `the server's peak RSS grew by ${peak - before} kB for 16 waiting calls`);
+  await assertStillServes(s);
+  await s.stop();
 });
 
 test('after all that, the server process is healthy and only its own children remain', async () => {

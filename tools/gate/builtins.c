@@ -78,19 +78,21 @@ static void audit_decision(cJSON *ev, const char *decision)
 
 /* The answer on an `ask` built-in (the approver's, always after ask
  * returned; or noApprover's, when nobody can be asked, answered later):
- * done, or refused. c->args holds {op, name, tool, args}. */
+ * done, or refused. c->builtin holds {op, name, tool}, c->args_json the
+ * arguments. */
 static void decided(struct tools_call *c, enum tools_approval_answer a, const char *detail,
                     tools_reply_cb *cb, void *ud)
 {
-    const char *op = cJSON_GetObjectItemCaseSensitive(c->args, "op")->valuestring;
-    const char *name = cJSON_GetObjectItemCaseSensitive(c->args, "name")->valuestring;
-    const char *q = cJSON_GetObjectItemCaseSensitive(c->args, "tool")->valuestring;
+    const char *op = cJSON_GetObjectItemCaseSensitive(c->builtin, "op")->valuestring;
+    const char *name = cJSON_GetObjectItemCaseSensitive(c->builtin, "name")->valuestring;
+    const char *q = cJSON_GetObjectItemCaseSensitive(c->builtin, "tool")->valuestring;
     int allow = a <= TOOLS_APPROVAL_SESSION || (a == TOOLS_APPROVAL_UNAVAILABLE && c->r->o.policy &&
                                                 c->r->o.policy->no_approver == TOOLS_POLICY_ALLOW);
     if (allow) {
         audit_decision(c->audit, a == TOOLS_APPROVAL_UNAVAILABLE ? "allow" : "approved");
-        perform(c->r, c->x, op, name, cJSON_GetObjectItemCaseSensitive(c->args, "args"), c->audit,
-                c->t0, cb, ud);
+        cJSON *args = tools__call_args(c);
+        perform(c->r, c->x, op, name, args, c->audit, c->t0, cb, ud);
+        cJSON_Delete(args);
     } else {
         char msg[300];
         snprintf(msg, sizeof msg, "\"%s\" was not approved%s%s; nothing was done.", q,
@@ -117,11 +119,11 @@ static void ask(struct tools_call *c, const char *op, const char *name, const ch
 {
     c->audit = ev;
     c->t0 = t0;
-    c->args = cJSON_CreateObject();
-    cJSON_AddStringToObject(c->args, "op", op);
-    cJSON_AddStringToObject(c->args, "name", name);
-    cJSON_AddStringToObject(c->args, "tool", qualified);
-    cJSON_AddItemToObject(c->args, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateNull());
+    c->builtin = cJSON_CreateObject();
+    cJSON_AddStringToObject(c->builtin, "op", op);
+    cJSON_AddStringToObject(c->builtin, "name", name);
+    cJSON_AddStringToObject(c->builtin, "tool", qualified);
+    c->args_json = args ? json_print(args) : NULL;
     const struct tools_approver *ap = c->x ? c->x->approver : NULL;
     if (ap == NULL) {
         decided(c, TOOLS_APPROVAL_UNAVAILABLE, NULL, tools__answer_later, c);

@@ -198,7 +198,9 @@ static void approval_done(void *ud, enum tools_approval_answer a, const char *de
     if (a == TOOLS_APPROVAL_EXECUTION && c->x)
         remember_approval(c->x, c->tool);
     audit_approved(c, a);
-    tools__call_send(c, c->args);
+    cJSON *args = tools__call_args(c);
+    tools__call_send(c, args);
+    cJSON_Delete(args);
 }
 
 /* The ask step: 0 to send now, 1 waiting for a person (c linked), -1
@@ -224,7 +226,7 @@ static int ask(struct tools_call *c, const cJSON *args)
     }
     struct tools_approval_request q = {c->tool->server, c->tool->name, args, c->x->execution_id,
                                        p ? p->approval_timeout_ms : 600000};
-    c->args = args ? cJSON_Duplicate(args, 1) : NULL;
+    c->args_json = args ? json_print(args) : NULL;
     tools__call_link(c);
     c->approval = ap->ask(ap->self, &q, approval_done, c); /* answers later, never inside */
     return 1;

@@ -26,7 +26,9 @@ struct tools_call {
     struct tools_downstream_call *dc;
     tools_reply_cb *cb;
     void *ud;
-    cJSON *args;                     /* a copy, while waiting for an approval or a slot */
+    char *args_json; /* while waiting for a person or a slot: the arguments as JSON text
+                        (about their size; a tree would cost tens of times more) */
+    cJSON *builtin;  /* a built-in asking a person: {op, name, tool} */
     void *approval;                  /* the approver's handle, while asking */
     cJSON *audit;                    /* the tool_call event being built, or NULL */
     uint64_t t0;                     /* uv_hrtime at the start, for the audit log */
@@ -70,6 +72,10 @@ void tools__reply_error(tools_reply_cb *cb, void *ud, const char *name, const ch
                         const char *tool);
 void tools__reply_refusal(tools_reply_cb *cb, void *ud, const char *name, const char *msg,
                           const char *tool, const char *key, const char *value);
+
+/* reply.c: the arguments a waiting call keeps (args_json), back as a tree
+ * (the caller deletes it; NULL when there were none). */
+cJSON *tools__call_args(const struct tools_call *c);
 
 /* reply.c: checks args against the tool's inputSchema: 0, or -1 after
  * replying the ToolArgumentError. */

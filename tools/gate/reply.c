@@ -23,6 +23,11 @@ static void deliver(struct next_turn_item *it)
     tools__call_free(c);
 }
 
+cJSON *tools__call_args(const struct tools_call *c)
+{
+    return c->args_json ? json_parse(c->args_json, strlen(c->args_json)) : NULL;
+}
+
 void tools__answer_later(void *call, int ok, const char *json, size_t len)
 {
     struct tools_call *c = call;
