@@ -10,9 +10,9 @@
 #include "mcp-server/server.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/version.h"
-#include "sandbox/admission.h"
-#include "sandbox/execution.h"
-#include "sandbox/pool.h"
+#include "sandbox/host/admission.h"
+#include "sandbox/host/execution.h"
+#include "sandbox/host/pool.h"
 #include "tools/policy/audit.h"
 #include "tools/registry.h"
 #include "tools/state/service.h"
@@ -118,7 +118,7 @@ static struct tools_state_service *start_state(struct app *a)
     return s;
 }
 
-/* codemode.sandbox.maxWorkers, or its default (sandbox/admission.h): each
+/* codemode.sandbox.maxWorkers, or its default (sandbox/host/admission.h): each
  * worker may grow to the heap cap plus 16 MiB of engine and page tables. */
 static unsigned app_max_workers(const struct config_limits *l)
 {
@@ -157,7 +157,7 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     };
     /* A reused worker's CPU backstop counts all its runs: twice the longest
      * run, and the worker is reused only while it has used under half
-     * (sandbox/worker.c), so a run never meets the backstop before its
+     * (sandbox/worker/worker.c), so a run never meets the backstop before its
      * own deadline. */
     if (pc.max_runs > 1)
         pc.cpu_seconds *= 2;

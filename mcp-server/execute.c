@@ -7,9 +7,9 @@
 #include "mcp-server/content.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/stash_link.h"
-#include "sandbox/admission.h"
-#include "sandbox/execution.h"
-#include "sandbox/pool.h"
+#include "sandbox/host/admission.h"
+#include "sandbox/host/execution.h"
+#include "sandbox/host/pool.h"
 #include "tools/gate/gate.h"
 #include "tools/policy/audit.h"
 #include "common/alloc.h"
@@ -374,7 +374,7 @@ static int read_timeout(const cJSON *t, const struct config_limits *l, uint64_t 
     return 0;
 }
 
-/* --- admission (sandbox/admission.h) ----------------------------------------------------- */
+/* --- admission (sandbox/host/admission.h) ----------------------------------------------------- */
 
 static void wait_closed(uv_handle_t *h)
 {

@@ -4,7 +4,7 @@
 #include "mcp-server/server_internal.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/version.h"
-#include "sandbox/pool.h"
+#include "sandbox/host/pool.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"

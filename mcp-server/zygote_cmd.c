@@ -3,7 +3,7 @@
 #include "mcp-server/zygote_cmd.h"
 #include "mcp-server/cli.h"
 #include "mcp-server/version.h"
-#include "sandbox/zygote.h"
+#include "sandbox/worker/zygote.h"
 #include "common/alloc.h"
 #include "common/log.h"
 

@@ -1,7 +1,7 @@
 /* Sandbox configuration of the Duktape build, inserted after the
  * __OVERRIDE_DEFINES__ marker of the packaged duk_config.h by
- * sandbox/duktape/build.sh. The hooks are implemented in sandbox/limits.c
- * and sandbox/date_parse.c. */
+ * sandbox/duktape/build.sh. The hooks are implemented in sandbox/worker/limits.c
+ * and sandbox/worker/date_parse.c. */
 #define DUK_USE_INTERRUPT_COUNTER
 #define DUK_USE_EXEC_TIMEOUT_CHECK(udata) sandbox__exec_timeout_check((udata))
 #define DUK_USE_NATIVE_STACK_CHECK() sandbox__native_stack_check()
@@ -17,7 +17,7 @@ extern double sandbox__random_double(void *udata);
 extern int sandbox__timeout_site(void *udata, const char *file, long line);
 #undef DUK_USE_TAILCALL /* as in Node: no frame disappears from traces, deep recursion hits the call-stack limit */
 /* Reference counts of objects in [sandbox__pin_lo, +sandbox__pin_len) are
- * never updated (sandbox/zone.c sets the range in a worker: the template). */
+ * never updated (sandbox/worker/zone.c sets the range in a worker: the template). */
 #include <stdint.h>
 extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
 #define SANDBOX_PINNED(h) ((uintptr_t) (const void *) (h) - sandbox__pin_lo < sandbox__pin_len)
@@ -27,7 +27,7 @@ extern uintptr_t sandbox__pin_lo, sandbox__pin_len;
  * spread object reaches its size in one or two reallocations rather than
  * four or five (run-rep -1.9% Ir; at most a quarter of a table is slack);
  * the zygote's template keeps the lean default (sandbox__grow_lean, set by
- * sandbox/zone.c while the zone builds it), as every worker maps it. */
+ * sandbox/worker/zone.c while the zone builds it), as every worker maps it. */
 extern int sandbox__grow_lean;
 #undef DUK_USE_HOBJECT_ENTRY_MINGROW_ADD
 #define DUK_USE_HOBJECT_ENTRY_MINGROW_ADD (sandbox__grow_lean ? 16 : 32)

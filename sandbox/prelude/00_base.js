@@ -3,7 +3,7 @@
  * JSON or Function.prototype.apply; the runtime must not care).
  * In scope: G (global object), rt (private runtime object; rt.Thread,
  * rt.resume, rt.yield, rt.current, rt.host natives and rt.HIDDEN, a key no
- * program can name, are set by sandbox/engine.c). */
+ * program can name, are set by sandbox/worker/engine.c). */
 var defineProperty = Object.defineProperty;
 rt.apply = Reflect.apply;
 rt.defineProperty = defineProperty;

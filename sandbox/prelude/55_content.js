@@ -1,5 +1,5 @@
 /* Binary data and content for programs: atob/btoa, Uint8Array.fromBase64
- * and Uint8Array.prototype.toBase64 (natives in sandbox/base64.c), and the
+ * and Uint8Array.prototype.toBase64 (natives in sandbox/worker/base64.c), and the
  * `content` constructors. Content objects are plain MCP content blocks
  * ({type: "image", data, mimeType}, ...): the host turns a returned block,
  * or an array of blocks, into the CallToolResult's content. */

@@ -92,7 +92,7 @@ function makeSkills(names) {
  * a function) is undone by the restore between runs, like any global. */
 var STATE = makeState(), SKILLS = makeSkills([]);
 
-/* Called by the host (sandbox/engine.c) before the program, when any is on:
+/* Called by the host (sandbox/worker/engine.c) before the program, when any is on:
  * text is {"state":bool,"skills":[names]} (skills absent when off). */
 rt.installBuiltins = function (text) {
     var cfg = parse(text);

@@ -2,7 +2,7 @@
  * (toGMTString) in the forms V8 and every browser give, in UTC (the
  * sandbox's clock): "Tue Mar 05 2024 14:07:09 GMT+0000 (Coordinated
  * Universal Time)" and "Tue, 05 Mar 2024 14:07:09 GMT", where Duktape's
- * own are ISO-like. Date.parse reads both back (sandbox/date_parse.c). */
+ * own are ISO-like. Date.parse reads both back (sandbox/worker/date_parse.c). */
 'use strict';
 var apply = rt.apply, Str = rt.String, getTime = Date.prototype.getTime, abs = Math.abs, NativeDate = Date;
 var DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
+#include "sandbox/worker/engine.h"
 
 #define MAX_QUEUED 4096
 

@@ -22,7 +22,7 @@
 #include "common/buf.h"
 #include "duktape.h"
 #include "lower/bench_host.h"
-#include "sandbox/engine.h"
+#include "sandbox/worker/engine.h"
 #include "sandbox/lower/lower.h"
 
 #define DIR "tests/bench/lower/"

@@ -1,9 +1,9 @@
-/* libFuzzer target of sandbox/date_parse.c: any bytes (NUL-terminated)
+/* libFuzzer target of sandbox/worker/date_parse.c: any bytes (NUL-terminated)
  * either parse to a time value within the ECMAScript range or are refused;
  * no read past the end, no overflow (UBSan), no crash. */
 #include "tests/fuzz/fuzz.h"
 
-#include "sandbox/date_parse.h"
+#include "sandbox/worker/date_parse.h"
 
 #include <string.h>
 

@@ -1,20 +1,20 @@
-/* Fuzz target: the host reading what a worker writes (sandbox/execution.c).
+/* Fuzz target: the host reading what a worker writes (sandbox/host/execution.c).
  * A worker is assumed compromised, so any bytes may come. The real
  * execution runs against a fake pool defined here (one scripted worker, no
  * processes): each input line is a worker line, given first in pieces as
  * partial lines (the limits per kind and the incremental check,
- * sandbox/worker_msg.c), then whole; host calls are answered.
+ * sandbox/host/worker_msg.c), then whole; host calls are answered.
  * The execution must end exactly once with a well-formed outcome, killing
  * the worker on anything invalid, and never crash or leak. */
 #include "fuzz.h"
 
-#include "sandbox/execution.h"
+#include "sandbox/host/execution.h"
 #include "common/json.h"
-#include "sandbox/pool.h"
+#include "sandbox/host/pool.h"
 
 #include <string.h>
 
-/* --- the fake pool (replaces sandbox/pool.c in this binary) ---------------------------- */
+/* --- the fake pool (replaces sandbox/host/pool.c in this binary) ---------------------------- */
 
 struct sandbox_pool {
     uv_loop_t loop;

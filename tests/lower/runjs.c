@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
+#include "sandbox/worker/engine.h"
 #include "sandbox/lower/lower.h"
 
 static long host_call(void *ud, const char *op, const char *name, const char *args, size_t len,

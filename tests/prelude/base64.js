@@ -1,4 +1,4 @@
-/* atob and btoa (sandbox/base64.c) against Node's: round trips of every
+/* atob and btoa (sandbox/worker/base64.c) against Node's: round trips of every
  * byte, forgiving input (whitespace, missing padding), what each refuses
  * (by error name), argument conversion. */
 t('btoaBasic', function () { return [btoa(''), btoa('f'), btoa('fo'), btoa('foo'), btoa('foobar')]; });

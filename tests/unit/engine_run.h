@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
+#include "sandbox/worker/engine.h"
 
 static inline char *engine_run(struct sandbox_engine *e, const char *code)
 {

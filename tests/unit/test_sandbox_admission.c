@@ -1,4 +1,4 @@
-/* Unit tests for sandbox/admission.c: executions are admitted up to the
+/* Unit tests for sandbox/host/admission.c: executions are admitted up to the
  * server's and the principal's limits, the others queue in FIFO order up to
  * the queue bounds and are refused beyond them (saying which bound), a
  * leaving execution admits the oldest queued one that fits (not one of a
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sandbox/admission.h"
+#include "sandbox/host/admission.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Unit tests for sandbox/arena.c and its use by sandbox/limits.c: blocks are
+/* Unit tests for sandbox/worker/arena.c and its use by sandbox/worker/limits.c: blocks are
  * aligned and reused by size class, the chunks stay within the budget (then
  * the arena says no and limits falls back to malloc), release empties it,
  * and through the capped allocator every alloc, realloc (within a class,
@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
-#include "sandbox/arena.h"
-#include "sandbox/engine.h"
-#include "sandbox/limits.h"
+#include "sandbox/worker/arena.h"
+#include "sandbox/worker/engine.h"
+#include "sandbox/worker/limits.h"
 #include "engine_run.h"
 
 #include <stdlib.h>

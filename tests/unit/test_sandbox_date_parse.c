@@ -1,4 +1,4 @@
-/* Unit tests of sandbox/date_parse.c: the forms V8 reads beyond ISO 8601
+/* Unit tests of sandbox/worker/date_parse.c: the forms V8 reads beyond ISO 8601
  * give the time values Node gives (recorded with TZ=UTC), zones and
  * offsets shift them, out-of-range fields and garbage are refused, and
  * nothing reads past a string however it ends. */
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sandbox/date_parse.h"
+#include "sandbox/worker/date_parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests of sandbox/engine.c: programs run in-process against a scripted
+/* Unit tests of sandbox/worker/engine.c: programs run in-process against a scripted
  * host that answers tool calls out of order, so concurrency is observable. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,8 +6,8 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
-#include "sandbox/limits.h"
+#include "sandbox/worker/engine.h"
+#include "sandbox/worker/limits.h"
 
 #include <stdio.h>
 #include <stdlib.h>

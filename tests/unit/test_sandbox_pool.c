@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sandbox/execution.h"
-#include "sandbox/pool.h"
-#include "sandbox/worker.h"
-#include "sandbox/zygote.h"
+#include "sandbox/host/execution.h"
+#include "sandbox/host/pool.h"
+#include "sandbox/worker/worker.h"
+#include "sandbox/worker/zygote.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the refill policy of sandbox/pool.c against a real zygote (the built binary in its
+/* Unit tests of the refill policy of sandbox/host/pool.c against a real zygote (the built binary in its
  * hidden mode, $MCP_CODEMODE_BIN or build/mcp-codemode): a lease that leaves
  * idle workers behind defers its replacement until the worker is released;
  * a burst that empties the pool refills it at once; workers forked for leases
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sandbox/pool.h"
+#include "sandbox/host/pool.h"
 
 #include <stdio.h>
 #include <stdlib.h>

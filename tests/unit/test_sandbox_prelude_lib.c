@@ -1,6 +1,6 @@
 /* Unit tests of the prelude's ES2015+ library (sandbox/prelude/7x_*.js and
  * the modules of sandbox/prelude/lazy/: Intl, URL): the programs in
- * tests/prelude run in-process through sandbox/engine.h and every case of their
+ * tests/prelude run in-process through sandbox/worker/engine.h and every case of their
  * result must equal what Node recorded (tests/prelude/record.mjs); then the
  * Duktape-specific parts Node cannot record: error line numbers, stack
  * traces, console formatting, hooks the lowering relies on, loading on first
@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
-#include "sandbox/limits.h"
+#include "sandbox/worker/engine.h"
+#include "sandbox/worker/limits.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

@@ -1,4 +1,4 @@
-/* Unit tests of sandbox/seccomp.c: a forked child installs the worker filter,
+/* Unit tests of sandbox/worker/seccomp.c: a forked child installs the worker filter,
  * either prebuilt (sandbox_seccomp_prepare in the parent, as the zygote does)
  * or compiled in the child, then proves that its IPC descriptor still works
  * and that a system call off the allow-list, or a write to another
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sandbox/seccomp.h"
+#include "sandbox/worker/seccomp.h"
 
 #include <signal.h>
 #include <string.h>

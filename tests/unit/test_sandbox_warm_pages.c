@@ -1,4 +1,4 @@
-/* Unit tests for sandbox/warm_pages.c: from a child that wrote two pages of
+/* Unit tests for sandbox/worker/warm_pages.c: from a child that wrote two pages of
  * a region shared with its parent, the parent learns exactly those pages,
  * and a later child that calls touch owns exactly those pages of the
  * region (the exclusive bit of /proc/self/pagemap) while the others stay
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "pagemap.h"
-#include "sandbox/warm_pages.h"
+#include "sandbox/worker/warm_pages.h"
 
 #include <signal.h>
 #include <sys/mman.h>

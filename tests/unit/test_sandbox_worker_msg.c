@@ -1,4 +1,4 @@
-/* Unit tests of sandbox/worker_msg.c: the kind of a worker line from its
+/* Unit tests of sandbox/host/worker_msg.c: the kind of a worker line from its
  * head, the strict JSON check fed a byte (or a chunk) at a time with the
  * same answer as in one go, the members it records, and what it refuses
  * (bad grammar, bad UTF-8, depth, duplicate or too many members). */
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sandbox/worker_msg.h"
+#include "sandbox/host/worker_msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

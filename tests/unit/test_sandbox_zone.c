@@ -1,4 +1,4 @@
-/* Unit tests for sandbox/zone.c and its use by sandbox/limits.c: blocks of
+/* Unit tests for sandbox/worker/zone.c and its use by sandbox/worker/limits.c: blocks of
  * the template zone are aligned, reused by size class, and, once a worker
  * froze the zone, never written again (frees are dropped, reallocs move to
  * malloc), while a heap built in the zone keeps working after the freeze,
@@ -15,9 +15,9 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
-#include "sandbox/limits.h"
-#include "sandbox/zone.h"
+#include "sandbox/worker/engine.h"
+#include "sandbox/worker/limits.h"
+#include "sandbox/worker/zone.h"
 #include "engine_run.h"
 
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/buf.h"
-#include "sandbox/engine.h"
+#include "sandbox/worker/engine.h"
 
 enum { MAX_PENDING = 512 };
 
@@ -212,7 +212,7 @@ static void host_log(void *ud, const char *level, const char *text, size_t len)
         fprintf(stderr, "[%s] %.*s\n", level, (int)len, text);
 }
 
-/* A worker's template heap was built in the zygote's zone (sandbox/zone.h),
+/* A worker's template heap was built in the zygote's zone (sandbox/worker/zone.h),
  * not with malloc: its garbage never reaches glibc's fast bins. Here the
  * engine is built with malloc right after the previous one was destroyed,
  * and the first request of a few KB in the run (the lowering arena or the

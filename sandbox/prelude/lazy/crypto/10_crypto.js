@@ -1,6 +1,6 @@
 /* The part of Web Crypto programs use: crypto.getRandomValues(typedArray)
  * and crypto.randomUUID() (version 4), with bytes from the kernel's CSPRNG
- * (rt.host.fillRandom, sandbox/crypto_random.c). Not here: crypto.subtle. */
+ * (rt.host.fillRandom, sandbox/worker/crypto_random.c). Not here: crypto.subtle. */
 'use strict';
 var O = rt.orig; /* built-ins as the template had them (78_lazy.js) */
 var TypeErr = rt.TypeErr, apply = rt.apply, fill = rt.host.fillRandom, objToString = rt.objectToString;

@@ -1,8 +1,8 @@
 /* Engine-side limits: capped allocator, sticky deadline, native stack check
  * and Math.random. The three sandbox__ hooks are called by the Duktape build
  * configured in sandbox/duktape/config_overrides.h. */
-#include "sandbox/limits.h"
-#include "sandbox/zone.h"
+#include "sandbox/worker/limits.h"
+#include "sandbox/worker/zone.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* rt.host.load(name): runs one of the prelude's lazily loaded modules
- * (sandbox/lazy_modules.h) in the current heap. */
-#include "sandbox/lazy_modules.h"
+ * (sandbox/worker/lazy_modules.h) in the current heap. */
+#include "sandbox/worker/lazy_modules.h"
 
 #include "duktape.h"
 

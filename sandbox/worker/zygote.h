@@ -11,7 +11,7 @@
 #ifndef SANDBOX_ZYGOTE_H
 #define SANDBOX_ZYGOTE_H
 
-#include "sandbox/worker.h"
+#include "sandbox/worker/worker.h"
 
 /* Runs the zygote on control socket ctl_fd until the host (process host_pid,
  * its parent; 0 if unknown) closes it or dies. Returns the exit status. */

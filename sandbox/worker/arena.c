@@ -4,7 +4,7 @@
  * to CACHE_MAX bytes per thread) for the next heap of the same process, as
  * malloc keeps freed memory: otherwise each new heap would fault its pages
  * in again (~250 page faults for a 200-line program). */
-#include "sandbox/arena.h"
+#include "sandbox/worker/arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * a control socket, asks it to fork workers, receives each worker's socket
  * over SCM_RIGHTS, keeps `size` of them idle, hands them out as leases and
  * restarts the zygote with backoff when it dies. */
-#include "sandbox/pool.h"
-#include "sandbox/admission.h"
+#include "sandbox/host/pool.h"
+#include "sandbox/host/admission.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/colocate.h"

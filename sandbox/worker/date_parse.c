@@ -3,7 +3,7 @@
  * (h:mm[:ss[.fff]] with AM/PM) and a zone (UTC/GMT/Z, a US zone name or a
  * +hhmm offset), skipping commas, weekday names and parenthesised
  * comments. See date_parse.h for the forms. */
-#include "sandbox/date_parse.h"
+#include "sandbox/worker/date_parse.h"
 
 #include "duktape.h"
 

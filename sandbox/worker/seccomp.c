@@ -2,7 +2,7 @@
  * Duktape, glibc's allocator and our IPC loop use after start-up; a forbidden
  * call kills the process (the host reports it as a sandbox violation). The
  * zygote compiles it once to BPF so each worker only loads it. */
-#include "sandbox/seccomp.h"
+#include "sandbox/worker/seccomp.h"
 
 #include <errno.h>
 #include <fcntl.h>

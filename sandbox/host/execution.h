@@ -33,7 +33,7 @@ struct sandbox_exec_request {
 #define SANDBOX_MAX_CALL_ARGUMENT_BYTES (4u << 20)
 
 /* What the host accepts from a worker, before it parses a byte of it (the
- * kind is read from the line's head, sandbox/worker_msg.h; a line over its
+ * kind is read from the line's head, sandbox/host/worker_msg.h; a line over its
  * kind's limit ends the execution with a SandboxError and the worker is
  * killed, as soon as the limit is passed, before the line has arrived):
  *   call:    max_call_argument_bytes of arguments, + 64 KiB for the rest;

@@ -1,10 +1,10 @@
 /* Host side of one execution: the run message, parsing and checking every
  * worker message (hostile input), console capture with a cap, replies to
  * host calls, the hard deadline, and the outcome when the worker dies. */
-#include "sandbox/execution.h"
-#include "sandbox/pool.h"
-#include "sandbox/worker.h"
-#include "sandbox/worker_msg.h"
+#include "sandbox/host/execution.h"
+#include "sandbox/host/pool.h"
+#include "sandbox/worker/worker.h"
+#include "sandbox/host/worker_msg.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/colocate.h"

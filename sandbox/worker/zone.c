@@ -3,7 +3,7 @@
  * 512 bytes, then four steps per power of two up to 32 KiB) and a first-fit
  * list for larger ones. Frozen in workers: no allocation, no bookkeeping
  * writes, so their copy of the zone's pages stays shared with the zygote. */
-#include "sandbox/zone.h"
+#include "sandbox/worker/zone.h"
 
 #include <errno.h>
 #include <fcntl.h>

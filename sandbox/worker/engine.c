@@ -3,11 +3,11 @@
  * With the natives it puts on rt.host (base64.c, lazy_modules.c,
  * crypto_random.c) and the Date.parse hook (date_parse.c), the only code
  * that calls Duktape. */
-#include "sandbox/engine.h"
-#include "sandbox/base64.h"
-#include "sandbox/crypto_random.h"
-#include "sandbox/lazy_modules.h"
-#include "sandbox/limits.h"
+#include "sandbox/worker/engine.h"
+#include "sandbox/worker/base64.h"
+#include "sandbox/worker/crypto_random.h"
+#include "sandbox/worker/lazy_modules.h"
+#include "sandbox/worker/limits.h"
 #include "sandbox/lower/lower.h"
 #include "common/alloc.h"
 #include "common/buf.h"

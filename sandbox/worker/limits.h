@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sandbox/arena.h"
+#include "sandbox/worker/arena.h"
 
 struct sandbox_limits {
     size_t mem_used;   /* bytes handed out by the allocator (headers excluded) */

@@ -1,12 +1,12 @@
 /* The zygote process: template heap, fork-on-request, reaping, and kills on
  * the host's behalf (only of its own live children, so a recycled pid is
  * never hit). Blocking poll loop over the control socket and a signalfd. */
-#include "sandbox/zygote.h"
-#include "sandbox/engine.h"
+#include "sandbox/worker/zygote.h"
+#include "sandbox/worker/engine.h"
 #include "sandbox/lower/lower.h"
-#include "sandbox/seccomp.h"
-#include "sandbox/warm_pages.h"
-#include "sandbox/zone.h"
+#include "sandbox/worker/seccomp.h"
+#include "sandbox/worker/warm_pages.h"
+#include "sandbox/worker/zone.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/readonly_pages.h"
@@ -160,7 +160,7 @@ static int read_line_within(int fd, char *buf, size_t size)
 }
 
 /* Runs `return 1+1` in a worker and records the template heap's pages it
- * wrote (sandbox/warm_pages.c), so later workers copy them before their
+ * wrote (sandbox/worker/warm_pages.c), so later workers copy them before their
  * run. About 1 ms, once, before the zygote says it is ready; a failure only
  * leaves the list empty, except a worker that cannot lock itself down
  * (SANDBOX_EXIT_LOCKDOWN): then no worker can, and -1 is returned. */

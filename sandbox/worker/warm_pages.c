@@ -1,7 +1,7 @@
 /* Copy-on-write warm-up of the template heap: the zygote reads a probe
  * child's pagemap to learn which of its pages a run writes; workers copy
  * them before their run. See warm_pages.h. */
-#include "sandbox/warm_pages.h"
+#include "sandbox/worker/warm_pages.h"
 
 #include <fcntl.h>
 #include <stdint.h>

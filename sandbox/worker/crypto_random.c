@@ -1,6 +1,6 @@
 /* rt.host.fillRandom(view): the bytes under crypto.getRandomValues and
  * crypto.randomUUID (sandbox/prelude/lazy/crypto/). */
-#include "sandbox/crypto_random.h"
+#include "sandbox/worker/crypto_random.h"
 #include "common/random.h"
 
 #include "duktape.h"

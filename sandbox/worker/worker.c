@@ -5,12 +5,12 @@
  * wait for the same principal's next run. Blocking I/O on one socket; a
  * 5 ms interval timer forces engine interrupts so long-running code meets
  * its deadline. */
-#include "sandbox/worker.h"
-#include "sandbox/engine.h"
-#include "sandbox/limits.h"
-#include "sandbox/seccomp.h"
-#include "sandbox/warm_pages.h"
-#include "sandbox/zone.h"
+#include "sandbox/worker/worker.h"
+#include "sandbox/worker/engine.h"
+#include "sandbox/worker/limits.h"
+#include "sandbox/worker/seccomp.h"
+#include "sandbox/worker/warm_pages.h"
+#include "sandbox/worker/zone.h"
 #include "common/buf.h"
 #include "common/utf8.h"
 #include "common/json.h"

@@ -1,7 +1,7 @@
 /* Base64 natives of the sandbox (see base64.h): the four functions the
  * prelude wraps as atob, btoa, Uint8Array.fromBase64 and
  * Uint8Array.prototype.toBase64, on the codec of common/base64.c. */
-#include "sandbox/base64.h"
+#include "sandbox/worker/base64.h"
 #include "common/base64.h"
 
 #include "duktape.h"

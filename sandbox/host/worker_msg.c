@@ -1,5 +1,5 @@
 /* Worker message kinds and the incremental check of a line (see worker_msg.h). */
-#include "sandbox/worker_msg.h"
+#include "sandbox/host/worker_msg.h"
 
 #include <string.h>
 

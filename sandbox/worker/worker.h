@@ -31,9 +31,9 @@ struct sandbox_engine;
 
 /* The descriptor number the IPC socket has inside a worker. */
 #define SANDBOX_IPC_FD 3
-/* The worker's /proc/self/pagemap (read with pread only; see sandbox/zone.h). */
+/* The worker's /proc/self/pagemap (read with pread only; see sandbox/worker/zone.h). */
 #define SANDBOX_PAGEMAP_FD (SANDBOX_IPC_FD + 1)
-/* The template heap's snapshot (read with pread only; see sandbox/zone.h). */
+/* The template heap's snapshot (read with pread only; see sandbox/worker/zone.h). */
 #define SANDBOX_SNAPSHOT_FD (SANDBOX_IPC_FD + 2)
 
 /* 1 when a host call of this op ("tool", "state", "skills", "skill",

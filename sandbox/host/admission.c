@@ -1,7 +1,7 @@
 /* Admission of executions: counts per principal and in all, the FIFO queue
  * of the executions that do not fit yet, and the executions waiting for a
  * person. Principals are kept in a short list while they have executions. */
-#include "sandbox/admission.h"
+#include "sandbox/host/admission.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -91,7 +91,7 @@ void sandbox_lease_cancel(struct sandbox_lease *l);
 
 uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p);
 
-/* The admission of executions to this pool's workers (sandbox/admission.h),
+/* The admission of executions to this pool's workers (sandbox/host/admission.h),
  * with the limits of sandbox_admission_limits_for(max_workers,
  * max_per_principal). Owned by the pool; valid until it is closed. */
 struct sandbox_admission *sandbox_pool_admission(struct sandbox_pool *p);
