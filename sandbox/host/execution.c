@@ -3,7 +3,7 @@
  * host calls, the hard deadline, and the outcome when the worker dies. */
 #include "sandbox/host/execution.h"
 #include "sandbox/host/pool.h"
-#include "sandbox/worker/worker.h"
+#include "sandbox/ipc.h"
 #include "sandbox/host/worker_msg.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -21,7 +21,7 @@
 struct sandbox_exec {
     struct sandbox_pool *pool;
     struct sandbox_lease *lease;
-    struct sandbox_worker *worker;
+    struct sandbox_proc *worker;
     const struct sandbox_exec_events *ev;
     void *ud;
     struct sandbox_exec_request rq;
@@ -50,7 +50,7 @@ struct sandbox_exec {
     struct buf whole;            /* the `done` line's whole result, copied as it arrives */
 };
 
-static const struct sandbox_worker_events worker_events;
+static const struct sandbox_proc_events worker_events;
 
 /* --- teardown ---------------------------------------------------------------------- */
 
@@ -64,11 +64,11 @@ static void destroy(struct sandbox_exec *x)
     if (x->lease)
         sandbox_lease_cancel(x->lease);
     if (x->worker && x->worker_done && x->keep)
-        sandbox_worker_keep(x->worker);
+        sandbox_proc_keep(x->worker);
     else if (x->worker && x->worker_done)
-        sandbox_worker_release_finished(x->worker);
+        sandbox_proc_release_finished(x->worker);
     else if (x->worker)
-        sandbox_worker_release(x->worker);
+        sandbox_proc_release(x->worker);
     uv_timer_stop(x->timer);
     uv_close((uv_handle_t *) x->timer, timer_free);
     for (size_t i = 0; i < x->nlogs; i++)
@@ -87,7 +87,7 @@ static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *st
         return;
     x->finished = 1;
     if (x->worker) /* before the client hears of it */
-        colocate_worker_done(sandbox_worker_pid(x->worker));
+        colocate_worker_done(sandbox_proc_pid(x->worker));
     struct sandbox_exec_result r;
     r.outcome = outcome;
     r.stats = stats;
@@ -104,8 +104,8 @@ static void finish(struct sandbox_exec *x, const cJSON *outcome, const cJSON *st
     }
     r.duration_ms = uv_now(x->timer->loop) - x->started_ms;
     r.tool_calls = x->tool_calls;
-    r.worker_pid = x->worker ? sandbox_worker_pid(x->worker) : 0;
-    r.worker_run = x->worker ? sandbox_worker_runs(x->worker) : 0;
+    r.worker_pid = x->worker ? sandbox_proc_pid(x->worker) : 0;
+    r.worker_run = x->worker ? sandbox_proc_runs(x->worker) : 0;
     x->ev->done(x->ud, x, &r);
     destroy(x);
 }
@@ -175,7 +175,7 @@ static int on_call(struct sandbox_exec *x, const cJSON *m)
     }
     /* a worker waiting on this call alone stays on the host's CPU meanwhile */
     uint64_t computed_us = x->replied_ns ? (uv_hrtime() - x->replied_ns) / 1000 : 0;
-    colocate_call_begin(sandbox_worker_pid(x->worker), x->in_flight++ == 0, computed_us);
+    colocate_call_begin(sandbox_proc_pid(x->worker), x->in_flight++ == 0, computed_us);
     x->ev->call(x->ud, x, x->max_id, op->valuestring, name->valuestring, args);
     colocate_call_end();
     return 0;
@@ -254,7 +254,7 @@ static const char *kind_limit(enum worker_msg_kind k)
  * is killed (released unfinished), the host goes on. */
 static void violation(struct sandbox_exec *x, const char *message)
 {
-    log_warn("sandbox", "worker %d: %s; killing it", sandbox_worker_pid(x->worker), message);
+    log_warn("sandbox", "worker %d: %s; killing it", sandbox_proc_pid(x->worker), message);
     char msg[400];
     snprintf(msg, sizeof msg, "the sandbox worker sent %s and was stopped", message);
     finish_error(x, "SandboxError", msg);
@@ -312,7 +312,7 @@ static int check_line(struct sandbox_exec *x, const char *data, size_t len, int 
     return 0;
 }
 
-static void on_partial(void *ud, struct sandbox_worker *w, const char *data, size_t len)
+static void on_partial(void *ud, struct sandbox_proc *w, const char *data, size_t len)
 {
     struct sandbox_exec *x = ud;
     (void) w;
@@ -449,7 +449,7 @@ static void trim_after(size_t len)
 #endif
 }
 
-static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
+static void on_line(void *ud, struct sandbox_proc *w, char *line, size_t len)
 {
     struct sandbox_exec *x = ud;
     x->heard = 1;
@@ -502,7 +502,7 @@ static void on_line(void *ud, struct sandbox_worker *w, char *line, size_t len)
     trim_after(len);
     if (rc < 0) {
         log_warn("sandbox", "worker %d sent an invalid message; killing it",
-                 sandbox_worker_pid(w));
+                 sandbox_proc_pid(w));
         finish_error(x, "Error", "the sandbox worker sent an invalid message and was stopped");
     }
 }
@@ -526,7 +526,7 @@ static void describe_death(char *msg, size_t size, int code, int sig)
         snprintf(msg, size, "the sandbox process ended unexpectedly");
 }
 
-static void leased(void *ud, struct sandbox_worker *w, const char *error);
+static void leased(void *ud, struct sandbox_proc *w, const char *error);
 
 /* The worker was gone before the run message was written, or died with it
  * unread, or died with its zygote, and in each case said nothing: no host
@@ -541,20 +541,20 @@ static int retry(struct sandbox_exec *x)
     if (x->retried || x->heard || x->killed_at_deadline)
         return 0;
     log_info("sandbox", "worker %d ended before its program did anything; running it again",
-             sandbox_worker_pid(x->worker));
+             sandbox_proc_pid(x->worker));
     x->retried = 1;
-    colocate_worker_done(sandbox_worker_pid(x->worker));
-    sandbox_worker_release(x->worker);
+    colocate_worker_done(sandbox_proc_pid(x->worker));
+    sandbox_proc_release(x->worker);
     x->worker = NULL;
     sandbox_pool_renew(x->pool, x->rq.principal);
     x->lease = sandbox_pool_lease_for(x->pool, x->rq.principal, leased, x);
     return 1;
 }
 
-static void on_gone(void *ud, struct sandbox_worker *w, int code, int sig)
+static void on_gone(void *ud, struct sandbox_proc *w, int code, int sig)
 {
     struct sandbox_exec *x = ud;
-    if (sandbox_worker_died_externally(w) && retry(x))
+    if (sandbox_proc_died_externally(w) && retry(x))
         return;
     if (x->killed_at_deadline) {
         char msg[160];
@@ -570,7 +570,7 @@ static void on_gone(void *ud, struct sandbox_worker *w, int code, int sig)
     finish_error(x, "SandboxError", msg);
 }
 
-static const struct sandbox_worker_events worker_events = {on_line, on_gone, on_partial};
+static const struct sandbox_proc_events worker_events = {on_line, on_gone, on_partial};
 
 /* --- start, deadline ------------------------------------------------------------------- */
 
@@ -582,7 +582,7 @@ static void hard_deadline(uv_timer_t *t)
         return;
     }
     x->killed_at_deadline = 1;
-    sandbox_worker_kill(x->worker);
+    sandbox_proc_kill(x->worker);
 }
 
 static void send_run(struct sandbox_exec *x)
@@ -609,16 +609,16 @@ static void send_run(struct sandbox_exec *x)
         buf_append_str(&b, ",\"builtins\":");
         buf_append_str(&b, x->builtins);
     }
-    if (sandbox_worker_run_begins(x->worker))
+    if (sandbox_proc_run_begins(x->worker))
         buf_append_str(&b, ",\"reuse\":true");
     buf_append_str(&b, "}\n");
-    int rc = sandbox_worker_send(x->worker, b.data, b.len);
+    int rc = sandbox_proc_send(x->worker, b.data, b.len);
     buf_free(&b);
     if (rc < 0)
         retry(x); /* otherwise `gone` follows and reports it */
 }
 
-static void leased(void *ud, struct sandbox_worker *w, const char *error)
+static void leased(void *ud, struct sandbox_proc *w, const char *error)
 {
     struct sandbox_exec *x = ud;
     x->lease = NULL;
@@ -631,7 +631,7 @@ static void leased(void *ud, struct sandbox_worker *w, const char *error)
     x->worker = w;
     x->kind = WORKER_MSG_PENDING;
     worker_msg_scan_init(&x->scan);
-    sandbox_worker_attach(w, &worker_events, x);
+    sandbox_proc_attach(w, &worker_events, x);
     send_run(x);
 }
 
@@ -682,14 +682,14 @@ void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *jso
     else
         buf_append(&b, json, len);
     buf_append_str(&b, "}\n");
-    sandbox_worker_send(x->worker, b.data, b.len);
+    sandbox_proc_send(x->worker, b.data, b.len);
     buf_free(&b);
 }
 
 static void send_control(struct sandbox_exec *x, const char *line)
 {
     if (x->worker && !x->finished && !x->worker_done)
-        sandbox_worker_send(x->worker, line, strlen(line));
+        sandbox_proc_send(x->worker, line, strlen(line));
 }
 
 void sandbox_exec_pause(struct sandbox_exec *x)
@@ -717,7 +717,7 @@ void sandbox_exec_resume(struct sandbox_exec *x)
 void sandbox_exec_cancel(struct sandbox_exec *x)
 {
     if (x->worker)
-        colocate_worker_done(sandbox_worker_pid(x->worker));
+        colocate_worker_done(sandbox_proc_pid(x->worker));
     x->finished = 1;
     destroy(x);
 }

@@ -27,13 +27,13 @@ struct sandbox_lease {
     struct sandbox_lease *next;
 };
 
-struct sandbox_worker {
+struct sandbox_proc {
     struct sandbox_pool *pool;
     uv_pipe_t pipe;
     int pid;
     struct buf in;
     size_t searched; /* bytes of `in` known to hold no newline */
-    const struct sandbox_worker_events *ev;
+    const struct sandbox_proc_events *ev;
     void *ud;
     int leased, released, eof, exited, gone_sent, closing;
     int unread;   /* its channel ended with ECONNRESET: it died leaving bytes we sent unread */
@@ -47,8 +47,8 @@ struct sandbox_worker {
     int may_keep;         /* its current run was sent asking it to stay */
     int kept;             /* idle, kept for its principal (in the kept list) */
     uint64_t kept_until;  /* retired then if still kept */
-    struct sandbox_worker *next; /* all workers */
-    struct sandbox_worker *next_idle; /* in the idle list, or in the kept list */
+    struct sandbox_proc *next; /* all workers */
+    struct sandbox_proc *next_idle; /* in the idle list, or in the kept list */
 };
 
 struct sandbox_pool {
@@ -63,8 +63,8 @@ struct sandbox_pool {
     int was_ready;         /* a zygote has reported ready before (on_first_ready ran) */
     uint64_t zygote_ready_at;
     struct buf ctl_in;
-    struct sandbox_worker *workers, *idle, *idle_tail;
-    struct sandbox_worker *kept, *kept_tail; /* kept for principals, least recently used first */
+    struct sandbox_proc *workers, *idle, *idle_tail;
+    struct sandbox_proc *kept, *kept_tail; /* kept for principals, least recently used first */
     unsigned nidle, spawning, nkept;
     unsigned bursting; /* leased workers counted as on a CPU (burst_until != 0) */
     unsigned nleases;
@@ -89,7 +89,7 @@ static void deliver(uv_timer_t *t);
 static void sweep(uv_timer_t *t);
 static void timer_closed(uv_handle_t *h);
 static void refill_if_short(struct sandbox_pool *p);
-static void retire(struct sandbox_worker *w);
+static void retire(struct sandbox_proc *w);
 
 /* --- writes ------------------------------------------------------------------------ */
 
@@ -141,18 +141,18 @@ static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(slab, sizeof slab);
 }
 
-static void unlink_worker(struct sandbox_worker *w)
+static void unlink_worker(struct sandbox_proc *w)
 {
-    struct sandbox_worker **pp = &w->pool->workers;
+    struct sandbox_proc **pp = &w->pool->workers;
     while (*pp && *pp != w)
         pp = &(*pp)->next;
     if (*pp)
         *pp = w->next;
 }
 
-static void remove_idle(struct sandbox_worker *w);
+static void remove_idle(struct sandbox_proc *w);
 
-static void free_worker(struct sandbox_worker *w)
+static void free_worker(struct sandbox_proc *w)
 {
     remove_idle(w); /* no-op unless it was still idle */
     unlink_worker(w);
@@ -161,11 +161,11 @@ static void free_worker(struct sandbox_worker *w)
 }
 
 /* A worker released after `done` has its socket closed before it exits
- * (sandbox_worker_release_finished): its record stays until the zygote
+ * (sandbox_proc_release_finished): its record stays until the zygote
  * reports the exit, for the grace kill (sweep); otherwise it goes now. */
 static void worker_closed(uv_handle_t *h)
 {
-    struct sandbox_worker *w = h->data;
+    struct sandbox_proc *w = h->data;
     struct sandbox_pool *p = w->pool;
     w->pipe_closed = 1;
     p->open_handles--;
@@ -175,10 +175,10 @@ static void worker_closed(uv_handle_t *h)
 }
 
 /* Unlinks w from a singly linked list through next_idle; 1 if it was there. */
-static int unlink_from(struct sandbox_worker **head, struct sandbox_worker **tail,
-                       struct sandbox_worker *w)
+static int unlink_from(struct sandbox_proc **head, struct sandbox_proc **tail,
+                       struct sandbox_proc *w)
 {
-    struct sandbox_worker **pp = head, *prev = NULL;
+    struct sandbox_proc **pp = head, *prev = NULL;
     while (*pp && *pp != w) {
         prev = *pp;
         pp = &(*pp)->next_idle;
@@ -192,8 +192,8 @@ static int unlink_from(struct sandbox_worker **head, struct sandbox_worker **tai
     return 1;
 }
 
-static void append_to(struct sandbox_worker **head, struct sandbox_worker **tail,
-                      struct sandbox_worker *w)
+static void append_to(struct sandbox_proc **head, struct sandbox_proc **tail,
+                      struct sandbox_proc *w)
 {
     w->next_idle = NULL;
     if (*tail)
@@ -204,7 +204,7 @@ static void append_to(struct sandbox_worker **head, struct sandbox_worker **tail
 }
 
 /* Takes w out of the idle list or the kept list, whichever holds it. */
-static void remove_idle(struct sandbox_worker *w)
+static void remove_idle(struct sandbox_proc *w)
 {
     struct sandbox_pool *p = w->pool;
     if (w->kept) {
@@ -218,7 +218,7 @@ static void remove_idle(struct sandbox_worker *w)
 }
 
 /* Called once the worker's fate is known; frees it if the owner is done. */
-static void worker_settle(struct sandbox_worker *w)
+static void worker_settle(struct sandbox_proc *w)
 {
     if (w->pipe_closed) {
         if (w->exited)
@@ -240,7 +240,7 @@ static void worker_settle(struct sandbox_worker *w)
     }
 }
 
-static void worker_lines(struct sandbox_worker *w)
+static void worker_lines(struct sandbox_proc *w)
 {
     size_t start = 0;
     char *nl;
@@ -260,12 +260,12 @@ static void worker_lines(struct sandbox_worker *w)
     buf_consume(&w->in, start);
     w->searched -= start;
     if (w->kept && w->in.len)
-        sandbox_worker_kill(w); /* spoke after its `done`: hostile */
+        sandbox_proc_kill(w); /* spoke after its `done`: hostile */
 }
 
 /* The worker spoke (or was released): it no longer holds a CPU slot, and a
  * lease waiting for one may get a worker now. */
-static void end_burst(struct sandbox_worker *w)
+static void end_burst(struct sandbox_proc *w)
 {
     if (w->burst_until == 0)
         return;
@@ -276,11 +276,11 @@ static void end_burst(struct sandbox_worker *w)
 
 static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 {
-    struct sandbox_worker *w = s->data;
+    struct sandbox_proc *w = s->data;
     if (n > 0) {
         if (!w->leased || w->released) {
             /* An idle or released worker has nothing to say: treat as hostile. */
-            sandbox_worker_kill(w);
+            sandbox_proc_kill(w);
             return;
         }
         end_burst(w);
@@ -288,7 +288,7 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
             log_warn("sandbox", "worker %d sent a message over the size limit; killing it", w->pid);
             buf_reset(&w->in);
             w->searched = 0;
-            sandbox_worker_kill(w);
+            sandbox_proc_kill(w);
             return;
         }
         worker_lines(w);
@@ -311,7 +311,7 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
 {
     if (p->spawning)
         p->spawning--;
-    struct sandbox_worker *w = xcalloc(1, sizeof *w);
+    struct sandbox_proc *w = xcalloc(1, sizeof *w);
     w->pool = p;
     w->pid = pid;
     buf_init(&w->in, p->cfg.max_line_bytes ? p->cfg.max_line_bytes : (64u << 20));
@@ -339,9 +339,9 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
     uv_timer_start(&p->deliver, deliver, 0, 0);
 }
 
-static struct sandbox_worker *find_worker(struct sandbox_pool *p, int pid)
+static struct sandbox_proc *find_worker(struct sandbox_pool *p, int pid)
 {
-    for (struct sandbox_worker *w = p->workers; w; w = w->next)
+    for (struct sandbox_proc *w = p->workers; w; w = w->next)
         if (w->pid == pid)
             return w;
     return NULL;
@@ -363,7 +363,7 @@ static int cpu_slot_free(const struct sandbox_pool *p)
 unsigned sandbox_pool_live(const struct sandbox_pool *p)
 {
     unsigned n = p->spawning;
-    for (const struct sandbox_worker *w = p->workers; w; w = w->next)
+    for (const struct sandbox_proc *w = p->workers; w; w = w->next)
         n += !w->exited;
     return n;
 }
@@ -398,7 +398,7 @@ static void refill(struct sandbox_pool *p)
 
 /* Refills at once only when the idle workers do not cover the waiting
  * leases; otherwise the replacement of a leased worker is forked when it is
- * released (sandbox_worker_release). Forking (~110 us) and starting a worker
+ * released (sandbox_proc_release). Forking (~110 us) and starting a worker
  * (~400 us of CPU) while the call it replaces runs made them compete for the
  * cores: on 2 cores, p50 of a trivial call 674 -> 498 us back to back and
  * 952 -> 408 us with calls 5 ms apart once deferred. */
@@ -414,7 +414,7 @@ static void burst_timeout(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
     uint64_t now = uv_now(p->loop), next = 0;
-    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+    for (struct sandbox_proc *w = p->workers; w; w = w->next) {
         if (w->burst_until && w->burst_until <= now)
             end_burst(w);
         else if (w->burst_until && (next == 0 || w->burst_until < next))
@@ -424,7 +424,7 @@ static void burst_timeout(uv_timer_t *t)
         uv_timer_start(&p->burst, burst_timeout, next - now, 0);
 }
 
-static void start_burst(struct sandbox_worker *w)
+static void start_burst(struct sandbox_proc *w)
 {
     struct sandbox_pool *p = w->pool;
     w->burst_until = uv_now(p->loop) + SANDBOX_POOL_BURST_MS;
@@ -444,12 +444,12 @@ static struct sandbox_lease *pop_lease(struct sandbox_pool *p)
 }
 
 /* The worker kept for this principal that has waited least (warmest), or NULL. */
-static struct sandbox_worker *kept_for(struct sandbox_pool *p, uint64_t principal)
+static struct sandbox_proc *kept_for(struct sandbox_pool *p, uint64_t principal)
 {
-    struct sandbox_worker *found = NULL;
+    struct sandbox_proc *found = NULL;
     if (principal == 0)
         return NULL;
-    for (struct sandbox_worker *w = p->kept; w; w = w->next_idle)
+    for (struct sandbox_proc *w = p->kept; w; w = w->next_idle)
         if (w->principal == principal)
             found = w;
     return found;
@@ -459,7 +459,7 @@ static struct sandbox_worker *kept_for(struct sandbox_pool *p, uint64_t principa
  * ended (it died while idle: killed, or with its zygote, before we read its
  * EOF) and holds no bytes (an idle worker has nothing to say). One recv with
  * MSG_PEEK per lease, against a run sent to a process that is gone. */
-static int still_there(struct sandbox_worker *w)
+static int still_there(struct sandbox_proc *w)
 {
     uv_os_fd_t fd;
     char c;
@@ -469,7 +469,7 @@ static int still_there(struct sandbox_worker *w)
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
 }
 
-static void hand_over(struct sandbox_lease *l, struct sandbox_worker *w)
+static void hand_over(struct sandbox_lease *l, struct sandbox_proc *w)
 {
     remove_idle(w);
     w->leased = 1;
@@ -488,7 +488,7 @@ static void deliver_kept(struct sandbox_pool *p)
     struct sandbox_lease **pp = &p->leases, *prev = NULL;
     while (*pp && p->kept) {
         struct sandbox_lease *l = *pp;
-        struct sandbox_worker *w = kept_for(p, l->principal);
+        struct sandbox_proc *w = kept_for(p, l->principal);
         if (w && !still_there(w)) {
             retire(w);
             continue; /* this lease again: another kept worker, or none */
@@ -527,7 +527,7 @@ static void evict_for_leases(struct sandbox_pool *p)
     if (p->cfg.max_workers == 0 || p->closing)
         return;
     unsigned live = p->spawning, ending = 0;
-    for (const struct sandbox_worker *w = p->workers; w; w = w->next) {
+    for (const struct sandbox_proc *w = p->workers; w; w = w->next) {
         live += !w->exited;
         ending += !w->exited && w->released;
     }
@@ -625,35 +625,35 @@ unsigned sandbox_pool_kept(const struct sandbox_pool *p)
 
 /* --- the worker handle API ------------------------------------------------------------------- */
 
-void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,
+void sandbox_proc_attach(struct sandbox_proc *w, const struct sandbox_proc_events *ev,
                            void *ud)
 {
     w->ev = ev;
     w->ud = ud;
 }
 
-int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len)
+int sandbox_proc_send(struct sandbox_proc *w, const char *data, size_t len)
 {
     if (w->eof || w->closing)
         return UV_EPIPE;
     return write_copy((uv_stream_t *) &w->pipe, data, len);
 }
 
-void sandbox_worker_kill(struct sandbox_worker *w)
+void sandbox_proc_kill(struct sandbox_proc *w)
 {
     char cmd[32];
     snprintf(cmd, sizeof cmd, "kill %d\n", w->pid);
     ctl_send(w->pool, cmd);
 }
 
-void sandbox_worker_release(struct sandbox_worker *w)
+void sandbox_proc_release(struct sandbox_proc *w)
 {
     struct sandbox_pool *p = w->pool;
     w->released = 1;
     w->ev = NULL;
     end_burst(w);
     if (!w->eof || !w->exited)
-        sandbox_worker_kill(w);
+        sandbox_proc_kill(w);
     worker_settle(w);
     refill(p); /* the replacement deferred by refill_if_short */
 }
@@ -664,12 +664,12 @@ static void sweep(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
     uint64_t now = uv_now(p->loop), next = 0;
-    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+    for (struct sandbox_proc *w = p->workers; w; w = w->next) {
         if (w->kill_at == 0 || (w->eof && w->exited))
             continue;
         if (w->kill_at <= now) {
             w->kill_at = 0;
-            sandbox_worker_kill(w);
+            sandbox_proc_kill(w);
         } else if (next == 0 || w->kill_at < next) {
             next = w->kill_at;
         }
@@ -678,7 +678,7 @@ static void sweep(uv_timer_t *t)
         uv_timer_start(&p->sweep, sweep, next - now, 0);
 }
 
-void sandbox_worker_release_finished(struct sandbox_worker *w)
+void sandbox_proc_release_finished(struct sandbox_proc *w)
 {
     struct sandbox_pool *p = w->pool;
     w->released = 1;
@@ -702,24 +702,24 @@ void sandbox_worker_release_finished(struct sandbox_worker *w)
     refill(p);
 }
 
-int sandbox_worker_pid(const struct sandbox_worker *w)
+int sandbox_proc_pid(const struct sandbox_proc *w)
 {
     return w->pid;
 }
 
-int sandbox_worker_died_externally(const struct sandbox_worker *w)
+int sandbox_proc_died_externally(const struct sandbox_proc *w)
 {
     return w->unread || w->orphaned;
 }
 
-int sandbox_worker_run_begins(struct sandbox_worker *w)
+int sandbox_proc_run_begins(struct sandbox_proc *w)
 {
     w->runs++;
     w->may_keep = w->principal != 0 && w->pool->cfg.max_runs > 1 && w->runs < w->pool->cfg.max_runs;
     return w->may_keep;
 }
 
-unsigned sandbox_worker_runs(const struct sandbox_worker *w)
+unsigned sandbox_proc_runs(const struct sandbox_proc *w)
 {
     return w->runs;
 }
@@ -728,11 +728,11 @@ unsigned sandbox_worker_runs(const struct sandbox_worker *w)
 
 /* Ends a kept worker as a finished one: our end of its socket closes, and
  * the worker, waiting for its next run, exits at that EOF. */
-static void retire(struct sandbox_worker *w)
+static void retire(struct sandbox_proc *w)
 {
     remove_idle(w);
     w->leased = 1;
-    sandbox_worker_release_finished(w);
+    sandbox_proc_release_finished(w);
 }
 
 /* Retires the kept workers whose idle period ended; re-arms for the next. */
@@ -746,11 +746,11 @@ static void keep_timeout(uv_timer_t *t)
         uv_timer_start(&p->keep, keep_timeout, p->kept->kept_until - now, 0);
 }
 
-void sandbox_worker_keep(struct sandbox_worker *w)
+void sandbox_proc_keep(struct sandbox_proc *w)
 {
     struct sandbox_pool *p = w->pool;
     if (!w->may_keep || w->principal == 0 || w->eof || w->exited || w->closing || p->closing) {
-        sandbox_worker_release_finished(w);
+        sandbox_proc_release_finished(w);
         return;
     }
     w->ev = NULL;
@@ -778,7 +778,7 @@ void sandbox_pool_renew(struct sandbox_pool *p, uint64_t principal)
 {
     while (p->idle)
         retire(p->idle);
-    for (struct sandbox_worker *w = p->kept, *next; w; w = next) {
+    for (struct sandbox_proc *w = p->kept, *next; w; w = next) {
         next = w->next_idle;
         if (principal != 0 && w->principal == principal)
             retire(w);
@@ -790,12 +790,12 @@ void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal)
 {
     if (principal == 0)
         return;
-    for (struct sandbox_worker *w = p->workers; w; w = w->next) {
+    for (struct sandbox_proc *w = p->workers; w; w = w->next) {
         if (w->principal != principal)
             continue;
         w->principal = 0; /* a worker still leased is not kept after its run */
     }
-    for (struct sandbox_worker *w = p->kept, *next; w; w = next) {
+    for (struct sandbox_proc *w = p->kept, *next; w; w = next) {
         next = w->next_idle;
         if (w->principal == 0)
             retire(w);
@@ -824,7 +824,7 @@ static void zygote_message(struct sandbox_pool *p, const char *line)
         worker_arrived(p, pid);
     } else if (sscanf(line, "{\"t\":\"exit\",\"pid\":%d,\"code\":%d,\"signal\":%d}", &pid, &code,
                       &sig) == 3) {
-        struct sandbox_worker *w = find_worker(p, pid);
+        struct sandbox_proc *w = find_worker(p, pid);
         colocate_forget(pid);
         if (w) {
             w->exited = 1;
@@ -905,7 +905,7 @@ static void zygote_lost(struct sandbox_pool *p)
     p->zygote_lost = 1;
     p->zygote_ready = 0;
     p->spawning = 0;
-    for (struct sandbox_worker *w = p->workers, *next; w; w = next) {
+    for (struct sandbox_proc *w = p->workers, *next; w; w = next) {
         next = w->next; /* worker_settle may free w */
         if (!w->exited) {
             w->exited = 1;
@@ -1053,7 +1053,7 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     p->close_cb = cb;
     p->close_ud = ud;
     deliver(&p->deliver);
-    for (struct sandbox_worker *w = p->workers, *next; w; w = next) {
+    for (struct sandbox_proc *w = p->workers, *next; w; w = next) {
         next = w->next;
         if (w->pipe_closed) { /* waiting for an exit report that may never come */
             free_worker(w);
@@ -1068,7 +1068,7 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     }
     p->idle = p->idle_tail = NULL; /* every worker is closing */
     p->nidle = 0;
-    for (struct sandbox_worker *w = p->workers; w; w = w->next)
+    for (struct sandbox_proc *w = p->workers; w; w = w->next)
         w->kept = 0;
     p->kept = p->kept_tail = NULL;
     p->nkept = 0;

@@ -12,8 +12,10 @@
 #include <uv.h>
 
 struct sandbox_pool;
-struct sandbox_worker;
 struct sandbox_lease;
+/* The host's handle of one worker process it leased (sandbox_proc_*), not
+ * to be confused with the worker's own code (sandbox/worker/). */
+struct sandbox_proc;
 
 struct sandbox_pool_config {
     const char *exe;              /* the zygote executable, run with __zygote (zygote_cmd_exe) */
@@ -60,9 +62,9 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
  * handles are closed. */
 void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud);
 
-/* Called with a worker (owned by the caller until sandbox_worker_release) or
+/* Called with a worker (owned by the caller until sandbox_proc_release) or
  * with NULL and a reason. */
-typedef void sandbox_lease_cb(void *ud, struct sandbox_worker *w, const char *error);
+typedef void sandbox_lease_cb(void *ud, struct sandbox_proc *w, const char *error);
 
 /* Leases an idle worker: cb runs later (never inside this call) once one is
  * ready. The returned handle can cancel a lease still waiting. */
@@ -109,58 +111,58 @@ unsigned sandbox_pool_idle(const struct sandbox_pool *p);
  * that left a line unfinished, with that line's bytes so far, from its
  * first (the same bytes again, and more, at the next call; they may have
  * moved): the owner may check a message as it arrives, and release the
- * worker (sandbox_worker_release) as soon as it is over a limit. Each
+ * worker (sandbox_proc_release) as soon as it is over a limit. Each
  * read adds at most 64 KiB. */
-struct sandbox_worker_events {
-    void (*line)(void *ud, struct sandbox_worker *w, char *line, size_t len);
-    void (*gone)(void *ud, struct sandbox_worker *w, int code, int signal);
-    void (*partial)(void *ud, struct sandbox_worker *w, const char *data, size_t len);
+struct sandbox_proc_events {
+    void (*line)(void *ud, struct sandbox_proc *w, char *line, size_t len);
+    void (*gone)(void *ud, struct sandbox_proc *w, int code, int signal);
+    void (*partial)(void *ud, struct sandbox_proc *w, const char *data, size_t len);
 };
 
-void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,
+void sandbox_proc_attach(struct sandbox_proc *w, const struct sandbox_proc_events *ev,
                            void *ud);
 
 /* Writes bytes to the worker: what its socket takes at once, the rest copied
  * and queued. Returns 0 or a negative libuv error (UV_EPIPE: the worker is
  * gone and got none of these bytes). */
-int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len);
+int sandbox_proc_send(struct sandbox_proc *w, const char *data, size_t len);
 
 /* Asks the zygote to SIGKILL the worker; `gone` follows. */
-void sandbox_worker_kill(struct sandbox_worker *w);
+void sandbox_proc_kill(struct sandbox_proc *w);
 
 /* The caller is done: kills the worker if it still runs, drops the events,
  * frees it once its channel is closed, and tops the pool up (a lease that
  * left idle workers behind defers its replacement to this point). */
-void sandbox_worker_release(struct sandbox_worker *w);
+void sandbox_proc_release(struct sandbox_proc *w);
 
-/* Like sandbox_worker_release, for a worker that sent its last message
+/* Like sandbox_proc_release, for a worker that sent its last message
  * (`done`) and exits by itself: closes our end of its socket at once (the
  * worker exits at that EOF) and sends no kill (one zygote wake-up and two
  * system calls less per call); a worker whose exit report has not arrived
  * SANDBOX_FINISH_GRACE_MS later is killed as usual. */
 #define SANDBOX_FINISH_GRACE_MS 250
-void sandbox_worker_release_finished(struct sandbox_worker *w);
+void sandbox_proc_release_finished(struct sandbox_proc *w);
 
-int sandbox_worker_pid(const struct sandbox_worker *w);
+int sandbox_proc_pid(const struct sandbox_proc *w);
 
 /* 1 when the worker's end came from outside what it ran: its channel ended
  * with bytes we sent it still unread (the kernel reports ECONNRESET for a
  * socket whose peer closed with data in its receive queue), or its zygote
  * died first (it dies with it: PR_SET_PDEATHSIG). Valid in `gone`. */
-int sandbox_worker_died_externally(const struct sandbox_worker *w);
+int sandbox_proc_died_externally(const struct sandbox_proc *w);
 
 /* Counts a run about to be sent to a leased worker and says whether the
  * worker may be kept for its principal after it (reuse on, a principal,
  * under the run cap): the run message then asks the worker to stay. */
-int sandbox_worker_run_begins(struct sandbox_worker *w);
+int sandbox_proc_run_begins(struct sandbox_proc *w);
 
-/* Runs sent to this worker so far (sandbox_worker_run_begins). */
-unsigned sandbox_worker_runs(const struct sandbox_worker *w);
+/* Runs sent to this worker so far (sandbox_proc_run_begins). */
+unsigned sandbox_proc_runs(const struct sandbox_proc *w);
 
 /* For a worker whose `done` said it stays (and whose run was begun with
  * reuse allowed): keeps it idle for its principal until its next lease, the
  * idle period, the principal's end or eviction; otherwise behaves as
- * sandbox_worker_release_finished. The caller must not use w afterwards. */
-void sandbox_worker_keep(struct sandbox_worker *w);
+ * sandbox_proc_release_finished. The caller must not use w afterwards. */
+void sandbox_proc_keep(struct sandbox_proc *w);
 
 #endif

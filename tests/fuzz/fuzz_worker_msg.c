@@ -23,8 +23,8 @@ struct sandbox_lease {
     sandbox_lease_cb *cb;
     void *ud;
 };
-struct sandbox_worker {
-    const struct sandbox_worker_events *ev;
+struct sandbox_proc {
+    const struct sandbox_proc_events *ev;
     void *ud;
     int killed, released;
 };
@@ -32,7 +32,7 @@ struct sandbox_worker {
 static struct sandbox_pool pool;
 static struct sandbox_lease the_lease;
 static int lease_pending;
-static struct sandbox_worker worker;
+static struct sandbox_proc worker;
 
 struct sandbox_lease *sandbox_pool_lease(struct sandbox_pool *p, sandbox_lease_cb *cb, void *ud)
 {
@@ -45,15 +45,15 @@ struct sandbox_lease *sandbox_pool_lease_for(struct sandbox_pool *p, uint64_t pr
 {
     return sandbox_pool_lease(p, cb, ud);
 }
-int sandbox_worker_run_begins(struct sandbox_worker *w)
+int sandbox_proc_run_begins(struct sandbox_proc *w)
 {
     return 0; /* never kept: each input is one execution */
 }
-unsigned sandbox_worker_runs(const struct sandbox_worker *w)
+unsigned sandbox_proc_runs(const struct sandbox_proc *w)
 {
     return 1;
 }
-void sandbox_worker_keep(struct sandbox_worker *w)
+void sandbox_proc_keep(struct sandbox_proc *w)
 {
     w->released = 1;
 }
@@ -65,13 +65,13 @@ uv_loop_t *sandbox_pool_loop(const struct sandbox_pool *p)
 {
     return (uv_loop_t *) &p->loop;
 }
-void sandbox_worker_attach(struct sandbox_worker *w, const struct sandbox_worker_events *ev,
+void sandbox_proc_attach(struct sandbox_proc *w, const struct sandbox_proc_events *ev,
                            void *ud)
 {
     w->ev = ev;
     w->ud = ud;
 }
-int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len)
+int sandbox_proc_send(struct sandbox_proc *w, const char *data, size_t len)
 {
     FUZZ_CHECK(!w->released, "send to a released worker");
     FUZZ_CHECK(len > 0 && data[len - 1] == '\n', "message to the worker is not a line");
@@ -80,23 +80,23 @@ int sandbox_worker_send(struct sandbox_worker *w, const char *data, size_t len)
     cJSON_Delete(j);
     return 0;
 }
-void sandbox_worker_kill(struct sandbox_worker *w)
+void sandbox_proc_kill(struct sandbox_proc *w)
 {
     w->killed = 1;
 }
-void sandbox_worker_release(struct sandbox_worker *w)
+void sandbox_proc_release(struct sandbox_proc *w)
 {
     w->released = 1;
 }
-void sandbox_worker_release_finished(struct sandbox_worker *w)
+void sandbox_proc_release_finished(struct sandbox_proc *w)
 {
     w->released = 1;
 }
-int sandbox_worker_pid(const struct sandbox_worker *w)
+int sandbox_proc_pid(const struct sandbox_proc *w)
 {
     return 4242;
 }
-int sandbox_worker_died_externally(const struct sandbox_worker *w)
+int sandbox_proc_died_externally(const struct sandbox_proc *w)
 {
     return 0; /* never retried: each input is one attempt */
 }

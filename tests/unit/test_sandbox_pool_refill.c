@@ -21,7 +21,7 @@
 struct fixture {
     uv_loop_t loop;
     struct sandbox_pool *pool;
-    struct sandbox_worker *leased[4];
+    struct sandbox_proc *leased[4];
     int nleased, closed;
 };
 
@@ -31,7 +31,7 @@ static const char *zygote_exe(void)
     return bin && *bin ? bin : "build/mcp-codemode";
 }
 
-static void on_lease(void *ud, struct sandbox_worker *w, const char *error)
+static void on_lease(void *ud, struct sandbox_proc *w, const char *error)
 {
     struct fixture *f = ud;
     assert_null(error);
@@ -121,7 +121,7 @@ static void test_replacement_waits_for_release(void **state)
     lease(f);
     run_for(f, 300); /* a replacement forked at lease time would arrive here */
     assert_int_equal(sandbox_pool_idle(f->pool), 1);
-    sandbox_worker_release(f->leased[0]);
+    sandbox_proc_release(f->leased[0]);
     assert_int_equal(wait_idle(f, 2), 2);
 }
 
@@ -136,8 +136,8 @@ static void lease_two(struct fixture *f)
 /* Releases the two leased workers and lets their replacements arrive. */
 static void release_two(struct fixture *f)
 {
-    sandbox_worker_release(f->leased[0]);
-    sandbox_worker_release(f->leased[1]);
+    sandbox_proc_release(f->leased[0]);
+    sandbox_proc_release(f->leased[1]);
     run_for(f, 300);
 }
 
@@ -152,7 +152,7 @@ static void test_empty_pool_refills_at_once(void **state)
     assert_int_equal(sandbox_pool_idle(f->pool), 2); /* no overshoot */
 }
 
-static void ignore_lease(void *ud, struct sandbox_worker *w, const char *error)
+static void ignore_lease(void *ud, struct sandbox_proc *w, const char *error)
 {
     (void) ud;
     (void) error;
@@ -192,8 +192,8 @@ static void test_no_surplus_after_an_early_call_is_kept(void **state)
     assert_int_equal(f->nleased, 1);
     assert_int_equal(wait_idle(f, 2), 2);
     run_for(f, 300); /* every worker forked has arrived by now */
-    assert_int_equal(sandbox_worker_run_begins(f->leased[0]), 1);
-    sandbox_worker_keep(f->leased[0]);
+    assert_int_equal(sandbox_proc_run_begins(f->leased[0]), 1);
+    sandbox_proc_keep(f->leased[0]);
     assert_int_equal(sandbox_pool_kept(f->pool), 1);
     run_for(f, 300);
     assert_int_equal(sandbox_pool_idle(f->pool), 1);
@@ -229,7 +229,7 @@ static void test_worker_holds_only_its_descriptors(void **state)
         skip();
     assert_int_equal(wait_idle(f, 2), 2);
     lease(f);
-    int pid = sandbox_worker_pid(f->leased[0]);
+    int pid = sandbox_proc_pid(f->leased[0]);
     char fds[1024], want[256], rest[1024];
     snprintf(want, sizeof want, "4=/proc/%d/pagemap 5=/memfd:mcp-codemode-template (deleted)", pid);
     unsigned long inode;
@@ -242,7 +242,7 @@ static void test_worker_holds_only_its_descriptors(void **state)
     }
     if (!ok)
         fail_msg("the worker holds: %s (want 3=socket:[...] %s, nothing more)", fds, want);
-    sandbox_worker_release(f->leased[0]);
+    sandbox_proc_release(f->leased[0]);
 }
 
 int main(void)
