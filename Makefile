@@ -43,7 +43,11 @@ SRC_DIRS := common transport mcp-server sandbox tools
 rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))
 ALL_SRCS := $(sort $(call rwildcard,$(SRC_DIRS),*.c))
 ALL_HDRS := $(sort $(call rwildcard,$(SRC_DIRS),*.h))
-LIB_SRCS := $(filter-out mcp-server/main.c mcp-server/sandbox_main.c,$(ALL_SRCS))
+LIB_SRCS := $(filter-out mcp-server/main.c sandbox/worker/main.c,$(ALL_SRCS))
+# What the worker image (mcp-codemode-sandbox) may link: the worker side of
+# sandbox/, the wire (sandbox/ipc.c) and common/. A worker-side file that
+# calls into the host fails to link the image.
+WORKER_SRCS := $(filter sandbox/worker/% sandbox/lower/% sandbox/ipc.c common/%,$(LIB_SRCS))
 LLHTTP_OBJS := $(B)/llhttp/api.o $(B)/llhttp/http.o $(B)/llhttp/llhttp.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(B)/obj/gen/prelude_lazy_js.o $(LLHTTP_OBJS)
 PRELUDE  := $(sort $(wildcard sandbox/prelude/*.js))
@@ -96,18 +100,33 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c
 
 $(B)/libmcpcodemode.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
+$(B)/libmcpcodemode-worker.a: $(WORKER_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/prelude_js.o $(B)/obj/gen/prelude_lazy_js.o
+	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(B)/obj/mcp-server/main.o $(DUK_OBJ) $(B)/libmcpcodemode.a | $(SANDBOX_BIN)
+# The trust boundary (docs/architecture.md): code that runs inside the worker
+# includes nothing of the host's: no libuv, no tools/, transport/,
+# mcp-server/ or sandbox/host/ header. A file that does fails the build.
+BOUNDARY_FILES := $(wildcard sandbox/worker/*.[ch] sandbox/lower/*.[ch] sandbox/ipc.[ch])
+$(B)/boundary.ok: $(BOUNDARY_FILES)
+	@mkdir -p $(dir $@)
+	@bad=$$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](uv\.h|uv/|tools/|transport/|mcp-server/|sandbox/host/)' $(BOUNDARY_FILES)); \
+	if [ -n "$$bad" ]; then \
+		echo "$$bad"; \
+		echo "boundary: code that runs in the sandbox worker must not include the host's headers (libuv, tools/, transport/, mcp-server/, sandbox/host/)" >&2; \
+		exit 1; \
+	fi; touch $@
+
+$(BIN): $(B)/obj/mcp-server/main.o $(DUK_OBJ) $(B)/libmcpcodemode.a | $(SANDBOX_BIN) $(B)/boundary.ok
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The zygote image the server starts from next to itself: the same library
 # without libuv and libcurl, so that every worker fork copies ~36 mappings,
-# not ~205 (mcp-server/sandbox_main.c). Without it the server runs itself.
+# not ~205 (sandbox/worker/main.c). Without it the server runs itself.
 # libseccomp is linked in statically: each shared library is five
 # more mappings that every fork copies and every exit tears down (~1-1.5 us
 # per mapping per worker, measured in a fork-exit loop).
 SANDBOX_STATIC_LIBS := -Wl,-Bstatic -lseccomp -Wl,-Bdynamic -lm
-$(SANDBOX_BIN): $(B)/obj/mcp-server/sandbox_main.o $(DUK_OBJ) $(B)/libmcpcodemode.a
+$(SANDBOX_BIN): $(B)/obj/sandbox/worker/main.o $(DUK_OBJ) $(B)/libmcpcodemode-worker.a | $(B)/boundary.ok
 	$(CC) $(LDFLAGS) -Wl,-z,now -o $@ $^ $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson) $(SANDBOX_STATIC_LIBS)
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -87,8 +87,7 @@ static int parse_command(const char *word, struct cli *out)
         const char *name;
         enum cli_command cmd;
     } cmds[] = {{"serve", CLI_SERVE}, {"run", CLI_RUN},     {"lower", CLI_LOWER},
-                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"skills", CLI_SKILLS},
-                {"__zygote", CLI_ZYGOTE}};
+                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"skills", CLI_SKILLS}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(word, cmds[i].name) == 0) {
             out->cmd = cmds[i].cmd;
@@ -209,19 +208,6 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
             if ((v = take_value(argc, argv, &i, eq)) == NULL)
                 goto missing;
             out->config_path = v;
-            continue;
-        }
-        if (out->cmd == CLI_ZYGOTE) {
-            if ((v = take_value(argc, argv, &i, eq)) == NULL)
-                goto missing;
-            if (!strncmp(a, "--worker-as", nlen))
-                out->worker_as = strtoull(v, NULL, 10);
-            else if (!strncmp(a, "--worker-cpu", nlen))
-                out->worker_cpu = (unsigned) strtoul(v, NULL, 10);
-            else if (!strncmp(a, "--host-pid", nlen))
-                out->host_pid = atoi(v);
-            else if (!strncmp(a, "--log-level", nlen))
-                out->log_level = v;
             continue;
         }
         const char **slot = out->cmd == CLI_SKILLS ? skill_flag(out, a, nlen) : NULL;

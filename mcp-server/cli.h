@@ -14,8 +14,7 @@ enum cli_command {
     CLI_CHECK,
     CLI_SKILLS,
     CLI_VERSION,
-    CLI_HELP,
-    CLI_ZYGOTE /* hidden: the sandbox zygote */
+    CLI_HELP
 };
 
 #define CLI_MAX_OVERRIDES 32
@@ -36,11 +35,6 @@ struct cli {
     struct {
         const char *action, *name, *description, *schema_file;
     } skill;
-    /* zygote only */
-    unsigned long long worker_as;
-    unsigned worker_cpu;
-    int host_pid;
-    const char *log_level;
 };
 
 /* Parses argv. Returns 0, or -1 with a message in err (for exit status 2). */

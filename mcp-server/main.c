@@ -6,10 +6,11 @@
 #include "mcp-server/config/config.h"
 #include "mcp-server/skills_cmd.h"
 #include "mcp-server/version.h"
-#include "mcp-server/zygote_cmd.h"
+#include "sandbox/host/image.h"
 #include "sandbox/worker/engine.h"
 #include "sandbox/lower/lower.h"
 #include "sandbox/worker/seccomp.h"
+#include "sandbox/worker/zygote_args.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
@@ -171,7 +172,7 @@ static int with_config(const struct cli *cli)
         return 2;
     }
     char *self = self_exe();
-    char *exe = self ? zygote_cmd_exe(self) : NULL; /* what the pool starts as its zygote */
+    char *exe = self ? sandbox_image_path(self) : NULL; /* what the pool starts as its zygote */
     free(self);
     int rc = 0;
     if (exe == NULL) {
@@ -211,15 +212,21 @@ int main(int argc, char **argv)
     /* libuv's allocations fail like ours: logged, then abort (common/alloc.h). */
     uv_replace_allocator(xmalloc, xrealloc, xcalloc, free);
     signal(SIGPIPE, SIG_IGN);
-    struct cli cli;
     char err[256];
+    if (sandbox_zygote_args_match(argc, argv)) { /* the pool runs this binary as its zygote */
+        struct sandbox_zygote_args z;
+        if (sandbox_zygote_args_parse(argc, argv, &z, err, sizeof err) != 0) {
+            fprintf(stderr, "mcp-codemode: %s\n", err);
+            return 2;
+        }
+        return sandbox_zygote_run(&z);
+    }
+    struct cli cli;
     if (cli_parse(argc, argv, &cli, err, sizeof err) != 0) {
         fprintf(stderr, "mcp-codemode: %s\n", err);
         return 2;
     }
     switch (cli.cmd) {
-    case CLI_ZYGOTE:
-        return zygote_cmd_run(&cli);
     case CLI_HELP:
         cli_usage(stdout);
         return 0;

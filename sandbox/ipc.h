@@ -1,7 +1,7 @@
 /* The wire between the host and a worker (shared by sandbox/host/ and
  * sandbox/worker/, and nothing else): the message catalogue, the descriptor
- * numbers a worker has, its exit codes, and which host calls count against
- * a run's call limit. Newline-delimited compact JSON over one socket
+ * numbers a worker has, its exit codes, which host calls count against a
+ * run's call limit, and the tag of a build. Newline-delimited compact JSON over one socket
  * (docs/architecture.md):
  *   host -> worker  {"t":"run",...,"reuse":true?} {"t":"result","id":N,"ok":true,"value":V}
  *                   {"t":"result","id":N,"ok":false,"error":E} {"t":"cancel"}
@@ -43,5 +43,9 @@ static inline int sandbox_call_counts(const char *op)
 {
     return strcmp(op, "search") != 0 && strcmp(op, "describe") != 0;
 }
+
+/* What both executables of one build carry (sandbox/ipc.c), so that the host
+ * starts only a sandbox image of its own build (sandbox/host/image.h). */
+extern const char sandbox_build_tag[];
 
 #endif

@@ -18,7 +18,7 @@ struct sandbox_lease;
 struct sandbox_proc;
 
 struct sandbox_pool_config {
-    const char *exe;              /* the zygote executable, run with __zygote (zygote_cmd_exe) */
+    const char *exe;              /* the zygote executable, run with __zygote (sandbox/host/image.h) */
     unsigned size;                /* idle workers kept ready */
     uint64_t address_space_bytes; /* worker RLIMIT_AS (0 = none) */
     unsigned cpu_seconds;         /* worker RLIMIT_CPU backstop (0 = none) */

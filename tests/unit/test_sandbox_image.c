@@ -1,4 +1,4 @@
-/* Unit tests for mcp-server/zygote_cmd.c: which executable the pool starts
+/* Unit tests for sandbox/host/image.c: which executable the pool starts
  * as its zygote (mcp-codemode-sandbox next to the binary when it is there,
  * executable and from the same build, else the binary itself). */
 #include <setjmp.h>
@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "mcp-server/zygote_cmd.h"
+#include "sandbox/host/image.h"
+#include "sandbox/ipc.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 
 static void expect_exe(const char *exe, const char *want)
 {
-    char *got = zygote_cmd_exe(exe);
+    char *got = sandbox_image_path(exe);
     assert_string_equal(got, want);
     free(got);
 }
@@ -40,7 +41,7 @@ static void make_file(const char *path, mode_t mode, const char *tag)
 
 static void touch(const char *path, mode_t mode)
 {
-    make_file(path, mode, zygote_cmd_build_tag);
+    make_file(path, mode, sandbox_build_tag);
 }
 
 static void test_sandbox_image_next_to_the_binary(void **state)
@@ -74,10 +75,10 @@ static void test_image_of_another_build_is_ignored(void **state)
     make_file(image, 0755, "mcp-codemode build 0.0.1 Jan  1 2020 00:00:00"); /* an older one */
     expect_exe(exe, exe);
     char longer[256]; /* ours as a prefix of another tag does not count */
-    snprintf(longer, sizeof longer, "%s.5", zygote_cmd_build_tag);
+    snprintf(longer, sizeof longer, "%s.5", sandbox_build_tag);
     make_file(image, 0755, longer);
     expect_exe(exe, exe);
-    make_file(image, 0755, zygote_cmd_build_tag);
+    make_file(image, 0755, sandbox_build_tag);
     expect_exe(exe, image);
     unlink(image);
     unlink(exe);

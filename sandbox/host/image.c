@@ -1,9 +1,9 @@
-/* The `__zygote` command, shared by the two executables that can serve it
- * (mcp-codemode and mcp-codemode-sandbox), and the choice between them. */
-#include "mcp-server/zygote_cmd.h"
-#include "mcp-server/cli.h"
-#include "mcp-server/version.h"
-#include "sandbox/worker/zygote.h"
+/* Which executable the pool starts as the sandbox zygote: the slim image
+ * mcp-codemode-sandbox next to the server's binary when it is of the same
+ * build, else the server's binary itself (both serve `__zygote`:
+ * sandbox/worker/zygote_args.h). */
+#include "sandbox/host/image.h"
+#include "sandbox/ipc.h"
 #include "common/alloc.h"
 #include "common/log.h"
 
@@ -17,12 +17,8 @@
 
 #define SANDBOX_IMAGE "mcp-codemode-sandbox"
 
-/* The two executables of one build link this same object, so each carries
- * the tag of the other: an image without ours is from another build. */
-const char zygote_cmd_build_tag[] =
-    "mcp-codemode build " MCP_CODEMODE_VERSION " " __DATE__ " " __TIME__;
-
-/* 1 when the file at path contains zygote_cmd_build_tag. */
+/* 1 when the file at path contains sandbox_build_tag (an image without
+ * ours is from another build). */
 static int same_build(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -36,26 +32,13 @@ static int same_build(const char *path)
     close(fd);
     if (m == MAP_FAILED)
         return 0;
-    int found = memmem(m, (size_t) st.st_size, zygote_cmd_build_tag,
-                       sizeof zygote_cmd_build_tag) != NULL;
+    int found = memmem(m, (size_t) st.st_size, sandbox_build_tag,
+                       strlen(sandbox_build_tag) + 1) != NULL; /* its NUL too */
     munmap(m, (size_t) st.st_size);
     return found;
 }
 
-int zygote_cmd_run(const struct cli *cli)
-{
-    enum log_level level = LOG_WARNING;
-    if (cli->log_level)
-        log_level_parse(cli->log_level, &level);
-    log_set_level(level);
-    struct sandbox_worker_config wc = {cli->worker_as, cli->worker_cpu, NULL};
-#if defined(__SANITIZE_ADDRESS__)
-    wc.address_space_bytes = 0;
-#endif
-    return sandbox_zygote_main(STDIN_FILENO, &wc, cli->host_pid);
-}
-
-char *zygote_cmd_exe(const char *exe)
+char *sandbox_image_path(const char *exe)
 {
     const char *slash = strrchr(exe, '/');
     size_t dir = slash ? (size_t) (slash - exe) + 1 : 0;
