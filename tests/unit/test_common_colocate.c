@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "common/colocate.h"
-#include "sh_line.h"
-#include "sleeper.h"
+#include "support/sh_line.h"
+#include "support/sleeper.h"
 
 #include <sched.h>
 #include <stdio.h>

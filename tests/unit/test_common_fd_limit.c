@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "common/fd_limit.h"
-#include "sh_line.h"
-#include "sleeper.h"
+#include "support/sh_line.h"
+#include "support/sleeper.h"
 
 #include <signal.h>
 #include <stdio.h>

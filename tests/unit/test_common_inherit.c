@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "common/inherit.h"
-#include "sh_line.h"
+#include "support/sh_line.h"
 
 #include <fcntl.h>
 #include <stdio.h>

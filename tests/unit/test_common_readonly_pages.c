@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "pagemap.h"
+#include "support/pagemap.h"
 #include "common/readonly_pages.h"
 
 /* 192 KB of never-executed code and of constant data, each 64 KB aligned:

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "mcp-server/config/config.h"
-#include "tests/unit/config_file.h"
+#include "support/config_file.h"
 #include "tools/policy/audit.h"
 
 #include <limits.h>

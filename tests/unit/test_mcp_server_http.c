@@ -14,7 +14,7 @@
 #include "mcp-server/http/internal.h"
 #include "tools/registry.h"
 
-#include "http_test_client.h"
+#include "support/http_test_client.h"
 
 #include <stdio.h>
 #include <stdlib.h>

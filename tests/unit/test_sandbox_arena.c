@@ -16,7 +16,7 @@
 #include "sandbox/worker/arena.h"
 #include "sandbox/worker/engine.h"
 #include "sandbox/worker/limits.h"
-#include "engine_run.h"
+#include "support/engine_run.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "pagemap.h"
+#include "support/pagemap.h"
 #include "sandbox/worker/warm_pages.h"
 
 #include <signal.h>

@@ -18,7 +18,7 @@
 #include "sandbox/worker/engine.h"
 #include "sandbox/worker/limits.h"
 #include "sandbox/worker/zone.h"
-#include "engine_run.h"
+#include "support/engine_run.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #include "mcp-server/config/config.h"
 #include "common/alloc.h"
 #include "common/log.h"
-#include "loop_wait.h"
+#include "support/loop_wait.h"
 
 #include <limits.h>
 #include <signal.h>

@@ -18,8 +18,8 @@
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/log.h"
-#include "loop_wait.h"
-#include "node_server.h"
+#include "support/loop_wait.h"
+#include "support/node_server.h"
 
 #include <limits.h>
 #include <signal.h>

@@ -19,7 +19,7 @@
 #include "tools/state/service.h"
 #include "common/json.h"
 #include "common/next_turn.h"
-#include "loop_wait.h"
+#include "support/loop_wait.h"
 
 #include <stdio.h>
 #include <stdlib.h>

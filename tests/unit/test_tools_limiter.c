@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "tools/limiter.h"
-#include "loop_wait.h"
+#include "support/loop_wait.h"
 
 #include <string.h>
 

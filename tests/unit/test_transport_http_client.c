@@ -15,8 +15,8 @@
 #include "transport/sse_parse.h"
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "loop_wait.h"
-#include "node_server.h"
+#include "support/loop_wait.h"
+#include "support/node_server.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

@@ -13,7 +13,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 
-#include "http_test_client.h"
+#include "support/http_test_client.h"
 
 #include <stdio.h>
 #include <stdlib.h>

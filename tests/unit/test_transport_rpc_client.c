@@ -16,7 +16,7 @@
 #include "common/buf.h"
 #include "common/json.h"
 #include "common/log.h"
-#include "loop_wait.h"
+#include "support/loop_wait.h"
 
 #include <signal.h>
 #include <stdio.h>
