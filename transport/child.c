@@ -9,6 +9,7 @@
 #include "common/fd_limit.h"
 #include "common/inherit.h"
 #include "common/log.h"
+#include "common/stream_write.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -19,13 +20,6 @@
 #define STDERR_LINE_MAX 4096
 #define DRAIN_MS        500  /* after exit: how long stdout/stderr may stay open */
 #define EOF_KILL_MS     1000 /* stdout closed but the child runs on: kill it after this */
-
-struct write_req {
-    uv_write_t req;
-    struct transport_child *c;
-    uv_buf_t buf;
-    char data[];
-};
 
 struct transport_child {
     uv_loop_t *loop;
@@ -264,40 +258,24 @@ static void err_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 
 /* --- stdin ------------------------------------------------------------------------------------ */
 
-static void write_done(uv_write_t *req, int status)
+static void written(void *ud, size_t queued, int status)
 {
-    struct write_req *w = (struct write_req *) req;
-    w->c->write_queue -= w->buf.len;
+    struct transport_child *c = ud;
+    c->write_queue -= queued;
     if (status < 0 && status != UV_ECANCELED)
-        log_debug(w->c->name, "write to stdin failed: %s", uv_strerror(status));
-    free(w);
+        log_debug(c->name, "write to stdin failed: %s", uv_strerror(status));
 }
 
 int transport_child_write(struct transport_child *c, const char *data, size_t len)
 {
     if (!c->in_open || c->in_closing || c->exited)
         return UV_EPIPE;
-    /* What the pipe takes at once goes without a copy or a request (uv_try_write
-     * refuses while earlier writes are queued, so the order holds); only the
-     * rest is queued, and counted in write_queue. Errors take the uv_write path. */
-    uv_buf_t now = uv_buf_init((char *) data, (unsigned) len);
-    int n = uv_try_write((uv_stream_t *) &c->in, &now, 1);
-    if (n == (int) len)
-        return 0;
-    if (n > 0) {
-        data += n;
-        len -= (size_t) n;
-    }
-    struct write_req *w = xmalloc(sizeof *w + len);
-    memcpy(w->data, data, len);
-    w->c = c;
-    w->buf = uv_buf_init(w->data, (unsigned) len);
-    int rc = uv_write(&w->req, (uv_stream_t *) &c->in, &w->buf, 1, write_done);
-    if (rc < 0) {
-        free(w);
-        return rc;
-    }
-    c->write_queue += len;
+    /* what the pipe takes at once goes without a copy; the rest is queued,
+     * and counted in write_queue */
+    long n = stream_write((uv_stream_t *) &c->in, (char *) data, len, 0, written, c);
+    if (n < 0)
+        return (int) n;
+    c->write_queue += (size_t) n;
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/stream_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,13 +80,6 @@ struct http_server {
     void *done_ud;
     char date[64];
     time_t date_at;
-};
-
-struct write_req {
-    uv_write_t req;
-    struct conn *c;
-    char *data; /* the whole buffer; buf is what was left to write */
-    uv_buf_t buf;
 };
 
 static char read_buffer[65536]; /* one loop thread: each read is consumed before the next */
@@ -195,12 +189,10 @@ static void conn_finish(struct conn *c)
         c->lingering = 1;
 }
 
-static void write_done(uv_write_t *req, int status)
+static void written(void *ud, size_t queued, int status)
 {
-    struct write_req *w = (struct write_req *) req;
-    struct conn *c = w->c;
-    free(w->data);
-    free(w);
+    struct conn *c = ud;
+    (void) queued;
     c->writes--;
     if (status < 0)
         conn_close(c);
@@ -208,28 +200,9 @@ static void write_done(uv_write_t *req, int status)
         conn_finish(c);
 }
 
-/* Queues bytes [off, len) of data (taken over) behind the writes under way. */
-static int conn_queue(struct conn *c, char *data, size_t off, size_t len)
-{
-    struct write_req *w = xmalloc(sizeof *w);
-    w->c = c;
-    w->data = data;
-    w->buf = uv_buf_init(data + off, (unsigned) (len - off));
-    if (uv_write(&w->req, (uv_stream_t *) &c->tcp, &w->buf, 1, write_done) != 0) {
-        free(data);
-        free(w);
-        conn_close(c);
-        return -1;
-    }
-    c->writes++;
-    return 0;
-}
-
-/* Sends the buffer's bytes (taken over): what the socket takes at once
- * (uv_try_write: no request, no callback, and no epoll_ctl for libuv to stop
- * watching for POLLOUT after each response), the rest queued. uv_try_write
- * refuses while earlier writes are queued, so the order holds. Returns 0 or
- * -1 (connection failing). */
+/* Sends the buffer's bytes (taken over): what the socket takes at once,
+ * the rest queued (common/stream_write.h). Returns 0 or -1 (connection
+ * failing). */
 static int conn_write(struct conn *c, struct buf *b)
 {
     if (c->closing || c->lingering) {
@@ -243,19 +216,14 @@ static int conn_write(struct conn *c, struct buf *b)
         return -1;
     }
     size_t len = b->len;
-    char *data = buf_steal(b);
-    uv_buf_t now = uv_buf_init(data, (unsigned) len);
-    int n = uv_try_write((uv_stream_t *) &c->tcp, &now, 1);
-    if (n == (int) len) {
-        free(data);
-        return 0;
-    }
-    if (n < 0 && n != UV_EAGAIN) {
-        free(data);
+    long n = stream_write((uv_stream_t *) &c->tcp, buf_steal(b), len, 1, written, c);
+    if (n < 0) {
         conn_close(c);
         return -1;
     }
-    return conn_queue(c, data, n > 0 ? (size_t) n : 0, len);
+    if (n > 0)
+        c->writes++;
+    return 0;
 }
 
 static void process_soon(uv_timer_t *t)

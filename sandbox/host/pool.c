@@ -5,6 +5,7 @@
 #include "sandbox/host/pool.h"
 #include "sandbox/host/admission.h"
 #include "common/alloc.h"
+#include "common/stream_write.h"
 #include "common/buf.h"
 #include "common/colocate.h"
 #include "common/inherit.h"
@@ -77,12 +78,6 @@ struct sandbox_pool {
     struct sandbox_admission *admission; /* executions admitted to the workers (pool.h) */
 };
 
-struct write_req {
-    uv_write_t req;
-    uv_buf_t buf;
-    char data[];
-};
-
 static void start_zygote(struct sandbox_pool *p);
 static void maybe_finish_close(struct sandbox_pool *p);
 static void deliver(uv_timer_t *t);
@@ -93,36 +88,12 @@ static void retire(struct sandbox_proc *w);
 
 /* --- writes ------------------------------------------------------------------------ */
 
-static void write_done(uv_write_t *req, int status)
-{
-    (void) status;
-    free(req);
-}
-
-/* Writes at once what the socket takes (uv_try_write: no copy, no request,
- * no completion callback, and no epoll_ctl when libuv later stops watching
- * for POLLOUT); copies and queues only the rest. uv_try_write refuses while
- * earlier writes are queued, so the order holds. Errors are reported as
- * uv_write reports them: its return code, or its callback. */
+/* Writes what the stream takes at once, queues a copy of the rest
+ * (common/stream_write.h). Errors are reported as uv_write reports them. */
 static int write_copy(uv_stream_t *s, const char *data, size_t len)
 {
-    uv_buf_t now = uv_buf_init((char *) data, (unsigned) len);
-    int n = uv_try_write(s, &now, 1);
-    if (n == (int) len)
-        return 0;
-    if (n < 0 && n != UV_EAGAIN && n != UV_ENOSYS)
-        return n; /* the peer is gone (UV_EPIPE): said now, not in a callback */
-    if (n > 0) {
-        data += n;
-        len -= (size_t) n;
-    }
-    struct write_req *w = xmalloc(sizeof *w + len);
-    memcpy(w->data, data, len);
-    w->buf = uv_buf_init(w->data, (unsigned) len);
-    int rc = uv_write(&w->req, s, &w->buf, 1, write_done);
-    if (rc < 0)
-        free(w);
-    return rc;
+    long n = stream_write(s, (char *) data, len, 0, NULL, NULL);
+    return n < 0 ? (int) n : 0;
 }
 
 static void ctl_send(struct sandbox_pool *p, const char *cmd)
