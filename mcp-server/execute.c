@@ -151,7 +151,7 @@ static char *console_text(const struct sandbox_exec_result *r, const char *dropp
     return buf_steal(&b);
 }
 
-static cJSON *stats_object(const struct sandbox_exec_result *r)
+static cJSON *stats_object(const struct mcp_server *server, const struct sandbox_exec_result *r)
 {
     cJSON *s = cJSON_CreateObject();
     cJSON_AddNumberToObject(s, "durationMs", (double) r->duration_ms);
@@ -164,7 +164,7 @@ static cJSON *stats_object(const struct sandbox_exec_result *r)
     const cJSON *unhandled = cJSON_GetObjectItemCaseSensitive(r->stats, "unhandledRejections");
     if (cJSON_IsNumber(unhandled) && unhandled->valuedouble > 0)
         cJSON_AddNumberToObject(s, "unhandledRejections", unhandled->valuedouble);
-    if (getenv("MCP_CODEMODE_TEST_WORKER_STATS") && r->worker_pid) { /* tests of worker reuse */
+    if (server->worker_stats && r->worker_pid) { /* tests of worker reuse */
         cJSON_AddNumberToObject(s, "workerPid", r->worker_pid);
         cJSON_AddNumberToObject(s, "workerRun", r->worker_run);
         const cJSON *pages = cJSON_GetObjectItemCaseSensitive(r->stats, "restoredPages");
@@ -308,7 +308,7 @@ static cJSON *build_result(struct mcp_request *req, const struct sandbox_exec_re
         else if (err)
             cJSON_AddItemToObject(sc, "error", cJSON_Duplicate(err, 1));
         cJSON_AddItemToObject(sc, "logs", logs_array(r, dropped));
-        cJSON_AddItemToObject(sc, "stats", stats_object(r));
+        cJSON_AddItemToObject(sc, "stats", stats_object(req->server, r));
     }
     return res;
 }

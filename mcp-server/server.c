@@ -823,6 +823,7 @@ struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
     s->session = *session;
     s->session.release = NULL;
     s->log_level = -1;
+    s->worker_stats = getenv("MCP_CODEMODE_TEST_WORKER_STATS") != NULL;
     return s;
 }
 

@@ -41,6 +41,8 @@ struct mcp_request {
 struct mcp_server {
     struct mcp_server_config cfg;
     struct mcp_channel session;
+    int worker_stats;           /* MCP_CODEMODE_TEST_WORKER_STATS (tests of worker reuse):
+                                   stats name the worker; read once, when the server is made */
     int legacy;                 /* initialize received */
     enum mcp_revision legacy_rev;
     int initialized;            /* notifications/initialized received */
