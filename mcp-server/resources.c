@@ -4,7 +4,7 @@
  * stash_link.c) are readable by their principal but not listed. */
 #include "mcp-server/server_internal.h"
 #include "mcp-server/stash.h"
-#include "mcp-server/stash_link.h"
+#include "mcp-server/execute/stash_link.h"
 #include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"

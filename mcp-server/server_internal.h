@@ -1,5 +1,7 @@
-/* Internals shared by the files of mcp-server/ that serve requests
- * (server.c dispatch, execute.c for execute_code, resources.c). */
+/* Internals shared by the files of mcp-server/ that serve requests: the
+ * request and the connection (server.c), and what the other files call of
+ * each other (execute/, resources.c, describe.c, skill_tools.c). What
+ * execute/ shares only within itself is in execute/internal.h. */
 #ifndef MCP_SERVER_SERVER_INTERNAL_H
 #define MCP_SERVER_SERVER_INTERNAL_H
 
@@ -92,65 +94,22 @@ void mcp_skill_tools_list(struct mcp_server *s, cJSON *tools);
 char *mcp_skill_tools_code(const struct mcp_server *s, const char *name, const cJSON *arguments);
 int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *arguments);
 
-/* execute.c */
+/* execute/execute.c: execute_code; cancelling an execution. */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);
 void mcp_execute_cancel(struct mcp_execution *e);
-/* The request the execution answers now; the SHA-256 of its code (2026-07-28
- * requests only); moving it to another request r (its approver follows). */
-struct mcp_request *mcp_execute_request(const struct mcp_execution *e);
-const char *mcp_execute_code_sha(const struct mcp_execution *e);
-void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r);
-/* Pauses (on = 1) or resumes (on = 0) e's deadlines while a person decides
- * on an approval (sandbox_exec_pause); pauses and resumes pair up. The
- * execution keeps its worker meanwhile, so pausing fails (-1, nothing
- * paused: the approval is not asked) when as many executions as the
- * sandbox allows wait for a person already (sandbox_admission_hold). */
-int mcp_execute_pause(struct mcp_execution *e, int on);
-
-/* authority.c: execute_code's allow / dryRun / maxToolCalls arguments, the
- * audit log's execution lines, and the dry run's planned calls. */
-struct mcp_authority {
-    char **allow;       /* NULL-terminated grant patterns, or NULL (no grant) */
-    int dry_run;
-    unsigned max_calls; /* the config's limit, or the smaller one asked for */
-};
-/* Reads the arguments (max_calls: the config's limit). Returns 0, or -1
- * with a message for the model in msg; free with mcp_authority_free either way. */
-int mcp_authority_read(const cJSON *arguments, unsigned max_calls, struct mcp_authority *a,
-                       char *msg, size_t msgsz);
-void mcp_authority_free(struct mcp_authority *a);
-void mcp_authority_audit_start(struct mcp_request *r, const char *id, const char *code,
-                               const struct mcp_authority *a);
-void mcp_authority_audit_end(struct mcp_request *r, const char *id, const char *outcome,
-                             const char *error_name, double duration_ms, unsigned tool_calls);
-/* Adds the readable list to content and structuredContent.plannedCalls (when present). */
-void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
-
 /* Sends a message (complete JSON-RPC lines) on the request's channel, as
  * its notifications go: stdout, or the POST's event stream. */
 void mcp_request_send(struct mcp_request *r, const char *data, size_t len);
 
-/* approval.c: the approver for the calls of execute_code request r (self is
- * r, borrowed); the answer to one of its elicitation requests (returns 1
- * when m was one); the session's approvals, freed with the server. */
-struct tools_approver mcp_approval_approver(struct mcp_request *r);
+/* execute/approval.c: the answer to one of the server's elicitation
+ * requests (returns 1 when m was one); the session's approvals, freed with
+ * the server. */
 int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
 void mcp_approval_free_session(struct mcp_server *s);
-/* approval.c, for park.c: move r's pending approvals to another request;
- * the inputRequests of r's pending 2026-07-28 approvals (NULL when none);
- * deliver the answers a retry carries (keyed like inputRequests). */
-void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to);
-cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r);
-void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
-                                 const cJSON *responses);
-
-/* park.c: the 2026-07-28 input_required flow. mcp_park_ask: an approval of
- * request r's execution is pending: answer r with input_required and park
- * the execution (at once, unless r is a parked one or being resumed). The
- * retry (params with requestState and inputResponses) resumes it; r is
+/* execute/park.c: the 2026-07-28 input_required flow. The retry (params
+ * with requestState and inputResponses) resumes a parked execution; r is
  * answered in every case. A phantom request of a park was freed. Parks left
  * when the server is freed. */
-void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
 /* code: the program the retried call stands for (execute_code's
  * arguments.code, or a skill tool's program), which must be the parked one. */
 void mcp_park_resume(struct mcp_request *r, const cJSON *params, const char *code);

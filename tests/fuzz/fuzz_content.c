@@ -1,5 +1,5 @@
 /* Fuzz target: the content and stash paths over values a worker sends
- * (mcp-server/content.c). A worker is assumed compromised, so the value of a
+ * (mcp-server/execute/content.c). A worker is assumed compromised, so the value of a
  * `done` outcome or of a content.stash call may be any JSON: each input is
  * parsed as one such value. What content.stash keeps of it must be some
  * data with a MIME type; when it counts as content, every block written for
@@ -7,7 +7,7 @@
  * entry per block. Never a crash or a leak. */
 #include "fuzz.h"
 
-#include "mcp-server/content.h"
+#include "mcp-server/execute/content.h"
 #include "common/json.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests of mcp-server/approval_view.c: short arguments whole with keys
+/* Unit tests of mcp-server/execute/approval_view.c: short arguments whole with keys
  * sorted at every level; long ones as a digest and every field (the one
  * after a 1 MB field included), long strings as their start with their size;
  * an explicit line for the fields past the line bound; characters that hide
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "mcp-server/approval_view.h"
+#include "mcp-server/execute/approval_view.h"
 #include "common/json.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of execute_code's authority arguments (mcp-server/authority.c):
+/* Unit tests of execute_code's authority arguments (mcp-server/execute/authority.c):
  * maxToolCalls (0 means no tool calls, larger values are lowered to the
  * config's limit), allow patterns and dryRun, and the messages that name
  * the wrong argument. */
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "mcp-server/server_internal.h"
+#include "mcp-server/execute/internal.h"
 
 #include <string.h>
 

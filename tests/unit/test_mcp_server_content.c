@@ -1,4 +1,4 @@
-/* Unit tests of mcp-server/content.c: what counts as content (each block
+/* Unit tests of mcp-server/execute/content.c: what counts as content (each block
  * type's required fields, arrays of blocks only), blocks copied with their
  * schema fields only, the text fallbacks of revisions without audio or
  * resource_link, the summary for structuredContent, and what content.stash
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "mcp-server/content.h"
+#include "mcp-server/execute/content.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * The execution lives in this process: with codemode.http.instanceId set,
  * a requestState starts "ID.", and another instance that receives it says
  * which instance holds the execution (docs/deploy.md). */
-#include "mcp-server/server_internal.h"
+#include "mcp-server/execute/internal.h"
 #include "mcp-server/config/config.h"
 #include "tools/policy/audit.h"
 #include "common/alloc.h"

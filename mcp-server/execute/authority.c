@@ -2,7 +2,7 @@
  * execution_start / execution_end lines of the audit log, and the dry run's
  * planned calls in the result. The per-call decisions live in tools/
  * (tools/registry.c, tools/policy/); this file only reads and reports. */
-#include "mcp-server/server_internal.h"
+#include "mcp-server/execute/internal.h"
 #include "tools/gate/gate.h"
 #include "tools/policy/audit.h"
 #include "common/alloc.h"

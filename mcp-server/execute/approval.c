@@ -6,9 +6,9 @@
  * person approved for the rest of the session. Clients that did not declare
  * the capability (and 2026-07-28 requests) get "no approver" at once. In
  * `run`, the terminal prompt (prompt.c) or --approve all|none answer instead. */
-#include "mcp-server/approval_view.h"
+#include "mcp-server/execute/approval_view.h"
 #include "mcp-server/prompt.h"
-#include "mcp-server/server_internal.h"
+#include "mcp-server/execute/internal.h"
 #include "tools/policy/policy.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"

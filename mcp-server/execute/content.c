@@ -1,7 +1,7 @@
 /* Content blocks of execute_code's result (see content.h). Only the fields
  * each block type has in the MCP schema are copied, so what a program adds
  * to a block never reaches the client. */
-#include "mcp-server/content.h"
+#include "mcp-server/execute/content.h"
 #include "common/buf.h"
 #include "common/json.h"
 

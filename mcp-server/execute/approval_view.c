@@ -1,7 +1,7 @@
 /* The arguments of a call as a person approving it sees them (see
  * approval_view.h): canonical JSON when short, otherwise a digest and every
  * field by path, keys sorted; characters that hide or reorder text escaped. */
-#include "mcp-server/approval_view.h"
+#include "mcp-server/execute/approval_view.h"
 #include "tools/names.h"
 #include "common/alloc.h"
 #include "common/buf.h"

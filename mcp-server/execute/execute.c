@@ -2,11 +2,11 @@
  * routes its host calls to the tools registry (cancelling them if the run
  * ends first), streams console lines as progress/log notifications, and
  * turns the outcome into a CallToolResult for the request's revision. */
-#include "mcp-server/server_internal.h"
+#include "mcp-server/execute/internal.h"
 #include "mcp-server/config/config.h"
-#include "mcp-server/content.h"
+#include "mcp-server/execute/content.h"
 #include "mcp-server/stash.h"
-#include "mcp-server/stash_link.h"
+#include "mcp-server/execute/stash_link.h"
 #include "sandbox/host/admission.h"
 #include "sandbox/host/execution.h"
 #include "sandbox/host/pool.h"

@@ -1,9 +1,9 @@
 /* execute_code and the stash (see stash_link.h): the link blocks, the
  * content.stash host call, and the resources/read side. */
-#include "mcp-server/stash_link.h"
+#include "mcp-server/execute/stash_link.h"
 #include "mcp-server/config/config.h"
-#include "mcp-server/content.h"
-#include "mcp-server/server_internal.h"
+#include "mcp-server/execute/content.h"
+#include "mcp-server/execute/internal.h"
 #include "mcp-server/stash.h"
 #include "tools/result_map.h"
 #include "common/buf.h"

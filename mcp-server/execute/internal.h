@@ -1,0 +1,63 @@
+/* Internals shared by the files of execute_code (mcp-server/execute/):
+ * execute.c (the execution), authority.c (allow, dryRun, maxToolCalls and
+ * the audit lines), approval.c (asking a person), park.c (2026-07-28
+ * input_required), content.c and stash_link.c. */
+#ifndef MCP_SERVER_EXECUTE_INTERNAL_H
+#define MCP_SERVER_EXECUTE_INTERNAL_H
+
+#include "mcp-server/server_internal.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* execute.c: the request the execution answers now; the SHA-256 of its
+ * code (2026-07-28 requests only); moving it to another request r (its
+ * approver follows). */
+struct mcp_request *mcp_execute_request(const struct mcp_execution *e);
+const char *mcp_execute_code_sha(const struct mcp_execution *e);
+void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r);
+/* Pauses (on = 1) or resumes (on = 0) e's deadlines while a person decides
+ * on an approval (sandbox_exec_pause); pauses and resumes pair up. The
+ * execution keeps its worker meanwhile, so pausing fails (-1, nothing
+ * paused: the approval is not asked) when as many executions as the
+ * sandbox allows wait for a person already (sandbox_admission_hold). */
+int mcp_execute_pause(struct mcp_execution *e, int on);
+
+/* authority.c: execute_code's allow / dryRun / maxToolCalls arguments, the
+ * audit log's execution lines, and the dry run's planned calls. */
+struct mcp_authority {
+    char **allow;       /* NULL-terminated grant patterns, or NULL (no grant) */
+    int dry_run;
+    unsigned max_calls; /* the config's limit, or the smaller one asked for */
+};
+/* Reads the arguments (max_calls: the config's limit). Returns 0, or -1
+ * with a message for the model in msg; free with mcp_authority_free either way. */
+int mcp_authority_read(const cJSON *arguments, unsigned max_calls, struct mcp_authority *a,
+                       char *msg, size_t msgsz);
+void mcp_authority_free(struct mcp_authority *a);
+void mcp_authority_audit_start(struct mcp_request *r, const char *id, const char *code,
+                               const struct mcp_authority *a);
+void mcp_authority_audit_end(struct mcp_request *r, const char *id, const char *outcome,
+                             const char *error_name, double duration_ms, unsigned tool_calls);
+/* Adds the readable list to content and structuredContent.plannedCalls (when present). */
+void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
+
+/* approval.c: the approver for the calls of execute_code request r (self is
+ * r, borrowed). */
+struct tools_approver mcp_approval_approver(struct mcp_request *r);
+
+/* approval.c, for park.c: move r's pending approvals to another request;
+ * the inputRequests of r's pending 2026-07-28 approvals (NULL when none);
+ * deliver the answers a retry carries (keyed like inputRequests). */
+void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to);
+cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r);
+void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+                                 const cJSON *responses);
+
+/* park.c: an approval of request r's execution is pending: answer r with
+ * input_required and park the execution (at once, unless r is a parked one
+ * or being resumed). */
+void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
+
+#endif
