@@ -1,7 +1,6 @@
 /* Growable capped byte buffer. */
 #include "common/buf.h"
 #include "common/alloc.h"
-#include "common/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,86 +102,6 @@ int buf_printf(struct buf *b, const char *fmt, ...)
     int r = buf_vprintf(b, fmt, ap);
     va_end(ap);
     return r;
-}
-
-int buf_append_json_string(struct buf *b, const char *s, size_t len)
-{
-    size_t start = b->len;
-    static const char hex[] = "0123456789abcdef";
-    if (buf_append_char(b, '"') < 0)
-        goto fail;
-    size_t i = 0;
-    while (i < len) {
-        /* a run of printable ASCII that needs no escape: one append */
-        size_t run = i;
-        while (run < len && (unsigned char) s[run] >= 0x20 && (unsigned char) s[run] < 0x80 &&
-               s[run] != '"' && s[run] != '\\')
-            run++;
-        if (run > i) {
-            if (buf_append(b, s + i, run - i) < 0)
-                goto fail;
-            i = run;
-            continue;
-        }
-        unsigned char c = (unsigned char) s[i];
-        if (c >= 0x80) {
-            size_t n = utf8_valid_prefix((const unsigned char *) s + i, len - i);
-            size_t used;
-            int unit = n ? -1 : utf8_internal_unit((const unsigned char *) s + i, len - i, &used);
-            if (unit >= 0) { /* U+0000 or a lone surrogate (common/utf8.h) */
-                char u[6] = {'\\',
-                             'u',
-                             hex[unit >> 12],
-                             hex[(unit >> 8) & 15],
-                             hex[(unit >> 4) & 15],
-                             hex[unit & 15]};
-                if (buf_append(b, u, 6) < 0)
-                    goto fail;
-                i += used;
-            } else if (n == 0) {
-                char rep[4];
-                size_t rlen = utf8_repair_one((const unsigned char *) s + i, len - i, rep, &used);
-                if (buf_append(b, rep, rlen) < 0)
-                    goto fail;
-                i += used;
-            } else {
-                if (buf_append(b, s + i, n) < 0)
-                    goto fail;
-                i += n;
-            }
-            continue;
-        }
-        const char *esc = NULL;
-        char u[6];
-        switch (c) {
-        case '"': esc = "\\\""; break;
-        case '\\': esc = "\\\\"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\t': esc = "\\t"; break;
-        case '\b': esc = "\\b"; break;
-        case '\f': esc = "\\f"; break;
-        default:
-            if (c < 0x20) {
-                u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0', u[4] = hex[c >> 4], u[5] = hex[c & 15];
-                if (buf_append(b, u, 6) < 0)
-                    goto fail;
-                i++;
-                continue;
-            }
-        }
-        if (esc ? buf_append_str(b, esc) : buf_append_char(b, (char) c))
-            goto fail;
-        i++;
-    }
-    if (buf_append_char(b, '"') < 0)
-        goto fail;
-    return 0;
-fail:
-    b->len = start;
-    if (b->data)
-        b->data[start] = '\0';
-    return -1;
 }
 
 void buf_consume(struct buf *b, size_t n)

@@ -26,13 +26,6 @@ int buf_append_char(struct buf *b, char c);
 int buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 
-/* Appends s as a JSON string literal (quotes included), escaping control
- * characters; the internal form's U+0000 (C0 80) and lone surrogates (ED A0..BF
- * xx) become \u0000 and \ud800-\udfff (common/utf8.h), a CESU-8 surrogate pair the
- * UTF-8 of its character, and other invalid UTF-8 U+FFFD. The output is
- * valid UTF-8 whatever s holds. */
-int buf_append_json_string(struct buf *b, const char *s, size_t len);
-
 /* Removes the first n bytes. */
 void buf_consume(struct buf *b, size_t n);
 

@@ -17,6 +17,13 @@ int json_append(struct buf *out, const cJSON *item);
 /* The JSON of item as a malloc'd string (never NULL). */
 char *json_print(const cJSON *item);
 
+/* Appends s as a JSON string literal (quotes included), escaping control
+ * characters; the internal form's U+0000 (C0 80) and lone surrogates (ED A0..BF
+ * xx) become \u0000 and \ud800-\udfff (common/utf8.h), a CESU-8 surrogate pair the
+ * UTF-8 of its character, and other invalid UTF-8 U+FFFD. The output is
+ * valid UTF-8 whatever s holds. */
+int json_append_string(struct buf *b, const char *s, size_t len);
+
 /* Appends the shortest decimal form of d that reads back as exactly d
  * (integers without a fraction or exponent; NaN and infinities as null). */
 int json_append_number(struct buf *out, double d);
@@ -26,7 +33,7 @@ int json_append_number(struct buf *out, double d);
  * parser it keeps every string whole: \u0000 and lone surrogate escapes
  * (valid JSON, which cJSON cuts at or rejects) are held in the internal
  * form of common/utf8.h (C0 80, ED A0..BF xx), and the printers here and
- * buf_append_json_string turn them back into the same escapes. Use it for
+ * json_append_string turn them back into the same escapes. Use it for
  * every text that comes from outside (workers, clients, downstream servers). */
 cJSON *json_parse(const char *text, size_t len);
 

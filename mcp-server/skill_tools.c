@@ -61,7 +61,7 @@ char *mcp_skill_tools_code(const struct mcp_server *s, const char *name, const c
     struct buf code;
     buf_init(&code, 0);
     buf_append_str(&code, "return await skills[");
-    buf_append_json_string(&code, name, strlen(name));
+    json_append_string(&code, name, strlen(name));
     buf_printf(&code, "](%s);", args);
     free(args);
     return buf_steal(&code);

@@ -17,12 +17,12 @@ static void qualified(const struct tools_catalog_tool *t, struct buf *b)
 void tools_result_error(const char *name, const char *message, const char *tool, struct buf *out)
 {
     buf_append_str(out, "{\"name\":");
-    buf_append_json_string(out, name, strlen(name));
+    json_append_string(out, name, strlen(name));
     buf_append_str(out, ",\"message\":");
-    buf_append_json_string(out, message, strlen(message));
+    json_append_string(out, message, strlen(message));
     if (tool) {
         buf_append_str(out, ",\"tool\":");
-        buf_append_json_string(out, tool, strlen(tool));
+        json_append_string(out, tool, strlen(tool));
     }
     buf_append_char(out, '}');
 }
@@ -64,9 +64,9 @@ static int tool_error(const struct tools_catalog_tool *t, const cJSON *result, s
         buf_printf(&msg, "%s reported an error", name.data);
     free(text);
     buf_append_str(out, "{\"name\":\"ToolError\",\"message\":");
-    buf_append_json_string(out, msg.data, msg.len);
+    json_append_string(out, msg.data, msg.len);
     buf_append_str(out, ",\"tool\":");
-    buf_append_json_string(out, name.data, name.len);
+    json_append_string(out, name.data, name.len);
     char *raw = json_print(result);
     buf_append_str(out, ",\"result\":");
     buf_append_str(out, raw);
@@ -138,7 +138,7 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
             append_json(out, parsed);
             cJSON_Delete(parsed);
         } else {
-            buf_append_json_string(out, text->valuestring, strlen(text->valuestring));
+            json_append_string(out, text->valuestring, strlen(text->valuestring));
         }
         return 1;
     }
@@ -157,18 +157,18 @@ void tools_result_argument_error(const struct tools_catalog_tool *t,
     buf_printf(&msg, "Invalid arguments for %s (nothing was sent):\n%s", name.data, lines);
     free(lines);
     buf_append_str(out, "{\"name\":\"ToolArgumentError\",\"message\":");
-    buf_append_json_string(out, msg.data, msg.len);
+    json_append_string(out, msg.data, msg.len);
     buf_append_str(out, ",\"tool\":");
-    buf_append_json_string(out, name.data, name.len);
+    json_append_string(out, name.data, name.len);
     buf_append_str(out, ",\"violations\":[");
     for (size_t i = 0; i < r->count; i++) {
         const struct tools_schema_error *e = &r->errors[i];
         buf_append_str(out, i ? ",{\"path\":" : "{\"path\":");
-        buf_append_json_string(out, e->instance_path, strlen(e->instance_path));
+        json_append_string(out, e->instance_path, strlen(e->instance_path));
         buf_append_str(out, ",\"keyword\":");
-        buf_append_json_string(out, e->keyword, strlen(e->keyword));
+        json_append_string(out, e->keyword, strlen(e->keyword));
         buf_append_str(out, ",\"message\":");
-        buf_append_json_string(out, e->message, strlen(e->message));
+        json_append_string(out, e->message, strlen(e->message));
         buf_append_char(out, '}');
     }
     buf_append_str(out, "]}");

@@ -153,7 +153,7 @@ void rpc_write_error(struct buf *out, const char *id, int null_id, int code, con
     else if (null_id)
         buf_append_str(out, ",\"id\":null");
     buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
-    buf_append_json_string(out, message, strlen(message));
+    json_append_string(out, message, strlen(message));
     if (data) {
         char *d = json_print(data);
         buf_append_str(out, ",\"data\":");
@@ -166,7 +166,7 @@ void rpc_write_error(struct buf *out, const char *id, int null_id, int code, con
 void rpc_write_notification(struct buf *out, const char *method, const char *params_json)
 {
     buf_append_str(out, "{\"jsonrpc\":\"2.0\",\"method\":");
-    buf_append_json_string(out, method, strlen(method));
+    json_append_string(out, method, strlen(method));
     if (params_json) {
         buf_append_str(out, ",\"params\":");
         buf_append_str(out, params_json);
@@ -179,7 +179,7 @@ void rpc_write_request(struct buf *out, const char *id, const char *method, cons
     buf_append_str(out, "{\"jsonrpc\":\"2.0\",\"id\":");
     buf_append_str(out, id);
     buf_append_str(out, ",\"method\":");
-    buf_append_json_string(out, method, strlen(method));
+    json_append_string(out, method, strlen(method));
     if (params_json) {
         buf_append_str(out, ",\"params\":");
         buf_append_str(out, params_json);

@@ -5,6 +5,7 @@
 
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -44,7 +45,7 @@ void config__path(struct buf *b, const struct config_kpath *p)
         buf_append_str(b, p->key);
     } else {
         buf_append_char(b, '[');
-        buf_append_json_string(b, p->key, strlen(p->key));
+        json_append_string(b, p->key, strlen(p->key));
         buf_append_char(b, ']');
     }
 }
@@ -112,7 +113,7 @@ static void describe_string(struct buf *b, const char *s)
         while (cut > 0 && ((unsigned char) s[cut] & 0xC0) == 0x80)
             cut--;
     }
-    buf_append_json_string(b, s, cut);
+    json_append_string(b, s, cut);
     if (cut < len) {
         b->len--; /* reopen the closing quote */
         buf_append_str(b, "...\"");

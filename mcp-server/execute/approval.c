@@ -77,7 +77,7 @@ static void send_cancelled(struct mcp_approval *a, const char *reason)
     buf_init(&p, 0);
     buf_init(&b, 0);
     buf_printf(&p, "{\"requestId\":%s,\"reason\":", a->id);
-    buf_append_json_string(&p, reason, strlen(reason));
+    json_append_string(&p, reason, strlen(reason));
     buf_append_char(&p, '}');
     rpc_write_notification(&b, "notifications/cancelled", p.data);
     mcp_request_send(a->r, b.data, b.len);

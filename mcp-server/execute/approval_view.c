@@ -73,7 +73,7 @@ static void canonical(struct buf *b, const cJSON *item, int depth)
         if (i)
             buf_append_char(b, ',');
         const char *key = k[i].item->string ? k[i].item->string : "";
-        buf_append_json_string(b, key, strlen(key));
+        json_append_string(b, key, strlen(key));
         buf_append_char(b, ':');
         canonical(b, k[i].item, depth + 1);
     }
@@ -161,7 +161,7 @@ static void key_segment(struct buf *path, const char *key)
     }
     size_t len = strlen(key), n = utf8_cut_length(key, len, KEY_SHOWN_MAX);
     buf_append_char(path, '[');
-    buf_append_json_string(path, key, n);
+    json_append_string(path, key, n);
     if (n < len)
         buf_printf(path, " (key cut: %zu bytes in all)", len);
     buf_append_char(path, ']');
@@ -224,7 +224,7 @@ static void list(struct listing *l, struct buf *path, const cJSON *v, int depth)
     } else if (cJSON_IsString(v)) {
         size_t len = strlen(v->valuestring);
         buf_printf(&l->out, "string of %zu bytes, only its start shown: ", len);
-        buf_append_json_string(&l->out, v->valuestring,
+        json_append_string(&l->out, v->valuestring,
                                utf8_cut_length(v->valuestring, len, STRING_HEAD));
         buf_append_str(&l->out, "...");
     } else {

@@ -590,7 +590,7 @@ static void send_run(struct sandbox_exec *x)
     struct buf b;
     buf_init(&b, 0);
     buf_append_str(&b, "{\"t\":\"run\",\"code\":");
-    buf_append_json_string(&b, x->code, x->rq.code_len);
+    json_append_string(&b, x->code, x->rq.code_len);
     buf_printf(&b,
                ",\"timeoutMs\":%llu,\"memoryBytes\":%llu,\"maxResultBytes\":%llu,"
                "\"maxLogBytes\":%llu,\"maxCalls\":%u,\"maxConcurrent\":%u",

@@ -735,9 +735,9 @@ static void excerpt(const struct sandbox_engine *e, int line, int column, struct
 static int c_outcome(struct sandbox_engine *e, struct buf *out)
 {
     buf_append_str(out, "{\"ok\":false,\"error\":{\"name\":");
-    buf_append_json_string(out, e->err_name, strlen(e->err_name));
+    json_append_string(out, e->err_name, strlen(e->err_name));
     buf_append_str(out, ",\"message\":");
-    buf_append_json_string(out, e->err_message, strlen(e->err_message));
+    json_append_string(out, e->err_message, strlen(e->err_message));
     if (e->err_line > 0) {
         buf_printf(out, ",\"line\":%d", e->err_line);
         if (e->err_column > 0)
@@ -747,7 +747,7 @@ static int c_outcome(struct sandbox_engine *e, struct buf *out)
         excerpt(e, e->err_line, e->err_column, &ex);
         if (ex.len) {
             buf_append_str(out, ",\"excerpt\":");
-            buf_append_json_string(out, ex.data, ex.len);
+            json_append_string(out, ex.data, ex.len);
         }
         buf_free(&ex);
     }
@@ -784,7 +784,7 @@ static int js_error_outcome(struct sandbox_engine *e, const char *json, size_t l
         excerpt(e, line, 0, &ex);
         if (ex.len) {
             buf_append_str(out, ",\"excerpt\":");
-            buf_append_json_string(out, ex.data, ex.len);
+            json_append_string(out, ex.data, ex.len);
         }
         buf_free(&ex);
     }
@@ -805,7 +805,7 @@ static int value_outcome(const char *json, size_t len, size_t max, size_t max_wh
             cut--;
         buf_printf(out, "{\"ok\":true,\"truncated\":{\"bytes\":%zu,\"limit\":%zu},\"value\":", len,
                    max);
-        buf_append_json_string(out, json, cut);
+        json_append_string(out, json, cut);
         if (len <= max_whole) {
             buf_append_str(out, ",\"whole\":");
             json_append_engine_text(out, json, len);

@@ -109,10 +109,10 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
     }
     size_t mark = W.out.len;
     buf_printf(&W.out, "{\"t\":\"call\",\"id\":%ld,\"op\":", W.next_id + 1);
-    buf_append_json_string(&W.out, op, strlen(op));
+    json_append_string(&W.out, op, strlen(op));
     buf_append_str(&W.out, ",\"name\":");
     size_t name_at = W.out.len;
-    buf_append_json_string(&W.out, name, strlen(name));
+    json_append_string(&W.out, name, strlen(name));
     if (W.out.len - name_at > MAX_CALL_NAME && !W.uncapped) { /* a query, or a made-up name */
         W.out.len = mark;
         W.out.data[mark] = '\0';
@@ -157,9 +157,9 @@ static void on_log(void *ud, const char *level, const char *text, size_t len)
     }
     W.log_bytes += len;
     buf_append_str(&W.out, "{\"t\":\"log\",\"level\":");
-    buf_append_json_string(&W.out, level, strlen(level));
+    json_append_string(&W.out, level, strlen(level));
     buf_append_str(&W.out, ",\"text\":");
-    buf_append_json_string(&W.out, text, len);
+    json_append_string(&W.out, text, len);
     buf_append_str(&W.out, "}\n");
     flush(); /* out of the process now: a kill a moment later cannot lose it */
 }

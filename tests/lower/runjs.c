@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/json.h"
 #include "sandbox/worker/engine.h"
 #include "sandbox/lower/lower.h"
 
@@ -47,7 +48,7 @@ static int run_file(const char *path, int print_only)
     if (sandbox_lower(in.data ? in.data : "", in.len, LOWER_MODE_MAIN, &low, &err) < 0) {
         struct buf msg; /* the message as a JSON string (it may hold quotes or backslashes) */
         buf_init(&msg, 0);
-        buf_append_json_string(&msg, err.message, strlen(err.message));
+        json_append_string(&msg, err.message, strlen(err.message));
         printf("RESULT {\"ok\":false,\"error\":{\"name\":\"SyntaxError\",\"message\":%s,\"line\":%d}}\n",
                msg.data ? msg.data : "\"\"", err.line);
         buf_free(&msg);

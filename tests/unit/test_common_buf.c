@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <string.h>
 
@@ -69,7 +70,7 @@ static void check_json(const char *in, size_t n, const char *expect)
 {
     struct buf b;
     buf_init(&b, 0);
-    assert_int_equal(buf_append_json_string(&b, in, n), 0);
+    assert_int_equal(json_append_string(&b, in, n), 0);
     assert_string_equal(b.data, expect);
     assert_int_equal(b.len, strlen(expect));
     buf_free(&b);
@@ -97,7 +98,7 @@ static void test_json_string_limit(void **state)
     struct buf b;
     buf_init(&b, 8);
     assert_int_equal(buf_append_str(&b, "ab"), 0);
-    assert_int_equal(buf_append_json_string(&b, "0123456789", 10), -1);
+    assert_int_equal(json_append_string(&b, "0123456789", 10), -1);
     assert_string_equal(b.data, "ab"); /* nothing of the refused string stays */
     buf_free(&b);
 }

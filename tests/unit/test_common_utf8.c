@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/utf8.h"
 
 #include <string.h>
@@ -46,7 +47,7 @@ static void test_json_string(void **state)
 {
     struct buf b;
     buf_init(&b, 0);
-    buf_append_json_string(&b, "\"\\\n\x01\xED\xA0\xBD\xED\xB8\x80", 10);
+    json_append_string(&b, "\"\\\n\x01\xED\xA0\xBD\xED\xB8\x80", 10);
     assert_string_equal(b.data, "\"\\\"\\\\\\n\\u0001\xF0\x9F\x98\x80\"");
     buf_free(&b);
 }
@@ -70,7 +71,7 @@ static void test_internal_form(void **state)
 
     struct buf b;
     buf_init(&b, 0);
-    buf_append_json_string(&b,
+    json_append_string(&b,
                            "a\xC0\x80"
                            "b\xED\xB3\xBF\xED\xA0\x80"
                            "c\xC0"
@@ -79,7 +80,7 @@ static void test_internal_form(void **state)
     assert_string_equal(b.data, "\"a\\u0000b\\udcff\\ud800c\xEF\xBF\xBD"
                                 "d\"");
     buf_reset(&b);
-    buf_append_json_string(&b, "\0\xE2\x80\xA8", 4); /* a raw NUL, U+2028 kept */
+    json_append_string(&b, "\0\xE2\x80\xA8", 4); /* a raw NUL, U+2028 kept */
     assert_string_equal(b.data, "\"\\u0000\xE2\x80\xA8\"");
     buf_free(&b);
 }

@@ -5,6 +5,7 @@
 #include "tools/declarations/declarations.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "tools/declarations/doc.h"
 #include "tools/declarations/refs.h"
 #include "tools/declarations/types.h"
@@ -90,7 +91,7 @@ static void member_access(struct buf *out, const char *name)
         buf_append(out, name, n);
     } else {
         buf_append_char(out, '[');
-        buf_append_json_string(out, name, n);
+        json_append_string(out, name, n);
         buf_append_char(out, ']');
     }
 }
@@ -109,11 +110,11 @@ static void tool_doc(struct buf *text, const struct tools_decl_tool *t)
     struct buf raw;
     buf_init(&raw, 0);
     buf_append_str(&raw, "Original name: ");
-    buf_append_json_string(&raw, str(t->name), strlen(str(t->name)));
+    json_append_string(&raw, str(t->name), strlen(str(t->name)));
     buf_append_str(&raw, " (also tools");
     member_access(&raw, str(t->server_id));
     buf_append_char(&raw, '[');
-    buf_append_json_string(&raw, str(t->name), strlen(str(t->name)));
+    json_append_string(&raw, str(t->name), strlen(str(t->name)));
     buf_append_str(&raw, "])");
     if (text->len)
         buf_append_char(text, '\n');
@@ -149,9 +150,9 @@ static void emit_server_head(struct buf *out, const struct tools_decl_tool *t)
         buf_init(&raw, 0);
         buf_init(&doc, 0);
         buf_append_str(&raw, "Server ");
-        buf_append_json_string(&raw, str(t->server), strlen(str(t->server)));
+        json_append_string(&raw, str(t->server), strlen(str(t->server)));
         buf_append_str(&raw, " (also tools[");
-        buf_append_json_string(&raw, str(t->server), strlen(str(t->server)));
+        json_append_string(&raw, str(t->server), strlen(str(t->server)));
         buf_append_str(&raw, "])");
         tools__decl_doc_clean(&doc, raw.data);
         tools__decl_doc_emit(out, doc.data, 1, 0);

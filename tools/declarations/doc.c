@@ -202,7 +202,7 @@ void tools__decl_string(struct buf *out, const char *s, size_t n)
 {
     struct buf q;
     buf_init(&q, 0);
-    buf_append_json_string(&q, s, n);
+    json_append_string(&q, s, n);
     for (size_t i = 0; i < q.len; i++) {
         const unsigned char *p = (const unsigned char *) q.data + i;
         if (p[0] == 0xE2 && i + 2 < q.len && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {

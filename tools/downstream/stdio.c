@@ -4,6 +4,7 @@
 #include "tools/downstream/internal.h"
 #include "transport/child.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static void describe_exit(struct tools_downstream *d, int64_t status, int sig, s
     const char *err = d->tp ? transport_child_last_stderr(d->tp) : "";
     if (*err) {
         buf_append_str(b, "; its last stderr line: ");
-        buf_append_json_string(b, err, strlen(err));
+        json_append_string(b, err, strlen(err));
     }
 }
 

@@ -299,7 +299,7 @@ static void describe(struct tools_registry *r, struct tools_exec *x, const char 
         text = tools_catalog_describe(r->catalog, t);
     struct buf b;
     buf_init(&b, 0);
-    buf_append_json_string(&b, text ? text : "", text ? strlen(text) : 0);
+    json_append_string(&b, text ? text : "", text ? strlen(text) : 0);
     tools__reply_text(cb, ud, 1, &b);
     buf_free(&b);
     free(text);

@@ -132,10 +132,10 @@ void tools_audit_write(struct tools_audit *a, const char *event_name, cJSON *eve
     buf_append_str(&b, "{\"time\":\"");
     buf_append_str(&b, now);
     buf_append_str(&b, "\",\"event\":");
-    buf_append_json_string(&b, event_name, strlen(event_name));
+    json_append_string(&b, event_name, strlen(event_name));
     for (const cJSON *m = event ? event->child : NULL; m; m = m->next) {
         buf_append_char(&b, ',');
-        buf_append_json_string(&b, m->string, strlen(m->string));
+        json_append_string(&b, m->string, strlen(m->string));
         buf_append_char(&b, ':');
         json_append(&b, m);
     }

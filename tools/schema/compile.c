@@ -8,6 +8,7 @@
 #include "tools/schema/uri.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -278,7 +279,7 @@ struct schema__regex *schema__compile_pattern(struct schema__compiler *cp, const
     if (re == NULL) {
         struct buf b;
         buf_init(&b, 0);
-        buf_append_json_string(&b, src, strlen(src));
+        json_append_string(&b, src, strlen(src));
         schema__fail(cp, "pattern %s does not compile as an ECMA-262 regular expression: %s",
                      b.data, msg);
         buf_free(&b);

@@ -4,6 +4,7 @@
 #include "tools/schema/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/utf8.h"
 
 #include <math.h>
@@ -159,7 +160,7 @@ static void string_text(struct buf *b, const char *s)
         cut += k ? k : 1;
         chars++;
     }
-    buf_append_json_string(b, s, cut);
+    json_append_string(b, s, cut);
     if (cut < len) {
         b->len--; /* reopen the literal to mark the cut inside it */
         buf_append_str(b, "...\"");

@@ -4,6 +4,7 @@
 #include "tools/schema/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static void allowed_text(struct buf *b, const struct schema__node *n)
     buf_append_str(b, " (allowed: ");
     for (; shown < n->n_props && shown < ALLOWED_SHOWN; shown++) {
         buf_append_str(b, shown ? ", " : "");
-        buf_append_json_string(b, n->props[shown].name, strlen(n->props[shown].name));
+        json_append_string(b, n->props[shown].name, strlen(n->props[shown].name));
     }
     if (n->n_props > ALLOWED_SHOWN)
         buf_printf(b, ", ... (%zu names)", n->n_props);
@@ -42,7 +43,7 @@ static void allowed_text(struct buf *b, const struct schema__node *n)
         buf_append_str(b, shown ? ", or names matching " : "names matching ");
     for (size_t i = 0; i < n->n_patprops && i < 4; i++) {
         buf_append_str(b, i ? ", " : "");
-        buf_append_json_string(b, n->patprops[i].source, strlen(n->patprops[i].source));
+        json_append_string(b, n->patprops[i].source, strlen(n->patprops[i].source));
     }
     if (shown == 0 && n->n_patprops == 0)
         buf_append_str(b, "none");
@@ -57,7 +58,7 @@ static void not_allowed(struct schema__ctx *c, const char *keyword, const struct
     struct buf q, allowed;
     buf_init(&q, 0);
     buf_init(&allowed, 0);
-    buf_append_json_string(&q, name, strlen(name));
+    json_append_string(&q, name, strlen(name));
     if (strcmp(keyword, "additionalProperties") == 0)
         allowed_text(&allowed, n);
     schema__error(c, keyword, "property %s is not allowed%s", q.data,
@@ -81,7 +82,7 @@ static int check_name(struct schema__ctx *c, const struct schema__node *n, const
         struct buf b;
         buf_init(&b, 0);
         buf_append_str(&b, "property name ");
-        buf_append_json_string(&b, name, strlen(name));
+        json_append_string(&b, name, strlen(name));
         buf_printf(&b, ": %s", c->errors[i].message);
         free(c->errors[i].message);
         c->errors[i].message = buf_steal(&b);

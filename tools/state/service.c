@@ -187,7 +187,7 @@ char *tools_state_service_worker_json(const struct tools_state_service *s, const
             const char *n = row_str(row, "name");
             if (row != rows->child)
                 buf_append_char(&b, ',');
-            buf_append_json_string(&b, n, strlen(n));
+            json_append_string(&b, n, strlen(n));
         }
         cJSON_Delete(rows);
         buf_append_char(&b, ']');
@@ -534,7 +534,7 @@ static int skill_code(struct tools_state_service *s, const char *name, const cha
         tools_schema_result_free(&res);
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(k->row, "code");
     buf_append_str(out, "{\"code\":");
-    buf_append_json_string(out, code->valuestring, strlen(code->valuestring));
+    json_append_string(out, code->valuestring, strlen(code->valuestring));
     buf_append_char(out, '}');
     return 1;
 }
