@@ -1,18 +1,14 @@
-/* The host's worker pool: starts the zygote (this binary in hidden mode) with
- * a control socket, asks it to fork workers, receives each worker's socket
- * over SCM_RIGHTS, keeps `size` of them idle, hands them out as leases and
- * restarts the zygote with backoff when it dies. */
-#include "sandbox/host/pool.h"
+/* The host's worker pool: asks the zygote (zygote_ctl.c) to fork workers,
+ * receives each worker's socket over SCM_RIGHTS, keeps `size` of them idle,
+ * hands them out as leases, keeps workers for their principal between
+ * runs, and shuts everything down. */
+#include "sandbox/host/pool_internal.h"
 #include "sandbox/host/admission.h"
 #include "common/alloc.h"
 #include "common/stream_write.h"
 #include "common/buf.h"
-#include "common/colocate.h"
-#include "common/inherit.h"
-#include "common/json.h"
 #include "common/log.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,71 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-struct sandbox_lease {
-    struct sandbox_pool *pool;
-    uint64_t principal;
-    sandbox_lease_cb *cb;
-    void *ud;
-    struct sandbox_lease *next;
-};
-
-struct sandbox_proc {
-    struct sandbox_pool *pool;
-    uv_pipe_t pipe;
-    int pid;
-    struct buf in;
-    size_t searched; /* bytes of `in` known to hold no newline */
-    const struct sandbox_proc_events *ev;
-    void *ud;
-    int leased, released, eof, exited, gone_sent, closing;
-    int unread;   /* its channel ended with ECONNRESET: it died leaving bytes we sent unread */
-    int orphaned; /* its zygote died before reporting its exit: it died with it */
-    int pipe_closed; /* our end closed; the record waits for the zygote's exit report */
-    int code, signal;
-    uint64_t kill_at; /* released after its last message: killed then if still there */
-    uint64_t burst_until; /* leased, no message yet: counted as on a CPU until then (0: not) */
-    uint64_t principal;   /* the only principal it serves, once leased for one (0: none) */
-    unsigned runs;        /* runs sent to it */
-    int may_keep;         /* its current run was sent asking it to stay */
-    int kept;             /* idle, kept for its principal (in the kept list) */
-    uint64_t kept_until;  /* retired then if still kept */
-    struct sandbox_proc *next; /* all workers */
-    struct sandbox_proc *next_idle; /* in the idle list, or in the kept list */
-};
-
-struct sandbox_pool {
-    uv_loop_t *loop;
-    struct sandbox_pool_config cfg;
-    char *exe, *log_level;
-    uv_process_t zygote;
-    uv_pipe_t ctl;
-    int zygote_running, zygote_ready, ctl_open, zygote_failures;
-    int zygote_lost;       /* its control socket ended: the exit report is still to come */
-    int zygote_said_error; /* it sent an error before exiting (kept as last_error) */
-    int was_ready;         /* a zygote has reported ready before (on_first_ready ran) */
-    uint64_t zygote_ready_at;
-    struct buf ctl_in;
-    struct sandbox_proc *workers, *idle, *idle_tail;
-    struct sandbox_proc *kept, *kept_tail; /* kept for principals, least recently used first */
-    unsigned nidle, spawning, nkept;
-    unsigned bursting; /* leased workers counted as on a CPU (burst_until != 0) */
-    unsigned nleases;
-    struct sandbox_lease *leases, *leases_tail;
-    uv_timer_t deliver, restart, sweep, burst, keep;
-    int closing, open_handles;
-    void (*close_cb)(void *);
-    void *close_ud;
-    char *last_error;
-    struct sandbox_admission *admission; /* executions admitted to the workers (pool.h) */
-};
-
-static void start_zygote(struct sandbox_pool *p);
-static void maybe_finish_close(struct sandbox_pool *p);
-static void deliver(uv_timer_t *t);
 static void sweep(uv_timer_t *t);
-static void timer_closed(uv_handle_t *h);
 static void refill_if_short(struct sandbox_pool *p);
-static void retire(struct sandbox_proc *w);
 
 /* --- writes ------------------------------------------------------------------------ */
 
@@ -96,15 +29,10 @@ static int write_copy(uv_stream_t *s, const char *data, size_t len)
     return n < 0 ? (int) n : 0;
 }
 
-static void ctl_send(struct sandbox_pool *p, const char *cmd)
-{
-    if (p->ctl_open && p->zygote_running)
-        write_copy((uv_stream_t *) &p->ctl, cmd, strlen(cmd));
-}
 
 /* --- workers ------------------------------------------------------------------------- */
 
-static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+void sandbox__alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 {
     (void) h;
     (void) suggested;
@@ -142,7 +70,7 @@ static void worker_closed(uv_handle_t *h)
     p->open_handles--;
     if (w->exited || p->closing)
         free_worker(w);
-    maybe_finish_close(p);
+    sandbox__maybe_finish_close(p);
 }
 
 /* Unlinks w from a singly linked list through next_idle; 1 if it was there. */
@@ -189,7 +117,7 @@ static void remove_idle(struct sandbox_proc *w)
 }
 
 /* Called once the worker's fate is known; frees it if the owner is done. */
-static void worker_settle(struct sandbox_proc *w)
+void sandbox__worker_settle(struct sandbox_proc *w)
 {
     if (w->pipe_closed) {
         if (w->exited)
@@ -274,11 +202,11 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
             w->code = -1;
             w->orphaned = 1;
         }
-        worker_settle(w);
+        sandbox__worker_settle(w);
     }
 }
 
-static void worker_arrived(struct sandbox_pool *p, int pid)
+void sandbox__worker_arrived(struct sandbox_pool *p, int pid)
 {
     if (p->spawning)
         p->spawning--;
@@ -301,16 +229,16 @@ static void worker_arrived(struct sandbox_pool *p, int pid)
         w->eof = w->exited = 1;
         w->leased = 1;
         w->released = 1;
-        worker_settle(w);
+        sandbox__worker_settle(w);
         return;
     }
-    uv_read_start((uv_stream_t *) &w->pipe, alloc_cb, worker_read);
+    uv_read_start((uv_stream_t *) &w->pipe, sandbox__alloc_cb, worker_read);
     append_to(&p->idle, &p->idle_tail, w);
     p->nidle++;
-    uv_timer_start(&p->deliver, deliver, 0, 0);
+    uv_timer_start(&p->deliver, sandbox__deliver, 0, 0);
 }
 
-static struct sandbox_proc *find_worker(struct sandbox_pool *p, int pid)
+struct sandbox_proc *sandbox__find_worker(struct sandbox_pool *p, int pid)
 {
     for (struct sandbox_proc *w = p->workers; w; w = w->next)
         if (w->pid == pid)
@@ -357,13 +285,13 @@ static unsigned fresh_target(const struct sandbox_pool *p)
 
 /* Keeps fresh_target workers idle plus one for every lease waiting, within
  * the CPU slots. */
-static void refill(struct sandbox_pool *p)
+void sandbox__refill(struct sandbox_pool *p)
 {
     while (p->zygote_ready && !p->closing &&
            p->nidle + p->spawning < fresh_target(p) + p->nleases && cpu_slot_free(p) &&
            under_cap(p)) {
         p->spawning++;
-        ctl_send(p, "spawn\n");
+        sandbox__zygote_send(p, "spawn\n");
     }
 }
 
@@ -376,7 +304,7 @@ static void refill(struct sandbox_pool *p)
 static void refill_if_short(struct sandbox_pool *p)
 {
     if (p->nidle <= p->nleases)
-        refill(p);
+        sandbox__refill(p);
 }
 
 /* Ends the bursts that lasted SANDBOX_POOL_BURST_MS and re-arms for the
@@ -461,7 +389,7 @@ static void deliver_kept(struct sandbox_pool *p)
         struct sandbox_lease *l = *pp;
         struct sandbox_proc *w = kept_for(p, l->principal);
         if (w && !still_there(w)) {
-            retire(w);
+            sandbox__retire(w);
             continue; /* this lease again: another kept worker, or none */
         }
         if (w == NULL) {
@@ -485,13 +413,13 @@ static void deliver_kept(struct sandbox_pool *p)
 static void retire_surplus(struct sandbox_pool *p)
 {
     while (!p->closing && p->idle && p->nidle > fresh_target(p) + p->nleases)
-        retire(p->idle);
+        sandbox__retire(p->idle);
 }
 
 /* At max_workers, leases that the idle workers, those being forked and
  * those already ending will not cover take the place of workers kept for
  * other principals (deliver_kept served the leases of principals with a kept
- * worker first), least recently used first: retired now, replaced (refill)
+ * worker first), least recently used first: retired now, replaced (sandbox__refill)
  * once the zygote reports them gone. */
 static void evict_for_leases(struct sandbox_pool *p)
 {
@@ -503,18 +431,18 @@ static void evict_for_leases(struct sandbox_pool *p)
         ending += !w->exited && w->released;
     }
     while (p->kept && live >= p->cfg.max_workers && p->nleases > p->nidle + p->spawning + ending) {
-        retire(p->kept);
+        sandbox__retire(p->kept);
         ending++;
     }
 }
 
-static void deliver(uv_timer_t *t)
+void sandbox__deliver(uv_timer_t *t)
 {
     struct sandbox_pool *p = t->data;
     deliver_kept(p);
     while (p->leases && p->idle) {
         if (!still_there(p->idle))
-            retire(p->idle); /* its replacement: refill_if_short below */
+            sandbox__retire(p->idle); /* its replacement: refill_if_short below */
         else
             hand_over(pop_lease(p), p->idle);
     }
@@ -551,7 +479,7 @@ struct sandbox_lease *sandbox_pool_lease_for(struct sandbox_pool *p, uint64_t pr
         p->leases = l;
     p->leases_tail = l;
     p->nleases++;
-    uv_timer_start(&p->deliver, deliver, 0, 0);
+    uv_timer_start(&p->deliver, sandbox__deliver, 0, 0);
     if (kept_for(p, l->principal) == NULL)
         refill_if_short(p);
     return l;
@@ -614,7 +542,7 @@ void sandbox_proc_kill(struct sandbox_proc *w)
 {
     char cmd[32];
     snprintf(cmd, sizeof cmd, "kill %d\n", w->pid);
-    ctl_send(w->pool, cmd);
+    sandbox__zygote_send(w->pool, cmd);
 }
 
 void sandbox_proc_release(struct sandbox_proc *w)
@@ -625,8 +553,8 @@ void sandbox_proc_release(struct sandbox_proc *w)
     end_burst(w);
     if (!w->eof || !w->exited)
         sandbox_proc_kill(w);
-    worker_settle(w);
-    refill(p); /* the replacement deferred by refill_if_short */
+    sandbox__worker_settle(w);
+    sandbox__refill(p); /* the replacement deferred by refill_if_short */
 }
 
 /* Kills the finished workers still there at their kill_at and re-arms for
@@ -670,7 +598,7 @@ void sandbox_proc_release_finished(struct sandbox_proc *w)
         w->closing = 1;
         uv_close((uv_handle_t *) &w->pipe, worker_closed);
     }
-    refill(p);
+    sandbox__refill(p);
 }
 
 int sandbox_proc_pid(const struct sandbox_proc *w)
@@ -699,7 +627,7 @@ unsigned sandbox_proc_runs(const struct sandbox_proc *w)
 
 /* Ends a kept worker as a finished one: our end of its socket closes, and
  * the worker, waiting for its next run, exits at that EOF. */
-static void retire(struct sandbox_proc *w)
+void sandbox__retire(struct sandbox_proc *w)
 {
     remove_idle(w);
     w->leased = 1;
@@ -712,7 +640,7 @@ static void keep_timeout(uv_timer_t *t)
     struct sandbox_pool *p = t->data;
     uint64_t now = uv_now(p->loop);
     while (p->kept && p->kept->kept_until <= now)
-        retire(p->kept); /* the list is in order of kept_until */
+        sandbox__retire(p->kept); /* the list is in order of kept_until */
     if (p->kept && !p->closing)
         uv_timer_start(&p->keep, keep_timeout, p->kept->kept_until - now, 0);
 }
@@ -735,26 +663,26 @@ void sandbox_proc_keep(struct sandbox_proc *w)
     p->nkept++;
     unsigned max = p->cfg.max_kept ? p->cfg.max_kept : SANDBOX_POOL_MAX_KEPT;
     while (p->nkept > max)
-        retire(p->kept);
+        sandbox__retire(p->kept);
     if (!uv_is_active((uv_handle_t *) &p->keep))
         uv_timer_start(&p->keep, keep_timeout, p->kept->kept_until - uv_now(p->loop), 0);
     if (p->leases)
-        uv_timer_start(&p->deliver, deliver, 0, 0);
+        uv_timer_start(&p->deliver, sandbox__deliver, 0, 0);
     else
         retire_surplus(p);
-    refill(p);
+    sandbox__refill(p);
 }
 
 void sandbox_pool_renew(struct sandbox_pool *p, uint64_t principal)
 {
     while (p->idle)
-        retire(p->idle);
+        sandbox__retire(p->idle);
     for (struct sandbox_proc *w = p->kept, *next; w; w = next) {
         next = w->next_idle;
         if (principal != 0 && w->principal == principal)
-            retire(w);
+            sandbox__retire(w);
     }
-    refill(p);
+    sandbox__refill(p);
 }
 
 void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal)
@@ -769,201 +697,8 @@ void sandbox_pool_forget(struct sandbox_pool *p, uint64_t principal)
     for (struct sandbox_proc *w = p->kept, *next; w; w = next) {
         next = w->next_idle;
         if (w->principal == 0)
-            retire(w);
+            sandbox__retire(w);
     }
-}
-
-/* --- the zygote --------------------------------------------------------------------------------- */
-
-static void set_error(struct sandbox_pool *p, const char *msg)
-{
-    free(p->last_error);
-    p->last_error = xstrdup(msg);
-}
-
-static void zygote_message(struct sandbox_pool *p, const char *line)
-{
-    int pid, code, sig;
-    if (strcmp(line, "{\"t\":\"ready\"}") == 0) {
-        p->zygote_ready = 1;
-        p->zygote_ready_at = uv_now(p->loop);
-        if (p->cfg.on_first_ready && !p->was_ready)
-            p->cfg.on_first_ready();
-        p->was_ready = 1;
-        refill(p);
-    } else if (sscanf(line, "{\"t\":\"worker\",\"pid\":%d}", &pid) == 1) {
-        worker_arrived(p, pid);
-    } else if (sscanf(line, "{\"t\":\"exit\",\"pid\":%d,\"code\":%d,\"signal\":%d}", &pid, &code,
-                      &sig) == 3) {
-        struct sandbox_proc *w = find_worker(p, pid);
-        colocate_forget(pid);
-        if (w) {
-            w->exited = 1;
-            w->code = code;
-            w->signal = sig;
-            worker_settle(w);
-            if (p->cfg.max_workers)
-                refill(p); /* a place under the cap is free again */
-        }
-    } else if (strncmp(line, "{\"t\":\"error\"", 12) == 0) {
-        cJSON *m = json_parse(line, strlen(line));
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(m, "message");
-        log_error("sandbox", "zygote: %s", cJSON_IsString(text) ? text->valuestring : line);
-        set_error(p, cJSON_IsString(text) ? text->valuestring : line);
-        cJSON_Delete(m);
-        if (!p->zygote_ready)
-            p->zygote_said_error = 1; /* why it will exit: the reason leases get */
-        else if (p->spawning)
-            p->spawning--;
-    }
-}
-
-static void zygote_lost(struct sandbox_pool *p);
-
-static void ctl_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
-{
-    struct sandbox_pool *p = s->data;
-    if (n < 0) {
-        uv_read_stop(s);
-        zygote_lost(p); /* its exit report (SIGCHLD) may come after the next lease */
-        return;
-    }
-    if (buf_append(&p->ctl_in, b->base, (size_t) n) < 0) {
-        buf_reset(&p->ctl_in);
-        return;
-    }
-    size_t start = 0;
-    char *nl;
-    while ((nl = memchr(p->ctl_in.data + start, '\n', p->ctl_in.len - start)) != NULL) {
-        *nl = '\0';
-        zygote_message(p, p->ctl_in.data + start);
-        start = (size_t) (nl - p->ctl_in.data) + 1;
-    }
-    buf_consume(&p->ctl_in, start);
-}
-
-static void restart_timeout(uv_timer_t *t)
-{
-    start_zygote(t->data);
-}
-
-/* A zygote that served for a while and died is restarted at once (the
- * leases waiting for it are served ~50 ms later); one that keeps dying, with
- * backoff from 100 ms up to 6.4 s. */
-#define SANDBOX_ZYGOTE_STABLE_MS 1000
-
-static void ctl_closed(uv_handle_t *h)
-{
-    struct sandbox_pool *p = h->data;
-    p->ctl_open = 0;
-    p->open_handles--;
-    if (!p->closing && !p->zygote_running) {
-        unsigned n = p->zygote_failures > 0 ? p->zygote_failures - 1 : 0;
-        uint64_t delay = n == 0 ? 0 : 100u << (n < 7 ? n - 1 : 6);
-        uv_timer_start(&p->restart, restart_timeout, delay, 0);
-    }
-    maybe_finish_close(p);
-}
-
-/* The zygote is gone: its control socket ended, or its exit was reported,
- * whichever comes first. Its workers die with it (PR_SET_PDEATHSIG) and no
- * exit status can be reported for them any more: idle and kept ones are
- * ended and never handed out; leased ones end their run at their EOF. */
-static void zygote_lost(struct sandbox_pool *p)
-{
-    if (p->zygote_lost)
-        return;
-    p->zygote_lost = 1;
-    p->zygote_ready = 0;
-    p->spawning = 0;
-    for (struct sandbox_proc *w = p->workers, *next; w; w = next) {
-        next = w->next; /* worker_settle may free w */
-        if (!w->exited) {
-            w->exited = 1;
-            w->code = -1;
-            w->orphaned = 1;
-        }
-        if (!w->leased && !p->closing) { /* idle or kept: closing our end ends it if it still runs */
-            retire(w);
-            continue;
-        }
-        worker_settle(w);
-    }
-    uv_timer_start(&p->deliver, deliver, 0, 0);
-}
-
-static void zygote_exited(uv_process_t *proc, int64_t status, int sig)
-{
-    struct sandbox_pool *p = proc->data;
-    p->zygote_running = 0;
-    if (!p->closing) {
-        if (p->zygote_ready && uv_now(p->loop) - p->zygote_ready_at >= SANDBOX_ZYGOTE_STABLE_MS)
-            p->zygote_failures = 0;
-        p->zygote_failures++;
-        char msg[128];
-        snprintf(msg, sizeof msg, "the sandbox zygote exited (status %lld, signal %d)",
-                 (long long) status, sig);
-        log_error("sandbox", "%s; restarting", msg);
-        if (!p->zygote_said_error)
-            set_error(p, msg);
-    }
-    zygote_lost(p);
-    uv_close((uv_handle_t *) proc, timer_closed);
-    if (p->ctl_open)
-        uv_close((uv_handle_t *) &p->ctl, ctl_closed);
-    uv_timer_start(&p->deliver, deliver, 0, 0);
-}
-
-static void start_zygote(struct sandbox_pool *p)
-{
-    if (p->closing)
-        return;
-    p->zygote_lost = 0;
-    p->zygote_said_error = 0;
-    buf_reset(&p->ctl_in); /* a line the last zygote did not finish is not this one's */
-    char as[32], cpu[32], host[32];
-    snprintf(as, sizeof as, "%llu", (unsigned long long) p->cfg.address_space_bytes);
-    snprintf(cpu, sizeof cpu, "%u", p->cfg.cpu_seconds);
-    snprintf(host, sizeof host, "%d", (int) getpid());
-    char *args[] = {p->exe,         "__zygote", "--log-level", p->log_level, "--worker-as", as,
-                    "--worker-cpu", cpu,        "--host-pid",  host,         NULL};
-    uv_pipe_init(p->loop, &p->ctl, 1);
-    p->ctl.data = p;
-    p->ctl_open = 1;
-    p->open_handles++;
-    uv_stdio_container_t stdio[3];
-    stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE;
-    stdio[0].data.stream = (uv_stream_t *) &p->ctl;
-    stdio[1].flags = UV_IGNORE;
-    stdio[2].flags = UV_INHERIT_FD;
-    stdio[2].data.fd = 2;
-    uv_process_options_t o;
-    memset(&o, 0, sizeof o);
-    o.file = p->exe;
-    o.args = args;
-    o.exit_cb = zygote_exited;
-    o.stdio = stdio;
-    o.stdio_count = 3;
-    p->zygote.data = p;
-    colocate_release(); /* the zygote and its workers would inherit the host's pin */
-    inherit_nothing();
-    int rc = uv_spawn(p->loop, &p->zygote, &o);
-    if (rc != 0) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "cannot start the sandbox zygote %s: %s", p->exe,
-                 uv_strerror(rc));
-        set_error(p, msg);
-        log_error("sandbox", "%s", msg);
-        p->zygote_failures++;
-        p->open_handles++;
-        uv_close((uv_handle_t *) &p->zygote, timer_closed);
-        uv_close((uv_handle_t *) &p->ctl, ctl_closed);
-        uv_timer_start(&p->deliver, deliver, 0, 0);
-        return;
-    }
-    p->open_handles++;
-    p->zygote_running = 1;
-    uv_read_start((uv_stream_t *) &p->ctl, alloc_cb, ctl_read);
 }
 
 struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool_config *cfg)
@@ -989,20 +724,20 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     uv_timer_init(loop, &p->burst);
     uv_timer_init(loop, &p->keep);
     p->deliver.data = p->restart.data = p->sweep.data = p->burst.data = p->keep.data = p;
-    start_zygote(p);
+    sandbox__zygote_start(p);
     return p;
 }
 
 /* --- shutdown ---------------------------------------------------------------------------------- */
 
-static void timer_closed(uv_handle_t *h)
+void sandbox__handle_closed(uv_handle_t *h)
 {
     struct sandbox_pool *p = h->data;
     p->open_handles--;
-    maybe_finish_close(p);
+    sandbox__maybe_finish_close(p);
 }
 
-static void maybe_finish_close(struct sandbox_pool *p)
+void sandbox__maybe_finish_close(struct sandbox_pool *p)
 {
     if (!p->closing || p->open_handles > 0 || p->zygote_running)
         return;
@@ -1023,7 +758,7 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     p->closing = 1;
     p->close_cb = cb;
     p->close_ud = ud;
-    deliver(&p->deliver);
+    sandbox__deliver(&p->deliver);
     for (struct sandbox_proc *w = p->workers, *next; w; w = next) {
         next = w->next;
         if (w->pipe_closed) { /* waiting for an exit report that may never come */
@@ -1044,15 +779,15 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
     p->kept = p->kept_tail = NULL;
     p->nkept = 0;
     p->open_handles += 5;
-    uv_close((uv_handle_t *) &p->deliver, timer_closed);
-    uv_close((uv_handle_t *) &p->restart, timer_closed);
-    uv_close((uv_handle_t *) &p->sweep, timer_closed);
-    uv_close((uv_handle_t *) &p->burst, timer_closed);
-    uv_close((uv_handle_t *) &p->keep, timer_closed);
+    uv_close((uv_handle_t *) &p->deliver, sandbox__handle_closed);
+    uv_close((uv_handle_t *) &p->restart, sandbox__handle_closed);
+    uv_close((uv_handle_t *) &p->sweep, sandbox__handle_closed);
+    uv_close((uv_handle_t *) &p->burst, sandbox__handle_closed);
+    uv_close((uv_handle_t *) &p->keep, sandbox__handle_closed);
     /* SIGTERM: the zygote kills and reaps its workers, then exits (before it
      * is ready, SIGTERM's default action ends it just as well). */
     if (p->zygote_running)
         uv_process_kill(&p->zygote, SIGTERM);
     else if (p->ctl_open)
-        uv_close((uv_handle_t *) &p->ctl, ctl_closed);
+        uv_close((uv_handle_t *) &p->ctl, sandbox__ctl_closed);
 }
