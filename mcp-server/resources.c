@@ -66,7 +66,6 @@ void mcp_resources_list(struct mcp_request *r)
     tools_registry_free_names(names, n);
     add_cache_hints(r, res);
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 /* The text behind a resource URI, or NULL. */
@@ -102,7 +101,6 @@ static void reply_contents(struct mcp_request *r, cJSON *c)
     cJSON_AddItemToArray(cJSON_AddArrayToObject(res, "contents"), c);
     add_cache_hints(r, res);
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 void mcp_resources_read(struct mcp_request *r, const cJSON *params)

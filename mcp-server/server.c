@@ -1,6 +1,6 @@
 /* MCP connection: message validation, era selection (legacy session or
- * 2026-07-28 stateless request), dispatch, batches, cancellation and the
- * envelopes of replies and notifications. */
+ * 2026-07-28 stateless request), the method table, batches and
+ * cancellation. Requests and their replies are request.c's. */
 #include "mcp-server/server_internal.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/version.h"
@@ -17,79 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct mcp_batch {
-    struct mcp_server *server;
-    struct mcp_channel ch;
-    struct buf out;  /* responses so far, comma-separated */
-    int responses;   /* responses written into out */
-    int pending;     /* requests not answered yet, +1 while the batch is being read */
-};
-
-/* --- output ------------------------------------------------------------------------ */
-
-/* Sends lines on a channel, repairing invalid UTF-8 (strings from the JS
- * engine or a downstream server may carry it) so no client parser rejects them. */
-static void channel_send(const struct mcp_channel *ch, const char *data, size_t len, int final)
-{
-    if (utf8_is_valid(data, len)) {
-        ch->send(ch->ud, data, len, final);
-        return;
-    }
-    struct buf b;
-    buf_init(&b, 0);
-    utf8_append_repaired(&b, data, len);
-    ch->send(ch->ud, b.data, b.len, final);
-    buf_free(&b);
-}
-
-static void channel_release(const struct mcp_channel *ch)
-{
-    if (ch->release)
-        ch->release(ch->ud);
-}
-
-static void batch_add(struct mcp_batch *b, const char *line, size_t len)
-{
-    if (len && line[len - 1] == '\n')
-        len--;
-    if (b->responses++)
-        buf_append_char(&b->out, ',');
-    buf_append(&b->out, line, len);
-}
-
-static void batch_release(struct mcp_batch *b)
-{
-    if (--b->pending > 0)
-        return;
-    if (b->responses) {
-        struct buf line;
-        buf_init(&line, 0);
-        buf_append_char(&line, '[');
-        buf_append(&line, b->out.data, b->out.len);
-        buf_append_str(&line, "]\n");
-        channel_send(&b->ch, line.data, line.len, 1);
-        buf_free(&line);
-    }
-    channel_release(&b->ch);
-    buf_free(&b->out);
-    free(b);
-}
-
-/* Sends a reply: into its batch, or as the final message on its channel. */
-static void emit(struct mcp_batch *batch, const struct mcp_channel *ch, struct buf *line)
-{
-    if (batch)
-        batch_add(batch, line->data, line->len);
-    else
-        channel_send(ch, line->data, line->len, 1);
-}
-
-/* Where a request's notifications go (its batch's channel when batched). */
-static const struct mcp_channel *notify_channel(const struct mcp_request *r)
-{
-    return r->batch ? &r->batch->ch : &r->ch;
-}
-
 /* Whether an error without a known id is written with "id":null (JSON-RPC
  * 2.0) or without an id (allowed from 2025-11-25 on). */
 static int null_id_for(const struct mcp_server *s)
@@ -104,192 +31,7 @@ static void send_error(struct mcp_server *s, struct mcp_batch *batch,
     struct buf b;
     buf_init(&b, 0);
     rpc_write_error(&b, id, null_id_for(s), code, message, data);
-    emit(batch, ch, &b);
-    buf_free(&b);
-}
-
-/* --- requests ------------------------------------------------------------------------- */
-
-static struct mcp_request *request_new(struct mcp_server *s, const struct rpc_message *m,
-                                       struct mcp_batch *batch, const struct mcp_channel *ch)
-{
-    struct mcp_request *r = xcalloc(1, sizeof *r);
-    r->server = s;
-    r->id = xstrdup(m->id);
-    r->key = rpc_id_key_of(cJSON_GetObjectItemCaseSensitive(m->json, "id"));
-    r->method = xstrdup(m->method);
-    r->log_level = -1;
-    r->batch = batch;
-    if (batch)
-        batch->pending++;
-    else
-        r->ch = *ch;
-    r->next = s->inflight;
-    if (s->inflight)
-        s->inflight->prev = r;
-    s->inflight = r;
-    s->ninflight++;
-    return r;
-}
-
-struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision rev,
-                                        const struct mcp_channel *ch)
-{
-    struct mcp_request *r = xcalloc(1, sizeof *r);
-    r->server = s;
-    r->id = xstrdup("\"parked\"");
-    r->method = xstrdup("tools/call");
-    r->rev = rev;
-    r->log_level = -1;
-    r->ch = *ch;
-    r->next = s->inflight;
-    if (s->inflight)
-        s->inflight->prev = r;
-    s->inflight = r;
-    s->ninflight++;
-    return r;
-}
-
-/* Takes the request out of the in-flight list, so nothing (a cancellation
- * triggered while its reply is being written) can end it twice. */
-static void request_detach(struct mcp_request *r)
-{
-    struct mcp_server *s = r->server;
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        s->inflight = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    r->prev = r->next = NULL;
-    s->ninflight--;
-}
-
-static void undefer(struct mcp_request *r);
-
-static void request_free(struct mcp_request *r)
-{
-    if (r->park)
-        mcp_park_phantom_freed(r->park);
-    undefer(r);
-    if (r->batch)
-        batch_release(r->batch);
-    else
-        channel_release(&r->ch);
-    free(r->id);
-    free(r->key);
-    free(r->method);
-    free(r->progress_token);
-    free(r);
-}
-
-/* Ends a request with an optional reply line. */
-static void request_end(struct mcp_request *r, struct buf *reply)
-{
-    request_detach(r);
-    if (reply)
-        emit(r->batch, &r->ch, reply);
-    request_free(r);
-}
-
-static void add_server_info(cJSON *meta)
-{
-    cJSON *info = cJSON_AddObjectToObject(meta, MCP_META_SERVER_INFO);
-    cJSON_AddStringToObject(info, "name", MCP_CODEMODE_NAME);
-    cJSON_AddStringToObject(info, "version", MCP_CODEMODE_VERSION);
-}
-
-void mcp_request_result(struct mcp_request *r, cJSON *result)
-{
-    if (mcp_is_modern(r->rev)) {
-        if (!cJSON_HasObjectItem(result, "resultType"))
-            cJSON_AddStringToObject(result, "resultType", "complete");
-        cJSON *meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
-        if (meta == NULL)
-            meta = cJSON_AddObjectToObject(result, "_meta");
-        if (!cJSON_HasObjectItem(meta, MCP_META_SERVER_INFO))
-            add_server_info(meta);
-    }
-    char *text = json_print(result);
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_result(&b, r->id, text);
-    free(text);
-    request_end(r, &b);
-    buf_free(&b);
-}
-
-void mcp_request_error(struct mcp_request *r, int code, const char *message, const cJSON *data)
-{
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_error(&b, r->id, 0, code, message, data);
-    request_end(r, &b);
-    buf_free(&b);
-}
-
-void mcp_request_drop(struct mcp_request *r)
-{
-    request_end(r, NULL);
-}
-
-void mcp_request_send(struct mcp_request *r, const char *data, size_t len)
-{
-    channel_send(notify_channel(r), data, len, 0);
-}
-
-void mcp_request_progress(struct mcp_request *r, const char *message)
-{
-    if (r->progress_token == NULL)
-        return;
-    r->progress += 1;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddItemToObject(p, "progressToken", cJSON_Parse(r->progress_token));
-    cJSON_AddNumberToObject(p, "progress", r->progress);
-    if (message && mcp_has_progress_message(r->rev)) {
-        size_t n = strlen(message);
-        char *m = xstrndup(message, n > 1000 ? 1000 : n);
-        cJSON_AddStringToObject(p, "message", m);
-        free(m);
-    }
-    char *text = json_print(p);
-    cJSON_Delete(p);
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_notification(&b, "notifications/progress", text);
-    free(text);
-    channel_send(notify_channel(r), b.data, b.len, 0);
-    buf_free(&b);
-}
-
-static int console_to_log_level(const char *level)
-{
-    if (strcmp(level, "error") == 0)
-        return LOG_ERROR;
-    if (strcmp(level, "warn") == 0)
-        return LOG_WARNING;
-    if (strcmp(level, "debug") == 0)
-        return LOG_DEBUG;
-    return LOG_INFO;
-}
-
-void mcp_request_log(struct mcp_request *r, const char *console_level, const char *text)
-{
-    int threshold = mcp_is_modern(r->rev) ? r->log_level : r->server->log_level;
-    int level = console_to_log_level(console_level);
-    if (threshold < 0 || level < threshold)
-        return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "level", log_level_name((enum log_level) level));
-    cJSON_AddStringToObject(p, "logger", "execute_code");
-    cJSON_AddStringToObject(p, "data", text);
-    char *params = json_print(p);
-    cJSON_Delete(p);
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_notification(&b, "notifications/message", params);
-    free(params);
-    channel_send(notify_channel(r), b.data, b.len, 0);
+    mcp_reply_emit(batch, ch, &b);
     buf_free(&b);
 }
 
@@ -347,7 +89,6 @@ static void handle_initialize(struct mcp_request *r, const cJSON *params)
         cJSON_AddStringToObject(info, "title", "mcp-codemode");
     cJSON_AddStringToObject(res, "instructions", mcp_describe_instructions());
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 static void handle_discover(struct mcp_request *r, const cJSON *params, int modern)
@@ -362,7 +103,6 @@ static void handle_discover(struct mcp_request *r, const cJSON *params, int mode
     cJSON_AddNumberToObject(res, "ttlMs", 60000);
     cJSON_AddStringToObject(res, "cacheScope", "private");
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 static void handle_tools_list(struct mcp_request *r, const cJSON *params, int modern)
@@ -383,7 +123,6 @@ static void handle_tools_list(struct mcp_request *r, const cJSON *params, int mo
         cJSON_AddStringToObject(res, "cacheScope", "private");
     }
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 static void handle_tools_call(struct mcp_request *r, const cJSON *params, int modern)
@@ -437,7 +176,6 @@ static void handle_set_level(struct mcp_request *r, const cJSON *params, int mod
     r->server->log_level = (int) l;
     cJSON *res = cJSON_CreateObject();
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 static void handle_listen(struct mcp_request *r, const cJSON *params, int modern)
@@ -464,7 +202,7 @@ static void handle_listen(struct mcp_request *r, const cJSON *params, int modern
     buf_init(&b, 0);
     rpc_write_notification(&b, "notifications/subscriptions/acknowledged", text);
     free(text);
-    channel_send(notify_channel(r), b.data, b.len, 0);
+    mcp_channel_send(mcp_request_channel(r), b.data, b.len, 0);
     buf_free(&b);
 }
 
@@ -474,7 +212,6 @@ static void handle_ping(struct mcp_request *r, const cJSON *params, int modern)
     (void) modern;
     cJSON *res = cJSON_CreateObject();
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 /* --- waiting for downstream servers ------------------------------------------------------ */
@@ -501,9 +238,12 @@ static void settled(void *ud)
     }
 }
 
+static void undefer(struct mcp_request *r);
+
 static void defer(struct mcp_request *r, const cJSON *params, int modern)
 {
     struct mcp_server *s = r->server;
+    r->on_end = undefer; /* a request ended while it waits leaves the queue */
     r->deferred_params = params ? cJSON_Duplicate(params, 1) : NULL;
     r->deferred_modern = modern;
     if (s->deferred_tail)
@@ -559,7 +299,6 @@ static void handle_resource_templates(struct mcp_request *r, const cJSON *params
         cJSON_AddStringToObject(res, "cacheScope", "private");
     }
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 enum { ERA_LEGACY = 1, ERA_MODERN = 2, ERA_BOTH = 3 };
@@ -669,7 +408,7 @@ static void serve_modern(struct mcp_request *r, const cJSON *params, const cJSON
 static void serve_request(struct mcp_server *s, const struct rpc_message *m,
                           struct mcp_batch *batch, const struct mcp_channel *ch)
 {
-    struct mcp_request *r = request_new(s, m, batch, ch);
+    struct mcp_request *r = mcp_request_new(s, m, batch, ch);
     const cJSON *params = m->params;
     if (params && !cJSON_IsObject(params)) {
         mcp_request_error(r, RPC_INVALID_PARAMS, "params must be an object", NULL);
@@ -763,7 +502,7 @@ static int handle_one(struct mcp_server *s, const char *text, size_t len, struct
         send_error(s, batch, ch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,
                    m.invalid_reason, NULL);
         if (!batch)
-            channel_release(ch);
+            mcp_channel_release(ch);
         break;
     }
     rpc_message_free(&m);
@@ -774,7 +513,7 @@ static int handle_one(struct mcp_server *s, const char *text, size_t len, struct
 static int reply_now(struct mcp_server *s, const struct mcp_channel *ch, int code, const char *msg)
 {
     send_error(s, NULL, ch, NULL, code, msg, NULL);
-    channel_release(ch);
+    mcp_channel_release(ch);
     return 1;
 }
 
@@ -792,21 +531,16 @@ static int handle_batch(struct mcp_server *s, const char *text, size_t len,
                                 : "Invalid Request: JSON-RPC batches are not supported in this "
                                   "protocol revision (only 2025-03-26 has them)");
     }
-    struct mcp_batch *b = xcalloc(1, sizeof *b);
-    b->server = s;
-    b->ch = *ch;
-    buf_init(&b->out, 0);
-    b->pending = 1;
+    struct mcp_batch *b = mcp_batch_new(s, ch);
     int replies = 0;
     for (int i = 0; i < n; i++)
         replies |= handle_one(s, spans[i].start, spans[i].len, b, ch);
     free(spans);
     if (!replies) { /* only notifications and responses: no reply, no release */
-        buf_free(&b->out);
-        free(b);
+        mcp_batch_discard(b);
         return 0;
     }
-    batch_release(b);
+    mcp_batch_release(b);
     return 1;
 }
 
@@ -861,7 +595,7 @@ void mcp_server_cancel_channel(struct mcp_server *s, void *ud)
     struct mcp_request *r = s->inflight;
     while (r) {
         struct mcp_request *next = r->next;
-        if (notify_channel(r)->ud == ud) {
+        if (mcp_request_channel(r)->ud == ud) {
             cancel_request(r);
             next = s->inflight; /* the list may have changed: start over */
         }
@@ -886,7 +620,7 @@ void mcp_server_tools_changed(struct mcp_server *s)
     buf_init(&b, 0);
     if (s->legacy && s->initialized) {
         rpc_write_notification(&b, "notifications/tools/list_changed", NULL);
-        channel_send(&s->session, b.data, b.len, 0);
+        mcp_channel_send(&s->session, b.data, b.len, 0);
         buf_reset(&b);
     }
     for (struct mcp_request *r = s->inflight; r; r = r->next) {
@@ -897,7 +631,7 @@ void mcp_server_tools_changed(struct mcp_server *s)
         char *params = buf_steal(&b);
         rpc_write_notification(&b, "notifications/tools/list_changed", params);
         free(params);
-        channel_send(&r->ch, b.data, b.len, 0);
+        mcp_channel_send(&r->ch, b.data, b.len, 0);
     }
     buf_free(&b);
 }

@@ -6,6 +6,7 @@
 #define MCP_SERVER_SERVER_INTERNAL_H
 
 #include "mcp-server/protocol.h"
+#include "mcp-server/request.h"
 #include "mcp-server/server.h"
 
 #include "tools/policy/policy.h"
@@ -18,27 +19,6 @@ struct mcp_approval;
 struct mcp_park;
 struct rpc_message;
 
-struct mcp_request {
-    struct mcp_server *server;
-    char *id;                /* exact id text */
-    char *key;               /* canonical id key, for cancellation */
-    char *method;
-    enum mcp_revision rev;
-    char *progress_token;    /* exact JSON text of _meta.progressToken, or NULL */
-    double progress;         /* last progress value sent */
-    int log_level;           /* notifications/message threshold (enum log_level), -1 = none */
-    struct mcp_batch *batch; /* set when the request came in a batch */
-    struct mcp_channel ch;   /* where its reply goes (the batch's when batched) */
-    struct mcp_execution *exec;
-    int is_listen;           /* a 2026 subscriptions/listen stream */
-    int can_elicit;          /* 2026-07-28: _meta's client capabilities have elicitation */
-    struct mcp_park *park;   /* a phantom request: the park holding it (park.c) */
-    int tools_changed, resources_changed; /* listen filters */
-    cJSON *deferred_params;  /* a copy, while waiting for the tools to settle */
-    int deferred_modern;
-    struct mcp_request *prev, *next; /* in-flight list */
-    struct mcp_request *next_deferred;
-};
 
 struct mcp_server {
     struct mcp_server_config cfg;
@@ -65,26 +45,13 @@ struct mcp_server {
     uint64_t worker_principal; /* whose executions may share a worker (sandbox_pool_lease_for) */
 };
 
+
 /* Whose state a connection's programs see under codemode.state.scope
  * "principal" (docs/config.md): the state principal when set, else the
  * audit principal ("stdio", "cli", "http-token", "http-stateless",
  * "http-session:<id>"). Borrowed. */
 const char *mcp_state_principal(const struct mcp_server *s);
 
-/* Sends a success result (borrowed cJSON object; the revision's envelope
- * fields are added) and ends the request. */
-void mcp_request_result(struct mcp_request *r, cJSON *result);
-
-/* Sends an error and ends the request. */
-void mcp_request_error(struct mcp_request *r, int code, const char *message, const cJSON *data);
-
-/* Ends the request with no reply (cancelled). */
-void mcp_request_drop(struct mcp_request *r);
-
-/* Request-scoped notifications: progress (when the request asked for it)
- * and console lines as notifications/message (when logging is on). */
-void mcp_request_progress(struct mcp_request *r, const char *message);
-void mcp_request_log(struct mcp_request *r, const char *console_level, const char *text);
 
 /* skill_tools.c: saved skills as tools of this server (exposeAsTools):
  * appends them to a tools/list answer; the execute_code program a call of
@@ -97,9 +64,6 @@ int mcp_skill_tools_call(struct mcp_request *r, const char *name, const cJSON *a
 /* execute/execute.c: execute_code; cancelling an execution. */
 void mcp_execute(struct mcp_request *r, const cJSON *arguments);
 void mcp_execute_cancel(struct mcp_execution *e);
-/* Sends a message (complete JSON-RPC lines) on the request's channel, as
- * its notifications go: stdout, or the POST's event stream. */
-void mcp_request_send(struct mcp_request *r, const char *data, size_t len);
 
 /* execute/approval.c: the answer to one of the server's elicitation
  * requests (returns 1 when m was one); the session's approvals, freed with
@@ -108,19 +72,12 @@ int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
 void mcp_approval_free_session(struct mcp_server *s);
 /* execute/park.c: the 2026-07-28 input_required flow. The retry (params
  * with requestState and inputResponses) resumes a parked execution; r is
- * answered in every case. A phantom request of a park was freed. Parks left
- * when the server is freed. */
+ * answered in every case. Parks left when the server is freed. */
 /* code: the program the retried call stands for (execute_code's
  * arguments.code, or a skill tool's program), which must be the parked one. */
 void mcp_park_resume(struct mcp_request *r, const cJSON *params, const char *code);
-void mcp_park_phantom_freed(struct mcp_park *p);
 void mcp_park_free_all(struct mcp_server *s);
 
-/* server.c: a request no client sent, that holds a parked execution while
- * no request of a client does; its messages go to ch. Ended like any other
- * (mcp_request_result, mcp_request_drop); cancelled with the server. */
-struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision rev,
-                                        const struct mcp_channel *ch);
 
 /* describe.c: the execute_code tool object for tools/list (caller frees). */
 cJSON *mcp_describe_execute_code(struct mcp_server *s, enum mcp_revision rev);

@@ -338,7 +338,6 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
     struct sandbox_ticket *t = e->ticket;
     free(e);
     mcp_request_result(req, res);
-    cJSON_Delete(res);
     sandbox_admission_leave(t); /* may start the next queued execution */
 }
 
@@ -353,7 +352,6 @@ static void argument_error(struct mcp_request *r, const char *message)
     add_text(cJSON_AddArrayToObject(res, "content"), message);
     cJSON_AddTrueToObject(res, "isError");
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 static int read_timeout(const cJSON *t, const struct config_limits *l, uint64_t *out, char *msg,
@@ -429,7 +427,6 @@ static void not_run(struct mcp_request *r, const char *name, const char *message
         cJSON_AddNumberToObject(stats, "toolCalls", 0);
     }
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 /* The queue had no room: the execution is refused before anything ran. */

@@ -61,9 +61,11 @@ static void free_park(struct mcp_park *p)
     free(p);
 }
 
-void mcp_park_phantom_freed(struct mcp_park *p)
+/* The phantom request ended (on_end): the park no longer holds it. */
+static void phantom_ended(struct mcp_request *r)
 {
-    p->phantom = NULL;
+    if (r->park)
+        r->park->phantom = NULL;
 }
 
 void mcp_park_free_all(struct mcp_server *s)
@@ -100,7 +102,6 @@ static void input_required(struct mcp_request *r, struct mcp_park *p, cJSON *inp
     cJSON_AddItemToObject(res, "inputRequests", inputs);
     cJSON_AddStringToObject(res, "requestState", p->key);
     mcp_request_result(r, res);
-    cJSON_Delete(res);
 }
 
 /* Moves r's execution to a phantom of a new park and answers r with
@@ -119,6 +120,7 @@ static void park(struct mcp_request *r, uint64_t expire_ms)
     struct mcp_channel ch = {p, phantom_send, NULL};
     p->phantom = mcp_request_phantom(s, r->rev, &ch);
     p->phantom->park = p;
+    p->phantom->on_end = phantom_ended;
     mcp_approval__retarget(s, r, p->phantom);
     cJSON *inputs = mcp_approval__input_requests(s, p->phantom);
     mcp_execute_rebind(r->exec, p->phantom);
@@ -153,7 +155,7 @@ static struct mcp_park *find(struct mcp_server *s, const char *key)
 static void answer_final(struct mcp_request *r, const char *line)
 {
     cJSON *m = cJSON_Parse(line);
-    cJSON *res = cJSON_GetObjectItemCaseSensitive(m, "result");
+    cJSON *res = cJSON_DetachItemFromObjectCaseSensitive(m, "result");
     if (res)
         mcp_request_result(r, res);
     else
