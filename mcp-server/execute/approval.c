@@ -21,8 +21,9 @@
 
 struct mcp_approval {
     struct mcp_server *s;
-    struct mcp_request *r;
-    struct mcp_execution *exec; /* paused while this waits (mcp_execute_pause) */
+    struct mcp_execution *exec; /* whose call waits; its request (mcp_execute_request) may
+                                   change while it waits (2026-07-28: park.c) */
+    int paused;                 /* exec's deadlines are paused while this waits */
     char *id;       /* exact JSON text of the request id (elicitation) */
     char *key;      /* 2026-07-28: its key in inputRequests (park.c), else NULL */
     char *params;   /* 2026-07-28: the elicitation params, JSON text */
@@ -59,7 +60,7 @@ static void approval_closed(uv_handle_t *h)
 static void finish(struct mcp_approval *a)
 {
     unlink_approval(a);
-    if (a->exec)
+    if (a->paused)
         mcp_execute_pause(a->exec, 0);
     uv_timer_stop(&a->timer);
     uv_close((uv_handle_t *) &a->timer, approval_closed);
@@ -80,7 +81,7 @@ static void send_cancelled(struct mcp_approval *a, const char *reason)
     json_append_string(&p, reason, strlen(reason));
     buf_append_char(&p, '}');
     rpc_write_notification(&b, "notifications/cancelled", p.data);
-    mcp_request_send(a->r, b.data, b.len);
+    mcp_request_send(mcp_execute_request(a->exec), b.data, b.len);
     buf_free(&p);
     buf_free(&b);
 }
@@ -221,17 +222,17 @@ static void send_question(struct mcp_approval *a, const struct tools_approval_re
     char *params = params_json(q);
     buf_init(&b, 0);
     rpc_write_request(&b, a->id, "elicitation/create", params);
-    mcp_request_send(a->r, b.data, b.len);
+    mcp_request_send(mcp_execute_request(a->exec), b.data, b.len);
     buf_free(&b);
     free(params);
 }
 
-static struct mcp_approval *new_approval(struct mcp_request *r, char *key,
+static struct mcp_approval *new_approval(struct mcp_execution *e, char *key,
                                          tools_approval_done *done, void *done_ud)
 {
     struct mcp_approval *a = xcalloc(1, sizeof *a);
-    a->s = r->server;
-    a->r = r;
+    a->s = mcp_execute_request(e)->server;
+    a->exec = e;
     a->tool = key;
     a->done = done;
     a->done_ud = done_ud;
@@ -256,11 +257,11 @@ static void answer_known(uv_timer_t *t)
 /* An answer known at once (--approve, approved for the session, nobody to
  * ask, too many waiting): given on the loop's next turn, never inside ask.
  * detail is a static string or NULL. */
-static struct mcp_approval *answer_soon(struct mcp_request *r, char *key,
+static struct mcp_approval *answer_soon(struct mcp_execution *e, char *key,
                                         tools_approval_done *done, void *done_ud,
                                         enum tools_approval_answer answer, const char *detail)
 {
-    struct mcp_approval *a = new_approval(r, key, done, done_ud);
+    struct mcp_approval *a = new_approval(e, key, done, done_ud);
     a->known = answer;
     a->known_detail = detail;
     uv_timer_start(&a->timer, answer_known, 0, 0);
@@ -270,7 +271,8 @@ static struct mcp_approval *answer_soon(struct mcp_request *r, char *key,
 static void *ask(void *self, const struct tools_approval_request *q, tools_approval_done *done,
                  void *done_ud)
 {
-    struct mcp_request *r = self;
+    struct mcp_execution *e = self;
+    struct mcp_request *r = mcp_execute_request(e);
     struct mcp_server *s = r->server;
     struct buf key;
     buf_init(&key, 0);
@@ -278,18 +280,18 @@ static void *ask(void *self, const struct tools_approval_request *q, tools_appro
     enum tools_approval_answer fixed;
     const char *detail;
     if (fixed_answer(s, &fixed, &detail))
-        return answer_soon(r, buf_steal(&key), done, done_ud, fixed, detail);
+        return answer_soon(e, buf_steal(&key), done, done_ud, fixed, detail);
     if (!can_ask(r) || session_approved(s, key.data) || session_approved(s, "*"))
-        return answer_soon(r, buf_steal(&key), done, done_ud,
+        return answer_soon(e, buf_steal(&key), done, done_ud,
                            can_ask(r) ? TOOLS_APPROVAL_SESSION : TOOLS_APPROVAL_UNAVAILABLE, NULL);
     /* A person's time does not count against timeoutMs, but the execution
      * holds its worker meanwhile: only so many may wait at once. */
-    if (r->exec && mcp_execute_pause(r->exec, 1) < 0)
-        return answer_soon(r, buf_steal(&key), done, done_ud, TOOLS_APPROVAL_DECLINED,
+    if (mcp_execute_pause(e, 1) < 0)
+        return answer_soon(e, buf_steal(&key), done, done_ud, TOOLS_APPROVAL_DECLINED,
                            "too many executions on this server wait for an approval already, "
                            "the most codemode.sandbox.maxWorkers allows (half of it); retry later");
-    struct mcp_approval *a = new_approval(r, buf_steal(&key), done, done_ud);
-    a->exec = r->exec;
+    struct mcp_approval *a = new_approval(e, buf_steal(&key), done, done_ud);
+    a->paused = 1;
     struct buf id;
     buf_init(&id, 0);
     buf_printf(&id, "\"codemode-approval-%u\"", ++s->next_approval);
@@ -316,9 +318,9 @@ static void cancel(void *self, void *handle)
     finish(a);
 }
 
-struct tools_approver mcp_approval_approver(struct mcp_request *r)
+struct tools_approver mcp_approval_approver(struct mcp_execution *e)
 {
-    struct tools_approver ap = {ask, cancel, r};
+    struct tools_approver ap = {ask, cancel, e};
     return ap;
 }
 
@@ -367,18 +369,11 @@ int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m)
 
 /* --- 2026-07-28: the approvals a retry answers (park.c) ----------------------------------- */
 
-void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to)
-{
-    for (struct mcp_approval *a = s->approvals; a; a = a->next)
-        if (a->r == from)
-            a->r = to;
-}
-
-cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r)
+cJSON *mcp_approval__input_requests(struct mcp_server *s, const struct mcp_execution *e)
 {
     cJSON *reqs = NULL;
     for (struct mcp_approval *a = s->approvals; a; a = a->next) {
-        if (a->r != r || a->key == NULL)
+        if (a->exec != e || a->key == NULL)
             continue;
         if (reqs == NULL)
             reqs = cJSON_CreateObject();
@@ -389,13 +384,13 @@ cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r)
     return reqs;
 }
 
-void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+void mcp_approval__answer_inputs(struct mcp_server *s, const struct mcp_execution *e,
                                  const cJSON *responses)
 {
     struct mcp_approval *a = s->approvals;
     while (a) {
         const cJSON *resp =
-            a->r == r && a->key ? cJSON_GetObjectItemCaseSensitive(responses, a->key) : NULL;
+            a->exec == e && a->key ? cJSON_GetObjectItemCaseSensitive(responses, a->key) : NULL;
         if (resp == NULL) {
             a = a->next;
             continue;

@@ -530,7 +530,7 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     tools_audit_new_id(e->id);
     if (mcp_is_modern(r->rev))
         sha256_hex(code->valuestring, strlen(code->valuestring), e->code_sha);
-    e->approver = mcp_approval_approver(r);
+    e->approver = mcp_approval_approver(e);
     struct tools_exec_options xo = {.allow = au.allow,
                                     .dry_run = au.dry_run,
                                     .execution_id = e->id,
@@ -599,7 +599,6 @@ void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r)
     e->req->exec = NULL;
     e->req = r;
     r->exec = e;
-    e->approver.self = r;
 }
 
 int mcp_execute_pause(struct mcp_execution *e, int on)

@@ -13,7 +13,7 @@
 
 /* execute.c: the request the execution answers now; the SHA-256 of its
  * code (2026-07-28 requests only); moving it to another request r (its
- * approver follows). */
+ * approvals follow: they are keyed to the execution). */
 struct mcp_request *mcp_execute_request(const struct mcp_execution *e);
 const char *mcp_execute_code_sha(const struct mcp_execution *e);
 void mcp_execute_rebind(struct mcp_execution *e, struct mcp_request *r);
@@ -43,16 +43,16 @@ void mcp_authority_audit_end(struct mcp_request *r, const char *id, const char *
 /* Adds the readable list to content and structuredContent.plannedCalls (when present). */
 void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
 
-/* approval.c: the approver for the calls of execute_code request r (self is
- * r, borrowed). */
-struct tools_approver mcp_approval_approver(struct mcp_request *r);
+/* approval.c: the approver for the calls of execution e (self is e,
+ * borrowed); it asks on whatever request e answers at the time. */
+struct tools_approver mcp_approval_approver(struct mcp_execution *e);
 
-/* approval.c, for park.c: move r's pending approvals to another request;
- * the inputRequests of r's pending 2026-07-28 approvals (NULL when none);
- * deliver the answers a retry carries (keyed like inputRequests). */
-void mcp_approval__retarget(struct mcp_server *s, struct mcp_request *from, struct mcp_request *to);
-cJSON *mcp_approval__input_requests(struct mcp_server *s, struct mcp_request *r);
-void mcp_approval__answer_inputs(struct mcp_server *s, struct mcp_request *r,
+/* approval.c, for park.c: the inputRequests of the pending 2026-07-28
+ * approvals of execution e (NULL when none); deliver the answers a retry
+ * carries (keyed like inputRequests). Approvals belong to the execution,
+ * so they follow it from request to request (mcp_execute_rebind). */
+cJSON *mcp_approval__input_requests(struct mcp_server *s, const struct mcp_execution *e);
+void mcp_approval__answer_inputs(struct mcp_server *s, const struct mcp_execution *e,
                                  const cJSON *responses);
 
 /* park.c: an approval of request r's execution is pending: answer r with

@@ -121,9 +121,9 @@ static void park(struct mcp_request *r, uint64_t expire_ms)
     p->phantom = mcp_request_phantom(s, r->rev, &ch);
     p->phantom->park = p;
     p->phantom->on_end = phantom_ended;
-    mcp_approval__retarget(s, r, p->phantom);
-    cJSON *inputs = mcp_approval__input_requests(s, p->phantom);
-    mcp_execute_rebind(r->exec, p->phantom);
+    struct mcp_execution *e = r->exec;
+    mcp_execute_rebind(e, p->phantom); /* its approvals follow it: they are keyed to it */
+    cJSON *inputs = mcp_approval__input_requests(s, e);
     p->timer = xcalloc(1, sizeof *p->timer);
     uv_timer_init(s->cfg.loop, p->timer);
     p->timer->data = p;
@@ -228,13 +228,13 @@ void mcp_park_resume(struct mcp_request *r, const cJSON *params, const char *cod
     uint64_t expire_ms = p->expire_ms;
     free_park(p); /* used: a replay finds nothing */
     ph->park = NULL;
-    mcp_approval__retarget(s, ph, r);
-    mcp_execute_rebind(ph->exec, r);
+    struct mcp_execution *e = ph->exec;
+    mcp_execute_rebind(e, r);
     mcp_request_drop(ph);
     s->resuming = r;
-    mcp_approval__answer_inputs(s, r, cJSON_GetObjectItemCaseSensitive(params, "inputResponses"));
+    mcp_approval__answer_inputs(s, e, cJSON_GetObjectItemCaseSensitive(params, "inputResponses"));
     s->resuming = NULL;
-    cJSON *left = mcp_approval__input_requests(s, r);
+    cJSON *left = r->exec ? mcp_approval__input_requests(s, r->exec) : NULL;
     if (left) { /* unanswered, or asked since: another round */
         cJSON_Delete(left);
         park(r, expire_ms);
