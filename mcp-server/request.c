@@ -228,6 +228,18 @@ void mcp_request_send(struct mcp_request *r, const char *data, size_t len)
     mcp_channel_send(mcp_request_channel(r), data, len, 0);
 }
 
+void mcp_request_notify(struct mcp_request *r, const char *method, cJSON *params)
+{
+    char *text = json_print(params);
+    cJSON_Delete(params);
+    struct buf b;
+    buf_init(&b, 0);
+    rpc_write_notification(&b, method, text);
+    free(text);
+    mcp_channel_send(mcp_request_channel(r), b.data, b.len, 0);
+    buf_free(&b);
+}
+
 void mcp_request_progress(struct mcp_request *r, const char *message)
 {
     if (r->progress_token == NULL)
@@ -242,14 +254,7 @@ void mcp_request_progress(struct mcp_request *r, const char *message)
         cJSON_AddStringToObject(p, "message", m);
         free(m);
     }
-    char *text = json_print(p);
-    cJSON_Delete(p);
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_notification(&b, "notifications/progress", text);
-    free(text);
-    mcp_channel_send(mcp_request_channel(r), b.data, b.len, 0);
-    buf_free(&b);
+    mcp_request_notify(r, "notifications/progress", p);
 }
 
 static int console_to_log_level(const char *level)
@@ -273,13 +278,6 @@ void mcp_request_log(struct mcp_request *r, const char *console_level, const cha
     cJSON_AddStringToObject(p, "level", log_level_name((enum log_level) level));
     cJSON_AddStringToObject(p, "logger", "execute_code");
     cJSON_AddStringToObject(p, "data", text);
-    char *params = json_print(p);
-    cJSON_Delete(p);
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_notification(&b, "notifications/message", params);
-    free(params);
-    mcp_channel_send(mcp_request_channel(r), b.data, b.len, 0);
-    buf_free(&b);
+    mcp_request_notify(r, "notifications/message", p);
 }
 

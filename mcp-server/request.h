@@ -53,6 +53,9 @@ void mcp_request_error(struct mcp_request *r, int code, const char *message, con
 /* Ends the request with no reply (cancelled). */
 void mcp_request_drop(struct mcp_request *r);
 
+/* A notification on the request's channel: method with params (taken over). */
+void mcp_request_notify(struct mcp_request *r, const char *method, cJSON *params);
+
 /* Request-scoped notifications: progress (when the request asked for it)
  * and console lines as notifications/message (when logging is on). */
 void mcp_request_progress(struct mcp_request *r, const char *message);

@@ -196,14 +196,7 @@ static void handle_listen(struct mcp_request *r, const cJSON *params, int modern
     cJSON *honoured = cJSON_AddObjectToObject(p, "notifications");
     if (r->tools_changed)
         cJSON_AddTrueToObject(honoured, "toolsListChanged");
-    char *text = json_print(p);
-    cJSON_Delete(p);
-    struct buf b;
-    buf_init(&b, 0);
-    rpc_write_notification(&b, "notifications/subscriptions/acknowledged", text);
-    free(text);
-    mcp_channel_send(mcp_request_channel(r), b.data, b.len, 0);
-    buf_free(&b);
+    mcp_request_notify(r, "notifications/subscriptions/acknowledged", p);
 }
 
 static void handle_ping(struct mcp_request *r, const cJSON *params, int modern)
