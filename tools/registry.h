@@ -57,7 +57,8 @@ void tools_registry_free(struct tools_registry *r);
 int tools_registry_settled(const struct tools_registry *r);
 
 /* Calls cb once the registry is settled or max_ms passed, whichever comes
- * first; at once (inside this call) when it already is. Freeing the
+ * first; on the loop's next turn when it already is (never inside this
+ * call; a registry made without a loop calls it at once). Freeing the
  * registry fires the waiters still pending. */
 void tools_registry_when_settled(struct tools_registry *r, uint64_t max_ms, void (*cb)(void *ud),
                                  void *ud);
