@@ -282,8 +282,10 @@ test('calls waiting for a person cost the host about their arguments\' size, not
   for (let i = 0; i < 600 && asked() < 16; i++) await sleep(50);
   assert.equal(asked(), 16, 'every call is waiting for a person');
   const peak = statusKb(s.pid, 'VmHWM');
-  // 16 x 2 MiB of JSON kept as text is 32 MiB; as trees it was over 1 GiB
-  assert.ok(peak - before < 300 * 1024, `the server's peak RSS grew by ${peak - before} kB for 16 waiting calls`);
+  // 16 x 2 MiB of JSON kept as text is 32 MiB; as trees it was over 1 GiB. Under
+  // AddressSanitizer the freed trees of the calls stay in its quarantine: RSS means nothing there
+  if (!/libasan/.test(readFileSync(`/proc/${s.pid}/maps`, 'utf8')))
+    assert.ok(peak - before < 300 * 1024, `the server's peak RSS grew by ${peak - before} kB for 16 waiting calls`);
   await assertStillServes(s);
   await s.stop();
 });
