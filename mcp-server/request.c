@@ -102,6 +102,17 @@ void mcp_batch_discard(struct mcp_batch *b)
     free(b);
 }
 
+/* Puts r in s's in-flight list (where cancellation finds it). */
+static struct mcp_request *track(struct mcp_server *s, struct mcp_request *r)
+{
+    r->next = s->inflight;
+    if (s->inflight)
+        s->inflight->prev = r;
+    s->inflight = r;
+    s->ninflight++;
+    return r;
+}
+
 struct mcp_request *mcp_request_new(struct mcp_server *s, const struct rpc_message *m,
                                        struct mcp_batch *batch, const struct mcp_channel *ch)
 {
@@ -116,12 +127,7 @@ struct mcp_request *mcp_request_new(struct mcp_server *s, const struct rpc_messa
         batch->pending++;
     else
         r->ch = *ch;
-    r->next = s->inflight;
-    if (s->inflight)
-        s->inflight->prev = r;
-    s->inflight = r;
-    s->ninflight++;
-    return r;
+    return track(s, r);
 }
 
 struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision rev,
@@ -134,12 +140,7 @@ struct mcp_request *mcp_request_phantom(struct mcp_server *s, enum mcp_revision 
     r->rev = rev;
     r->log_level = -1;
     r->ch = *ch;
-    r->next = s->inflight;
-    if (s->inflight)
-        s->inflight->prev = r;
-    s->inflight = r;
-    s->ninflight++;
-    return r;
+    return track(s, r);
 }
 
 /* Takes the request out of the in-flight list, so nothing (a cancellation
