@@ -34,8 +34,13 @@ static char *raw_id(const char *text, size_t len)
 
 void rpc_parse(const char *text, size_t len, struct rpc_message *m)
 {
+    rpc_parse_tree(text, len, json_parse(text, len), m); /* NULL too with bytes after the value */
+}
+
+void rpc_parse_tree(const char *text, size_t len, cJSON *tree, struct rpc_message *m)
+{
     memset(m, 0, sizeof *m);
-    m->json = json_parse(text, len); /* NULL too with bytes after the value */
+    m->json = tree;
     if (m->json == NULL) {
         invalid(m, RPC_PARSE_ERROR, "Parse error: the message is not valid JSON");
         return;

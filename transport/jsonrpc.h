@@ -32,6 +32,9 @@ struct rpc_message {
 /* Parses one message (text need not be NUL-terminated). Always fills m;
  * release it with rpc_message_free. */
 void rpc_parse(const char *text, size_t len, struct rpc_message *m);
+
+/* rpc_parse of a text already parsed into `tree` (NULL: not JSON), which m then owns. */
+void rpc_parse_tree(const char *text, size_t len, cJSON *tree, struct rpc_message *m);
 void rpc_message_free(struct rpc_message *m);
 
 /* 1 when the text (after whitespace) starts a JSON array: a batch. */

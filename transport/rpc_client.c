@@ -7,6 +7,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/json.h"
+#include "common/json_lines.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ struct rpc_client {
     uint64_t next_id, skipped;
     unsigned malformed_logged;
     int closing;
+    struct json_lines *lines; /* what came, in order; big lines parsed off the loop */
 };
 
 /* --- list ------------------------------------------------------------------------------------- */
@@ -154,6 +156,14 @@ static void timer_fired(uv_timer_t *t)
 
 /* --- life ------------------------------------------------------------------------------------- */
 
+static void line_parsed(void *ud, char *line, size_t len, cJSON *tree, int tag);
+static int fail_now(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
+                    const char *why, size_t size);
+
+/* A failure that waited behind lines still being read (its text:
+ * "<id> <status> <size> <why>"). */
+#define TAG_FAIL 1
+
 struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
                                   const struct rpc_client_events *ev, void *ud)
 {
@@ -164,6 +174,7 @@ struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
     rc->ud = ud;
     rc->next_id = 1;
     list_init(&rc->pending);
+    rc->lines = json_lines_new(loop, 0, line_parsed, rc);
     uv_timer_init(loop, &rc->timer);
     rc->timer.data = rc;
     return rc;
@@ -184,6 +195,8 @@ static void client_closed(uv_handle_t *h)
 void rpc_client_free(struct rpc_client *rc)
 {
     rc->closing = 1;
+    json_lines_free(rc->lines); /* a parse still running is dropped */
+    rc->lines = NULL;
     while (rc->pending.next != &rc->pending)
         request_done((struct rpc_client_request *) rc->pending.next, 0);
     uv_close((uv_handle_t *) &rc->timer, client_closed);
@@ -387,12 +400,20 @@ static int fail_unreadable(struct rpc_client *rc, const struct rpc_message *m, c
     return 0;
 }
 
-void rpc_client_line(struct rpc_client *rc, const char *line, size_t len)
+static void line_parsed(void *ud, char *line, size_t len, cJSON *tree, int tag)
 {
-    struct rpc_message m;
-    if (rc->closing)
+    struct rpc_client *rc = ud;
+    if (tag == TAG_FAIL) {
+        char *end;
+        uint64_t id = strtoull(line, &end, 10);
+        int status = (int) strtol(end, &end, 10);
+        size_t size = strtoull(end, &end, 10);
+        fail_now(rc, id, (enum rpc_client_status) status, end + 1, size);
         return;
-    rpc_parse(line, len, &m);
+    }
+    uv_loop_t *loop = rc->loop; /* rc may be freed by what the message causes */
+    struct rpc_message m;
+    rpc_parse_tree(line, len, tree, &m);
     switch (m.kind) {
     case RPC_RESPONSE:
         on_response(rc, &m, line, len);
@@ -409,7 +430,17 @@ void rpc_client_line(struct rpc_client *rc, const char *line, size_t len)
             skipped(rc, m.invalid_reason, line, len);
         break;
     }
+    if (len >= JSON_LINES_OFF_LOOP_BYTES) { /* a big tree: freed off the loop */
+        json_release_off_loop(loop, m.json);
+        m.json = NULL;
+    }
     rpc_message_free(&m);
+}
+
+void rpc_client_line(struct rpc_client *rc, const char *line, size_t len)
+{
+    if (!rc->closing)
+        json_lines_push(rc->lines, line, len, 1, 0);
 }
 
 /* The id of a message whose text ends with `"id":<integer>}`: the last
@@ -472,7 +503,7 @@ void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_le
     cb(ud, &r);
 }
 
-int rpc_client_fail(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
+static int fail_now(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
                     const char *why_in, size_t size)
 {
     struct rpc_client_request *req = rc->closing ? NULL : find(rc, id);
@@ -486,6 +517,22 @@ int rpc_client_fail(struct rpc_client *rc, uint64_t id, enum rpc_client_status s
     request_done(req, 0);
     cb(ud, &r);
     free(why);
+    return 0;
+}
+
+int rpc_client_fail(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
+                    const char *why, size_t size)
+{
+    if (rc->closing || find(rc, id) == NULL)
+        return -1;
+    if (json_lines_waiting(rc->lines) == 0)
+        return fail_now(rc, id, status, why, size);
+    /* the answer may be among the lines still being read: judged after them */
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "%" PRIu64 " %d %zu %s", id, (int) status, size, why);
+    json_lines_push(rc->lines, b.data, b.len, 0, TAG_FAIL);
+    buf_free(&b);
     return 0;
 }
 

@@ -119,8 +119,10 @@ void rpc_client_oversize(struct rpc_client *rc, const char *head, size_t head_le
 
 /* Fails one pending request whose response the transport lost: its cb gets
  * status (RPC_CLIENT_CLOSED or RPC_CLIENT_TOO_LARGE) with `why` as the
- * message and `size` as the size. Returns 0, or -1 when no request with this
- * id is pending. */
+ * message and `size` as the size. When lines given before are still being
+ * read (a big one is parsed off the loop), this is judged after them: the
+ * answer may be among them. Returns 0, or -1 when no request with this id is
+ * pending. */
 int rpc_client_fail(struct rpc_client *rc, uint64_t id, enum rpc_client_status status,
                     const char *why, size_t size);
 

@@ -9,6 +9,7 @@
 #include "common/buf.h"
 #include "common/colocate.h"
 #include "common/json.h"
+#include "common/json_lines.h"
 #include "common/log.h"
 
 #include <malloc.h>
@@ -48,6 +49,8 @@ struct sandbox_exec {
     enum worker_msg_kind kind;   /* of the line being read (PENDING: its head is still short) */
     struct worker_msg_scan scan; /* ... checked as it arrives */
     struct buf whole;            /* the `done` line's whole result, copied as it arrives */
+    struct json_lines *lines;    /* checked lines, handed on in order */
+    int gone_code, gone_signal;  /* the worker's exit, heard while lines still waited */
 };
 
 static const struct sandbox_proc_events worker_events;
@@ -75,6 +78,7 @@ static void destroy(struct sandbox_exec *x)
         free(x->logs[i].text);
     free(x->logs);
     buf_free(&x->whole);
+    json_lines_free(x->lines); /* a call still being parsed is dropped */
     free(x->code);
     free(x->catalog);
     free(x->builtins);
@@ -449,16 +453,35 @@ static void trim_after(size_t len)
 #endif
 }
 
-static void on_line(void *ud, struct sandbox_proc *w, char *line, size_t len)
+/* A `done` line that waited behind a call parsed off the loop: its members
+ * are found again (the scan has moved on to the lines after it). */
+#define TAG_DONE_AGAIN (-1)
+/* The worker exited after lines that were still waiting. */
+#define TAG_GONE (-2)
+
+static void gone(struct sandbox_exec *x, int code, int sig);
+
+/* A checked line, in the order the worker sent it (json_lines): calls, console
+ * lines and counts with their tree, `done` with the scan of its members. */
+static void on_message(void *ud, char *line, size_t len, cJSON *m, int tag)
 {
     struct sandbox_exec *x = ud;
-    x->heard = 1;
-    if (check_line(x, line, len, 1) < 0)
-        return; /* x is freed */
-    enum worker_msg_kind kind = x->kind;
-    x->kind = WORKER_MSG_PENDING; /* the next line starts afresh */
+    uv_loop_t *loop = sandbox_pool_loop(x->pool);
     int rc;
-    if (kind == WORKER_MSG_DONE) {
+    if (tag == TAG_GONE) {
+        gone(x, x->gone_code, x->gone_signal);
+        return;
+    }
+    if (tag == TAG_DONE_AGAIN) {
+        worker_msg_scan_init(&x->scan);
+        x->kind = WORKER_MSG_PENDING;
+        if (check_line(x, line, len, 1) < 0)
+            return; /* x is freed */
+        worker_msg_scan_init(&x->scan);
+        x->kind = WORKER_MSG_PENDING;
+        tag = WORKER_MSG_DONE;
+    }
+    if (tag == WORKER_MSG_DONE) {
         rc = on_done(x, line); /* x is freed when this succeeded */
         if (rc > 0)
             return;
@@ -466,7 +489,47 @@ static void on_line(void *ud, struct sandbox_proc *w, char *line, size_t len)
             trim_after(len);
             return;
         }
-    } else if (kind == WORKER_MSG_CALL) {
+    }
+    rc = -1;
+    if (m && tag == WORKER_MSG_CALL)
+        rc = on_call(x, m);
+    else if (m && tag == WORKER_MSG_LOG) {
+        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(m, "level");
+        const cJSON *tx = cJSON_GetObjectItemCaseSensitive(m, "text");
+        if (cJSON_IsString(lv) && cJSON_IsString(tx) && valid_level(lv->valuestring)) {
+            add_log(x, lv->valuestring, tx->valuestring);
+            rc = 0;
+        }
+    } else if (m && tag == WORKER_MSG_DROPPED) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "n");
+        if (cJSON_IsNumber(n) && n->valuedouble >= x->worker_dropped && n->valuedouble < 1e9) {
+            x->worker_dropped = (unsigned) n->valuedouble;
+            rc = 0;
+        }
+    }
+    if (len >= JSON_LINES_OFF_LOOP_BYTES)
+        json_release_off_loop(loop, m); /* and trims */
+    else
+        cJSON_Delete(m);
+    if (rc < 0) {
+        log_warn("sandbox", "worker %d sent an invalid message; killing it",
+                 sandbox_proc_pid(x->worker));
+        finish_error(x, "Error", "the sandbox worker sent an invalid message and was stopped");
+    }
+}
+
+/* A whole line: checked against its kind's limits as it came, then handed
+ * on in order (a big call is parsed off the loop meanwhile). */
+static void on_line(void *ud, struct sandbox_proc *w, char *line, size_t len)
+{
+    struct sandbox_exec *x = ud;
+    (void) w;
+    x->heard = 1;
+    if (check_line(x, line, len, 1) < 0)
+        return; /* x is freed */
+    enum worker_msg_kind kind = x->kind;
+    x->kind = WORKER_MSG_PENDING; /* the next line starts afresh */
+    if (kind == WORKER_MSG_CALL) {
         const struct worker_msg_member *args = worker_msg_member(&x->scan, line, -1, "args");
         if (args && args->len > call_argument_cap(&x->rq)) {
             char msg[300];
@@ -479,32 +542,17 @@ static void on_line(void *ud, struct sandbox_proc *w, char *line, size_t len)
             return;
         }
     }
+    int tag = kind;
+    if (kind == WORKER_MSG_DONE && json_lines_waiting(x->lines)) {
+        buf_free(&x->whole); /* gathered again when its turn comes */
+        tag = TAG_DONE_AGAIN;
+    }
+    if (tag != TAG_DONE_AGAIN && kind == WORKER_MSG_DONE) {
+        on_message(x, line, len, NULL, tag); /* uses this scan: before it starts afresh */
+        return;
+    }
     worker_msg_scan_init(&x->scan);
-    cJSON *m = kind == WORKER_MSG_DONE ? NULL : json_parse(line, len);
-    rc = -1;
-    if (m && kind == WORKER_MSG_CALL)
-        rc = on_call(x, m);
-    else if (m && kind == WORKER_MSG_LOG) {
-        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(m, "level");
-        const cJSON *tx = cJSON_GetObjectItemCaseSensitive(m, "text");
-        if (cJSON_IsString(lv) && cJSON_IsString(tx) && valid_level(lv->valuestring)) {
-            add_log(x, lv->valuestring, tx->valuestring);
-            rc = 0;
-        }
-    } else if (m && kind == WORKER_MSG_DROPPED) {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "n");
-        if (cJSON_IsNumber(n) && n->valuedouble >= x->worker_dropped && n->valuedouble < 1e9) {
-            x->worker_dropped = (unsigned) n->valuedouble;
-            rc = 0;
-        }
-    }
-    cJSON_Delete(m);
-    trim_after(len);
-    if (rc < 0) {
-        log_warn("sandbox", "worker %d sent an invalid message; killing it",
-                 sandbox_proc_pid(w));
-        finish_error(x, "Error", "the sandbox worker sent an invalid message and was stopped");
-    }
+    json_lines_push(x->lines, line, len, kind != WORKER_MSG_DONE, tag);
 }
 
 static void describe_death(char *msg, size_t size, int code, int sig)
@@ -551,10 +599,9 @@ static int retry(struct sandbox_exec *x)
     return 1;
 }
 
-static void on_gone(void *ud, struct sandbox_proc *w, int code, int sig)
+static void gone(struct sandbox_exec *x, int code, int sig)
 {
-    struct sandbox_exec *x = ud;
-    if (sandbox_proc_died_externally(w) && retry(x))
+    if (sandbox_proc_died_externally(x->worker) && retry(x))
         return;
     if (x->killed_at_deadline) {
         char msg[160];
@@ -568,6 +615,19 @@ static void on_gone(void *ud, struct sandbox_proc *w, int code, int sig)
     char msg[200];
     describe_death(msg, sizeof msg, code, sig);
     finish_error(x, "SandboxError", msg);
+}
+
+static void on_gone(void *ud, struct sandbox_proc *w, int code, int sig)
+{
+    struct sandbox_exec *x = ud;
+    (void) w;
+    if (json_lines_waiting(x->lines)) { /* after the lines it sent before it went */
+        x->gone_code = code;
+        x->gone_signal = sig;
+        json_lines_push(x->lines, "", 0, 0, TAG_GONE);
+        return;
+    }
+    gone(x, code, sig);
 }
 
 static const struct sandbox_proc_events worker_events = {on_line, on_gone, on_partial};
@@ -656,6 +716,7 @@ struct sandbox_exec *sandbox_exec_start(struct sandbox_pool *pool,
         x->rq.grace_ms = 500;
     x->timer = xmalloc(sizeof *x->timer);
     uv_loop_t *loop = sandbox_pool_loop(pool);
+    x->lines = json_lines_new(loop, 0, on_message, x);
     uv_timer_init(loop, x->timer);
     x->timer->data = x;
     x->started_ms = uv_now(loop);
