@@ -8,6 +8,7 @@
 #include "transport/rpc_client.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 #include "common/log.h"
 
 #include <stdarg.h>
@@ -403,6 +404,15 @@ static void answer_refused(struct next_turn_item *it)
     free(message);
 }
 
+/* A value as a raw JSON item of its text (printed as it is). */
+static cJSON *raw_copy(const cJSON *v)
+{
+    cJSON *r = cJSON_CreateRaw("");
+    free(r->valuestring);
+    r->valuestring = json_print(v);
+    return r;
+}
+
 struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, const char *tool,
                                                     const cJSON *args, uint64_t timeout_ms,
                                                     tools_downstream_reply_cb *cb, void *ud)
@@ -420,7 +430,9 @@ struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, 
         next_turn_push(&d->refusals, &c->refused, answer_refused);
         return c;
     }
-    c->args = args ? cJSON_Duplicate(args, 1) : NULL;
+    /* kept as text: a copy of a big tree would cost ~40 bytes a byte, and its
+     * copying and freeing would hold the loop */
+    c->args = args ? raw_copy(args) : NULL;
     c->timeout_ms = timeout_ms            ? timeout_ms
                     : d->entry_timeout_ms ? d->entry_timeout_ms
                                           : d->opt.call_timeout_ms;

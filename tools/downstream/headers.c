@@ -6,6 +6,7 @@
 #include "tools/downstream/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -188,6 +189,9 @@ void tools__downstream_param_headers(const cJSON *tool, const cJSON *args, char 
 {
     struct walk w;
     collect(&w, tool);
+    cJSON *parsed = NULL; /* arguments kept as text (a call's) are read as a tree here */
+    if (cJSON_IsRaw(args) && w.problem == NULL && w.n > 0)
+        args = parsed = json_parse(args->valuestring, strlen(args->valuestring));
     for (size_t i = 0; w.problem == NULL && i < w.n; i++) {
         char *text = param_text(at_path(args, &w.found[i]));
         if (text == NULL)
@@ -200,4 +204,5 @@ void tools__downstream_param_headers(const cJSON *tool, const cJSON *args, char 
         (*hdrs)[(*n)++] = buf_steal(&b);
         (*hdrs)[*n] = NULL;
     }
+    cJSON_Delete(parsed);
 }
