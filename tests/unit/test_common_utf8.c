@@ -175,6 +175,48 @@ static void test_astral_pairs(void **state)
     check_pairs("0123456789\xF0\x9F\x98\x80", 14, "0123456789\xED\xA0\xBD\xED\xB8\x80", 16);
 }
 
+/* Random mixes of ASCII runs, 4-byte characters, their prefixes and stray
+ * bytes, at every alignment: the same as a byte-by-byte reference. */
+static void test_astral_pairs_random(void **state)
+{
+    static const char *const pieces[] = {"abcdefgh", "x", "\xF0\x9F\x98\x80", "\xF0\x9F\x98",
+                                         "\xC3\xA9", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xFF",
+                                         "0123456789abcdef", "\xF0\xA0\x80\x80"};
+    unsigned seed = 12345;
+    for (int round = 0; round < 2000; round++) {
+        char in[256], expect[512], out[512];
+        size_t n = 0, e = 0;
+        int count = 0;
+        while (n < 200) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof *pieces)];
+            memcpy(in + n, p, strlen(p));
+            n += strlen(p);
+        }
+        size_t cut = n - (seed >> 8) % 4; /* end inside a sequence now and then */
+        for (size_t i = 0; i < cut;) {
+            size_t k = utf8_valid_prefix((const unsigned char *) in + i, cut - i);
+            if (k == 4) {
+                unsigned cp = ((unsigned) (in[i] & 7) << 18) | ((unsigned) (in[i + 1] & 63) << 12) |
+                              ((unsigned) (in[i + 2] & 63) << 6) | (unsigned) (in[i + 3] & 63);
+                unsigned hi = 0xD800 + ((cp - 0x10000) >> 10), lo = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+                unsigned u[2] = {hi, lo};
+                for (int j = 0; j < 2; j++) {
+                    expect[e++] = (char) (0xE0 | (u[j] >> 12));
+                    expect[e++] = (char) (0x80 | ((u[j] >> 6) & 63));
+                    expect[e++] = (char) (0x80 | (u[j] & 63));
+                }
+                count++;
+                i += 4;
+            } else
+                expect[e++] = in[i++];
+        }
+        assert_int_equal(utf8_astral_count(in, cut), count);
+        assert_int_equal(utf8_astral_to_pairs(in, cut, out), e);
+        assert_memory_equal(out, expect, e);
+    }
+}
+
 /* What the engine's form gives back on the way out: the pair is the 4-byte
  * character again, a lone surrogate an escape (as Node's JSON.stringify). */
 static void test_astral_round_trip(void **state)
@@ -201,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_length),
         cmocka_unit_test(test_cut_length),
         cmocka_unit_test(test_astral_pairs),
+        cmocka_unit_test(test_astral_pairs_random),
         cmocka_unit_test(test_astral_round_trip),
     };
     return cmocka_run_group_tests_name("common_utf8", tests, NULL, NULL);
