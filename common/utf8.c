@@ -2,6 +2,7 @@
 #include "common/utf8.h"
 #include "common/buf.h"
 
+#include <stdint.h>
 #include <string.h>
 
 size_t utf8_valid_prefix(const unsigned char *p, size_t n)
@@ -182,4 +183,63 @@ size_t utf8_cut_length(const char *s, size_t len, size_t max)
     while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
         n--;
     return n;
+}
+
+/* Whether any of the 8 bytes at p has its top bit set (not all ASCII). */
+static int word_has_high_bit(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return (w & 0x8080808080808080ull) != 0;
+}
+
+size_t utf8_astral_count(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *) s;
+    size_t i = 0, count = 0;
+    while (i < n) {
+        if (n - i >= 8 && !word_has_high_bit(p + i)) {
+            i += 8;
+            continue;
+        }
+        if (p[i] < 0xF0) {
+            i++;
+            continue;
+        }
+        size_t k = utf8_valid_prefix(p + i, n - i);
+        count += k == 4;
+        i += k ? k : 1;
+    }
+    return count;
+}
+
+size_t utf8_astral_to_pairs(const char *s, size_t n, char *out)
+{
+    const unsigned char *p = (const unsigned char *) s;
+    size_t i = 0, o = 0, run = 0;
+    while (i < n) {
+        if (n - i >= 8 && !word_has_high_bit(p + i)) {
+            i += 8;
+            continue;
+        }
+        if (p[i] < 0xF0 || utf8_valid_prefix(p + i, n - i) != 4) {
+            i++;
+            continue;
+        }
+        memcpy(out + o, s + run, i - run);
+        o += i - run;
+        uint32_t cp = ((uint32_t) (p[i] & 0x07) << 18) | ((uint32_t) (p[i + 1] & 0x3F) << 12) |
+                      ((uint32_t) (p[i + 2] & 0x3F) << 6) | (p[i + 3] & 0x3F);
+        uint32_t units[2] = {0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF)};
+        for (int u = 0; u < 2; u++) {
+            out[o++] = (char) (0xE0 | (units[u] >> 12));
+            out[o++] = (char) (0x80 | ((units[u] >> 6) & 0x3F));
+            out[o++] = (char) (0x80 | (units[u] & 0x3F));
+        }
+        i += 4;
+        run = i;
+    }
+    if (n > run)
+        memcpy(out + o, s + run, n - run);
+    return o + n - run;
 }

@@ -49,6 +49,18 @@ size_t utf8_decode_nul(char *s, size_t n);
  * and other ill-formed bytes as U+FFFD. Returns 0, or -1 at out's limit. */
 int utf8_append_external(struct buf *out, const char *s, size_t n);
 
+/* The JS engine's form of text from outside: UTF-16 semantics need a
+ * character outside the BMP to be two code units, which Duktape stores as a
+ * CESU-8 surrogate pair (ED A0..AF xx ED B0..BF xx); from well-formed 4-byte
+ * UTF-8 it would make one unit above 0xFFFF, which JavaScript cannot have.
+ * utf8_astral_count is the number of well-formed 4-byte sequences in s (each
+ * takes 2 bytes more as a pair), quick on ASCII; utf8_astral_to_pairs copies
+ * s to out (n + 2 * that count bytes) with each of them as its pair and
+ * every other byte unchanged (lone surrogates, C0 80, ill-formed bytes), and
+ * returns the bytes written. */
+size_t utf8_astral_count(const char *s, size_t n);
+size_t utf8_astral_to_pairs(const char *s, size_t n, char *out);
+
 /* Number of code points in a valid UTF-8 string in the internal form (C0 80
  * and a lone surrogate count one each, other ill-formed bytes one each). */
 size_t utf8_length(const char *s, size_t n);

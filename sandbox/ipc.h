@@ -17,7 +17,9 @@
  * run (otherwise it exits once the host closes the socket). Each message
  * kind has a size limit the host checks as it arrives (sandbox/host/
  * worker_msg.h). Strings hold U+0000 and lone surrogates as \u0000 and
- * \ud800-\udfff escapes; the host reads them with json_parse (common/json.h). */
+ * \ud800-\udfff escapes; the host reads them with json_parse (common/json.h).
+ * Characters outside the BMP travel as 4-byte UTF-8 both ways; the worker
+ * makes them surrogate pairs as the text enters its engine (engine.c). */
 #ifndef SANDBOX_IPC_H
 #define SANDBOX_IPC_H
 

@@ -12,6 +12,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
+#include "common/utf8.h"
 
 #include "duktape.h"
 
@@ -94,6 +95,25 @@ static void push_rt(duk_context *ctx)
     duk_push_global_stash(ctx);
     duk_get_prop_string(ctx, -1, "rt");
     duk_remove(ctx, -2);
+}
+
+/* [ ... ] -> [ ... text ]: text from the host (JSON of call results, of the
+ * catalog, of the built-ins), the one way host text enters the engine. The
+ * host sends UTF-8 with U+0000 and lone surrogates as JSON escapes, which the
+ * engine's JSON.parse decodes as Node's does; a character outside the BMP
+ * is made a surrogate pair here (common/utf8.h), so that it is two code
+ * units in the program, as in Node. ASCII and BMP text is pushed as it is. */
+static void push_host_text(duk_context *ctx, const char *s, size_t len)
+{
+    size_t astral = len ? utf8_astral_count(s, len) : 0;
+    if (astral == 0) {
+        duk_push_lstring(ctx, len ? s : "", len);
+        return;
+    }
+    char *pairs = xmalloc(len + 2 * astral);
+    size_t n = utf8_astral_to_pairs(s, len, pairs);
+    duk_push_lstring(ctx, pairs, n);
+    free(pairs);
 }
 
 /* --- natives the prelude reaches through rt.host ------------------------------ */
@@ -479,7 +499,7 @@ static void push_limits_and_tools(struct sandbox_engine *e, const char *catalog,
     duk_push_number(ctx, (double) (l->memory_bytes >> 20));
     duk_put_prop_string(ctx, -2, "memoryLimitMb");
     duk_pop(ctx);
-    duk_push_string(ctx, catalog ? catalog : "");
+    push_host_text(ctx, catalog ? catalog : "", catalog ? strlen(catalog) : 0);
 }
 
 /* The prelude installs the empty catalog when the template is built
@@ -527,7 +547,7 @@ static int start_builtins(struct sandbox_engine *e)
     e->builtins = NULL;
     if (json == NULL)
         return 0;
-    duk_push_string(e->ctx, json);
+    push_host_text(e->ctx, json, strlen(json));
     int rc = duk_safe_call(e->ctx, install_builtins, NULL, 1, 1);
     duk_pop(e->ctx);
     if (rc == DUK_EXEC_SUCCESS)
@@ -585,7 +605,7 @@ void sandbox_engine_settle(struct sandbox_engine *e, long id, int ok, const char
 {
     duk_push_number(e->ctx, (double) id);
     duk_push_boolean(e->ctx, ok);
-    duk_push_lstring(e->ctx, json ? json : "", json ? len : 0);
+    push_host_text(e->ctx, json ? json : "", json ? len : 0);
     call_rt(e, "settle", 3);
 }
 

@@ -305,6 +305,41 @@ static void test_call_name_with_nul(void **state)
     buf_free(&h.logs);
 }
 
+/* Text from the host has UTF-16 semantics in the program: U+1F600 as raw
+ * UTF-8 is a surrogate pair (length 2) equal to the literal, a lone surrogate
+ * escape stays one unit, \u0000 stays inside; the catalog's names too. */
+static void test_host_text_is_utf16(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    struct sandbox_engine_host eh = {&h, host_call, host_log};
+    char *err = NULL;
+    struct sandbox_engine *e = sandbox_engine_create(&eh, &err);
+    struct sandbox_run_limits l = {5000, 64u << 20, 256};
+    const char *cat = "{\"t\":{\"name\":\"t\",\"tools\":{\"g_\":\"g_\xF0\x9F\x98\x80\"}}}";
+    const char *code =
+        "var s = await callTool('t.x', {});\n"
+        "var f = tools.t['g_\\ud83d\\ude00'];\n"
+        "return [s.length, s.charCodeAt(1), s.codePointAt(1), s === 'a\\ud83d\\ude00\\ud800\\u0000\\ud840\\udc00',\n"
+        "        s.slice(0, 2), typeof f, Object.keys(await callTool('t.y', {}))[0].length];";
+    sandbox_engine_start(e, code, strlen(code), cat, &l);
+    assert_int_equal(h.ncalls, 1);
+    const char *reply = "\"a\xF0\x9F\x98\x80\\ud800\\u0000\xF0\xA0\x80\x80\"";
+    sandbox_engine_settle(e, h.calls[0].id, 1, reply, strlen(reply));
+    assert_int_equal(h.ncalls, 2);
+    const char *keyed = "{\"\xF0\x9F\x98\x80\":1}";
+    sandbox_engine_settle(e, h.calls[1].id, 1, keyed, strlen(keyed));
+    struct buf out;
+    buf_init(&out, 0);
+    sandbox_engine_outcome(e, 1 << 20, &out);
+    /* on the way out, the half of a pair that slice kept is an escape, as in Node */
+    assert_string_equal(out.data, "{\"ok\":true,\"value\":[7,55357,128512,true,\"a\\ud83d\","
+                                  "\"function\",2]}");
+    buf_free(&out);
+    sandbox_engine_destroy(e);
+    buf_free(&h.logs);
+}
+
 static void test_stall(void **state)
 {
     EXPECT_OUTCOME("__await(new Promise(function () {}));",
@@ -517,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_timers),
         cmocka_unit_test(test_unhandled_rejection),
         cmocka_unit_test(test_call_name_with_nul),
+        cmocka_unit_test(test_host_text_is_utf16),
         cmocka_unit_test(test_stall),
         cmocka_unit_test(test_infinite_loop_times_out),
         cmocka_unit_test(test_catch_cannot_swallow_timeout),

@@ -304,3 +304,15 @@ function makeFolder(folder, n) {
     return out.reverse(); // newest first
 }
 export const MAIL = { inbox: makeFolder('inbox', 25), sent: makeFolder('sent', 8), archive: makeFolder('archive', 5) };
+
+// ---- text: strings that test UTF-16 fidelity ----------------------------------------------------
+// A character outside the BMP (two UTF-16 code units), a CJK extension character,
+// lone surrogates (valid in JSON and in JavaScript strings) and U+0000.
+export const TEXT_SAMPLES = {
+    emoji: 'smile \u{1F600} ok',
+    cjk: '\u{20000}\u{2A6D6} ext-B',
+    lone_high: 'high \ud83d alone',
+    lone_low: 'low \ude00 alone',
+    nul: 'nul \u0000 inside',
+    mixed: '\u{1F600}\u0000\ud800\u{20000}\udfff\u{10FFFF} end',
+};

@@ -1,5 +1,5 @@
 // One scripted downstream MCP server over stdio: `node server.mjs <persona>`
-// (github, db, fs, weather, kv, search, mail, slow, flaky). Built on the
+// (github, db, fs, weather, kv, search, mail, slow, flaky, text). Built on the
 // pinned SDK's McpServer; tools are listed with their raw JSON Schemas and
 // answered by tools.mjs (same logic and delays the recorder uses).
 // A persona's state (kv spaces, flaky counters) lives as long as the process.

@@ -6,7 +6,7 @@
 // Stateful tools (kv, flaky.fetch, slow.enter) are partitioned by a key the
 // program chooses, so programs running at the same time do not meet.
 import { fnv, GH, GH_USERS, issueBody, DB, DB_COLUMNS, FS, fileSize, fileModified, CITIES, weatherDay,
-    ALERTS, PAGES, MAIL } from './data.mjs';
+    ALERTS, PAGES, MAIL, TEXT_SAMPLES } from './data.mjs';
 
 // ---- result helpers -------------------------------------------------------------------
 
@@ -679,7 +679,57 @@ const flaky = [
     },
 ];
 
-export const PERSONAS = { github, db, fs: fsTools, weather, kv, search, mail, slow, flaky };
+// ---- text (UTF-16 fidelity) ----------------------------------------------------------------------
+
+const KIND = { enum: Object.keys(TEXT_SAMPLES), description: 'which sample: emoji, cjk, lone_high, lone_low, nul or mixed' };
+const unitsOf = (s) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
+const textTools = [
+    {
+        name: 'sample',
+        description: 'The sample string of a kind, as plain text.',
+        inputSchema: obj({ kind: KIND }, ['kind']),
+        run: ({ kind }) => text(TEXT_SAMPLES[kind]),
+    },
+    {
+        name: 'sample_json',
+        description: 'The sample string of a kind inside a JSON text.',
+        inputSchema: obj({ kind: KIND }, ['kind']),
+        run: ({ kind }) => json({ kind, text: TEXT_SAMPLES[kind], list: [TEXT_SAMPLES[kind]] }),
+    },
+    {
+        name: 'sample_structured',
+        description: 'The sample string of a kind as structuredContent, also as an object key.',
+        inputSchema: obj({ kind: KIND }, ['kind']),
+        run: ({ kind }) => structured({ kind, text: TEXT_SAMPLES[kind], keyed: { [TEXT_SAMPLES[kind]]: kind } }, `sample ${kind}`),
+    },
+    {
+        name: 'sample_error',
+        description: 'Fails with the sample string of a kind in its message.',
+        inputSchema: obj({ kind: KIND }, ['kind']),
+        run: ({ kind }) => fail(`failed: ${TEXT_SAMPLES[kind]}`),
+    },
+    {
+        name: 'sample_resource',
+        description: 'A text item and an embedded resource whose text is the sample string of a kind.',
+        inputSchema: obj({ kind: KIND }, ['kind']),
+        run: ({ kind }) => ({ content: [{ type: 'text', text: `resource ${kind}` },
+            { type: 'resource', resource: { uri: `text://samples/${kind}`, mimeType: 'text/plain', text: TEXT_SAMPLES[kind] } }] }),
+    },
+    {
+        name: 'echo',
+        description: 'The string as it arrived, with its UTF-16 code units as the server saw them.',
+        inputSchema: obj({ value: str() }, ['value']),
+        run: ({ value }) => structured({ value, length: value.length, units: unitsOf(value) }),
+    },
+    {
+        name: 'greet_\u{1F600}',
+        description: 'A tool whose name is outside the BMP: greets `who`.',
+        inputSchema: obj({ who: str() }, ['who']),
+        run: ({ who }) => (who === '' ? fail('nobody to greet \u{1F600}') : text(`hello ${who} \u{1F44B}`)),
+    },
+];
+
+export const PERSONAS = { github, db, fs: fsTools, weather, kv, search, mail, slow, flaky, text: textTools };
 
 /** Fresh state for a host (kv spaces, flaky attempt counters, slow slots). */
 export function newState() {
