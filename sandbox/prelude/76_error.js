@@ -2,15 +2,29 @@
  * wrapped (same prototype, so instanceof and errors raised by the engine
  * still match); the wrapper has no fileName, so lineNumber and fileName of a
  * new error still name the program's line. Also Error.captureStackTrace (as
- * in Node), a minimal DOMException, and stack traces without the frames of
- * library functions (which, like natives, have no file name). */
+ * in Node), a minimal DOMException, and stack traces that show the
+ * program's frames only. */
 'use strict';
 var def = rt.def, apply = rt.apply, isObject = rt.isObject, getProto = rt.getPrototypeOf;
 var setProto = Object.setPrototypeOf, defineProperty = rt.defineProperty, Str = rt.String;
 var NativeError = rt.ErrorCtor, EP = NativeError.prototype, strReplace = String.prototype.replace;
-var LIB_FRAME = /\n {4}at [^\n]* \((?:prelude\.js)?:\d+\)[^\n]*/g;
 
-function hideLibFrames(s) { return typeof s === 'string' ? apply(strReplace, s, [LIB_FRAME, '']) : s; }
+/* A frame line of a Duktape traceback: "    at NAME (FILE:LINE) FLAGS" for
+ * compiled code; natives ("at NAME () native ...") and the engine's own C
+ * call sites ("at [anon] (duk_hobject_props.c:2648) internal") also match,
+ * through the second alternative. */
+var FRAME = /\n {4}at ([^\n]*) \(([^()\n]*):(\d+)\)[^\n]*|\n {4}at [^\n]*/g;
+var EVAL_FILE = 'input'; /* what Duktape names code given to eval and new Function */
+
+/* A frame of the program (or of code it gave to eval), without the engine's
+ * flags ("strict", "preventsyield"); any other frame is dropped: the
+ * runtime's (prelude.js, prelude/NAME.js, library functions without a file
+ * name), natives and the engine's internal C call sites. */
+function keepFrame(frame, name, file, line) {
+    return file === rt.PROGRAM || file === EVAL_FILE ? '\n    at ' + name + ' (' + file + ':' + line + ')' : '';
+}
+
+function hideLibFrames(s) { return typeof s === 'string' ? apply(strReplace, s, [FRAME, keepFrame]) : s; }
 
 function fixed(obj, name, value) {
     defineProperty(obj, name, { value: value, writable: false, enumerable: false, configurable: true });
@@ -43,8 +57,7 @@ wrap(SyntaxError, ErrorW);
 wrap(TypeError, ErrorW);
 wrap(URIError, ErrorW);
 
-/* Stack traces leave out runtime frames: prelude.js, and library functions
- * (which, like natives, have no file name). */
+/* Stack traces keep the program's frames only (keepFrame). */
 var stackDesc = Object.getOwnPropertyDescriptor(EP, 'stack'), getStack = stackDesc.get;
 defineProperty(EP, 'stack', {
     get: rt.native(function () { return hideLibFrames(apply(getStack, this, [])); }),

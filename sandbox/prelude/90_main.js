@@ -2,7 +2,7 @@
  * compiled program as the body of an async function; rt.outcome() gives the
  * host {ok, value (JSON text) | error {name, message, line, stack}}. */
 var S = rt.HIDDEN, Str = rt.String, stringify = rt.stringify;
-var state = { settled: false, ok: false, value: void 0 };
+var state = { settled: false, ok: false, value: void 0, json: void 0, described: false };
 
 /* The main promise's reaction: one function for every run, no closure. */
 function mainSettled(ok, v) {
@@ -11,7 +11,21 @@ function mainSettled(ok, v) {
     state.settled = true;
     state.ok = ok;
     state.value = v;
+    if (ok) serialise(v);
     rt.host.done();
+}
+
+/* The result's JSON, made as the program ends, so that the [warn] lines
+ * about what JSON lost (89_result_loss.js) come before its outcome. */
+function serialise(v) {
+    try {
+        state.json = rt.resultJson(v);
+    } catch (e) {
+        var why = e !== null && typeof e === 'object' ? readText(e, 'message', '') : rt.formatValue(e);
+        state.ok = false;
+        state.value = { name: 'TypeError', message: 'the returned value is not JSON-serialisable: ' + (why === void 0 ? 'its toJSON or a getter threw' : why) };
+        state.described = true;
+    }
 }
 
 /* A returned array holding content.stash() promises the program did not
@@ -164,13 +178,7 @@ function describeError(e) {
  * [false, JSON text of the error description]. */
 rt.outcome = function () {
     if (!state.settled) return [false, stringify({ name: 'Error', message: 'program did not finish' })];
-    if (state.ok) {
-        try {
-            return [true, stringify(state.value)];
-        } catch (e) {
-            return [false, stringify({ name: 'TypeError', message: 'the returned value is not JSON-serialisable: ' + Str(e && e.message) })];
-        }
-    }
-    return [false, stringify(describeError(state.value))];
+    if (state.ok) return [true, state.json];
+    return [false, stringify(state.described ? state.value : describeError(state.value))];
 };
 rt.describeError = describeError;

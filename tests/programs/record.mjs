@@ -335,6 +335,72 @@ function describeError(e, withLine) {
 
 const TIMEOUT_MS = 20000;
 
+// ---- what JSON lost ---------------------------------------------------------------------------------------
+
+const LOSS_ADVICE = {
+    Map: [' is a Map; JSON drops its entries', ' are Maps; JSON drops their entries', ' - return Object.fromEntries(map)'],
+    Set: [' is a Set; JSON drops its values', ' are Sets; JSON drops their values', ' - return [...set]'],
+    Promise: [' is a Promise', ' are Promises', ' - did you forget await? use await Promise.all(...)'],
+    function: [' is a function; JSON leaves it out', ' are functions; JSON leaves them out', ' (null in an array) - return data, not functions'],
+};
+
+function lossKind(x) {
+    if (typeof x === 'function') return 'function';
+    if (x === null || typeof x !== 'object') return null;
+    const tag = Object.prototype.toString.call(x);
+    return tag === '[object Map]' ? 'Map' : tag === '[object Set]' ? 'Set' : tag === '[object Promise]' ? 'Promise' : null;
+}
+
+/**
+ * Our contract for a result holding values JSON cannot carry (a Map, Set,
+ * Promise or function): one [warn] line per kind, naming up to three paths
+ * in the order JSON meets them (own data properties; getters are not run
+ * again, values with a toJSON are not entered), as the sandbox's prelude
+ * (89_result_loss.js) words them.
+ */
+function lossWarnings(value) {
+    const hits = {}, firstKey = {}, objs = [];
+    JSON.stringify(value, function (k, v) {
+        const kind = lossKind(v);
+        if (kind) {
+            hits[kind] = (hits[kind] || 0) + 1;
+            if (!(kind in firstKey)) firstKey[kind] = k;
+            if (!objs.includes(v)) objs.push(v);
+        }
+        return v;
+    });
+    const found = { Map: [], Set: [], Promise: [], function: [] };
+    const walk = (v, path, depth) => {
+        if (depth > 1000 || v === null || (typeof v !== 'object' && typeof v !== 'function')) return;
+        if (objs.includes(v)) {
+            const list = found[lossKind(v)];
+            if (list.length < 3) list.push(path);
+            return;
+        }
+        if (typeof v === 'function' || typeof v.toJSON === 'function') return;
+        const arr = Array.isArray(v), keys = arr ? null : Object.keys(v), n = arr ? v.length : keys.length;
+        for (let i = 0; i < n; i++) {
+            const k = arr ? i : keys[i], d = Object.getOwnPropertyDescriptor(v, k);
+            if (d === undefined) continue;
+            walk(d.value, path + (arr ? `[${k}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`), depth + 1);
+        }
+    };
+    if (objs.length) walk(value, 'result', 0);
+    const out = [];
+    for (const kind of ['Map', 'Set', 'Promise', 'function']) {
+        const n = hits[kind];
+        if (!n) continue;
+        let paths = found[kind];
+        if (paths.length === 0) paths = [`a value under key ${JSON.stringify(firstKey[kind])}`];
+        const more = n - paths.length;
+        let text = paths[0];
+        for (let i = 1; i < paths.length; i++) text += (i === paths.length - 1 && more <= 0 ? ' and ' : ', ') + paths[i];
+        if (more > 0) text += ` and ${more} more`;
+        out.push(`[warn] ${text}${LOSS_ADVICE[kind][n === 1 ? 0 : 1]}${LOSS_ADVICE[kind][2]}`);
+    }
+    return out;
+}
+
 /**
  * Runs one program; answers {outcome, calls, clash}. opts.callHost(server, tool, args)
  * answers a Promise of the CallToolResult (default: the tool logic in-process,
@@ -373,6 +439,7 @@ export async function runProgram(name, source, isTs, opts = {}) {
             Object.assign(out, { ok: false, error: { name: 'TypeError', message: `the returned value is not JSON-serialisable: ${e.message}` }, looseMessage: true });
         }
         if (j !== undefined) out.value = JSON.parse(j);
+        if (out.ok) lines.push(...lossWarnings(v));
     } catch (e) {
         out.ok = false;
         out.error = describeError(e, !isTs && !prag['no-line']);
