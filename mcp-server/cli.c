@@ -62,7 +62,7 @@ void cli_usage(FILE *f)
           "  --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
           "                 default: $MCP_CODEMODE_CONFIG when set\n"
           "  --stdio        serve over stdin/stdout (default)\n"
-          "  --json         run: print the structured result as JSON\n"
+          "  --json         run: print the structured result as JSON; state: print JSON\n"
           "  --dry-run      run: send only allowed read-only calls; print the others, not sent,\n"
           "                 with what the policy would do with each\n"
           "  --approve all|none  run: approve every tool that asks, or none (default: ask on\n"

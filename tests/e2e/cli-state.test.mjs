@@ -8,9 +8,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { runBin, tempDir, valueOf } from './lib/downstream.mjs';
+import { assertNoSanitizerReport, runBin as run, tempDir, valueOf } from './lib/downstream.mjs';
 import { stateConfig, trackedConnect } from './lib/state.mjs';
 
+const runBin = async (...a) => {
+  const r = await run(...a);
+  assertNoSanitizerReport(r.stderr);
+  return r;
+};
 const dir = tempDir('codemode-cli-state-');
 const open = trackedConnect();
 const state = (file, ...args) => runBin(['state', ...args, '--config', file]);

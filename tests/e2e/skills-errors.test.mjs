@@ -9,9 +9,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runBin, tempDir } from './lib/downstream.mjs';
+import { assertNoSanitizerReport, runBin as run, tempDir } from './lib/downstream.mjs';
 import { stateConfig } from './lib/state.mjs';
 
+const runBin = async (...a) => {
+  const r = await run(...a);
+  assertNoSanitizerReport(r.stderr);
+  return r;
+};
 const dir = tempDir('codemode-skill-errors-');
 const write = (name, text) => { const f = path.join(dir, name); fs.writeFileSync(f, text); return f; };
 const save = (file, name, code) => runBin(['skills', 'save', '--config', file, '--name', name, '--description', 'd', '--file', code]);
