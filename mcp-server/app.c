@@ -7,6 +7,7 @@
 #include "mcp-server/config/config.h"
 #include "mcp-server/http/http.h"
 #include "mcp-server/prompt.h"
+#include "mcp-server/run_output.h"
 #include "mcp-server/server.h"
 #include "mcp-server/stash.h"
 #include "mcp-server/version.h"
@@ -50,7 +51,10 @@ struct app {
     int draining;
     int exit_code;
     /* run mode */
-    int json;
+    struct run_output *output;
+    uv_timer_t run_timer;       /* reads the stash (--out), then prints and stops */
+    int run_timer_open;
+    size_t reads_pending, reads_pending_total;
     int done;
 };
 
@@ -233,6 +237,9 @@ static void stop(struct app *a)
     uv_close((uv_handle_t *) &a->sigterm, signals_closed);
     uv_close((uv_handle_t *) &a->sigint, signals_closed);
     uv_close((uv_handle_t *) &a->sighup, signals_closed);
+    if (a->run_timer_open)
+        uv_close((uv_handle_t *) &a->run_timer, signals_closed);
+    a->run_timer_open = 0;
     mcp_prompt_close(a->prompt);
     a->prompt = NULL;
 }
@@ -430,44 +437,47 @@ static void print_log_notification(const cJSON *params)
     print_text(stderr, prefix, data->valuestring);
 }
 
-/* A program that returned content blocks: each text as it is, the others
- * as one line saying what they are. */
-static void print_blocks(const cJSON *content, int n)
+static void send_to_server(struct app *a, cJSON *msg)
 {
-    const cJSON *b = content ? content->child : NULL;
-    for (int i = 0; i < n && b; i++, b = b->next) {
-        const cJSON *type = cJSON_GetObjectItemCaseSensitive(b, "type");
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(b, "text");
-        const cJSON *mime = cJSON_GetObjectItemCaseSensitive(b, "mimeType");
-        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
-        if (cJSON_IsString(text))
-            print_text(stdout, "", text->valuestring);
-        else
-            printf("[%s%s%s%s%s]\n", cJSON_IsString(type) ? type->valuestring : "block",
-                   cJSON_IsString(mime) ? " " : "", cJSON_IsString(mime) ? mime->valuestring : "",
-                   cJSON_IsString(uri) ? " " : "", cJSON_IsString(uri) ? uri->valuestring : "");
-    }
+    char *text = json_print(msg);
+    mcp_server_handle(a->server, text, strlen(text));
+    free(text);
+    cJSON_Delete(msg);
 }
 
-static void print_result(struct app *a, const cJSON *result)
+/* The request ids of run's in-process client: execute_code, then one
+ * resources/read per stashed resource that --out writes to a file. */
+#define RUN_EXECUTE_ID 3
+#define RUN_READ_ID0 100
+
+/* Prints the result and stops (on the loop's turn after the last answer). */
+static void run_finish(uv_timer_t *t)
 {
-    const cJSON *is_error = cJSON_GetObjectItemCaseSensitive(result, "isError");
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
-    const cJSON *first = cJSON_GetArrayItem(content, 0);
-    const cJSON *text = cJSON_GetObjectItemCaseSensitive(first, "text");
-    const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(result, "structuredContent"), "content");
-    a->exit_code = cJSON_IsTrue(is_error) ? 1 : 0;
-    if (a->json) {
-        char *s = json_print(cJSON_GetObjectItemCaseSensitive(result, "structuredContent"));
-        printf("%s\n", s ? s : "null");
-        free(s);
-    } else if (cJSON_IsArray(blocks)) {
-        print_blocks(content, cJSON_GetArraySize(blocks));
-    } else if (cJSON_IsString(text)) {
-        print_text(a->exit_code ? stderr : stdout, "", text->valuestring);
+    struct app *a = t->data;
+    a->exit_code = run_output_print(a->output);
+    a->done = 1;
+    stop(a); /* closes t */
+}
+
+static void run_finish_soon(struct app *a)
+{
+    a->run_timer.data = a;
+    uv_timer_start(&a->run_timer, run_finish, 0, 0);
+}
+
+/* Asks the server for each stashed resource of the result (--out). */
+static void run_read_stash(uv_timer_t *t)
+{
+    struct app *a = t->data;
+    for (size_t i = 0; i < a->reads_pending_total; i++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+        cJSON_AddNumberToObject(m, "id", RUN_READ_ID0 + (double) i);
+        cJSON_AddStringToObject(m, "method", "resources/read");
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "params"), "uri",
+                                run_output_stash_uri(a->output, i));
+        send_to_server(a, m);
     }
-    fflush(stdout);
 }
 
 /* The in-process client's side of the server's output. */
@@ -478,30 +488,33 @@ static void run_sink(void *ud, const char *data, size_t len, int final)
     cJSON *m = json_parse(data, len);
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(m, "result");
     if (cJSON_IsString(method) && strcmp(method->valuestring, "notifications/message") == 0) {
         print_log_notification(cJSON_GetObjectItemCaseSensitive(m, "params"));
-    } else if (cJSON_IsNumber(id) && id->valueint == 3) {
-        const cJSON *result = cJSON_GetObjectItemCaseSensitive(m, "result");
-        if (result) {
-            print_result(a, result);
-        } else {
-            const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
-            const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "message");
-            fprintf(stderr, "mcp-codemode: %s\n", cJSON_IsString(msg) ? msg->valuestring : "error");
-            a->exit_code = 2;
-        }
+    } else if (cJSON_IsNumber(id) && id->valueint == RUN_EXECUTE_ID && result) {
+        a->reads_pending = a->reads_pending_total = run_output_take(a->output, result);
+        uv_timer_init(&a->loop, &a->run_timer);
+        a->run_timer.data = a;
+        a->run_timer_open = 1;
+        if (a->reads_pending)
+            uv_timer_start(&a->run_timer, run_read_stash, 0, 0);
+        else
+            run_finish_soon(a);
+    } else if (cJSON_IsNumber(id) && id->valueint == RUN_EXECUTE_ID) {
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
+        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "message");
+        fprintf(stderr, "mcp-codemode: %s\n", cJSON_IsString(msg) ? msg->valuestring : "error");
+        a->exit_code = 2;
         a->done = 1;
         stop(a);
+    } else if (cJSON_IsNumber(id) && id->valuedouble >= RUN_READ_ID0 &&
+               id->valuedouble < RUN_READ_ID0 + (double) a->reads_pending_total &&
+               a->reads_pending > 0) {
+        run_output_stash_read(a->output, (size_t) (id->valuedouble - RUN_READ_ID0), result);
+        if (--a->reads_pending == 0)
+            run_finish_soon(a);
     }
     cJSON_Delete(m);
-}
-
-static void send_to_server(struct app *a, cJSON *msg)
-{
-    char *text = json_print(msg);
-    mcp_server_handle(a->server, text, strlen(text));
-    free(text);
-    cJSON_Delete(msg);
 }
 
 /* Who approves `ask` tools in run: --approve, else the terminal when stderr
@@ -518,13 +531,14 @@ static enum mcp_approve run_approver(struct app *a, int flags)
 }
 
 int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
-                    int json)
+                    const struct app_run_options *ro)
 {
     struct app a;
+    int json = ro->flags;
     app_init(&a, cfg, exe);
     if (a.exit_code)
         return app_abort(&a);
-    a.json = json & APP_RUN_JSON;
+    a.output = run_output_new(json & APP_RUN_JSON, ro->out_dir);
     struct mcp_server_config sc = {
         .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
         .state = a.state, .expose_skills = cfg->state.expose_skills,
@@ -533,7 +547,7 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};
     a.server = mcp_server_new(&sc, &session);
-    mcp_server_set_principal(a.server, "cli");
+    mcp_server_set_principal(a.server, ro->principal ? ro->principal : APP_RUN_PRINCIPAL);
     watch_signals(&a);
 
     send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
@@ -553,7 +567,9 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
         cJSON_AddTrueToObject(args, "dryRun");
     free(copy);
     send_to_server(&a, call);
-    return app_finish(&a);
+    int rc = app_finish(&a);
+    run_output_free(a.output);
+    return rc;
 }
 
 /* --- types, check ---------------------------------------------------------------------------- */

@@ -20,17 +20,27 @@ int app_serve_stdio(const struct config *cfg, const char *exe);
 int app_serve_http(const struct config *cfg, const char *exe);
 
 /* Runs one program through the server's execute_code path: console lines go
- * to stderr as they happen, the result to stdout (as JSON with the flag
- * APP_RUN_JSON; APP_RUN_DRY_RUN runs it as a dry run; `ask` tools are
- * approved as the APP_RUN_APPROVE_* flags say, else on the terminal when
- * stderr is one, else refused). Returns 0, 1 when the program failed, 2 on
- * a set-up error. */
+ * to stderr as they happen, the result to stdout (mcp-server/run_output.h:
+ * as JSON with the flag APP_RUN_JSON; APP_RUN_DRY_RUN runs it as a dry run
+ * and prints the plan; `ask` tools are approved as the APP_RUN_APPROVE_*
+ * flags say, else on the terminal when stderr is one, else refused). The
+ * program runs as principal (NULL: APP_RUN_PRINCIPAL): its state scope,
+ * the owner of the skills it saves, the audit log's principal. With out_dir
+ * (an existing directory), images, audio, embedded resources and stashed
+ * results are written there. Returns 0, 1 when the program failed, 2 on a
+ * set-up error. */
 #define APP_RUN_JSON 1
 #define APP_RUN_DRY_RUN 2
 #define APP_RUN_APPROVE_ALL 4  /* --approve all */
 #define APP_RUN_APPROVE_NONE 8 /* --approve none (without either: the terminal, if any) */
+#define APP_RUN_PRINCIPAL "cli"
+struct app_run_options {
+    int flags;             /* APP_RUN_* */
+    const char *principal; /* run --principal, or NULL */
+    const char *out_dir;   /* run --out, or NULL */
+};
 int app_run_program(const struct config *cfg, const char *exe, const char *code, size_t len,
-                    int flags);
+                    const struct app_run_options *o);
 
 /* Connects to the configured servers and prints, once they settled, either
  * the declarations programs see (check = 0: `types`) or each server's state

@@ -1,6 +1,7 @@
 /* Command-line parsing and help. */
 #include "mcp-server/cli.h"
 #include "mcp-server/app.h"
+#include "mcp-server/state_cmd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,15 @@ static const struct flag flags[] = {
 void cli_usage(FILE *f)
 {
     fputs("usage: mcp-codemode [serve] [--stdio] [--config FILE] [options]\n"
-          "       mcp-codemode run FILE.js|- [--json] [--dry-run] [--approve all|none] [--config FILE] [options]\n"
+          "       mcp-codemode run FILE.js|- [--json] [--dry-run] [--approve all|none] [--principal P]\n"
+          "                        [--out DIR] [--config FILE] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
           "       mcp-codemode types [--config FILE]\n"
           "       mcp-codemode check [--config FILE]\n"
           "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|-\n"
           "       mcp-codemode skills list | skills delete NAME   [--config FILE]\n"
+          "       mcp-codemode state list [PREFIX] | get KEY | set KEY JSON|- [--if-version N] | delete KEY\n"
+          "                          [--principal P | --scope server] [--json] [--config FILE]\n"
           "       mcp-codemode --version | --help\n\n"
           "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
           "programs call the tools of the downstream MCP servers in the config file.\n\n"
@@ -52,15 +56,24 @@ void cli_usage(FILE *f)
           "  types          print the TypeScript declarations programs see\n"
           "  check          validate the config file and list its servers\n"
           "  skills         save, list or delete the saved skills (programs callable as\n"
-          "                 skills.<name>(args)) in the state database\n\n"
+          "                 skills.<name>(args)) in the state database\n"
+          "  state          list, read, write or delete the keys programs keep with state.*\n\n"
           "options:\n"
           "  --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
           "                 default: $MCP_CODEMODE_CONFIG when set\n"
           "  --stdio        serve over stdin/stdout (default)\n"
-          "  --json         run: print the structured result as JSON\n"
-          "  --dry-run      run: send only allowed read-only calls; list the others\n"
+          "  --json         run: print the structured result as JSON; state: print JSON\n"
+          "  --dry-run      run: send only allowed read-only calls; print the others, not sent,\n"
+          "                 with what the policy would do with each\n"
           "  --approve all|none  run: approve every tool that asks, or none (default: ask on\n"
-          "                 the terminal when there is one, else none)\n",
+          "                 the terminal when there is one, else none)\n"
+          "  --principal P  run: run the program as principal P (its state, the owner of its\n"
+          "                 skills; default cli); state: the keys of principal P\n"
+          "  --out DIR      run: write images, audio, embedded resources and stashed results\n"
+          "                 to files in DIR (created if missing) and print their paths\n"
+          "  --scope server|principal  state: the server's keys, or a principal's (default:\n"
+          "                 those run sees under codemode.state.scope)\n"
+          "  --if-version N state set: only when the key is at version N (0: does not exist)\n",
           f);
     for (size_t i = 0; i < NFLAGS; i++) {
         char left[64];
@@ -87,7 +100,8 @@ static int parse_command(const char *word, struct cli *out)
         const char *name;
         enum cli_command cmd;
     } cmds[] = {{"serve", CLI_SERVE}, {"run", CLI_RUN},     {"lower", CLI_LOWER},
-                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"skills", CLI_SKILLS}};
+                {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"skills", CLI_SKILLS},
+                {"state", CLI_STATE}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(word, cmds[i].name) == 0) {
             out->cmd = cmds[i].cmd;
@@ -148,6 +162,30 @@ static int skill_check(const struct cli *out, char *err, size_t errsz)
     return -1;
 }
 
+/* --principal (run, state) and --out (run): where the value goes, or NULL. */
+static const char **run_flag(struct cli *out, const char *a, size_t nlen)
+{
+    if (nlen == 11 && !strncmp(a, "--principal", 11) &&
+        (out->cmd == CLI_RUN || out->cmd == CLI_STATE))
+        return &out->principal;
+    if (nlen == 5 && !strncmp(a, "--out", 5) && out->cmd == CLI_RUN)
+        return &out->out_dir;
+    return NULL;
+}
+
+/* A principal as named in the audit log ("stdio", "http-session:<sha-256>"). */
+static int principal_check(const char *p, char *err, size_t errsz)
+{
+    size_t n = strlen(p);
+    int ok = n > 0 && n <= 256;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (unsigned char) p[i] >= 0x20 && p[i] != 0x7f;
+    if (!ok)
+        snprintf(err, errsz, "--principal takes a principal's name as the audit log shows it "
+                             "(1 to 256 bytes, no control characters)");
+    return ok ? 0 : -1;
+}
+
 int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
@@ -170,6 +208,8 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                 continue;
             }
             if (out->cmd == CLI_SKILLS && skill_word(out, a) == 0)
+                continue;
+            if (out->cmd == CLI_STATE && state_cmd_word(out, a) == 0)
                 continue;
             snprintf(err, errsz, "unexpected argument \"%s\" (see --help)", a);
             return -1;
@@ -210,7 +250,11 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
             out->config_path = v;
             continue;
         }
-        const char **slot = out->cmd == CLI_SKILLS ? skill_flag(out, a, nlen) : NULL;
+        const char **slot = out->cmd == CLI_SKILLS  ? skill_flag(out, a, nlen)
+                            : out->cmd == CLI_STATE ? state_cmd_flag(out, a, nlen)
+                                                    : NULL;
+        if (slot == NULL)
+            slot = run_flag(out, a, nlen);
         if (slot) {
             if ((*slot = take_value(argc, argv, &i, eq)) == NULL)
                 goto missing;
@@ -236,8 +280,12 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                  out->cmd == CLI_RUN ? "run" : "lower");
         return -1;
     }
+    if (out->principal && principal_check(out->principal, err, errsz) != 0)
+        return -1;
     if (out->cmd == CLI_SKILLS)
         return skill_check(out, err, errsz);
+    if (out->cmd == CLI_STATE)
+        return state_cmd_check(out, err, errsz);
     return 0;
 missing:
     snprintf(err, errsz, "option %s needs a value", argv[i]);

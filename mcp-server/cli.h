@@ -13,6 +13,7 @@ enum cli_command {
     CLI_TYPES,
     CLI_CHECK,
     CLI_SKILLS,
+    CLI_STATE,
     CLI_VERSION,
     CLI_HELP
 };
@@ -26,6 +27,8 @@ struct cli {
     int json;           /* run --json */
     int dry_run;        /* run --dry-run */
     int approve;        /* run --approve: APP_RUN_APPROVE_ALL or _NONE (app.h), 0 = not given */
+    const char *principal; /* run, state: --principal (checked: 1 to 256 bytes, no control characters) */
+    const char *out_dir;   /* run --out DIR */
     struct {
         const char *key; /* config key, e.g. "poolSize" */
         const char *value;
@@ -35,6 +38,11 @@ struct cli {
     struct {
         const char *action, *name, *description, *schema_file;
     } skill;
+    /* state: the action (list, get, set, delete), its key (list: the prefix),
+     * set's value (JSON text or "-"), --scope, --if-version (mcp-server/state_cmd.h) */
+    struct {
+        const char *action, *key, *value, *scope, *if_version;
+    } state;
 };
 
 /* Parses argv. Returns 0, or -1 with a message in err (for exit status 2). */

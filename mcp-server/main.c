@@ -1,10 +1,12 @@
 /* mcp-codemode entry point: parses the command line, loads the config, and
- * runs the chosen command (serve, run, lower, types, check) or, hidden, the
- * sandbox zygote. Exit status: 0 ok, 1 failure, 2 usage or config error. */
+ * runs the chosen command (serve, run, lower, types, check, skills, state)
+ * or, hidden, the sandbox zygote. Exit status: 0 ok, 1 failure, 2 usage or config error. */
 #include "mcp-server/app.h"
 #include "mcp-server/cli.h"
 #include "mcp-server/config/config.h"
+#include "mcp-server/run_output.h"
 #include "mcp-server/skills_cmd.h"
+#include "mcp-server/state_cmd.h"
 #include "mcp-server/version.h"
 #include "sandbox/host/image.h"
 #include "sandbox/worker/engine.h"
@@ -164,6 +166,46 @@ static int skills_command(const struct cli *cli, const struct config *cfg)
     return rc;
 }
 
+/* state list|get|set|delete: reads set's value from stdin for "-". */
+static int state_command(const struct cli *cli, const struct config *cfg)
+{
+    size_t len;
+    char *stdin_value = NULL;
+    if (cli->state.value && strcmp(cli->state.value, "-") == 0 &&
+        (stdin_value = read_all("-", &len)) == NULL) {
+        fprintf(stderr, "mcp-codemode: stdin: %s\n", strerror(errno));
+        return 2;
+    }
+    int rc = state_cmd_run(cfg, cli, stdin_value ? stdin_value : cli->state.value);
+    free(stdin_value);
+    return rc;
+}
+
+/* run FILE: --out's directory first (exit 2 when it cannot be made). */
+static int run_command(const struct cli *cli, const struct config *cfg, const char *exe)
+{
+    char err[512];
+    if (cli->out_dir && run_output_make_dir(cli->out_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "mcp-codemode: %s\n", err);
+        return 2;
+    }
+    size_t len;
+    char *code = read_all(cli->file, &len);
+    if (code == NULL) {
+        fprintf(stderr, "mcp-codemode: %s: %s\n", cli->file, strerror(errno));
+        return 2;
+    }
+    struct app_run_options o = {
+        .flags = (cli->json ? APP_RUN_JSON : 0) | (cli->dry_run ? APP_RUN_DRY_RUN : 0) |
+                 cli->approve,
+        .principal = cli->principal,
+        .out_dir = cli->out_dir,
+    };
+    int rc = app_run_program(cfg, exe, code, len, &o);
+    free(code);
+    return rc;
+}
+
 static int with_config(const struct cli *cli)
 {
     struct config cfg;
@@ -181,19 +223,11 @@ static int with_config(const struct cli *cli)
     } else if (cli->cmd == CLI_SERVE) {
         rc = cfg.http_listen ? app_serve_http(&cfg, exe) : app_serve_stdio(&cfg, exe);
     } else if (cli->cmd == CLI_RUN) {
-        size_t len;
-        char *code = read_all(cli->file, &len);
-        if (code == NULL) {
-            fprintf(stderr, "mcp-codemode: %s: %s\n", cli->file, strerror(errno));
-            rc = 2;
-        } else {
-            rc = app_run_program(&cfg, exe, code, len,
-                                 (cli->json ? APP_RUN_JSON : 0) |
-                                     (cli->dry_run ? APP_RUN_DRY_RUN : 0) | cli->approve);
-            free(code);
-        }
+        rc = run_command(cli, &cfg, exe);
     } else if (cli->cmd == CLI_SKILLS) {
         rc = skills_command(cli, &cfg);
+    } else if (cli->cmd == CLI_STATE) {
+        rc = state_command(cli, &cfg);
     } else if (cli->cmd == CLI_TYPES) {
         rc = app_inspect(&cfg, 0);
     } else if (cli->cmd == CLI_CHECK) {

@@ -3,6 +3,7 @@
  * program). Prints the outcome on stdout, errors on stderr. */
 #include "mcp-server/skills_cmd.h"
 #include "mcp-server/config/config.h"
+#include "sandbox/lower/skill.h"
 #include "tools/state/service.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -57,6 +58,31 @@ static cJSON *skill_object(const struct cli *cli, const char *code, const char *
     return o;
 }
 
+/* The checks skills.save makes in a program (tools/state/service.c), then
+ * the syntax of the code, lowered as the worker lowers a skill
+ * (sandbox/lower/skill.h): 1, or 0 with the problem on stderr. */
+static int check_skill(const struct cli *cli, const cJSON *skill, const char *code)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    int ok = tools_state_service_check("skills", "save", skill, &b);
+    if (!ok)
+        report(0, &b);
+    buf_free(&b);
+    if (!ok)
+        return 0;
+    struct buf out;
+    struct lower_error err;
+    buf_init(&out, 0);
+    ok = sandbox_lower_skill(cli->skill.name, code, strlen(code), &out, &err) == 0;
+    buf_free(&out);
+    if (!ok)
+        fprintf(stderr, "%s:%d:%d: SyntaxError: %s\n%s\nmcp-codemode: skill \"%s\" not saved\n",
+                strcmp(cli->file, "-") == 0 ? "<stdin>" : cli->file, err.line, err.column,
+                err.message, err.excerpt, cli->skill.name);
+    return ok;
+}
+
 int skills_cmd_run(const struct config *cfg, const struct cli *cli, const char *code,
                    const char *schema)
 {
@@ -70,6 +96,11 @@ int skills_cmd_run(const struct config *cfg, const struct cli *cli, const char *
             fprintf(stderr, "mcp-codemode: %s: not valid JSON\n", cli->skill.schema_file);
             tools_state_service_free(s);
             return 2;
+        }
+        if (!check_skill(cli, skill, code)) {
+            cJSON_Delete(skill);
+            tools_state_service_free(s);
+            return 1;
         }
         ok = tools_state_service_save(s, skill, NULL, &b); /* the CLI: the server's skill */
         cJSON_Delete(skill);

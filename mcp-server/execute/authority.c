@@ -3,6 +3,7 @@
  * planned calls in the result. The per-call decisions live in tools/
  * (tools/registry.c, tools/policy/); this file only reads and reports. */
 #include "mcp-server/execute/internal.h"
+#include "mcp-server/execute/plan.h"
 #include "tools/gate/gate.h"
 #include "tools/policy/audit.h"
 #include "common/alloc.h"
@@ -127,14 +128,7 @@ void mcp_authority_add_planned(cJSON *result, const cJSON *planned)
 {
     struct buf b;
     buf_init(&b, 0);
-    int n = cJSON_GetArraySize(planned), i = 0;
-    buf_printf(&b, "dry run: %d planned call%s (validated, not sent)%s", n, n == 1 ? "" : "s",
-               n ? ":" : "");
-    for (const cJSON *p = planned->child; p; p = p->next) {
-        const cJSON *tool = cJSON_GetObjectItemCaseSensitive(p, "tool");
-        buf_printf(&b, "\n%d. %s ", ++i, cJSON_IsString(tool) ? tool->valuestring : "?");
-        json_append(&b, cJSON_GetObjectItemCaseSensitive(p, "arguments"));
-    }
+    mcp_plan_append(&b, planned, 0);
     cJSON *t = cJSON_CreateObject();
     cJSON_AddStringToObject(t, "type", "text");
     cJSON_AddStringToObject(t, "text", b.data);

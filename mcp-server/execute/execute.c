@@ -194,10 +194,15 @@ static char *error_text(const cJSON *err)
     const cJSON *stack = cJSON_GetObjectItemCaseSensitive(err, "stack");
     buf_printf(&b, "%s: %s", cJSON_IsString(name) ? name->valuestring : "Error",
                cJSON_IsString(msg) ? msg->valuestring : "");
+    const cJSON *skill = cJSON_GetObjectItemCaseSensitive(err, "skill");
+    const cJSON *skill_line = cJSON_GetObjectItemCaseSensitive(err, "skillLine");
     if (cJSON_IsNumber(line)) {
         buf_printf(&b, "\n    at line %d", (int) line->valuedouble);
         if (cJSON_IsNumber(col))
             buf_printf(&b, ", column %d", (int) col->valuedouble);
+    } else if (cJSON_IsString(skill) && cJSON_IsNumber(skill_line)) {
+        buf_printf(&b, "\n    at line %d of skill %.64s", (int) skill_line->valuedouble,
+                   skill->valuestring);
     }
     if (cJSON_IsString(ex))
         buf_printf(&b, "\n%s", ex->valuestring);

@@ -7,7 +7,7 @@
  * arguments and answers its code, lowered and compiled here, and it runs
  * inside this execution with its limits and its tools. */
 var def = rt.def, apply = rt.apply, request = rt.request, parse = rt.parse, stringify = rt.stringify;
-var Str = rt.String, lower = rt.host.lower, geval = eval, hasOwn = rt.hasOwn;
+var Str = rt.String, compileSkill = rt.host.compileSkill, hasOwn = rt.hasOwn;
 var then = Promise.prototype.then;
 
 var StateError = rt.defineError('StateError');
@@ -46,9 +46,17 @@ function makeState() {
 
 var RESERVED = { save: 1, list: 1, 'delete': 1 };
 
-/* The skill's code as a function (throws SyntaxError). */
+/* The code of the skills this run compiled, under '$' + name: the excerpt
+ * of a run-time error in one (90_main.js). */
+var skillCode = rt.skillCode = {};
+
+/* The skill's code as a function (throws SyntaxError at the line and column
+ * of the skill's code; sandbox/lower/skill.h). Run-time errors in it name
+ * the file "skills.<name>" (line n + 1 is the code's line n). */
 function compile(name, code) {
-    return geval(lower('(async function skill_' + name + '(args) {\n' + code + '\n})'));
+    var fn = compileSkill(name, code);
+    skillCode['$' + name] = code;
+    return fn;
 }
 
 function skillFn(name) {

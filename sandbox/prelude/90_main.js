@@ -74,6 +74,28 @@ function stackLine(stack) {
     return m ? +m[1] : void 0;
 }
 
+/* When the innermost frame of a stack trace that is the program's or a
+ * saved skill's is a skill's ("(skills.name:12)", compiled by
+ * sandbox/worker/engine.c compileSkill): sets d.skill, d.skillLine (the line
+ * of the skill's own code) and d.excerpt (that line and the one before), and
+ * returns true. */
+function skillFrame(stack, d) {
+    if (typeof stack !== 'string') return false;
+    var m = /\(skills\.([A-Za-z_][A-Za-z0-9_]*):(\d+)\)/.exec(stack);
+    var p = stack.indexOf('(' + rt.PROGRAM + ':');
+    if (!m || (p >= 0 && p < m.index)) return false;
+    var line = +m[2] - 1, code = rt.skillCode['$' + m[1]];
+    d.skill = m[1];
+    d.skillLine = line;
+    if (typeof code !== 'string' || line < 1) return true;
+    var lines = code.split('\n');
+    if (line > lines.length) return true;
+    var cut = function (s) { return s.replace(/\r$/, '').slice(0, 200); };
+    d.excerpt = (line > 1 ? '  ' + (line - 1) + ' | ' + cut(lines[line - 2]) + '\n' : '') +
+        '> ' + line + ' | ' + cut(lines[line - 1]);
+    return true;
+}
+
 /* The program's own frames of a stack trace, when there are at least two
  * (a call chain worth showing); runtime frames are noise to the reader.
  * Runs of one repeated frame (recursion) are collapsed; at most 12 lines. */
@@ -141,7 +163,7 @@ function describeObject(e, d) {
         var own = e[S];
         if (own && own.line !== void 0) d.line = own.line;
         else if (e.fileName === rt.PROGRAM && typeof e.lineNumber === 'number') d.line = e.lineNumber;
-        else d.line = stackLine(e.stack);
+        else if (!skillFrame(e.stack, d)) d.line = stackLine(e.stack);
         var frames = programFrames(e.stack);
         if (frames) d.stack = frames;
         if (e.tool !== void 0) d.tool = Str(e.tool);

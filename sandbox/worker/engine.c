@@ -9,6 +9,7 @@
 #include "sandbox/worker/lazy_modules.h"
 #include "sandbox/worker/limits.h"
 #include "sandbox/lower/lower.h"
+#include "sandbox/lower/skill.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/json.h"
@@ -206,6 +207,31 @@ static duk_ret_t native_lower(duk_context *ctx)
     return 1;
 }
 
+/* rt.host.compileSkill(name, code): a saved skill's code as its function
+ * (sandbox/lower/skill.h), compiled under the file name "skills.<name>" so
+ * that a run-time error's stack names the skill's line; a SyntaxError at the
+ * line and column of the skill's own code otherwise. */
+static duk_ret_t native_compile_skill(duk_context *ctx)
+{
+    const char *name = duk_require_string(ctx, 0);
+    duk_size_t len;
+    const char *code = duk_require_lstring(ctx, 1, &len);
+    struct buf out;
+    struct lower_error err;
+    buf_init(&out, 0); /* no limit: the worker's address-space limit bounds it */
+    if (sandbox_lower_skill(name, code, len, &out, &err) != 0) {
+        buf_free(&out);
+        return duk_error(ctx, DUK_ERR_SYNTAX_ERROR, "%s (line %d, column %d of skill %.64s)",
+                         err.message, err.line, err.column, name);
+    }
+    duk_push_lstring(ctx, out.data ? out.data : "", out.len);
+    buf_free(&out);
+    duk_push_sprintf(ctx, "skills.%.64s", name);
+    duk_compile(ctx, DUK_COMPILE_EVAL);
+    duk_call(ctx, 0);
+    return 1;
+}
+
 /* performance.now() with millisecond resolution: no finer clock for programs. */
 static duk_ret_t native_perf_now(duk_context *ctx)
 {
@@ -249,6 +275,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "done", native_done, 0);
     put_native(ctx, "unhandled", native_unhandled, 0);
     put_native(ctx, "lower", native_lower, 1);
+    put_native(ctx, "compileSkill", native_compile_skill, 2);
     sandbox_base64_put_natives(ctx);
     sandbox_lazy_put_native(ctx);
     sandbox_crypto_put_natives(ctx);

@@ -215,12 +215,12 @@ for (const transport of ['stdio', 'streamable-http']) {
       const placeholder = (tool) => ({ dryRun: true, tool, note: 'dry run: this call was recorded, not sent' });
       assert.deepEqual(r.value, { u: placeholder('crm.update_item'), d: placeholder('crm.delete_item') });
       assert.deepEqual(r.raw.structuredContent.plannedCalls, [
-        { tool: 'crm.update_item', arguments: { id: 'a', value: 43 } },
-        { tool: 'crm.delete_item', arguments: { id: 'b' } },
+        { tool: 'crm.update_item', arguments: { id: 'a', value: 43 }, decision: 'ask', decidedBy: 'rule "crm.update_item"' },
+        { tool: 'crm.delete_item', arguments: { id: 'b' }, decision: 'ask', decidedBy: 'annotation destructiveHint' },
       ]);
       assert.deepEqual(r.raw.structuredContent.logs, ['ToolPolicyError', 'ToolArgumentError']);
       const planned = r.raw.content.find((t) => t.text.startsWith('dry run:'));
-      assert.equal(planned.text, 'dry run: 2 planned calls (validated, not sent):\n1. crm.update_item {"id":"a","value":43}\n2. crm.delete_item {"id":"b"}');
+      assert.equal(planned.text, 'dry run: 2 planned calls (validated, not sent):\n1. crm.update_item {"id":"a","value":43}: would ask for approval (rule "crm.update_item")\n2. crm.delete_item {"id":"b"}: would ask for approval (annotation destructiveHint)');
       assert.deepEqual(received(), [
         { tool: 'search_items', arguments: { q: 'old' } },
         { tool: 'get-item', arguments: { id: 'a' } },
@@ -340,7 +340,7 @@ describe('CLI', () => {
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.result, 'cli');
-    assert.deepEqual(out.plannedCalls, [{ tool: 'crm.delete_item', arguments: { id: 'cli' } }]);
+    assert.deepEqual(out.plannedCalls, [{ tool: 'crm.delete_item', arguments: { id: 'cli' }, decision: 'ask', decidedBy: 'annotation destructiveHint' }]);
     assert.deepEqual(received(), [{ tool: 'search_items', arguments: { q: 'cli' } }]);
     const lines = fs.readFileSync(log2, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(lines.map((l) => l.event), ['execution_start', 'tool_call_sent', 'tool_call', 'tool_call', 'execution_end']);

@@ -100,6 +100,31 @@ static void test_list(void **st)
     tools_state_free(s);
 }
 
+/* What `mcp-codemode state list` shows: each key with its version and the
+ * bytes of its value's JSON, sorted, within the prefix and the scope. */
+static void test_list_entries(void **st)
+{
+    (void) st;
+    struct tools_state *s = open_store(0, 0);
+    int64_t v;
+    assert_int_equal(tools_state_set(s, "p", "user:2", "{\"name\":\"Ada\"}", -1, &v, err), 0);
+    assert_int_equal(tools_state_set(s, "p", "user:10", "1", -1, &v, err), 0);
+    assert_int_equal(tools_state_set(s, "p", "user:10", "[1,2,3]", -1, &v, err), 0);
+    assert_int_equal(tools_state_set(s, "p", "other", "true", -1, &v, err), 0);
+    assert_int_equal(tools_state_set(s, "q", "user:3", "true", -1, &v, err), 0);
+    cJSON *out = NULL;
+    assert_int_equal(tools_state_list_entries(s, "p", "user:", &out, err), 0);
+    char *text = cJSON_PrintUnformatted(out);
+    assert_string_equal(text, "[{\"key\":\"user:10\",\"version\":2,\"bytes\":7},"
+                              "{\"key\":\"user:2\",\"version\":1,\"bytes\":14}]");
+    free(text);
+    cJSON_Delete(out);
+    assert_int_equal(tools_state_list_entries(s, "none", "", &out, err), 0);
+    assert_int_equal(cJSON_GetArraySize(out), 0);
+    cJSON_Delete(out);
+    tools_state_free(s);
+}
+
 static void test_compare_and_set(void **st)
 {
     (void) st;
@@ -367,6 +392,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_lazy_and_crud, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_entries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_and_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quotas, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_then_fixed, setup, teardown),

@@ -171,24 +171,32 @@ static void refuse(struct tools_registry *r, const char *qualified, int denied, 
     tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
 }
 
-static void plan(struct tools_exec *x, const char *qualified, const cJSON *args, tools_reply_cb *cb,
-                 void *ud)
+/* Records a planned call with what the policy would do with it (d, decided
+ * by source: consumed) and replies null. */
+static void plan(struct tools_exec *x, const char *qualified, const cJSON *args,
+                 enum tools_policy_decision d, char *source, tools_reply_cb *cb, void *ud)
 {
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "tool", qualified);
     cJSON_AddItemToObject(p, "arguments", args ? cJSON_Duplicate(args, 1) : cJSON_CreateNull());
+    cJSON_AddStringToObject(p, "decision", tools_policy_decision_name(d));
+    if (source)
+        cJSON_AddStringToObject(p, "decidedBy", source);
+    free(source);
     cJSON_AddItemToArray(x->planned, p);
     cb(ud, 1, "null", 4);
 }
 
+/* The policy's decision for a built-in; *source (may be NULL) gets what
+ * decided it (malloc'd). */
 static enum tools_policy_decision decide(const struct tools_registry *r, const char *server,
-                                         const char *name, int read)
+                                         const char *name, int read, char **source)
 {
     struct tools_policy_names n = {server, server, name, name};
     cJSON *tool = cJSON_CreateObject();
     if (read)
         cJSON_AddTrueToObject(cJSON_AddObjectToObject(tool, "annotations"), "readOnlyHint");
-    enum tools_policy_decision d = tools_policy_decide(r->o.policy, NULL, &n, tool, NULL);
+    enum tools_policy_decision d = tools_policy_decide(r->o.policy, NULL, &n, tool, source);
     cJSON_Delete(tool);
     return d;
 }
@@ -235,7 +243,7 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
         return;
     }
-    enum tools_policy_decision d = decide(r, server, name, read);
+    enum tools_policy_decision d = decide(r, server, name, read, NULL);
     if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
         refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
         return;
@@ -251,7 +259,9 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
     }
     buf_free(&invalid);
     if (x && x->dry_run && !read) {
-        plan(x, qualified, args, cb, ud);
+        char *source = NULL;
+        decide(r, server, name, read, &source);
+        plan(x, qualified, args, d, source, cb, ud);
         audit_decision(ev, "dry_run");
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
         return;

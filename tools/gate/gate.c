@@ -99,6 +99,10 @@ static void plan(struct tools_exec *x, const struct tools_catalog_tool *t, const
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "tool", q.data);
     cJSON_AddItemToObject(p, "arguments", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
+    /* what the policy would do with it for real (sent, or asked first) */
+    cJSON_AddStringToObject(p, "decision", tools_policy_decision_name(t->decision));
+    if (t->decision_source)
+        cJSON_AddStringToObject(p, "decidedBy", t->decision_source);
     cJSON_AddItemToArray(x->planned, p);
     cJSON *v = cJSON_CreateObject();
     cJSON_AddTrueToObject(v, "dryRun");

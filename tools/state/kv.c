@@ -175,14 +175,20 @@ int tools_state_delete(struct tools_state *s, const char *scope, const char *key
     return rc;
 }
 
-int tools_state_list(struct tools_state *s, const char *scope, const char *prefix, cJSON **keys,
-                     char *err)
+/* The keys of scope that start with prefix, sorted: strings, or (sizes)
+ * objects {key, version, bytes}. */
+static int list_keys(struct tools_state *s, const char *scope, const char *prefix, int sizes,
+                     cJSON **keys, char *err)
 {
     int rc = tools__state_open(s, err);
     if (rc != 0)
         return rc;
+    /* bytes counts the key and the value (the quota's measure): the value's is the rest */
     sqlite3_stmt *st = tools__state_prepare(
-        s, "SELECT key FROM state WHERE scope=?1 AND key>=?2 ORDER BY key", err);
+        s,
+        "SELECT key, version, bytes - length(CAST(key AS BLOB)) FROM state WHERE scope=?1 AND "
+        "key>=?2 ORDER BY key",
+        err);
     if (st == NULL)
         return TOOLS_STATE_FAILED;
     bind2(s, st, scope, prefix ? prefix : "");
@@ -193,7 +199,15 @@ int tools_state_list(struct tools_state *s, const char *scope, const char *prefi
         const char *k = (const char *) s->sq->column_text(st, 0);
         if (k == NULL || strncmp(k, prefix ? prefix : "", plen) != 0)
             break; /* sorted bytewise: past the prefix's range */
-        cJSON_AddItemToArray(out, cJSON_CreateString(k));
+        if (!sizes) {
+            cJSON_AddItemToArray(out, cJSON_CreateString(k));
+            continue;
+        }
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "key", k);
+        cJSON_AddNumberToObject(e, "version", (double) s->sq->column_int64(st, 1));
+        cJSON_AddNumberToObject(e, "bytes", (double) s->sq->column_int64(st, 2));
+        cJSON_AddItemToArray(out, e);
     }
     if (step != SQLITE_ROW && step != SQLITE_DONE) {
         cJSON_Delete(out);
@@ -203,4 +217,16 @@ int tools_state_list(struct tools_state *s, const char *scope, const char *prefi
     }
     s->sq->finalize(st);
     return rc;
+}
+
+int tools_state_list(struct tools_state *s, const char *scope, const char *prefix, cJSON **keys,
+                     char *err)
+{
+    return list_keys(s, scope, prefix, 0, keys, err);
+}
+
+int tools_state_list_entries(struct tools_state *s, const char *scope, const char *prefix,
+                             cJSON **entries, char *err)
+{
+    return list_keys(s, scope, prefix, 1, entries, err);
 }

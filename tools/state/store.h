@@ -70,6 +70,11 @@ int tools_state_delete(struct tools_state *s, const char *scope, const char *key
 int tools_state_list(struct tools_state *s, const char *scope, const char *prefix, cJSON **keys,
                      char *err);
 
+/* The same with what `mcp-codemode state list` shows of each key: *entries
+ * gets a new array of {key, version, bytes} (bytes: the value's JSON text). */
+int tools_state_list_entries(struct tools_state *s, const char *scope, const char *prefix,
+                             cJSON **entries, char *err);
+
 /* --- skills (tools/state/skills_db.c) ---------------------------------------
  * Rows of saved skills; (owner, name) is the key. The owner is the principal
  * that saved the skill, or "" for the server's own (saved by the CLI or an
