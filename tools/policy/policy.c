@@ -297,13 +297,15 @@ char *tools_policy_allow_advice(const struct tools_policy *p, const struct tools
     sc.name = (char *) n->server;
     if (per_server) {
         rules = xcalloc(sc.npolicy + 1, sizeof *rules);
-        memcpy(rules, sc.policy, sc.npolicy * sizeof *rules);
+        if (sc.npolicy)
+            memcpy(rules, sc.policy, sc.npolicy * sizeof *rules);
         rules[sc.npolicy] = extra;
         sc.policy = rules;
         sc.npolicy++;
     } else {
         rules = xcalloc(pol.nrules + 1, sizeof *rules);
-        memcpy(rules, pol.rules, pol.nrules * sizeof *rules);
+        if (pol.nrules)
+            memcpy(rules, pol.rules, pol.nrules * sizeof *rules);
         rules[pol.nrules] = extra;
         pol.rules = rules;
         pol.nrules++;
