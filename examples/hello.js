@@ -1,8 +1,12 @@
-// A first program for mcp-codemode: `make run` runs it through the server's
-// own execution path. The code is the body of an async function.
-var words = ['sandboxed', 'JavaScript', 'in', 'one', 'call'];
+// A first program for mcp-codemode: `build/mcp-codemode run examples/hello.js`
+// runs it through the server's own execution path. The code is the body of an
+// async function: top-level await and return work.
+const words = ['sandboxed', 'JavaScript', 'in', 'one', 'call'];
 console.log('running', words.length, 'steps');
-var lengths = words.map(function (w) { return w.length; });
-__await(sleep(10));
+const lengths = words.map((w) => w.length);
+await sleep(10);
 console.info('slept 10 ms; tools available:', Object.keys(tools).length);
-return { longest: words[lengths.indexOf(Math.max.apply(null, lengths))], total: lengths.reduce(function (a, b) { return a + b; }, 0) };
+return {
+  longest: words[lengths.indexOf(Math.max(...lengths))],
+  total: lengths.reduce((a, b) => a + b, 0),
+};

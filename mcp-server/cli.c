@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct flag {
     const char *name;
@@ -16,7 +17,7 @@ struct flag {
 static const struct flag flags[] = {
     {"--http", "http.listen", "HOST:PORT", "serve MCP over HTTP at /mcp and /sse (port 0: any free port)"},
     {"--auth-token", "http.authToken", "TOKEN", "bearer token required on HTTP requests"},
-    {"--log-level", "logLevel", "LEVEL", "stderr log level: debug, info, notice, warning, error, off"},
+    {"--log-level", "logLevel", "LEVEL", "stderr log level (default warning): debug, info, notice, warning, error, critical, alert, emergency, off"},
     {"--pool-size", "poolSize", "N", "sandbox workers kept ready (default 2)"},
     {"--timeout-ms", "timeoutMs", "MS", "default time limit of a program (default 30000)"},
     {"--max-timeout-ms", "maxTimeoutMs", "MS", "largest timeoutMs a call may ask for (default 300000)"},
@@ -25,7 +26,7 @@ static const struct flag flags[] = {
     {"--max-log-bytes", "maxLogBytes", "N", "cap on console output per program (default 262144)"},
     {"--max-call-argument-bytes", "maxCallArgumentBytes", "N", "cap on one tool call's arguments as JSON (default 4194304)"},
     {"--max-message-bytes", "maxMessageBytes", "N", "cap on one incoming message (default 16777216)"},
-    {"--max-tool-calls", "maxToolCalls", "N", "tool calls per program"},
+    {"--max-tool-calls", "maxToolCalls", "N", "tool calls per program (default 1000)"},
     {"--max-concurrent-calls", "maxConcurrentCalls", "N", "tool calls in flight per program (default 256)"},
     {"--call-timeout-ms", "callTimeoutMs", "MS", "default downstream call timeout (default 60000)"},
     {"--declarations-budget", "declarationsBudget", "BYTES", "declarations kept in the tool description (default 32768)"},
@@ -35,16 +36,16 @@ static const struct flag flags[] = {
 
 void cli_usage(FILE *f)
 {
-    fputs("usage: mcp-codemode [serve] [--stdio] [--config FILE] [options]\n"
-          "       mcp-codemode run FILE.js|- [--json] [--dry-run] [--approve all|none] [--principal P]\n"
-          "                        [--out DIR] [--config FILE] [options]\n"
+    fputs("usage: mcp-codemode [serve] [CONFIG.json] [--stdio] [options]\n"
+          "       mcp-codemode run FILE.js|- [CONFIG.json] [--json] [--dry-run] [--approve all|none]\n"
+          "                        [--principal P] [--out DIR] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
-          "       mcp-codemode types [--config FILE]\n"
-          "       mcp-codemode check [--config FILE]\n"
-          "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|-\n"
-          "       mcp-codemode skills list | skills delete NAME   [--config FILE]\n"
+          "       mcp-codemode types [CONFIG.json]\n"
+          "       mcp-codemode check [CONFIG.json]\n"
+          "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|- [CONFIG.json]\n"
+          "       mcp-codemode skills list | skills delete NAME   [CONFIG.json]\n"
           "       mcp-codemode state list [PREFIX] | get KEY | set KEY JSON|- [--if-version N] | delete KEY\n"
-          "                          [--principal P | --scope server] [--json] [--config FILE]\n"
+          "                          [--principal P | --scope server] [--json] [CONFIG.json]\n"
           "       mcp-codemode --version | --help\n\n"
           "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
           "programs call the tools of the downstream MCP servers in the config file.\n\n"
@@ -59,8 +60,10 @@ void cli_usage(FILE *f)
           "                 skills.<name>(args)) in the state database\n"
           "  state          list, read, write or delete the keys programs keep with state.*\n\n"
           "options:\n"
-          "  --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
-          "                 default: $MCP_CODEMODE_CONFIG when set\n"
+          "  -c, --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
+          "                 default: $MCP_CODEMODE_CONFIG when set. Also a plain word\n"
+          "                 (CONFIG.json above): a path ending in .json, containing a /,\n"
+          "                 or naming a file\n"
           "  --stdio        serve over stdin/stdout (default)\n"
           "  --json         run: print the structured result as JSON; state: print JSON\n"
           "  --dry-run      run: send only allowed read-only calls; print the others, not sent,\n"
@@ -109,6 +112,27 @@ static int parse_command(const char *word, struct cli *out)
         }
     }
     return -1;
+}
+
+/* Sets the config path once (-c, --config or a positional path). */
+static int set_config(struct cli *out, const char *path, char *err, size_t errsz)
+{
+    if (out->config_path) {
+        snprintf(err, errsz, "the config file is given twice (\"%s\" and \"%s\")",
+                 out->config_path, path);
+        return -1;
+    }
+    out->config_path = path;
+    return 0;
+}
+
+/* A word that is not a command is the config file when it looks like one:
+ * it ends in .json, contains a slash, or names an existing file. */
+static int looks_like_config(const char *word)
+{
+    size_t n = strlen(word);
+    return (n > 5 && strcmp(word + n - 5, ".json") == 0) || strchr(word, '/') != NULL ||
+           access(word, F_OK) == 0;
 }
 
 /* Reads the value of --name VALUE or --name=VALUE. */
@@ -192,11 +216,15 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
     out->cmd = CLI_SERVE;
     int i = 1;
     if (i < argc && argv[i][0] != '-') {
-        if (parse_command(argv[i], out) != 0) {
-            snprintf(err, errsz, "unknown command \"%s\" (see --help)", argv[i]);
+        if (parse_command(argv[i], out) == 0) {
+            i++;
+        } else if (!looks_like_config(argv[i])) {
+            snprintf(err, errsz,
+                     "unknown command \"%s\" (see --help; a config file is a path ending in "
+                     ".json or containing a /, or -c FILE)",
+                     argv[i]);
             return -1;
         }
-        i++;
     }
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -211,6 +239,11 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                 continue;
             if (out->cmd == CLI_STATE && state_cmd_word(out, a) == 0)
                 continue;
+            if (out->cmd != CLI_LOWER && strcmp(a, "-") != 0) {
+                if (set_config(out, a, err, errsz) != 0)
+                    return -1;
+                continue;
+            }
             snprintf(err, errsz, "unexpected argument \"%s\" (see --help)", a);
             return -1;
         }
@@ -244,10 +277,11 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
             continue;
         }
         const char *v;
-        if (nlen == 8 && !strncmp(a, "--config", 8)) {
+        if ((nlen == 8 && !strncmp(a, "--config", 8)) || !strcmp(a, "-c")) {
             if ((v = take_value(argc, argv, &i, eq)) == NULL)
                 goto missing;
-            out->config_path = v;
+            if (set_config(out, v, err, errsz) != 0)
+                return -1;
             continue;
         }
         const char **slot = out->cmd == CLI_SKILLS  ? skill_flag(out, a, nlen)

@@ -15,7 +15,7 @@
 
 struct entry {
     struct tools_catalog_tool pub;
-    char *server, *server_id, *name, *id, *problem, *source;
+    char *server, *server_id, *name, *id, *problem, *source, *advice;
     long decl; /* index in decls, or -1 (denied) */
     cJSON *tool;
 };
@@ -121,6 +121,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.server_index = si;
         struct tools_policy_names pn = {srv->name, c->server_ids[si], e->name, e->id};
         e->pub.decision = tools_policy_decide(srv->rules, srv->policy, &pn, e->tool, &e->source);
+        if (e->pub.decision == TOOLS_POLICY_ASK)
+            e->advice = tools_policy_allow_advice(srv->rules, srv->policy, &pn, e->tool);
         e->pub.read_only = tools_policy_read_only(e->tool) ||
                            (srv->policy && tools_server_config_read_only(srv->policy, e->name));
         if (e->pub.decision == TOOLS_POLICY_DENY)
@@ -155,6 +157,7 @@ static void link_views(struct tools_catalog *c)
         e->pub.tool = e->tool;
         e->pub.input_problem = e->problem;
         e->pub.decision_source = e->source;
+        e->pub.allow_advice = e->advice;
         e->decl = -1;
         if (e->pub.decision == TOOLS_POLICY_DENY)
             continue;
@@ -215,6 +218,7 @@ void tools_catalog_release(struct tools_catalog *c)
         free(e->id);
         free(e->problem);
         free(e->source);
+        free(e->advice);
         cJSON_Delete(e->tool);
         tools_schema_free(e->pub.input);
         tools_schema_free(e->pub.output);

@@ -39,6 +39,8 @@ struct tools_catalog_tool {
     size_t server_index;     /* position of its server in the build input */
     enum tools_policy_decision decision; /* allow, ask or deny */
     const char *decision_source;  /* what decided it (tools_policy_decide's source) */
+    const char *allow_advice;     /* ask: the rule that lets it through unattended
+                                     (tools_policy_allow_advice); else NULL */
     int read_only;           /* annotations.readOnlyHint is true, or readOnlyTools says so */
 };
 

@@ -488,6 +488,28 @@ int tools_registry_all_ready(const struct tools_registry *r)
     return 1;
 }
 
+/* The tools a client without elicitation cannot call (ask, with
+ * noApprover deny), each with the rule that lets it through. */
+static void report_no_approver(const struct tools_registry *r, struct buf *b)
+{
+    if (r->o.policy && r->o.policy->no_approver == TOOLS_POLICY_ALLOW)
+        return;
+    size_t n = 0;
+    for (size_t k = 0; k < tools_catalog_count(r->catalog); k++) {
+        const struct tools_catalog_tool *t = tools_catalog_at(r->catalog, k);
+        if (t->decision != TOOLS_POLICY_ASK)
+            continue;
+        if (n++ == 0)
+            buf_printf(b, "\nRefused in clients that cannot approve (no elicitation: "
+                          "ToolApprovalError), as codemode.policy.noApprover is \"deny\":\n");
+        buf_printf(b, "  %s.%s: %s\n", t->server, t->name,
+                   t->allow_advice ? t->allow_advice : "add an \"allow\" rule");
+    }
+    if (n > 0)
+        buf_printf(b, "  or, for all of them: \"noApprover\": \"allow\" in codemode.policy "
+                      "(docs/policy.md)\n");
+}
+
 char *tools_registry_report(struct tools_registry *r)
 {
     struct buf b;
@@ -520,5 +542,6 @@ char *tools_registry_report(struct tools_registry *r)
                        t->decision_source ? t->decision_source : "");
         }
     }
+    report_no_approver(r, &b);
     return buf_steal(&b);
 }

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOGGED_MALFORMED_MAX 20 /* malformed lines logged as warnings; the rest at debug */
 
 struct link {
     struct link *prev, *next;
@@ -41,7 +40,7 @@ struct rpc_client {
     size_t npending;
     uv_timer_t timer;
     uint64_t next_id, skipped;
-    unsigned malformed_logged;
+    unsigned malformed_own, *malformed; /* unreadable lines seen (the owner's counter, or ours) */
     int closing;
     struct json_lines *lines; /* what came, in order; big lines parsed off the loop */
 };
@@ -170,6 +169,7 @@ struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
     struct rpc_client *rc = xcalloc(1, sizeof *rc);
     rc->loop = loop;
     rc->name = xstrdup(name);
+    rc->malformed = &rc->malformed_own;
     rc->ev = ev;
     rc->ud = ud;
     rc->next_id = 1;
@@ -301,15 +301,16 @@ static struct rpc_client_request *find(struct rpc_client *rc, uint64_t id)
     return NULL;
 }
 
+/* An unreadable line: the first of a server (a start-up banner, usually) is a
+ * warning, the others are logged at info level. */
 static void skipped(struct rpc_client *rc, const char *why, const char *line, size_t len)
 {
     rc->skipped++;
-    enum log_level lv = rc->malformed_logged < LOGGED_MALFORMED_MAX ? LOG_WARNING : LOG_DEBUG;
-    rc->malformed_logged++;
-    log_msg(lv, rc->name, "skipped a line from the server (%s): %.*s%s", why,
-            (int) (len < 200 ? len : 200), line, len > 200 ? "..." : "");
+    int first = (*rc->malformed)++ == 0;
+    log_msg(first ? LOG_WARNING : LOG_INFO, rc->name, "skipped a line from the server (%s): %.*s%s%s",
+            why, (int) (len < 200 ? len : 200), line, len > 200 ? "..." : "",
+            first ? " (later lines it cannot read are logged at level info)" : "");
 }
-
 static void fill_error(struct rpc_client_reply *r, const cJSON *err)
 {
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
@@ -570,6 +571,11 @@ void rpc_client_fail_all(struct rpc_client *rc, const char *why_in)
 size_t rpc_client_pending(const struct rpc_client *rc)
 {
     return rc->npending;
+}
+
+void rpc_client_share_unreadable_count(struct rpc_client *rc, unsigned *count)
+{
+    rc->malformed = count ? count : &rc->malformed_own;
 }
 
 uint64_t rpc_client_skipped(const struct rpc_client *rc)

@@ -78,6 +78,12 @@ struct rpc_client *rpc_client_new(uv_loop_t *loop, const char *name,
 /* Installs hooks (borrowed; must outlive the client; NULL removes them). */
 void rpc_client_set_hooks(struct rpc_client *rc, const struct rpc_client_hooks *h);
 
+/* Counts the lines this client cannot read in *count (borrowed; must
+ * outlive the client; NULL: its own) instead of its own counter, so that a
+ * server restarted under a new client is warned about once: the first
+ * unreadable line is a warning, the later ones are logged at info level. */
+void rpc_client_share_unreadable_count(struct rpc_client *rc, unsigned *count);
+
 /* Drops every pending request without calling it back (call
  * rpc_client_fail_all first for callbacks) and frees the client once its
  * timer is closed. */

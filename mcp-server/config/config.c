@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -215,17 +216,41 @@ static int read_top(struct config_ctx *x, cJSON *root)
     return 0;
 }
 
+/* The absolute folder of the config file at `path`, or NULL when the
+ * working directory cannot be read. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    struct buf b;
+    buf_init(&b, 0);
+    if (path[0] != '/') {
+        char cwd[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd) == NULL) {
+            buf_free(&b);
+            return NULL;
+        }
+        buf_printf(&b, "%s", cwd);
+        if (slash)
+            buf_printf(&b, "/%.*s", (int) (slash - path), path);
+    } else {
+        buf_printf(&b, "%.*s", slash == path ? 1 : (int) (slash - path), path);
+    }
+    return buf_steal(&b);
+}
+
 int config_load(struct config *c, const char *path, char **err)
 {
-    struct config_ctx x = {.c = c, .file = path};
+    struct config_ctx x = {.c = c, .file = path, .dir = folder_of(path)};
     size_t len;
     cJSON *root = NULL;
     *err = NULL;
     free(c->path);
     c->path = xstrdup(path);
     char *data = read_file(path, &len, err);
-    if (data == NULL)
+    if (data == NULL) {
+        free(x.dir);
         return -1;
+    }
     size_t bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     if (parse(&x, data + bom, len - bom, &root) == 0)
         read_top(&x, root);
@@ -239,6 +264,7 @@ int config_load(struct config *c, const char *path, char **err)
     cJSON_Delete(root);
     config_json_pos_free(&x.pos);
     free(data);
+    free(x.dir);
     *err = x.err;
     return x.err ? -1 : 0;
 }

@@ -25,6 +25,8 @@ struct config_kpath {
 struct config_ctx {
     struct config *c;
     const char *file;           /* NULL: messages carry no "FILE:LINE:COL: " */
+    char *dir;                  /* the file's folder, absolute: relative command and cwd
+                                   paths are resolved against it (NULL: not resolved) */
     struct config_json_pos pos; /* valid when file != NULL */
     char *err;                  /* the first error; later ones are dropped */
     int quiet_unset;            /* inside a disabled entry: unset variables are not reported */

@@ -90,9 +90,16 @@ static int choose_transport(struct config_ctx *x, const cJSON *m, const struct c
         return -1;
     }
     if (!cmd && !url) {
+        static const char *const wanted[] = {"command", "url", NULL};
+        const char *typo = NULL, *meant = NULL;
+        for (const cJSON *k = m->child; k != NULL && meant == NULL; k = k->next)
+            if ((meant = config__suggest(k->string, wanted)) != NULL)
+                typo = k->string;
         config__error(x, at, p,
                       "needs \"command\" (a local stdio server) or \"url\" (a remote "
-                      "http or sse server)");
+                      "http or sse server)%s%s%s%s%s",
+                      typo ? "; \"" : "", typo ? typo : "", typo ? "\" is not a key (did you mean \"" : "",
+                      meant ? meant : "", meant ? "\"?)" : "");
         return -1;
     }
     s->transport = cmd ? TOOLS_TRANSPORT_STDIO : TOOLS_TRANSPORT_HTTP;
@@ -152,6 +159,40 @@ static void ignored_keys(struct config_ctx *x, const cJSON *m, const struct conf
     }
 }
 
+/* A Windows path ("C:/x", "C:\\x") in a file copied from Windows: not ours to resolve. */
+static int drive_path(const char *p)
+{
+    return ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
+           (p[2] == '/' || p[2] == '\\');
+}
+
+/* *path (relative, not a drive path) becomes x->dir/ *path. */
+static void from_config_folder(const struct config_ctx *x, char **path)
+{
+    if (x->dir == NULL || (*path)[0] == '/' || (*path)[0] == '\0' || drive_path(*path))
+        return;
+    const char *rest = *path;
+    while (rest[0] == '.' && rest[1] == '/') /* "./bin/x" is "bin/x" */
+        rest += 2;
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "%s%s%s", x->dir, strcmp(x->dir, "/") == 0 ? "" : "/", rest);
+    free(*path);
+    *path = buf_steal(&b);
+}
+
+/* A relative cwd is a folder next to the config file; so is a relative
+ * command with a slash when the entry has no cwd (with one, the command is
+ * found from there, as a shell in that folder would). A bare command is
+ * looked up in PATH. */
+static void resolve_paths(const struct config_ctx *x, struct tools_server_config *s)
+{
+    if (s->cwd != NULL)
+        from_config_folder(x, &s->cwd);
+    else if (strchr(s->command, '/') != NULL)
+        from_config_folder(x, &s->command);
+}
+
 static int read_stdio(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
                       struct tools_server_config *s)
 {
@@ -174,6 +215,7 @@ static int read_stdio(struct config_ctx *x, const cJSON *m, const struct config_
         free(s->cwd); /* empty: mcp-codemode's own working directory */
         s->cwd = NULL;
     }
+    resolve_paths(x, s);
     ignored_keys(x, m, p, remote_only, "for a stdio server (it applies to \"url\" servers)");
     return 0;
 }

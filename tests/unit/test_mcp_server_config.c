@@ -1185,6 +1185,67 @@ static int teardown(void **state)
     return rmdir(tmpdir);
 }
 
+/* Relative command (with a slash) and cwd paths are resolved against the
+ * config file's folder, so a file works from any working directory; bare
+ * commands, absolute and Windows paths are kept; with a cwd the command is
+ * found from the cwd. */
+static void test_paths_relative_to_the_file(void **state)
+{
+    (void) state;
+    struct config c;
+    char *err, want[PATH_MAX + 64];
+    assert_int_equal(load(&c,
+                          "{\"mcpServers\": {"
+                          "\"a\": {\"command\": \"../build/srv\"},"
+                          "\"b\": {\"command\": \"./srv\"},"
+                          "\"c\": {\"command\": \"node\", \"cwd\": \"work\"},"
+                          "\"d\": {\"command\": \"bin/srv\", \"cwd\": \"./w/x\"},"
+                          "\"e\": {\"command\": \"/usr/bin/srv\", \"cwd\": \"/tmp\"},"
+                          "\"f\": {\"command\": \"npx\", \"cwd\": \"C:/Users/me\"}}}",
+                          &err),
+                     0);
+    snprintf(want, sizeof want, "%s/../build/srv", tmpdir);
+    assert_string_equal(c.servers[0].command, want);
+    snprintf(want, sizeof want, "%s/srv", tmpdir);
+    assert_string_equal(c.servers[1].command, want);
+    assert_string_equal(c.servers[2].command, "node");
+    snprintf(want, sizeof want, "%s/work", tmpdir);
+    assert_string_equal(c.servers[2].cwd, want);
+    assert_string_equal(c.servers[3].command, "bin/srv"); /* found from its cwd */
+    snprintf(want, sizeof want, "%s/w/x", tmpdir);
+    assert_string_equal(c.servers[3].cwd, want);
+    assert_string_equal(c.servers[4].command, "/usr/bin/srv");
+    assert_string_equal(c.servers[4].cwd, "/tmp");
+    assert_string_equal(c.servers[5].cwd, "C:/Users/me");
+    config_free(&c);
+    /* a config path relative to the working directory */
+    char cwd[PATH_MAX];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(tmpdir), 0);
+    config_init(&c);
+    assert_int_equal(config_load(&c, "config.json", &err), 0);
+    snprintf(want, sizeof want, "%s/../build/srv", tmpdir);
+    assert_string_equal(c.servers[0].command, want);
+    config_free(&c);
+    assert_int_equal(chdir(cwd), 0);
+}
+
+static void test_misspelt_command(void **state)
+{
+    (void) state;
+    expect_error("{\"mcpServers\": {\"x\": {\"comand\": \"node\", \"args\": []}}}",
+                 "config.json:1:17: mcpServers.x: needs \"command\" (a local stdio server) or "
+                 "\"url\" (a remote http or sse server); \"comand\" is not a key (did you mean "
+                 "\"command\"?)");
+    expect_error("{\"mcpServers\": {\"x\": {\"URL\": \"http://h/mcp\"}}}",
+                 "config.json:1:17: mcpServers.x: needs \"command\" (a local stdio server) or "
+                 "\"url\" (a remote http or sse server); \"URL\" is not a key (did you mean "
+                 "\"url\"?)");
+    expect_error("{\"mcpServers\": {\"x\": {\"args\": []}}}",
+                 "config.json:1:17: mcpServers.x: needs \"command\" (a local stdio server) or "
+                 "\"url\" (a remote http or sse server)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1224,6 +1285,8 @@ int main(void)
         cmocka_unit_test(test_tool_globs_from_file),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_reuse_after_error),
+        cmocka_unit_test(test_paths_relative_to_the_file),
+        cmocka_unit_test(test_misspelt_command),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

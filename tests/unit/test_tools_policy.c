@@ -242,6 +242,59 @@ static void test_grants(void **state)
     assert_false(tools_policy_granted(none, &get)); /* an empty grant grants nothing */
 }
 
+/* The rule that lets an ask tool through when nobody can approve: added to
+ * codemode.policy.rules (it then decides allow), per server for a name with
+ * a dot, or the equally specific rule that asks, changed. */
+static void expect_advice(const char *want, struct tools_policy *p, struct tools_server_config *srv,
+                          const struct tools_policy_names *n, const cJSON *tool)
+{
+    char *a = tools_policy_allow_advice(p, srv, n, tool);
+    assert_string_equal(a, want);
+    free(a);
+}
+
+static void test_allow_advice(void **state)
+{
+    (void) state;
+    cJSON *destr = cJSON_Parse("{\"annotations\": {\"destructiveHint\": true}}");
+    struct tools_policy_names wf = {"files", "files", "write_file", "write_file"};
+    expect_advice("add \"files.write_file\": \"allow\" to codemode.policy.rules", NULL, NULL, &wf,
+                  destr);
+    /* a broader ask rule loses to the exact allow */
+    struct tools_policy p;
+    tools_policy_init(&p);
+    struct tools_policy_rule global[] = {{(char *) "files.*", TOOLS_POLICY_ASK},
+                                         {(char *) "*", TOOLS_POLICY_ASK}};
+    p.rules = global;
+    p.nrules = 2;
+    expect_advice("add \"files.write_file\": \"allow\" to codemode.policy.rules", &p, NULL, &wf,
+                  NULL);
+    /* an exact ask rule ties with it and wins: change it */
+    struct tools_policy_rule exact[] = {{(char *) "files.write_file", TOOLS_POLICY_ASK}};
+    p.rules = exact;
+    p.nrules = 1;
+    expect_advice("change rule \"files.write_file\" to \"allow\"", &p, NULL, &wf, NULL);
+    struct tools_policy_rule per[] = {{(char *) "write_file", TOOLS_POLICY_ASK}};
+    struct tools_server_config srv;
+    memset(&srv, 0, sizeof srv);
+    srv.name = (char *) "files";
+    srv.policy = per;
+    srv.npolicy = 1;
+    expect_advice("change rule \"write_file\" of mcpServers.files.policy to \"allow\"", NULL, &srv,
+                  &wf, NULL);
+    /* a server name with a dot cannot be named in codemode.policy.rules */
+    struct tools_policy_names dotted = {"a.b", "a_b", "rm \"x\"", "rm__x_"};
+    expect_advice("add \"rm \\\"x\\\"\": \"allow\" to mcpServers[\"a.b\"].policy", NULL, NULL,
+                  &dotted, destr);
+    /* the advice holds: with the rule added, the tool is allowed */
+    struct tools_policy_rule added[] = {{(char *) "files.write_file", TOOLS_POLICY_ALLOW},
+                                        {(char *) "files.*", TOOLS_POLICY_ASK}};
+    p.rules = added;
+    p.nrules = 2;
+    assert_int_equal(tools_policy_decide(&p, NULL, &wf, destr, NULL), TOOLS_POLICY_ALLOW);
+    cJSON_Delete(destr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_server_rules),
         cmocka_unit_test(test_decision_names),
         cmocka_unit_test(test_grants),
+        cmocka_unit_test(test_allow_advice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

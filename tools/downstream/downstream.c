@@ -181,6 +181,7 @@ static void start_attempt(uv_timer_t *t)
         return;
     d->rpc = rpc_client_new(d->loop, d->label, &tools__downstream_rpc_events, d);
     rpc_client_set_hooks(d->rpc, &tools__downstream_rpc_hooks);
+    rpc_client_share_unreadable_count(d->rpc, &d->unreadable_lines);
     int rc = d->ops->open(d, err, sizeof err);
     if (rc < 0)
         tools__downstream_lost(d, err, 0);

@@ -61,6 +61,7 @@ struct tools_downstream {
     char *label;                        /* "server 'name'", for logs and messages */
     char *command, **args, **env, *cwd; /* stdio */
     char *url, **headers;               /* http, sse */
+    unsigned unreadable_lines;          /* across restarts: only the first is a warning */
     uint64_t entry_timeout_ms;
     struct tools_downstream_options opt;
     const struct tools_downstream_events *ev;

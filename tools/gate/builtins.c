@@ -94,13 +94,30 @@ static void decided(struct tools_call *c, enum tools_approval_answer a, const ch
         perform(c->r, c->x, op, name, args, c->audit, c->t0, cb, ud);
         cJSON_Delete(args);
     } else {
-        char msg[300];
-        snprintf(msg, sizeof msg, "\"%s\" was not approved%s%s; nothing was done.", q,
-                 detail ? ": " : "", detail ? detail : "");
+        struct buf msg;
+        buf_init(&msg, 0);
+        if (a == TOOLS_APPROVAL_UNAVAILABLE) {
+            const char *dot = strchr(q, '.');
+            char *server = xstrndup(q, (size_t) (dot - q));
+            struct tools_policy_names n = {server, server, dot + 1, dot + 1};
+            char *advice = tools_policy_allow_advice(c->r->o.policy, NULL, &n, NULL);
+            buf_printf(&msg,
+                       "\"%s\" needs approval, but this client cannot approve calls (it did not "
+                       "declare elicitation); nothing was done. To let programs call it without "
+                       "a person, the server's config file needs a rule: %s (or "
+                       "codemode.policy.noApprover \"allow\" for every call that asks).",
+                       q, advice);
+            free(advice);
+            free(server);
+        } else {
+            buf_printf(&msg, "\"%s\" was not approved%s%s; nothing was done.", q,
+                       detail ? ": " : "", detail ? detail : "");
+        }
         audit_decision(c->audit, "denied");
         tools_audit_call_end(c->r->o.audit, c->audit, "not_sent", c->t0, 0);
-        tools__reply_refusal(cb, ud, "ToolApprovalError", msg, q, "reason",
+        tools__reply_refusal(cb, ud, "ToolApprovalError", msg.data, q, "reason",
                              tools__approval_reason(a));
+        buf_free(&msg);
     }
     c->audit = NULL;
 }

@@ -154,10 +154,12 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
     qualified_name(c->tool, &q);
     if (a == TOOLS_APPROVAL_UNAVAILABLE)
         buf_printf(&m,
-                   "Tool \"%s\" needs approval, but this client cannot approve tool calls; the "
-                   "call was not sent. The server's setting codemode.policy.noApprover (\"deny\") "
-                   "decides this; retrying will not help.",
-                   q.data);
+                   "Tool \"%s\" needs approval, but this client cannot approve tool calls (it "
+                   "did not declare elicitation); the call was not sent and retrying will not "
+                   "help. To let programs call it without a person, the server's config file "
+                   "needs a rule: %s (or codemode.policy.noApprover \"allow\" for every tool "
+                   "that asks).",
+                   q.data, c->tool->allow_advice ? c->tool->allow_advice : "an \"allow\" rule");
     else
         buf_printf(&m, "Tool \"%s\" was not approved (%s%s%s); the call was not sent.", q.data,
                    approval_reasons[a], detail ? ": " : "", detail ? detail : "");

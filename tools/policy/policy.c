@@ -262,6 +262,76 @@ enum tools_policy_decision tools_policy_decide(const struct tools_policy *p,
     return best.decision;
 }
 
+/* s as a JSON string, quotes included. */
+static void quoted(struct buf *b, const char *s)
+{
+    cJSON *v = cJSON_CreateString(s);
+    char *text = v ? cJSON_PrintUnformatted(v) : NULL;
+    buf_printf(b, "%s", text ? text : "\"\"");
+    cJSON_free(text);
+    cJSON_Delete(v);
+}
+
+char *tools_policy_allow_advice(const struct tools_policy *p, const struct tools_server_config *srv,
+                                const struct tools_policy_names *n, const cJSON *tool)
+{
+    struct buf key, out;
+    buf_init(&key, 0);
+    buf_init(&out, 0);
+    int per_server = strchr(n->server, '.') != NULL; /* "a.b.tool" would name server "a" */
+    if (!per_server)
+        buf_printf(&key, "%s.", n->server);
+    buf_printf(&key, "%s", n->tool);
+    struct tools_policy_rule extra = {key.data, TOOLS_POLICY_ALLOW};
+    struct tools_policy pol;
+    struct tools_server_config sc;
+    struct tools_policy_rule *rules;
+    if (p)
+        pol = *p;
+    else
+        tools_policy_init(&pol);
+    if (srv)
+        sc = *srv;
+    else
+        memset(&sc, 0, sizeof sc);
+    sc.name = (char *) n->server;
+    if (per_server) {
+        rules = xcalloc(sc.npolicy + 1, sizeof *rules);
+        if (sc.npolicy)
+            memcpy(rules, sc.policy, sc.npolicy * sizeof *rules);
+        rules[sc.npolicy] = extra;
+        sc.policy = rules;
+        sc.npolicy++;
+    } else {
+        rules = xcalloc(pol.nrules + 1, sizeof *rules);
+        if (pol.nrules)
+            memcpy(rules, pol.rules, pol.nrules * sizeof *rules);
+        rules[pol.nrules] = extra;
+        pol.rules = rules;
+        pol.nrules++;
+    }
+    char *source = NULL;
+    if (tools_policy_decide(&pol, &sc, n, tool, NULL) == TOOLS_POLICY_ALLOW) {
+        buf_printf(&out, "add ");
+        quoted(&out, key.data);
+        buf_printf(&out, ": \"allow\" to ");
+        if (per_server) {
+            buf_printf(&out, "mcpServers[");
+            quoted(&out, n->server);
+            buf_printf(&out, "].policy");
+        } else {
+            buf_printf(&out, "codemode.policy.rules");
+        }
+    } else { /* an equally specific rule asks: it must change */
+        tools_policy_decide(p, srv, n, tool, &source);
+        buf_printf(&out, "change %s to \"allow\"", source);
+    }
+    free(source);
+    free(rules);
+    buf_free(&key);
+    return buf_steal(&out);
+}
+
 int tools_policy_granted(char *const *grant, const struct tools_policy_names *n)
 {
     for (; grant && *grant; grant++)

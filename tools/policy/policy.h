@@ -71,6 +71,17 @@ enum tools_policy_decision tools_policy_decide(const struct tools_policy *p,
                                                const struct tools_policy_names *n,
                                                const cJSON *tool, char **source);
 
+/* How a person lets the tool named n be called without approval (for a
+ * tool whose decision is ask, in a client that cannot approve): a malloc'd
+ * phrase naming the exact rule, the one tools_policy_decide would then
+ * follow: `add "files.write_file": "allow" to codemode.policy.rules`
+ * (the per-server form, `add "write_file": "allow" to
+ * mcpServers["a.b"].policy`, when the server's name has a dot), or, when a
+ * rule just as specific asks, `change rule "files.write_file" to "allow"`.
+ * Names are the original ones, quoted as JSON strings. */
+char *tools_policy_allow_advice(const struct tools_policy *p, const struct tools_server_config *srv,
+                                const struct tools_policy_names *n, const cJSON *tool);
+
 /* 1 when the Tool object's annotations say readOnlyHint: true. */
 int tools_policy_read_only(const cJSON *tool);
 
