@@ -15,12 +15,17 @@ var NativeError = rt.ErrorCtor, EP = NativeError.prototype, strReplace = String.
  * through the second alternative. */
 var FRAME = /\n {4}at ([^\n]*) \(([^()\n]*):(\d+)\)[^\n]*|\n {4}at [^\n]*/g;
 var EVAL_FILE = 'input'; /* what Duktape names code given to eval and new Function */
+var SKILL_FILE = 'skills.'; /* a skill is compiled as "skills.NAME" (sandbox/worker/engine.c) */
+var SKILL_LINE_OFFSET = 1; /* its wrapper's line before the skill's code (sandbox/lower/skill.h) */
 
-/* A frame of the program (or of code it gave to eval), without the engine's
- * flags ("strict", "preventsyield"); any other frame is dropped: the
+/* A frame of the program, of a skill it called (file "skills.NAME", at the
+ * skill's own line) or of code it gave to eval, without the engine's flags ("strict",
+ * "preventsyield"); any other frame is dropped: the
  * runtime's (prelude.js, prelude/NAME.js, library functions without a file
  * name), natives and the engine's internal C call sites. */
 function keepFrame(frame, name, file, line) {
+    if (typeof file === 'string' && file.lastIndexOf(SKILL_FILE, 0) === 0)
+        return '\n    at ' + name + ' (' + file + ':' + (line - SKILL_LINE_OFFSET) + ')'; /* the skill's own line */
     return file === rt.PROGRAM || file === EVAL_FILE ? '\n    at ' + name + ' (' + file + ':' + line + ')' : '';
 }
 

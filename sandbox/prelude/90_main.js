@@ -75,7 +75,7 @@ function stackLine(stack) {
 }
 
 /* When the innermost frame of a stack trace that is the program's or a
- * saved skill's is a skill's ("(skills.name:12)", compiled by
+ * saved skill's is a skill's ("(skills.name:12)", at the skill's own line; compiled by
  * sandbox/worker/engine.c compileSkill): sets d.skill, d.skillLine (the line
  * of the skill's own code) and d.excerpt (that line and the one before), and
  * returns true. */
@@ -84,7 +84,7 @@ function skillFrame(stack, d) {
     var m = /\(skills\.([A-Za-z_][A-Za-z0-9_]*):(\d+)\)/.exec(stack);
     var p = stack.indexOf('(' + rt.PROGRAM + ':');
     if (!m || (p >= 0 && p < m.index)) return false;
-    var line = +m[2] - 1, code = rt.skillCode['$' + m[1]];
+    var line = +m[2], code = rt.skillCode['$' + m[1]]; /* the skill's own line (76_error.js) */
     d.skill = m[1];
     d.skillLine = line;
     if (typeof code !== 'string' || line < 1) return true;

@@ -70,4 +70,8 @@ test('a run-time error inside a skill names the skill, its line and an excerpt o
   assert.equal(thrown.code, 0, thrown.stderr);
   const t = await runBin(['run', '-', '--config', file], { input: 'return await skills.thrower({})' });
   assert.match(t.stderr, /Error: from the skill\n {4}at line 3 of skill thrower\n/);
+  // err.stack, as the program reads it, names the skill's frame at the skill's own line
+  const st = await runBin(['run', '-', '--config', file], { input: 'try { await skills.crash({ n: 1 }); } catch (e) { return e.stack; }' });
+  assert.equal(st.code, 0, st.stderr);
+  assert.equal(JSON.parse(st.stdout), "TypeError: cannot read property 'x' of null\n    at [anon] (skills.crash:3)");
 });
