@@ -252,14 +252,23 @@ void tools__call_unlink(struct tools_call *c)
     c->prev = c->next = NULL;
 }
 
+/* The limiter of the server c goes to (NULL: none, or c goes to no server). */
+static struct tools_limiter *call_limiter(const struct tools_call *c)
+{
+    if (c->res)
+        return c->r->slots[tools__res_server(c->res)].lim;
+    return c->tool ? c->r->slots[c->tool->server_index].lim : NULL;
+}
+
 void tools__call_free(struct tools_call *c)
 {
-    struct tools_limiter *lim = c->tool ? c->r->slots[c->tool->server_index].lim : NULL;
+    struct tools_limiter *lim = call_limiter(c);
     if (c->wait)
         tools_limiter_cancel(lim, c->wait);
     if (c->holds && !c->r->freeing)
         tools_limiter_release(lim); /* may start a waiting call */
     tools_catalog_release(c->cat);
+    tools__res_free(c->res);
     free(c->args_json);
     cJSON_Delete(c->builtin);
     cJSON_Delete(c->audit);
@@ -324,6 +333,8 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
         c->audit = NULL;
     }
     if (rep->outcome == TOOLS_DOWNSTREAM_RESULT) {
+        if (c->x)
+            tools__exec_note_links(c->x, c->tool->server_index, rep->result);
         ok = tools_result_map(c->tool, rep->result, &b);
     } else {
         struct buf name;
@@ -357,8 +368,13 @@ static void audit_sent(struct tools_call *c)
 
 static void send_now(struct tools_call *c, const cJSON *args)
 {
-    struct slot *s = &c->r->slots[c->tool->server_index];
+    struct slot *s = &c->r->slots[c->res ? tools__res_server(c->res) : c->tool->server_index];
     audit_sent(c);
+    if (c->res) { /* resources.* / prompts.*: its own request */
+        colocate_server(tools_downstream_pid(s->d));
+        tools__res_send(c);
+        return;
+    }
     colocate_server(tools_downstream_pid(s->d)); /* when the program waits on this call alone */
     c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
 }
@@ -390,7 +406,7 @@ static void go_send(void *ud)
 
 void tools__call_send(struct tools_call *c, const cJSON *args)
 {
-    struct tools_limiter *lim = c->r->slots[c->tool->server_index].lim;
+    struct tools_limiter *lim = call_limiter(c);
     tools__call_link(c);
     if (lim == NULL) {
         send_now(c, args);
@@ -412,6 +428,26 @@ struct next_turn *tools__later(struct tools_registry *r)
 }
 
 /* --- texts ------------------------------------------------------------------------------------ */
+
+size_t tools_registry_offering(const struct tools_registry *r, const char *capability,
+                               const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nslots; i++) {
+        const struct slot *s = &r->slots[i];
+        if (s->d == NULL || !tools_downstream_offers(s->d, capability))
+            continue;
+        if (n < max)
+            names[n] = s->cfg->name;
+        n++;
+    }
+    return n;
+}
+
+struct tools_downstream *tools__registry_server(const struct tools_registry *r, size_t i)
+{
+    return i < r->nslots ? r->slots[i].d : NULL;
+}
 
 char *tools_registry_catalog(struct tools_registry *r)
 {
