@@ -6,6 +6,7 @@
 #include "tools/registry.h"
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
+#include "tools/declarations/resources.h"
 #include "tools/downstream/downstream.h"
 #include "tools/limiter.h"
 #include "tools/policy/audit.h"
@@ -454,17 +455,29 @@ char *tools_registry_catalog(struct tools_registry *r)
     return xstrdup(r->worker_json);
 }
 
+#define MAX_OFFERING 64 /* servers named in the declarations of resources and prompts */
+
+/* The declarations of resources.* and prompts.*, for the servers that offer them. */
+static void resources_declarations(const struct tools_registry *r, struct buf *b)
+{
+    const char *res[MAX_OFFERING], *prompts[MAX_OFFERING];
+    size_t nres = tools_registry_offering(r, "resources", res, MAX_OFFERING);
+    size_t nprompts = tools_registry_offering(r, "prompts", prompts, MAX_OFFERING);
+    tools_declarations_resources(res, nres < MAX_OFFERING ? nres : MAX_OFFERING, prompts,
+                                 nprompts < MAX_OFFERING ? nprompts : MAX_OFFERING, b);
+}
+
 /* text (consumed) followed by the declarations of state and the skills
- * principal sees. */
+ * principal sees, and of the downstream resources and prompts. */
 static char *with_builtins(struct tools_registry *r, const char *principal, char *text)
 {
-    if (r->o.state == NULL)
-        return text;
     struct buf b;
     buf_init(&b, 0);
     buf_append_str(&b, text);
     free(text);
-    tools_state_service_declarations(r->o.state, principal, &b);
+    if (r->o.state)
+        tools_state_service_declarations(r->o.state, principal, &b);
+    resources_declarations(r, &b);
     return buf_steal(&b);
 }
 
