@@ -45,8 +45,8 @@ struct tools_call {
 };
 
 /* A resource a tool of this execution returned (resource_link or embedded
- * resource): its uri and the server it came from, so resources.read(uri)
- * asks that server. */
+ * resource), or resources.list listed: its uri and the server it came
+ * from, so resources.read(uri) asks that server. */
 struct tools__link {
     char *uri;
     size_t server;  /* the slot's index */

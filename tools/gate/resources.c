@@ -6,8 +6,8 @@
  * the operation and its arguments, the server (one that offers the
  * capability), policy deny and the grant (ToolPolicyError), the dry run,
  * asking a person, then the request, one audit line per call. Also which
- * server a uri belongs to: the one whose tool returned it in this
- * execution. */
+ * server a uri belongs to: the one that listed it, or whose tool returned
+ * it, in this execution. */
 #include "tools/gate/internal.h"
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
@@ -84,7 +84,7 @@ void tools__res_free(struct tools__res *res)
     free(res);
 }
 
-/* --- resources seen in tool results --------------------------------------------------------- */
+/* --- resources seen in tool results and lists ----------------------------------------------- */
 
 static void note(struct tools_exec *x, size_t server, const char *uri)
 {
@@ -257,8 +257,9 @@ static void list_offering(const struct tools_registry *r, const char *capability
         buf_printf(b, "; no configured server offers %s", capability);
 }
 
-/* The server of a resources.read without one: the server whose tool returned
- * the uri in this execution, else the only server that offers resources. */
+/* The server of a resources.read without one: the server that listed the
+ * uri, or whose tool returned it, in this execution; else the only server
+ * that offers resources. */
 static long server_for_uri(const struct tools_registry *r, const struct tools_exec *x,
                            const char *uri, struct buf *why)
 {
@@ -273,8 +274,8 @@ static long server_for_uri(const struct tools_registry *r, const struct tools_ex
     if (n == 1 && !l)
         return only;
     if (l)
-        buf_printf(why, "resources.read: \"%.200s\" was returned by tools of more than one server; "
-                        "say which one: resources.read(uri, {server: \"...\"})",
+        buf_printf(why, "resources.read: more than one server listed or returned \"%.200s\" in "
+                        "this execution; say which: resources.read(uri, {server: \"...\"})",
                    uri);
     else
         buf_printf(why, "resources.read: which server has \"%.200s\"? No tool of this execution "
@@ -382,17 +383,20 @@ static cJSON *prompt_value(const cJSON *result)
 
 /* A list's page: its items join the others; returns 0, or -1 when the page
  * is malformed. */
-static int take_page(struct tools__res *res, const cJSON *result)
+static int take_page(struct tools_call *c, const cJSON *result)
 {
+    struct tools__res *res = c->res;
     const cJSON *items = cJSON_GetObjectItemCaseSensitive(result, res->op->items);
     if (!cJSON_IsArray(items))
         return -1;
+    const cJSON *it;
+    if (c->x && strcmp(res->op->method, "resources/list") == 0) /* listed by this server */
+        cJSON_ArrayForEach(it, items) if (str_of(it, "uri")) note(c->x, res->server, str_of(it, "uri"));
     char *text = json_print(items);
     res->acc_bytes += strlen(text);
     free(text);
     if (res->acc == NULL)
         res->acc = cJSON_CreateArray();
-    const cJSON *it;
     cJSON_ArrayForEach(it, items) cJSON_AddItemToArray(res->acc, cJSON_Duplicate(it, 1));
     res->pages++;
     return 0;
@@ -431,7 +435,7 @@ static cJSON *value_of(struct tools_call *c, const cJSON *result, int *more)
     *more = 0;
     if (res->op->items == NULL)
         return strcmp(res->op->name, "read") == 0 ? read_value(result) : prompt_value(result);
-    if (take_page(res, result) != 0)
+    if (take_page(c, result) != 0)
         return NULL;
     const char *next = str_of(result, "nextCursor");
     if (next_page(c, next)) {
