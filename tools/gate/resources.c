@@ -190,15 +190,31 @@ static int prompt_args_ok(const cJSON *a, struct buf *why)
     return 0;
 }
 
-/* Checks the arguments the program gave (the worker built them: hostile
- * input); 0, or -1 with the reason in why. */
-static int check_args(const struct res_op *o, const cJSON *args, struct buf *why)
+/* Checks what names the call (the worker built it: hostile input): the
+ * arguments are an object, and its server (and a read's uri, which can
+ * pick the server) are strings; 0, or -1 with the reason in why. */
+static int check_naming(const struct res_op *o, const cJSON *args, struct buf *why)
 {
     int bad = 0;
     if (!cJSON_IsObject(args)) {
         buf_printf(why, "%s.%s: the arguments must be an object", o->op, o->name);
         return -1;
     }
+    text_arg(args, "server", MAX_NAME, &bad, why);
+    if (!bad && strcmp(o->name, "read") == 0 && text_arg(args, "uri", MAX_TEXT, &bad, why) == NULL &&
+        !bad) {
+        buf_printf(why, "resources.read: the uri is required (a string, or a resource_link)");
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Checks the other arguments (after the policy, as for a tool's): no
+ * unknown member, a cursor, a prompt's name and arguments; 0, or -1 with
+ * the reason in why. */
+static int check_args(const struct res_op *o, const cJSON *args, struct buf *why)
+{
+    int bad = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, args)
     {
@@ -207,14 +223,7 @@ static int check_args(const struct res_op *o, const cJSON *args, struct buf *why
             return -1;
         }
     }
-    text_arg(args, "server", MAX_NAME, &bad, why);
-    if (!bad)
-        text_arg(args, "cursor", MAX_TEXT, &bad, why);
-    if (!bad && o->items == NULL && strcmp(o->name, "read") == 0 &&
-        text_arg(args, "uri", MAX_TEXT, &bad, why) == NULL && !bad) {
-        buf_printf(why, "resources.read: the uri is required (a string, or a resource_link)");
-        bad = 1;
-    }
+    text_arg(args, "cursor", MAX_TEXT, &bad, why);
     if (!bad && strcmp(o->name, "get") == 0) {
         if (text_arg(args, "name", MAX_NAME, &bad, why) == NULL && !bad) {
             buf_printf(why, "prompts.get: the prompt's name is required");
@@ -723,6 +732,34 @@ static void invalid(struct tools_call *c, const char *qualified, const char *nam
     tools__reply_error(tools__answer_later, c, name, message, NULL);
 }
 
+/* The gate, once the server is known: deny, grant, the other arguments,
+ * the dry run, ask, then the request. */
+static void gate(struct tools_call *c, const cJSON *args)
+{
+    struct buf why;
+    buf_init(&why, 0);
+    char *source = NULL;
+    enum tools_policy_decision d = decide(c, &source);
+    if (d == TOOLS_POLICY_DENY || !granted(c)) {
+        refuse(c, d == TOOLS_POLICY_DENY, source);
+    } else if (check_args(c->res->op, args, &why) != 0) {
+        audit_end(c, "invalid");
+        tools__reply_error(tools__answer_later, c, "TypeError", why.data, NULL);
+    } else if (c->x && c->x->dry_run && d != TOOLS_POLICY_ALLOW) {
+        plan(c, args, d, source); /* read-only: sent in a dry run when allowed */
+        source = NULL;
+    } else if (d == TOOLS_POLICY_ASK) {
+        if (ask(c, args) == 0)
+            tools__call_send(c, NULL);
+    } else {
+        if (c->audit)
+            cJSON_AddStringToObject(c->audit, "decision", "allow");
+        tools__call_send(c, NULL);
+    }
+    free(source);
+    buf_free(&why);
+}
+
 void tools__resource_call(struct tools_call *c, const char *op, const char *name,
                           const cJSON *args)
 {
@@ -732,44 +769,27 @@ void tools__resource_call(struct tools_call *c, const char *op, const char *name
     buf_init(&why, 0);
     char bare[64];
     snprintf(bare, sizeof bare, "%s.%.40s", op, name);
+    long server = -1;
     if (o == NULL) {
         buf_printf(&why, "\"%s\" is not an operation: resources has list, templates and read; "
                          "prompts has list and get",
                    bare);
         invalid(c, bare, "Error", why.data, args);
-    } else if (check_args(o, args, &why) != 0) {
+    } else if (check_naming(o, args, &why) != 0) {
         invalid(c, bare, "TypeError", why.data, args);
+    } else if ((server = pick_server(c->r, c->x, o, args, &why)) < 0) {
+        invalid(c, bare, "ToolError", why.data, args);
     } else {
-        long server = pick_server(c->r, c->x, o, args, &why);
-        if (server < 0) {
-            invalid(c, bare, "ToolError", why.data, args);
-        } else {
-            c->res = xcalloc(1, sizeof *c->res);
-            c->res->op = o;
-            c->res->server = (size_t) server;
-            buf_reset(&why);
-            buf_printf(&why, "%s.%s", c->r->slots[server].cfg->name, o->method);
-            c->res->qualified = buf_steal(&why);
-            c->res->params = params_of(o, args);
-            c->res->all_pages = o->items && !cJSON_GetObjectItemCaseSensitive(args, "cursor");
-            c->audit = audit_start(c, c->res->qualified, args);
-            char *source = NULL;
-            enum tools_policy_decision d = decide(c, &source);
-            if (d == TOOLS_POLICY_DENY || !granted(c))
-                refuse(c, d == TOOLS_POLICY_DENY, source);
-            else if (c->x && c->x->dry_run && d != TOOLS_POLICY_ALLOW) {
-                plan(c, args, d, source); /* read-only: sent in a dry run when allowed */
-                source = NULL;
-            } else if (d == TOOLS_POLICY_ASK) {
-                if (ask(c, args) == 0)
-                    tools__call_send(c, NULL);
-            } else {
-                if (c->audit)
-                    cJSON_AddStringToObject(c->audit, "decision", "allow");
-                tools__call_send(c, NULL);
-            }
-            free(source);
-        }
+        c->res = xcalloc(1, sizeof *c->res);
+        c->res->op = o;
+        c->res->server = (size_t) server;
+        buf_reset(&why);
+        buf_printf(&why, "%s.%s", c->r->slots[server].cfg->name, o->method);
+        c->res->qualified = buf_steal(&why);
+        c->res->params = params_of(o, args);
+        c->res->all_pages = o->items && !cJSON_GetObjectItemCaseSensitive(args, "cursor");
+        c->audit = audit_start(c, c->res->qualified, args);
+        gate(c, args);
     }
     buf_free(&why);
 }
