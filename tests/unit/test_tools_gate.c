@@ -319,7 +319,7 @@ static void test_resource_order(void **st)
     /* naming before the server */
     expect("prompts", "get", "{\"server\":7,\"name\":\"greet\"}", NULL, 0, yes, "TypeError",
            0, 0);
-    /* the server (crm offers no prompts) before deny (rule "crm.prompts/ *") */
+    /* the server (crm offers no prompts) before deny (a rule denies its prompts) */
     expect("prompts", "get", "{\"server\":\"crm\",\"name\":\"greet\"}", NULL, 0, yes,
            "ToolError", 0, 0);
     /* deny before grant */
