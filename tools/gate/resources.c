@@ -24,18 +24,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINKS      4096u       /* resources remembered per execution */
-#define MAX_PAGES      100u        /* of one list call without a cursor */
-#define MAX_LIST_BYTES (16u << 20) /* of the items one list call gathers */
-#define MAX_NAME       1024u       /* a server's or a prompt's name */
-#define MAX_TEXT       65536u      /* a uri, a cursor */
+#define MAX_LINKS       4096u       /* resources remembered per execution */
+#define MAX_PAGES       100u        /* of one list call without a cursor */
+#define MAX_LIST_BYTES  (16u << 20) /* of the items one list call gathers */
+#define MAX_NAME        1024u       /* a server's or a prompt's name */
+#define MAX_TEXT        65536u      /* a uri, a cursor */
 #define MAX_PROMPT_ARGS 256
 
 struct res_op {
-    const char *op, *name;  /* as a program calls it: resources.read */
-    const char *method;     /* the MCP request, and the name in rules */
-    const char *capability; /* what the server must offer */
-    const char *items;      /* a list's array, or NULL */
+    const char *op, *name;   /* as a program calls it: resources.read */
+    const char *method;      /* the MCP request, and the name in rules */
+    const char *capability;  /* what the server must offer */
+    const char *items;       /* a list's array, or NULL */
     const char *const *keys; /* the arguments there are (NULL-terminated) */
 };
 
@@ -178,8 +178,9 @@ static int prompt_args_ok(const cJSON *a, struct buf *why)
         cJSON_ArrayForEach(v, a)
         {
             if (!cJSON_IsString(v) || ++n > MAX_PROMPT_ARGS) {
-                buf_printf(why, "the prompt's arguments must be an object of at most %d strings "
-                                "(\"%.60s\" is not a string)",
+                buf_printf(why,
+                           "the prompt's arguments must be an object of at most %d strings "
+                           "(\"%.60s\" is not a string)",
                            MAX_PROMPT_ARGS, v->string);
                 return 0;
             }
@@ -201,8 +202,8 @@ static int check_naming(const struct res_op *o, const cJSON *args, struct buf *w
         return -1;
     }
     text_arg(args, "server", MAX_NAME, &bad, why);
-    if (!bad && strcmp(o->name, "read") == 0 && text_arg(args, "uri", MAX_TEXT, &bad, why) == NULL &&
-        !bad) {
+    if (!bad && strcmp(o->name, "read") == 0 &&
+        text_arg(args, "uri", MAX_TEXT, &bad, why) == NULL && !bad) {
         buf_printf(why, "resources.read: the uri is required (a string, or a resource_link)");
         bad = 1;
     }
@@ -228,7 +229,8 @@ static int check_args(const struct res_op *o, const cJSON *args, struct buf *why
         if (text_arg(args, "name", MAX_NAME, &bad, why) == NULL && !bad) {
             buf_printf(why, "prompts.get: the prompt's name is required");
             bad = 1;
-        } else if (!bad && !prompt_args_ok(cJSON_GetObjectItemCaseSensitive(args, "arguments"), why)) {
+        } else if (!bad &&
+                   !prompt_args_ok(cJSON_GetObjectItemCaseSensitive(args, "arguments"), why)) {
             bad = 1;
         }
     }
@@ -259,8 +261,8 @@ static void list_offering(const struct tools_registry *r, const char *capability
     for (size_t i = 0; i < r->nslots; i++) {
         if (!offers(r, i, capability))
             continue;
-        buf_printf(b, "%s\"%s\"", n++ ? ", " : "; the servers that offer them: ",
-                   r->slots[i].cfg->name);
+        buf_printf(b, "%s\"%s\"",
+                   n++ ? ", " : "; the servers that offer them: ", r->slots[i].cfg->name);
     }
     if (n == 0)
         buf_printf(b, "; no configured server offers %s", capability);
@@ -283,12 +285,14 @@ static long server_for_uri(const struct tools_registry *r, const struct tools_ex
     if (n == 1 && !l)
         return only;
     if (l)
-        buf_printf(why, "resources.read: more than one server listed or returned \"%.200s\" in "
-                        "this execution; say which: resources.read(uri, {server: \"...\"})",
+        buf_printf(why,
+                   "resources.read: more than one server listed or returned \"%.200s\" in "
+                   "this execution; say which: resources.read(uri, {server: \"...\"})",
                    uri);
     else
-        buf_printf(why, "resources.read: which server has \"%.200s\"? No tool of this execution "
-                        "returned it; say which: resources.read(uri, {server: \"...\"})",
+        buf_printf(why,
+                   "resources.read: which server has \"%.200s\"? No tool of this execution "
+                   "returned it; say which: resources.read(uri, {server: \"...\"})",
                    uri);
     list_offering(r, "resources", why);
     return -1;
@@ -400,7 +404,8 @@ static int take_page(struct tools_call *c, const cJSON *result)
         return -1;
     const cJSON *it;
     if (c->x && strcmp(res->op->method, "resources/list") == 0) /* listed by this server */
-        cJSON_ArrayForEach(it, items) if (str_of(it, "uri")) note(c->x, res->server, str_of(it, "uri"));
+        cJSON_ArrayForEach(it, items) if (str_of(it, "uri"))
+            note(c->x, res->server, str_of(it, "uri"));
     char *text = json_print(items);
     res->acc_bytes += strlen(text);
     free(text);
@@ -484,9 +489,9 @@ static void replied(void *ud, const struct tools_downstream_reply *rep)
         tools_result_error("ToolError", rep->message ? rep->message : "the request failed",
                            res->qualified, &b);
     }
-    const char *outcome = ok                                           ? "ok"
+    const char *outcome = ok                                         ? "ok"
                           : rep->outcome == TOOLS_DOWNSTREAM_TIMEOUT ? "timeout"
-                                                                       : "error";
+                                                                     : "error";
     tools_audit_call_end(c->r->o.audit, c->audit, outcome, c->t0, ok ? b.len : 0);
     c->audit = NULL;
     tools__reply_text(c->cb, c->ud, ok, &b);
@@ -531,8 +536,8 @@ static enum tools_policy_decision decide(const struct tools_call *c, char **sour
 {
     struct tools_policy_names n = names_of(c);
     cJSON *tool = read_only_tool();
-    enum tools_policy_decision d = tools_policy_decide(
-        c->r->o.policy, c->r->slots[c->res->server].cfg, &n, tool, source);
+    enum tools_policy_decision d =
+        tools_policy_decide(c->r->o.policy, c->r->slots[c->res->server].cfg, &n, tool, source);
     cJSON_Delete(tool);
     return d;
 }
@@ -622,8 +627,8 @@ static void not_approved(struct tools_call *c, enum tools_approval_answer a, con
     if (a == TOOLS_APPROVAL_UNAVAILABLE) {
         struct tools_policy_names n = names_of(c);
         cJSON *tool = read_only_tool();
-        char *advice = tools_policy_allow_advice(c->r->o.policy, c->r->slots[c->res->server].cfg,
-                                                 &n, tool);
+        char *advice =
+            tools_policy_allow_advice(c->r->o.policy, c->r->slots[c->res->server].cfg, &n, tool);
         cJSON_Delete(tool);
         buf_printf(&m,
                    "\"%s\" needs approval, but this client cannot approve calls (it did not "
@@ -703,7 +708,8 @@ static cJSON *audit_start(struct tools_call *c, const char *tool, const cJSON *a
     if (c->r->o.audit == NULL)
         return NULL;
     cJSON *ev = cJSON_CreateObject();
-    cJSON_AddStringToObject(ev, "executionId", c->x && c->x->execution_id ? c->x->execution_id : "");
+    cJSON_AddStringToObject(ev, "executionId",
+                            c->x && c->x->execution_id ? c->x->execution_id : "");
     tools_audit_add_tool(ev, tool);
     tools_audit_add_arguments(c->r->o.audit, ev, args);
     return ev;
@@ -760,8 +766,7 @@ static void gate(struct tools_call *c, const cJSON *args)
     buf_free(&why);
 }
 
-void tools__resource_call(struct tools_call *c, const char *op, const char *name,
-                          const cJSON *args)
+void tools__resource_call(struct tools_call *c, const char *op, const char *name, const cJSON *args)
 {
     c->t0 = uv_hrtime();
     const struct res_op *o = find_op(op, name);
@@ -771,8 +776,9 @@ void tools__resource_call(struct tools_call *c, const char *op, const char *name
     snprintf(bare, sizeof bare, "%s.%.40s", op, name);
     long server = -1;
     if (o == NULL) {
-        buf_printf(&why, "\"%s\" is not an operation: resources has list, templates and read; "
-                         "prompts has list and get",
+        buf_printf(&why,
+                   "\"%s\" is not an operation: resources has list, templates and read; "
+                   "prompts has list and get",
                    bare);
         invalid(c, bare, "Error", why.data, args);
     } else if (check_naming(o, args, &why) != 0) {
