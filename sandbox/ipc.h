@@ -37,7 +37,7 @@
 #define SANDBOX_SNAPSHOT_FD (SANDBOX_IPC_FD + 2)
 
 /* 1 when a host call of this op ("tool", "state", "skills", "skill",
- * "stash", "search", "describe") counts against the run's maxCalls
+ * "stash", "resources", "prompts", "search", "describe") counts against the run's maxCalls
  * (execute_code's maxToolCalls): every op but the read-only discovery calls
  * searchTools and describeTool. The worker refuses a call past the limit
  * and the host treats one as a violation. */

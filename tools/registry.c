@@ -6,6 +6,7 @@
 #include "tools/registry.h"
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
+#include "tools/declarations/resources.h"
 #include "tools/downstream/downstream.h"
 #include "tools/limiter.h"
 #include "tools/policy/audit.h"
@@ -252,14 +253,23 @@ void tools__call_unlink(struct tools_call *c)
     c->prev = c->next = NULL;
 }
 
+/* The limiter of the server c goes to (NULL: none, or c goes to no server). */
+static struct tools_limiter *call_limiter(const struct tools_call *c)
+{
+    if (c->res)
+        return c->r->slots[tools__res_server(c->res)].lim;
+    return c->tool ? c->r->slots[c->tool->server_index].lim : NULL;
+}
+
 void tools__call_free(struct tools_call *c)
 {
-    struct tools_limiter *lim = c->tool ? c->r->slots[c->tool->server_index].lim : NULL;
+    struct tools_limiter *lim = call_limiter(c);
     if (c->wait)
         tools_limiter_cancel(lim, c->wait);
     if (c->holds && !c->r->freeing)
         tools_limiter_release(lim); /* may start a waiting call */
     tools_catalog_release(c->cat);
+    tools__res_free(c->res);
     free(c->args_json);
     cJSON_Delete(c->builtin);
     cJSON_Delete(c->audit);
@@ -324,6 +334,8 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
         c->audit = NULL;
     }
     if (rep->outcome == TOOLS_DOWNSTREAM_RESULT) {
+        if (c->x)
+            tools__exec_note_links(c->x, c->tool->server_index, rep->result);
         ok = tools_result_map(c->tool, rep->result, &b);
     } else {
         struct buf name;
@@ -357,8 +369,13 @@ static void audit_sent(struct tools_call *c)
 
 static void send_now(struct tools_call *c, const cJSON *args)
 {
-    struct slot *s = &c->r->slots[c->tool->server_index];
+    struct slot *s = &c->r->slots[c->res ? tools__res_server(c->res) : c->tool->server_index];
     audit_sent(c);
+    if (c->res) { /* resources.* / prompts.*: its own request */
+        colocate_server(tools_downstream_pid(s->d));
+        tools__res_send(c);
+        return;
+    }
     colocate_server(tools_downstream_pid(s->d)); /* when the program waits on this call alone */
     c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
 }
@@ -390,7 +407,7 @@ static void go_send(void *ud)
 
 void tools__call_send(struct tools_call *c, const cJSON *args)
 {
-    struct tools_limiter *lim = c->r->slots[c->tool->server_index].lim;
+    struct tools_limiter *lim = call_limiter(c);
     tools__call_link(c);
     if (lim == NULL) {
         send_now(c, args);
@@ -413,22 +430,54 @@ struct next_turn *tools__later(struct tools_registry *r)
 
 /* --- texts ------------------------------------------------------------------------------------ */
 
+size_t tools_registry_offering(const struct tools_registry *r, const char *capability,
+                               const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nslots; i++) {
+        const struct slot *s = &r->slots[i];
+        if (s->d == NULL || !tools_downstream_offers(s->d, capability))
+            continue;
+        if (n < max)
+            names[n] = s->cfg->name;
+        n++;
+    }
+    return n;
+}
+
+struct tools_downstream *tools__registry_server(const struct tools_registry *r, size_t i)
+{
+    return i < r->nslots ? r->slots[i].d : NULL;
+}
+
 char *tools_registry_catalog(struct tools_registry *r)
 {
     return xstrdup(r->worker_json);
 }
 
+#define MAX_OFFERING 64 /* servers named in the declarations of resources and prompts */
+
+/* The declarations of resources.* and prompts.*, for the servers that offer them. */
+static void resources_declarations(const struct tools_registry *r, struct buf *b)
+{
+    const char *res[MAX_OFFERING], *prompts[MAX_OFFERING];
+    size_t nres = tools_registry_offering(r, "resources", res, MAX_OFFERING);
+    size_t nprompts = tools_registry_offering(r, "prompts", prompts, MAX_OFFERING);
+    tools_declarations_resources(res, nres < MAX_OFFERING ? nres : MAX_OFFERING, prompts,
+                                 nprompts < MAX_OFFERING ? nprompts : MAX_OFFERING, b);
+}
+
 /* text (consumed) followed by the declarations of state and the skills
- * principal sees. */
+ * principal sees, and of the downstream resources and prompts. */
 static char *with_builtins(struct tools_registry *r, const char *principal, char *text)
 {
-    if (r->o.state == NULL)
-        return text;
     struct buf b;
     buf_init(&b, 0);
     buf_append_str(&b, text);
     free(text);
-    tools_state_service_declarations(r->o.state, principal, &b);
+    if (r->o.state)
+        tools_state_service_declarations(r->o.state, principal, &b);
+    resources_declarations(r, &b);
     return buf_steal(&b);
 }
 

@@ -95,6 +95,12 @@ char *tools_registry_declarations_server(struct tools_registry *r, const char *s
  * `mcp-codemode check`). malloc'd. */
 char *tools_registry_report(struct tools_registry *r);
 
+/* The servers that offer `capability` ("resources", "prompts": declared in
+ * their last handshake), in config order: up to max of their names
+ * (borrowed, valid while r lives) into names; returns how many there are. */
+size_t tools_registry_offering(const struct tools_registry *r, const char *capability,
+                               const char **names, size_t max);
+
 /* 1 when every server that is meant to run is ready (for `check`'s exit
  * status): disabled entries and entries launching mcp-codemode itself do not count. */
 int tools_registry_all_ready(const struct tools_registry *r);

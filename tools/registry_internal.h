@@ -49,6 +49,9 @@ void tools__call_free(struct tools_call *c);
  * (in flight or queued). Its answer comes later, never inside this call. */
 void tools__call_send(struct tools_call *c, const cJSON *args);
 
+/* The connection of slot i (NULL: not started, or no such slot). */
+struct tools_downstream *tools__registry_server(const struct tools_registry *r, size_t i);
+
 /* The registry's queue of the gate's own answers (tools__answer_later). */
 struct next_turn *tools__later(struct tools_registry *r);
 

@@ -152,10 +152,13 @@ static int valid_level(const char *s)
            !strcmp(s, "debug");
 }
 
-/* The built-in namespaces' calls (state.*, skills.*, skills.<name>). */
+/* The built-in namespaces' calls (state.*, skills.*, skills.<name>,
+ * resources.*, prompts.*); their names and arguments are checked by the
+ * gate (tools/gate/). */
 static int builtin_op(const char *op)
 {
-    return !strcmp(op, "state") || !strcmp(op, "skills") || !strcmp(op, "skill");
+    return !strcmp(op, "state") || !strcmp(op, "skills") || !strcmp(op, "skill") ||
+           !strcmp(op, "resources") || !strcmp(op, "prompts");
 }
 
 static int on_call(struct sandbox_exec *x, const cJSON *m)

@@ -70,7 +70,7 @@ struct sandbox_exec_result {
 
 struct sandbox_exec_events {
     /* A host call: op is "tool", "search", "describe", "stash", or a built-in
-     * namespace's "state", "skills", "skill"; args borrowed for
+     * namespace's "state", "skills", "skill", "resources", "prompts"; args borrowed for
      * the call. Answer with sandbox_exec_reply, now or later. */
     void (*call)(void *ud, struct sandbox_exec *x, long id, const char *op, const char *name,
                  const cJSON *args);

@@ -134,7 +134,17 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
 
 static const struct sandbox_exec_events events = {on_call, on_log, on_done};
 
+static char *run_program_with(const char *mode, const char *code, uint64_t timeout_ms,
+                              const char *builtins, unsigned max_calls);
+
 static char *run_program(const char *mode, const char *code, uint64_t timeout_ms)
+{
+    return run_program_with(mode, code, timeout_ms, NULL, 100);
+}
+
+/* run_program with the run's built-in namespaces (their JSON, or NULL) and call limit. */
+static char *run_program_with(const char *mode, const char *code, uint64_t timeout_ms,
+                              const char *builtins, unsigned max_calls)
 {
     struct run r;
     memset(&r, 0, sizeof r);
@@ -149,7 +159,7 @@ static char *run_program(const char *mode, const char *code, uint64_t timeout_ms
     struct sandbox_exec_request rq = {
         .code = code, .code_len = strlen(code), .timeout_ms = timeout_ms, .grace_ms = 300,
         .memory_bytes = 32u << 20, .max_result_bytes = 1u << 20, .max_log_bytes = 1u << 16,
-        .max_calls = 100, .max_concurrent = 16};
+        .max_calls = max_calls, .max_concurrent = 16, .builtins_json = builtins};
     sandbox_exec_start(r.pool, &rq, &events, &r);
     uv_run(&r.loop, UV_RUN_DEFAULT);
     assert_int_equal(uv_loop_close(&r.loop), 0);
@@ -174,6 +184,35 @@ static void test_host_calls_over_ipc(void **state)
                           "return [a[0].name, a[0].args.n, a[1].op];",
                           5000);
     assert_string_equal(o, "{\"ok\":true,\"value\":[\"s.t\",1,\"search\"]}");
+    free(o);
+}
+
+/* resources.* and prompts.* are host calls of ops "resources" and "prompts"
+ * that the host accepts and counts against the call limit; they exist only
+ * when the run's built-ins say so. */
+static void test_resource_and_prompt_calls(void **state)
+{
+    static const char on[] = "{\"state\":false,\"resources\":true,\"prompts\":true}";
+    char *o = run_program_with("warning",
+                               "var a = __await(resources.read({uri: 'x://1'}, {server: 's'}));\n"
+                               "var b = __await(prompts.get('s', 'p', {k: 'v'}));\n"
+                               "var c = __await(resources.list('s', {cursor: 'c'}));\n"
+                               "return [a.op, a.name, a.args, b.op, b.name, b.args, c.args];",
+                               5000, on, 3);
+    assert_string_equal(o, "{\"ok\":true,\"value\":[\"resources\",\"read\",{\"uri\":\"x://1\","
+                           "\"server\":\"s\"},\"prompts\",\"get\",{\"server\":\"s\",\"name\":"
+                           "\"p\",\"arguments\":{\"k\":\"v\"}},{\"server\":\"s\",\"cursor\":"
+                           "\"c\"}]}");
+    free(o);
+    o = run_program_with("warning",
+                         "__await(prompts.list('s')); __await(resources.templates('s'));\n"
+                         "return 'third';",
+                         5000, on, 1);
+    assert_non_null(strstr(o, "tool call limit reached: at most 1 calls per execution"));
+    free(o);
+    o = run_program_with("warning", "return [typeof resources, typeof prompts];", 5000,
+                         "{\"state\":true}", 3);
+    assert_string_equal(o, "{\"ok\":true,\"value\":[\"undefined\",\"undefined\"]}");
     free(o);
 }
 
@@ -638,6 +677,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_in_worker),
         cmocka_unit_test(test_host_calls_over_ipc),
+        cmocka_unit_test(test_resource_and_prompt_calls),
         cmocka_unit_test(test_hard_deadline_kills_native_loop),
         cmocka_unit_test(test_seccomp_kills_forbidden_syscall),
         cmocka_unit_test(test_stall_detected),

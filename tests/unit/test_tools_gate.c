@@ -4,8 +4,10 @@
  * neighbouring steps at once, so the answer names the step that must come
  * first: swapping any two steps changes one of the answers. No answer comes
  * inside the call that asked (each on a later loop turn). The downstream is
- * tests/fixtures/servers/annotated.mjs, which logs every call it receives;
- * the approver is a fake that records whether it was asked. */
+ * tests/fixtures/servers/annotated.mjs, which logs every call it receives,
+ * and for resources and prompts tests/fixtures/servers/library.mjs, which
+ * logs every request; the approver is a fake that records whether it was
+ * asked. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,11 +29,13 @@
 #include <unistd.h>
 
 #define FIXTURE "tests/fixtures/servers/annotated.mjs"
+#define LIBRARY "tests/fixtures/servers/library.mjs" /* resources and prompts */
 
 static uv_loop_t loop;
-static char dir[64], log_path[128], db_path[128];
-static char *server_argv[4];
-static struct tools_server_config server;
+static char dir[64], log_path[128], lib_log_path[128], db_path[128];
+static const char *counted_log = log_path; /* whose received calls expect() counts */
+static char *server_argv[4], *lib_argv[6];
+static struct tools_server_config servers[2];
 static struct tools_policy policy;
 static struct tools_state_service *state;
 static struct tools_registry *registry;
@@ -121,7 +125,7 @@ static void describe_reply(const struct tools_exec *x, char *out, size_t size)
 /* Lines the downstream has logged (calls it received). */
 static int calls_received(void)
 {
-    FILE *f = fopen(log_path, "r");
+    FILE *f = fopen(counted_log, "r");
     int n = 0, c;
     while (f && (c = fgetc(f)) != EOF)
         n += c == '\n';
@@ -187,18 +191,31 @@ static int setup(void **st)
     add_rule("state.fr*", TOOLS_POLICY_DENY);
     add_rule("state.delete", TOOLS_POLICY_DENY);
     add_rule("skills.save", TOOLS_POLICY_ASK);
+    add_rule("crm.prompts/*", TOOLS_POLICY_DENY);
+    add_rule("lib.prompts/get", TOOLS_POLICY_DENY);
+    add_rule("lib.resources/read", TOOLS_POLICY_ASK);
+    snprintf(lib_log_path, sizeof lib_log_path, "%s/lib.jsonl", dir);
+    counted_log = log_path;
     server_argv[0] = FIXTURE;
     server_argv[1] = "--log";
     server_argv[2] = log_path;
     server_argv[3] = NULL;
-    server = (struct tools_server_config){
+    servers[0] = (struct tools_server_config){
         .name = "crm", .transport = TOOLS_TRANSPORT_STDIO, .command = "node", .args = server_argv};
+    lib_argv[0] = LIBRARY;
+    lib_argv[1] = "--name";
+    lib_argv[2] = "lib";
+    lib_argv[3] = "--log";
+    lib_argv[4] = lib_log_path;
+    lib_argv[5] = NULL;
+    servers[1] = (struct tools_server_config){
+        .name = "lib", .transport = TOOLS_TRANSPORT_STDIO, .command = "node", .args = lib_argv};
     struct tools_state_service_options so = {
         .state = 1, .skills = 1, .per_principal = 1, .skills_per_principal = 1,
         .store = {db_path, 0, 0, 100}};
     state = tools_state_service_new(&so);
     struct tools_registry_options ro = {
-        .servers = &server, .nservers = 1, .policy = &policy, .state = state};
+        .servers = servers, .nservers = 2, .policy = &policy, .state = state};
     registry = tools_registry_new(&loop, &ro);
     assert_true(loop_run_while_not(&loop, settled, NULL, 20000));
     return 0;
@@ -287,11 +304,53 @@ static void test_builtin_order(void **st)
     expect("state", "set", "{\"key\":\"k\",\"value\":1}", NULL, 0, yes, "ok", 0, 0);
 }
 
+/* resources.* and prompts.*: the operation, what names the call (its
+ * server, a read's uri), the server (one that offers the capability), then
+ * deny, grant, the other arguments, the dry run (read-only: sent when
+ * allowed), ask, then the request. */
+static void test_resource_order(void **st)
+{
+    (void) st;
+    const enum tools_approval_answer yes = TOOLS_APPROVAL_ONCE, no = TOOLS_APPROVAL_DENY;
+    static const char read[] = "{\"server\":\"lib\",\"uri\":\"lib://doc/1\"}";
+    counted_log = lib_log_path;
+    /* the operation before its naming */
+    expect("prompts", "frob", "{\"server\":7}", NULL, 0, yes, "Error", 0, 0);
+    /* naming before the server */
+    expect("prompts", "get", "{\"server\":7,\"name\":\"greet\"}", NULL, 0, yes, "TypeError",
+           0, 0);
+    /* the server (crm offers no prompts) before deny (a rule denies its prompts) */
+    expect("prompts", "get", "{\"server\":\"crm\",\"name\":\"greet\"}", NULL, 0, yes,
+           "ToolError", 0, 0);
+    /* deny before grant */
+    expect("prompts", "get", "{\"server\":\"lib\",\"name\":\"greet\"}", only_crm, 0, yes,
+           "ToolPolicyError deny", 0, 0);
+    /* grant before the other arguments */
+    expect("resources", "list", "{\"server\":\"lib\",\"cursor\":7}", only_crm, 0, yes,
+           "ToolPolicyError not_granted", 0, 0);
+    /* arguments before the dry run */
+    expect("resources", "read", "{\"server\":\"lib\",\"uri\":\"lib://doc/1\",\"x\":1}", NULL,
+           1, yes, "TypeError", 0, 0);
+    /* the dry run before asking */
+    expect("resources", "read", read, NULL, 1, yes, "planned", 0, 0);
+    /* asking before sending */
+    expect("resources", "read", read, NULL, 0, no, "ToolApprovalError denied", 1, 0);
+    /* then it is sent */
+    expect("resources", "read", read, NULL, 0, yes, "ok", 1, 1);
+    /* an allowed read-only call is sent in a dry run; one request for one page */
+    expect("resources", "list", "{\"server\":\"lib\",\"cursor\":\"p20\"}", NULL, 1, yes, "ok",
+           0, 1);
+    /* every page without a cursor: three requests, one answer */
+    expect("resources", "list", "{\"server\":\"lib\"}", NULL, 0, yes, "ok", 0, 3);
+    counted_log = log_path;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_tool_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_builtin_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resource_order, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,8 +24,9 @@ struct tools_downstream_call {
     enum tools_downstream_outcome refused_outcome;
     char *refused_message; /* and, for an RPC error, the same as its rpc_message */
     struct tools_downstream *d;
-    char *tool;
-    cJSON *args;
+    char *tool;   /* the tool, or for another request its method (in messages) */
+    char *method; /* NULL: tools/call; else a request of its own (tools_downstream_request) */
+    cJSON *args;  /* tools/call: the arguments; another request: its params */
     uint64_t start, timeout_ms, deadline;
     tools_downstream_reply_cb *cb;
     void *ud;
@@ -107,6 +108,7 @@ static void call_free(struct tools_downstream_call *c)
     c->d->ncalls--;
     free(c->refused_message);
     free(c->tool);
+    free(c->method);
     cJSON_Delete(c->args);
     free(c->task_id);
     free(c->request_state);
@@ -301,9 +303,26 @@ static void call_reply(void *ud, const struct rpc_client_reply *r)
 
 /* --- sending ---------------------------------------------------------------------------------- */
 
+/* A request other than tools/call: its params (a copy; requestState added on a retry). */
+static void send_request(struct tools_downstream_call *c)
+{
+    struct tools_downstream *d = c->d;
+    cJSON *p = c->args ? cJSON_Duplicate(c->args, 1) : cJSON_CreateObject();
+    if (c->request_state) {
+        cJSON_DeleteItemFromObjectCaseSensitive(p, "requestState");
+        cJSON_AddStringToObject(p, "requestState", c->request_state);
+    }
+    c->sent = 1;
+    c->req = rpc_client_call(d->rpc, c->method, tools__downstream_params(d, p), 0, 0, call_reply, c);
+}
+
 static void send_call(struct tools_downstream_call *c)
 {
     struct tools_downstream *d = c->d;
+    if (c->method) {
+        send_request(c);
+        return;
+    }
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "name", c->tool);
     if (c->args) /* a reference: printed, never freed or copied with p */
@@ -366,7 +385,7 @@ static char *refusal(struct tools_downstream *d, const char *tool,
 {
     struct buf b;
     buf_init(&b, 0);
-    const char *excluded = tools__downstream_excluded_reason(d, tool);
+    const char *excluded = tool ? tools__downstream_excluded_reason(d, tool) : NULL;
     size_t queued = d->tp ? d->ops->backlog(d) : 0;
     *outcome = TOOLS_DOWNSTREAM_DOWN;
     if (d->closing) {
@@ -413,34 +432,36 @@ static cJSON *raw_copy(const cJSON *v)
     return r;
 }
 
-struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, const char *tool,
-                                                    const cJSON *args, uint64_t timeout_ms,
-                                                    tools_downstream_reply_cb *cb, void *ud)
+/* A call or request on its way: answered on the next turn when the server
+ * cannot take it now, else queued (CONNECTING) or sent; the timer armed. */
+static struct tools_downstream_call *start(struct tools_downstream *d, const char *tool,
+                                           const char *method, uint64_t timeout_ms,
+                                           tools_downstream_reply_cb *cb, void *ud)
 {
     struct tools_downstream_call *c = xcalloc(1, sizeof *c);
     c->d = d;
-    c->tool = xstrdup(tool);
+    c->tool = xstrdup(method ? method : tool);
+    c->method = method ? xstrdup(method) : NULL;
     c->cb = cb;
     c->ud = ud;
     c->start = uv_now(d->loop);
     link_init(&c->link);
     d->ncalls++;
-    c->refused_message = refusal(d, tool, &c->refused_outcome);
+    c->refused_message = refusal(d, method ? NULL : tool, &c->refused_outcome);
     if (c->refused_message) { /* answered on the next turn, never inside this call */
         next_turn_push(&d->refusals, &c->refused, answer_refused);
         return c;
     }
-    /* kept as text: a copy of a big tree would cost ~40 bytes a byte, and its
-     * copying and freeing would hold the loop */
-    c->args = args ? raw_copy(args) : NULL;
     c->timeout_ms = timeout_ms            ? timeout_ms
                     : d->entry_timeout_ms ? d->entry_timeout_ms
                                           : d->opt.call_timeout_ms;
     c->deadline = c->start + c->timeout_ms;
-    const cJSON *def = tools__downstream_find_tool(d, tool);
-    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(def, "execution");
-    const char *ts = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ex, "taskSupport"));
-    c->task = d->tasks_call && ts && strcmp(ts, "required") == 0;
+    return c;
+}
+
+static void go(struct tools_downstream_call *c)
+{
+    struct tools_downstream *d = c->d;
     link_push(&d->calls, &c->link);
     if (d->state == TOOLS_DOWNSTREAM_READY)
         send_call(c);
@@ -449,5 +470,40 @@ struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, 
     if (!uv_is_active((uv_handle_t *) &d->call_timer) ||
         c->deadline < c->start + uv_timer_get_due_in(&d->call_timer))
         arm(d);
+}
+
+struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, const char *tool,
+                                                    const cJSON *args, uint64_t timeout_ms,
+                                                    tools_downstream_reply_cb *cb, void *ud)
+{
+    struct tools_downstream_call *c = start(d, tool, NULL, timeout_ms, cb, ud);
+    if (c->refused_message)
+        return c;
+    /* kept as text: a copy of a big tree would cost ~40 bytes a byte, and its
+     * copying and freeing would hold the loop */
+    c->args = args ? raw_copy(args) : NULL;
+    const cJSON *def = tools__downstream_find_tool(d, tool);
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(def, "execution");
+    const char *ts = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ex, "taskSupport"));
+    c->task = d->tasks_call && ts && strcmp(ts, "required") == 0;
+    go(c);
     return c;
+}
+
+struct tools_downstream_call *tools_downstream_request(struct tools_downstream *d,
+                                                       const char *method, const cJSON *params,
+                                                       uint64_t timeout_ms,
+                                                       tools_downstream_reply_cb *cb, void *ud)
+{
+    struct tools_downstream_call *c = start(d, NULL, method, timeout_ms, cb, ud);
+    if (c->refused_message)
+        return c;
+    c->args = params ? cJSON_Duplicate(params, 1) : NULL;
+    go(c);
+    return c;
+}
+
+int tools_downstream_offers(const struct tools_downstream *d, const char *capability)
+{
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(d->caps, capability));
 }

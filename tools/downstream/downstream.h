@@ -150,6 +150,23 @@ struct tools_downstream_call *tools_downstream_call(struct tools_downstream *d, 
                                                     const cJSON *args, uint64_t timeout_ms,
                                                     tools_downstream_reply_cb *cb, void *ud);
 
+/* Another request to the server (resources/list, resources/read,
+ * resources/templates/list, prompts/list, prompts/get): method with params
+ * (an object or NULL; borrowed, copied), with the timeouts, queueing,
+ * failing fast and cancelling of tools_downstream_call (same contract; the
+ * reply's result is the request's result object, unchecked beyond being an
+ * object, and its messages name the method). Cancel it with
+ * tools_downstream_call_cancel. */
+struct tools_downstream_call *tools_downstream_request(struct tools_downstream *d,
+                                                       const char *method, const cJSON *params,
+                                                       uint64_t timeout_ms,
+                                                       tools_downstream_reply_cb *cb, void *ud);
+
+/* 1 when the server declared `capability` ("resources", "prompts") in the
+ * answer to its last handshake (initialize or server/discover); 0 before
+ * the first. */
+int tools_downstream_offers(const struct tools_downstream *d, const char *capability);
+
 /* Cancels a call whose cb has not run: the server gets
  * notifications/cancelled (tasks/cancel for a task) with the reason (may
  * be NULL), and cb is never called. */

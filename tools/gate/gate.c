@@ -347,6 +347,8 @@ static struct tools_call *host_call(struct tools_registry *r, struct tools_exec 
             json = search_with_skills(r, x ? x->principal : NULL, name, json);
         tools__answer_later(c, 1, json, strlen(json));
         free(json);
+    } else if (strcmp(op, "resources") == 0 || strcmp(op, "prompts") == 0) {
+        tools__resource_call(c, op, name, args);
     } else {
         tools__builtin_call(c, op, name, args);
     }
@@ -426,6 +428,7 @@ void tools_exec_free(struct tools_exec *x)
     free(x->approved);
     free(x->execution_id);
     free(x->principal);
+    tools__exec_free_links(x);
     cJSON_Delete(x->planned);
     free(x);
 }
@@ -445,7 +448,23 @@ char *tools_exec_catalog(struct tools_exec *x)
 
 char *tools_exec_builtins(struct tools_exec *x)
 {
-    return tools_state_service_worker_json(x->r->o.state, x->principal);
+    char *state = tools_state_service_worker_json(x->r->o.state, x->principal);
+    int resources = tools_registry_offering(x->r, "resources", NULL, 0) > 0;
+    int prompts = tools_registry_offering(x->r, "prompts", NULL, 0) > 0;
+    if (!resources && !prompts)
+        return state;
+    struct buf b;
+    buf_init(&b, 0);
+    if (state) { /* {"state":...}: one more member */
+        buf_append(&b, state, strlen(state) - 1);
+        buf_append_char(&b, ',');
+    } else {
+        buf_append_char(&b, '{');
+    }
+    free(state);
+    buf_printf(&b, "\"resources\":%s,\"prompts\":%s}", resources ? "true" : "false",
+               prompts ? "true" : "false");
+    return buf_steal(&b);
 }
 
 const cJSON *tools_exec_planned(const struct tools_exec *x)

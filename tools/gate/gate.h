@@ -17,7 +17,8 @@ struct tools_call;
 struct tools_exec;
 
 /* Starts a host call; op is "tool", "search" or "describe" (or the built-in
- * "state", "skills", "skill", "stash": tools/gate/builtins.c), name the
+ * "state", "skills", "skill", "stash": tools/gate/builtins.c; "resources",
+ * "prompts": tools/gate/resources.c), name the
  * text the program gave, args borrowed. Returns the call's handle (never
  * NULL). cb runs exactly once, never before this function returns (an answer
  * the gate has at once comes on the loop's next turn, like every other),
@@ -36,7 +37,9 @@ void tools_call_cancel(struct tools_call *c);
  * ask (the approver, or codemode.policy.noApprover when there is none;
  * ToolApprovalError when not approved); then the call is sent. Every
  * attempt is one tool_call line in the audit log. Built-in services pass
- * the same steps under their names (state.set, skills.save, content.stash). */
+ * the same steps under their names (state.set, skills.save, content.stash),
+ * and so do the downstream resources and prompts
+ * (<server>.resources/read, ...). */
 
 struct tools_exec_options {
     char *const *allow;                    /* grant patterns, NULL-terminated, copied; NULL: none */
@@ -64,7 +67,8 @@ struct tools_call *tools_exec_call(struct tools_exec *x, const char *op, const c
 char *tools_exec_catalog(struct tools_exec *x);
 
 /* The built-in namespaces for the worker's run message (tools/state/service.h:
- * {"state":true,"skills":[names]}), malloc'd, or NULL when they are off. */
+ * {"state":true,"skills":[names]}, with "resources" and "prompts" true when a
+ * server offers them), malloc'd, or NULL when they are all off. */
 char *tools_exec_builtins(struct tools_exec *x);
 
 /* The dry run's planned calls so far: [{"tool":"server.tool","arguments":{...}}]

@@ -17,6 +17,7 @@ struct tools_catalog;
 struct tools_catalog_tool;
 struct tools_downstream_call;
 struct tools_limiter_wait;
+struct tools__res;
 
 struct tools_call {
     struct tools_registry *r;
@@ -39,7 +40,17 @@ struct tools_call {
     int later_ok;
     char *later_json;
     size_t later_len;
+    struct tools__res *res;         /* a resources.* / prompts.* call (resources.c), or NULL */
     struct tools_call *prev, *next; /* in the registry's list while in flight or waiting */
+};
+
+/* A resource a tool of this execution returned (resource_link or embedded
+ * resource), or resources.list listed: its uri and the server it came
+ * from, so resources.read(uri) asks that server. */
+struct tools__link {
+    char *uri;
+    size_t server;  /* the slot's index */
+    int ambiguous;  /* returned by two servers: resources.read needs {server} */
 };
 
 struct tools_exec {
@@ -54,6 +65,8 @@ struct tools_exec {
     char *principal; /* whose state, or NULL */
     int (*stash)(void *ud, const cJSON *value, struct buf *out);
     void *stash_ud;
+    struct tools__link *links; /* resources seen in tool results (resources.c) */
+    size_t nlinks;
 };
 
 /* reply.c: the gate's own answers, which it has at once (a refusal, an
@@ -89,5 +102,23 @@ const char *tools__approval_reason(enum tools_approval_answer a);
  * of the call c (its handle, as tools_exec_call made it). */
 void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
                          const cJSON *args);
+
+/* resources.c: the host calls of op "resources" (list, templates, read) and
+ * "prompts" (list, get) of the call c: the gate, then the downstream
+ * request. */
+void tools__resource_call(struct tools_call *c, const char *op, const char *name,
+                          const cJSON *args);
+
+/* resources.c: notes the resource_link and embedded resource uris of a
+ * tools/call result (borrowed) that the server of slot `server` returned. */
+void tools__exec_note_links(struct tools_exec *x, size_t server, const cJSON *result);
+void tools__exec_free_links(struct tools_exec *x);
+
+/* resources.c: sends c's request (registry.c calls it when c's server's
+ * limiter lets c go), and frees c->res. */
+void tools__res_send(struct tools_call *c);
+void tools__res_free(struct tools__res *res);
+/* resources.c: the server slot of c->res. */
+size_t tools__res_server(const struct tools__res *res);
 
 #endif
