@@ -94,8 +94,15 @@ static size_t meta_size(uint32_t cap)
 
 static uint32_t bucket_of(const struct key *k, uint32_t cap)
 {
-    uint64_t h = (k->id ^ ((uint64_t) k->type << 56)) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 31;
+    /* murmur3's finalizer: every bit of the identity reaches the low bits
+     * (a number's low mantissa bits are mostly zero, a pointer's low bits
+     * always are) */
+    uint64_t h = k->id ^ ((uint64_t) k->type << 56);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
     return (uint32_t) h & (cap - 1);
 }
 
@@ -224,7 +231,8 @@ static struct meta *push_own_store(duk_context *ctx, duk_idx_t obj, uint32_t kin
     return NULL;
 }
 
-/* [ ... ] -> [ ... store ]: the store of `this`, a collection of kind. */
+/* [ args ] -> [ args this store ]: the store of `this`, a collection of the
+ * kind in magic (the natives have fixed argument counts: args is that many). */
 static struct meta *push_receiver(duk_context *ctx, int magic)
 {
     uint32_t kind = (uint32_t) magic & 3;
@@ -232,7 +240,6 @@ static struct meta *push_receiver(duk_context *ctx, int magic)
     struct meta *m = push_own_store(ctx, -1, kind);
     if (m == NULL)
         throw_js(ctx, kind == KIND_MAP ? "Map" : "Set", op_names[magic >> 2], -1);
-    duk_remove(ctx, -2);
     return m;
 }
 
@@ -241,8 +248,8 @@ static void set_hidden(duk_context *ctx, duk_idx_t obj, const char *key, duk_idx
     obj = duk_normalize_index(ctx, obj);
     duk_push_string(ctx, key);
     duk_dup(ctx, value < 0 ? value - 1 : value);
-    duk_def_prop(ctx, obj, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WRITABLE | DUK_DEFPROP_SET_CONFIGURABLE |
-                               DUK_DEFPROP_FORCE);
+    /* only the value: a frozen collection stays frozen */
+    duk_def_prop(ctx, obj, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_FORCE);
 }
 
 /* Makes the store on top the one of the collection at obj, in place of the
@@ -359,7 +366,7 @@ static void put(duk_context *ctx, duk_idx_t obj, duk_idx_t store, duk_idx_t key,
         duk_dup(ctx, value);
         duk_put_prop_index(ctx, store, S_FIRST + i * w + 1);
     }
-    m = meta_at(ctx, store);
+    /* m is still good: only make_room resizes the buffer */
     entries_of(m)[i] = (struct entry){k.id, NO_ENTRY, k.type};
     link_entry(m, i);
     m->used++;
@@ -532,7 +539,6 @@ static duk_ret_t native_setup(duk_context *ctx)
 
 static duk_ret_t native_get(duk_context *ctx)
 {
-    duk_set_top(ctx, 1);
     struct meta *m = push_receiver(ctx, duk_get_current_magic(ctx));
     struct key k;
     key_at(ctx, 0, &k);
@@ -545,7 +551,6 @@ static duk_ret_t native_get(duk_context *ctx)
 
 static duk_ret_t native_has(duk_context *ctx)
 {
-    duk_set_top(ctx, 1);
     struct meta *m = push_receiver(ctx, duk_get_current_magic(ctx));
     struct key k;
     key_at(ctx, 0, &k);
@@ -553,35 +558,38 @@ static duk_ret_t native_has(duk_context *ctx)
     return 1;
 }
 
-/* Map.prototype.set(k, v) and Set.prototype.add(v): return this. */
+/* Map.prototype.set(k, v): returns this. */
 static duk_ret_t native_set(duk_context *ctx)
 {
-    duk_set_top(ctx, 2);
     push_receiver(ctx, duk_get_current_magic(ctx));
-    duk_push_this(ctx);
-    put(ctx, 3, 2, 0, 1);
-    duk_push_this(ctx);
+    put(ctx, 2, 3, 0, 1);
+    duk_dup(ctx, 2);
+    return 1;
+}
+
+/* Set.prototype.add(v): returns this. */
+static duk_ret_t native_add(duk_context *ctx)
+{
+    push_receiver(ctx, duk_get_current_magic(ctx));
+    put(ctx, 1, 2, 0, 0);
+    duk_dup(ctx, 1);
     return 1;
 }
 
 static duk_ret_t native_delete(duk_context *ctx)
 {
-    duk_set_top(ctx, 1);
     push_receiver(ctx, duk_get_current_magic(ctx));
-    duk_push_this(ctx);
-    duk_push_boolean(ctx, remove_key(ctx, 2, 1, 0));
+    duk_push_boolean(ctx, remove_key(ctx, 1, 2, 0));
     return 1;
 }
 
 static duk_ret_t native_clear(duk_context *ctx)
 {
-    duk_set_top(ctx, 0);
     struct meta *m = push_receiver(ctx, duk_get_current_magic(ctx));
     if (m->used == 0)
         return 0;
-    duk_push_this(ctx);
-    push_store(ctx, duk_get_heapptr(ctx, 1), m->kind, 0);
-    replace_store(ctx, 1, 0, DUK_INVALID_INDEX);
+    push_store(ctx, duk_get_heapptr(ctx, 0), m->kind, 0);
+    replace_store(ctx, 0, 1, DUK_INVALID_INDEX);
     return 0;
 }
 
@@ -596,19 +604,17 @@ static duk_ret_t native_size(duk_context *ctx)
  * cb may add, delete and clear. */
 static duk_ret_t native_for_each(duk_context *ctx)
 {
-    duk_set_top(ctx, 2);
-    push_receiver(ctx, duk_get_current_magic(ctx)); /* 2: store */
+    push_receiver(ctx, duk_get_current_magic(ctx)); /* 2: this, 3: store */
     if (!duk_is_callable(ctx, 0))
         return throw_js(ctx, "callback", "forEach", 0);
-    duk_push_this(ctx); /* 3 */
     uint32_t pos = 0, i;
     int moved = 0;
-    while ((i = advance(ctx, 2, &pos, &moved)) != NO_ENTRY) {
+    while ((i = advance(ctx, 3, &pos, &moved)) != NO_ENTRY) {
         duk_dup(ctx, 0);
         duk_dup(ctx, 1);
-        push_item(ctx, 2, i, ITER_VALUES);
-        push_item(ctx, 2, i, ITER_KEYS);
-        duk_dup(ctx, 3);
+        push_item(ctx, 3, i, ITER_VALUES);
+        push_item(ctx, 3, i, ITER_KEYS);
+        duk_dup(ctx, 2);
         duk_call_method(ctx, 3);
         duk_pop(ctx);
     }
@@ -620,32 +626,30 @@ static duk_ret_t native_iterator(duk_context *ctx)
 {
     int magic = duk_get_current_magic(ctx), op = magic >> 2;
     uint32_t kind = (uint32_t) magic & 3;
-    duk_set_top(ctx, 0);
-    push_receiver(ctx, magic); /* 0: store */
-    duk_push_object(ctx);      /* 1: the iterator */
+    push_receiver(ctx, magic); /* 0: this, 1: store */
+    duk_push_object(ctx);      /* 2: the iterator */
     duk_push_heap_stash(ctx);
     if (kind == KIND_MAP) /* not one call with ?: (the macro takes the literal's sizeof) */
         duk_get_prop_literal(ctx, -1, KEY_MAP_ITER);
     else
         duk_get_prop_literal(ctx, -1, KEY_SET_ITER);
-    duk_set_prototype(ctx, 1);
+    duk_set_prototype(ctx, 2);
     duk_pop(ctx);
-    duk_dup(ctx, 0);
-    duk_put_prop_literal(ctx, 1, KEY_STORE);
+    duk_dup(ctx, 1);
+    duk_put_prop_literal(ctx, 2, KEY_STORE);
     struct cursor *c = duk_push_fixed_buffer(ctx, sizeof *c);
-    c->self = (uintptr_t) duk_get_heapptr(ctx, 1);
+    c->self = (uintptr_t) duk_get_heapptr(ctx, 2);
     c->pos = 0;
     c->kind = (uint8_t) kind;
     c->what = (uint8_t) (op == OP_KEYS ? ITER_KEYS : op == OP_VALUES ? ITER_VALUES : ITER_ENTRIES);
     c->done = 0;
-    duk_put_prop_literal(ctx, 1, KEY_CURSOR);
+    duk_put_prop_literal(ctx, 2, KEY_CURSOR);
     return 1;
 }
 
 /* %MapIteratorPrototype%.next and %SetIteratorPrototype%.next (magic: kind). */
 static duk_ret_t native_next(duk_context *ctx)
 {
-    duk_set_top(ctx, 0);
     duk_push_this(ctx);
     struct cursor *c;
     uint32_t i = iterator_step(ctx, 0, (uint32_t) duk_get_current_magic(ctx), &c);
@@ -663,14 +667,14 @@ static duk_ret_t native_next(duk_context *ctx)
     return 1;
 }
 
-/* step(it, rec): the iterator it's next value into rec[0], and true; false
- * (rec untouched) when it is done. next() without its result object: the
- * for-of loop's fast path over a Map or Set. */
+/* mapStep(it, rec) and setStep(it, rec) (magic: kind): the next value of
+ * it, an iterator of that kind, into rec[0], and true; false (rec untouched)
+ * when it is done. next() without its result object: the for-of loop's fast
+ * path over a Map or Set. */
 static duk_ret_t native_step(duk_context *ctx)
 {
-    duk_set_top(ctx, 2);
     struct cursor *c;
-    uint32_t i = iterator_step(ctx, 0, 0, &c);
+    uint32_t i = iterator_step(ctx, 0, (uint32_t) duk_get_current_magic(ctx), &c);
     if (i == NO_ENTRY) {
         duk_push_false(ctx);
         return 1;
@@ -695,7 +699,6 @@ static duk_ret_t native_type(duk_context *ctx)
 /* entries(x): [k0, v0, k1, v1, ...] of a Map or Set (a Set's v is its k). */
 static duk_ret_t native_entries(duk_context *ctx)
 {
-    duk_set_top(ctx, 1);
     if (push_own_store(ctx, 0, 0) == NULL) /* 1 */
         return throw_js(ctx, "internal", "", 0);
     duk_push_array(ctx); /* 2 */
@@ -713,7 +716,6 @@ static duk_ret_t native_entries(duk_context *ctx)
 /* put(x, k, v): adds to the Map or Set x without its set/add. */
 static duk_ret_t native_put(duk_context *ctx)
 {
-    duk_set_top(ctx, 3);
     if (push_own_store(ctx, 0, 0) == NULL) /* 3 */
         return throw_js(ctx, "internal", "", 0);
     put(ctx, 0, 3, 1, 2);
@@ -725,7 +727,6 @@ static duk_ret_t native_put(duk_context *ctx)
  * Map takes entry objects [k, v]. The constructors' fast path. */
 static duk_ret_t native_fill(duk_context *ctx)
 {
-    duk_set_top(ctx, 2);
     for (duk_uarridx_t i = 0; i < (duk_uarridx_t) duk_get_length(ctx, 1); i++) {
         duk_get_prop_index(ctx, 1, i); /* 2 */
         struct meta *m = push_own_store(ctx, 0, 0); /* 3 */
@@ -767,7 +768,6 @@ void sandbox_collections_put_natives(void *duk_ctx)
     put_fn(ctx, "entries", native_entries, 1, 0);
     put_fn(ctx, "put", native_put, 3, 0);
     put_fn(ctx, "fill", native_fill, 2, 0);
-    put_fn(ctx, "step", native_step, 2, 0);
     put_fn(ctx, "mapGet", native_get, 1, MAGIC(KIND_MAP, GET));
     put_fn(ctx, "mapSet", native_set, 2, MAGIC(KIND_MAP, SET));
     put_fn(ctx, "mapHas", native_has, 1, MAGIC(KIND_MAP, HAS));
@@ -779,7 +779,8 @@ void sandbox_collections_put_natives(void *duk_ctx)
     put_fn(ctx, "mapEntries", native_iterator, 0, MAGIC(KIND_MAP, ENTRIES));
     put_fn(ctx, "mapSize", native_size, 0, MAGIC(KIND_MAP, SIZE));
     put_fn(ctx, "mapNext", native_next, 0, KIND_MAP);
-    put_fn(ctx, "setAdd", native_set, 1, MAGIC(KIND_SET, ADD));
+    put_fn(ctx, "mapStep", native_step, 2, KIND_MAP);
+    put_fn(ctx, "setAdd", native_add, 1, MAGIC(KIND_SET, ADD));
     put_fn(ctx, "setHas", native_has, 1, MAGIC(KIND_SET, HAS));
     put_fn(ctx, "setDelete", native_delete, 1, MAGIC(KIND_SET, DELETE));
     put_fn(ctx, "setClear", native_clear, 0, MAGIC(KIND_SET, CLEAR));
@@ -788,5 +789,6 @@ void sandbox_collections_put_natives(void *duk_ctx)
     put_fn(ctx, "setEntries", native_iterator, 0, MAGIC(KIND_SET, ENTRIES));
     put_fn(ctx, "setSize", native_size, 0, MAGIC(KIND_SET, SIZE));
     put_fn(ctx, "setNext", native_next, 0, KIND_SET);
+    put_fn(ctx, "setStep", native_step, 2, KIND_SET);
     duk_put_prop_string(ctx, -2, "coll");
 }
