@@ -88,6 +88,7 @@ function fill(self, iterable, adder, fast, entries) {
 
 function size(fn) {
     rt.defineProperty(fn, 'name', { value: 'get size', writable: false, enumerable: false, configurable: true });
+    rt.defineProperty(fn, 'length', { value: 0, writable: false, enumerable: false, configurable: true });
     return { get: fn, enumerable: false, configurable: true };
 }
 
@@ -270,6 +271,12 @@ length0(Map);
 length0(Set);
 length0(WeakMap);
 length0(WeakSet);
+/* ... and a prototype property that cannot be changed. */
+function fixedPrototype(C) { rt.defineProperty(C, 'prototype', { writable: false, enumerable: false, configurable: false }); }
+fixedPrototype(Map);
+fixedPrototype(Set);
+fixedPrototype(WeakMap);
+fixedPrototype(WeakSet);
 
 rt.collectionType = coll.type;
 rt.collectionEntries = coll.entries;
