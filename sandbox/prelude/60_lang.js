@@ -256,6 +256,11 @@ def(G, '__sp', function (arr, x) {
         return arr;
     }
     var next = it.next;
+    if (next === MAP_NEXT || next === SET_NEXT) { /* no result object per value */
+        var step = next === MAP_NEXT ? MAP_STEP : SET_STEP, rec = [void 0];
+        while (step(it, rec)) arr[n++] = rec[0];
+        return arr;
+    }
     for (var s; !(s = apply(next, it, [])).done;) arr[n++] = s.value;
     return arr;
 });

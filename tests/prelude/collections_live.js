@@ -175,4 +175,20 @@ t('groupByAndClone', function () {
     var c = structuredClone(new Map([[1, new Set([NaN, -0])]]));
     return [Array.from(g), Array.from(c.get(1)), 1 / Array.from(c.get(1))[1]];
 });
+t('spreadAndFrom', function () {
+    var s = new Set([1, 2, 3]), it = s.values(), seen = [];
+    it.next();
+    var fromLive = Array.from(s, function (x) { if (x === 1) s.delete(2); seen.push(x); return x * 2; });
+    return [[].concat(Array.from(it)), fromLive, seen, Array.from(new Map([[1, 'a']])), Array.from(new Map([[1, 'a']]).values()),
+        new Set(new Set([4, 5])).size, new Map(new Map([[6, 7]])).get(6)];
+});
+t('closeOnAbruptFill', function () {
+    var proto = Object.getPrototypeOf(new Set().values()), closed = 0;
+    proto['return'] = function () { closed++; return {}; };
+    try {
+        var r;
+        try { Array.from(new Set([1, 2]), function () { throw new Error('x'); }); } catch (e) { r = e.message; }
+        return [r, closed];
+    } finally { delete proto['return']; }
+});
 return __out;
