@@ -94,11 +94,22 @@ function getIter(x) {
 var NOARGS = freeze([]);
 function OfRec(it) { this.i = it; this.n = it.next; this.__o$ = true; this.length = 1; }
 
+/* Map and Set iterators step in C without a result object per value
+ * (sandbox/worker/collections.c): next is theirs, step does what it does. */
+var MAP_NEXT = rt.coll.mapNext, MAP_STEP = rt.coll.mapStep;
+var SET_NEXT = rt.coll.setNext, SET_STEP = rt.coll.setStep;
+
 /* The next value into slot 0; false when done (or r is not a record). */
 function ofMore(r) {
     if (r.__o$ !== true) return false;
     r.__o$ = false;
-    var s = apply(r.n, r.i, NOARGS);
+    var n = r.n;
+    if (n === MAP_NEXT || n === SET_NEXT) {
+        if (!(n === MAP_NEXT ? MAP_STEP : SET_STEP)(r.i, r)) return false;
+        r.__o$ = true;
+        return true;
+    }
+    var s = apply(n, r.i, NOARGS);
     if (s === null || (typeof s !== 'object' && typeof s !== 'function'))
         throw new TypeErr('Iterator result ' + describe(s) + ' is not an object');
     if (s.done) return false;
@@ -245,6 +256,11 @@ def(G, '__sp', function (arr, x) {
         return arr;
     }
     var next = it.next;
+    if (next === MAP_NEXT || next === SET_NEXT) { /* no result object per value */
+        var step = next === MAP_NEXT ? MAP_STEP : SET_STEP, rec = [void 0];
+        while (step(it, rec)) arr[n++] = rec[0];
+        return arr;
+    }
     for (var s; !(s = apply(next, it, [])).done;) arr[n++] = s.value;
     return arr;
 });

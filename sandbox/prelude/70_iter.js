@@ -220,6 +220,8 @@ function close(it) {
     if (!isObject(apply(r, it, []))) throw new TypeErr('iterator.return() did not return an object');
 }
 
+var MAP_NEXT = rt.coll.mapNext, SET_NEXT = rt.coll.setNext;
+
 /* Calls fn(value) for every value of the iterable x, stopping (and closing
  * the iterator) when fn returns true, closing it when fn throws. Arrays with
  * the built-in iterator, strings and arguments objects are read by index
@@ -243,6 +245,14 @@ function iterate(x, fn) {
         return;
     }
     var it = getIterator(x), next = it.next, step, stop;
+    if (next === MAP_NEXT || next === SET_NEXT) { /* Map and Set: stepped in C, no result objects */
+        var cstep = next === MAP_NEXT ? rt.coll.mapStep : rt.coll.setStep, rec = [void 0];
+        while (cstep(it, rec)) {
+            try { stop = fn(rec[0]); } catch (e) { closeQuietly(it); throw e; }
+            if (stop) { close(it); return; }
+        }
+        return;
+    }
     for (;;) {
         step = apply(next, it, []);
         if (!isObject(step)) throw new TypeErr('Iterator result ' + what(step) + ' is not an object');

@@ -1,10 +1,11 @@
 /* The Duktape heap of one execution: prelude loading, hardening of the global
  * object, and the protected entry points (start, settle, timers, outcome).
  * With the natives it puts on rt.host (base64.c, lazy_modules.c,
- * crypto_random.c) and the Date.parse hook (date_parse.c), the only code
- * that calls Duktape. */
+ * crypto_random.c) and rt.coll (collections.c), and the Date.parse hook
+ * (date_parse.c), the only code that calls Duktape. */
 #include "sandbox/worker/engine.h"
 #include "sandbox/worker/base64.h"
+#include "sandbox/worker/collections.h"
 #include "sandbox/worker/crypto_random.h"
 #include "sandbox/worker/lazy_modules.h"
 #include "sandbox/worker/limits.h"
@@ -268,6 +269,7 @@ static void push_new_rt(duk_context *ctx)
     duk_push_string(ctx, PROGRAM_FILE);
     duk_put_prop_string(ctx, -2, "PROGRAM");
     put_native(ctx, "objectSpread", sandbox_object_spread, 2);
+    sandbox_collections_put_natives(ctx);
     duk_push_object(ctx);
     put_native(ctx, "call", native_call, 3);
     put_native(ctx, "log", native_log, 2);

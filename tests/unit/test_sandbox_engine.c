@@ -382,6 +382,46 @@ static void test_memory_bomb(void **state)
     buf_free(&h.logs);
 }
 
+/* A Map or Set that outgrows the memory limit ends the run with the same
+ * RangeError, whichever of its table or its entries' array failed to grow. */
+static void test_collection_memory_bomb(void **state)
+{
+    static const char *const programs[] = {
+        "var m = new Map(); for (var i = 0; ; i++) m.set(i, 'v' + i);",
+        "var s = new Set(); for (var i = 0; ; i++) s.add('k' + i);",
+        "var m = new Map(), it = m.keys(); for (var i = 0; ; i++) { m.set({}, i); if (i % 3 === 0) "
+        "m.delete(i); it.next(); }",
+    };
+    for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+        struct host h = {0};
+        buf_init(&h.logs, 0);
+        char *o = run_with(programs[i], 20000, 16u << 20, &h);
+        assert_non_null(strstr(o, "\"name\":\"RangeError\",\"message\":\"out of memory"));
+        free(o);
+        buf_free(&h.logs);
+    }
+}
+
+/* Iterators over a Map that is compacted, cleared and refilled while the
+ * collector runs keep their place: the keys they give are those a fresh
+ * walk of the final map would give after their position (checked in JS). */
+static void test_collection_iterators_survive_gc(void **state)
+{
+    EXPECT_OUTCOME(
+        "var m = new Map(), its = [], seen = [];"
+        "for (var i = 0; i < 5000; i++) m.set('k' + i, i);"
+        "for (var j = 0; j < 10; j++) { var it = m.values(); for (var n = 0; n < j * 300; n++) it.next(); its.push(it); }"
+        "for (var i = 0; i < 4900; i++) m.delete('k' + i);"
+        "for (var g = 0; g < 2000; g++) { var junk = []; for (var q = 0; q < 50; q++) junk.push({q: q}); }"
+        "for (var i = 0; i < 100; i++) m.set('n' + i, 10000 + i);"
+        "var ok = true; for (var j = 0; j < its.length; j++) { var got = [], s;"
+        "  while (!(s = its[j].next()).done) got.push(s.value);"
+        "  ok = ok && got.length === 200 && got[0] === 4900 && got[199] === 10099; }"
+        "m.clear(); m.set('x', 1); var it2 = m.keys(); m.clear(); m.set('y', 2);"
+        "return [ok, it2.next().value, it2.next().done, m.size];",
+        "{\"ok\":true,\"value\":[true,\"y\",true,1]}");
+}
+
 static void test_internals_removed(void **state)
 {
     EXPECT_OUTCOME("return [typeof Duktape, typeof CBOR, typeof Buffer, typeof print, typeof "
@@ -557,6 +597,8 @@ int main(void)
         cmocka_unit_test(test_infinite_loop_times_out),
         cmocka_unit_test(test_catch_cannot_swallow_timeout),
         cmocka_unit_test(test_memory_bomb),
+        cmocka_unit_test(test_collection_memory_bomb),
+        cmocka_unit_test(test_collection_iterators_survive_gc),
         cmocka_unit_test(test_internals_removed),
         cmocka_unit_test(test_tools_names),
         cmocka_unit_test(test_tools_with_empty_catalog),

@@ -26,7 +26,7 @@
 /* The Node-recorded programs, one cmocka test each; test_all_listed checks
  * that no program in tests/prelude is missing here. */
 static const char *const programs[] = {
-    "map",    "set",    "weak",        "iterators", "array_from", "array_methods", "sort",
+    "map",    "set",    "collections_live", "weak",        "iterators", "array_from", "array_methods", "sort",
     "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
     "normalize", "spread_keys", "json_parse", "property_reads",
     "property_writes", "base64", "intl_number", "intl_date", "intl_collator", "intl_plural_relative_list", "intl_parts", "url",
