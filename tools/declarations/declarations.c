@@ -193,7 +193,7 @@ static void emit_tools_object(struct buf *out, struct emitter *em)
         if (open == NULL || strcmp(open, str(t->server_id)) != 0) {
             if (open)
                 buf_append_str(out, "  };\n");
-            emit_server_head(out, t, em->levels == NULL);
+            emit_server_head(out, t, level_of(em, i) == TOOLS_DECL_FULL);
             open = str(t->server_id);
         }
         emit_tool(out, em, i);
