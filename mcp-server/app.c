@@ -74,6 +74,7 @@ static struct tools_registry *start_registry(struct app *a, unsigned max_attempt
         .nservers = a->cfg->nservers,
         .call_timeout_ms = a->cfg->limits.call_timeout_ms,
         .declarations_budget = a->cfg->limits.declarations_budget,
+        .declarations_preferred = a->cfg->declarations_preferred,
         .client_version = MCP_CODEMODE_VERSION,
         .max_attempts = max_attempts,
         .changed = tools_changed,
@@ -577,6 +578,7 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
 struct inspect {
     struct app *a;
     int check;
+    int full; /* types --full */
     uv_timer_t later;
 };
 
@@ -599,7 +601,9 @@ static void inspected(void *ud)
 {
     struct inspect *in = ud;
     struct app *a = in->a;
-    char *text = in->check ? tools_registry_report(a->tools) : tools_registry_declarations_full(a->tools, NULL);
+    char *text = in->check  ? tools_registry_report(a->tools)
+                 : in->full ? tools_registry_declarations_full(a->tools, NULL)
+                            : tools_registry_declarations(a->tools, NULL);
     fputs(text, stdout);
     fflush(stdout);
     free(text);
@@ -608,7 +612,7 @@ static void inspected(void *ud)
     uv_timer_start(&in->later, inspect_done, 0, 0);
 }
 
-int app_inspect(const struct config *cfg, int check)
+int app_inspect(const struct config *cfg, int check, int full)
 {
     struct app a;
     memset(&a, 0, sizeof a);
@@ -616,7 +620,7 @@ int app_inspect(const struct config *cfg, int check)
     uv_loop_init(&a.loop);
     a.state = check ? NULL : start_state(&a); /* `types` shows state and skills */
     a.tools = start_registry(&a, check ? 1 : 3);
-    struct inspect in = {&a, check, {0}};
+    struct inspect in = {&a, check, full, {0}};
     uv_timer_init(&a.loop, &in.later);
     in.later.data = &in;
     tools_registry_when_settled(a.tools, 60000, inspected, &in);

@@ -43,8 +43,10 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
                     const struct app_run_options *o);
 
 /* Connects to the configured servers and prints, once they settled, either
- * the declarations programs see (check = 0: `types`) or each server's state
- * and tools (check = 1: `check`, exit status 1 unless all are ready). */
-int app_inspect(const struct config *cfg, int check);
+ * the declarations the model reads (check = 0: `types`; with `full`, every
+ * tool with all its docs) or each server's state and tools and what the
+ * declarations cost (check = 1: `check`, exit status 1 unless all are
+ * ready). */
+int app_inspect(const struct config *cfg, int check, int full);
 
 #endif

@@ -29,7 +29,8 @@ static const struct flag flags[] = {
     {"--max-tool-calls", "maxToolCalls", "N", "tool calls per program (default 1000)"},
     {"--max-concurrent-calls", "maxConcurrentCalls", "N", "tool calls in flight per program (default 256)"},
     {"--call-timeout-ms", "callTimeoutMs", "MS", "default downstream call timeout (default 60000)"},
-    {"--declarations-budget", "declarationsBudget", "BYTES", "declarations kept in the tool description (default 32768)"},
+    {"--declarations-tokens", "declarations.budget", "TOKENS", "tokens the tools' declarations may cost in the description (default 12000)"},
+    {"--declarations-budget", "declarationsBudget", "BYTES", "deprecated: the same budget in bytes (bytes / 4 tokens)"},
     {"--audit-log", "audit.path", "FILE", "append one JSON line per execution and tool call (docs/policy.md)"},
 };
 #define NFLAGS (sizeof flags / sizeof flags[0])
@@ -40,7 +41,7 @@ void cli_usage(FILE *f)
           "       mcp-codemode run FILE.js|- [CONFIG.json] [--json] [--dry-run] [--approve all|none]\n"
           "                        [--principal P] [--out DIR] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
-          "       mcp-codemode types [CONFIG.json]\n"
+          "       mcp-codemode types [CONFIG.json] [--full]\n"
           "       mcp-codemode check [CONFIG.json]\n"
           "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|- [CONFIG.json]\n"
           "       mcp-codemode skills list | skills delete NAME   [CONFIG.json]\n"
@@ -54,7 +55,8 @@ void cli_usage(FILE *f)
           "  run FILE|-     run a program through the server's execution path; prints console\n"
           "                 lines on stderr and the result on stdout; exit 1 if it failed\n"
           "  lower FILE|-   print the ES5 the sandbox runs for a program\n"
-          "  types          print the TypeScript declarations programs see\n"
+          "  types          print the TypeScript declarations the model reads (--full: every\n"
+          "                 tool with all its docs, as describeTool shows one)\n"
           "  check          validate the config file and list its servers\n"
           "  skills         save, list or delete the saved skills (programs callable as\n"
           "                 skills.<name>(args)) in the state database\n"
@@ -263,6 +265,10 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
         }
         if (!strcmp(a, "--dry-run")) {
             out->dry_run = 1;
+            continue;
+        }
+        if (!strcmp(a, "--full") && out->cmd == CLI_TYPES) {
+            out->full = 1;
             continue;
         }
         if (nlen == 9 && !strncmp(a, "--approve", 9)) {

@@ -26,6 +26,7 @@ struct cli {
     const char *file;   /* run, lower: a path or "-" */
     int json;           /* run --json */
     int dry_run;        /* run --dry-run */
+    int full;           /* types --full */
     int approve;        /* run --approve: APP_RUN_APPROVE_ALL or _NONE (app.h), 0 = not given */
     const char *principal; /* run, state: --principal (checked: 1 to 256 bytes, no control characters) */
     const char *out_dir;   /* run --out DIR */

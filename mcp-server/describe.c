@@ -11,24 +11,14 @@
 #include <stdlib.h>
 
 static const char contract[] =
-    "Run a JavaScript program in a sandbox and return its result. The code is the body of an "
-    "async function: use await and return (without a return, the value of a final expression "
-    "statement is the result). Modern JavaScript and TypeScript syntax are accepted.\n"
-    "Call tools as `await tools.<server>.<tool>(args)` or `await callTool(\"server.tool\", "
-    "args)`; start several and `await Promise.all([...])` to run them concurrently. A tool "
-    "call resolves to the tool's structuredContent, else its text parsed as JSON, else the "
-    "text, else its content array.\n"
-    "A failing tool throws ToolError (.tool, .result); arguments that do not match the tool's "
-    "schema throw ToolArgumentError before anything is sent, listing each violation. A call the "
-    "server's policy refuses throws ToolPolicyError or ToolApprovalError (both ToolErrors; "
-    "retrying does not help).\n"
-    "Return content.image(base64, mimeType), content.text(s), content.audio(...), "
-    "content.resource({...}) or an array of them (tools' image blocks too) to give the client "
-    "real content blocks; await content.stash(value) keeps a value as a resource and links it; a "
-    "result over the limit is kept whole the same way.\n"
-    "console.log/info/warn/error/debug output is returned with the result. Also available: "
-    "sleep(ms), setTimeout, searchTools(query), describeTool(name). No require, file system, "
-    "network or environment. The clock is UTC; Intl and toLocaleString format en-US.\n";
+    "Run a JavaScript program in a sandbox and return its result. The code (modern JavaScript "
+    "or TypeScript) is the body of an async function: use await and return, or end with an "
+    "expression.\n"
+    "Call tools as `await tools.<server>.<tool>(args)`; start several and await Promise.all to "
+    "run them at once. A call resolves to the tool's structuredContent, else its text parsed as "
+    "JSON, else the text, else its content array; failures throw the errors declared below. "
+    "console output comes back with the result. No require, file system, network or "
+    "environment; the clock is UTC, Intl formats en-US.\n";
 
 const char *mcp_describe_instructions(void)
 {
@@ -41,7 +31,8 @@ static void add_limits(struct buf *b, const struct config_limits *l)
 {
     buf_printf(b,
                "Limits: %llu s of run time by default (timeoutMs, at most %llu s), %llu MiB of "
-               "memory, %llu KiB of result and %llu KiB of console output.\n",
+               "memory, %llu KiB of result (a larger one is kept as a resource) and %llu KiB of "
+               "console output.\n",
                (unsigned long long) (l->timeout_ms / 1000),
                (unsigned long long) (l->max_timeout_ms / 1000),
                (unsigned long long) (l->memory_bytes >> 20),
@@ -72,14 +63,12 @@ static void add_array_property(cJSON *props, const char *name, const char *items
 static void add_authority_properties(cJSON *props)
 {
     add_array_property(props, "allow", "string",
-                       "only these tools may be called in this run: patterns \"server.tool\", "
-                       "\"server.*\" or \"*\" (narrows the server's policy, never widens it)");
+                       "only these tools may be called: \"server.tool\", \"server.*\" or \"*\" "
+                       "(narrows the policy)");
     add_property(props, "dryRun", "boolean",
-                 "send only allowed read-only calls; record the others (not sent) and list them "
-                 "in the result's plannedCalls");
+                 "send only allowed read-only calls; list the others in plannedCalls");
     cJSON *m = add_property(props, "maxToolCalls", "integer",
-                            "tool calls allowed in this run; 0: none (capped at the server's "
-                            "limit)");
+                            "tool calls allowed in this run (at most the server's limit)");
     cJSON_AddNumberToObject(m, "minimum", 0);
 }
 
@@ -89,9 +78,9 @@ static cJSON *input_schema(const struct config_limits *l)
     cJSON_AddStringToObject(s, "type", "object");
     cJSON *props = cJSON_AddObjectToObject(s, "properties");
     add_property(props, "code", "string",
-                 "JavaScript (or TypeScript) program: the body of an async function");
+                 "the program: the body of an async function");
     cJSON *t =
-        add_property(props, "timeoutMs", "integer", "time limit of this run in milliseconds");
+        add_property(props, "timeoutMs", "integer", "time limit in milliseconds");
     cJSON_AddNumberToObject(t, "minimum", 1);
     cJSON_AddNumberToObject(t, "maximum", (double) l->max_timeout_ms);
     add_authority_properties(props);
@@ -106,18 +95,16 @@ static cJSON *output_schema(void)
     cJSON *s = cJSON_CreateObject();
     cJSON_AddStringToObject(s, "type", "object");
     cJSON *props = cJSON_AddObjectToObject(s, "properties");
-    add_property(props, "result", NULL, "the program's return value (any JSON value)");
-    add_array_property(props, "logs", "string", "console lines, in order");
+    add_property(props, "result", NULL, "the program's return value");
+    add_array_property(props, "logs", "string", "console lines");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "error"), "type", "object");
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "stats"), "type", "object");
     add_property(props, "resultTruncated", "object",
-                 "the result was over the limit: its size (bytes), the limit, and the uri of the "
-                 "resource holding it whole (when kept)");
+                 "the result was over the limit: bytes, limit, uri of the whole");
     add_array_property(props, "content", "object",
-                       "the program returned content blocks (they are the result's content): "
-                       "type, mimeType, uri and decoded bytes of each");
+                       "the content blocks the program returned");
     add_array_property(props, "plannedCalls", "object",
-                       "dry run: the calls that were recorded, not sent, in call order");
+                       "dry run: the calls recorded, not sent");
     cJSON *req = cJSON_AddArrayToObject(s, "required");
     cJSON_AddItemToArray(req, cJSON_CreateString("logs"));
     cJSON_AddItemToArray(req, cJSON_CreateString("stats"));

@@ -229,11 +229,11 @@ static int with_config(const struct cli *cli)
     } else if (cli->cmd == CLI_STATE) {
         rc = state_command(cli, &cfg);
     } else if (cli->cmd == CLI_TYPES) {
-        rc = app_inspect(&cfg, 0);
+        rc = app_inspect(&cfg, 0, cli->full);
     } else if (cli->cmd == CLI_CHECK) {
         rc = check_config(&cfg);
         if (rc == 0)
-            rc = app_inspect(&cfg, 1);
+            rc = app_inspect(&cfg, 1, 0);
     }
     free(exe);
     config_free(&cfg);

@@ -17,6 +17,8 @@ struct entry {
     struct tools_catalog_tool pub;
     char *server, *server_id, *name, *id, *problem, *source, *advice;
     long decl; /* index in decls, or -1 (denied) */
+    size_t listed; /* position in its server's list */
+    int preferred; /* codemode.declarations.preferred names it */
     cJSON *tool;
 };
 
@@ -31,6 +33,9 @@ struct tools_catalog {
     size_t nunavailable;
     struct tools_decl_tool *decls; /* the tools that are not denied, in order */
     size_t ndecls;
+    size_t budget;                 /* tokens of the description's declarations */
+    char *budgeted;                /* what the model reads (tools_declarations_budgeted) */
+    struct tools_decl_report report;
 };
 
 /* --- build ------------------------------------------------------------------------ */
@@ -119,7 +124,9 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
         e->pub.server_index = si;
+        e->listed = i;
         struct tools_policy_names pn = {srv->name, c->server_ids[si], e->name, e->id};
+        e->preferred = srv->preferred && tools_policy_granted(srv->preferred, &pn);
         e->pub.decision = tools_policy_decide(srv->rules, srv->policy, &pn, e->tool, &e->source);
         if (e->pub.decision == TOOLS_POLICY_ASK)
             e->advice = tools_policy_allow_advice(srv->rules, srv->policy, &pn, e->tool);
@@ -172,13 +179,30 @@ static void link_views(struct tools_catalog *c)
         d->description = str_member(e->tool, "description");
         d->input_schema = cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema");
         d->output_schema = cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema");
+        /* preferred tools first, then by server order, then as the server lists them */
+        d->rank = ((e->preferred ? 0 : (size_t) 1) << 40) + (e->pub.server_index << 20) +
+                  (e->listed & 0xFFFFF);
     }
 }
 
-struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n)
+static void append_unavailable(const struct tools_catalog *c, struct buf *b);
+
+/* What the model reads, built once per catalog. */
+static void budget_declarations(struct tools_catalog *c)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    tools_declarations_budgeted(c->decls, c->ndecls, c->budget, &b, &c->report);
+    append_unavailable(c, &b);
+    c->budgeted = buf_steal(&b);
+}
+
+struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n,
+                                          size_t budget)
 {
     struct tools_catalog *c = xcalloc(1, sizeof *c);
     c->refs = 1;
+    c->budget = budget;
     const char **names = xcalloc(n ? n : 1, sizeof *names);
     for (size_t i = 0; i < n; i++)
         names[i] = servers[i].name;
@@ -197,6 +221,7 @@ struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *ser
     if (c->count > 1)
         qsort(c->tools, c->count, sizeof *c->tools, entry_cmp);
     link_views(c);
+    budget_declarations(c);
     return c;
 }
 
@@ -225,6 +250,8 @@ void tools_catalog_release(struct tools_catalog *c)
     }
     free(c->tools);
     free(c->decls);
+    free(c->budgeted);
+    free(c->report.levels);
     tools_names_free(c->server_ids, c->nservers);
     for (size_t i = 0; i < c->nservers; i++) {
         free(c->servers[i]);
@@ -377,16 +404,49 @@ static void append_unavailable(const struct tools_catalog *c, struct buf *b)
         buf_printf(b, "// Not callable from programs: %s\n", c->unavailable[i]);
 }
 
-char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, int *is_index)
+char *tools_catalog_declarations(const struct tools_catalog *c)
 {
-    struct buf b;
-    buf_init(&b, 0);
-    int rc = budget == 0 ? (tools_declarations_index(c->decls, c->ndecls, &b), 1)
-                         : tools_declarations_for_budget(c->decls, c->ndecls, budget, &b);
-    if (is_index)
-        *is_index = rc == 1;
-    append_unavailable(c, &b);
-    return buf_steal(&b);
+    return xstrdup(c->budgeted);
+}
+
+void tools_catalog_declarations_report(const struct tools_catalog *c, struct buf *b, int brief)
+{
+    const struct tools_decl_report *r = &c->report;
+    size_t reduced = 0;
+    for (int l = TOOLS_DECL_SUMMARY; l < TOOLS_DECL_LEVELS; l++)
+        reduced += r->per_level[l];
+    buf_printf(b, "declarations: %zu tools, about %zu tokens (budget %zu)", c->ndecls, r->tokens,
+               r->budget);
+    if (reduced == 0) {
+        buf_append_str(b, c->ndecls ? ", every tool with its docs\n" : "\n");
+        return;
+    }
+    buf_printf(b, ", %zu reduced:", reduced);
+    const char *sep = " ";
+    for (int l = TOOLS_DECL_DOCS; l < TOOLS_DECL_LEVELS; l++)
+        if (r->per_level[l]) {
+            buf_printf(b, "%s%zu %s", sep, r->per_level[l],
+                       tools_declarations_level_name((enum tools_decl_level) l));
+            sep = ", ";
+        }
+    buf_append_char(b, '\n');
+    for (int l = TOOLS_DECL_SUMMARY; l < TOOLS_DECL_LEVELS; l++) {
+        size_t shown = 0, n = r->per_level[l];
+        if (n == 0)
+            continue;
+        buf_printf(b, "  %s:", tools_declarations_level_name((enum tools_decl_level) l));
+        for (size_t i = 0; i < c->ndecls; i++) {
+            if (r->levels[i] != l)
+                continue;
+            if (brief && shown == 8) {
+                buf_printf(b, " and %zu more", n - shown);
+                break;
+            }
+            buf_printf(b, " %s.%s", c->decls[i].server_id, c->decls[i].id);
+            shown++;
+        }
+        buf_append_char(b, '\n');
+    }
 }
 
 char *tools_catalog_declarations_full(const struct tools_catalog *c)

@@ -25,6 +25,8 @@ struct tools_catalog_server {
     const cJSON *excluded;             /* [{"name","reason"}] left out upstream; may be NULL */
     const char *unavailable;           /* why the server has no tools now (down, unsupported), or NULL */
     const struct tools_policy *rules;  /* codemode.policy; NULL: the defaults */
+    char *const *preferred;            /* codemode.declarations.preferred patterns
+                                          (NULL-terminated), or NULL */
 };
 
 struct tools_catalog_tool {
@@ -51,7 +53,8 @@ struct tools_catalog_tool {
  * listed as not callable; tools that can only run as tasks are left
  * out when the server does not support tasks, and listed in the
  * declarations as unavailable. */
-struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n);
+struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *servers, size_t n,
+                                          size_t budget);
 
 /* Reference counting: a call in flight keeps the snapshot it resolved
  * against alive while the registry moves on to a newer one. */
@@ -85,10 +88,18 @@ const char *tools_catalog_server_problem(const struct tools_catalog *c, const ch
 char *tools_catalog_worker_json(const struct tools_catalog *c, char *const *grant,
                                 int with_problems);
 
-/* Declarations for the execute_code description: the full text when it fits
- * `budget` bytes, else the compact index (always the index for budget 0).
- * *is_index tells which. malloc'd. */
-char *tools_catalog_declarations(const struct tools_catalog *c, size_t budget, int *is_index);
+/* Declarations for the execute_code description: every tool at the most
+ * detail that fits the build's `budget` (tokens; tools_declarations_budgeted),
+ * then the tools that are not callable. Identical for identical tools.
+ * malloc'd. */
+char *tools_catalog_declarations(const struct tools_catalog *c);
+
+/* Appends what those declarations cost and which tools were reduced, and
+ * how: "declarations: N tools, about T tokens (budget B), R reduced: ..."
+ * then one line per reduced level naming its tools (at most 8 each when
+ * `brief`). */
+struct buf;
+void tools_catalog_declarations_report(const struct tools_catalog *c, struct buf *b, int brief);
 
 /* The full declarations (resources, `mcp-codemode types`), or those of one
  * server (server_id, sanitised), or NULL when it has no tools. malloc'd. */

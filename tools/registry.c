@@ -54,6 +54,30 @@ static const char *slot_problem(const struct slot *s, const cJSON *tools)
     }
 }
 
+/* One log line on what the description's declarations cost: a warning when
+ * tools were reduced to fit the budget (the model sees less of them). */
+static void log_declarations(const struct tools_catalog *c)
+{
+    struct buf b, line;
+    buf_init(&b, 0);
+    buf_init(&line, 0);
+    tools_catalog_declarations_report(c, &b, 1);
+    int reduced = strstr(b.data, " reduced:") != NULL;
+    for (size_t i = 0; i < b.len; i++) {
+        if (b.data[i] != '\n')
+            buf_append_char(&line, b.data[i]);
+        else if (i + 1 < b.len)
+            buf_append_char(&line, ';');
+    }
+    if (reduced)
+        log_warn("tools", "%s (codemode.declarations.budget; mcp-codemode check lists them all)",
+                 line.data);
+    else
+        log_info("tools", "%s", line.data);
+    buf_free(&line);
+    buf_free(&b);
+}
+
 static void rebuild(struct tools_registry *r)
 {
     struct tools_catalog_server *in = xcalloc(r->nslots ? r->nslots : 1, sizeof *in);
@@ -66,18 +90,21 @@ static void rebuild(struct tools_registry *r)
         in[i].excluded = s->d ? tools_downstream_excluded(s->d) : NULL;
         in[i].unavailable = slot_problem(s, in[i].tools);
         in[i].rules = r->o.policy;
+        in[i].preferred = r->o.declarations_preferred;
     }
-    struct tools_catalog *c = tools_catalog_build(in, r->nslots);
+    struct tools_catalog *c = tools_catalog_build(in, r->nslots, r->o.declarations_budget);
     free(in);
     tools_catalog_release(r->catalog);
     r->catalog = c;
-    char *decls = tools_catalog_declarations(c, r->o.declarations_budget, NULL);
+    char *decls = tools_catalog_declarations(c);
     char *worker = tools_catalog_worker_json(c, NULL, 1);
     /* what programs can call changed (a server's problem text alone is no change) */
     char *callable = tools_catalog_worker_json(c, NULL, 0);
     int changed = !r->decls || strcmp(decls, r->decls) || strcmp(callable, r->callable_json);
     free(r->callable_json);
     r->callable_json = callable;
+    if (!r->decls || strcmp(decls, r->decls))
+        log_declarations(c);
     free(r->decls);
     free(r->worker_json);
     r->decls = decls;
@@ -592,5 +619,6 @@ char *tools_registry_report(struct tools_registry *r)
         }
     }
     report_no_approver(r, &b);
+    tools_catalog_declarations_report(r->catalog, &b, 0);
     return buf_steal(&b);
 }

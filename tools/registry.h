@@ -28,7 +28,9 @@ struct tools_registry_options {
     const struct tools_server_config *servers; /* borrowed; must outlive the registry */
     size_t nservers;
     uint64_t call_timeout_ms;      /* default per downstream call (0: 60000) */
-    size_t declarations_budget;    /* bytes of declarations in the description (0: the index only) */
+    size_t declarations_budget;    /* tokens of declarations in the description (0: names only) */
+    char *const *declarations_preferred; /* patterns of tools that keep their docs longest
+                                            (NULL-terminated, borrowed), or NULL */
     const char *client_version;    /* clientInfo.version sent downstream */
     unsigned max_attempts;         /* connection attempts before giving up (0: never) */
     const struct tools_policy *policy; /* codemode.policy, borrowed; NULL: the defaults */

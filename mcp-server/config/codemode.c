@@ -40,7 +40,6 @@ static const struct limit_field limit_fields[] = {
     LIMIT("maxToolCalls", max_tool_calls, 0, 1000000, 1),
     LIMIT("maxConcurrentCalls", max_concurrent_calls, 1, 4096, 1),
     LIMIT("callTimeoutMs", call_timeout_ms, 1, DAY_MS, 1),
-    LIMIT("declarationsBudget", declarations_budget, 0, 16 * MIB, 1),
 };
 #define NLIMITS (sizeof limit_fields / sizeof limit_fields[0])
 
@@ -56,6 +55,7 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "maxConcurrentCalls",
                                             "callTimeoutMs",
                                             "declarationsBudget",
+                                            "declarations",
                                             "logLevel",
                                             "http",
                                             "policy",
@@ -379,6 +379,8 @@ int config__codemode(struct config_ctx *x, cJSON *block, const struct config_kpa
         return -1;
     if (read_state_blocks(x, block, p) < 0)
         return -1;
+    if (config__declarations(x, block, p) < 0)
+        return -1;
     struct config_kpath tp = {p, "stash", 0};
     cJSON *stash = cJSON_GetObjectItemCaseSensitive(block, "stash");
     if (stash != NULL && config__stash(x, stash, &tp) < 0)
@@ -428,6 +430,21 @@ static int override_audit(struct config_ctx *x, const char *value)
     return r;
 }
 
+/* declarationsBudget (bytes) and declarations.budget (tokens). */
+static int override_budget(struct config_ctx *x, const char *key, const char *value)
+{
+    size_t n = strlen(value);
+    cJSON *v = all_digits(value, n) && n <= 15 ? cJSON_CreateNumber(strtod(value, NULL))
+                                               : cJSON_CreateString(value);
+    struct config_kpath dp = {NULL, "declarations", 0}, bp = {&dp, "budget", 0};
+    struct config_kpath op = {NULL, "declarationsBudget", 0};
+    int r = strcmp(key, "declarationsBudget") == 0
+                ? config__declarations_budget_bytes(x, v, &op)
+                : config__declarations_budget(x, v, &bp);
+    cJSON_Delete(v);
+    return r;
+}
+
 static int override_text(struct config_ctx *x, const char *key, const char *value)
 {
     struct config_kpath http = {NULL, "http", 0};
@@ -442,6 +459,8 @@ static int override_text(struct config_ctx *x, const char *key, const char *valu
         r = read_token(x, v, &tp, &x->c->http_auth_token);
     else if (strcmp(key, "audit.path") == 0)
         r = override_audit(x, value);
+    else if (strcmp(key, "declarationsBudget") == 0 || strcmp(key, "declarations.budget") == 0)
+        r = override_budget(x, key, value);
     else
         config__error(x, CONFIG_JSON_NOPOS, NULL, "%s: not a setting that can be overridden", key);
     cJSON_Delete(v);

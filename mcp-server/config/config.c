@@ -6,6 +6,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "mcp-server/config/internal.h"
+#include "tools/declarations/declarations.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -33,7 +34,7 @@ void config_init(struct config *c)
         .max_tool_calls = 1000,
         .max_concurrent_calls = 256,
         .call_timeout_ms = 60000,
-        .declarations_budget = 32768,
+        .declarations_budget = TOOLS_DECLARATIONS_BUDGET_DEFAULT,
         .sandbox_reuse = 1,
         .max_runs_per_worker = 1000,
         .worker_idle_ms = 60000,
@@ -66,6 +67,7 @@ void config_free(struct config *c)
     free(c->state.path);
     config__free_list(c->state.skill_admins);
     config__free_list(c->http_allowed_origins);
+    config__free_list(c->declarations_preferred);
     config__free_list(c->warnings);
     free(c->warning_kinds);
     memset(c, 0, sizeof *c);

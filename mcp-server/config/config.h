@@ -23,7 +23,8 @@ struct config_limits {
     unsigned max_tool_calls;         /* tool calls per execution (1000) */
     unsigned max_concurrent_calls;   /* outstanding tool calls per execution (256) */
     uint64_t call_timeout_ms;        /* default downstream call timeout (60000) */
-    uint64_t declarations_budget;    /* bytes of declarations in the description (32768) */
+    uint64_t declarations_budget;    /* tokens of declarations in the description
+                                        (declarations.budget, TOOLS_DECLARATIONS_BUDGET_DEFAULT) */
     int sandbox_reuse;               /* sandbox.reuse: 1 "principal" (default), 0 "never" */
     unsigned max_runs_per_worker;    /* sandbox.maxRunsPerWorker (1000) */
     uint64_t worker_idle_ms;         /* sandbox.workerIdleMs (60000) */
@@ -63,6 +64,8 @@ struct config {
         uint64_t request;            /* requestTimeoutMs: a whole request must arrive (60 s) */
         uint64_t drain;              /* drainTimeoutMs: SIGTERM waits for requests (5 s) */
     } http_timeouts;
+    char **declarations_preferred;   /* declarations.preferred: "server.tool" patterns
+                                        (NULL-terminated), or NULL */
     struct tools_policy policy;      /* codemode.policy (docs/policy.md) */
     struct config_state {            /* codemode.state and codemode.skills (state.c) */
         int state;                   /* state.enabled (default 1) */
@@ -101,7 +104,8 @@ int config_load(struct config *c, const char *path, char **err);
  * "maxTimeoutMs", "memoryLimitMb", "maxResultBytes", "maxLogBytes",
  * "maxCallArgumentBytes",
  * "maxMessageBytes", "maxToolCalls", "maxConcurrentCalls", "callTimeoutMs",
- * "declarationsBudget", "logLevel", "http.listen", "http.authToken",
+ * "declarationsBudget" (bytes, deprecated), "declarations.budget" (tokens),
+ * "logLevel", "http.listen", "http.authToken",
  * "audit.path".
  * Integers are decimal digits only. The same ranges and checks as the file
  * apply (including timeoutMs <= maxTimeoutMs). No ${VAR} expansion (the

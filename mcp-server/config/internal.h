@@ -123,4 +123,15 @@ int config__sandbox(struct config_ctx *x, struct cJSON *block, const struct conf
 /* stash.c: reads the codemode.stash block into x->c->limits. Returns 0 or -1. */
 int config__stash(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 
+/* --- declarations.c ---------------------------------------------------- */
+
+/* codemode.declarations and the deprecated codemode.declarationsBudget, both
+ * read from the codemode block. */
+int config__declarations(struct config_ctx *x, struct cJSON *codemode, const struct config_kpath *p);
+/* One budget value: tokens, or bytes (the deprecated key; bytes / 4). */
+int config__declarations_budget(struct config_ctx *x, const struct cJSON *v,
+                                const struct config_kpath *p);
+int config__declarations_budget_bytes(struct config_ctx *x, const struct cJSON *v,
+                                      const struct config_kpath *p);
+
 #endif

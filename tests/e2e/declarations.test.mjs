@@ -140,7 +140,9 @@ test('reference servers: declarations compile under tsc --strict, alone and toge
   const full = dump(all);
   assertCompiles({ 'decls.d.ts': full }, 'all-servers');
   assert.match(full, /^ {2}server_memory: \{$/m);
-  assert.match(full, /^ {4}create_entities\(args: \{$/m);
+  // the entity shape memory repeats (arguments and results of four tools) is written once
+  assert.match(full, /^ {4}create_entities\(args: \{ entities: Types\.Entity\[\] \}\): Promise<\{ entities: Types\.Entity\[\] \}>;$/m);
+  assert.equal(full.match(/^ {2}type Entity = \{$/gm).length, 1);
   assert.match(full, /get_sum\(args: \{ \/\*\* First number \*\/ a: number; \/\*\* Second number \*\/ b: number \}\): Promise<unknown>;/);
   assert.ok(Buffer.byteLength(full) < 32 * 1024, `full declarations of the three servers: ${Buffer.byteLength(full)} bytes`);
 });
@@ -270,7 +272,30 @@ test('JSON Schema Test Suite: declarations of every schema compile', () => {
   assertCompiles({ 'suite.d.ts': dump(list) }, 'schema-test-suite');
 });
 
-test('budget: past the budget the index replaces the full text', () => {
+// What the model reads: every tool at each level of detail the budget can
+// leave it at, and mixes of them, is valid TypeScript, and the types stay
+// real (the usage files check) as long as tools keep their signatures.
+test('reduced levels: docs, summary, signature and name outputs all compile', () => {
+  const all = Object.keys(SERVERS).flatMap((s) => lists[s] ?? readFixture(`${s}.tools.json`));
+  const nasty = readFixture('nasty.tools.json');
+  for (const level of ['docs', 'summary', 'signature']) {
+    const decls = dump(all, '--level', level);
+    assertCompiles({ 'decls.d.ts': decls, 'use.ts': USE_OK }, `usage-ok-${level}`);
+    assertCompiles({ 'nasty.d.ts': dump(nasty, '--level', level), 'ok.ts': NASTY_OK }, `nasty-ok-${level}`);
+  }
+  const names = dump(nasty, '--level', 'name');
+  assert.match(names, /\n {4}tree: AnyTool;\n/);
+  assertCompiles({ 'nasty.d.ts': names, 'use.ts': 'async function f() { await tools.nasty.tree({ name: "r" }); }\n' }, 'nasty-name');
+  const full = dump(all, '--level', 'full');
+  assert.equal(full, dump(all), 'full is the whole text');
+  for (const tokens of ['0', '1500', '3000', '100000']) {
+    const text = dump([...all, ...nasty], '--tokens', tokens);
+    assertCompiles({ 'decls.d.ts': text }, `budgeted-${tokens}`);
+    assert.equal(dump([...nasty, ...all].reverse(), '--tokens', tokens), text, 'the same tools give the same text');
+  }
+});
+
+test('budget (deprecated byte form): past the budget the index replaces the full text', () => {
   const all = Object.keys(SERVERS).flatMap((s) => lists[s] ?? readFixture(`${s}.tools.json`));
   const full = dump(all);
   assert.equal(dump(all, '--budget', String(Buffer.byteLength(full))), full);

@@ -39,6 +39,10 @@ for (const [k, f] of Object.entries({${exprs}})) {
 }
 return out;`;
 
+// The whole text (codemode://declarations.d.ts, `types --full`, describeTool)
+// says where original names differ; the description, compact, says it once.
+const fullText = async () => (await s.client.readResource({ uri: 'codemode://declarations.d.ts' })).contents[0].text;
+
 test('a server named "my-server": tools.my_server, tools["my-server"]["tool-name"] and callTool all reach "tool-name"', async () => {
   const r = valueOf(await s.exec(attempt(`
     ids: () => tools.my_server.tool_name(),
@@ -51,9 +55,13 @@ test('a server named "my-server": tools.my_server, tools["my-server"]["tool-name
   const calls = readLog(LOG).filter((m) => m.method === 'tools/call');
   assert.equal(calls.length, 6);
   for (const c of calls) assert.deepEqual(c.params, { name: 'tool-name', arguments: {} }, 'the server gets its own name, and {} for no arguments');
-  const d = await s.description();
+  const d = await fullText();
   assert.match(d, /\/\*\* Server "my-server" \(also tools\["my-server"\]\) \*\/\n {2}my_server: \{/);
   assert.match(d, /Original name: "tool-name" \(also tools\.my_server\["tool-name"\]\)/);
+  const desc = await s.description();
+  assert.match(desc, /\n {2}my_server: \{\n/);
+  assert.match(desc, /Tool names are JS identifiers \(get-env: get_env\); tools\.server\["get-env"\] works too/);
+  assert.doesNotMatch(desc, /Original name:/);
 });
 
 test('server names: collisions get stable suffixes, leading digits and reserved words are escaped', async () => {
@@ -72,7 +80,7 @@ test('server names: collisions get stable suffixes, leading digits and reserved 
   assert.deepEqual(r.del.value.args, { i: 4 });
   assert.deepEqual(r.delOriginal.value.args, { i: 5 });
   assert.deepEqual(r.keys.value, ['_9lives', 'a_b', 'a_b_2', 'delete_', 'maze', 'my_server', 'rev']);
-  const d = await s.description();
+  const d = await fullText();
   assert.match(d, /\/\*\* Server "a\.b" \(also tools\["a\.b"\]\) \*\/\n {2}a_b_2: \{/);
 });
 
@@ -110,7 +118,7 @@ test('tool names "get-item" and "get_item": get_item keeps its name, get-item is
       called: { from: 'get-item', id: 'd' },
     }, srv);
   }
-  const d = await s.description();
+  const d = await fullText();
   for (const srv of ['my_server', 'rev']) {
     const block = d.slice(d.indexOf(`  ${srv}: {`));
     assert.match(block, /Original name: "get-item" \(also tools\.\w+\["get-item"\]\)\n[^\n]*\n {4}get_item_2\(args: \{ id: string \}\)/);
@@ -162,8 +170,9 @@ test('describeTool(name): the full declaration of one tool, by original name or 
   assert.equal(r.strict, r.byId);
   assert.match(r.strict, /^declare const tools: \{\n/);
   assert.match(r.strict, /strict\(args: \{[\s\S]*name: string;[\s\S]*count: number;[\s\S]*tags\?: string\[\];[\s\S]*mode\?: "fast" \| "slow";[\s\S]*nested\?: \{ ok: boolean \}/);
-  assert.match(r.move, /move\(args: \{ direction: "north" \| "east" \| "south" \| "west" \}\): Promise<\{/);
-  assert.match(r.move, /escaped: boolean;/, 'the outputSchema gives the result type');
+  // the maze's tools share one result shape: named, and declared with the tool
+  assert.match(r.move, /move\(args: \{ direction: "north" \| "east" \| "south" \| "west" \}\): Promise<Types\.Look_result>;/);
+  assert.match(r.move, /^declare namespace Types \{\n {2}type Look_result = \{[\s\S]*escaped: boolean;/, 'the outputSchema gives the result type');
 });
 
 auditSchemas();

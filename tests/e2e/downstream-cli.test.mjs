@@ -83,14 +83,19 @@ test('check: the Claude Desktop file unmodified: npx/uvx servers ready, the Wind
   assert.match(r.stdout, /\nweather: failed, 0 tools \(cannot use its working directory "C:\/Users\/alice\/weather": No such file or directory\)\n/);
 });
 
-test('types: the declarations on stdout, nothing else', async () => {
+test('types: the declarations on stdout, nothing else (--full: every doc)', async () => {
   const r = await runBin(['types', '--config', GOOD]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^\/\*\* Thrown when a tool returns isError/);
+  assert.match(r.stdout, /^\/\*\* Tool names are JS identifiers/);
   assert.match(r.stdout, /\ndeclare const tools: \{\n {2}maze: \{\n/);
-  assert.match(r.stdout, /\n {2}\/\*\* Server "my-server" \(also tools\["my-server"\]\) \*\/\n {2}my_server: \{\n/);
+  assert.match(r.stdout, /\n {2}my_server: \{\n/);
   assert.doesNotMatch(r.stdout, /\boff\b/);
   assert.ok(r.stdout.endsWith('};\n'));
+  const full = await runBin(['types', '--full', '--config', GOOD]);
+  assert.equal(full.code, 0, full.stderr);
+  assert.match(full.stdout, /\n {2}\/\*\* Server "my-server" \(also tools\["my-server"\]\) \*\/\n {2}my_server: \{\n/);
+  assert.ok(full.stdout.endsWith('};\n'));
+  assert.ok(full.stdout.length > r.stdout.length);
 });
 
 test('run FILE.js: real downstream calls, console on stderr, result on stdout, exit 0', async () => {

@@ -1,7 +1,10 @@
-// Declarations of the downstream tools (issue 4) through the real binary: the
-// execute_code description carries the TypeScript declarations of the
-// configured servers while they fit codemode.declarationsBudget, and a
-// compact index plus searchTools/describeTool past it; resources/list and
+// Declarations of the downstream tools (issues 4 and 27) through the real
+// binary: the execute_code description carries the compact TypeScript
+// declarations of the configured servers while they fit
+// codemode.declarations.budget (tokens), tools reduced one by one past it
+// (names alone at the end) with searchTools/describeTool giving the rest,
+// the same bytes on every start, and `check` and the log saying what was
+// reduced; resources/list and
 // resources/read serve codemode://declarations.d.ts and one
 // codemode://servers/<id>.d.ts per server; and what `mcp-codemode types`
 // prints compiles with tsc --noEmit --strict, with a program using it.
@@ -20,6 +23,7 @@ const SERVERS = {
   mis: entry.misbehaving(),
 };
 const CONFIG = writeConfig(TMP, { mcpServers: SERVERS });
+// The deprecated byte form of the budget: 200 bytes are 50 tokens, too few for anything but names.
 const TINY = writeConfig(TMP, { mcpServers: SERVERS, codemode: { declarationsBudget: 200 } });
 
 const runBin = async (...a) => {
@@ -34,49 +38,82 @@ before(async () => {
 });
 after(() => assertClean(s, tiny));
 
-test('under the budget: the description carries the full declarations of every configured server', async () => {
+test('under the budget: the description carries the declarations of every configured server', async () => {
   const d = await s.description();
   assert.match(d, /^Run a JavaScript program in a sandbox/);
   const at = d.indexOf('Tools available to the program (TypeScript declarations):\n');
   assert.ok(at > 0);
   const decls = d.slice(at);
   assert.match(decls, /\ndeclare const tools: \{\n {2}maze: \{\n/);
-  assert.match(decls, /\n {4}move\(args: \{ direction: "north" \| "east" \| "south" \| "west" \}\): Promise<\{/);
+  assert.match(decls, /\n {4}move\(args: \{ direction: "north" \| "east" \| "south" \| "west" \}\): Promise<Types\.Look_result>;/);
   assert.match(decls, /\n {2}my_server: \{\n/);
   assert.match(decls, /\n {4}strict\(args: \{/);
   assert.match(decls, /\n {2}mis: \{\n/);
   assert.match(decls, /\n\/\/ Not callable from programs: mis\.needs_task \(/);
-  assert.doesNotMatch(decls, /Tools \(server\.tool - summary\)/);
-  assert.ok(Buffer.byteLength(decls) < 32768);
+  assert.doesNotMatch(decls, /Tools \(server\.tool - summary\)|: AnyTool;/);
+  assert.ok(Buffer.byteLength(decls) < 4 * 12000);
 });
 
-test('past the budget: a compact index, and searchTools/describeTool give the rest', async () => {
+test('past the budget: tools by name alone, and searchTools/describeTool give the rest', async () => {
   const d = await tiny.description();
   const decls = d.slice(d.indexOf('Tools available to the program'));
-  assert.match(decls, /declare const tools: \{ \[server: string\]: \{ \[tool: string\]: \(args\?: object\) => Promise<unknown> \} \};/);
+  assert.match(decls, /\ntype AnyTool = \(args\?: object\) => Promise<unknown>;\n/);
   assert.match(decls, /describeTool\("server\.tool"\)/);
-  assert.match(decls, /\n\/\/ maze\.move - Walk one cell in a direction\.\n/);
-  assert.match(decls, /\n\/\/ my_server\.get_item_2 - Returns an item \(dash spelling\)\n/);
-  assert.match(decls, /\n\/\/ mis\.echo - Echoes its arguments as JSON text\n/);
-  assert.doesNotMatch(decls, /move\(args:/, 'no full declaration');
+  assert.match(decls, /\n {2}maze: \{\n(?: {4}\w+: AnyTool;\n)* {4}move: AnyTool;\n/);
+  assert.match(decls, /\n {4}get_item_2: AnyTool;\n/);
+  assert.doesNotMatch(decls, /move\(args:/, 'no signature');
   assert.ok(Buffer.byteLength(decls) < Buffer.byteLength((await s.description()).slice(d.indexOf('Tools available'))));
   const r = valueOf(await tiny.exec('return { found: await searchTools("pick up"), decl: await describeTool("maze.pickup"), moved: await tools.maze.move({ direction: "east" }) }'));
   assert.equal(r.found[0].name, 'maze.pickup');
-  assert.match(r.decl, /pickup\(args\?: \{\}\): Promise<\{/);
+  assert.match(r.decl, /pickup\(args\?: \{\}\): Promise<Types\.Look_result>;/);
   assert.deepEqual(r.moved.position, { x: 1, y: 0 }, 'the tools themselves are all there');
 });
 
-test('declarationsBudget 0 always gives the index', async () => {
-  const zero = await serve(CONFIG, { args: ['--declarations-budget', '0'], label: 'decls-zero' });
+test('budget 0, in tokens or in the deprecated bytes: names alone', async () => {
+  const [tokens, bytes] = await Promise.all([
+    serve(CONFIG, { args: ['--declarations-tokens', '0'], label: 'decls-zero' }),
+    serve(CONFIG, { args: ['--declarations-budget', '0'], label: 'decls-zero-bytes' }),
+  ]);
   try {
-    const d = await zero.description();
-    const full = /move\(args:/.test(d);
-    assert.ok(!full && /\n\/\/ maze\.move - Walk one cell in a direction\.\n/.test(d),
-      `expected the index, got ${full ? 'the full declarations' : 'neither'} (${Buffer.byteLength(d)} bytes of description)`);
+    const d = await tokens.description();
+    assert.ok(!/move\(args:/.test(d) && /\n {4}move: AnyTool;\n/.test(d), `expected names alone (${Buffer.byteLength(d)} bytes of description)`);
+    assert.equal(await bytes.description(), d);
   } finally {
-    await zero.close();
+    await Promise.all([tokens.close(), bytes.close()]);
   }
-  await assertClean(zero);
+  await assertClean(tokens, bytes);
+});
+
+// Clients cache the prompt up to the first byte that differs: the description
+// must not change between starts while the downstream tools do not.
+test('the description is byte-identical across two starts of the same config', async () => {
+  const again = await serve(CONFIG, { label: 'decls-again' });
+  try {
+    assert.equal(await again.description(), await s.description());
+    assert.equal(await again.description(), await s.description(), 'and across two lists');
+  } finally {
+    await again.close();
+  }
+  await assertClean(again);
+});
+
+test('check, types and the log say what the description costs and which tools were reduced', async () => {
+  const ok = await runBin(['check', '--config', CONFIG]);
+  assert.match(ok.stdout, /\ndeclarations: \d+ tools, about \d+ tokens \(budget 12000\), every tool with its docs\n/);
+  const c = await runBin(['check', '--config', TINY]);
+  const m = /\ndeclarations: (\d+) tools, about (\d+) tokens \(budget 50\), (\d+) reduced: \3 name\n {2}name: ([^\n]*)\n/.exec(c.stdout);
+  assert.ok(m, c.stdout);
+  assert.equal(m[1], m[3], 'every tool reduced');
+  assert.match(m[4], /(^| )maze\.move( |$)/);
+  assert.match(m[4], /(^| )my_server\.get_item_2( |$)/);
+  // `types` prints what the model reads; its log says it was reduced
+  const t = await runBin(['types', '--config', TINY]);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, /\n {4}move: AnyTool;\n/);
+  assert.match(t.stderr, /warning: tools: declarations: \d+ tools, about \d+ tokens \(budget 50\), \d+ reduced: \d+ name; {2}name: .*maze\.move.* \(codemode\.declarations\.budget; mcp-codemode check lists them all\)\n/);
+  const full = await runBin(['types', '--full', '--config', TINY]);
+  assert.match(full.stdout, /\n {4}move\(args: \{ direction: "north" \| "east" \| "south" \| "west" \}\): Promise<Types\.Look_result>;\n/);
+  assert.match(full.stdout, /Original name: "get-item"/);
 });
 
 test('resources/list: codemode://declarations.d.ts and codemode://servers/<id>.d.ts per server', async () => {
@@ -100,7 +137,7 @@ test('resources/read: the full declarations (as `types` prints them) and each se
     return r.contents[0].text;
   };
   const all = await read('codemode://declarations.d.ts');
-  const types = await runBin(['types', '--config', CONFIG]);
+  const types = await runBin(['types', '--full', '--config', CONFIG]);
   assert.equal(types.code, 0, types.stderr);
   assert.equal(all, types.stdout, 'the resource is the full text even past the description budget');
   const maze = await read('codemode://servers/maze.d.ts');
@@ -161,9 +198,18 @@ function compileTypes(stdout) {
 test('`mcp-codemode types` compiles under tsc --noEmit --strict, with a program that uses it', async () => {
   const t = await runBin(['types', '--config', CONFIG]);
   assert.equal(t.code, 0, t.stderr);
-  assert.match(t.stdout, /^\/\*\* Thrown when a tool returns isError/);
+  assert.match(t.stdout, /^\/\*\* Tool names are JS identifiers/);
   const r = compileTypes(t.stdout);
   assert.deepEqual(r.errors.filter((l) => !l.includes('violations.ts(')), []);
+});
+
+test('`mcp-codemode types --full` compiles too, with the same program', async () => {
+  const t = await runBin(['types', '--full', '--config', CONFIG]);
+  assert.equal(t.code, 0, t.stderr);
+  tscRun = undefined;
+  const r = compileTypes(t.stdout);
+  tscRun = undefined;
+  assert.deepEqual(r.errors, []);
 });
 
 test('the declarations type ToolArgumentError.violations (path, keyword, message)', async () => {

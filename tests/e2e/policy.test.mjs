@@ -132,7 +132,12 @@ for (const transport of ['stdio', 'streamable-http']) {
       const d = tools[0].description;
       assert.doesNotMatch(d, /send_note\(/);
       assert.match(d, /Not callable from programs: crm\.send_note \(denied by policy\)/);
-      assert.match(d, /\* Needs approval: each call waits until a person approves it; a refusal throws ToolApprovalError\.\n\s*\*\/\n\s*delete_item\(/);
+      // the description marks it in a few words (the preamble's ToolApprovalError says what it means) ...
+      assert.match(d, /\/\*\* [^\n]*Needs approval\. \*\/\n\s*delete_item\(/);
+      assert.match(d, /A call that "Needs approval" was not approved/);
+      // ... and describeTool, the whole text, in full
+      const whole = await value('return await describeTool("crm.delete_item")');
+      assert.match(whole, /\* Needs approval: each call waits until a person approves it; a refusal throws ToolApprovalError\.\n\s*\*\/\n\s*delete_item\(/);
       assert.match(d, /declare class ToolPolicyError extends ToolError/);
       assert.match(d, /declare class ToolApprovalError extends ToolError/);
       const search = await value('return (await searchTools("")).map((t) => t.name)');

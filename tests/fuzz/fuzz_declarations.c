@@ -241,16 +241,22 @@ static void list_free(struct list *l)
     free(l->tools);
 }
 
-/* Generates the three texts and returns their code tokens (caller frees). */
+/* Generates the texts (full, index, one tool, and what the model reads
+ * within a small and a large budget) and returns their code tokens (caller
+ * frees). */
 static char *generate(const struct list *l)
 {
     struct buf code, out;
     buf_init(&code, 0);
-    for (int which = 0; which < 3; which++) {
+    for (int which = 0; which < 5; which++) {
         buf_init(&out, 0);
         int rc = which == 0   ? tools_declarations_full(l->tools, l->count, &out)
                  : which == 1 ? tools_declarations_index(l->tools, l->count, &out)
-                              : tools_declarations_tool(l->tools, l->count, 0, &out);
+                 : which == 2 ? tools_declarations_tool(l->tools, l->count, 0, &out)
+                              : tools_declarations_budgeted(l->tools, l->count,
+                                                            which == 3 ? 200 : 100000, &out, NULL);
+        if (which >= 3)
+            rc = rc < 0 ? rc : 0;
         FUZZ_CHECK(rc == 0 || (which == 2 && l->count == 0), "generator %d failed: %d", which, rc);
         lex(out.data ? out.data : "", out.len, &code);
         buf_append_str(&code, "\n---\n");

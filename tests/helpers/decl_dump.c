@@ -5,6 +5,10 @@
  *   decl_dump                 full declarations
  *   decl_dump --index         the compact index
  *   decl_dump --budget N      full or index, as tools_declarations_for_budget
+ *   decl_dump --tokens N      what the model reads within N tokens
+ *                             (tools_declarations_budgeted)
+ *   decl_dump --level L       every tool at level L: full, docs, summary,
+ *                             signature or name (tools_declarations_at)
  *   decl_dump --server ID     one server (sanitised id)
  *   decl_dump --tool SID.TID  one tool (sanitised ids)
  *   decl_dump --names         "server<TAB>server_id<TAB>name<TAB>id" lines */
@@ -115,6 +119,21 @@ static int run(const char *mode, const char *arg, const struct tools_decl_tool *
         return tools_declarations_index(tools, count, out);
     if (!strcmp(mode, "--budget") && arg)
         return tools_declarations_for_budget(tools, count, strtoul(arg, NULL, 10), out) < 0;
+    if (!strcmp(mode, "--tokens") && arg)
+        return tools_declarations_budgeted(tools, count, strtoul(arg, NULL, 10), out, NULL) < 0;
+    if (!strcmp(mode, "--level") && arg) {
+        int level = 0;
+        while (level < TOOLS_DECL_LEVELS &&
+               strcmp(arg, tools_declarations_level_name((enum tools_decl_level) level)))
+            level++;
+        if (level == TOOLS_DECL_LEVELS)
+            return -1;
+        unsigned char *levels = xcalloc(count ? count : 1, 1);
+        memset(levels, level, count);
+        int rc = tools_declarations_at(tools, count, levels, out);
+        free(levels);
+        return rc;
+    }
     if (!strcmp(mode, "--server") && arg)
         return tools_declarations_server(tools, count, arg, out);
     if (!strcmp(mode, "--tool") && arg)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "mcp-server/config/config.h"
+#include "tools/declarations/declarations.h"
 #include "mcp-server/config/expand.h"
 
 #include <fcntl.h>
@@ -126,7 +127,8 @@ static void test_defaults(void **state)
     assert_int_equal(c.limits.max_tool_calls, 1000);
     assert_int_equal(c.limits.max_concurrent_calls, 256);
     assert_int_equal(c.limits.call_timeout_ms, 60000);
-    assert_int_equal(c.limits.declarations_budget, 32768);
+    assert_int_equal(c.limits.declarations_budget, TOOLS_DECLARATIONS_BUDGET_DEFAULT);
+    assert_null(c.declarations_preferred);
     assert_null(c.log_level);
     assert_null(c.http_listen);
     assert_null(c.http_auth_token);
@@ -224,6 +226,45 @@ static void test_codemode_values(void **state)
     assert_int_equal(c.limits.call_timeout_ms, 1);
     assert_int_equal(c.limits.declarations_budget, 0);
     assert_string_equal(c.log_level, "debug"); /* names are case-insensitive, stored canonical */
+    config_free(&c);
+}
+
+
+static void test_declarations_block(void **state)
+{
+    (void) state;
+    struct config c;
+    char *err;
+    /* tokens, and the preferred patterns */
+    assert_int_equal(load(&c, "{\"codemode\": {\"declarations\": {\"budget\": 5000, \"preferred\": "
+                              "[\"github.*\", \"files.read_file\"]}}}", &err), 0);
+    assert_int_equal(c.limits.declarations_budget, 5000);
+    assert_string_equal(c.declarations_preferred[0], "github.*");
+    assert_string_equal(c.declarations_preferred[1], "files.read_file");
+    assert_null(c.declarations_preferred[2]);
+    config_free(&c);
+    /* the deprecated byte form: bytes / 4, rounded up; the token form wins over it */
+    assert_int_equal(load(&c, "{\"codemode\": {\"declarationsBudget\": 32766}}", &err), 0);
+    assert_int_equal(c.limits.declarations_budget, 8192);
+    config_free(&c);
+    assert_int_equal(load(&c, "{\"codemode\": {\"declarationsBudget\": 100, \"declarations\": "
+                              "{\"budget\": 7}}}", &err), 0);
+    assert_int_equal(c.limits.declarations_budget, 7);
+    config_free(&c);
+    expect_error("{\"codemode\": {\"declarations\": {\"budget\": -1}}}",
+                 "config.json:1:42: codemode.declarations.budget: expected an integer from 0 to "
+                 "4194304, got -1");
+    expect_error("{\"codemode\": {\"declarations\": {\"preferred\": [\"x\"]}}}",
+                 "config.json:1:46: codemode.declarations.preferred[0]: no server part (expected "
+                 "\"server.tool\", \"server.*\" or \"*\")");
+    /* command-line flags */
+    config_init(&c);
+    assert_int_equal(config_override(&c, "declarations.budget", "300", &err), 0);
+    assert_int_equal(c.limits.declarations_budget, 300);
+    assert_int_equal(config_override(&c, "declarationsBudget", "400", &err), 0);
+    assert_int_equal(c.limits.declarations_budget, 100);
+    assert_int_equal(config_override(&c, "declarations.budget", "x", &err), -1);
+    free(err);
     config_free(&c);
 }
 
@@ -1253,6 +1294,7 @@ int main(void)
         cmocka_unit_test(test_claude_desktop_file),
         cmocka_unit_test(test_full_example),
         cmocka_unit_test(test_codemode_values),
+        cmocka_unit_test(test_declarations_block),
         cmocka_unit_test(test_no_servers),
         cmocka_unit_test(test_bom),
         cmocka_unit_test(test_vscode_servers_key),

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "tools/catalog.h"
+#include "tools/declarations/declarations.h"
 #include "tools/result_map.h"
 #include "tools/schema/schema.h"
 #include "mcp-server/config/config.h"
@@ -49,7 +50,7 @@ static int setup(void **state)
         {"kv", NULL, f->kv, 0, NULL, NULL},
         {"empty", NULL, NULL, 0, NULL, "it is not running"},
     };
-    f->c = tools_catalog_build(servers, 3);
+    f->c = tools_catalog_build(servers, 3, TOOLS_DECLARATIONS_BUDGET_DEFAULT);
     *state = f;
     return 0;
 }
@@ -203,20 +204,61 @@ static void test_argument_error(void **state)
     buf_free(&b);
 }
 
-static void test_budget_index(void **state)
+/* A catalog of the fixture's servers with a budget and preferred patterns. */
+static struct tools_catalog *build_with(struct fx *f, size_t budget, char *const *preferred)
+{
+    struct tools_catalog_server servers[] = {
+        {"my-weather", &f->policy, f->weather, 0, NULL, NULL, NULL, preferred},
+        {"kv", NULL, f->kv, 0, NULL, NULL, NULL, preferred},
+    };
+    return tools_catalog_build(servers, 2, budget);
+}
+
+static void test_declarations_budget_and_report(void **state)
 {
     struct fx *f = *state;
-    int is_index = -1;
-    char *d = tools_catalog_declarations(f->c, 100, &is_index);
-    assert_int_equal(is_index, 1);
-    assert_non_null(strstr(d, "// my_weather.get_weather_2 - Current weather for a city."));
+    /* the default budget: everything with its docs, and check says so */
+    char *d = tools_catalog_declarations(f->c);
+    assert_non_null(strstr(d, "/** Current weather for a city. Uses metric units. */\n"));
+    assert_non_null(strstr(d, "// Not callable from programs: my-weather.research"));
     free(d);
-    d = tools_catalog_declarations(f->c, 1 << 20, &is_index);
-    assert_int_equal(is_index, 0);
+    struct buf r;
+    buf_init(&r, 0);
+    tools_catalog_declarations_report(f->c, &r, 0);
+    assert_non_null(strstr(r.data, "declarations: 5 tools, about "));
+    assert_non_null(strstr(r.data, "(budget 12000), every tool with its docs\n"));
+    /* budget 0: names alone, and the report lists every tool by level */
+    struct tools_catalog *c = build_with(f, 0, NULL);
+    d = tools_catalog_declarations(c);
+    assert_non_null(strstr(d, "    get_weather_2: AnyTool;\n"));
+    buf_reset(&r);
+    tools_catalog_declarations_report(c, &r, 0);
+    assert_non_null(strstr(r.data, "(budget 0), 5 reduced: 5 name\n  name: kv.get kv.set "
+                                   "my_weather.forecast my_weather.get_weather "
+                                   "my_weather.get_weather_2\n"));
     free(d);
-    d = tools_catalog_declarations(f->c, 0, &is_index); /* 0: always the index */
-    assert_int_equal(is_index, 1);
-    free(d);
+    tools_catalog_release(c);
+    /* preferred tools keep their detail longest; then server order */
+    char *kv_first[] = {"kv.*", NULL};
+    int split = 0;
+    for (size_t budget = 1200; budget > 0; budget -= 10) {
+        for (int pref = 0; pref < 2; pref++) {
+            c = build_with(f, budget, pref ? kv_first : NULL);
+            d = tools_catalog_declarations(c);
+            int kv_name = strstr(d, "    get: AnyTool;") != NULL;
+            int weather_name = strstr(d, "    forecast: AnyTool;") != NULL;
+            if (pref) {
+                assert_true(!kv_name || weather_name);
+                split |= weather_name && !kv_name;
+            } else {
+                assert_true(!weather_name || kv_name);
+            }
+            free(d);
+            tools_catalog_release(c);
+        }
+    }
+    assert_true(split);
+    buf_free(&r);
 }
 
 int main(void)
@@ -227,7 +269,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_search_and_describe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_result_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_argument_error, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_budget_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_declarations_budget_and_report, setup, teardown),
     };
     return cmocka_run_group_tests_name("tools_catalog", tests, NULL, NULL);
 }

@@ -366,7 +366,6 @@ static void test_unguarded_cycles_become_unknown(void **state)
                 "  type A = unknown;\n"
                 "  type C = unknown;\n"
                 "  type J = string | Types.J[];\n"
-                "  type D = unknown;\n"
                 "}\n" HEAD
                 "    t(args?: { a?: Types.A; c?: Types.C; l?: Types.C[]; j?: Types.J }): "
                 "Promise<unknown>;\n" TAIL);
@@ -467,16 +466,20 @@ static void test_runtime_declares_the_globals(void **state)
     assert_int_equal(tools_declarations_runtime(&b), 0);
     static const char *const want[] = {
         "declare class ToolError extends Error { tool: string; result: unknown }",
-        "declare class ToolArgumentError extends Error { tool: string; violations: Array<{ path: string; keyword: string; message: string }> }",
+        "declare class ToolArgumentError extends Error { tool: string; violations: { path: string; keyword: string; message: string }[] }",
+        "declare class ToolPolicyError extends ToolError { decision: \"deny\" | \"not_granted\" }",
+        "declare class ToolApprovalError extends ToolError { reason: string }",
         "declare function callTool(name: string, args?: object): Promise<unknown>;",
-        "declare function searchTools(query: string): Promise<Array<{ name: string; summary: "
-        "string }>>;",
+        "declare function searchTools(query: string): Promise<{ name: string; summary: string "
+        "}[]>;",
         "declare function describeTool(name: string): Promise<string>;",
         "declare function sleep(ms: number): Promise<void>;",
         "declare function setTimeout(",
         "declare function clearTimeout(",
-        "declare const console: { log(",
-        "debug(...data: unknown[]): void };\n"};
+        "declare const console: { [level in \"log\" | \"info\" | \"warn\" | \"error\" | "
+        "\"debug\"]: (...data: unknown[]) => void };\n",
+        "declare const content: {",
+        "declare function atob(data: string): string;"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (strstr(b.data, want[i]) == NULL)
             fail_msg("runtime lacks: %s", want[i]);
@@ -755,7 +758,8 @@ static void test_reference_server_fixtures(void **state)
     static const char *const files[] = {"server-memory.tools.json", "server-filesystem.tools.json",
                                         "server-everything.tools.json"};
     static const char *const expect[] = {
-        "    create_entities(args: {\n      entities: {\n",
+        "    create_entities(args: { entities: Types.Entity[] }): Promise<{ entities: "
+        "Types.Entity[] }>;\n",
         "    read_text_file(args: {\n      path: string;\n",
         "    get_sum(args: { /** First number */ a: number; /** Second number */ b: number }): "
         "Promise<unknown>;\n"};
@@ -768,7 +772,7 @@ static void test_reference_server_fixtures(void **state)
         assert_int_equal(tools_declarations_full(nm.t, nm.n, &b), 0);
         if (strstr(b.data, expect[i]) == NULL)
             fail_msg("%s: missing\n%s\nin\n%s", files[i], expect[i], b.data);
-        assert_true(b.len < TOOLS_DECLARATIONS_BUDGET_DEFAULT);
+        assert_true(tools_declarations_tokens(b.len) < TOOLS_DECLARATIONS_BUDGET_DEFAULT);
         buf_free(&b);
         named_free(&nm);
         cJSON_Delete(list);
@@ -809,6 +813,272 @@ static void test_nasty_fixture(void **state)
     cJSON_Delete(list);
 }
 
+
+/* --- compact levels, repeated shapes, the budget -------------------------- */
+
+static char *text_at(const struct tools_decl_tool *t, size_t n, int level)
+{
+    unsigned char levels[16];
+    assert_true(n <= sizeof levels);
+    memset(levels, level, n);
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_at(t, n, levels, &b), 0);
+    return buf_steal(&b);
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_repeated_shapes_are_named_once(void **state)
+{
+    (void) state;
+    const char *item = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\","
+                       "\"description\":\"Its name\"},\"kind\":{\"enum\":[\"a\",\"b\"]},"
+                       "\"count\":{\"type\":\"number\"}},\"required\":[\"name\"]}";
+    const char *small = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+                        "\"b\":{\"type\":\"string\"}}}";
+    char in1[1024], out2[1024], in2[1024];
+    snprintf(in1, sizeof in1, "{\"properties\":{\"items\":{\"type\":\"array\",\"items\":%s},"
+             "\"p\":%s}}", item, small);
+    snprintf(out2, sizeof out2, "{\"properties\":{\"one\":%s,\"q\":%s}}", item, small);
+    /* the same shape holding a $ref: its text would mean another type elsewhere */
+    snprintf(in2, sizeof in2, "{\"properties\":{\"r\":{\"type\":\"object\",\"properties\":{"
+             "\"x\":{\"$ref\":\"#/$defs/X\"},\"y\":{\"$ref\":\"#/$defs/X\"},\"zzzzzzzzzzzzzzzz\":"
+             "{\"type\":\"string\"}}}},\"$defs\":{\"X\":{\"type\":\"string\"}}}");
+    cJSON *a_in = parse(in1), *b_out = parse(out2), *b_in = parse(in2), *c_in = parse(in2);
+    struct tools_decl_tool t[] = {{"s", "s", "a", "a", NULL, NULL, a_in, NULL},
+                                  {"s", "s", "b", "b", NULL, NULL, b_in, b_out},
+                                  {"s", "s", "c", "c", NULL, NULL, c_in, NULL}};
+    struct buf one;
+    buf_init(&one, 0);
+    for (int level = TOOLS_DECL_FULL; level <= TOOLS_DECL_SIGNATURE; level++) {
+        char *text = text_at(t, 3, level);
+        assert_int_equal(count_of(text, "  type Item = {"), 1);
+        assert_int_equal(count_of(text, "items?: Types.Item[]"), 1);
+        assert_int_equal(count_of(text, "one?: Types.Item"), 1);
+        assert_int_equal(count_of(text, "{ a?: string; b?: string }"), 2); /* too small to name */
+        assert_null(strstr(text, "type R ="));
+        free(text);
+    }
+    /* one tool's declaration (describeTool) declares the shape it names */
+    assert_int_equal(tools_declarations_tool(t, 3, 1, &one), 0);
+    if (strstr(one.data, "  type Item = { /** Its name */ name: string; kind?: \"a\" | \"b\"; "
+                         "count?: number };\n}\n") == NULL)
+        fail_msg("no Item in\n%s", one.data);
+    assert_non_null(strstr(one.data, "Promise<{ one?: Types.Item;"));
+    buf_free(&one);
+    cJSON_Delete(a_in);
+    cJSON_Delete(b_in);
+    cJSON_Delete(b_out);
+    cJSON_Delete(c_in);
+}
+
+static void test_docs_level_cuts_prose_not_signatures(void **state)
+{
+    (void) state;
+    cJSON *in = parse("{\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"The path "
+                      "of the file to read, relative to the root of the workspace. Absolute "
+                      "paths are refused.\",\"examples\":[\"a/b.txt\"],\"pattern\":\"^[^/]\"},"
+                      "\"mode\":{\"enum\":[\"text\",\"base64\"],\"default\":\"text\"},"
+                      "\"strict\":{\"type\":\"boolean\",\"default\":false}},\"required\":"
+                      "[\"path\"]}");
+    struct tools_decl_tool t = {"s", "s", "read-it", "read_it", NULL,
+                                "Reads a file and returns its contents as text or base64. Files "
+                                "over the size limit are refused. Use list first to find paths.",
+                                in, NULL, "Needs approval: a person approves each call."};
+    char *full = text_at(&t, 1, TOOLS_DECL_FULL);
+    char *docs = text_at(&t, 1, TOOLS_DECL_DOCS);
+    char *summary = text_at(&t, 1, TOOLS_DECL_SUMMARY);
+    char *sig = text_at(&t, 1, TOOLS_DECL_SIGNATURE);
+    assert_non_null(strstr(full, "Use list first to find paths."));
+    assert_non_null(strstr(full, "@example \"a/b.txt\""));
+    assert_non_null(strstr(full, "Original name: \"read-it\""));
+    assert_non_null(strstr(docs, "/** Reads a file and returns its contents as text or base64. "
+                                 "Needs approval. */\n"));
+    assert_non_null(strstr(docs, "/** The path of the file to read, relative to the... */ path: "
+                                 "string;"));
+    assert_non_null(strstr(docs, "/** @default \"text\" */ mode?: \"text\" | \"base64\";"));
+    assert_non_null(strstr(docs, "strict?: boolean")); /* @default false says nothing */
+    assert_null(strstr(docs, "@default false"));
+    assert_null(strstr(docs, "@example"));
+    assert_null(strstr(docs, "@pattern"));
+    assert_null(strstr(docs, "Original name"));
+    assert_non_null(strstr(summary, "    /** Reads a file and returns its contents as text or "
+                                    "base64. Needs approval. */\n    read_it(args: { path: string; "
+                                    "mode?: \"text\" | \"base64\"; strict?: boolean }): "
+                                    "Promise<unknown>;\n"));
+    assert_non_null(strstr(sig, "    /** Needs approval. */\n    read_it(args: { path: string; "
+                                "mode?: \"text\" | \"base64\"; strict?: boolean }): "
+                                "Promise<unknown>;\n"));
+    free(full);
+    free(docs);
+    free(summary);
+    free(sig);
+    cJSON_Delete(in);
+}
+
+/* Six tools with long docs on two servers; `rank` as given. */
+struct six {
+    cJSON *in[6];
+    struct tools_decl_tool t[6];
+};
+
+static void six_init(struct six *x, const size_t *rank)
+{
+    static const char *const names[] = {"t0", "t1", "t2", "t3", "t4", "t5"};
+    for (size_t i = 0; i < 6; i++) {
+        x->in[i] = parse("{\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"What "
+                         "to look for, in a few words or a whole sentence.\"},\"limit\":{\"type\":"
+                         "\"integer\",\"description\":\"How many results to return at most.\"}},"
+                         "\"required\":[\"query\"]}");
+        x->t[i] = (struct tools_decl_tool){i < 3 ? "first" : "second", i < 3 ? "first" : "second",
+                                           names[i], names[i], NULL,
+                                           "Searches the index for matching documents. It ranks "
+                                           "them by relevance and recency, and returns their "
+                                           "titles and links.",
+                                           x->in[i], NULL, NULL, rank ? rank[i] : i};
+    }
+}
+
+static void six_free(struct six *x)
+{
+    for (size_t i = 0; i < 6; i++)
+        cJSON_Delete(x->in[i]);
+}
+
+/* The reducer's promises at one budget; returns the report's levels. */
+static void check_budget(struct six *x, size_t budget, unsigned char *levels_out)
+{
+    struct buf b, again;
+    buf_init(&b, 0);
+    buf_init(&again, 0);
+    struct tools_decl_report r;
+    int reduced = tools_declarations_budgeted(x->t, 6, budget, &b, &r);
+    assert_true(reduced >= 0);
+    assert_int_equal(r.bytes, b.len);
+    assert_int_equal(r.tokens, tools_declarations_tokens(b.len));
+    assert_int_equal(r.budget, budget);
+    int min = TOOLS_DECL_LEVELS, max = 0, counted = 0;
+    size_t sum = 0;
+    for (size_t i = 0; i < 6; i++) {
+        min = r.levels[i] < min ? r.levels[i] : min;
+        max = r.levels[i] > max ? r.levels[i] : max;
+        counted += r.levels[i] > TOOLS_DECL_DOCS;
+        assert_true(r.levels[i] >= TOOLS_DECL_DOCS);
+    }
+    for (int l = 0; l < TOOLS_DECL_LEVELS; l++)
+        sum += r.per_level[l];
+    assert_int_equal(sum, 6);
+    assert_int_equal(reduced, counted);
+    assert_true(max - min <= 1); /* no tool falls two levels below another */
+    if (min < TOOLS_DECL_NAME)
+        assert_true(r.tokens <= budget); /* it fits unless names alone do not */
+    /* the text is the one tools_declarations_at writes at those levels */
+    assert_int_equal(tools_declarations_at(x->t, 6, r.levels, &again), 0);
+    assert_string_equal(again.data, b.data);
+    memcpy(levels_out, r.levels, 6);
+    free(r.levels);
+    buf_free(&b);
+    buf_free(&again);
+}
+
+static void test_budget_reduces_tool_by_tool(void **state)
+{
+    (void) state;
+    struct six x;
+    six_init(&x, NULL);
+    unsigned char levels[6];
+    check_budget(&x, 100000, levels);
+    for (size_t i = 0; i < 6; i++)
+        assert_int_equal(levels[i], TOOLS_DECL_DOCS);
+    int seen_partial = 0;
+    for (size_t budget = 1400; budget > 0; budget -= 20) {
+        check_budget(&x, budget, levels);
+        /* lower priority (higher rank) never keeps more than higher priority */
+        for (size_t i = 1; i < 6; i++)
+            assert_true(levels[i] >= levels[i - 1]);
+        seen_partial |= levels[0] != levels[5];
+    }
+    assert_true(seen_partial); /* some budgets split the tools between two levels */
+    check_budget(&x, 0, levels);
+    for (size_t i = 0; i < 6; i++)
+        assert_int_equal(levels[i], TOOLS_DECL_NAME);
+    six_free(&x);
+}
+
+static void test_budget_keeps_preferred_tools_longest(void **state)
+{
+    (void) state;
+    const size_t rank[6] = {5, 5, 5, 5, 5, 0}; /* t5 preferred, the rest tie: output order */
+    struct six x;
+    six_init(&x, rank);
+    unsigned char levels[6];
+    for (size_t budget = 1400; budget > 0; budget -= 20) {
+        check_budget(&x, budget, levels);
+        for (size_t i = 0; i < 5; i++) {
+            assert_true(levels[5] <= levels[i]);
+            if (i > 0)
+                assert_true(levels[i] >= levels[i - 1]);
+        }
+    }
+    six_free(&x);
+}
+
+static void test_budget_names_only_and_stability(void **state)
+{
+    (void) state;
+    struct six x;
+    six_init(&x, NULL);
+    x.t[2].policy_note = "Needs approval: a person approves each call.";
+    struct buf b, rev;
+    buf_init(&b, 0);
+    buf_init(&rev, 0);
+    assert_int_equal(tools_declarations_budgeted(x.t, 6, 0, &b, NULL), 6);
+    assert_non_null(strstr(b.data, "\ntype AnyTool = (args?: object) => Promise<unknown>;\n"));
+    assert_non_null(strstr(b.data, "\n    t0: AnyTool;\n"));
+    assert_non_null(strstr(b.data, "\n    /** Needs approval. */\n    t2: AnyTool;\n"));
+    assert_null(strstr(b.data, "limit?:"));
+    /* the same tools in another order give the same bytes, at every budget */
+    struct tools_decl_tool r[6];
+    for (size_t budget = 0; budget < 1400; budget += 70) {
+        for (size_t i = 0; i < 6; i++)
+            r[i] = x.t[5 - i];
+        buf_reset(&b);
+        buf_reset(&rev);
+        assert_true(tools_declarations_budgeted(x.t, 6, budget, &b, NULL) >= 0);
+        assert_true(tools_declarations_budgeted(r, 6, budget, &rev, NULL) >= 0);
+        assert_string_equal(b.data, rev.data);
+    }
+    /* a limited output is left as it was */
+    struct buf small;
+    buf_init(&small, 16);
+    buf_append_str(&small, "keep");
+    struct tools_decl_report rep;
+    assert_int_equal(tools_declarations_budgeted(x.t, 6, 100000, &small, &rep), -ENOSPC);
+    assert_null(rep.levels);
+    assert_string_equal(small.data, "keep");
+    buf_free(&small);
+    buf_free(&b);
+    buf_free(&rev);
+    six_free(&x);
+}
+
+static void test_token_estimate(void **state)
+{
+    (void) state;
+    assert_int_equal(tools_declarations_tokens(0), 0);
+    assert_int_equal(tools_declarations_tokens(1), 1);
+    assert_int_equal(tools_declarations_tokens(4), 1);
+    assert_int_equal(tools_declarations_tokens(5), 2);
+    assert_string_equal(tools_declarations_level_name(TOOLS_DECL_SUMMARY), "summary");
+}
+
 int main(void)
 {
     alloc_install_cjson_hooks();
@@ -830,6 +1100,12 @@ int main(void)
         cmocka_unit_test(test_recursive_ref),
         cmocka_unit_test(test_mutual_recursion),
         cmocka_unit_test(test_unguarded_cycles_become_unknown),
+        cmocka_unit_test(test_repeated_shapes_are_named_once),
+        cmocka_unit_test(test_docs_level_cuts_prose_not_signatures),
+        cmocka_unit_test(test_budget_reduces_tool_by_tool),
+        cmocka_unit_test(test_budget_keeps_preferred_tools_longest),
+        cmocka_unit_test(test_budget_names_only_and_stability),
+        cmocka_unit_test(test_token_estimate),
         cmocka_unit_test(test_alias_names),
         cmocka_unit_test(test_full_is_sorted_and_deterministic),
         cmocka_unit_test(test_runtime_declares_the_globals),

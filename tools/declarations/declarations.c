@@ -16,67 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char runtime_text[] =
-    "/** Thrown when a tool returns isError: true; message is the tool's error text, tool is "
-    "\"server.tool\". */\n"
-    "declare class ToolError extends Error { tool: string; result: unknown }\n"
-    "/** Thrown before a call is sent when args do not match the tool's inputSchema; message "
-    "lists every violation. */\n"
-    "declare class ToolArgumentError extends Error { tool: string; violations: Array<{ path: string; keyword: string; message: string }> }\n"
-    "/** Thrown, before anything is sent, when the policy denies the tool or this execution was "
-    "not granted it; retrying does not help. */\n"
-    "declare class ToolPolicyError extends ToolError { decision: \"deny\" | \"not_granted\" }\n"
-    "/** Thrown when a call that needs approval was not approved (declined, cancelled, timed out, "
-    "or nobody can be asked); reason says which. */\n"
-    "declare class ToolApprovalError extends ToolError { reason: string }\n"
-    "/** Calls a tool by \"server.tool\", original or sanitised names (the server ends at the "
-    "first dot). */\n"
-    "declare function callTool(name: string, args?: object): Promise<unknown>;\n"
-    "/** Tools whose name or description matches the query, best first; name is "
-    "\"server.tool\". */\n"
-    "declare function searchTools(query: string): Promise<Array<{ name: string; summary: string "
-    "}>>;\n"
-    "/** The TypeScript declaration of one tool, by \"server.tool\". */\n"
-    "declare function describeTool(name: string): Promise<string>;\n"
-    "declare function sleep(ms: number): Promise<void>;\n"
-    "declare function setTimeout(callback: (...args: any[]) => void, ms?: number, ...args: "
-    "any[]): number;\n"
-    "declare function clearTimeout(id?: number): void;\n"
-    "declare const console: { log(...data: unknown[]): void; info(...data: unknown[]): void; "
-    "warn(...data: unknown[]): void; error(...data: unknown[]): void; debug(...data: "
-    "unknown[]): void };\n";
-
-/* Binary data and content (sandbox/prelude/55_content.js). */
-static const char content_text[] =
-    "declare namespace Content {\n"
-    "  /** MCP content blocks, as tools return them and content.* makes them; data and blob are "
-    "base64. */\n"
-    "  type Text = { type: \"text\"; text: string };\n"
-    "  type Image = { type: \"image\"; data: string; mimeType: string };\n"
-    "  type Audio = { type: \"audio\"; data: string; mimeType: string };\n"
-    "  type Resource = { type: \"resource\"; resource: { uri: string; mimeType?: string; text?: "
-    "string; blob?: string } };\n"
-    "  type ResourceLink = { type: \"resource_link\"; uri: string; name: string; mimeType?: "
-    "string; size?: number; description?: string };\n"
-    "  type Block = Text | Image | Audio | Resource | ResourceLink;\n"
-    "}\n"
-    "/** Return one of these (or an array of them) and the client gets real content blocks "
-    "(images it can show) instead of JSON text. */\n"
-    "declare const content: {\n"
-    "  text(text: string): Content.Text;\n"
-    "  image(data: string | Uint8Array, mimeType: string): Content.Image;\n"
-    "  audio(data: string | Uint8Array, mimeType: string): Content.Audio;\n"
-    "  resource(r: { uri: string; mimeType?: string; text?: string; blob?: string | Uint8Array "
-    "}): Content.Resource;\n"
-    "  /** Keeps value on the server for a while as a resource the client can read "
-    "(resources/read); resolves to a link to it. */\n"
-    "  stash(value: unknown): Promise<Content.ResourceLink>;\n"
-    "};\n"
-    "/** base64 to a binary string (one character per byte) and back. Bytes: "
-    "Uint8Array.fromBase64(base64) and bytes.toBase64(). */\n"
-    "declare function atob(data: string): string;\n"
-    "declare function btoa(data: string): string;\n";
-
 static const char *str(const char *s)
 {
     return s ? s : "";
@@ -96,9 +35,47 @@ static void member_access(struct buf *out, const char *name)
     }
 }
 
-static void tool_doc(struct buf *text, const struct tools_decl_tool *t)
+/* Tool descriptions up to this many bytes stay whole at TOOLS_DECL_DOCS. */
+#define TOOL_DOC_KEEP 120
+/* The one-line approval mark of the reduced levels (the preamble's
+ * ToolApprovalError names it). */
+static const char approval_mark[] = "Needs approval.";
+
+struct emitter {
+    struct tools__decl_set *set;
+    const unsigned char *levels; /* per tool index; NULL: every tool FULL */
+    const struct tools__decl_filter *f;
+    int any_name; /* a tool was written by name only */
+};
+
+static int level_of(const struct emitter *em, size_t i)
 {
-    const char *d = t->description && t->description[0] ? t->description : t->title;
+    return em->levels ? em->levels[i] : TOOLS_DECL_FULL;
+}
+
+/* The clean text on one line (newlines as spaces, runs of spaces as one). */
+static void one_line(struct buf *out, const char *s)
+{
+    struct buf c;
+    buf_init(&c, 0);
+    tools__decl_doc_clean(&c, s);
+    int space = 0;
+    for (size_t i = 0; i < c.len; i++) {
+        char ch = c.data[i] == '\n' ? ' ' : c.data[i];
+        if (ch == ' ') {
+            space = 1;
+            continue;
+        }
+        if (space && out->len)
+            buf_append_char(out, ' ');
+        space = 0;
+        buf_append_char(out, ch);
+    }
+    buf_free(&c);
+}
+
+static void full_tool_doc(struct buf *text, const struct tools_decl_tool *t, const char *d)
+{
     tools__decl_doc_clean(text, d);
     if (t->policy_note) {
         if (text->len)
@@ -122,30 +99,70 @@ static void tool_doc(struct buf *text, const struct tools_decl_tool *t)
     buf_free(&raw);
 }
 
-static void emit_tool(struct buf *out, struct tools__decl_set *set, size_t i)
+/* The tool's doc at `level`: everything (FULL); a short description whole or
+ * the first sentence of a long one (DOCS); the first sentence (SUMMARY);
+ * nothing (below). The approval mark stays at every level. */
+static void tool_doc(struct buf *text, const struct tools_decl_tool *t, int level)
 {
+    const char *d = t->description && t->description[0] ? t->description : t->title;
+    if (level == TOOLS_DECL_FULL) {
+        full_tool_doc(text, t, d);
+        return;
+    }
+    if (level == TOOLS_DECL_DOCS) {
+        one_line(text, d);
+        if (text->len > TOOL_DOC_KEEP) {
+            char *first = tools_declarations_summary(t->description, t->title, TOOL_DOC_KEEP);
+            buf_reset(text);
+            buf_append_str(text, first);
+            free(first);
+        }
+    } else if (level == TOOLS_DECL_SUMMARY) {
+        char *first = tools_declarations_summary(t->description, t->title, 0);
+        buf_append_str(text, first);
+        free(first);
+    }
+    if (t->policy_note) {
+        if (text->len && strchr(".!?", text->data[text->len - 1]) == NULL)
+            buf_append_char(text, '.');
+        if (text->len)
+            buf_append_char(text, ' ');
+        buf_append_str(text, approval_mark);
+    }
+}
+
+static void emit_tool(struct buf *out, struct emitter *em, size_t i)
+{
+    struct tools__decl_set *set = em->set;
     const struct tools_decl_tool *t = &set->tools[i];
+    int level = level_of(em, i);
+    struct tools__decl_ctx cx = {level, &set->shapes, NULL};
     struct buf doc;
     buf_init(&doc, 0);
-    tool_doc(&doc, t);
+    tool_doc(&doc, t, level);
     tools__decl_indent(out, 2);
     tools__decl_doc_emit(out, doc.data, 2, 0);
+    buf_free(&doc);
     tools__decl_key(out, str(t->id));
+    if (level == TOOLS_DECL_NAME) {
+        buf_append_str(out, ": AnyTool;\n");
+        em->any_name = 1;
+        return;
+    }
     buf_append_str(out, tools__decl_args_optional(&set->in[i]) ? "(args?: " : "(args: ");
-    tools__decl_root(&set->in[i], 2, out);
+    tools__decl_root(&set->in[i], &cx, 2, out);
     buf_append_str(out, "): Promise<");
     if (set->has_out[i])
-        tools__decl_root(&set->out[i], 2, out);
+        tools__decl_root(&set->out[i], &cx, 2, out);
     else
         buf_append_str(out, "unknown");
     buf_append_str(out, ">;\n");
-    buf_free(&doc);
 }
 
-static void emit_server_head(struct buf *out, const struct tools_decl_tool *t)
+static void emit_server_head(struct buf *out, const struct tools_decl_tool *t, int full)
 {
     tools__decl_indent(out, 1);
-    if (strcmp(str(t->server), str(t->server_id)) != 0) {
+    if (full && strcmp(str(t->server), str(t->server_id)) != 0) {
         struct buf raw, doc;
         buf_init(&raw, 0);
         buf_init(&doc, 0);
@@ -163,65 +180,150 @@ static void emit_server_head(struct buf *out, const struct tools_decl_tool *t)
     buf_append_str(out, ": {\n");
 }
 
-static void emit_tools_object(struct buf *out, struct tools__decl_set *set,
-                              const struct tools__decl_filter *f)
+static void emit_tools_object(struct buf *out, struct emitter *em)
 {
+    struct tools__decl_set *set = em->set;
     buf_append_str(out, "declare const tools: {\n");
     const char *open = NULL; /* server_id of the open server block */
     for (size_t k = 0; k < set->n; k++) {
         size_t i = set->order[k];
-        if (!tools__decl_selected(set, f, i))
+        if (!tools__decl_selected(set, em->f, i))
             continue;
         const struct tools_decl_tool *t = &set->tools[i];
         if (open == NULL || strcmp(open, str(t->server_id)) != 0) {
             if (open)
                 buf_append_str(out, "  };\n");
-            emit_server_head(out, t);
+            emit_server_head(out, t, level_of(em, i) == TOOLS_DECL_FULL);
             open = str(t->server_id);
         }
-        emit_tool(out, set, i);
+        emit_tool(out, em, i);
     }
     if (open)
         buf_append_str(out, "  };\n");
     buf_append_str(out, "};\n");
 }
 
-static void emit_alias(struct buf *out, struct tools__decl_doc *d, size_t j)
-{
-    struct buf doc;
-    buf_init(&doc, 0);
-    tools__decl_doc_of_schema(&doc, d->t[j].node);
-    tools__decl_indent(out, 1);
-    tools__decl_doc_emit(out, doc.data, 1, 0);
-    buf_printf(out, "type %s = ", d->t[j].alias);
-    tools__decl_alias_body(d, j, 1, out);
-    buf_append_str(out, ";\n");
-    buf_free(&doc);
-}
+/* --- the aliases a text names ---------------------------------------------------------- */
 
-static void emit_aliases_of(struct buf *out, struct tools__decl_doc *d, int *opened)
+static void reset_doc(struct tools__decl_doc *d)
 {
     for (size_t j = 0; j < d->n; j++) {
-        if (!d->t[j].aliased || d->t[j].alias == NULL)
-            continue;
-        if (!*opened)
-            buf_append_str(out, "declare namespace " TOOLS__DECL_NAMESPACE " {\n");
-        *opened = 1;
-        emit_alias(out, d, j);
+        d->t[j].want = d->t[j].have = 0;
+        free(d->t[j].body);
+        d->t[j].body = NULL;
     }
 }
 
-static void emit_aliases(struct buf *out, struct tools__decl_set *set,
-                         const struct tools__decl_filter *f)
+static void reset_uses(struct tools__decl_set *set)
+{
+    for (size_t k = 0; k < set->n; k++) {
+        size_t i = set->order[k];
+        reset_doc(&set->in[i]);
+        if (set->has_out[i])
+            reset_doc(&set->out[i]);
+    }
+    for (size_t j = 0; j < set->shapes.n; j++) {
+        struct tools__decl_shape *sh = &set->shapes.v[j];
+        sh->want = sh->have = 0;
+        free(sh->body);
+        sh->body = NULL;
+    }
+}
+
+/* Renders the body of every alias named so far at the most detailed level
+ * that names it; returns 1 when it rendered any (and so may have named
+ * more). */
+static int render_doc_aliases(struct tools__decl_set *set, struct tools__decl_doc *d)
+{
+    int changed = 0;
+    for (size_t j = 0; j < d->n; j++) {
+        struct tools__decl_target *t = &d->t[j];
+        if (!t->aliased || t->alias == NULL || t->want == 0 || t->want == t->have)
+            continue;
+        struct tools__decl_ctx cx = {t->want - 1, &set->shapes, NULL};
+        struct buf b;
+        buf_init(&b, 0);
+        t->have = t->want;
+        tools__decl_alias_body(d, j, &cx, 1, &b);
+        free(t->body);
+        t->body = buf_steal(&b);
+        changed = 1;
+    }
+    return changed;
+}
+
+static int render_shapes(struct tools__decl_set *set)
+{
+    int changed = 0;
+    for (size_t j = 0; j < set->shapes.n; j++) {
+        struct tools__decl_shape *sh = &set->shapes.v[j];
+        if (sh->want == 0 || sh->want == sh->have)
+            continue;
+        struct tools__decl_ctx cx = {sh->want - 1, &set->shapes, sh->node};
+        struct buf b;
+        buf_init(&b, 0);
+        sh->have = sh->want;
+        tools__decl_node_body(sh->doc, sh->node, &cx, 1, &b);
+        free(sh->body);
+        sh->body = buf_steal(&b);
+        changed = 1;
+    }
+    return changed;
+}
+
+static void render_aliases(struct tools__decl_set *set)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t k = 0; k < set->n; k++) {
+            size_t i = set->order[k];
+            changed |= render_doc_aliases(set, &set->in[i]);
+            if (set->has_out[i])
+                changed |= render_doc_aliases(set, &set->out[i]);
+        }
+        changed |= render_shapes(set);
+    }
+}
+
+static void open_namespace(struct buf *out, int *opened)
+{
+    if (!*opened)
+        buf_append_str(out, "declare namespace " TOOLS__DECL_NAMESPACE " {\n");
+    *opened = 1;
+}
+
+static void emit_doc_aliases(struct buf *out, struct tools__decl_doc *d, int *opened)
+{
+    for (size_t j = 0; j < d->n; j++) {
+        const struct tools__decl_target *t = &d->t[j];
+        if (t->body == NULL)
+            continue;
+        open_namespace(out, opened);
+        struct buf doc;
+        buf_init(&doc, 0);
+        tools__decl_doc_of_schema_at(&doc, t->node, t->have - 1);
+        tools__decl_indent(out, 1);
+        tools__decl_doc_emit(out, doc.data, 1, 0);
+        buf_printf(out, "type %s = %s;\n", t->alias, t->body);
+        buf_free(&doc);
+    }
+}
+
+static void emit_aliases(struct buf *out, struct tools__decl_set *set)
 {
     int opened = 0;
     for (size_t k = 0; k < set->n; k++) {
         size_t i = set->order[k];
-        if (!tools__decl_selected(set, f, i))
-            continue;
-        emit_aliases_of(out, &set->in[i], &opened);
+        emit_doc_aliases(out, &set->in[i], &opened);
         if (set->has_out[i])
-            emit_aliases_of(out, &set->out[i], &opened);
+            emit_doc_aliases(out, &set->out[i], &opened);
+    }
+    for (size_t j = 0; j < set->shapes.n; j++) {
+        const struct tools__decl_shape *sh = &set->shapes.v[j];
+        if (sh->body == NULL)
+            continue;
+        open_namespace(out, &opened);
+        buf_printf(out, "  type %s = %s;\n", sh->name, sh->body);
     }
     if (opened)
         buf_append_str(out, "}\n");
@@ -235,31 +337,63 @@ static int deliver(struct buf *out, struct buf *tmp)
     return rc;
 }
 
+static const char any_tool_text[] =
+    "/** Declared by name only: describeTool(\"server.tool\") gives its arguments. */\n"
+    "type AnyTool = (args?: object) => Promise<unknown>;\n";
+
+void tools__decl_emit(struct buf *out, struct tools__decl_set *set,
+                      const struct tools__decl_filter *f, const unsigned char *levels)
+{
+    struct emitter em = {set, levels, f, 0};
+    struct buf body;
+    buf_init(&body, 0);
+    reset_uses(set);
+    emit_tools_object(&body, &em);
+    render_aliases(set);
+    emit_aliases(out, set);
+    if (em.any_name)
+        buf_append_str(out, any_tool_text);
+    buf_append(out, body.len ? body.data : "", body.len);
+    buf_free(&body);
+}
+
+size_t tools__decl_tool_bytes(struct tools__decl_set *set, size_t i, int level)
+{
+    unsigned char *levels = xcalloc(set->count ? set->count : 1, 1);
+    levels[i] = (unsigned char) level;
+    struct tools__decl_filter all = {NULL, NULL};
+    struct emitter em = {set, levels, &all, 0};
+    struct buf b;
+    buf_init(&b, 0);
+    emit_tool(&b, &em, i);
+    size_t n = b.len;
+    buf_free(&b);
+    free(levels);
+    return n;
+}
+
 static void emit_declarations(struct buf *tmp, const struct tools_decl_tool *tools, size_t count,
-                              const struct tools__decl_filter *f)
+                              const struct tools__decl_filter *f, const unsigned char *levels)
 {
     struct tools__decl_set set;
     tools__decl_set_build(&set, tools, count);
-    emit_aliases(tmp, &set, f);
-    emit_tools_object(tmp, &set, f);
+    tools__decl_emit(tmp, &set, f, levels);
     tools__decl_set_free(&set);
 }
 
-int tools_declarations_runtime(struct buf *out)
+int tools_declarations_full(const struct tools_decl_tool *tools, size_t count, struct buf *out)
 {
-    if (buf_append(out, runtime_text, sizeof runtime_text - 1) < 0 ||
-        buf_append(out, content_text, sizeof content_text - 1) < 0)
-        return -ENOSPC;
-    return 0;
+    return tools_declarations_at(tools, count, NULL, out);
 }
 
-int tools_declarations_full(const struct tools_decl_tool *tools, size_t count, struct buf *out)
+int tools_declarations_at(const struct tools_decl_tool *tools, size_t count,
+                          const unsigned char *levels, struct buf *out)
 {
     struct buf tmp;
     buf_init(&tmp, 0);
     tools_declarations_runtime(&tmp);
     struct tools__decl_filter all = {NULL, NULL};
-    emit_declarations(&tmp, tools, count, &all);
+    emit_declarations(&tmp, tools, count, &all, levels);
     return deliver(out, &tmp);
 }
 
@@ -274,7 +408,7 @@ int tools_declarations_server(const struct tools_decl_tool *tools, size_t count,
     struct buf tmp;
     buf_init(&tmp, 0);
     struct tools__decl_filter f = {str(server_id), NULL};
-    emit_declarations(&tmp, tools, count, &f);
+    emit_declarations(&tmp, tools, count, &f, NULL);
     return deliver(out, &tmp);
 }
 
@@ -286,7 +420,7 @@ int tools_declarations_tool(const struct tools_decl_tool *tools, size_t count, s
     struct buf tmp;
     buf_init(&tmp, 0);
     struct tools__decl_filter f = {str(tools[index].server_id), str(tools[index].id)};
-    emit_declarations(&tmp, tools, count, &f);
+    emit_declarations(&tmp, tools, count, &f, NULL);
     return deliver(out, &tmp);
 }
 
@@ -296,7 +430,7 @@ int tools_declarations_for_budget(const struct tools_decl_tool *tools, size_t co
     struct buf full;
     buf_init(&full, 0);
     tools_declarations_full(tools, count, &full);
-    if (full.len <= (budget ? budget : TOOLS_DECLARATIONS_BUDGET_DEFAULT))
+    if (full.len <= (budget ? budget : 32 * 1024))
         return deliver(out, &full);
     buf_free(&full);
     int rc = tools_declarations_index(tools, count, out);

@@ -12,8 +12,10 @@
 
 struct buf;
 
-/* Full declarations past this many bytes: the caller should send the index. */
-#define TOOLS_DECLARATIONS_BUDGET_DEFAULT (32 * 1024)
+/* Tokens of declarations the description may cost (tools_declarations_budgeted
+ * when budget is 0 it means nothing fits but names; this is the default the
+ * config applies). Tokens are estimated by tools_declarations_tokens. */
+#define TOOLS_DECLARATIONS_BUDGET_DEFAULT 12000
 /* Bytes of a summary (first sentence of the description), "..." included. */
 #define TOOLS_DECLARATIONS_SUMMARY_MAX 100
 
@@ -31,6 +33,30 @@ struct tools_decl_tool {
     const cJSON *input_schema;  /* NULL means any object */
     const cJSON *output_schema; /* optional: NULL types the result unknown */
     const char *policy_note;    /* optional JSDoc line (the tool needs approval), or NULL */
+    size_t rank;                /* budget priority: lower keeps its detail longer (ties: output order) */
+};
+
+/* How much of one tool a text shows. The description starts every tool at
+ * DOCS and reduces them one step at a time, lowest priority first, until the
+ * text fits its budget; FULL is the whole text (types --full, describeTool,
+ * the resources). */
+enum tools_decl_level {
+    TOOLS_DECL_FULL,      /* every word of the descriptions and schema docs */
+    TOOLS_DECL_DOCS,      /* first sentence of a long description, argument docs cut to a
+                             few words, no examples or long tags */
+    TOOLS_DECL_SUMMARY,   /* the signature and the first sentence of the description */
+    TOOLS_DECL_SIGNATURE, /* argument names, types, required/optional, enums; the result type */
+    TOOLS_DECL_NAME,      /* the name alone, loosely typed (describeTool gives the rest) */
+};
+#define TOOLS_DECL_LEVELS 5
+
+/* What tools_declarations_budgeted wrote: its size and each tool's level. */
+struct tools_decl_report {
+    size_t bytes, tokens; /* of the text written (tokens: tools_declarations_tokens) */
+    size_t budget;        /* tokens it had to fit */
+    size_t per_level[TOOLS_DECL_LEVELS]; /* tools at each level */
+    unsigned char *levels; /* malloc'd, one enum tools_decl_level per tool index; the
+                              caller frees it (tools whose id repeats: TOOLS_DECL_NAME) */
 };
 
 /* All functions below append to `out` and return 0, or -ENOSPC when `out`'s
@@ -67,10 +93,33 @@ int tools_declarations_tool(const struct tools_decl_tool *tools, size_t count, s
  * "// <server_id>.<id> - <summary>", sorted like the full text. Valid TS. */
 int tools_declarations_index(const struct tools_decl_tool *tools, size_t count, struct buf *out);
 
-/* The full text when it is at most `budget` bytes (0 = the default budget),
- * else the index. Returns 0 (full), 1 (index), or -ENOSPC as above. */
+/* The full text when it is at most `budget` bytes (0 = 32 KiB), else the
+ * index. Returns 0 (full), 1 (index), or -ENOSPC as above. */
 int tools_declarations_for_budget(const struct tools_decl_tool *tools, size_t count, size_t budget,
                                   struct buf *out);
+
+/* What the model reads: the runtime globals and every tool at the most
+ * detail that lets the whole text fit `budget` tokens. Every tool starts at
+ * TOOLS_DECL_DOCS; while the text is over budget, tools are reduced one level
+ * at a time in reverse priority order (highest rank first, then last in
+ * output order first): all of them to SUMMARY before any goes to SIGNATURE,
+ * all to SIGNATURE before any goes to NAME. When even names alone do not
+ * fit, names alone are written. `report` (may be NULL) gets the sizes and
+ * levels. Returns the number of tools reduced below DOCS, or -ENOSPC. */
+int tools_declarations_budgeted(const struct tools_decl_tool *tools, size_t count, size_t budget,
+                                struct buf *out, struct tools_decl_report *report);
+
+/* The same text with the levels given (one per tool index; NULL: all FULL,
+ * which is tools_declarations_full). */
+int tools_declarations_at(const struct tools_decl_tool *tools, size_t count,
+                          const unsigned char *levels, struct buf *out);
+
+/* The token estimate every budget uses: one token per 4 bytes of UTF-8,
+ * rounded up (docs/config.md gives its measured error against o200k_base). */
+size_t tools_declarations_tokens(size_t bytes);
+
+/* The name of a level as check and the log print it ("docs", "summary", ...). */
+const char *tools_declarations_level_name(enum tools_decl_level level);
 
 /* One-line summary: the first sentence of `description` (or `title` when the
  * description is NULL or blank), whitespace collapsed, cut at a word

@@ -5,6 +5,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
+#include "tools/declarations/declarations.h"
 #include "tools/names.h"
 #include "common/json.h"
 
@@ -126,6 +127,58 @@ static void schema_tags(struct buf *tags, const cJSON *s)
         json_tag(tags, "example", v->child, 60);
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "deprecated")))
         buf_append_str(tags, " @deprecated");
+}
+
+/* The compact tags: short defaults, formats, bounds, deprecation. */
+/* false, null, "", [] and {}: what leaving an optional argument out means
+ * anyway. */
+static int is_empty_default(const cJSON *v)
+{
+    return cJSON_IsFalse(v) || cJSON_IsNull(v) ||
+           (cJSON_IsString(v) && v->valuestring[0] == '\0') ||
+           ((cJSON_IsArray(v) || cJSON_IsObject(v)) && v->child == NULL);
+}
+
+static void compact_tags(struct buf *tags, const cJSON *s)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, "default");
+    if (v && !is_empty_default(v))
+        json_tag(tags, "default", v, 24);
+    v = cJSON_GetObjectItemCaseSensitive(s, "format");
+    if (cJSON_IsString(v) && strlen(v->valuestring) <= 20)
+        buf_printf(tags, " @format %s", v->valuestring);
+    static const char *const keys[] = {"minimum", "maximum"};
+    for (size_t i = 0; i < 2; i++) {
+        v = cJSON_GetObjectItemCaseSensitive(s, keys[i]);
+        /* +-(2^53 - 1), what zod writes for .int(): no bound worth reading */
+        if (cJSON_IsNumber(v) && v->valuedouble > -9007199254740991.0 &&
+            v->valuedouble < 9007199254740991.0)
+            json_tag(tags, keys[i], v, 16);
+    }
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "deprecated")))
+        buf_append_str(tags, " @deprecated");
+}
+
+void tools__decl_doc_of_schema_at(struct buf *text, const cJSON *s, int level)
+{
+    if (level == TOOLS_DECL_FULL) {
+        tools__decl_doc_of_schema(text, s);
+        return;
+    }
+    if (level != TOOLS_DECL_DOCS || !cJSON_IsObject(s))
+        return;
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(s, "description");
+    if (!cJSON_IsString(d) || d->valuestring[0] == '\0')
+        d = cJSON_GetObjectItemCaseSensitive(s, "title");
+    char *few = tools_declarations_summary(cJSON_IsString(d) ? d->valuestring : NULL, NULL,
+                                           TOOLS__DECL_ARG_DOC_MAX);
+    struct buf raw;
+    buf_init(&raw, 0);
+    buf_append_str(&raw, few);
+    free(few);
+    compact_tags(&raw, s);
+    tools__decl_doc_clean(text, raw.len ? raw.data : NULL);
+    buf_free(&raw);
 }
 
 void tools__decl_doc_of_schema(struct buf *text, const cJSON *s)

@@ -22,6 +22,16 @@ void tools__decl_doc_clean(struct buf *out, const char *s);
  * (defaults longer than 60 bytes are left out). Nothing for non-objects. */
 void tools__decl_doc_of_schema(struct buf *text, const cJSON *s);
 
+/* Bytes of an argument's doc at TOOLS_DECL_DOCS, "..." included. */
+#define TOOLS__DECL_ARG_DOC_MAX 50
+
+/* The documentation of schema `s` for a tool shown at `level` (enum
+ * tools_decl_level): all of it at FULL (tools__decl_doc_of_schema); at DOCS
+ * the first sentence cut to TOOLS__DECL_ARG_DOC_MAX bytes with the short
+ * tags (@default unless false, null or empty, @format, @minimum, @maximum
+ * unless +-(2^53 - 1), @deprecated); nothing below. */
+void tools__decl_doc_of_schema_at(struct buf *text, const cJSON *s, int level);
+
 /* Appends `text` as a JSDoc comment, escaping every "*" "/" pair, for a
  * member about to be written. One line of text: "/" "** text *" "/" then a
  * space (`inline_ok`) or a newline and `indent`. Several lines: a block at

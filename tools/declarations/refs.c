@@ -25,6 +25,7 @@ void tools__decl_doc_free(struct tools__decl_doc *d)
     for (size_t i = 0; i < d->n; i++) {
         free(d->t[i].hint);
         free(d->t[i].alias);
+        free(d->t[i].body);
         free(d->t[i].edges);
     }
     free(d->t);

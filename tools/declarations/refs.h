@@ -24,6 +24,9 @@ struct tools__decl_target {
     char *alias;       /* the type alias name once assigned, else NULL */
     unsigned refs;     /* ref sites, counted over every walked body */
     unsigned char walked, aliased, poisoned, rendering;
+    unsigned char want; /* 0, or 1 + the most detailed level of a text naming the alias */
+    unsigned char have; /* 0, or 1 + the level `body` was rendered at */
+    char *body;         /* the alias's rendered definition (one output's), or NULL */
     struct tools__decl_edge *edges;
     size_t nedges, capedges;
 };

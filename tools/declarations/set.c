@@ -78,8 +78,7 @@ static int name_taken(const struct tools__decl_set *set, const char *name)
     return tools__decl_map_find(&set->taken, NULL, name) != NULL;
 }
 
-/* A fresh alias name from a hint; the set keeps its own copy. */
-static char *alias_name(struct tools__decl_set *set, const char *hint)
+char *tools__decl_set_alias_name(struct tools__decl_set *set, const char *hint)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -114,7 +113,7 @@ static void name_aliases(struct tools__decl_set *set, struct tools__decl_doc *d)
 {
     for (size_t j = 0; j < d->n; j++)
         if (d->t[j].aliased)
-            d->t[j].alias = alias_name(set, d->t[j].hint);
+            d->t[j].alias = tools__decl_set_alias_name(set, d->t[j].hint);
 }
 
 void tools__decl_set_build(struct tools__decl_set *set, const struct tools_decl_tool *tools,
@@ -140,6 +139,7 @@ void tools__decl_set_build(struct tools__decl_set *set, const struct tools_decl_
             name_aliases(set, &set->out[i]);
         }
     }
+    tools__decl_shapes_find(set, &set->shapes);
 }
 
 void tools__decl_set_free(struct tools__decl_set *set)
@@ -150,6 +150,7 @@ void tools__decl_set_free(struct tools__decl_set *set)
         if (set->has_out[i])
             tools__decl_doc_free(&set->out[i]);
     }
+    tools__decl_shapes_free(&set->shapes);
     tools__decl_map_free(&set->taken);
     for (size_t i = 0; i < set->nnames; i++)
         free(set->names[i]);

@@ -9,7 +9,9 @@
 #include <stddef.h>
 
 #include "tools/declarations/map.h"
+#include "tools/declarations/shapes.h"
 
+struct buf;
 struct tools_decl_tool;
 struct tools__decl_doc;
 
@@ -25,6 +27,7 @@ struct tools__decl_set {
     char **names;      /* alias names handed out */
     size_t nnames;
     struct tools__decl_map taken; /* the same names, for lookups */
+    struct tools__decl_shapes shapes; /* repeated shapes, named after the $ref aliases */
 };
 
 /* Which tools an output covers: all, one server, or one tool. */
@@ -42,6 +45,20 @@ size_t *tools__decl_order(const struct tools_decl_tool *tools, size_t count, siz
 void tools__decl_set_build(struct tools__decl_set *set, const struct tools_decl_tool *tools,
                            size_t count);
 void tools__decl_set_free(struct tools__decl_set *set);
+
+/* Appends the type aliases a text names (declare namespace Types) and the
+ * tools that pass `f` as `declare const tools`, each tool at its level
+ * (levels per tool index; NULL: all TOOLS_DECL_FULL). (declarations.c) */
+void tools__decl_emit(struct buf *out, struct tools__decl_set *set,
+                      const struct tools__decl_filter *f, const unsigned char *levels);
+
+/* Bytes of tool i's own lines at `level` (its docs and signature, not the
+ * aliases it names). */
+size_t tools__decl_tool_bytes(struct tools__decl_set *set, size_t i, int level);
+
+/* A fresh alias name from a hint (sanitised, never a type keyword, "_2",
+ * "_3", ... on repeats); malloc'd, and the set remembers it. */
+char *tools__decl_set_alias_name(struct tools__decl_set *set, const char *hint);
 
 /* Returns 1 when tool index i passes the filter. */
 int tools__decl_selected(const struct tools__decl_set *set, const struct tools__decl_filter *f,

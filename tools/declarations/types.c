@@ -7,15 +7,19 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
+#include "tools/declarations/declarations.h"
 #include "tools/declarations/doc.h"
 #include "tools/declarations/map.h"
 #include "tools/declarations/refs.h"
+#include "tools/declarations/shapes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_DEPTH     40 /* schema nesting rendered before `unknown` */
 #define INLINE_WIDTH  80 /* objects up to this width stay on one line */
+#define INLINE_WIDTH_COMPACT 200 /* the same at TOOLS_DECL_DOCS */
+#define INLINE_WIDTH_BARE    400 /* the same without member docs (SUMMARY and below) */
 #define LITERAL_DEPTH 8  /* nesting of enum/const values */
 
 /* Precedence of a rendered type: whether it needs parentheses as an array
@@ -24,6 +28,7 @@ enum { P_UNION, P_INTER, P_ATOM };
 
 struct render {
     struct tools__decl_doc *doc;
+    const struct tools__decl_ctx *cx; /* NULL while collecting */
     int collect; /* count references instead of rendering */
     size_t cur;  /* the target whose body is being walked */
     int guarded; /* inside an object member, array element or tuple */
@@ -171,6 +176,7 @@ static int render_ref(struct render *r, const char *ref, int indent, struct buf 
         if (d->t[i].alias == NULL || (d->t[i].poisoned && !r->guarded))
             return put(out, "unknown", P_ATOM);
         buf_printf(out, "%s.%s", TOOLS__DECL_NAMESPACE, d->t[i].alias);
+        tools__decl_want(&d->t[i].want, r->cx->level);
         return P_ATOM;
     }
     if (d->t[i].rendering) /* cannot happen after analysis: a safety net */
@@ -231,14 +237,15 @@ static int is_object_member(const char *name)
 /* A member's doc: its own, else that of the schema an inlined $ref names. */
 static void member_doc(struct render *r, const cJSON *p, struct buf *doc)
 {
-    tools__decl_doc_of_schema(doc, p);
+    int level = r->cx->level;
+    tools__decl_doc_of_schema_at(doc, p, level);
     const char *ref = ref_of(p);
     if (doc->len || ref == NULL)
         return;
     const cJSON *node = tools__decl_resolve(r->doc, ref);
     size_t i = node ? tools__decl_target_find(r->doc, node) : (size_t) -1;
     if (i != (size_t) -1 && !r->doc->t[i].aliased)
-        tools__decl_doc_of_schema(doc, node);
+        tools__decl_doc_of_schema_at(doc, node, level);
 }
 
 /* Marks a member name as used; 0 when it was used before as written out
@@ -345,7 +352,7 @@ static size_t inline_width(const struct members *ms, int *fits)
     return width;
 }
 
-static void layout(const struct members *ms, int indent, struct buf *out)
+static void layout(const struct members *ms, int indent, size_t max_width, struct buf *out)
 {
     if (ms->n == 0) {
         buf_append_str(out, "{}");
@@ -353,7 +360,7 @@ static void layout(const struct members *ms, int indent, struct buf *out)
     }
     int fits;
     size_t width = inline_width(ms, &fits);
-    int one_line = fits && width <= INLINE_WIDTH;
+    int one_line = fits && width <= max_width;
     buf_append_str(out, one_line ? "{ " : "{\n");
     for (size_t i = 0; i < ms->n; i++) {
         const struct member *m = &ms->v[i];
@@ -373,6 +380,17 @@ static void layout(const struct members *ms, int indent, struct buf *out)
     }
 }
 
+/* Objects written on one line up to this width: the more of the docs a
+ * level drops, the longer the lines it can afford (fewer line breaks and
+ * indents are fewer tokens). */
+static size_t line_width(const struct render *r)
+{
+    int level = r->cx ? r->cx->level : TOOLS_DECL_FULL;
+    return level == TOOLS_DECL_FULL ? INLINE_WIDTH
+           : level == TOOLS_DECL_DOCS ? INLINE_WIDTH_COMPACT
+                                      : INLINE_WIDTH_BARE;
+}
+
 static int render_object(struct render *r, const cJSON *s, int indent, struct buf *out)
 {
     const cJSON *props = item(s, "properties");
@@ -384,7 +402,7 @@ static int render_object(struct render *r, const cJSON *s, int indent, struct bu
                   indent + 1, &ms);
     index_signature(r, s, indent + 1, &ms);
     r->guarded = saved;
-    layout(&ms, indent, out);
+    layout(&ms, indent, line_width(r), out);
     members_free(&ms);
     return P_ATOM;
 }
@@ -596,6 +614,14 @@ static int type_of(struct render *r, const cJSON *s, int indent, struct buf *out
         return put(out, "never", P_ATOM);
     if (!cJSON_IsObject(s) || r->depth >= MAX_DEPTH)
         return put(out, "unknown", P_ATOM);
+    if (!r->collect && r->cx->shapes && (const void *) s != r->cx->self) {
+        struct tools__decl_shape *sh = tools__decl_shape_of(r->cx->shapes, s);
+        if (sh) {
+            buf_printf(out, "%s.%s", TOOLS__DECL_NAMESPACE, sh->name);
+            tools__decl_want(&sh->want, r->cx->level);
+            return P_ATOM;
+        }
+    }
     r->depth++;
     const char *ref = ref_of(s);
     int prec = ref ? render_ref(r, ref, indent, out) : render_schema(r, s, indent, out);
@@ -610,7 +636,7 @@ void tools__decl_collect(struct tools__decl_doc *d)
     struct buf scratch;
     buf_init(&scratch, 0);
     for (size_t i = 0; i < d->n; i++) { /* d->n grows as targets are found */
-        struct render r = {d, 1, i, 0, 0};
+        struct render r = {d, NULL, 1, i, 0, 0};
         d->t[i].walked = 1;
         type_of(&r, d->t[i].node, 0, &scratch);
         buf_reset(&scratch);
@@ -619,24 +645,34 @@ void tools__decl_collect(struct tools__decl_doc *d)
     tools__decl_doc_analyse(d);
 }
 
-void tools__decl_root(struct tools__decl_doc *d, int indent, struct buf *out)
+void tools__decl_root(struct tools__decl_doc *d, const struct tools__decl_ctx *cx, int indent,
+                      struct buf *out)
 {
     if (d->t[0].aliased && d->t[0].alias) {
         buf_printf(out, "%s.%s", TOOLS__DECL_NAMESPACE, d->t[0].alias);
+        tools__decl_want(&d->t[0].want, cx->level);
         return;
     }
-    struct render r = {d, 0, 0, 1, 0}; /* a parameter or result: guarded */
+    struct render r = {d, cx, 0, 0, 1, 0}; /* a parameter or result: guarded */
     d->t[0].rendering = 1;
     type_of(&r, d->root, indent, out);
     d->t[0].rendering = 0;
 }
 
-void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, int indent, struct buf *out)
+void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, const struct tools__decl_ctx *cx,
+                            int indent, struct buf *out)
 {
-    struct render r = {d, 0, i, 0, 0};
+    struct render r = {d, cx, 0, i, 0, 0};
     d->t[i].rendering = 1;
     type_of(&r, d->t[i].node, indent, out);
     d->t[i].rendering = 0;
+}
+
+void tools__decl_node_body(struct tools__decl_doc *d, const cJSON *node,
+                           const struct tools__decl_ctx *cx, int indent, struct buf *out)
+{
+    struct render r = {d, cx, 0, 0, 1, 0}; /* a shape holds no references: guarded */
+    type_of(&r, node, indent, out);
 }
 
 /* Whether an empty object can match `type` (absent: when nothing else

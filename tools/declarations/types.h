@@ -9,6 +9,18 @@
 
 struct buf;
 struct tools__decl_doc;
+struct tools__decl_shapes;
+
+/* How a text renders: the level of the tool (enum tools_decl_level: which
+ * docs member types carry), the shapes named once (tools/declarations/
+ * shapes.h; NULL: none), and the node whose body is being defined (never
+ * replaced by its own name). Naming an alias or a shape records `level` in
+ * its `want`, so the caller knows which definitions to write. */
+struct tools__decl_ctx {
+    int level;
+    struct tools__decl_shapes *shapes;
+    const void *self;
+};
 
 /* Namespace that holds the generated type aliases: Types.<alias>. */
 #define TOOLS__DECL_NAMESPACE "Types"
@@ -21,10 +33,16 @@ void tools__decl_collect(struct tools__decl_doc *d);
 /* Appends the type of the document root: `Types.<alias>` when the root is
  * an alias, else its full type. Multi-line text is indented for a line at
  * `indent`. Requires tools__decl_collect and assigned alias names. */
-void tools__decl_root(struct tools__decl_doc *d, int indent, struct buf *out);
+void tools__decl_root(struct tools__decl_doc *d, const struct tools__decl_ctx *cx, int indent,
+                      struct buf *out);
 
 /* Appends the definition (right-hand side) of alias target `i`. */
-void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, int indent, struct buf *out);
+void tools__decl_alias_body(struct tools__decl_doc *d, size_t i, const struct tools__decl_ctx *cx,
+                            int indent, struct buf *out);
+
+/* Appends the definition of `node` (inside document d; a shape's body). */
+void tools__decl_node_body(struct tools__decl_doc *d, const cJSON *node,
+                           const struct tools__decl_ctx *cx, int indent, struct buf *out);
 
 /* Returns 1 when an empty object satisfies what the root declares at its
  * top (no `required`, no combinators, an object type or none that says

@@ -11,37 +11,29 @@
 #include <string.h>
 
 static const char errors_text[] =
-    "/** A state or skills operation failed: code \"storage\" (the database file is missing, "
-    "read-only, corrupt, locked or the disk is full), \"quota\", \"invalid\" or \"conflict\". */\n"
+    "/** code: \"storage\" (database unusable), \"quota\", \"invalid\" or \"conflict\". */\n"
     "declare class StateError extends Error { code: string }\n"
-    "/** state.set with ifVersion found another version: read again and retry. */\n"
     "declare class StateConflictError extends StateError {}\n";
 
 static const char state_text[] =
-    "/** JSON values kept across executions (and server restarts). */\n"
+    "/** JSON values kept across executions. set returns the new version; with ifVersion (0: "
+    "absent) it throws StateConflictError on another version. */\n"
     "declare const state: {\n"
-    "  /** The value, or undefined when the key is not set. */\n"
     "  get(key: string): Promise<unknown>;\n"
-    "  /** The value and its version, or undefined. */\n"
     "  entry(key: string): Promise<{ value: unknown; version: number } | undefined>;\n"
-    "  /** Stores value; returns its new version. ifVersion: only when the key is at that "
-    "version (0: only when it does not exist), else StateConflictError. */\n"
     "  set(key: string, value: unknown, options?: { ifVersion?: number }): Promise<number>;\n"
-    "  /** true when the key existed. */\n"
     "  delete(key: string): Promise<boolean>;\n"
-    "  /** The keys that start with prefix, sorted. */\n"
+    "  /** Keys with this prefix, sorted. */\n"
     "  list(prefix?: string): Promise<string[]>;\n"
     "};\n";
 
 static const char skills_head[] =
-    "/** Saved programs, callable as skills.<name>(args) in later executions. */\n"
+    "/** Saved programs, callable as skills.<name>(args) later; code is an async function body "
+    "receiving args. */\n"
     "declare const skills: {\n"
-    "  /** Saves (or replaces) a skill: code is the body of an async function receiving args. "
-    "*/\n"
     "  save(skill: { name: string; description: string; inputSchema?: object; code: string }): "
     "Promise<{ name: string }>;\n"
-    "  list(): Promise<Array<{ name: string; description: string; inputSchema: object }>>;\n"
-    "  /** true when the skill existed. */\n"
+    "  list(): Promise<{ name: string; description: string; inputSchema: object }[]>;\n"
     "  delete(name: string): Promise<boolean>;\n";
 
 /* Appends text with two spaces fewer at the start of each line (the
