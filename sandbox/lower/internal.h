@@ -265,6 +265,10 @@ struct parser {
     int in_declare;        /* inside a TS `declare` statement (no initialisers, no bodies) */
     uint32_t prev_end;     /* end offset of the previous token */
     int prev_line;
+    uint32_t prev_await;   /* 1 + offset of the previous token when it is the name `await`, else 0 */
+    uint32_t fn_pos;       /* 1 + offset of the innermost function being parsed, 0 at the top */
+    int fn_arrow;          /* that function is an arrow */
+    uint32_t awaits;       /* await expressions parsed so far outside nested function bodies */
 };
 
 struct lower_ctx {
@@ -346,6 +350,9 @@ void lower__p_semicolon(struct parser *p);
 void lower__p_enter(struct parser *p);
 void lower__p_leave(struct parser *p);
 void lower__p_fail(struct parser *p, const char *what) __attribute__((noreturn));
+/* The error for `await` (at byte offset pos) outside an async function, naming the
+ * enclosing function. */
+void lower__p_await_outside_async(struct parser *p, uint32_t pos) __attribute__((noreturn));
 struct lname *lower__p_ident(struct parser *p);
 void lower__p_peek(struct parser *p, struct token *out);
 /* TypeScript (ts.c) */
