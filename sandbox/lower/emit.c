@@ -396,6 +396,9 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
             } else if (n->op == VK_LET && !in_for_head && b && b->scope->in_loop &&
                        !(b->flags & BF_FRESH)) {
                 lower__e_w(E, " = void 0");
+            } else if (n->op == VK_LET && in_for_head && b && b->scope->in_loop) {
+                /* for (let i; ...) met again (an outer loop) starts undefined */
+                lower__e_w(E, " = void 0");
             } else if (fresh && b && !(b->flags & BF_FRESH)) {
                 lower__e_w(E, " = void 0");
             }

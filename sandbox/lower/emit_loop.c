@@ -51,8 +51,24 @@ struct copyback {
     struct scope *s;
 };
 
-/* try { throw i$ } catch (i) { try { BODY } finally { i$ = i } } */
-static void for_fresh_body(struct emit *E, struct node *n)
+/* Does the expression create a closure (a function, arrow or class)? */
+static int makes_closure(struct node *n)
+{
+    for (; n; n = n->next) {
+        if (n->kind == N_FUNC || n->kind == N_CLASS)
+            return 1;
+        if (makes_closure(n->a) || makes_closure(n->b) || makes_closure(n->c) || makes_closure(n->d))
+            return 1;
+    }
+    return 0;
+}
+
+/* try { throw i$ } catch (i) { try { BODY } finally { i$ = i } }
+ * When the test or the update makes a closure, they run inside the copy too
+ * (each iteration's binding is the one they capture, as the specification's
+ * per-iteration environments have it): the update, skipped on the first
+ * iteration (flag), then the test, then BODY. */
+static void for_fresh_body(struct emit *E, struct node *n, struct lname *first)
 {
     struct scope *s = n->x;
     int line = n->d->line;
@@ -68,7 +84,27 @@ static void for_fresh_body(struct emit *E, struct node *n)
     }
     E->fn->catch_depth++;
     W(" try");
-    if (n->d->kind == N_BLOCK) {
+    if (first) {
+        W(" {");
+        if (n->c) {
+            W(" if (");
+            lower__e_name(E, 0, first);
+            W(") ");
+            lower__e_expr(E, n->c);
+            W("; else ");
+        } else {
+            W(" ");
+        }
+        lower__e_name(E, 0, first);
+        W(" = 1;");
+        if (n->b) {
+            W(" if (!(");
+            lower__e_expr(E, n->b);
+            W(")) break;");
+        }
+        lower__e_stmt(E, n->d);
+        W("}");
+    } else if (n->d->kind == N_BLOCK) {
         lower__e_tok(E, n->d->line, "{", 1);
         lower__e_block_body(E, n->d, NULL);
         lower__e_tok(E, n->d->d->line, "}", 1);
@@ -98,6 +134,7 @@ static void for_fresh_body(struct emit *E, struct node *n)
 static void e_for(struct emit *E, struct node *n, struct node *labels)
 {
     int fresh = head_has_fresh(n);
+    struct lname *first = NULL;
     e_labels(E, labels, n);
     lower__e_tok(E, n->line, "for (", 5);
     if (fresh) {
@@ -107,12 +144,23 @@ static void e_for(struct emit *E, struct node *n, struct node *labels)
         for (struct binding *b = s->first; b; b = b->next)
             if (b->flags & BF_FRESH)
                 lower__e_tmp(E), E->fn->temps[E->fn->ntemps - 1] = b->headcopy;
+        if (makes_closure(n->b) || makes_closure(n->c))
+            first = lower__e_tmp(E);
     }
     if (n->a) {
         if (n->a->kind == N_VAR)
             lower__e_var(E, n->a, 1);
         else
             lower__e_expr(E, n->a);
+    }
+    if (first) {
+        W(", ");
+        lower__e_name(E, 0, first);
+        W(" = 0; ; ");
+        E->head_scope = NULL;
+        W(")");
+        for_fresh_body(E, n, first);
+        return;
     }
     W("; ");
     if (n->b)
@@ -123,7 +171,7 @@ static void e_for(struct emit *E, struct node *n, struct node *labels)
     W(")");
     if (fresh) {
         E->head_scope = NULL;
-        for_fresh_body(E, n);
+        for_fresh_body(E, n, NULL);
         return;
     }
     lower__e_stmt(E, n->d);
