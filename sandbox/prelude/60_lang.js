@@ -418,6 +418,21 @@ def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
 
+/* Function.prototype's caller and arguments are accessors that throw (ES2015
+ * AddRestrictedFunctionProperties); functions, arrows and methods have no own
+ * ones, so reading fn.caller or fn.arguments throws a TypeError. */
+(function () {
+    var thrower = function () {
+        throw new TypeErr("'caller' and 'arguments' are restricted function properties and cannot be accessed in this context.");
+    };
+    Object.preventExtensions(thrower);
+    var FP = Function.prototype;
+    if (!getDesc(FP, 'caller'))
+        defProp(FP, 'caller', { get: thrower, set: thrower, enumerable: false, configurable: true });
+    if (!getDesc(FP, 'arguments'))
+        defProp(FP, 'arguments', { get: thrower, set: thrower, enumerable: false, configurable: true });
+})();
+
 /* Private names: per-class symbols, keys of own non-enumerable properties that
  * the class installs on each instance (on the constructor for static ones):
  * fields writable, methods read-only, accessors with a throwing half when one
