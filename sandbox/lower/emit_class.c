@@ -290,7 +290,12 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
         lower__e_prop_key_string(E, m->a, (m->flags & NF_COMPUTED) != 0);
     W(", ");
     m->b->y = m;
+    /* a method named by an identifier is a named function expression; other
+     * keys and accessors are named by __defm */
+    if (m->op == PK_METHOD && !(m->flags & NF_COMPUTED) && m->a->kind == N_IDENT)
+        E->name_hint = m->a->name;
     lower__e_function(E, m->b, NULL);
+    E->name_hint = NULL;
     lower__e_w(E, m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ");");
 }
 
@@ -348,6 +353,7 @@ void lower__e_class(struct emit *E, struct node *c)
 {
     struct lname *hint = E->name_hint;
     E->name_hint = NULL;
+    int anonymous = 0;
     struct eclass k;
     memset(&k, 0, sizeof k);
     k.parent = E->cls;
@@ -364,8 +370,10 @@ void lower__e_class(struct emit *E, struct node *c)
     f.strict = 1;
     if (c->a) /* the class's own binding inside its body */
         k.name = ((struct scope *)c->x)->first ? ((struct scope *)c->x)->first->out : c->a->name;
+    else if (class_name_ok(E, c, hint))
+        k.name = hint;
     else
-        k.name = class_name_ok(E, c, hint) ? hint : lower__e_tmp(E);
+        k.name = lower__e_tmp(E), anonymous = 1;
     if (has_fields(c, 0))
         k.init = lower__e_tmp(E);
     struct lname *sinit = has_fields(c, 1) ? lower__e_tmp(E) : NULL;
@@ -377,6 +385,12 @@ void lower__e_class(struct emit *E, struct node *c)
         W(", ");
         lower__e_name(E, 0, k.super);
         W(");");
+    }
+    if (anonymous) {
+        /* an anonymous class's name is "" (not its constructor's temporary name) */
+        W(" __fname(");
+        lower__e_name(E, 0, k.name);
+        W(", \"\");");
     }
     struct node *ctor = find_ctor(c);
     k.ctor = ctor ? ctor->b : NULL;

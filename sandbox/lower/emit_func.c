@@ -234,6 +234,16 @@ static int usable_name(struct lname *n)
         return 0;
     if (n->len == 4 && memcmp(n->s, "eval", 4) == 0)
         return 0;
+    /* reserved in strict code (class bodies) */
+    static const char *const strict_reserved[] = {"implements", "interface", "package",
+                                                  "private", "protected", "public"};
+    for (size_t i = 0; i < sizeof strict_reserved / sizeof strict_reserved[0]; i++)
+        if (n->len == strlen(strict_reserved[i]) && memcmp(n->s, strict_reserved[i], n->len) == 0)
+            return 0;
+    /* Duktape's ES5 tokenizer refuses some identifier characters */
+    for (uint32_t i = 0; i < n->len; i++)
+        if ((unsigned char)n->s[i] >= 0x80)
+            return 0;
     return 1;
 }
 

@@ -199,6 +199,7 @@ enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME
 #define BF_LOOPHEAD  0x10 /* declared in a for(let...;;) head */
 #define BF_REASSIGNED 0x20 /* a target after its declaration (=, ++, for-in/of head) */
 #define BF_ARRAYINIT 0x40 /* let/const initialised with an array literal */
+#define BF_PARAMSHADOW 0x80 /* a body declaration a parameter default does not see (renamed) */
 
 struct binding {
     struct lname *name;
@@ -245,6 +246,7 @@ struct funcinfo {
     struct lname *args_name;
     struct lname *nt_name;
     struct node *cls;        /* enclosing class for methods/ctor/field init */
+    int in_params;           /* defined in its parent's parameter list */
 };
 
 /* ---- parser ---------------------------------------------------------------- */

@@ -240,7 +240,9 @@ static void declare_lexical(struct an *A, struct scope *s, struct node *n, int f
             for (struct node *d = n->a; d; d = d->next)
                 declare_pattern(A, s, d->a, n->op == VK_CONST ? BK_CONST : BK_LET);
         } else if (n->kind == N_FUNC && (n->flags & NF_DECL) && !(n->flags & NF_ERASED)) {
-            declare(A, s, n->a->name, fn_top ? BK_FUNC : BK_BLOCKFN, n);
+            struct binding *b = declare(A, s, n->a->name, fn_top ? BK_FUNC : BK_BLOCKFN, n);
+            if (fn_top)
+                n->a->x = b; /* its emitted name (renamed: BF_PARAMSHADOW) */
         } else if (n->kind == N_CLASS && (n->flags & NF_DECL)) {
             declare(A, s, n->a->name, BK_CLASS, n);
         } else if (n->kind == N_ENUM) {
@@ -267,9 +269,35 @@ static void mark_foreign(struct an *A, struct lname *name, struct funcinfo *from
     }
 }
 
+/* Is the code being walked inside the parameter list of fn (directly, or in
+ * a function defined there)? */
+static int in_params_of(struct an *A, struct funcinfo *fn)
+{
+    struct funcinfo *x = A->fn;
+    if (x == fn)
+        return A->param != NULL;
+    while (x && x->parent != fn)
+        x = x->parent;
+    return x && x->in_params;
+}
+
+/* A parameter default runs before the body's declarations exist: it does not
+ * see a var, function, let, const or class of the body (ES2015 separate
+ * environments when there are parameter expressions), but what is outside. */
+static struct binding *skip_body_decls(struct an *A, struct binding *b)
+{
+    while (b && b->scope->kind == SC_FUNC && b->kind != BK_PARAM && b->kind != BK_FNAME &&
+           b->name->kw != KW_ARGUMENTS && !(b->scope->fn->flags & FI_PROGRAM) &&
+           in_params_of(A, b->scope->fn)) {
+        b->flags |= BF_PARAMSHADOW;
+        b = b->shadow;
+    }
+    return b;
+}
+
 static void reference(struct an *A, struct node *id)
 {
-    struct binding *b = id->name->top;
+    struct binding *b = skip_body_decls(A, id->name->top);
     id->x = b;
     if (!b) {
         if (id->name->kw == KW_ARGUMENTS) {
@@ -387,6 +415,7 @@ static struct funcinfo *new_func(struct an *A, struct node *node)
     f->node = node;
     f->id = ++A->cx->next_fn_id;
     f->cls = A->cls;
+    f->in_params = A->param != NULL;
     return f;
 }
 
@@ -850,6 +879,12 @@ static void decide_scope(struct lower_ctx *cx, struct scope *s)
             s->has_fresh = 1;
             if (b->flags & BF_LOOPHEAD)
                 b->headcopy = fresh_name(cx, is_ascii(b->name) ? b->name : &u);
+        }
+        if (b->flags & BF_PARAMSHADOW) {
+            /* the body's declaration must not shadow what a parameter default reads */
+            b->out = fresh_name(cx, is_ascii(b->name) ? b->name : &u);
+            b->flags |= BF_RENAMED;
+            continue;
         }
         if (!is_ascii(b->name)) {
             /* Duktape's ES5 tokenizer refuses some identifier characters */

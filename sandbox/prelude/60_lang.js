@@ -335,8 +335,13 @@ def(G, '__tpl', function (cooked, raw) {
 var NATIVE = Symbol('native constructor');
 
 /* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other
- * half), absent for a method. */
+ * half), absent for a method. A function without its own name is named by the
+ * key ("get k"/"set k" for accessors, "[description]" for a symbol). */
 def(G, '__defm', function (obj, key, fn, kind) {
+    if (!hasOwn(fn, 'name')) {
+        var n = typeof key === 'symbol' ? '[' + Str(key).slice(7, -1) + ']' : key;
+        defProp(fn, 'name', { value: kind === 1 ? 'get ' + n : kind === 2 ? 'set ' + n : n, configurable: true });
+    }
     if (!kind) {
         defProp(obj, key, { value: fn, writable: true, enumerable: false, configurable: true });
         return;
