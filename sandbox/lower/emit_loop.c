@@ -147,11 +147,36 @@ static void e_for(struct emit *E, struct node *n, struct node *labels)
         if (makes_closure(n->b) || makes_closure(n->c))
             first = lower__e_tmp(E);
     }
+    /* a closure made in the initialiser keeps the bindings of the loop's first
+     * environment, which no iteration's copy updates: the initialiser works on
+     * its own variables, copied into the head copies after it */
+    int init_closure = fresh && n->a && makes_closure(n->a);
+    struct scope *hs = n->x;
+    struct lname *saved[8];
+    int nsaved = 0;
+    if (init_closure) {
+        for (struct binding *b = hs->first; b; b = b->next)
+            if ((b->flags & BF_FRESH) && nsaved < 8) {
+                saved[nsaved++] = b->headcopy;
+                b->headcopy = lower__e_tmp(E);
+            }
+    }
     if (n->a) {
         if (n->a->kind == N_VAR)
             lower__e_var(E, n->a, 1);
         else
             lower__e_expr(E, n->a);
+    }
+    if (init_closure) {
+        int i = 0;
+        for (struct binding *b = hs->first; b; b = b->next)
+            if ((b->flags & BF_FRESH) && i < nsaved) {
+                W(", ");
+                lower__e_name(E, 0, saved[i]);
+                W(" = ");
+                lower__e_name(E, 0, b->headcopy);
+                b->headcopy = saved[i++];
+            }
     }
     if (first) {
         W(", ");

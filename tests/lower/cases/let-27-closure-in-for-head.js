@@ -20,3 +20,10 @@ for (let r = 0; r < 2; r++) {
   for (let i, n = 0; n < 2; n++) { seen.push(String(i)); i = n; }
 }
 console.log(seen.map(x => typeof x === 'function' ? x() : x).join());
+// a closure made in the initialiser sees the first environment
+let a2 = [];
+for (let i = 0, f = function () { return i; }; i < 3; ++i) { a2.push(f); a2.push(() => i); }
+console.log(a2.map(g => g()).join());
+let b2 = [];
+for (let i = 0, inc = () => ++i; i < 3; i++) { b2.push(inc()); b2.push(i); }
+console.log(b2.join());
