@@ -305,7 +305,10 @@ static void reference(struct an *A, struct node *id)
             if (o && (o->flags & FI_CLASS_INIT))
                 lower__error_at(A->cx, id->pos, "'arguments' is not allowed in class field initializer or static initialization block");
             id->y = o;
-            if (o != A->fn && o)
+            /* an async or generator body runs in an inner function: it reads the
+             * outer function's arguments (mapped to the parameters) through a capture */
+            if (o && (o != A->fn || (o->node && o->node->kind == N_FUNC &&
+                                     (o->node->op & (FN_ASYNC | FN_GEN)))))
                 o->flags |= FI_USES_ARGS;
             if (o)
                 o->flags |= FI_OWN_THIS;
