@@ -271,6 +271,12 @@ void lower__e_prologue(struct emit *E, struct funcinfo *fi)
     if (fi->flags & FI_DERIVED_CTOR) {
         lower__e_w(E, " var ");
         lower__e_name(E, 0, capture_name(E, &fi->this_name));
+        if (fi->flags & FI_USES_THIS) {
+            /* an arrow may call super() */
+            lower__e_w(E, ", ");
+            lower__e_name(E, 0, capture_name(E, &fi->raw_this_name));
+            lower__e_w(E, " = this");
+        }
         lower__e_w(E, ";");
     } else if (fi->flags & FI_USES_THIS) {
         lower__e_w(E, " var ");

@@ -172,11 +172,25 @@ static void e_super_call(struct emit *E, struct node *n)
     struct funcinfo *o = n->a->y;
     if (!c || !c->super || !o || !(o->flags & FI_DERIVED_CTOR))
         lower__e_error(E, n, "'super' keyword unexpected here");
+    /* when an arrow may call super(), a second call throws (after it ran) */
+    int checked = (o->flags & FI_USES_THIS) && o->raw_this_name;
     lower__e_tok(E, n->line, "(", 1);
     lower__e_name(E, 0, o->this_name);
-    W(" = __super(");
+    W(" = ");
+    if (checked) {
+        W("__superOnce(");
+        lower__e_name(E, 0, o->this_name);
+        W(", ");
+    } else {
+        W("__super(");
+    }
     lower__e_name(E, 0, c->super);
-    W(", this, ");
+    W(", ");
+    if (o == E->fn->owner || !o->raw_this_name)
+        W("this");
+    else
+        lower__e_name(E, 0, o->raw_this_name);
+    W(", ");
     lower__e_args_array(E, n->b, n->line);
     W(")");
     for (struct node *prm = c->ctor ? c->ctor->b : NULL; prm; prm = prm->next) {

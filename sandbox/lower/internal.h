@@ -245,6 +245,7 @@ struct funcinfo {
     struct lname *this_name; /* capture variable, when FI_USES_THIS */
     struct lname *args_name;
     struct lname *nt_name;
+    struct lname *raw_this_name; /* derived constructor: its this before super(), for arrows calling super() */
     struct node *cls;        /* enclosing class for methods/ctor/field init */
     int in_params;           /* defined in its parent's parameter list */
 };

@@ -371,7 +371,7 @@ function isNativeCtor(S) {
 
 /* super(...args) in a derived constructor: the parent runs on self, or
  * built-ins (Error, Array, Map...) construct and take self's prototype. */
-def(G, '__super', function (S, self, args) {
+function superCall(S, self, args) {
     if (S === null) throw new TypeErr('Super constructor null of anonymous class is not a constructor');
     if (isNativeCtor(S)) {
         var o = construct(S, slice.call(args));
@@ -380,7 +380,8 @@ def(G, '__super', function (S, self, args) {
     }
     var r = apply(S, self, args);
     return isObject(r) ? r : self;
-});
+}
+def(G, '__super', superCall);
 
 /* super.x read: through accessors, with this as the receiver. */
 def(G, '__superGet', function (proto, key, receiver) {
@@ -398,6 +399,13 @@ function thisInit(self) {
     return self;
 }
 def(G, '__thisInit', thisInit);
+/* super() where an arrow may call it: called again, the super constructor runs
+ * (on an object of its own), then this throws */
+def(G, '__superOnce', function (cur, S, self, args) {
+    if (cur === void 0) return superCall(S, self, args);
+    superCall(S, create(getProto(self)), args);
+    throw new ReferenceError('Super constructor may only be called once');
+});
 
 /* A function's ES2015 .length (parameters before the first default), set once
  * when it is created: the lowered function has all of them as formals. */
