@@ -798,6 +798,19 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out)
         lower__e_stmts(&E, prog->a);
         goto_line(&E, prog->d->line);
         lower__e_declare_temps(&E, &root);
+        if (cx->mode == LOWER_MODE_EVAL) {
+            /* the names its vars and functions declare, for __evalCode to check
+             * against the caller's lexical names; always last in the text */
+            struct funcinfo *fi = prog->x;
+            lower__e_w(&E, " /*@vars");
+            for (struct binding *b = fi->scope->first; b; b = b->next) {
+                if (b->kind != BK_VAR && b->kind != BK_FUNC)
+                    continue;
+                lower__e_w(&E, " ");
+                lower__e_tok(&E, 0, b->name->s, b->name->len);
+            }
+            lower__e_w(&E, "*/");
+        }
     }
     return 0;
 }

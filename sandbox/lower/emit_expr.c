@@ -289,6 +289,16 @@ static void e_call(struct emit *E, struct node *n)
             /* the code is lowered at run time; the call stays a direct eval */
             W("__evalCode(");
             lower__e_expr_loose(E, n->b);
+            if (n->y) {
+                /* the names its vars must not redeclare */
+                const char *sep = ", [\"";
+                for (struct name_link *l = n->y; l; l = l->next) {
+                    lower__e_w(E, sep);
+                    lower__e_tok(E, 0, l->name->s, l->name->len);
+                    sep = "\", \"";
+                }
+                W("\"]");
+            }
             W(")");
             e_call_args(E, n->b->next, 1);
         } else {

@@ -188,6 +188,13 @@ struct node {
               * BREAK: the label it takes (a break leaving a for-of, emit_loop.c) */
 };
 
+/* A list of names: on a direct eval's N_CALL (its y), the lexical names a var of
+ * the evaluated code must not redeclare. */
+struct name_link {
+    struct lname *name;
+    struct name_link *next;
+};
+
 /* ---- scopes ---------------------------------------------------------------- */
 enum { SC_FUNC, SC_BLOCK, SC_CATCH, SC_FNAME, SC_CLASS };
 enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME, BK_BLOCKFN };

@@ -711,6 +711,28 @@ static void check_object_literal(struct an *A, struct node *n)
     }
 }
 
+/* The names a var declared by a direct eval here would clash with: the
+ * let/const/class of the scopes up to the function's, and its parameters when
+ * the eval is in a parameter default (EvalDeclarationInstantiation). */
+static struct name_link *eval_lexicals(struct an *A)
+{
+    struct name_link *list = NULL;
+    for (struct scope *s = A->sc; s; s = s->parent) {
+        int top = s->kind == SC_FUNC && s->fn == A->fn;
+        for (struct binding *b = s->first; b; b = b->next) {
+            if (!(is_lexical(b->kind) || (top && A->param && b->kind == BK_PARAM)))
+                continue;
+            struct name_link *l = alloc(A, sizeof *l);
+            l->name = b->name;
+            l->next = list;
+            list = l;
+        }
+        if (top || s->kind == SC_FUNC)
+            break;
+    }
+    return list;
+}
+
 static void walk(struct an *A, struct node *n)
 {
     if (!n)
@@ -844,6 +866,9 @@ static void walk(struct an *A, struct node *n)
     if (n->kind == N_CALL || n->kind == N_NEW)
         for (struct node *e = n->b ? n->b->next : NULL; e; e = e->next)
             walk(A, e);
+    if (n->kind == N_CALL && n->a->kind == N_IDENT && !n->a->x && n->b && n->a->name->len == 4 &&
+        memcmp(n->a->name->s, "eval", 4) == 0)
+        n->y = eval_lexicals(A);
     if (n->kind == N_ARRAY || n->kind == N_SEQ || n->kind == N_TEMPLATE)
         for (struct node *e = n->a ? n->a->next : NULL; e; e = e->next)
             walk(A, e);

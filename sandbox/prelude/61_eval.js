@@ -7,8 +7,23 @@ var def = rt.def, lower = rt.host.lower, Str = rt.String;
 var FunctionProto = Function.prototype;
 var globalEval = eval;
 
-def(G, '__evalCode', function (code) {
-    return typeof code === 'string' ? lower(code) : code;
+/* lexicals: the let/const/class names around the call (and the parameters, for
+ * an eval in a parameter default); a var or function the code declares with
+ * one of those names is a SyntaxError (the lowering ends the text with the
+ * names it declares, as a comment). */
+var SyntaxErr = SyntaxError;
+def(G, '__evalCode', function (code, lexicals) {
+    if (typeof code !== 'string') return code;
+    var out = lower(code);
+    if (lexicals) {
+        var at = out.lastIndexOf('/*@vars');
+        var vars = at < 0 ? [] : out.slice(at + 7, out.length - 2).split(' ');
+        for (var i = 0; i < vars.length; i++)
+            for (var j = 0; j < lexicals.length; j++)
+                if (vars[i] && vars[i] === lexicals[j])
+                    throw new SyntaxErr("Identifier '" + vars[i] + "' has already been declared");
+    }
+    return out;
 });
 
 /* new Function(p1, ..., pn, body) and Function(...): the source is built as
