@@ -295,6 +295,14 @@ static struct binding *skip_body_decls(struct an *A, struct binding *b)
     return b;
 }
 
+static int simple_params(const struct node *prm)
+{
+    for (; prm; prm = prm->next)
+        if (prm->kind != N_IDENT)
+            return 0;
+    return 1;
+}
+
 static void reference(struct an *A, struct node *id)
 {
     struct binding *b = skip_body_decls(A, id->name->top);
@@ -306,9 +314,11 @@ static void reference(struct an *A, struct node *id)
                 lower__error_at(A->cx, id->pos, "'arguments' is not allowed in class field initializer or static initialization block");
             id->y = o;
             /* an async or generator body runs in an inner function: it reads the
-             * outer function's arguments (mapped to the parameters) through a capture */
+             * outer function's arguments (mapped to simple parameters) through a
+             * capture; with other parameters, its own copy is the unmapped object */
             if (o && (o != A->fn || (o->node && o->node->kind == N_FUNC &&
-                                     (o->node->op & (FN_ASYNC | FN_GEN)))))
+                                     (o->node->op & (FN_ASYNC | FN_GEN)) &&
+                                     simple_params(o->node->b))))
                 o->flags |= FI_USES_ARGS;
             if (o)
                 o->flags |= FI_OWN_THIS;
