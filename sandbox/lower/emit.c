@@ -297,14 +297,36 @@ void lower__e_prologue(struct emit *E, struct funcinfo *fi)
 
 /* ---- fresh bindings (catch scopes) ------------------------------------------ */
 
+int lower__e_tdz_checked(const struct binding *b)
+{
+    return (b->flags & BF_TDZ) && !b->headcopy;
+}
+
+void lower__e_tdz_init(struct emit *E, struct scope *s)
+{
+    if (!s)
+        return;
+    for (struct binding *b = s->first; b; b = b->next) {
+        if (!lower__e_tdz_checked(b) || (b->flags & BF_FRESH))
+            continue; /* a fresh binding starts as __TDZ (lower__e_fresh_open) */
+        lower__e_w(E, " ");
+        lower__e_name(E, 0, b->out);
+        lower__e_w(E, " = __TDZ;");
+    }
+}
+
 void lower__e_fresh_open(struct emit *E, struct scope *s, int line)
 {
+    lower__e_tdz_init(E, s);
     if (!s || !s->has_fresh)
         return;
     for (struct binding *b = s->first; b; b = b->next) {
         if (!(b->flags & BF_FRESH))
             continue;
-        lower__e_tok(E, line, "try { throw void 0; } catch (", 29);
+        if (lower__e_tdz_checked(b))
+            lower__e_tok(E, line, "try { throw __TDZ; } catch (", 28);
+        else
+            lower__e_tok(E, line, "try { throw void 0; } catch (", 29);
         lower__e_name(E, 0, b->out);
         lower__e_w(E, ") {");
     }
@@ -401,6 +423,8 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
                 E->name_hint = NULL;
             } else if (n->op == VK_LET && !in_for_head && b && b->scope->in_loop &&
                        !(b->flags & BF_FRESH)) {
+                lower__e_w(E, " = void 0");
+            } else if (n->op == VK_LET && b && lower__e_tdz_checked(b)) {
                 lower__e_w(E, " = void 0");
             } else if (n->op == VK_LET && in_for_head && b && b->scope->in_loop) {
                 /* for (let i; ...) met again (an outer loop) starts undefined */
@@ -722,6 +746,7 @@ static void emit_main(struct emit *E, struct node *prog)
     if (E->fn->strict)
         lower__e_w(E, " \"use strict\";");
     lower__e_prologue(E, root);
+    lower__e_tdz_init(E, root->scope);
     for (struct node *s = prog->a; s; s = s->next) {
         struct lower_guard guard;
         lower__e_guard_open(E, &guard);
@@ -795,6 +820,7 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out)
     } else {
         root.strict = lower__e_is_strict_body(&E, prog->a);
         lower__e_prologue(&E, prog->x);
+        lower__e_tdz_init(&E, ((struct funcinfo *)prog->x)->scope);
         lower__e_stmts(&E, prog->a);
         goto_line(&E, prog->d->line);
         lower__e_declare_temps(&E, &root);

@@ -102,6 +102,10 @@ void lower__e_stmt(struct emit *E, struct node *n);
 void lower__e_stmts(struct emit *E, struct node *first);
 void lower__e_block_body(struct emit *E, struct node *block, struct node *before_first);
 void lower__e_fresh_open(struct emit *E, struct scope *s, int line);
+/* Does this binding hold __TDZ until declared (BF_TDZ, not a per-iteration copy)? */
+int lower__e_tdz_checked(const struct binding *b);
+/* ` x = __TDZ;` for the scope's BF_TDZ bindings, at its start. */
+void lower__e_tdz_init(struct emit *E, struct scope *s);
 void lower__e_fresh_close(struct emit *E, struct scope *s, int line);
 void lower__e_var(struct emit *E, struct node *n, int in_for_head);
 

@@ -36,6 +36,17 @@ void lower__e_ident(struct emit *E, struct node *n)
         W("\")");
         return;
     }
+    if (b && n->op == 2 && lower__e_tdz_checked(b)) {
+        /* (x === __TDZ ? __tdz("x") : x) */
+        lower__e_tok(E, n->line, "(", 1);
+        lower__e_name(E, 0, b->out);
+        W(" === __TDZ ? __tdz(\"");
+        lower__e_tok(E, 0, n->name->s, n->name->len);
+        W("\") : ");
+        lower__e_name(E, 0, b->out);
+        W(")");
+        return;
+    }
     if (b) {
         if (b->headcopy && E->head_scope == b->scope)
             lower__e_name(E, n->line, b->headcopy);
@@ -671,7 +682,19 @@ static void e_assign(struct emit *E, struct node *n, int loose)
     W(" ");
     if (n->op == P_ASSIGN && t->kind == N_IDENT)
         E->name_hint = t->name;
+    /* x = v from a closure that may run before x is declared: __tdzSet(x, v, "x") */
+    int tdz = t->kind == N_IDENT && t->op == 3 && t->x && lower__e_tdz_checked(t->x);
+    if (tdz) {
+        W("__tdzSet(");
+        lower__e_name(E, 0, ((struct binding *)t->x)->out);
+        W(", ");
+    }
     lower__e_expr_loose(E, n->b);
+    if (tdz) {
+        W(", \"");
+        lower__e_tok(E, 0, t->name->s, t->name->len);
+        W("\")");
+    }
     E->name_hint = NULL;
 }
 

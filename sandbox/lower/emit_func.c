@@ -100,6 +100,7 @@ static void e_body(struct emit *E, struct node *fn)
         lower__e_expr_loose(E, fn->c);
         W(";");
     } else {
+        lower__e_tdz_init(E, fn->c->x);
         lower__e_stmts(E, fn->c->a);
     }
 }

@@ -207,12 +207,13 @@ enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME
 #define BF_REASSIGNED 0x20 /* a target after its declaration (=, ++, for-in/of head) */
 #define BF_ARRAYINIT 0x40 /* let/const initialised with an array literal */
 #define BF_PARAMSHADOW 0x80 /* a body declaration a parameter default does not see (renamed) */
+#define BF_TDZ       0x100 /* let/const/class a closure written before it reads: holds __TDZ until declared */
 
 struct binding {
     struct lname *name;
     struct lname *out;      /* emitted name */
     uint8_t kind;
-    uint8_t flags;
+    uint16_t flags;
     struct scope *scope;
     struct binding *next;   /* in scope */
     struct binding *shadow; /* resolution stack */

@@ -721,6 +721,17 @@ static void check_object_literal(struct an *A, struct node *n)
     }
 }
 
+/* Is n (resolved) a let/const/class of an enclosing function, written before
+ * its declaration? Then its binding holds __TDZ until declared (BF_TDZ). */
+static int tdz_through_closure(struct an *A, struct node *n)
+{
+    struct binding *b = n->x;
+    if (!b || !is_lexical(b->kind) || b->scope->fn == A->fn || !b->decl || n->pos >= b->decl->pos)
+        return 0;
+    b->flags |= BF_TDZ;
+    return 1;
+}
+
 /* The names a var declared by a direct eval here would clash with: the
  * let/const/class of the scopes up to the function's, and its parameters when
  * the eval is in a parameter default (EvalDeclarationInstantiation). */
@@ -760,6 +771,10 @@ static void walk(struct an *A, struct node *n)
         if (b && b->kind == BK_PARAM && A->param && b->scope->fn == A->fn && b->decl &&
             b->decl->pos >= A->param->pos)
             n->op = 1;
+        /* a read in a closure written before the declaration may run before it
+         * (a hoisted function called early): checked at run time */
+        if (tdz_through_closure(A, n))
+            n->op = 2;
         return;
     }
     case N_THIS:
@@ -835,6 +850,8 @@ static void walk(struct an *A, struct node *n)
             n->a->kind == N_PAREN) {
             walk_target(A, n->a);
             mark_reassigned(n->a);
+            if (n->a->kind == N_IDENT && n->op == P_ASSIGN && tdz_through_closure(A, n->a))
+                n->a->op = 3;
         } else
             walk(A, n->a);
         walk(A, n->b);

@@ -311,6 +311,14 @@ def(G, '__oc', function (v) {
 def(G, '__tdz', function (name) {
     throw new ReferenceError("Cannot access '" + name + "' before initialization");
 });
+/* What a let/const/class that a closure may read before its declaration holds
+ * until then; a read or an assignment through such a closure checks it. */
+var TDZ = freeze({});
+def(G, '__TDZ', TDZ);
+def(G, '__tdzSet', function (cur, v, name) {
+    if (cur === TDZ) throw new ReferenceError("Cannot access '" + name + "' before initialization");
+    return v;
+});
 def(G, '__constErr', function () { throw new TypeErr('Assignment to constant variable.'); });
 def(G, '__construct', function (C, args) { return construct(C, args); });
 
