@@ -143,10 +143,14 @@ static void e_field_inits(struct emit *E, struct node *c, int is_static)
         lower__e_tok(E, m->line, "this", 4);
         e_key_target(E, m, NULL);
         W(" = ");
+        /* x = function () {} is named "x" */
+        if (!(m->flags & NF_COMPUTED) && m->a->kind == N_IDENT)
+            E->name_hint = m->a->name;
         if (m->b)
             lower__e_expr(E, m->b);
         else
             W("void 0");
+        E->name_hint = NULL;
         W(";");
     }
 }

@@ -170,10 +170,10 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         W(" \"use strict\";");
     }
     /* Directives of our Duktape build (sandbox/duktape/patches/0020-directives.patch):
-     * arrows, async functions and generators are not constructors (no .prototype
+     * arrows, async functions, generators and methods are not constructors (no .prototype
      * object per closure, `new` throws as in ES2015), and a name that only came from
      * inference binds nothing inside the function. */
-    if (arrow || async || gen)
+    if (arrow || async || gen || ((fn->op & FN_METHOD) && !(fn->op & (FN_CTOR | FN_FIELD))))
         W(" \"use duk noctor\";");
     if (inferred)
         W(" \"use duk nobind\";");
