@@ -476,7 +476,41 @@ static int is_segment_break(struct node *p)
     return p->op == PK_SPREAD || is_computed_accessor(p);
 }
 
+/* `__proto__: v` (not computed, not shorthand, not a method) sets the prototype. */
+static int is_proto_setter(struct emit *E, const struct node *q)
+{
+    if (q->op != PK_INIT || (q->flags & (NF_COMPUTED | NF_SHORTHAND)) || !q->a)
+        return 0;
+    if (q->a->kind == N_IDENT)
+        return q->a->name->len == 9 && memcmp(q->a->name->s, "__proto__", 9) == 0;
+    if (q->a->kind == N_STR)
+        return q->a->end - q->a->pos == 11 && memcmp(E->src + q->a->pos + 1, "__proto__", 9) == 0;
+    return 0;
+}
+
+static void e_object_parts(struct emit *E, struct node *n);
+
 void lower__e_object(struct emit *E, struct node *n)
+{
+    struct node *proto = NULL;
+    for (struct node *q = n->a; q; q = q->next) {
+        if (!is_proto_setter(E, q))
+            continue;
+        if (proto)
+            lower__e_error(E, q, "Duplicate __proto__ fields are not allowed in object literals");
+        proto = q;
+    }
+    if (!proto) {
+        e_object_parts(E, n);
+        return;
+    }
+    /* the literal defines an own __proto__; __protoLit makes it the prototype */
+    lower__e_tok(E, n->line, "__protoLit(", 11);
+    e_object_parts(E, n);
+    W(")");
+}
+
+static void e_object_parts(struct emit *E, struct node *n)
 {
     int nk = 0;
     struct node *prev = NULL;

@@ -281,6 +281,17 @@ def(G, '__ol', function (target, lit) {
     return target;
 });
 
+/* {__proto__: v}: the literal made an own data property; v (an object or null)
+ * becomes the prototype instead. */
+def(G, '__protoLit', function (o) {
+    var d = getDesc(o, '__proto__');
+    if (d && 'value' in d) {
+        delete o.__proto__;
+        if (d.value === null || isObject(d.value)) setProto(o, d.value);
+    }
+    return o;
+});
+
 /* An accessor with a computed key in an object literal (enumerable). */
 def(G, '__oacc', function (target, key, fn, kind) {
     var d = getDesc(target, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
