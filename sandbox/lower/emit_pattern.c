@@ -124,6 +124,14 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         lower__e_bind_target(E, target, decl);
     if (!priv)
         W(" = ");
+    /* written from a closure before its declaration: __tdzSet(x, value, "x") */
+    int tdz = !decl && !priv && !hold && target->kind == N_IDENT && target->op == 3 && target->x &&
+              lower__e_tdz_checked(target->x);
+    if (tdz) {
+        W("__tdzSet(");
+        lower__e_name(E, 0, ((struct binding *)target->x)->out);
+        W(", ");
+    }
     if (def) {
         struct lname *t = lower__e_tmp(E);
         W("(");
@@ -139,6 +147,11 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         lower__e_name(E, 0, t);
     } else {
         e_value(E, v);
+    }
+    if (tdz) {
+        W(", \"");
+        lower__e_tok(E, 0, target->name->s, target->name->len);
+        W("\")");
     }
     if (priv)
         W(")");

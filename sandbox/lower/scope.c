@@ -351,6 +351,17 @@ static void ref_this(struct an *A, struct node *n)
     }
 }
 
+/* Is n (resolved) a let/const/class of an enclosing function, written before
+ * its declaration? Then its binding holds __TDZ until declared (BF_TDZ). */
+static int tdz_through_closure(struct an *A, struct node *n)
+{
+    struct binding *b = n->x;
+    if (!b || !is_lexical(b->kind) || b->scope->fn == A->fn || !b->decl || n->pos >= b->decl->pos)
+        return 0;
+    b->flags |= BF_TDZ;
+    return 1;
+}
+
 /* Assignment targets: identifiers in patterns are references. */
 static void walk_target(struct an *A, struct node *t)
 {
@@ -359,6 +370,9 @@ static void walk_target(struct an *A, struct node *t)
     switch (t->kind) {
     case N_IDENT:
         reference(A, t);
+        /* written from a closure before its declaration: checked (__tdzSet) */
+        if (tdz_through_closure(A, t))
+            t->op = 3;
         if (t->x)
             ((struct binding *)t->x)->flags |= BF_ASSIGNED;
         break;
@@ -721,17 +735,6 @@ static void check_object_literal(struct an *A, struct node *n)
     }
 }
 
-/* Is n (resolved) a let/const/class of an enclosing function, written before
- * its declaration? Then its binding holds __TDZ until declared (BF_TDZ). */
-static int tdz_through_closure(struct an *A, struct node *n)
-{
-    struct binding *b = n->x;
-    if (!b || !is_lexical(b->kind) || b->scope->fn == A->fn || !b->decl || n->pos >= b->decl->pos)
-        return 0;
-    b->flags |= BF_TDZ;
-    return 1;
-}
-
 /* The names a var declared by a direct eval here would clash with: the
  * let/const/class of the scopes up to the function's, and its parameters when
  * the eval is in a parameter default (EvalDeclarationInstantiation). */
@@ -850,8 +853,6 @@ static void walk(struct an *A, struct node *n)
             n->a->kind == N_PAREN) {
             walk_target(A, n->a);
             mark_reassigned(n->a);
-            if (n->a->kind == N_IDENT && n->op == P_ASSIGN && tdz_through_closure(A, n->a))
-                n->a->op = 3;
         } else
             walk(A, n->a);
         walk(A, n->b);

@@ -28,3 +28,11 @@ for (let i = 0; i < 2; i++) {
   out.push(read());
 }
 console.log(out.join('|'));
+// destructuring and compound assignments from such a closure check too
+const writes = [];
+for (const act of [() => { [dx] = [1]; }, () => { ({ p: dx } = { p: 2 }); }, () => { dx += 1; }]) {
+  try { act(); writes.push('no error'); } catch (e) { writes.push(e.name); }
+}
+let dx = 0;
+writes.push(dx);
+console.log(writes.join('|'));
