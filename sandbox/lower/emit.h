@@ -45,6 +45,7 @@ struct emit {
     int depth;
     struct efn *fn;
     struct eclass *cls;
+    struct lname *obj_home;   /* in an object-literal method using super: its own name */
     struct subst subst[64];
     int nsubst;
     struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
@@ -142,6 +143,8 @@ void lower__e_param_init(struct emit *E, struct node *fn);
 void lower__e_class(struct emit *E, struct node *c);
 void lower__e_enum(struct emit *E, struct node *n);
 void lower__e_super_member(struct emit *E, struct node *m, int for_call);
+/* super.x = value (m: the super member). */
+void lower__e_super_set(struct emit *E, struct node *m, struct node *value);
 
 /* patterns (emit_pattern.c) */
 /* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */

@@ -456,22 +456,59 @@ static void e_super_home(struct emit *E, struct eclass *k, int is_static)
     }
 }
 
+static void e_super_object(struct emit *E, struct node *m)
+{
+    struct eclass *k = E->cls;
+    struct funcinfo *o = m->a->y;
+    if (k) {
+        e_super_home(E, k, o && (o->flags & FI_STATIC));
+    } else {
+        /* an object-literal method: the prototype of its object, as it is now */
+        W("__homeProto(");
+        lower__e_name(E, 0, E->obj_home);
+        W(")");
+    }
+}
+
+/* super.x = v: the setter found from super's object runs with this as the
+ * receiver; without one, this gets an own x (never through this's own setter). */
+void lower__e_super_set(struct emit *E, struct node *m, struct node *value)
+{
+    if (!E->cls && !E->obj_home)
+        lower__e_error(E, m, "'super' keyword unexpected here");
+    lower__e_tok(E, m->line, "__superSet(", 11);
+    e_super_object(E, m);
+    W(", ");
+    if (m->flags & NF_COMPUTED)
+        lower__e_expr(E, m->b);
+    else
+        lower__e_prop_key_string(E, m->b, 0);
+    W(", ");
+    lower__e_expr_loose(E, value);
+    W(", ");
+    struct node th = *m->a;
+    th.kind = N_THIS;
+    lower__e_this(E, &th);
+    W(")");
+}
+
 void lower__e_super_member(struct emit *E, struct node *m, int for_call)
 {
     struct eclass *k = E->cls;
     struct funcinfo *o = m->a->y;
     int is_static = o && (o->flags & FI_STATIC);
-    if (!k)
+    if (!k && !E->obj_home)
         lower__e_error(E, m, "'super' keyword unexpected here");
+    (void)is_static;
     if (for_call) {
         lower__e_tok(E, m->line, "", 0);
-        e_super_home(E, k, is_static);
+        e_super_object(E, m);
         lower__e_member_suffix(E, m);
         return;
     }
     /* a read goes through accessors with this as the receiver */
     lower__e_tok(E, m->line, "__superGet(", 11);
-    e_super_home(E, k, is_static);
+    e_super_object(E, m);
     W(", ");
     if (m->flags & NF_COMPUTED)
         lower__e_expr(E, m->b);

@@ -666,8 +666,12 @@ static void e_assign(struct emit *E, struct node *n, int loose)
         W(")");
         return;
     }
+    if (n->op == P_ASSIGN && t->kind == N_MEMBER && t->a->kind == N_SUPER && !find_subst(E, t)) {
+        lower__e_super_set(E, t, n->b);
+        return;
+    }
     if (t->kind == N_MEMBER && t->a->kind == N_SUPER) {
-        /* super.x = v assigns on this */
+        /* super.x op= v assigns on this */
         struct node th = *t->a;
         th.kind = N_THIS;
         lower__e_this(E, &th);

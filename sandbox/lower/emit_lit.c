@@ -381,6 +381,30 @@ void lower__e_prop_key_string(struct emit *E, struct node *key, int computed)
     }
 }
 
+/* An object-literal method or accessor whose body uses super. */
+static int uses_super(const struct node *p)
+{
+    return (p->op == PK_METHOD || p->op == PK_GET || p->op == PK_SET) && p->b && p->b->x &&
+           (((struct funcinfo *)p->b->x)->flags & FI_USES_SUPER);
+}
+
+/* __needHome(function $h() {...}): the function refers to itself by a name of
+ * its own to find its object (__homeProto), which __setHome gives it, with its
+ * name, once the literal is made. */
+static void e_home_method(struct emit *E, struct node *fn)
+{
+    struct lname *self = lower__e_tmp_name(E);
+    struct eclass *cls = E->cls;
+    struct lname *home = E->obj_home;
+    lower__e_tok(E, fn->line, "__needHome(", 11);
+    E->cls = NULL;
+    E->obj_home = self;
+    lower__e_function(E, fn, self);
+    E->cls = cls;
+    E->obj_home = home;
+    W(")");
+}
+
 static void e_prop(struct emit *E, struct node *p)
 {
     if (p->op == PK_GET || p->op == PK_SET) {
@@ -397,7 +421,9 @@ static void e_prop(struct emit *E, struct node *p)
         lower__e_ident(E, p->b);
     } else {
         E->name_hint = hint;
-        if (p->op == PK_METHOD)
+        if (p->op == PK_METHOD && uses_super(p))
+            e_home_method(E, p->b);
+        else if (p->op == PK_METHOD)
             lower__e_function(E, p->b, NULL);
         else
             lower__e_expr_loose(E, p->b);
@@ -466,7 +492,8 @@ static void e_assigned_run(struct emit *E, struct node *first, struct lname *t)
 
 static int is_computed_accessor(struct node *p)
 {
-    return (p->op == PK_GET || p->op == PK_SET) && (p->flags & NF_COMPUTED);
+    /* (an accessor using super goes the same way: it needs the function keyword) */
+    return (p->op == PK_GET || p->op == PK_SET) && ((p->flags & NF_COMPUTED) || uses_super(p));
 }
 
 /* A property that cannot sit in an ES5 literal: a spread, or an accessor
@@ -493,21 +520,26 @@ static void e_object_parts(struct emit *E, struct node *n);
 void lower__e_object(struct emit *E, struct node *n)
 {
     struct node *proto = NULL;
+    int home = 0;
     for (struct node *q = n->a; q; q = q->next) {
+        home |= uses_super(q);
         if (!is_proto_setter(E, q))
             continue;
         if (proto)
             lower__e_error(E, q, "Duplicate __proto__ fields are not allowed in object literals");
         proto = q;
     }
-    if (!proto) {
-        e_object_parts(E, n);
-        return;
-    }
-    /* the literal defines an own __proto__; __protoLit makes it the prototype */
-    lower__e_tok(E, n->line, "__protoLit(", 11);
+    /* the literal defines an own __proto__; __protoLit makes it the prototype.
+     * __setHome gives the methods using super their object. */
+    if (home)
+        lower__e_tok(E, n->line, "__setHome(", 10);
+    if (proto)
+        lower__e_tok(E, n->line, "__protoLit(", 11);
     e_object_parts(E, n);
-    W(")");
+    if (proto)
+        W(")");
+    if (home)
+        W(")");
 }
 
 static void e_object_parts(struct emit *E, struct node *n)
@@ -567,10 +599,16 @@ static void e_object_parts(struct emit *E, struct node *n)
             q = q->next;
         } else if (is_computed_accessor(q)) {
             W(", ");
-            lower__e_expr(E, q->a);
+            if (q->flags & NF_COMPUTED)
+                lower__e_expr(E, q->a);
+            else
+                lower__e_prop_key_string(E, q->a, 0);
             W(", ");
             q->b->y = q; /* the function keyword */
-            lower__e_function(E, q->b, NULL);
+            if (uses_super(q))
+                e_home_method(E, q->b);
+            else
+                lower__e_function(E, q->b, NULL);
             lower__e_w(E, q->op == PK_GET ? ", 1)" : ", 2)");
             q = q->next;
         } else if (q == last_run && assigned) {

@@ -243,6 +243,7 @@ struct scope {
 #define FI_PROGRAM      0x0080
 #define FI_CLASS_INIT   0x0100 /* field initialisers / static blocks */
 #define FI_OWN_THIS     0x0200 /* its own this, arguments, super or new.target is read (or eval) */
+#define FI_USES_SUPER   0x0400 /* super.x in it or in its arrows (an object-literal method's home) */
 
 struct funcinfo {
     struct funcinfo *parent;

@@ -788,7 +788,7 @@ static void walk(struct an *A, struct node *n)
         struct funcinfo *o = this_owner(A->fn);
         n->y = o;
         if (o)
-            o->flags |= FI_OWN_THIS;
+            o->flags |= FI_OWN_THIS | FI_USES_SUPER;
         if (o && o != A->fn)
             o->flags |= FI_USES_THIS;
         return;

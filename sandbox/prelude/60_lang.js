@@ -292,6 +292,31 @@ def(G, '__protoLit', function (o) {
     return o;
 });
 
+/* Object-literal methods that use super: __needHome marks the function,
+ * __setHome (once the literal is made) gives each marked method, getter and
+ * setter of the object its home object and its name; super.x in the method
+ * reads from __homeProto(itself), the home's prototype at that time. */
+var HOME = Symbol('home object');
+def(G, '__needHome', function (fn) {
+    defProp(fn, HOME, { value: null, writable: true });
+    return fn;
+});
+def(G, '__setHome', function (o) {
+    var keys = ownNames(o).concat(ownSyms(o));
+    for (var i = 0; i < keys.length; i++) {
+        var k = keys[i], d = getDesc(o, k), fns = [d.value, d.get, d.set];
+        for (var j = 0; j < 3; j++) {
+            var fn = fns[j];
+            if (typeof fn !== 'function' || !hasOwn(fn, HOME) || fn[HOME] !== null) continue;
+            fn[HOME] = o;
+            var n = typeof k === 'symbol' ? '[' + Str(k).slice(7, -1) + ']' : k;
+            defProp(fn, 'name', { value: j === 1 ? 'get ' + n : j === 2 ? 'set ' + n : n, configurable: true });
+        }
+    }
+    return o;
+});
+def(G, '__homeProto', function (fn) { return getProto(fn[HOME]); });
+
 /* An accessor with a computed key in an object literal (enumerable). */
 def(G, '__oacc', function (target, key, fn, kind) {
     var d = getDesc(target, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
@@ -401,6 +426,28 @@ function superCall(S, self, args) {
     return isObject(r) ? r : self;
 }
 def(G, '__super', superCall);
+
+/* super.x = v (OrdinarySet from super's object with this as the receiver): a
+ * setter found on the way runs on this; otherwise this gets (or updates) an
+ * own data property, whatever accessor this itself has. */
+def(G, '__superSet', function (proto, key, v, receiver) {
+    for (var o = proto; o !== null && o !== void 0; o = getProto(o)) {
+        var d = getDesc(o, key);
+        if (!d) continue;
+        if (d.get || d.set) {
+            if (!d.set) throw new TypeErr("Cannot set property " + Str(key) + " which has only a getter");
+            apply(d.set, receiver, [v]);
+            return v;
+        }
+        if (!d.writable) throw new TypeErr("Cannot assign to read only property '" + Str(key) + "'");
+        break;
+    }
+    var own = getDesc(receiver, key);
+    if (own && !('value' in own)) throw new TypeErr("Cannot assign to property " + Str(key) + " of the object: it is an accessor");
+    if (own) defProp(receiver, key, { value: v });
+    else defProp(receiver, key, { value: v, writable: true, enumerable: true, configurable: true });
+    return v;
+});
 
 /* super.x read: through accessors, with this as the receiver. */
 def(G, '__superGet', function (proto, key, receiver) {
