@@ -835,6 +835,11 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out)
                 lower__e_w(&E, " ");
                 lower__e_tok(&E, 0, b->name->s, b->name->len);
             }
+            /* and whether it uses super.x, or arguments outside a function */
+            if (E.eval_super)
+                lower__e_w(&E, " @super");
+            if (fi->flags & FI_ARGS_AT_TOP)
+                lower__e_w(&E, " @args");
             lower__e_w(&E, "*/");
         }
     }

@@ -46,6 +46,7 @@ struct emit {
     struct efn *fn;
     struct eclass *cls;
     struct lname *obj_home;   /* in an object-literal method using super: its own name */
+    int eval_super;           /* eval code used super.x (read from the caller's __evalSuper) */
     struct subst subst[64];
     int nsubst;
     struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
@@ -145,6 +146,9 @@ void lower__e_enum(struct emit *E, struct node *n);
 void lower__e_super_member(struct emit *E, struct node *m, int for_call);
 /* super.x = value (m: the super member). */
 void lower__e_super_set(struct emit *E, struct node *m, struct node *value);
+/* `(__evalSuper = <super's object>, ` for a direct eval in function o, when its
+ * code may use super; returns whether it wrote it. */
+int lower__e_eval_super(struct emit *E, struct funcinfo *o);
 
 /* patterns (emit_pattern.c) */
 /* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */

@@ -456,25 +456,56 @@ static void e_super_home(struct emit *E, struct eclass *k, int is_static)
     }
 }
 
-static void e_super_object(struct emit *E, struct node *m)
+static void e_super_object_of(struct emit *E, struct funcinfo *o)
 {
     struct eclass *k = E->cls;
-    struct funcinfo *o = m->a->y;
     if (k) {
         e_super_home(E, k, o && (o->flags & FI_STATIC));
-    } else {
+    } else if (E->obj_home) {
         /* an object-literal method: the prototype of its object, as it is now */
         W("__homeProto(");
         lower__e_name(E, 0, E->obj_home);
         W(")");
+    } else {
+        /* code of a direct eval: the caller's (lower__e_eval_super) */
+        W("__evalSuper");
+        E->eval_super = 1;
     }
+}
+
+static void e_super_object(struct emit *E, struct node *m)
+{
+    e_super_object_of(E, m->a->y);
+}
+
+/* Where a direct eval's code may use super.x (a method, constructor or field
+ * initialiser, or an arrow in one): `(__evalSuper = <super's object>, ` before
+ * the code (the eval code reads the caller's __evalSuper). Returns whether it
+ * wrote it. */
+int lower__e_eval_super(struct emit *E, struct funcinfo *o)
+{
+    if (!o || !o->node || !(E->cls || E->obj_home))
+        return 0;
+    if (!((o->flags & FI_CLASS_INIT) || (o->node->kind == N_FUNC && (o->node->op & FN_METHOD))))
+        return 0;
+    if (E->obj_home && !E->cls && !(o->flags & FI_USES_SUPER))
+        return 0;
+    struct lname *name = lower__intern(&E->cx->names, "__evalSuper", 11);
+    if (!name)
+        lower__oom(E->cx);
+    lower__e_tmp(E);
+    E->fn->temps[E->fn->ntemps - 1] = name; /* a variable of the caller, by that name */
+    W("(__evalSuper = ");
+    e_super_object_of(E, o);
+    W(", ");
+    return 1;
 }
 
 /* super.x = v: the setter found from super's object runs with this as the
  * receiver; without one, this gets an own x (never through this's own setter). */
 void lower__e_super_set(struct emit *E, struct node *m, struct node *value)
 {
-    if (!E->cls && !E->obj_home)
+    if (!E->cls && !E->obj_home && E->cx->mode != LOWER_MODE_EVAL)
         lower__e_error(E, m, "'super' keyword unexpected here");
     lower__e_tok(E, m->line, "__superSet(", 11);
     e_super_object(E, m);
@@ -497,7 +528,7 @@ void lower__e_super_member(struct emit *E, struct node *m, int for_call)
     struct eclass *k = E->cls;
     struct funcinfo *o = m->a->y;
     int is_static = o && (o->flags & FI_STATIC);
-    if (!k && !E->obj_home)
+    if (!k && !E->obj_home && E->cx->mode != LOWER_MODE_EVAL)
         lower__e_error(E, m, "'super' keyword unexpected here");
     (void)is_static;
     if (for_call) {

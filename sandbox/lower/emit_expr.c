@@ -298,19 +298,36 @@ static void e_call(struct emit *E, struct node *n)
         W("(");
         if (is_direct_eval(n)) {
             /* the code is lowered at run time; the call stays a direct eval */
+            struct eval_info *info = n->y;
+            int paren = 0;
+            if (info && lower__e_eval_super(E, info->owner))
+                paren = 1; /* eval((__evalSuper = S, __evalCode(code, ..., "s"))) */
             W("__evalCode(");
             lower__e_expr_loose(E, n->b);
-            if (n->y) {
-                /* the names its vars must not redeclare */
+            /* the names its vars must not redeclare; what it may use: "s" super.x,
+             * "a" no arguments (a class field initialiser or static block) */
+            int no_args = info && info->owner && (info->owner->flags & FI_CLASS_INIT);
+            if (info && (info->lexicals || paren || no_args)) {
                 const char *sep = ", [\"";
-                for (struct name_link *l = n->y; l; l = l->next) {
+                for (struct name_link *l = info->lexicals; l; l = l->next) {
                     lower__e_w(E, sep);
                     lower__e_tok(E, 0, l->name->s, l->name->len);
                     sep = "\", \"";
                 }
-                W("\"]");
+                if (info->lexicals)
+                    W("\"]");
+                else
+                    W(", null");
+                if (paren && no_args)
+                    W(", \"sa\"");
+                else if (paren)
+                    W(", \"s\"");
+                else if (no_args)
+                    W(", \"a\"");
             }
             W(")");
+            if (paren)
+                W(")");
             e_call_args(E, n->b->next, 1);
         } else {
             e_call_args(E, n->b, 0);

@@ -195,6 +195,13 @@ struct name_link {
     struct name_link *next;
 };
 
+/* A direct eval's call (its y): what the evaluated code may not redeclare, and
+ * the function whose this/super/arguments it sees. */
+struct eval_info {
+    struct name_link *lexicals;
+    struct funcinfo *owner;
+};
+
 /* ---- scopes ---------------------------------------------------------------- */
 enum { SC_FUNC, SC_BLOCK, SC_CATCH, SC_FNAME, SC_CLASS };
 enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME, BK_BLOCKFN };
@@ -244,6 +251,7 @@ struct scope {
 #define FI_CLASS_INIT   0x0100 /* field initialisers / static blocks */
 #define FI_OWN_THIS     0x0200 /* its own this, arguments, super or new.target is read (or eval) */
 #define FI_USES_SUPER   0x0400 /* super.x in it or in its arrows (an object-literal method's home) */
+#define FI_ARGS_AT_TOP  0x0800 /* the program reads `arguments` outside any function (eval code) */
 
 struct funcinfo {
     struct funcinfo *parent;

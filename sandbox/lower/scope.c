@@ -313,6 +313,8 @@ static void reference(struct an *A, struct node *id)
             if (o && (o->flags & FI_CLASS_INIT))
                 lower__error_at(A->cx, id->pos, "'arguments' is not allowed in class field initializer or static initialization block");
             id->y = o;
+            if (o && (o->flags & FI_PROGRAM))
+                o->flags |= FI_ARGS_AT_TOP;
             /* an async or generator body runs in an inner function: it reads the
              * outer function's arguments (mapped to simple parameters) through a
              * capture; with other parameters, its own copy is the unmapped object */
@@ -738,9 +740,11 @@ static void check_object_literal(struct an *A, struct node *n)
 /* The names a var declared by a direct eval here would clash with: the
  * let/const/class of the scopes up to the function's, and its parameters when
  * the eval is in a parameter default (EvalDeclarationInstantiation). */
-static struct name_link *eval_lexicals(struct an *A)
+static struct eval_info *eval_lexicals(struct an *A)
 {
+    struct eval_info *info = alloc(A, sizeof *info);
     struct name_link *list = NULL;
+    info->owner = this_owner(A->fn);
     for (struct scope *s = A->sc; s; s = s->parent) {
         int top = s->kind == SC_FUNC && s->fn == A->fn;
         for (struct binding *b = s->first; b; b = b->next) {
@@ -754,7 +758,8 @@ static struct name_link *eval_lexicals(struct an *A)
         if (top || s->kind == SC_FUNC)
             break;
     }
-    return list;
+    info->lexicals = list;
+    return info;
 }
 
 static void walk(struct an *A, struct node *n)

@@ -11,15 +11,25 @@ var globalEval = eval;
  * an eval in a parameter default); a var or function the code declares with
  * one of those names is a SyntaxError (the lowering ends the text with the
  * names it declares, as a comment). */
+/* uses: "s" when the caller may use super.x (a method or field initialiser:
+ * the code reads the caller's __evalSuper), "a" when `arguments` is not allowed
+ * (a class field initialiser or static block). The lowering ends the text with
+ * a comment naming what it declares and uses. */
 var SyntaxErr = SyntaxError;
-def(G, '__evalCode', function (code, lexicals) {
+function declared(out) {
+    var at = out.lastIndexOf('/*@vars');
+    return at < 0 ? [] : out.slice(at + 7, out.length - 2).split(' ');
+}
+def(G, '__evalCode', function (code, lexicals, uses) {
     if (typeof code !== 'string') return code;
-    var out = lower(code);
-    if (lexicals) {
-        var at = out.lastIndexOf('/*@vars');
-        var vars = at < 0 ? [] : out.slice(at + 7, out.length - 2).split(' ');
-        for (var i = 0; i < vars.length; i++)
-            for (var j = 0; j < lexicals.length; j++)
+    var out = lower(code), vars = declared(out), i, j;
+    for (i = 0; i < vars.length; i++) {
+        if (vars[i] === '@super' && !(uses && uses.indexOf('s') >= 0))
+            throw new SyntaxErr("'super' keyword unexpected here");
+        if (vars[i] === '@args' && uses && uses.indexOf('a') >= 0)
+            throw new SyntaxErr("'arguments' is not allowed in class field initializer or static initialization block");
+        if (lexicals)
+            for (j = 0; j < lexicals.length; j++)
                 if (vars[i] && vars[i] === lexicals[j])
                     throw new SyntaxErr("Identifier '" + vars[i] + "' has already been declared");
     }
@@ -33,7 +43,11 @@ var LoweringFunction = function Function(p) {
     var n = arguments.length, params = [];
     for (var i = 0; i < n - 1; i++) params[i] = Str(arguments[i]);
     var body = n ? Str(arguments[n - 1]) : '';
-    return globalEval(lower('(function anonymous(' + params.join(',') + '\n) {\n' + body + '\n})'));
+    var out = lower('(function anonymous(' + params.join(',') + '\n) {\n' + body + '\n})');
+    var used = declared(out);
+    for (var i = 0; i < used.length; i++)
+        if (used[i] === '@super') throw new SyntaxErr("'super' keyword unexpected here");
+    return globalEval(out);
 };
 rt.defineProperty(LoweringFunction, 'prototype', {
     value: FunctionProto, writable: false, enumerable: false, configurable: false,
