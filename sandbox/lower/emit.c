@@ -840,6 +840,10 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out)
                 lower__e_w(&E, " @super");
             if (fi->flags & FI_ARGS_AT_TOP)
                 lower__e_w(&E, " @args");
+            for (struct name_link *l = cx->eval_privates; l; l = l->next) {
+                lower__e_w(&E, " @#");
+                lower__e_tok(&E, 0, l->name->s, l->name->len);
+            }
             lower__e_w(&E, "*/");
         }
     }

@@ -149,6 +149,8 @@ void lower__e_super_set(struct emit *E, struct node *m, struct node *value);
 /* `(__evalSuper = <super's object>, ` for a direct eval in function o, when its
  * code may use super; returns whether it wrote it. */
 int lower__e_eval_super(struct emit *E, struct funcinfo *o);
+/* __evalPriv_<name>: the caller's variable holding a #name's key, for eval code. */
+struct lname *lower__e_eval_private(struct emit *E, struct lname *name);
 
 /* patterns (emit_pattern.c) */
 /* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */

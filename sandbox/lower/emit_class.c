@@ -478,6 +478,20 @@ static void e_super_object(struct emit *E, struct node *m)
     e_super_object_of(E, m->a->y);
 }
 
+/* The variable through which eval code reaches the caller's #name: __evalPriv_name. */
+struct lname *lower__e_eval_private(struct emit *E, struct lname *name)
+{
+    char *tmp = lower__arena_alloc(&E->cx->arena, 11 + (size_t)name->len);
+    if (!tmp)
+        lower__oom(E->cx);
+    memcpy(tmp, "__evalPriv_", 11);
+    memcpy(tmp + 11, name->s, name->len);
+    struct lname *n = lower__intern(&E->cx->names, tmp, 11 + name->len);
+    if (!n)
+        lower__oom(E->cx);
+    return n;
+}
+
 /* Where a direct eval's code may use super.x (a method, constructor or field
  * initialiser, or an arrow in one): `(__evalSuper = <super's object>, ` before
  * the code (the eval code reads the caller's __evalSuper). Returns whether it

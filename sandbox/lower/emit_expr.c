@@ -100,6 +100,8 @@ static struct subst *find_subst(struct emit *E, struct node *n)
 static struct lname *private_name(struct emit *E, struct node *privname)
 {
     struct node *m = privname->y;
+    if (!m && E->cx->mode == LOWER_MODE_EVAL)
+        return lower__e_eval_private(E, privname->name);
     if (!m || !m->x)
         lower__e_error(E, privname, "Internal error: private name without a class");
     return m->x;
@@ -299,15 +301,48 @@ static void e_call(struct emit *E, struct node *n)
         if (is_direct_eval(n)) {
             /* the code is lowered at run time; the call stays a direct eval */
             struct eval_info *info = n->y;
-            int paren = 0;
-            if (info && lower__e_eval_super(E, info->owner))
-                paren = 1; /* eval((__evalSuper = S, __evalCode(code, ..., "s"))) */
+            /* eval((__evalSuper = S, __evalCode(code, ..., "s"))) */
+            int super_ok = info && lower__e_eval_super(E, info->owner);
+            int paren = super_ok;
+            /* the #names of the classes around it: (__evalPriv_m = $3, ...) */
+            int npriv = 0, cap = 0;
+            for (struct eclass *k = E->cls; k; k = k->parent)
+                for (struct node *m = k->node->c; m; m = m->next)
+                    cap += (m->flags & NF_PRIVATE) != 0;
+            struct node **privs = cap ? lower__arena_alloc(&E->cx->arena, sizeof *privs * (size_t)cap) : NULL;
+            if (cap && !privs)
+                lower__oom(E->cx);
+            for (struct eclass *k = E->cls; k; k = k->parent) {
+                for (struct node *m = k->node->c; m; m = m->next) {
+                    if (!(m->flags & NF_PRIVATE) || !m->x)
+                        continue;
+                    /* an inner class's #name hides an outer one's */
+                    int seen = 0;
+                    for (int q = 0; q < npriv && !seen; q++)
+                        seen = privs[q]->a->name == m->a->name;
+                    if (seen)
+                        continue;
+                    privs[npriv++] = m;
+                    if (!paren) {
+                        W("(");
+                        paren = 1;
+                    }
+                    lower__e_name(E, 0, lower__e_eval_private(E, m->a->name));
+                    W(" = ");
+                    lower__e_name(E, 0, m->x);
+                    W(", ");
+                    /* declared in the caller, so the code sees it */
+                    lower__e_tmp(E);
+                    E->fn->temps[E->fn->ntemps - 1] = lower__e_eval_private(E, m->a->name);
+                }
+            }
             W("__evalCode(");
             lower__e_expr_loose(E, n->b);
             /* the names its vars must not redeclare; what it may use: "s" super.x,
-             * "a" no arguments (a class field initialiser or static block) */
+             * "a" no arguments (a class field initialiser or static block), then
+             * the #names it may use */
             int no_args = info && info->owner && (info->owner->flags & FI_CLASS_INIT);
-            if (info && (info->lexicals || paren || no_args)) {
+            if (info && (info->lexicals || paren || no_args || npriv)) {
                 const char *sep = ", [\"";
                 for (struct name_link *l = info->lexicals; l; l = l->next) {
                     lower__e_w(E, sep);
@@ -318,12 +353,19 @@ static void e_call(struct emit *E, struct node *n)
                     W("\"]");
                 else
                     W(", null");
-                if (paren && no_args)
-                    W(", \"sa\"");
-                else if (paren)
-                    W(", \"s\"");
+                if (super_ok && no_args)
+                    W(", \"sa");
+                else if (super_ok)
+                    W(", \"s");
                 else if (no_args)
-                    W(", \"a\"");
+                    W(", \"a");
+                else
+                    W(", \"-");
+                for (int q = 0; q < npriv; q++) {
+                    W(" #");
+                    lower__e_tok(E, 0, privs[q]->a->name->s, privs[q]->a->name->len);
+                }
+                W("\"");
             }
             W(")");
             if (paren)

@@ -311,6 +311,7 @@ struct lower_ctx {
     uint32_t tmp_counter;
     struct scope *scopes;    /* every scope (scope.c) */
     jmp_buf *spec_jmp;       /* active parser speculation, if any */
+    struct name_link *eval_privates; /* eval code: #names of the caller's classes it uses */
     struct buf scratch;      /* emitter scratch text, freed by sandbox_lower on any exit */
     struct buf scratch2;
 };

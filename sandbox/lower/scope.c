@@ -800,6 +800,20 @@ static void walk(struct an *A, struct node *n)
     }
     case N_PRIVNAME: {
         struct node *m = find_private(A, n->name);
+        if (!m && A->cx->mode == LOWER_MODE_EVAL) {
+            /* eval code: a #name of the caller's class (__evalCode checks it is one) */
+            struct name_link *l = A->cx->eval_privates;
+            while (l && l->name != n->name)
+                l = l->next;
+            if (!l) {
+                l = alloc(A, sizeof *l);
+                l->name = n->name;
+                l->next = A->cx->eval_privates;
+                A->cx->eval_privates = l;
+            }
+            n->y = NULL;
+            return;
+        }
         if (!m)
             lower__error_at(A->cx, n->pos, "Private field '#%s' must be declared in an enclosing class",
                             n->name->s);
