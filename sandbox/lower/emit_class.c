@@ -403,11 +403,12 @@ void lower__e_class(struct emit *E, struct node *c)
         e_ctor(E, c, NULL, c->line);
     for (struct node *m = c->c; m; m = m->next) {
         if ((m->flags & NF_COMPUTED) && (m->op == PK_FIELD)) {
+            /* the key is a property key once, when the class is defined */
             m->y = lower__e_tmp(E);
             lower__e_name(E, m->line, m->y);
-            W(" = ");
-            lower__e_expr(E, m->a);
-            W(";");
+            W(" = __pk(");
+            lower__e_expr_loose(E, m->a);
+            W(");");
         }
         if (m == ctor) {
             e_ctor(E, c, m, m->line);
