@@ -149,6 +149,12 @@ void lower__e_super_set(struct emit *E, struct node *m, struct node *value);
 /* `(__evalSuper = <super's object>, ` for a direct eval in function o, when its
  * code may use super; returns whether it wrote it. */
 int lower__e_eval_super(struct emit *E, struct funcinfo *o);
+/* A binding assignment to which is a TypeError: a const, or a class's own name
+ * inside its body. */
+static inline int lower__e_is_const_binding(const struct binding *b)
+{
+    return b && (b->kind == BK_CONST || (b->kind == BK_CLASS && b->scope->kind == SC_CLASS));
+}
 /* __evalPriv_<name>: the caller's variable holding a #name's key, for eval code. */
 struct lname *lower__e_eval_private(struct emit *E, struct lname *name);
 

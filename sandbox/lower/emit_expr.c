@@ -585,7 +585,7 @@ static int is_const_target(struct node *t)
 {
     while (t->kind == N_PAREN)
         t = t->a;
-    return t->kind == N_IDENT && t->x && ((struct binding *)t->x)->kind == BK_CONST;
+    return t->kind == N_IDENT && lower__e_is_const_binding(t->x);
 }
 
 /* a ??= b, a ||= b, a &&= b: assign only when needed. */
