@@ -19,6 +19,7 @@ struct an {
     struct node *cls_stack[64];
     int ncls;
     struct binding *initialising; /* let/const whose initialiser is being walked */
+    struct scope *tdz_scope;      /* a for-in/of head scope while its expression is walked */
     struct node *param;           /* the parameter of A->fn being walked (its default) */
 };
 
@@ -624,7 +625,11 @@ static void walk_for(struct an *A, struct node *n)
         if (n->c)
             walk(A, n->c);
     } else {
-        walk(A, n->b); /* the iterated expression */
+        /* the iterated expression: the head's let/const are in their TDZ there */
+        struct scope *saved_tdz = A->tdz_scope;
+        A->tdz_scope = s;
+        walk(A, n->b);
+        A->tdz_scope = saved_tdz;
         if (n->a->kind == N_VAR) {
             walk(A, n->a);
         } else {
@@ -773,7 +778,8 @@ static void walk(struct an *A, struct node *n)
          * its let/const/class declaration in the same function always throws */
         struct binding *b = n->x;
         if (b && (b->kind == BK_LET || b->kind == BK_CONST || b->kind == BK_CLASS) &&
-            b->scope->fn == A->fn && b->decl && (n->pos < b->decl->pos || b == A->initialising))
+            b->scope->fn == A->fn && b->decl &&
+            (n->pos < b->decl->pos || b == A->initialising || (A->tdz_scope && b->scope == A->tdz_scope)))
             n->op = 1;
         /* and a parameter read in the default of itself or of an earlier parameter */
         if (b && b->kind == BK_PARAM && A->param && b->scope->fn == A->fn && b->decl &&
