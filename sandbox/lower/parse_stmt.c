@@ -799,7 +799,7 @@ static struct node *parse_keyword_statement(struct parser *p)
     case KW_FOR:
         return parse_for(p);
     case KW_RETURN:
-        if (!p->in_func && p->cx->mode != LOWER_MODE_MAIN)
+        if ((!p->in_func && p->cx->mode != LOWER_MODE_MAIN) || p->in_static_block)
             lower__error_at(p->cx, pos, "Illegal return statement");
         return parse_jump(p, N_RETURN);
     case KW_BREAK:
@@ -813,6 +813,9 @@ static struct node *parse_keyword_statement(struct parser *p)
     case KW_SWITCH:
         return parse_switch(p);
     case KW_WITH:
+        /* a class body is strict code */
+        if (p->in_class_body)
+            lower__error_at(p->cx, pos, "Strict mode code may not include a with statement");
         return parse_cond_stmt(p, N_WITH);
     case KW_DEBUGGER:
         n = lower__new_node(p, N_DEBUGGER, pos, line);
