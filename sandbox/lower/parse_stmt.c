@@ -610,8 +610,19 @@ static struct node *parse_for(struct parser *p)
                                 is_of ? "of" : "in");
         } else if (init->kind == N_ARRAY || init->kind == N_OBJECT) {
             init = lower__to_pattern(p, init, 0);
-        } else if (!(init->kind == N_IDENT || init->kind == N_MEMBER || init->kind == N_PAREN)) {
-            lower__error_at(p->cx, init->pos, "Invalid left-hand side in for loop");
+        } else {
+            struct node *t = init;
+            while (t->kind == N_PAREN)
+                t = t->a;
+            if (!(t->kind == N_IDENT || t->kind == N_MEMBER))
+                lower__error_at(p->cx, init->pos, "Invalid left-hand side in for loop");
+            /* for (let of ...) and for (async of ...) are not for-of loops (an
+             * escaped \u0061sync is a name) */
+            if (is_of && init->kind == N_IDENT && p->cx->src[init->pos] != '\\' &&
+                ((init->name->len == 3 && memcmp(init->name->s, "let", 3) == 0) ||
+                 (init->name->len == 5 && memcmp(init->name->s, "async", 5) == 0)))
+                lower__error_at(p->cx, init->pos, "The left-hand side of a for-of loop may not be '%s'",
+                                init->name->s);
         }
         lower__p_next(p);
         n->a = init;
