@@ -347,11 +347,39 @@ void lower__e_array(struct emit *E, struct node *n)
 
 /* ---- objects ------------------------------------------------------------------------ */
 
-static void e_prop_key(struct emit *E, struct node *p)
+/* Does a computed key's property take its function's name from the key (an
+ * anonymous function, arrow or class, or a method)? */
+static int names_by_key(const struct node *p)
+{
+    if (!p->b || !((p->flags & NF_COMPUTED) || p->a->kind == N_STR || p->a->kind == N_NUM))
+        return 0;
+    if (p->op == PK_METHOD)
+        return 1;
+    if (p->op != PK_INIT || (p->flags & NF_SHORTHAND))
+        return 0;
+    const struct node *v = p->b;
+    while (v->kind == N_PAREN)
+        v = v->a;
+    return (v->kind == N_FUNC && !v->a) || (v->kind == N_CLASS && !v->a);
+}
+
+/* A computed key is a property key before the value is evaluated: [__pk(k)]
+ * (literal keys as they are); [$t = __pk(k)] when the value is named by it. */
+static void e_prop_key(struct emit *E, struct node *p, struct lname *keep)
 {
     if (p->flags & NF_COMPUTED) {
         W("[");
-        lower__e_expr(E, p->a);
+        if (p->a->kind == N_STR || p->a->kind == N_NUM) {
+            lower__e_expr(E, p->a);
+        } else {
+            if (keep) {
+                lower__e_name(E, 0, keep);
+                W(" = ");
+            }
+            W("__pk(");
+            lower__e_expr_loose(E, p->a);
+            W(")");
+        }
         W("]");
     } else if (p->a->kind == N_IDENT) {
         lower__e_key(E, p->a->line, p->a->name);
@@ -410,12 +438,32 @@ static void e_prop(struct emit *E, struct node *p)
     if (p->op == PK_GET || p->op == PK_SET) {
         lower__e_tok(E, p->line, p->op == PK_GET ? "get" : "set", 3);
         W(" ");
-        e_prop_key(E, p);
+        e_prop_key(E, p, NULL);
         lower__e_function(E, p->b, NULL);
         return;
     }
-    e_prop_key(E, p);
+    int by_key = names_by_key(p);
+    int literal_key = p->a->kind == N_STR || p->a->kind == N_NUM;
+    struct lname *key = by_key && !literal_key ? lower__e_tmp(E) : NULL;
+    e_prop_key(E, p, key);
     W(": ");
+    if (by_key) {
+        /* [k]: function () {} is named by k */
+        W("__fnameKey(");
+        if (p->op == PK_METHOD && uses_super(p))
+            e_home_method(E, p->b);
+        else if (p->op == PK_METHOD)
+            lower__e_function(E, p->b, NULL);
+        else
+            lower__e_expr_loose(E, p->b);
+        W(", ");
+        if (key)
+            lower__e_name(E, 0, key);
+        else
+            lower__e_prop_key_string(E, p->a, 0);
+        W(")");
+        return;
+    }
     struct lname *hint = !(p->flags & NF_COMPUTED) && p->a->kind == N_IDENT ? p->a->name : NULL;
     if (p->flags & NF_SHORTHAND) {
         lower__e_ident(E, p->b);

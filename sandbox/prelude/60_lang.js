@@ -309,7 +309,7 @@ def(G, '__setHome', function (o) {
             var fn = fns[j];
             if (typeof fn !== 'function' || !hasOwn(fn, HOME) || fn[HOME] !== null) continue;
             fn[HOME] = o;
-            var n = typeof k === 'symbol' ? '[' + Str(k).slice(7, -1) + ']' : k;
+            var n = keyName(k);
             defProp(fn, 'name', { value: j === 1 ? 'get ' + n : j === 2 ? 'set ' + n : n, configurable: true });
         }
     }
@@ -317,8 +317,24 @@ def(G, '__setHome', function (o) {
 });
 def(G, '__homeProto', function (fn) { return getProto(fn[HOME]); });
 
+/* A function's name from a property key: the string, or "[description]" for a
+ * symbol ("" without a description). */
+function keyName(k) {
+    if (typeof k !== 'symbol') return Str(k);
+    var d = Str(k).slice(7, -1);
+    return d ? '[' + d + ']' : '';
+}
+/* [k]: function () {} (or an arrow, a class, a method) is named by k. */
+def(G, '__fnameKey', function (fn, key) {
+    if (!hasOwn(fn, 'name') || fn.name === '')
+        defProp(fn, 'name', { value: keyName(key), configurable: true });
+    return fn;
+});
+
 /* An accessor with a computed key in an object literal (enumerable). */
 def(G, '__oacc', function (target, key, fn, kind) {
+    if (!hasOwn(fn, 'name') || fn.name === '')
+        defProp(fn, 'name', { value: (kind === 1 ? 'get ' : 'set ') + keyName(key), configurable: true });
     var d = getDesc(target, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
     defProp(target, key, { get: get, set: set, enumerable: true, configurable: true });
     return target;
@@ -383,7 +399,7 @@ var NATIVE = Symbol('native constructor');
  * key ("get k"/"set k" for accessors, "[description]" for a symbol). */
 def(G, '__defm', function (obj, key, fn, kind) {
     if (!hasOwn(fn, 'name')) {
-        var n = typeof key === 'symbol' ? '[' + Str(key).slice(7, -1) + ']' : key;
+        var n = keyName(key);
         defProp(fn, 'name', { value: kind === 1 ? 'get ' + n : kind === 2 ? 'set ' + n : n, configurable: true });
     }
     if (!kind) {
