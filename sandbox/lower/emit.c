@@ -541,7 +541,19 @@ static void e_switch(struct emit *E, struct node *n)
 static void e_return(struct emit *E, struct node *n)
 {
     lower__e_tok(E, n->line, "return", 6);
-    if (n->a && E->fn->ret_this) {
+    if (E->fn->ret_val) {
+        /* return void ($rv = v, $ok = 1); */
+        lower__e_w(E, " void (");
+        lower__e_name(E, 0, E->fn->ret_val);
+        lower__e_w(E, " = ");
+        if (n->a)
+            lower__e_expr_loose(E, n->a);
+        else
+            lower__e_w(E, "void 0");
+        lower__e_w(E, ", ");
+        lower__e_name(E, 0, E->fn->ret_ok);
+        lower__e_w(E, " = 1)");
+    } else if (n->a && E->fn->ret_this) {
         /* a derived constructor returns an object, or this (undefined), else TypeError */
         lower__e_w(E, " __ctorRet(");
         lower__e_expr_loose(E, n->a);

@@ -16,6 +16,9 @@ struct efn {
     int catch_depth;        /* inside catch scopes (block functions become expressions) */
     int strict;             /* strict code (classes, "use strict"): no block functions */
     struct lname *ret_this; /* derived constructor: `return` yields this name */
+    struct lname *ret_val;  /* ... deferred: `return v` stores v here and sets ret_ok, and the
+                             * constructor's outer finally checks it once the body is left */
+    struct lname *ret_ok;
     int loops;              /* loops being emitted around the current point */
 };
 

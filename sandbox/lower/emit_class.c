@@ -181,6 +181,23 @@ static struct node *last_field(struct node *c, int is_static)
     return last;
 }
 
+/* Does a derived constructor's body return from inside a try statement or a
+ * for-of loop (not counting nested functions)? */
+static int return_needs_deferring(struct node *n, int inside)
+{
+    for (; n; n = n->next) {
+        if (n->kind == N_FUNC || n->kind == N_CLASS)
+            continue;
+        if (n->kind == N_RETURN && inside)
+            return 1;
+        int in = inside || n->kind == N_TRY || n->kind == N_FOROF;
+        if (return_needs_deferring(n->a, in) || return_needs_deferring(n->b, in) ||
+            return_needs_deferring(n->c, in) || return_needs_deferring(n->d, in))
+            return 1;
+    }
+    return 0;
+}
+
 static void e_init_function(struct emit *E, struct node *c, struct node *holder, int is_static,
                             struct lname *name, int line)
 {
@@ -249,6 +266,32 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
         W(" return ");
         lower__e_name(E, 0, self);
         W(";");
+    } else if (return_needs_deferring(fn->c->a, 0)) {
+        /* a return inside try or for-of: what it returns is checked once the
+         * body is left (after finally blocks and iterator closing, which may
+         * still call super()) */
+        f.ret_this = fi->this_name;
+        f.ret_val = lower__e_tmp(E);
+        f.ret_ok = lower__e_tmp(E);
+        struct lname *err = lower__e_tmp_name(E);
+        lower__e_param_init(E, fn);
+        W(" try {");
+        lower__e_stmts(E, fn->c->a);
+        W(" ");
+        lower__e_name(E, 0, f.ret_ok);
+        W(" = 1; } catch (");
+        lower__e_name(E, 0, err);
+        W(") { ");
+        lower__e_name(E, 0, f.ret_ok);
+        W(" = 0; throw ");
+        lower__e_name(E, 0, err);
+        W("; } finally { if (");
+        lower__e_name(E, 0, f.ret_ok);
+        W(") return __ctorRet(");
+        lower__e_name(E, 0, f.ret_val);
+        W(", ");
+        lower__e_name(E, 0, fi->this_name);
+        W("); }");
     } else {
         f.ret_this = fi->this_name;
         lower__e_param_init(E, fn);
