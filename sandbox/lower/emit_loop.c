@@ -500,8 +500,12 @@ static void mark_breaks(struct break_scan *bs, struct node *s, int nested)
 
 static void e_forof(struct emit *E, struct node *n, struct node *labels)
 {
+    /* the loop with its set-up statements is one statement (in braces): it may be
+     * the body of an if or a loop */
     if (n->flags & NF_AWAIT) {
+        lower__e_tok(E, n->line, "{", 1);
         e_forof_await(E, n, labels);
+        W("}");
         return;
     }
     struct of_state o;
@@ -514,12 +518,14 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
         return;
     }
     o.arr = lower__e_tmp(E);
+    W("{");
     N(o.arr);
     W(" = ");
     if (is_array_literal(n->b)) {
         lower__e_expr(E, n->b);
         W("; ");
         of_index_loop(E, n, labels, &o, o.arr);
+        W("}");
         return;
     }
     /* a loop of the program's top level runs once: fewer tokens for Duktape
@@ -569,7 +575,7 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
     }
     W("__done(");
     N(o.arr);
-    W("); }");
+    W("); }}");
 }
 
 /* ---- while / do ------------------------------------------------------------------------ */
