@@ -274,7 +274,7 @@ struct parser {
     struct lexer lx;
     struct lower_ctx *cx;
     int depth;
-    int in_func, in_async, in_gen, in_class_body;
+    int in_func, in_async, in_gen, in_class_body; /* in_class_body: a class's heritage or body (strict) */
     int in_static_block; /* await is reserved (a class static block, not in a nested function) */
     int in_params;       /* in a parameter list (not in a nested function's body) */
     int spec_depth;        /* speculation nesting */

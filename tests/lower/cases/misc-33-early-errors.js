@@ -5,6 +5,7 @@ const bad = [
   'while (0) a: b: function f() {}', 'function* g(x = yield) {}', '[...x = 1] = [];', '[...x,] = [];',
   '({...x, y} = {});', '({...{x}} = {});', '`\\8`', '`\\01`', '`\\x4`',
   'class C { static { return; } }', 'class C { m() { with ({}) {} } }',
+  'class C extends (function B() { with ({}); return B; }()) {}',
 ];
 const good = [
   'var x; var x;', 'function f(a) { var a; }', '{ let x; } var x;', 'l: function f() {}',
