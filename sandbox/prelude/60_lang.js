@@ -235,7 +235,30 @@ def(G, '__adx', function (e) {
 
 /* ToPropertyKey: a computed key of an object pattern, taken before the
  * target's reference is evaluated. */
-def(G, '__pk', function (k) { return typeof k === 'symbol' ? k : Str(k); });
+/* ToPropertyKey: a symbol, or a string (an object's Symbol.toPrimitive may give a symbol). */
+var TOPRIM = Symbol.toPrimitive;
+def(G, '__pk', function (k) {
+    if (typeof k === 'symbol') return k;
+    if (isObject(k) && TOPRIM) {
+        var f = k[TOPRIM];
+        if (f !== void 0 && f !== null) {
+            if (typeof f !== 'function') throw new TypeErr('Symbol.toPrimitive is not a function');
+            var p = apply(f, k, ['string']);
+            if (isObject(p)) throw new TypeErr('Cannot convert object to primitive value');
+            return typeof p === 'symbol' ? p : Str(p);
+        }
+        /* OrdinaryToPrimitive, hint string: toString, then valueOf */
+        var names = ['toString', 'valueOf'];
+        for (var i = 0; i < 2; i++) {
+            var m = k[names[i]];
+            if (typeof m !== 'function') continue;
+            var v = apply(m, k, []);
+            if (!isObject(v)) return typeof v === 'symbol' ? v : Str(v);
+        }
+        throw new TypeErr('Cannot convert object to primitive value');
+    }
+    return Str(k);
+});
 
 /* Spread: appends every value of x to arr. */
 def(G, '__sp', function (arr, x) {
