@@ -466,6 +466,10 @@ void lower__e_class(struct emit *E, struct node *c)
         if (m == ls)
             e_init_function(E, c, c->d->next, 1, sinit, m->line);
     }
+    /* a class's prototype property is read-only (before static fields run) */
+    W(" __protoRO(");
+    lower__e_name(E, 0, k.name);
+    W(");");
     if (sinit) {
         W(" ");
         lower__e_name(E, 0, sinit);

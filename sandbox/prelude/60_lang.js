@@ -433,6 +433,9 @@ def(G, '__defm', function (obj, key, fn, kind) {
     defProp(obj, key, { get: get, set: set, enumerable: false, configurable: true });
 });
 
+/* A class's prototype property is not writable (a function's is). */
+def(G, '__protoRO', function (C) { defProp(C, 'prototype', { writable: false }); });
+
 def(G, '__inherits', function (C, S) {
     if (S !== null && typeof S !== 'function')
         throw new TypeErr('Class extends value ' + describe(S) + ' is not a constructor or null');
