@@ -181,6 +181,22 @@ static struct node *last_field(struct node *c, int is_static)
     return last;
 }
 
+/* Where `this` is surely bound in a derived constructor's body: from the
+ * statement after its first top-level `super(...);` (UINT32_MAX: nowhere). */
+static uint32_t this_ok_from(struct node *first)
+{
+    for (struct node *s = first; s; s = s->next) {
+        if (s->kind != N_EXPRSTMT)
+            continue;
+        struct node *e = s->a;
+        while (e->kind == N_PAREN)
+            e = e->a;
+        if (e->kind == N_CALL && e->a->kind == N_SUPER)
+            return s->next ? s->next->pos : UINT32_MAX;
+    }
+    return UINT32_MAX;
+}
+
 /* Does a derived constructor's body return from inside a try statement or a
  * for-of loop (not counting nested functions)? */
 static int return_needs_deferring(struct node *n, int inside)
@@ -266,7 +282,7 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
         W(" return ");
         lower__e_name(E, 0, self);
         W(";");
-    } else if (return_needs_deferring(fn->c->a, 0)) {
+    } else if ((fi->this_ok_pos = this_ok_from(fn->c->a)), return_needs_deferring(fn->c->a, 0)) {
         /* a return inside try or for-of: what it returns is checked once the
          * body is left (after finally blocks and iterator closing, which may
          * still call super()) */

@@ -68,7 +68,14 @@ void lower__e_this(struct emit *E, struct node *n)
 {
     struct funcinfo *o = n->y;
     if (o && (o->flags & FI_DERIVED_CTOR) && o->this_name) {
+        /* before the constructor's first super() statement: a ReferenceError
+         * while this is not bound */
+        int checked = n->pos < o->this_ok_pos;
+        if (checked)
+            lower__e_tok(E, n->line, "__thisInit(", 11);
         lower__e_name(E, n->line, o->this_name);
+        if (checked)
+            W(")");
         return;
     }
     if (!o || o == E->fn->owner || !o->this_name) {
@@ -185,8 +192,9 @@ static void e_super_call(struct emit *E, struct node *n)
     struct funcinfo *o = n->a->y;
     if (!c || !c->super || !o || !(o->flags & FI_DERIVED_CTOR))
         lower__e_error(E, n, "'super' keyword unexpected here");
-    /* when an arrow may call super(), a second call throws (after it ran) */
-    int checked = (o->flags & FI_USES_THIS) && o->raw_this_name;
+    /* when an arrow may call super(), or it is called in two places, a second
+     * call throws (after it ran) */
+    int checked = ((o->flags & FI_USES_THIS) && o->raw_this_name) || o->super_calls > 1;
     lower__e_tok(E, n->line, "(", 1);
     lower__e_name(E, 0, o->this_name);
     W(" = ");

@@ -265,6 +265,8 @@ struct funcinfo {
     struct lname *raw_this_name; /* derived constructor: its this before super(), for arrows calling super() */
     struct node *cls;        /* enclosing class for methods/ctor/field init */
     int in_params;           /* defined in its parent's parameter list */
+    uint32_t super_calls;    /* derived constructor: super(...) calls in it and its arrows */
+    uint32_t this_ok_pos;    /* derived constructor: `this` from here on follows a super() statement */
 };
 
 /* ---- parser ---------------------------------------------------------------- */

@@ -919,6 +919,11 @@ static void walk(struct an *A, struct node *n)
     if (n->kind == N_CALL || n->kind == N_NEW)
         for (struct node *e = n->b ? n->b->next : NULL; e; e = e->next)
             walk(A, e);
+    if (n->kind == N_CALL && n->a->kind == N_SUPER) {
+        struct funcinfo *o = this_owner(A->fn);
+        if (o)
+            o->super_calls++;
+    }
     if (n->kind == N_CALL && n->a->kind == N_IDENT && !n->a->x && n->b && n->a->name->len == 4 &&
         memcmp(n->a->name->s, "eval", 4) == 0)
         n->y = eval_lexicals(A);
