@@ -363,14 +363,29 @@ static int names_by_key(const struct node *p)
     return (v->kind == N_FUNC && !v->a) || (v->kind == N_CLASS && !v->a);
 }
 
-/* A computed key is a property key before the value is evaluated: [__pk(k)]
- * (literal keys as they are); [$t = __pk(k)] when the value is named by it. */
+/* A computed key is a property key before the value is evaluated (Duktape
+ * converts it after): an object key goes through __pk first, inline-tested so
+ * that string and number keys cost no call; [$t = __pk(k)] when the value is
+ * named by it; literal keys as they are. */
 static void e_prop_key(struct emit *E, struct node *p, struct lname *keep)
 {
     if (p->flags & NF_COMPUTED) {
         W("[");
         if (p->a->kind == N_STR || p->a->kind == N_NUM) {
             lower__e_expr(E, p->a);
+        } else if (!keep) {
+            /* typeof ($t = k) === "object" && $t !== null ? __pk($t) : $t */
+            struct lname *t = lower__e_tmp(E);
+            W("typeof (");
+            lower__e_name(E, 0, t);
+            W(" = ");
+            lower__e_expr_loose(E, p->a);
+            W(") === \"object\" && ");
+            lower__e_name(E, 0, t);
+            W(" !== null ? __pk(");
+            lower__e_name(E, 0, t);
+            W(") : ");
+            lower__e_name(E, 0, t);
         } else {
             if (keep) {
                 lower__e_name(E, 0, keep);
