@@ -9,7 +9,8 @@
  * everywhere, spread/rest (calls, new, arrays, objects), default parameters,
  * for-of (arrays as index loops, other iterables through the iterator
  * protocol, closed on break/return/throw), classes (fields, static blocks,
- * private #names and #x in o, accessors, extends built-ins, super), optional
+ * private #names and #x in o, accessors, extends built-ins, super), super in
+ * object-literal methods and {__proto__: p} literals, optional
  * chaining, ??, ??=/||=/&&=, numeric separators, optional catch binding,
  * async functions/arrows/methods (coroutines: __spawn/__await, awaits stay
  * in place), generators and async generators (coroutines), for await,
