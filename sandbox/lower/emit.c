@@ -271,6 +271,12 @@ void lower__e_prologue(struct emit *E, struct funcinfo *fi)
     if (fi->flags & FI_DERIVED_CTOR) {
         lower__e_w(E, " var ");
         lower__e_name(E, 0, capture_name(E, &fi->this_name));
+        if (fi->flags & FI_USES_THIS) {
+            /* an arrow may call super() */
+            lower__e_w(E, ", ");
+            lower__e_name(E, 0, capture_name(E, &fi->raw_this_name));
+            lower__e_w(E, " = this");
+        }
         lower__e_w(E, ";");
     } else if (fi->flags & FI_USES_THIS) {
         lower__e_w(E, " var ");
@@ -291,14 +297,36 @@ void lower__e_prologue(struct emit *E, struct funcinfo *fi)
 
 /* ---- fresh bindings (catch scopes) ------------------------------------------ */
 
+int lower__e_tdz_checked(const struct binding *b)
+{
+    return (b->flags & BF_TDZ) && !b->headcopy;
+}
+
+void lower__e_tdz_init(struct emit *E, struct scope *s)
+{
+    if (!s)
+        return;
+    for (struct binding *b = s->first; b; b = b->next) {
+        if (!lower__e_tdz_checked(b) || (b->flags & BF_FRESH))
+            continue; /* a fresh binding starts as __TDZ (lower__e_fresh_open) */
+        lower__e_w(E, " ");
+        lower__e_name(E, 0, b->out);
+        lower__e_w(E, " = __TDZ;");
+    }
+}
+
 void lower__e_fresh_open(struct emit *E, struct scope *s, int line)
 {
+    lower__e_tdz_init(E, s);
     if (!s || !s->has_fresh)
         return;
     for (struct binding *b = s->first; b; b = b->next) {
         if (!(b->flags & BF_FRESH))
             continue;
-        lower__e_tok(E, line, "try { throw void 0; } catch (", 29);
+        if (lower__e_tdz_checked(b))
+            lower__e_tok(E, line, "try { throw __TDZ; } catch (", 28);
+        else
+            lower__e_tok(E, line, "try { throw void 0; } catch (", 29);
         lower__e_name(E, 0, b->out);
         lower__e_w(E, ") {");
     }
@@ -395,6 +423,11 @@ void lower__e_var(struct emit *E, struct node *n, int in_for_head)
                 E->name_hint = NULL;
             } else if (n->op == VK_LET && !in_for_head && b && b->scope->in_loop &&
                        !(b->flags & BF_FRESH)) {
+                lower__e_w(E, " = void 0");
+            } else if (n->op == VK_LET && b && lower__e_tdz_checked(b)) {
+                lower__e_w(E, " = void 0");
+            } else if (n->op == VK_LET && in_for_head && b && b->scope->in_loop) {
+                /* for (let i; ...) met again (an outer loop) starts undefined */
                 lower__e_w(E, " = void 0");
             } else if (fresh && b && !(b->flags & BF_FRESH)) {
                 lower__e_w(E, " = void 0");
@@ -508,7 +541,19 @@ static void e_switch(struct emit *E, struct node *n)
 static void e_return(struct emit *E, struct node *n)
 {
     lower__e_tok(E, n->line, "return", 6);
-    if (n->a && E->fn->ret_this) {
+    if (E->fn->ret_val) {
+        /* return void ($rv = v, $ok = 1); */
+        lower__e_w(E, " void (");
+        lower__e_name(E, 0, E->fn->ret_val);
+        lower__e_w(E, " = ");
+        if (n->a)
+            lower__e_expr_loose(E, n->a);
+        else
+            lower__e_w(E, "void 0");
+        lower__e_w(E, ", ");
+        lower__e_name(E, 0, E->fn->ret_ok);
+        lower__e_w(E, " = 1)");
+    } else if (n->a && E->fn->ret_this) {
         /* a derived constructor returns an object, or this (undefined), else TypeError */
         lower__e_w(E, " __ctorRet(");
         lower__e_expr_loose(E, n->a);
@@ -713,6 +758,7 @@ static void emit_main(struct emit *E, struct node *prog)
     if (E->fn->strict)
         lower__e_w(E, " \"use strict\";");
     lower__e_prologue(E, root);
+    lower__e_tdz_init(E, root->scope);
     for (struct node *s = prog->a; s; s = s->next) {
         struct lower_guard guard;
         lower__e_guard_open(E, &guard);
@@ -786,9 +832,32 @@ int lower__emit_program(struct lower_ctx *cx, struct buf *out)
     } else {
         root.strict = lower__e_is_strict_body(&E, prog->a);
         lower__e_prologue(&E, prog->x);
+        lower__e_tdz_init(&E, ((struct funcinfo *)prog->x)->scope);
         lower__e_stmts(&E, prog->a);
         goto_line(&E, prog->d->line);
         lower__e_declare_temps(&E, &root);
+        if (cx->mode == LOWER_MODE_EVAL) {
+            /* the names its vars and functions declare, for __evalCode to check
+             * against the caller's lexical names; always last in the text */
+            struct funcinfo *fi = prog->x;
+            lower__e_w(&E, " /*@vars");
+            for (struct binding *b = fi->scope->first; b; b = b->next) {
+                if (b->kind != BK_VAR && b->kind != BK_FUNC)
+                    continue;
+                lower__e_w(&E, " ");
+                lower__e_tok(&E, 0, b->name->s, b->name->len);
+            }
+            /* and whether it uses super.x, or arguments outside a function */
+            if (E.eval_super)
+                lower__e_w(&E, " @super");
+            if (fi->flags & FI_ARGS_AT_TOP)
+                lower__e_w(&E, " @args");
+            for (struct name_link *l = cx->eval_privates; l; l = l->next) {
+                lower__e_w(&E, " @#");
+                lower__e_tok(&E, 0, l->name->s, l->name->len);
+            }
+            lower__e_w(&E, "*/");
+        }
     }
     return 0;
 }

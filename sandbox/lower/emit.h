@@ -16,6 +16,9 @@ struct efn {
     int catch_depth;        /* inside catch scopes (block functions become expressions) */
     int strict;             /* strict code (classes, "use strict"): no block functions */
     struct lname *ret_this; /* derived constructor: `return` yields this name */
+    struct lname *ret_val;  /* ... deferred: `return v` stores v here and sets ret_ok, and the
+                             * constructor's outer finally checks it once the body is left */
+    struct lname *ret_ok;
     int loops;              /* loops being emitted around the current point */
 };
 
@@ -45,6 +48,8 @@ struct emit {
     int depth;
     struct efn *fn;
     struct eclass *cls;
+    struct lname *obj_home;   /* in an object-literal method using super: its own name */
+    int eval_super;           /* eval code used super.x (read from the caller's __evalSuper) */
     struct subst subst[64];
     int nsubst;
     struct scope *head_scope; /* emitting a for(let;;) head whose bindings are fresh */
@@ -102,6 +107,10 @@ void lower__e_stmt(struct emit *E, struct node *n);
 void lower__e_stmts(struct emit *E, struct node *first);
 void lower__e_block_body(struct emit *E, struct node *block, struct node *before_first);
 void lower__e_fresh_open(struct emit *E, struct scope *s, int line);
+/* Does this binding hold __TDZ until declared (BF_TDZ, not a per-iteration copy)? */
+int lower__e_tdz_checked(const struct binding *b);
+/* ` x = __TDZ;` for the scope's BF_TDZ bindings, at its start. */
+void lower__e_tdz_init(struct emit *E, struct scope *s);
 void lower__e_fresh_close(struct emit *E, struct scope *s, int line);
 void lower__e_var(struct emit *E, struct node *n, int in_for_head);
 
@@ -138,6 +147,19 @@ void lower__e_param_init(struct emit *E, struct node *fn);
 void lower__e_class(struct emit *E, struct node *c);
 void lower__e_enum(struct emit *E, struct node *n);
 void lower__e_super_member(struct emit *E, struct node *m, int for_call);
+/* super.x = value (m: the super member). */
+void lower__e_super_set(struct emit *E, struct node *m, struct node *value);
+/* `(__evalSuper = <super's object>, ` for a direct eval in function o, when its
+ * code may use super; returns whether it wrote it. */
+int lower__e_eval_super(struct emit *E, struct funcinfo *o);
+/* A binding assignment to which is a TypeError: a const, or a class's own name
+ * inside its body. */
+static inline int lower__e_is_const_binding(const struct binding *b)
+{
+    return b && (b->kind == BK_CONST || (b->kind == BK_CLASS && b->scope->kind == SC_CLASS));
+}
+/* __evalPriv_<name>: the caller's variable holding a #name's key, for eval code. */
+struct lname *lower__e_eval_private(struct emit *E, struct lname *name);
 
 /* patterns (emit_pattern.c) */
 /* Emits `a = ..., b = ...` binding the pattern to the value in temp src. */

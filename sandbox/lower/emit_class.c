@@ -143,10 +143,14 @@ static void e_field_inits(struct emit *E, struct node *c, int is_static)
         lower__e_tok(E, m->line, "this", 4);
         e_key_target(E, m, NULL);
         W(" = ");
+        /* x = function () {} is named "x" */
+        if (!(m->flags & NF_COMPUTED) && m->a->kind == N_IDENT)
+            E->name_hint = m->a->name;
         if (m->b)
             lower__e_expr(E, m->b);
         else
             W("void 0");
+        E->name_hint = NULL;
         W(";");
     }
 }
@@ -175,6 +179,39 @@ static struct node *last_field(struct node *c, int is_static)
         if (is_init_member(m, is_static))
             last = m;
     return last;
+}
+
+/* Where `this` is surely bound in a derived constructor's body: from the
+ * statement after its first top-level `super(...);` (UINT32_MAX: nowhere). */
+static uint32_t this_ok_from(struct node *first)
+{
+    for (struct node *s = first; s; s = s->next) {
+        if (s->kind != N_EXPRSTMT)
+            continue;
+        struct node *e = s->a;
+        while (e->kind == N_PAREN)
+            e = e->a;
+        if (e->kind == N_CALL && e->a->kind == N_SUPER)
+            return s->next ? s->next->pos : UINT32_MAX;
+    }
+    return UINT32_MAX;
+}
+
+/* Does a derived constructor's body return from inside a try statement or a
+ * for-of loop (not counting nested functions)? */
+static int return_needs_deferring(struct node *n, int inside)
+{
+    for (; n; n = n->next) {
+        if (n->kind == N_FUNC || n->kind == N_CLASS)
+            continue;
+        if (n->kind == N_RETURN && inside)
+            return 1;
+        int in = inside || n->kind == N_TRY || n->kind == N_FOROF;
+        if (return_needs_deferring(n->a, in) || return_needs_deferring(n->b, in) ||
+            return_needs_deferring(n->c, in) || return_needs_deferring(n->d, in))
+            return 1;
+    }
+    return 0;
 }
 
 static void e_init_function(struct emit *E, struct node *c, struct node *holder, int is_static,
@@ -245,6 +282,32 @@ static void e_ctor(struct emit *E, struct node *c, struct node *ctor_member, int
         W(" return ");
         lower__e_name(E, 0, self);
         W(";");
+    } else if ((fi->this_ok_pos = this_ok_from(fn->c->a)), return_needs_deferring(fn->c->a, 0)) {
+        /* a return inside try or for-of: what it returns is checked once the
+         * body is left (after finally blocks and iterator closing, which may
+         * still call super()) */
+        f.ret_this = fi->this_name;
+        f.ret_val = lower__e_tmp(E);
+        f.ret_ok = lower__e_tmp(E);
+        struct lname *err = lower__e_tmp_name(E);
+        lower__e_param_init(E, fn);
+        W(" try {");
+        lower__e_stmts(E, fn->c->a);
+        W(" ");
+        lower__e_name(E, 0, f.ret_ok);
+        W(" = 1; } catch (");
+        lower__e_name(E, 0, err);
+        W(") { ");
+        lower__e_name(E, 0, f.ret_ok);
+        W(" = 0; throw ");
+        lower__e_name(E, 0, err);
+        W("; } finally { if (");
+        lower__e_name(E, 0, f.ret_ok);
+        W(") return __ctorRet(");
+        lower__e_name(E, 0, f.ret_val);
+        W(", ");
+        lower__e_name(E, 0, fi->this_name);
+        W("); }");
     } else {
         f.ret_this = fi->this_name;
         lower__e_param_init(E, fn);
@@ -290,7 +353,12 @@ static void e_method(struct emit *E, struct node *m, struct lname *cname)
         lower__e_prop_key_string(E, m->a, (m->flags & NF_COMPUTED) != 0);
     W(", ");
     m->b->y = m;
+    /* a method named by an identifier is a named function expression; other
+     * keys and accessors are named by __defm */
+    if (m->op == PK_METHOD && !(m->flags & NF_COMPUTED) && m->a->kind == N_IDENT)
+        E->name_hint = m->a->name;
     lower__e_function(E, m->b, NULL);
+    E->name_hint = NULL;
     lower__e_w(E, m->op == PK_GET ? ", 1);" : m->op == PK_SET ? ", 2);" : ");");
 }
 
@@ -348,6 +416,7 @@ void lower__e_class(struct emit *E, struct node *c)
 {
     struct lname *hint = E->name_hint;
     E->name_hint = NULL;
+    int anonymous = 0;
     struct eclass k;
     memset(&k, 0, sizeof k);
     k.parent = E->cls;
@@ -364,8 +433,10 @@ void lower__e_class(struct emit *E, struct node *c)
     f.strict = 1;
     if (c->a) /* the class's own binding inside its body */
         k.name = ((struct scope *)c->x)->first ? ((struct scope *)c->x)->first->out : c->a->name;
+    else if (class_name_ok(E, c, hint))
+        k.name = hint;
     else
-        k.name = class_name_ok(E, c, hint) ? hint : lower__e_tmp(E);
+        k.name = lower__e_tmp(E), anonymous = 1;
     if (has_fields(c, 0))
         k.init = lower__e_tmp(E);
     struct lname *sinit = has_fields(c, 1) ? lower__e_tmp(E) : NULL;
@@ -378,6 +449,12 @@ void lower__e_class(struct emit *E, struct node *c)
         lower__e_name(E, 0, k.super);
         W(");");
     }
+    if (anonymous) {
+        /* an anonymous class's name is "" (not its constructor's temporary name) */
+        W(" __fname(");
+        lower__e_name(E, 0, k.name);
+        W(", \"\");");
+    }
     struct node *ctor = find_ctor(c);
     k.ctor = ctor ? ctor->b : NULL;
     struct node *lf = last_field(c, 0), *ls = last_field(c, 1);
@@ -385,11 +462,12 @@ void lower__e_class(struct emit *E, struct node *c)
         e_ctor(E, c, NULL, c->line);
     for (struct node *m = c->c; m; m = m->next) {
         if ((m->flags & NF_COMPUTED) && (m->op == PK_FIELD)) {
+            /* the key is a property key once, when the class is defined */
             m->y = lower__e_tmp(E);
             lower__e_name(E, m->line, m->y);
-            W(" = ");
-            lower__e_expr(E, m->a);
-            W(";");
+            W(" = __pk(");
+            lower__e_expr_loose(E, m->a);
+            W(");");
         }
         if (m == ctor) {
             e_ctor(E, c, m, m->line);
@@ -404,6 +482,10 @@ void lower__e_class(struct emit *E, struct node *c)
         if (m == ls)
             e_init_function(E, c, c->d->next, 1, sinit, m->line);
     }
+    /* a class's prototype property is read-only (before static fields run) */
+    W(" __protoRO(");
+    lower__e_name(E, 0, k.name);
+    W(");");
     if (sinit) {
         W(" ");
         lower__e_name(E, 0, sinit);
@@ -438,22 +520,104 @@ static void e_super_home(struct emit *E, struct eclass *k, int is_static)
     }
 }
 
+static void e_super_object_of(struct emit *E, struct funcinfo *o)
+{
+    struct eclass *k = E->cls;
+    if (k) {
+        e_super_home(E, k, o && (o->flags & FI_STATIC));
+    } else if (E->obj_home) {
+        /* an object-literal method: the prototype of its object, as it is now */
+        W("__homeProto(");
+        lower__e_name(E, 0, E->obj_home);
+        W(")");
+    } else {
+        /* code of a direct eval: the caller's (lower__e_eval_super) */
+        W("__evalSuper");
+        E->eval_super = 1;
+    }
+}
+
+static void e_super_object(struct emit *E, struct node *m)
+{
+    e_super_object_of(E, m->a->y);
+}
+
+/* The variable through which eval code reaches the caller's #name: __evalPriv_name. */
+struct lname *lower__e_eval_private(struct emit *E, struct lname *name)
+{
+    char *tmp = lower__arena_alloc(&E->cx->arena, 11 + (size_t)name->len);
+    if (!tmp)
+        lower__oom(E->cx);
+    memcpy(tmp, "__evalPriv_", 11);
+    memcpy(tmp + 11, name->s, name->len);
+    struct lname *n = lower__intern(&E->cx->names, tmp, 11 + name->len);
+    if (!n)
+        lower__oom(E->cx);
+    return n;
+}
+
+/* Where a direct eval's code may use super.x (a method, constructor or field
+ * initialiser, or an arrow in one): `(__evalSuper = <super's object>, ` before
+ * the code (the eval code reads the caller's __evalSuper). Returns whether it
+ * wrote it. */
+int lower__e_eval_super(struct emit *E, struct funcinfo *o)
+{
+    if (!o || !o->node || !(E->cls || E->obj_home))
+        return 0;
+    if (!((o->flags & FI_CLASS_INIT) || (o->node->kind == N_FUNC && (o->node->op & FN_METHOD))))
+        return 0;
+    if (E->obj_home && !E->cls && !(o->flags & FI_USES_SUPER))
+        return 0;
+    struct lname *name = lower__intern(&E->cx->names, "__evalSuper", 11);
+    if (!name)
+        lower__oom(E->cx);
+    lower__e_tmp(E);
+    E->fn->temps[E->fn->ntemps - 1] = name; /* a variable of the caller, by that name */
+    W("(__evalSuper = ");
+    e_super_object_of(E, o);
+    W(", ");
+    return 1;
+}
+
+/* super.x = v: the setter found from super's object runs with this as the
+ * receiver; without one, this gets an own x (never through this's own setter). */
+void lower__e_super_set(struct emit *E, struct node *m, struct node *value)
+{
+    if (!E->cls && !E->obj_home && E->cx->mode != LOWER_MODE_EVAL)
+        lower__e_error(E, m, "'super' keyword unexpected here");
+    lower__e_tok(E, m->line, "__superSet(", 11);
+    e_super_object(E, m);
+    W(", ");
+    if (m->flags & NF_COMPUTED)
+        lower__e_expr(E, m->b);
+    else
+        lower__e_prop_key_string(E, m->b, 0);
+    W(", ");
+    lower__e_expr_loose(E, value);
+    W(", ");
+    struct node th = *m->a;
+    th.kind = N_THIS;
+    lower__e_this(E, &th);
+    W(")");
+}
+
 void lower__e_super_member(struct emit *E, struct node *m, int for_call)
 {
     struct eclass *k = E->cls;
     struct funcinfo *o = m->a->y;
     int is_static = o && (o->flags & FI_STATIC);
-    if (!k)
+    if (!k && !E->obj_home && E->cx->mode != LOWER_MODE_EVAL)
         lower__e_error(E, m, "'super' keyword unexpected here");
+    (void)is_static;
     if (for_call) {
         lower__e_tok(E, m->line, "", 0);
-        e_super_home(E, k, is_static);
+        e_super_object(E, m);
         lower__e_member_suffix(E, m);
         return;
     }
     /* a read goes through accessors with this as the receiver */
     lower__e_tok(E, m->line, "__superGet(", 11);
-    e_super_home(E, k, is_static);
+    e_super_object(E, m);
     W(", ");
     if (m->flags & NF_COMPUTED)
         lower__e_expr(E, m->b);

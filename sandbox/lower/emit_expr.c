@@ -36,6 +36,17 @@ void lower__e_ident(struct emit *E, struct node *n)
         W("\")");
         return;
     }
+    if (b && n->op == 2 && lower__e_tdz_checked(b)) {
+        /* (x === __TDZ ? __tdz("x") : x) */
+        lower__e_tok(E, n->line, "(", 1);
+        lower__e_name(E, 0, b->out);
+        W(" === __TDZ ? __tdz(\"");
+        lower__e_tok(E, 0, n->name->s, n->name->len);
+        W("\") : ");
+        lower__e_name(E, 0, b->out);
+        W(")");
+        return;
+    }
     if (b) {
         if (b->headcopy && E->head_scope == b->scope)
             lower__e_name(E, n->line, b->headcopy);
@@ -57,7 +68,14 @@ void lower__e_this(struct emit *E, struct node *n)
 {
     struct funcinfo *o = n->y;
     if (o && (o->flags & FI_DERIVED_CTOR) && o->this_name) {
+        /* before the constructor's first super() statement: a ReferenceError
+         * while this is not bound */
+        int checked = n->pos < o->this_ok_pos;
+        if (checked)
+            lower__e_tok(E, n->line, "__thisInit(", 11);
         lower__e_name(E, n->line, o->this_name);
+        if (checked)
+            W(")");
         return;
     }
     if (!o || o == E->fn->owner || !o->this_name) {
@@ -89,6 +107,8 @@ static struct subst *find_subst(struct emit *E, struct node *n)
 static struct lname *private_name(struct emit *E, struct node *privname)
 {
     struct node *m = privname->y;
+    if (!m && E->cx->mode == LOWER_MODE_EVAL)
+        return lower__e_eval_private(E, privname->name);
     if (!m || !m->x)
         lower__e_error(E, privname, "Internal error: private name without a class");
     return m->x;
@@ -172,11 +192,26 @@ static void e_super_call(struct emit *E, struct node *n)
     struct funcinfo *o = n->a->y;
     if (!c || !c->super || !o || !(o->flags & FI_DERIVED_CTOR))
         lower__e_error(E, n, "'super' keyword unexpected here");
+    /* when an arrow may call super(), or it is called in two places, a second
+     * call throws (after it ran) */
+    int checked = ((o->flags & FI_USES_THIS) && o->raw_this_name) || o->super_calls > 1;
     lower__e_tok(E, n->line, "(", 1);
     lower__e_name(E, 0, o->this_name);
-    W(" = __super(");
+    W(" = ");
+    if (checked) {
+        W("__superOnce(");
+        lower__e_name(E, 0, o->this_name);
+        W(", ");
+    } else {
+        W("__super(");
+    }
     lower__e_name(E, 0, c->super);
-    W(", this, ");
+    W(", ");
+    if (o == E->fn->owner || !o->raw_this_name)
+        W("this");
+    else
+        lower__e_name(E, 0, o->raw_this_name);
+    W(", ");
     lower__e_args_array(E, n->b, n->line);
     W(")");
     for (struct node *prm = c->ctor ? c->ctor->b : NULL; prm; prm = prm->next) {
@@ -273,9 +308,76 @@ static void e_call(struct emit *E, struct node *n)
         W("(");
         if (is_direct_eval(n)) {
             /* the code is lowered at run time; the call stays a direct eval */
+            struct eval_info *info = n->y;
+            /* eval((__evalSuper = S, __evalCode(code, ..., "s"))) */
+            int super_ok = info && lower__e_eval_super(E, info->owner);
+            int paren = super_ok;
+            /* the #names of the classes around it: (__evalPriv_m = $3, ...) */
+            int npriv = 0, cap = 0;
+            for (struct eclass *k = E->cls; k; k = k->parent)
+                for (struct node *m = k->node->c; m; m = m->next)
+                    cap += (m->flags & NF_PRIVATE) != 0;
+            struct node **privs = cap ? lower__arena_alloc(&E->cx->arena, sizeof *privs * (size_t)cap) : NULL;
+            if (cap && !privs)
+                lower__oom(E->cx);
+            for (struct eclass *k = E->cls; k; k = k->parent) {
+                for (struct node *m = k->node->c; m; m = m->next) {
+                    if (!(m->flags & NF_PRIVATE) || !m->x)
+                        continue;
+                    /* an inner class's #name hides an outer one's */
+                    int seen = 0;
+                    for (int q = 0; q < npriv && !seen; q++)
+                        seen = privs[q]->a->name == m->a->name;
+                    if (seen)
+                        continue;
+                    privs[npriv++] = m;
+                    if (!paren) {
+                        W("(");
+                        paren = 1;
+                    }
+                    lower__e_name(E, 0, lower__e_eval_private(E, m->a->name));
+                    W(" = ");
+                    lower__e_name(E, 0, m->x);
+                    W(", ");
+                    /* declared in the caller, so the code sees it */
+                    lower__e_tmp(E);
+                    E->fn->temps[E->fn->ntemps - 1] = lower__e_eval_private(E, m->a->name);
+                }
+            }
             W("__evalCode(");
             lower__e_expr_loose(E, n->b);
+            /* the names its vars must not redeclare; what it may use: "s" super.x,
+             * "a" no arguments (a class field initialiser or static block), then
+             * the #names it may use */
+            int no_args = info && info->owner && (info->owner->flags & FI_CLASS_INIT);
+            if (info && (info->lexicals || paren || no_args || npriv)) {
+                const char *sep = ", [\"";
+                for (struct name_link *l = info->lexicals; l; l = l->next) {
+                    lower__e_w(E, sep);
+                    lower__e_tok(E, 0, l->name->s, l->name->len);
+                    sep = "\", \"";
+                }
+                if (info->lexicals)
+                    W("\"]");
+                else
+                    W(", null");
+                if (super_ok && no_args)
+                    W(", \"sa");
+                else if (super_ok)
+                    W(", \"s");
+                else if (no_args)
+                    W(", \"a");
+                else
+                    W(", \"-");
+                for (int q = 0; q < npriv; q++) {
+                    W(" #");
+                    lower__e_tok(E, 0, privs[q]->a->name->s, privs[q]->a->name->len);
+                }
+                W("\"");
+            }
             W(")");
+            if (paren)
+                W(")");
             e_call_args(E, n->b->next, 1);
         } else {
             e_call_args(E, n->b, 0);
@@ -491,7 +593,7 @@ static int is_const_target(struct node *t)
 {
     while (t->kind == N_PAREN)
         t = t->a;
-    return t->kind == N_IDENT && t->x && ((struct binding *)t->x)->kind == BK_CONST;
+    return t->kind == N_IDENT && lower__e_is_const_binding(t->x);
 }
 
 /* a ??= b, a ||= b, a &&= b: assign only when needed. */
@@ -631,8 +733,12 @@ static void e_assign(struct emit *E, struct node *n, int loose)
         W(")");
         return;
     }
+    if (n->op == P_ASSIGN && t->kind == N_MEMBER && t->a->kind == N_SUPER && !find_subst(E, t)) {
+        lower__e_super_set(E, t, n->b);
+        return;
+    }
     if (t->kind == N_MEMBER && t->a->kind == N_SUPER) {
-        /* super.x = v assigns on this */
+        /* super.x op= v assigns on this */
         struct node th = *t->a;
         th.kind = N_THIS;
         lower__e_this(E, &th);
@@ -647,7 +753,19 @@ static void e_assign(struct emit *E, struct node *n, int loose)
     W(" ");
     if (n->op == P_ASSIGN && t->kind == N_IDENT)
         E->name_hint = t->name;
+    /* x = v from a closure that may run before x is declared: __tdzSet(x, v, "x") */
+    int tdz = t->kind == N_IDENT && t->op == 3 && t->x && lower__e_tdz_checked(t->x);
+    if (tdz) {
+        W("__tdzSet(");
+        lower__e_name(E, 0, ((struct binding *)t->x)->out);
+        W(", ");
+    }
     lower__e_expr_loose(E, n->b);
+    if (tdz) {
+        W(", \"");
+        lower__e_tok(E, 0, t->name->s, t->name->len);
+        W("\")");
+    }
     E->name_hint = NULL;
 }
 

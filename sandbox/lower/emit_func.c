@@ -100,6 +100,7 @@ static void e_body(struct emit *E, struct node *fn)
         lower__e_expr_loose(E, fn->c);
         W(";");
     } else {
+        lower__e_tdz_init(E, fn->c->x);
         lower__e_stmts(E, fn->c->a);
     }
 }
@@ -169,10 +170,10 @@ static void e_func(struct emit *E, struct node *fn, struct lname *name, int no_k
         W(" \"use strict\";");
     }
     /* Directives of our Duktape build (sandbox/duktape/patches/0020-directives.patch):
-     * arrows, async functions and generators are not constructors (no .prototype
+     * arrows, async functions, generators and methods are not constructors (no .prototype
      * object per closure, `new` throws as in ES2015), and a name that only came from
      * inference binds nothing inside the function. */
-    if (arrow || async || gen)
+    if (arrow || async || gen || ((fn->op & FN_METHOD) && !(fn->op & (FN_CTOR | FN_FIELD))))
         W(" \"use duk noctor\";");
     if (inferred)
         W(" \"use duk nobind\";");
@@ -234,6 +235,16 @@ static int usable_name(struct lname *n)
         return 0;
     if (n->len == 4 && memcmp(n->s, "eval", 4) == 0)
         return 0;
+    /* reserved in strict code (class bodies) */
+    static const char *const strict_reserved[] = {"implements", "interface", "package",
+                                                  "private", "protected", "public"};
+    for (size_t i = 0; i < sizeof strict_reserved / sizeof strict_reserved[0]; i++)
+        if (n->len == strlen(strict_reserved[i]) && memcmp(n->s, strict_reserved[i], n->len) == 0)
+            return 0;
+    /* Duktape's ES5 tokenizer refuses some identifier characters */
+    for (uint32_t i = 0; i < n->len; i++)
+        if ((unsigned char)n->s[i] >= 0x80)
+            return 0;
     return 1;
 }
 

@@ -347,11 +347,54 @@ void lower__e_array(struct emit *E, struct node *n)
 
 /* ---- objects ------------------------------------------------------------------------ */
 
-static void e_prop_key(struct emit *E, struct node *p)
+/* Does a computed key's property take its function's name from the key (an
+ * anonymous function, arrow or class, or a method)? */
+static int names_by_key(const struct node *p)
+{
+    if (!p->b || !((p->flags & NF_COMPUTED) || p->a->kind == N_STR || p->a->kind == N_NUM))
+        return 0;
+    if (p->op == PK_METHOD)
+        return 1;
+    if (p->op != PK_INIT || (p->flags & NF_SHORTHAND))
+        return 0;
+    const struct node *v = p->b;
+    while (v->kind == N_PAREN)
+        v = v->a;
+    return (v->kind == N_FUNC && !v->a) || (v->kind == N_CLASS && !v->a);
+}
+
+/* A computed key is a property key before the value is evaluated (Duktape
+ * converts it after): an object key goes through __pk first, inline-tested so
+ * that string and number keys cost no call; [$t = __pk(k)] when the value is
+ * named by it; literal keys as they are. */
+static void e_prop_key(struct emit *E, struct node *p, struct lname *keep)
 {
     if (p->flags & NF_COMPUTED) {
         W("[");
-        lower__e_expr(E, p->a);
+        if (p->a->kind == N_STR || p->a->kind == N_NUM) {
+            lower__e_expr(E, p->a);
+        } else if (!keep) {
+            /* typeof ($t = k) === "object" && $t !== null ? __pk($t) : $t */
+            struct lname *t = lower__e_tmp(E);
+            W("typeof (");
+            lower__e_name(E, 0, t);
+            W(" = ");
+            lower__e_expr_loose(E, p->a);
+            W(") === \"object\" && ");
+            lower__e_name(E, 0, t);
+            W(" !== null ? __pk(");
+            lower__e_name(E, 0, t);
+            W(") : ");
+            lower__e_name(E, 0, t);
+        } else {
+            if (keep) {
+                lower__e_name(E, 0, keep);
+                W(" = ");
+            }
+            W("__pk(");
+            lower__e_expr_loose(E, p->a);
+            W(")");
+        }
         W("]");
     } else if (p->a->kind == N_IDENT) {
         lower__e_key(E, p->a->line, p->a->name);
@@ -381,23 +424,69 @@ void lower__e_prop_key_string(struct emit *E, struct node *key, int computed)
     }
 }
 
+/* An object-literal method or accessor whose body uses super. */
+static int uses_super(const struct node *p)
+{
+    return (p->op == PK_METHOD || p->op == PK_GET || p->op == PK_SET) && p->b && p->b->x &&
+           (((struct funcinfo *)p->b->x)->flags & FI_USES_SUPER);
+}
+
+/* __needHome(function $h() {...}): the function refers to itself by a name of
+ * its own to find its object (__homeProto), which __setHome gives it, with its
+ * name, once the literal is made. */
+static void e_home_method(struct emit *E, struct node *fn)
+{
+    struct lname *self = lower__e_tmp_name(E);
+    struct eclass *cls = E->cls;
+    struct lname *home = E->obj_home;
+    lower__e_tok(E, fn->line, "__needHome(", 11);
+    E->cls = NULL;
+    E->obj_home = self;
+    lower__e_function(E, fn, self);
+    E->cls = cls;
+    E->obj_home = home;
+    W(")");
+}
+
 static void e_prop(struct emit *E, struct node *p)
 {
     if (p->op == PK_GET || p->op == PK_SET) {
         lower__e_tok(E, p->line, p->op == PK_GET ? "get" : "set", 3);
         W(" ");
-        e_prop_key(E, p);
+        e_prop_key(E, p, NULL);
         lower__e_function(E, p->b, NULL);
         return;
     }
-    e_prop_key(E, p);
+    int by_key = names_by_key(p);
+    int literal_key = p->a->kind == N_STR || p->a->kind == N_NUM;
+    struct lname *key = by_key && !literal_key ? lower__e_tmp(E) : NULL;
+    e_prop_key(E, p, key);
     W(": ");
+    if (by_key) {
+        /* [k]: function () {} is named by k */
+        W("__fnameKey(");
+        if (p->op == PK_METHOD && uses_super(p))
+            e_home_method(E, p->b);
+        else if (p->op == PK_METHOD)
+            lower__e_function(E, p->b, NULL);
+        else
+            lower__e_expr_loose(E, p->b);
+        W(", ");
+        if (key)
+            lower__e_name(E, 0, key);
+        else
+            lower__e_prop_key_string(E, p->a, 0);
+        W(")");
+        return;
+    }
     struct lname *hint = !(p->flags & NF_COMPUTED) && p->a->kind == N_IDENT ? p->a->name : NULL;
     if (p->flags & NF_SHORTHAND) {
         lower__e_ident(E, p->b);
     } else {
         E->name_hint = hint;
-        if (p->op == PK_METHOD)
+        if (p->op == PK_METHOD && uses_super(p))
+            e_home_method(E, p->b);
+        else if (p->op == PK_METHOD)
             lower__e_function(E, p->b, NULL);
         else
             lower__e_expr_loose(E, p->b);
@@ -466,7 +555,8 @@ static void e_assigned_run(struct emit *E, struct node *first, struct lname *t)
 
 static int is_computed_accessor(struct node *p)
 {
-    return (p->op == PK_GET || p->op == PK_SET) && (p->flags & NF_COMPUTED);
+    /* (an accessor using super goes the same way: it needs the function keyword) */
+    return (p->op == PK_GET || p->op == PK_SET) && ((p->flags & NF_COMPUTED) || uses_super(p));
 }
 
 /* A property that cannot sit in an ES5 literal: a spread, or an accessor
@@ -476,7 +566,46 @@ static int is_segment_break(struct node *p)
     return p->op == PK_SPREAD || is_computed_accessor(p);
 }
 
+/* `__proto__: v` (not computed, not shorthand, not a method) sets the prototype. */
+static int is_proto_setter(struct emit *E, const struct node *q)
+{
+    if (q->op != PK_INIT || (q->flags & (NF_COMPUTED | NF_SHORTHAND)) || !q->a)
+        return 0;
+    if (q->a->kind == N_IDENT)
+        return q->a->name->len == 9 && memcmp(q->a->name->s, "__proto__", 9) == 0;
+    if (q->a->kind == N_STR)
+        return q->a->end - q->a->pos == 11 && memcmp(E->src + q->a->pos + 1, "__proto__", 9) == 0;
+    return 0;
+}
+
+static void e_object_parts(struct emit *E, struct node *n);
+
 void lower__e_object(struct emit *E, struct node *n)
+{
+    struct node *proto = NULL;
+    int home = 0;
+    for (struct node *q = n->a; q; q = q->next) {
+        home |= uses_super(q);
+        if (!is_proto_setter(E, q))
+            continue;
+        if (proto)
+            lower__e_error(E, q, "Duplicate __proto__ fields are not allowed in object literals");
+        proto = q;
+    }
+    /* the literal defines an own __proto__; __protoLit makes it the prototype.
+     * __setHome gives the methods using super their object. */
+    if (home)
+        lower__e_tok(E, n->line, "__setHome(", 10);
+    if (proto)
+        lower__e_tok(E, n->line, "__protoLit(", 11);
+    e_object_parts(E, n);
+    if (proto)
+        W(")");
+    if (home)
+        W(")");
+}
+
+static void e_object_parts(struct emit *E, struct node *n)
 {
     int nk = 0;
     struct node *prev = NULL;
@@ -533,10 +662,16 @@ void lower__e_object(struct emit *E, struct node *n)
             q = q->next;
         } else if (is_computed_accessor(q)) {
             W(", ");
-            lower__e_expr(E, q->a);
+            if (q->flags & NF_COMPUTED)
+                lower__e_expr(E, q->a);
+            else
+                lower__e_prop_key_string(E, q->a, 0);
             W(", ");
             q->b->y = q; /* the function keyword */
-            lower__e_function(E, q->b, NULL);
+            if (uses_super(q))
+                e_home_method(E, q->b);
+            else
+                lower__e_function(E, q->b, NULL);
             lower__e_w(E, q->op == PK_GET ? ", 1)" : ", 2)");
             q = q->next;
         } else if (q == last_run && assigned) {

@@ -51,8 +51,24 @@ struct copyback {
     struct scope *s;
 };
 
-/* try { throw i$ } catch (i) { try { BODY } finally { i$ = i } } */
-static void for_fresh_body(struct emit *E, struct node *n)
+/* Does the expression create a closure (a function, arrow or class)? */
+static int makes_closure(struct node *n)
+{
+    for (; n; n = n->next) {
+        if (n->kind == N_FUNC || n->kind == N_CLASS)
+            return 1;
+        if (makes_closure(n->a) || makes_closure(n->b) || makes_closure(n->c) || makes_closure(n->d))
+            return 1;
+    }
+    return 0;
+}
+
+/* try { throw i$ } catch (i) { try { BODY } finally { i$ = i } }
+ * When the test or the update makes a closure, they run inside the copy too
+ * (each iteration's binding is the one they capture, as the specification's
+ * per-iteration environments have it): the update, skipped on the first
+ * iteration (flag), then the test, then BODY. */
+static void for_fresh_body(struct emit *E, struct node *n, struct lname *first)
 {
     struct scope *s = n->x;
     int line = n->d->line;
@@ -68,7 +84,27 @@ static void for_fresh_body(struct emit *E, struct node *n)
     }
     E->fn->catch_depth++;
     W(" try");
-    if (n->d->kind == N_BLOCK) {
+    if (first) {
+        W(" {");
+        if (n->c) {
+            W(" if (");
+            lower__e_name(E, 0, first);
+            W(") ");
+            lower__e_expr(E, n->c);
+            W("; else ");
+        } else {
+            W(" ");
+        }
+        lower__e_name(E, 0, first);
+        W(" = 1;");
+        if (n->b) {
+            W(" if (!(");
+            lower__e_expr(E, n->b);
+            W(")) break;");
+        }
+        lower__e_stmt(E, n->d);
+        W("}");
+    } else if (n->d->kind == N_BLOCK) {
         lower__e_tok(E, n->d->line, "{", 1);
         lower__e_block_body(E, n->d, NULL);
         lower__e_tok(E, n->d->d->line, "}", 1);
@@ -98,6 +134,7 @@ static void for_fresh_body(struct emit *E, struct node *n)
 static void e_for(struct emit *E, struct node *n, struct node *labels)
 {
     int fresh = head_has_fresh(n);
+    struct lname *first = NULL;
     e_labels(E, labels, n);
     lower__e_tok(E, n->line, "for (", 5);
     if (fresh) {
@@ -107,12 +144,48 @@ static void e_for(struct emit *E, struct node *n, struct node *labels)
         for (struct binding *b = s->first; b; b = b->next)
             if (b->flags & BF_FRESH)
                 lower__e_tmp(E), E->fn->temps[E->fn->ntemps - 1] = b->headcopy;
+        if (makes_closure(n->b) || makes_closure(n->c))
+            first = lower__e_tmp(E);
+    }
+    /* a closure made in the initialiser keeps the bindings of the loop's first
+     * environment, which no iteration's copy updates: the initialiser works on
+     * its own variables, copied into the head copies after it */
+    int init_closure = fresh && n->a && makes_closure(n->a);
+    struct scope *hs = n->x;
+    struct lname *saved[8];
+    int nsaved = 0;
+    if (init_closure) {
+        for (struct binding *b = hs->first; b; b = b->next)
+            if ((b->flags & BF_FRESH) && nsaved < 8) {
+                saved[nsaved++] = b->headcopy;
+                b->headcopy = lower__e_tmp(E);
+            }
     }
     if (n->a) {
         if (n->a->kind == N_VAR)
             lower__e_var(E, n->a, 1);
         else
             lower__e_expr(E, n->a);
+    }
+    if (init_closure) {
+        int i = 0;
+        for (struct binding *b = hs->first; b; b = b->next)
+            if ((b->flags & BF_FRESH) && i < nsaved) {
+                W(", ");
+                lower__e_name(E, 0, saved[i]);
+                W(" = ");
+                lower__e_name(E, 0, b->headcopy);
+                b->headcopy = saved[i++];
+            }
+    }
+    if (first) {
+        W(", ");
+        lower__e_name(E, 0, first);
+        W(" = 0; ; ");
+        E->head_scope = NULL;
+        W(")");
+        for_fresh_body(E, n, first);
+        return;
     }
     W("; ");
     if (n->b)
@@ -123,7 +196,7 @@ static void e_for(struct emit *E, struct node *n, struct node *labels)
     W(")");
     if (fresh) {
         E->head_scope = NULL;
-        for_fresh_body(E, n);
+        for_fresh_body(E, n, NULL);
         return;
     }
     lower__e_stmt(E, n->d);
@@ -427,8 +500,12 @@ static void mark_breaks(struct break_scan *bs, struct node *s, int nested)
 
 static void e_forof(struct emit *E, struct node *n, struct node *labels)
 {
+    /* the loop with its set-up statements is one statement (in braces): it may be
+     * the body of an if or a loop */
     if (n->flags & NF_AWAIT) {
+        lower__e_tok(E, n->line, "{", 1);
         e_forof_await(E, n, labels);
+        W("}");
         return;
     }
     struct of_state o;
@@ -441,12 +518,14 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
         return;
     }
     o.arr = lower__e_tmp(E);
+    W("{");
     N(o.arr);
     W(" = ");
     if (is_array_literal(n->b)) {
         lower__e_expr(E, n->b);
         W("; ");
         of_index_loop(E, n, labels, &o, o.arr);
+        W("}");
         return;
     }
     /* a loop of the program's top level runs once: fewer tokens for Duktape
@@ -496,7 +575,7 @@ static void e_forof(struct emit *E, struct node *n, struct node *labels)
     }
     W("__done(");
     N(o.arr);
-    W("); }");
+    W("); }}");
 }
 
 /* ---- while / do ------------------------------------------------------------------------ */

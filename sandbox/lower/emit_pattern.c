@@ -111,7 +111,7 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         target = target->a;
     /* [c] = v where c is a const: the value is read, then the TypeError */
     int cst = !decl && target->kind == N_IDENT && target->x &&
-              ((struct binding *)target->x)->kind == BK_CONST;
+              lower__e_is_const_binding(target->x);
     int simple = (target->kind == N_IDENT && !cst) || target->kind == N_MEMBER;
     int priv = target->kind == N_MEMBER && (target->flags & NF_PRIVATE);
     struct lname *hold = simple ? NULL : lower__e_tmp(E);
@@ -124,6 +124,14 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         lower__e_bind_target(E, target, decl);
     if (!priv)
         W(" = ");
+    /* written from a closure before its declaration: __tdzSet(x, value, "x") */
+    int tdz = !decl && !priv && !hold && target->kind == N_IDENT && target->op == 3 && target->x &&
+              lower__e_tdz_checked(target->x);
+    if (tdz) {
+        W("__tdzSet(");
+        lower__e_name(E, 0, ((struct binding *)target->x)->out);
+        W(", ");
+    }
     if (def) {
         struct lname *t = lower__e_tmp(E);
         W("(");
@@ -139,6 +147,11 @@ static void bind_element(struct emit *E, struct node *elem, const struct valref 
         lower__e_name(E, 0, t);
     } else {
         e_value(E, v);
+    }
+    if (tdz) {
+        W(", \"");
+        lower__e_tok(E, 0, target->name->s, target->name->len);
+        W("\")");
     }
     if (priv)
         W(")");
@@ -221,7 +234,7 @@ static int elem_may_throw(struct node *e, int decl)
         return 1;
     if (decl)
         return 0;
-    return !e->x || ((struct binding *)e->x)->kind == BK_CONST;
+    return !e->x || lower__e_is_const_binding(e->x);
 }
 
 /* A statement-level expression the pattern discards: `$t = X` in a

@@ -188,6 +188,20 @@ struct node {
               * BREAK: the label it takes (a break leaving a for-of, emit_loop.c) */
 };
 
+/* A list of names: on a direct eval's N_CALL (its y), the lexical names a var of
+ * the evaluated code must not redeclare. */
+struct name_link {
+    struct lname *name;
+    struct name_link *next;
+};
+
+/* A direct eval's call (its y): what the evaluated code may not redeclare, and
+ * the function whose this/super/arguments it sees. */
+struct eval_info {
+    struct name_link *lexicals;
+    struct funcinfo *owner;
+};
+
 /* ---- scopes ---------------------------------------------------------------- */
 enum { SC_FUNC, SC_BLOCK, SC_CATCH, SC_FNAME, SC_CLASS };
 enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME, BK_BLOCKFN };
@@ -199,12 +213,14 @@ enum { BK_VAR, BK_LET, BK_CONST, BK_CLASS, BK_FUNC, BK_PARAM, BK_CATCH, BK_FNAME
 #define BF_LOOPHEAD  0x10 /* declared in a for(let...;;) head */
 #define BF_REASSIGNED 0x20 /* a target after its declaration (=, ++, for-in/of head) */
 #define BF_ARRAYINIT 0x40 /* let/const initialised with an array literal */
+#define BF_PARAMSHADOW 0x80 /* a body declaration a parameter default does not see (renamed) */
+#define BF_TDZ       0x100 /* let/const/class a closure written before it reads: holds __TDZ until declared */
 
 struct binding {
     struct lname *name;
     struct lname *out;      /* emitted name */
     uint8_t kind;
-    uint8_t flags;
+    uint16_t flags;
     struct scope *scope;
     struct binding *next;   /* in scope */
     struct binding *shadow; /* resolution stack */
@@ -234,6 +250,8 @@ struct scope {
 #define FI_PROGRAM      0x0080
 #define FI_CLASS_INIT   0x0100 /* field initialisers / static blocks */
 #define FI_OWN_THIS     0x0200 /* its own this, arguments, super or new.target is read (or eval) */
+#define FI_USES_SUPER   0x0400 /* super.x in it or in its arrows (an object-literal method's home) */
+#define FI_ARGS_AT_TOP  0x0800 /* the program reads `arguments` outside any function (eval code) */
 
 struct funcinfo {
     struct funcinfo *parent;
@@ -244,7 +262,11 @@ struct funcinfo {
     struct lname *this_name; /* capture variable, when FI_USES_THIS */
     struct lname *args_name;
     struct lname *nt_name;
+    struct lname *raw_this_name; /* derived constructor: its this before super(), for arrows calling super() */
     struct node *cls;        /* enclosing class for methods/ctor/field init */
+    int in_params;           /* defined in its parent's parameter list */
+    uint32_t super_calls;    /* derived constructor: super(...) calls in it and its arrows */
+    uint32_t this_ok_pos;    /* derived constructor: `this` from here on follows a super() statement */
 };
 
 /* ---- parser ---------------------------------------------------------------- */
@@ -254,7 +276,7 @@ struct parser {
     struct lexer lx;
     struct lower_ctx *cx;
     int depth;
-    int in_func, in_async, in_gen, in_class_body;
+    int in_func, in_async, in_gen, in_class_body; /* in_class_body: a class's heritage or body (strict) */
     int in_static_block; /* await is reserved (a class static block, not in a nested function) */
     int in_params;       /* in a parameter list (not in a nested function's body) */
     int spec_depth;        /* speculation nesting */
@@ -265,6 +287,10 @@ struct parser {
     int in_declare;        /* inside a TS `declare` statement (no initialisers, no bodies) */
     uint32_t prev_end;     /* end offset of the previous token */
     int prev_line;
+    uint32_t prev_await;   /* 1 + offset of the previous token when it is the name `await`, else 0 */
+    uint32_t fn_pos;       /* 1 + offset of the innermost function being parsed, 0 at the top */
+    int fn_arrow;          /* that function is an arrow */
+    uint32_t awaits;       /* await expressions parsed so far outside nested function bodies */
 };
 
 struct lower_ctx {
@@ -287,6 +313,7 @@ struct lower_ctx {
     uint32_t tmp_counter;
     struct scope *scopes;    /* every scope (scope.c) */
     jmp_buf *spec_jmp;       /* active parser speculation, if any */
+    struct name_link *eval_privates; /* eval code: #names of the caller's classes it uses */
     struct buf scratch;      /* emitter scratch text, freed by sandbox_lower on any exit */
     struct buf scratch2;
 };
@@ -346,6 +373,9 @@ void lower__p_semicolon(struct parser *p);
 void lower__p_enter(struct parser *p);
 void lower__p_leave(struct parser *p);
 void lower__p_fail(struct parser *p, const char *what) __attribute__((noreturn));
+/* The error for `await` (at byte offset pos) outside an async function, naming the
+ * enclosing function. */
+void lower__p_await_outside_async(struct parser *p, uint32_t pos) __attribute__((noreturn));
 struct lname *lower__p_ident(struct parser *p);
 void lower__p_peek(struct parser *p, struct token *out);
 /* TypeScript (ts.c) */

@@ -57,7 +57,9 @@ int lower__is_id_start(uint32_t c)
 {
     if (c < 0x80)
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '_';
-    return !is_space_cp(c) && c != 0x2028 && c != 0x2029 && c != 0xfffd;
+    /* (permissive beyond ASCII; ZWNJ and ZWJ may continue a name, not start one) */
+    return !is_space_cp(c) && c != 0x2028 && c != 0x2029 && c != 0xfffd && c != 0x200c &&
+           c != 0x200d;
 }
 
 int lower__is_id_part(uint32_t c)

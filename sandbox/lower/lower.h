@@ -9,7 +9,8 @@
  * everywhere, spread/rest (calls, new, arrays, objects), default parameters,
  * for-of (arrays as index loops, other iterables through the iterator
  * protocol, closed on break/return/throw), classes (fields, static blocks,
- * private #names and #x in o, accessors, extends built-ins, super), optional
+ * private #names and #x in o, accessors, extends built-ins, super), super in
+ * object-literal methods and {__proto__: p} literals, optional
  * chaining, ??, ??=/||=/&&=, numeric separators, optional catch binding,
  * async functions/arrows/methods (coroutines: __spawn/__await, awaits stay
  * in place), generators and async generators (coroutines), for await,
@@ -27,9 +28,11 @@
  * an indirect eval is not, and an await cannot cross either. Known limits:
  * let/const/class at the top of direct-eval code share the caller's scope
  * like var (sloppy mode);
- * the temporal dead zone is enforced only where it is static (a read before
- * the declaration in the same function, or in its own initialiser; a read
- * through a closure called too early gives undefined);
+ * the temporal dead zone is enforced where it is static (a read before the
+ * declaration in the same function, or in its own initialiser) and for reads
+ * and plain assignments in closures written before the declaration (the
+ * binding holds __TDZ until declared); a closure written after the
+ * declaration but called before it runs (a hoisted function) reads undefined;
  * function .length counts parameters after the first default; for-of over
  * an array ignores a replaced Array.prototype[Symbol.iterator]; a field
  * initialiser or a multi-line destructuring default may report the line of

@@ -237,6 +237,9 @@ struct node *lower__parse_class(struct parser *p, int is_decl, uint32_t pos, int
         lower__p_fail(p, NULL);
     if (lower__p_is(p, P_LT))
         lower__ts_skip_type_params(p);
+    /* the heritage is strict code too */
+    int sc = p->in_class_body;
+    p->in_class_body = 1;
     if (lower__p_is_kw(p, KW_EXTENDS)) {
         lower__p_next(p);
         c->b = lower__parse_lhs_expr(p);
@@ -250,8 +253,6 @@ struct node *lower__parse_class(struct parser *p, int is_decl, uint32_t pos, int
         while (lower__p_eat(p, P_COMMA));
     }
     lower__p_expect(p, P_LBRACE);
-    int sc = p->in_class_body;
-    p->in_class_body = 1;
     struct node *last = NULL;
     while (!lower__p_is(p, P_RBRACE)) {
         if (lower__p_eat(p, P_SEMI))

@@ -58,6 +58,7 @@ struct spec {
     int depth;
     uint32_t prev_end;
     int prev_line;
+    uint32_t prev_await, awaits;
     jmp_buf *saved;
     int no_in;
     int in_func, in_async, in_gen, in_params, in_static_block; /* a failed attempt may leave them set */
@@ -69,6 +70,8 @@ static void spec_save(struct parser *p, struct spec *s)
     s->depth = p->depth;
     s->prev_end = p->prev_end;
     s->prev_line = p->prev_line;
+    s->prev_await = p->prev_await;
+    s->awaits = p->awaits;
     s->saved = p->cx->spec_jmp;
     s->no_in = p->no_in;
     s->in_func = p->in_func;
@@ -85,6 +88,8 @@ static void spec_restore(struct parser *p, struct spec *s)
     p->depth = s->depth;
     p->prev_end = s->prev_end;
     p->prev_line = s->prev_line;
+    p->prev_await = s->prev_await;
+    p->awaits = s->awaits;
     p->cx->spec_jmp = s->saved;
     p->no_in = s->no_in;
     p->in_func = s->in_func;
@@ -120,7 +125,10 @@ static void arrow_head(struct parser *p, struct node *fn)
 static void arrow_body(struct parser *p, struct node *fn)
 {
     int sf = p->in_func, sa = p->in_async, sg = p->in_gen, sp = p->in_params;
-    int ss = p->in_static_block;
+    int ss = p->in_static_block, sarrow = p->fn_arrow;
+    uint32_t sfn = p->fn_pos, sawaits = p->awaits;
+    p->fn_pos = fn->pos + 1;
+    p->fn_arrow = 1;
     p->in_func = 1;
     p->in_async = (fn->op & FN_ASYNC) != 0;
     p->in_gen = 0;
@@ -139,6 +147,9 @@ static void arrow_body(struct parser *p, struct node *fn)
     p->in_gen = sg;
     p->in_params = sp;
     p->in_static_block = ss;
+    p->fn_pos = sfn;
+    p->fn_arrow = sarrow;
+    p->awaits = sawaits;
     fn->end = p->prev_end;
     lower__check_params(p, fn);
 }
@@ -164,9 +175,17 @@ static struct node *try_arrow(struct parser *p, int is_async, uint32_t pos, int 
         return NULL;
     }
     int sa = p->in_async;
+    uint32_t awaits = p->awaits;
     p->in_async = is_async || sa; /* `await` in default values of async arrows */
     arrow_head(p, fn);
     p->in_async = sa;
+    /* an arrow's parameters contain no await expression (one in a nested
+     * function's body is that function's) */
+    if (p->awaits != awaits) {
+        p->cx->spec_jmp = s.saved;
+        p->spec_depth--;
+        lower__error_at(p->cx, fn->pos, "'await' is not allowed in an arrow function's parameters");
+    }
     p->cx->spec_jmp = s.saved;
     p->spec_depth--;
     arrow_body(p, fn);
@@ -536,6 +555,7 @@ static struct node *parse_unary(struct parser *p)
         } else if (kw == KW_AWAIT && p->in_async) {
             lower__p_next(p);
             n = lower__new_node(p, N_AWAIT, pos, line);
+            p->awaits++;
             n->a = parse_unary(p);
         }
     }

@@ -187,6 +187,10 @@ static struct node *parse_property(struct parser *p)
         v->end = prop->a->end;
         if (v->name->kw && v->name->kw <= KW_LAST_RESERVED)
             lower__error_at(p->cx, v->pos, "Unexpected reserved word '%s'", v->name->s);
+        /* { yield } in a generator, { await } in an async function or static block */
+        if ((v->name->kw == KW_YIELD && p->in_gen) ||
+            (v->name->kw == KW_AWAIT && (p->in_async || p->in_static_block)))
+            lower__error_at(p->cx, v->pos, "Unexpected reserved word '%s'", v->name->s);
         if (lower__p_is(p, P_ASSIGN)) {
             /* cover grammar: only valid once the object becomes a pattern */
             lower__p_next(p);

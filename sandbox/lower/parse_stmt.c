@@ -17,6 +17,8 @@ void lower__p_next(struct parser *p)
     uint32_t epos;
     p->prev_end = P_TOK(p).end;
     p->prev_line = p->lx.line;
+    p->prev_await = P_TOK(p).type == TK_NAME && P_TOK(p).kw == KW_AWAIT && !P_TOK(p).escaped
+                        ? P_TOK(p).pos + 1 : 0;
     if (p->spec_depth && --p->spec_budget <= 0)
         lower__p_fail(p, NULL);
     if (lower__lex_next(&p->lx, &msg, &epos) < 0)
@@ -53,11 +55,29 @@ int lower__p_is_kw(struct parser *p, int kw)
     return P_TOK(p).type == TK_NAME && P_TOK(p).kw == kw && !P_TOK(p).escaped;
 }
 
+void lower__p_await_outside_async(struct parser *p, uint32_t pos)
+{
+    if (p->cx->spec_jmp)
+        longjmp(*p->cx->spec_jmp, 1);
+    if (!p->fn_pos)
+        lower__error_at(p->cx, pos, "'await' is only valid in async functions and at the top "
+                        "level of the program, not in this script");
+    int line, col;
+    lower__line_col(p->cx, p->fn_pos - 1, &line, &col);
+    lower__error_at(p->cx, pos, "'await' is only valid in async functions: the enclosing %s at "
+                    "line %d, column %d is not async (mark it `async`)",
+                    p->fn_arrow ? "arrow function" : "function", line, col);
+}
+
 void lower__p_fail(struct parser *p, const char *what)
 {
     const struct token *t = &P_TOK(p);
     if (p->cx->spec_jmp)
         longjmp(*p->cx->spec_jmp, 1);
+    /* `await x` where await is a plain name: the name is not the mistake */
+    if (p->prev_await && !p->in_async && !p->in_static_block && t->type != TK_EOF &&
+        !t->nl_before && (t->type != TK_PUNCT || t->op == P_LBRACE))
+        lower__p_await_outside_async(p, p->prev_await - 1);
     if (t->type == TK_EOF)
         lower__error_at(p->cx, t->pos, "Unexpected end of input%s%s%s", what ? " (expected '" : "",
                         what ? what : "", what ? "')" : "");
@@ -427,7 +447,10 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
     fn->op = (uint8_t)flags;
     if (is_decl)
         fn->flags |= NF_DECL;
-    int sf = p->in_func, sa = p->in_async, sg = p->in_gen;
+    int sf = p->in_func, sa = p->in_async, sg = p->in_gen, sarrow = p->fn_arrow;
+    uint32_t sfn = p->fn_pos, sawaits = p->awaits;
+    p->fn_pos = pos + 1;
+    p->fn_arrow = 0;
     if (!(flags & FN_METHOD) && P_TOK(p).type == TK_NAME && !lower__p_is(p, P_LPAREN)) {
         /* the name of a generator/async expression follows its own rules */
         fn->a = ident_node(p);
@@ -442,6 +465,8 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
     if (lower__p_is(p, P_LT))
         lower__ts_skip_type_params(p);
     lower__parse_params(p, fn);
+    if (p->awaits != sawaits)
+        lower__error_at(p->cx, pos, "'await' is not allowed in a function's parameters");
     if (lower__p_is(p, P_COLON)) {
         lower__p_next(p);
         lower__ts_skip_type(p);
@@ -459,6 +484,9 @@ struct node *lower__parse_function(struct parser *p, int flags, int is_decl, uin
     p->in_async = sa;
     p->in_gen = sg;
     p->in_static_block = ss;
+    p->fn_pos = sfn;
+    p->fn_arrow = sarrow;
+    p->awaits = sawaits;
     fn->end = p->prev_end;
     lower__check_params(p, fn);
     lower__p_leave(p);
@@ -556,6 +584,8 @@ static struct node *parse_for(struct parser *p)
     struct node *n = lower__new_node(p, N_FOR, pos, line);
     lower__p_next(p);
     if (lower__p_is_kw(p, KW_AWAIT)) {
+        if (!p->in_async && !p->in_static_block)
+            lower__p_await_outside_async(p, P_TOK(p).pos);
         if (!p->in_async)
             lower__p_fail(p, NULL);
         n->flags |= NF_AWAIT;
@@ -580,8 +610,19 @@ static struct node *parse_for(struct parser *p)
                                 is_of ? "of" : "in");
         } else if (init->kind == N_ARRAY || init->kind == N_OBJECT) {
             init = lower__to_pattern(p, init, 0);
-        } else if (!(init->kind == N_IDENT || init->kind == N_MEMBER || init->kind == N_PAREN)) {
-            lower__error_at(p->cx, init->pos, "Invalid left-hand side in for loop");
+        } else {
+            struct node *t = init;
+            while (t->kind == N_PAREN)
+                t = t->a;
+            if (!(t->kind == N_IDENT || t->kind == N_MEMBER))
+                lower__error_at(p->cx, init->pos, "Invalid left-hand side in for loop");
+            /* for (let of ...) and for (async of ...) are not for-of loops (an
+             * escaped \u0061sync is a name) */
+            if (is_of && init->kind == N_IDENT && p->cx->src[init->pos] != '\\' &&
+                ((init->name->len == 3 && memcmp(init->name->s, "let", 3) == 0) ||
+                 (init->name->len == 5 && memcmp(init->name->s, "async", 5) == 0)))
+                lower__error_at(p->cx, init->pos, "The left-hand side of a for-of loop may not be '%s'",
+                                init->name->s);
         }
         lower__p_next(p);
         n->a = init;
@@ -769,7 +810,7 @@ static struct node *parse_keyword_statement(struct parser *p)
     case KW_FOR:
         return parse_for(p);
     case KW_RETURN:
-        if (!p->in_func && p->cx->mode != LOWER_MODE_MAIN)
+        if ((!p->in_func && p->cx->mode != LOWER_MODE_MAIN) || p->in_static_block)
             lower__error_at(p->cx, pos, "Illegal return statement");
         return parse_jump(p, N_RETURN);
     case KW_BREAK:
@@ -783,6 +824,9 @@ static struct node *parse_keyword_statement(struct parser *p)
     case KW_SWITCH:
         return parse_switch(p);
     case KW_WITH:
+        /* a class body is strict code */
+        if (p->in_class_body)
+            lower__error_at(p->cx, pos, "Strict mode code may not include a with statement");
         return parse_cond_stmt(p, N_WITH);
     case KW_DEBUGGER:
         n = lower__new_node(p, N_DEBUGGER, pos, line);

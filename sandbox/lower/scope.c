@@ -19,6 +19,7 @@ struct an {
     struct node *cls_stack[64];
     int ncls;
     struct binding *initialising; /* let/const whose initialiser is being walked */
+    struct scope *tdz_scope;      /* a for-in/of head scope while its expression is walked */
     struct node *param;           /* the parameter of A->fn being walked (its default) */
 };
 
@@ -240,7 +241,9 @@ static void declare_lexical(struct an *A, struct scope *s, struct node *n, int f
             for (struct node *d = n->a; d; d = d->next)
                 declare_pattern(A, s, d->a, n->op == VK_CONST ? BK_CONST : BK_LET);
         } else if (n->kind == N_FUNC && (n->flags & NF_DECL) && !(n->flags & NF_ERASED)) {
-            declare(A, s, n->a->name, fn_top ? BK_FUNC : BK_BLOCKFN, n);
+            struct binding *b = declare(A, s, n->a->name, fn_top ? BK_FUNC : BK_BLOCKFN, n);
+            if (fn_top)
+                n->a->x = b; /* its emitted name (renamed: BF_PARAMSHADOW) */
         } else if (n->kind == N_CLASS && (n->flags & NF_DECL)) {
             declare(A, s, n->a->name, BK_CLASS, n);
         } else if (n->kind == N_ENUM) {
@@ -267,9 +270,43 @@ static void mark_foreign(struct an *A, struct lname *name, struct funcinfo *from
     }
 }
 
+/* Is the code being walked inside the parameter list of fn (directly, or in
+ * a function defined there)? */
+static int in_params_of(struct an *A, struct funcinfo *fn)
+{
+    struct funcinfo *x = A->fn;
+    if (x == fn)
+        return A->param != NULL;
+    while (x && x->parent != fn)
+        x = x->parent;
+    return x && x->in_params;
+}
+
+/* A parameter default runs before the body's declarations exist: it does not
+ * see a var, function, let, const or class of the body (ES2015 separate
+ * environments when there are parameter expressions), but what is outside. */
+static struct binding *skip_body_decls(struct an *A, struct binding *b)
+{
+    while (b && b->scope->kind == SC_FUNC && b->kind != BK_PARAM && b->kind != BK_FNAME &&
+           b->name->kw != KW_ARGUMENTS && !(b->scope->fn->flags & FI_PROGRAM) &&
+           in_params_of(A, b->scope->fn)) {
+        b->flags |= BF_PARAMSHADOW;
+        b = b->shadow;
+    }
+    return b;
+}
+
+static int simple_params(const struct node *prm)
+{
+    for (; prm; prm = prm->next)
+        if (prm->kind != N_IDENT)
+            return 0;
+    return 1;
+}
+
 static void reference(struct an *A, struct node *id)
 {
-    struct binding *b = id->name->top;
+    struct binding *b = skip_body_decls(A, id->name->top);
     id->x = b;
     if (!b) {
         if (id->name->kw == KW_ARGUMENTS) {
@@ -277,7 +314,14 @@ static void reference(struct an *A, struct node *id)
             if (o && (o->flags & FI_CLASS_INIT))
                 lower__error_at(A->cx, id->pos, "'arguments' is not allowed in class field initializer or static initialization block");
             id->y = o;
-            if (o != A->fn && o)
+            if (o && (o->flags & FI_PROGRAM))
+                o->flags |= FI_ARGS_AT_TOP;
+            /* an async or generator body runs in an inner function: it reads the
+             * outer function's arguments (mapped to simple parameters) through a
+             * capture; with other parameters, its own copy is the unmapped object */
+            if (o && (o != A->fn || (o->node && o->node->kind == N_FUNC &&
+                                     (o->node->op & (FN_ASYNC | FN_GEN)) &&
+                                     simple_params(o->node->b))))
                 o->flags |= FI_USES_ARGS;
             if (o)
                 o->flags |= FI_OWN_THIS;
@@ -310,6 +354,17 @@ static void ref_this(struct an *A, struct node *n)
     }
 }
 
+/* Is n (resolved) a let/const/class of an enclosing function, written before
+ * its declaration? Then its binding holds __TDZ until declared (BF_TDZ). */
+static int tdz_through_closure(struct an *A, struct node *n)
+{
+    struct binding *b = n->x;
+    if (!b || !is_lexical(b->kind) || b->scope->fn == A->fn || !b->decl || n->pos >= b->decl->pos)
+        return 0;
+    b->flags |= BF_TDZ;
+    return 1;
+}
+
 /* Assignment targets: identifiers in patterns are references. */
 static void walk_target(struct an *A, struct node *t)
 {
@@ -318,6 +373,9 @@ static void walk_target(struct an *A, struct node *t)
     switch (t->kind) {
     case N_IDENT:
         reference(A, t);
+        /* written from a closure before its declaration: checked (__tdzSet) */
+        if (tdz_through_closure(A, t))
+            t->op = 3;
         if (t->x)
             ((struct binding *)t->x)->flags |= BF_ASSIGNED;
         break;
@@ -387,6 +445,7 @@ static struct funcinfo *new_func(struct an *A, struct node *node)
     f->node = node;
     f->id = ++A->cx->next_fn_id;
     f->cls = A->cls;
+    f->in_params = A->param != NULL;
     return f;
 }
 
@@ -566,7 +625,11 @@ static void walk_for(struct an *A, struct node *n)
         if (n->c)
             walk(A, n->c);
     } else {
-        walk(A, n->b); /* the iterated expression */
+        /* the iterated expression: the head's let/const are in their TDZ there */
+        struct scope *saved_tdz = A->tdz_scope;
+        A->tdz_scope = s;
+        walk(A, n->b);
+        A->tdz_scope = saved_tdz;
         if (n->a->kind == N_VAR) {
             walk(A, n->a);
         } else {
@@ -679,6 +742,31 @@ static void check_object_literal(struct an *A, struct node *n)
     }
 }
 
+/* The names a var declared by a direct eval here would clash with: the
+ * let/const/class of the scopes up to the function's, and its parameters when
+ * the eval is in a parameter default (EvalDeclarationInstantiation). */
+static struct eval_info *eval_lexicals(struct an *A)
+{
+    struct eval_info *info = alloc(A, sizeof *info);
+    struct name_link *list = NULL;
+    info->owner = this_owner(A->fn);
+    for (struct scope *s = A->sc; s; s = s->parent) {
+        int top = s->kind == SC_FUNC && s->fn == A->fn;
+        for (struct binding *b = s->first; b; b = b->next) {
+            if (!(is_lexical(b->kind) || (top && A->param && b->kind == BK_PARAM)))
+                continue;
+            struct name_link *l = alloc(A, sizeof *l);
+            l->name = b->name;
+            l->next = list;
+            list = l;
+        }
+        if (top || s->kind == SC_FUNC)
+            break;
+    }
+    info->lexicals = list;
+    return info;
+}
+
 static void walk(struct an *A, struct node *n)
 {
     if (!n)
@@ -690,12 +778,17 @@ static void walk(struct an *A, struct node *n)
          * its let/const/class declaration in the same function always throws */
         struct binding *b = n->x;
         if (b && (b->kind == BK_LET || b->kind == BK_CONST || b->kind == BK_CLASS) &&
-            b->scope->fn == A->fn && b->decl && (n->pos < b->decl->pos || b == A->initialising))
+            b->scope->fn == A->fn && b->decl &&
+            (n->pos < b->decl->pos || b == A->initialising || (A->tdz_scope && b->scope == A->tdz_scope)))
             n->op = 1;
         /* and a parameter read in the default of itself or of an earlier parameter */
         if (b && b->kind == BK_PARAM && A->param && b->scope->fn == A->fn && b->decl &&
             b->decl->pos >= A->param->pos)
             n->op = 1;
+        /* a read in a closure written before the declaration may run before it
+         * (a hoisted function called early): checked at run time */
+        if (tdz_through_closure(A, n))
+            n->op = 2;
         return;
     }
     case N_THIS:
@@ -706,13 +799,27 @@ static void walk(struct an *A, struct node *n)
         struct funcinfo *o = this_owner(A->fn);
         n->y = o;
         if (o)
-            o->flags |= FI_OWN_THIS;
+            o->flags |= FI_OWN_THIS | FI_USES_SUPER;
         if (o && o != A->fn)
             o->flags |= FI_USES_THIS;
         return;
     }
     case N_PRIVNAME: {
         struct node *m = find_private(A, n->name);
+        if (!m && A->cx->mode == LOWER_MODE_EVAL) {
+            /* eval code: a #name of the caller's class (__evalCode checks it is one) */
+            struct name_link *l = A->cx->eval_privates;
+            while (l && l->name != n->name)
+                l = l->next;
+            if (!l) {
+                l = alloc(A, sizeof *l);
+                l->name = n->name;
+                l->next = A->cx->eval_privates;
+                A->cx->eval_privates = l;
+            }
+            n->y = NULL;
+            return;
+        }
         if (!m)
             lower__error_at(A->cx, n->pos, "Private field '#%s' must be declared in an enclosing class",
                             n->name->s);
@@ -812,6 +919,14 @@ static void walk(struct an *A, struct node *n)
     if (n->kind == N_CALL || n->kind == N_NEW)
         for (struct node *e = n->b ? n->b->next : NULL; e; e = e->next)
             walk(A, e);
+    if (n->kind == N_CALL && n->a->kind == N_SUPER) {
+        struct funcinfo *o = this_owner(A->fn);
+        if (o)
+            o->super_calls++;
+    }
+    if (n->kind == N_CALL && n->a->kind == N_IDENT && !n->a->x && n->b && n->a->name->len == 4 &&
+        memcmp(n->a->name->s, "eval", 4) == 0)
+        n->y = eval_lexicals(A);
     if (n->kind == N_ARRAY || n->kind == N_SEQ || n->kind == N_TEMPLATE)
         for (struct node *e = n->a ? n->a->next : NULL; e; e = e->next)
             walk(A, e);
@@ -850,6 +965,12 @@ static void decide_scope(struct lower_ctx *cx, struct scope *s)
             s->has_fresh = 1;
             if (b->flags & BF_LOOPHEAD)
                 b->headcopy = fresh_name(cx, is_ascii(b->name) ? b->name : &u);
+        }
+        if (b->flags & BF_PARAMSHADOW) {
+            /* the body's declaration must not shadow what a parameter default reads */
+            b->out = fresh_name(cx, is_ascii(b->name) ? b->name : &u);
+            b->flags |= BF_RENAMED;
+            continue;
         }
         if (!is_ascii(b->name)) {
             /* Duktape's ES5 tokenizer refuses some identifier characters */

@@ -246,7 +246,30 @@ def(G, '__adx', function (e) {
 
 /* ToPropertyKey: a computed key of an object pattern, taken before the
  * target's reference is evaluated. */
-def(G, '__pk', function (k) { return typeof k === 'symbol' ? k : Str(k); });
+/* ToPropertyKey: a symbol, or a string (an object's Symbol.toPrimitive may give a symbol). */
+var TOPRIM = Symbol.toPrimitive;
+def(G, '__pk', function (k) {
+    if (typeof k === 'symbol') return k;
+    if (isObject(k) && TOPRIM) {
+        var f = k[TOPRIM];
+        if (f !== void 0 && f !== null) {
+            if (typeof f !== 'function') throw new TypeErr('Symbol.toPrimitive is not a function');
+            var p = apply(f, k, ['string']);
+            if (isObject(p)) throw new TypeErr('Cannot convert object to primitive value');
+            return typeof p === 'symbol' ? p : Str(p);
+        }
+        /* OrdinaryToPrimitive, hint string: toString, then valueOf */
+        var names = ['toString', 'valueOf'];
+        for (var i = 0; i < 2; i++) {
+            var m = k[names[i]];
+            if (typeof m !== 'function') continue;
+            var v = apply(m, k, []);
+            if (!isObject(v)) return typeof v === 'symbol' ? v : Str(v);
+        }
+        throw new TypeErr('Cannot convert object to primitive value');
+    }
+    return Str(k);
+});
 
 /* Spread: appends every value of x to arr. */
 def(G, '__sp', function (arr, x) {
@@ -297,8 +320,60 @@ def(G, '__ol', function (target, lit) {
     return target;
 });
 
+/* {__proto__: v}: the literal made an own data property; v (an object or null)
+ * becomes the prototype instead. */
+def(G, '__protoLit', function (o) {
+    var d = getDesc(o, '__proto__');
+    if (d && 'value' in d) {
+        delete o.__proto__;
+        if (d.value === null || isObject(d.value)) setProto(o, d.value);
+    }
+    return o;
+});
+
+/* Object-literal methods that use super: __needHome marks the function,
+ * __setHome (once the literal is made) gives each marked method, getter and
+ * setter of the object its home object and its name; super.x in the method
+ * reads from __homeProto(itself), the home's prototype at that time. */
+var HOME = Symbol('home object');
+def(G, '__needHome', function (fn) {
+    defProp(fn, HOME, { value: null, writable: true });
+    return fn;
+});
+def(G, '__setHome', function (o) {
+    var keys = ownNames(o).concat(ownSyms(o));
+    for (var i = 0; i < keys.length; i++) {
+        var k = keys[i], d = getDesc(o, k), fns = [d.value, d.get, d.set];
+        for (var j = 0; j < 3; j++) {
+            var fn = fns[j];
+            if (typeof fn !== 'function' || !hasOwn(fn, HOME) || fn[HOME] !== null) continue;
+            fn[HOME] = o;
+            var n = keyName(k);
+            defProp(fn, 'name', { value: j === 1 ? 'get ' + n : j === 2 ? 'set ' + n : n, configurable: true });
+        }
+    }
+    return o;
+});
+def(G, '__homeProto', function (fn) { return getProto(fn[HOME]); });
+
+/* A function's name from a property key: the string, or "[description]" for a
+ * symbol ("" without a description). */
+function keyName(k) {
+    if (typeof k !== 'symbol') return Str(k);
+    var d = Str(k).slice(7, -1);
+    return d ? '[' + d + ']' : '';
+}
+/* [k]: function () {} (or an arrow, a class, a method) is named by k. */
+def(G, '__fnameKey', function (fn, key) {
+    if (!hasOwn(fn, 'name') || fn.name === '')
+        defProp(fn, 'name', { value: keyName(key), configurable: true });
+    return fn;
+});
+
 /* An accessor with a computed key in an object literal (enumerable). */
 def(G, '__oacc', function (target, key, fn, kind) {
+    if (!hasOwn(fn, 'name') || fn.name === '')
+        defProp(fn, 'name', { value: (kind === 1 ? 'get ' : 'set ') + keyName(key), configurable: true });
     var d = getDesc(target, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
     defProp(target, key, { get: get, set: set, enumerable: true, configurable: true });
     return target;
@@ -327,6 +402,14 @@ def(G, '__oc', function (v) {
 def(G, '__tdz', function (name) {
     throw new ReferenceError("Cannot access '" + name + "' before initialization");
 });
+/* What a let/const/class that a closure may read before its declaration holds
+ * until then; a read or an assignment through such a closure checks it. */
+var TDZ = freeze({});
+def(G, '__TDZ', TDZ);
+def(G, '__tdzSet', function (cur, v, name) {
+    if (cur === TDZ) throw new ReferenceError("Cannot access '" + name + "' before initialization");
+    return v;
+});
 def(G, '__constErr', function () { throw new TypeErr('Assignment to constant variable.'); });
 def(G, '__construct', function (C, args) { return construct(C, args); });
 
@@ -351,8 +434,13 @@ def(G, '__tpl', function (cooked, raw) {
 var NATIVE = Symbol('native constructor');
 
 /* Methods are non-enumerable; kind 1 getter, 2 setter (keeping the other
- * half), absent for a method. */
+ * half), absent for a method. A function without its own name is named by the
+ * key ("get k"/"set k" for accessors, "[description]" for a symbol). */
 def(G, '__defm', function (obj, key, fn, kind) {
+    if (!hasOwn(fn, 'name')) {
+        var n = keyName(key);
+        defProp(fn, 'name', { value: kind === 1 ? 'get ' + n : kind === 2 ? 'set ' + n : n, configurable: true });
+    }
     if (!kind) {
         defProp(obj, key, { value: fn, writable: true, enumerable: false, configurable: true });
         return;
@@ -360,6 +448,9 @@ def(G, '__defm', function (obj, key, fn, kind) {
     var d = getDesc(obj, key), get = kind === 1 ? fn : d && d.get, set = kind === 2 ? fn : d && d.set;
     defProp(obj, key, { get: get, set: set, enumerable: false, configurable: true });
 });
+
+/* A class's prototype property is not writable (a function's is). */
+def(G, '__protoRO', function (C) { defProp(C, 'prototype', { writable: false }); });
 
 def(G, '__inherits', function (C, S) {
     if (S !== null && typeof S !== 'function')
@@ -382,7 +473,7 @@ function isNativeCtor(S) {
 
 /* super(...args) in a derived constructor: the parent runs on self, or
  * built-ins (Error, Array, Map...) construct and take self's prototype. */
-def(G, '__super', function (S, self, args) {
+function superCall(S, self, args) {
     if (S === null) throw new TypeErr('Super constructor null of anonymous class is not a constructor');
     if (isNativeCtor(S)) {
         var o = construct(S, slice.call(args));
@@ -391,6 +482,29 @@ def(G, '__super', function (S, self, args) {
     }
     var r = apply(S, self, args);
     return isObject(r) ? r : self;
+}
+def(G, '__super', superCall);
+
+/* super.x = v (OrdinarySet from super's object with this as the receiver): a
+ * setter found on the way runs on this; otherwise this gets (or updates) an
+ * own data property, whatever accessor this itself has. */
+def(G, '__superSet', function (proto, key, v, receiver) {
+    for (var o = proto; o !== null && o !== void 0; o = getProto(o)) {
+        var d = getDesc(o, key);
+        if (!d) continue;
+        if (d.get || d.set) {
+            if (!d.set) throw new TypeErr("Cannot set property " + Str(key) + " which has only a getter");
+            apply(d.set, receiver, [v]);
+            return v;
+        }
+        if (!d.writable) throw new TypeErr("Cannot assign to read only property '" + Str(key) + "'");
+        break;
+    }
+    var own = getDesc(receiver, key);
+    if (own && !('value' in own)) throw new TypeErr("Cannot assign to property " + Str(key) + " of the object: it is an accessor");
+    if (own) defProp(receiver, key, { value: v });
+    else defProp(receiver, key, { value: v, writable: true, enumerable: true, configurable: true });
+    return v;
 });
 
 /* super.x read: through accessors, with this as the receiver. */
@@ -409,6 +523,13 @@ function thisInit(self) {
     return self;
 }
 def(G, '__thisInit', thisInit);
+/* super() where an arrow may call it: called again, the super constructor runs
+ * (on an object of its own), then this throws */
+def(G, '__superOnce', function (cur, S, self, args) {
+    if (cur === void 0) return superCall(S, self, args);
+    superCall(S, create(getProto(self)), args);
+    throw new ReferenceError('Super constructor may only be called once');
+});
 
 /* A function's ES2015 .length (parameters before the first default), set once
  * when it is created: the lowered function has all of them as formals. */
@@ -433,6 +554,21 @@ def(G, '__ctorRet', function (v, self) {
 def(G, '__noNew', function (name) {
     throw new TypeErr("Class constructor " + name + " cannot be invoked without 'new'");
 });
+
+/* Function.prototype's caller and arguments are accessors that throw (ES2015
+ * AddRestrictedFunctionProperties); functions, arrows and methods have no own
+ * ones, so reading fn.caller or fn.arguments throws a TypeError. */
+(function () {
+    var thrower = function () {
+        throw new TypeErr("'caller' and 'arguments' are restricted function properties and cannot be accessed in this context.");
+    };
+    Object.preventExtensions(thrower);
+    var FP = Function.prototype;
+    if (!getDesc(FP, 'caller'))
+        defProp(FP, 'caller', { get: thrower, set: thrower, enumerable: false, configurable: true });
+    if (!getDesc(FP, 'arguments'))
+        defProp(FP, 'arguments', { get: thrower, set: thrower, enumerable: false, configurable: true });
+})();
 
 /* Private names: per-class symbols, keys of own non-enumerable properties that
  * the class installs on each instance (on the constructor for static ones):

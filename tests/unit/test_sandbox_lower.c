@@ -407,6 +407,33 @@ static void test_syntax_error_position(void **state)
     assert_string_equal(e.excerpt, "let b = (2 + ;\n             ^");
 }
 
+/* `await` in a function that is not async: the error is at the await, says
+ * why, and names where the enclosing function starts */
+static void test_await_outside_async_function(void **state)
+{
+    (void)state;
+    const char *src = "const xs = [1, 2];\nxs.forEach(x => {\n  await sleep(1);\n});\n";
+    struct lower_error e = lower_err(src, strlen(src));
+    assert_int_equal(e.line, 3);
+    assert_int_equal(e.column, 3);
+    assert_string_equal(e.message, "'await' is only valid in async functions: the enclosing arrow "
+                                   "function at line 2, column 12 is not async (mark it `async`)");
+    src = "function f() {\n  for await (const x of g()) {}\n}\n";
+    e = lower_err(src, strlen(src));
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.column, 7);
+    assert_non_null(strstr(e.message, "the enclosing function at line 1, column 1 is not async"));
+    src = "async function f(a = await g()) {}";
+    e = lower_err(src, strlen(src));
+    assert_non_null(strstr(e.message, "'await' is not allowed in a function's parameters"));
+    src = "async () => { (a = await g()) => a; };";
+    e = lower_err(src, strlen(src));
+    assert_non_null(strstr(e.message, "'await' is not allowed in an arrow function's parameters"));
+    /* the top level of the program is an async body */
+    free(lower_ok("await 1;\nconst f = async (x = 1) => (y = async () => await y) => 0;\n",
+                  LOWER_MODE_MAIN));
+}
+
 static void test_column_counts_code_points(void **state)
 {
     (void)state;
@@ -711,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_for_of_array_fast_path),
         cmocka_unit_test(test_syntax_error_position),
         cmocka_unit_test(test_column_counts_code_points),
+        cmocka_unit_test(test_await_outside_async_function),
         cmocka_unit_test(test_unsupported_messages),
         cmocka_unit_test(test_deep_nesting_is_an_error),
         cmocka_unit_test(test_moderate_nesting_is_fine),
