@@ -9,7 +9,8 @@ var ITER = Symbol.iterator, lib = rt.lib, install = rt.install, apply = rt.apply
 var TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, Str = rt.String, what = rt.what;
 var toObject = rt.toObject, toInteger = rt.toInteger, toLength = rt.toLength;
 var relIndex = rt.relIndex, requireFn = rt.requireFn, iterate = rt.iterate;
-var AP = Array.prototype, nativeIndexOf = AP.indexOf;
+var AP = Array.prototype, nativeIndexOf = AP.indexOf, arrayValues = AP[ITER];
+var fromLoop = rt.host.arrayFromLoop;
 var MAX_ARRAY = 4294967295;
 
 /* Array.from / Array.of on a subclass construct it; otherwise a plain array. */
@@ -29,6 +30,8 @@ install(Array, {
         var usingIter = items[ITER];
         if (usingIter !== void 0 && usingIter !== null) {
             if (typeof usingIter !== 'function') throw rt.notIterable(items);
+            /* the loop of rt.iterate's reading by index, in C */
+            if (usingIter === arrayValues && !isCtor(C) && isArray(items)) return fromLoop(items, 0, mapFn, thisArg, true);
             A = isCtor(C) ? new C() : [];
             iterate(items, function (v) {
                 A[k] = mapping ? call2(mapFn, thisArg, v, k) : v;
@@ -38,7 +41,8 @@ install(Array, {
             return A;
         }
         var o = Object(items), len = arrayLength(toLength(o.length));
-        A = isCtor(C) ? new C(len) : [];
+        if (!isCtor(C)) return fromLoop(o, len, mapFn, thisArg, false);
+        A = new C(len);
         for (; k < len; k++) A[k] = mapping ? call2(mapFn, thisArg, o[k], k) : o[k];
         A.length = len;
         return A;
@@ -101,6 +105,7 @@ install(AP, {
         return false;
     }
 }, { includes: 1 });
+rt.useNative(AP, 'includes', rt.host.arrayIncludes);
 
 install(AP, {
     at(index) {

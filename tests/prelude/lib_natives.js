@@ -1,0 +1,241 @@
+/* The library methods with C versions (sandbox/duktape/fastpaths.inc, the
+ * issue 26 block): Array.prototype.includes, Object.entries, Object.values,
+ * and the loops of Array.from and Object.fromEntries, on the receivers they
+ * take in C and on those they leave to the prelude: holes, array-likes,
+ * getters, proxies, arguments objects, callbacks that throw or change the
+ * source, `this`, names, lengths and errors. */
+function err(f) { try { f(); return 'no error'; } catch (e) { return e.name + ': ' + (e instanceof TypeError || e instanceof RangeError ? 'thrown' : e.message); } }
+function desc(f) { return [f.name, f.length, typeof f, Object.prototype.hasOwnProperty.call(f, 'prototype')]; }
+
+t('functionShapes', function () {
+    return [desc([].includes), desc(Object.entries), desc(Object.values), desc(Array.from), desc(Object.fromEntries),
+        Object.getOwnPropertyDescriptor(Array.prototype, 'includes').enumerable,
+        Object.getOwnPropertyDescriptor(Object, 'entries').writable,
+        Uint8Array.prototype.includes === undefined ? 'none' : typeof Uint8Array.prototype.includes];
+});
+t('notConstructors', function () {
+    return [err(function () { return new [].includes(1); }), err(function () { return new Object.entries({}); }),
+        err(function () { return new Object.values({}); })];
+});
+
+/* ---- includes ---------------------------------------------------------------------------- */
+t('includesBasics', function () {
+    var a = [1, 'two', NaN, -0, null, undefined, { x: 1 }];
+    return [a.includes(1), a.includes('two'), a.includes(NaN), a.includes(0), a.includes(+0), a.includes(null),
+        a.includes(undefined), a.includes({ x: 1 }), a.includes('1'), a.includes(a[6]), [].includes(undefined), [1].includes()];
+});
+t('includesFromIndex', function () {
+    var a = [1, 2, 3, 1];
+    return [a.includes(1, 1), a.includes(1, 4), a.includes(1, -1), a.includes(2, -1), a.includes(2, -100), a.includes(3, 2.9),
+        a.includes(1, Infinity), a.includes(1, -Infinity), a.includes(1, NaN), a.includes(1, '3'), a.includes(1, undefined),
+        a.includes(3, { valueOf: function () { return 2; } }), a.includes(3, null), a.includes(1, true)];
+});
+t('includesHoles', function () {
+    var a = [1, , 3];
+    var b = new Array(5);
+    return [a.includes(undefined), b.includes(undefined), b.includes(0), [, ].includes(undefined), a.indexOf(undefined)];
+});
+t('includesInheritedIndex', function () {
+    var a = [0, , 2];
+    Array.prototype[1] = 'from proto';
+    try { return [a.includes('from proto'), [, , ].includes('from proto'), a.includes(1)]; }
+    finally { delete Array.prototype[1]; }
+});
+t('includesGetterOnHole', function () {
+    var a = [1, , 3], reads = 0;
+    Object.defineProperty(Array.prototype, 1, { get: function () { reads++; a[2] = 'changed'; return 'g'; }, configurable: true });
+    try { return [a.includes('changed'), reads, a.includes('g'), reads]; }
+    finally { delete Array.prototype[1]; }
+});
+t('includesArrayLikes', function () {
+    var o = { length: 3, 0: 'a', 1: NaN, 2: 'c' };
+    function args() { return Array.prototype.includes.call(arguments, 'y'); }
+    return [Array.prototype.includes.call(o, NaN), Array.prototype.includes.call(o, 'd'),
+        Array.prototype.includes.call('abc', 'b'), Array.prototype.includes.call({ length: -1, 0: 1 }, 1),
+        args('x', 'y'), Array.prototype.includes.call(new Uint8Array([1, 2, 3]), 2),
+        Array.prototype.includes.call(new Proxy([5, 6], {}), 6)];
+});
+t('includesLengthGetterOrder', function () {
+    var log = [];
+    var o = { get length() { log.push('length'); return 2; }, 0: 'a', 1: 'b' };
+    var from = { valueOf: function () { log.push('fromIndex'); return 0; } };
+    var r = Array.prototype.includes.call(o, 'b', from);
+    var zero = Array.prototype.includes.call({ length: 0 }, 'x', { valueOf: function () { log.push('never'); return 0; } });
+    return [r, zero, log];
+});
+t('includesErrors', function () {
+    return [err(function () { Array.prototype.includes.call(null, 1); }), err(function () { Array.prototype.includes.call(undefined); }),
+        err(function () { [1].includes(1, { valueOf: function () { throw new Error('boom'); } }); }),
+        err(function () { [1].includes(1, Symbol('s')); })];
+});
+t('includesThisArraySubclass', function () {
+    class MyArray extends Array {}
+    var m = MyArray.from([1, 2]);
+    return [m.includes(2), m instanceof MyArray, [1, 2, 3].includes.call([4], 4)];
+});
+
+/* ---- Object.entries / Object.values ----------------------------------------------------- */
+t('entriesValuesPlain', function () {
+    var o = { b: 1, a: 'x', c: { d: 1 }, e: undefined, f: null };
+    return [Object.entries(o), Object.values(o), Object.entries({}), Object.values({})];
+});
+t('entriesOrderAndIndexKeys', function () {
+    var o = { z: 1, 2: 'two', a: 3, 1: 'one', '-1': 'minus' };
+    return [Object.entries(o), Object.values(o)];
+});
+t('entriesAfterDelete', function () {
+    var o = { a: 1, b: 2, c: 3 };
+    delete o.b;
+    o.d = 4;
+    return [Object.entries(o), Object.values(o)];
+});
+t('entriesGettersAndEnumerability', function () {
+    var calls = 0;
+    var o = { a: 1, get g() { calls++; return 'got'; } };
+    Object.defineProperty(o, 'hidden', { value: 'h', enumerable: false });
+    var r = [Object.entries(o), Object.values(o), calls];
+    var s = { x: 1 };
+    s[Symbol('sym')] = 2;
+    r.push(Object.entries(s), Object.values(s));
+    return r;
+});
+t('entriesOtherReceivers', function () {
+    function F() { this.own = 1; }
+    F.prototype.inherited = 2;
+    var fn = function () {};
+    fn.prop = 'p';
+    return [Object.entries('ab'), Object.values('ab'), Object.entries([7, , 9]), Object.values([7, 8]), Object.entries(new F()),
+        Object.entries(fn), Object.entries(5), Object.values(true), Object.entries(new Proxy({ q: 1 }, {})),
+        Object.entries(Object.create({ inherited: 1 }, { own: { value: 2, enumerable: true } })),
+        Object.entries(Object.create(null, { n: { value: 1, enumerable: true } }))];
+});
+t('entriesErrors', function () {
+    return [err(function () { Object.entries(null); }), err(function () { Object.values(undefined); }), err(function () { Object.entries(); })];
+});
+t('entriesFreshArrays', function () {
+    var o = { a: 1 };
+    var e1 = Object.entries(o), e2 = Object.entries(o);
+    e1[0][1] = 'changed';
+    return [e1 !== e2, e1[0] !== e2[0], o.a, Array.isArray(e1[0]), e1[0].length];
+});
+
+/* ---- Array.from -------------------------------------------------------------------------- */
+t('fromArrays', function () {
+    var a = [1, , 3];
+    return [Array.from(a), Array.from([]), Array.from([1, 2], function (x, i) { return x * 10 + i; }),
+        Array.from(a).hasOwnProperty(1), Array.from([1, 2]) !== [1, 2]];
+});
+t('fromLength', function () {
+    return [Array.from({ length: 3 }), Array.from({ length: 3 }, function (_, i) { return i * i; }),
+        Array.from({ length: 2.7 }), Array.from({ length: -1 }), Array.from({ length: '2' }), Array.from({}),
+        Array.from({ length: 2, 0: 'a', 1: 'b' }), Array.from({ length: 3, 1: 'mid' })];
+});
+t('fromMapThis', function () {
+    var seen = [];
+    var self = { tag: 'self' };
+    Array.from([1, 2], function (v, i) { seen.push([this === self, arguments.length, v, i]); }, self);
+    Array.from({ length: 1 }, function (v, i) { 'use strict'; seen.push([this, arguments.length, v, i]); });
+    return seen;
+});
+t('fromCallbackChangesSource', function () {
+    var a = [1, 2, 3];
+    var grown = Array.from(a, function (v, i) { if (i === 0) a.push(4); return v; });
+    var b = [1, 2, 3, 4];
+    var shrunk = Array.from(b, function (v, i) { if (i === 0) b.length = 2; return v; });
+    var o = { length: 3 };
+    var filled = Array.from(o, function (v, i) { o[i + 1] = 'set by ' + i; return v; });
+    return [grown, shrunk, filled];
+});
+t('fromProtoIndexProps', function () {
+    Object.prototype[1] = 'proto';
+    try { return [Array.from({ length: 3 }), Array.from({ length: 2 }, function (v) { return v; })]; }
+    finally { delete Object.prototype[1]; }
+});
+t('fromCustomProto', function () {
+    var proto = { 0: 'zero' };
+    var o = Object.create(proto);
+    o.length = 2;
+    var g = { length: 2, get 1() { return 'getter'; } };
+    return [Array.from(o), Array.from(g)];
+});
+t('fromArguments', function () {
+    function mapped(a, b) { a = 'changed'; return Array.from(arguments); }
+    function strict(a, b) { 'use strict'; a = 'changed'; return Array.from(arguments); }
+    return [mapped('x', 'y'), strict('x', 'y')];
+});
+t('fromOtherSources', function () {
+    return [Array.from('héllo'), Array.from(new Set([1, 1, 2])), Array.from(new Map([[1, 2]])), Array.from(new Uint8Array([3, 4])),
+        Array.from([1, 2].keys()), Array.from(new Proxy([8, 9], {})), Array.from({ length: 2, 0: 'p' }, String)];
+});
+t('fromSubclass', function () {
+    class MyArray extends Array {}
+    var m = MyArray.from({ length: 2 }, function (_, i) { return i; });
+    var n = MyArray.from([5, 6]);
+    function NotArray() { this.made = true; }
+    var x = Array.from.call(NotArray, { length: 1, 0: 'v' });
+    var y = Array.from.call(undefined, [1]);
+    return [m instanceof MyArray, m.length, m[1], n instanceof MyArray, n[0], x.made, x[0], x.length, Array.isArray(y), y];
+});
+t('fromCallbackThrows', function () {
+    var calls = 0;
+    var r = err(function () { Array.from([1, 2, 3], function (v) { calls++; if (v === 2) throw new Error('cb'); return v; }); });
+    var r2 = err(function () { Array.from({ length: 3 }, function (v, i) { if (i === 1) throw new TypeError('cb'); }); });
+    return [r, calls, r2];
+});
+t('fromErrors', function () {
+    return [err(function () { Array.from(null); }), err(function () { Array.from([1], 'nope'); }), err(function () { Array.from({ length: 1 }, {}); }),
+        err(function () { Array.from({ length: 2 ** 32 }); }), err(function () { Array.from({ [Symbol.iterator]: 5 }); })];
+});
+t('fromIteratorOverridden', function () {
+    var a = [1, 2, 3];
+    a[Symbol.iterator] = function* () { yield 'own'; };
+    var b = [4, 5];
+    var saved = Array.prototype[Symbol.iterator];
+    Array.prototype[Symbol.iterator] = function* () { yield 'proto'; };
+    try { return [Array.from(a), Array.from(b)]; } finally { Array.prototype[Symbol.iterator] = saved; }
+});
+t('fromLargeSparse', function () {
+    var a = [];
+    a[5000] = 'end';
+    var r = Array.from(a);
+    return [r.length, r[5000], r[4999], 4999 in r];
+});
+
+/* ---- Object.fromEntries ------------------------------------------------------------------- */
+t('fromEntriesPairs', function () {
+    return [Object.fromEntries([['a', 1], ['b', 2]]), Object.fromEntries([]), Object.fromEntries([[1, 'one'], [1.5, 'x'], [-0, 'z']]),
+        Object.fromEntries([['a', 1], ['a', 2], ['b', 3]]), Object.keys(Object.fromEntries([['b', 1], ['a', 2], ['b', 3]])),
+        Object.fromEntries([['k', 'v', 'extra']])];
+});
+t('fromEntriesProtoKey', function () {
+    var o = Object.fromEntries([['__proto__', { evil: true }], ['x', 1]]);
+    return [Object.keys(o), Object.getPrototypeOf(o) === Object.prototype, o.evil, Object.getOwnPropertyDescriptor(o, '__proto__').value];
+});
+t('fromEntriesNoSetters', function () {
+    var set = 0;
+    Object.defineProperty(Object.prototype, 'trap', { set: function () { set++; }, configurable: true });
+    try {
+        var o = Object.fromEntries([['trap', 1]]);
+        return [set, Object.getOwnPropertyDescriptor(o, 'trap').value];
+    } finally { delete Object.prototype.trap; }
+});
+t('fromEntriesOtherShapes', function () {
+    var log = [];
+    var keyObj = { toString: function () { log.push('toString'); return 'obj'; } };
+    var sym = Symbol('s');
+    var r = [Object.fromEntries([[keyObj, 1]]), Object.fromEntries([[sym, 2]])[sym], Object.fromEntries([['a']]),
+        Object.fromEntries([[, 'hole key']]), Object.fromEntries(new Map([['m', 1]])), Object.fromEntries([{ 0: 'o', 1: 'k' }]),
+        Object.fromEntries([[null, 1], [undefined, 2], [true, 3]]), Object.fromEntries([['s', 1]].values()), log];
+    return r;
+});
+t('fromEntriesGetters', function () {
+    var e = ['g', 0];
+    Object.defineProperty(e, 1, { get: function () { return 'from getter'; } });
+    return Object.fromEntries([['a', 1], e]);
+});
+t('fromEntriesErrors', function () {
+    return [err(function () { Object.fromEntries([1]); }), err(function () { Object.fromEntries(['ab']); }),
+        err(function () { Object.fromEntries(null); }), err(function () { Object.fromEntries([['a', 1], 5]); }),
+        err(function () { Object.fromEntries(5); })];
+});
+return __out;
