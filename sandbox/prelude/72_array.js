@@ -278,9 +278,11 @@ function mergeSort(a, n, aux, insertion, merge) {
     return src;
 }
 
-/* The n values of items in order: by cmp, or by their strings (computed once). */
+/* The n values of items in order: by cmp (the same merge sort in C, on
+ * items, the caller's private array), or by their strings (computed once). */
+var sortLoop = rt.host.sortLoop;
 function sortValues(items, n, cmp) {
-    if (cmp !== void 0) return mergeSort(items, n, cmp, insertionCmp, mergeCmp);
+    if (cmp !== void 0) return sortLoop(items, cmp) || mergeSort(items, n, cmp, insertionCmp, mergeCmp);
     var i, keys = null;
     for (i = 0; i < n && keys === null; i++) if (typeof items[i] !== 'string') keys = [];
     if (keys === null) return mergeSort(items, n, null, insertionStr, mergeStr);

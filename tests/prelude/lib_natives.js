@@ -238,4 +238,52 @@ t('fromEntriesErrors', function () {
         err(function () { Object.fromEntries(null); }), err(function () { Object.fromEntries([['a', 1], 5]); }),
         err(function () { Object.fromEntries(5); })];
 });
+/* ---- sort with a comparator (the merge sort's loop in C) ---------------------------------- */
+function lcg(n, seed) { var out = [], x = seed; for (var i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(x % 1000); } return out; }
+t('sortComparatorGarbage', function () {
+    /* the comparator allocates enough to run the collector many times mid-sort */
+    var a = lcg(3000, 7).map(function (k, i) { return { k: k, id: i, pad: [k, i] }; }), keep = [];
+    a.sort(function (x, y) { var junk = { x: x, y: y, s: 'g' + x.k, arr: [1, 2, 3] }; if (junk.s.length > 99) keep.push(junk); return x.k - y.k; });
+    var ok = true;
+    for (var i = 1; i < a.length; i++) if (a[i - 1].k > a[i].k || (a[i - 1].k === a[i].k && a[i - 1].id > a[i].id)) ok = false;
+    return [ok, a.length, a[0].k, a[2999].k, a[1500].pad.length];
+});
+t('sortComparatorThrowsLate', function () {
+    var a = lcg(200, 3), copy = a.slice(), calls = 0;
+    var r = err(function () { a.sort(function (x, y) { if (++calls === 1000) throw new Error('late'); return x - y; }); });
+    var b = lcg(50, 5), copyB = b.slice(), callsB = 0;
+    var rb = err(function () { b.sort(function (x, y) { if (++callsB === 3) throw new Error('early'); return x - y; }); });
+    return [r, a.join() === copy.join(), rb, b.join() === copyB.join()];
+});
+t('sortComparatorResults', function () {
+    var nums = [5, 3, 9, 1, 7, 2, 8, 4, 6, 0, 11, 10];
+    return [nums.slice().sort(function (a, b) { return String(a - b); }),
+        nums.slice().sort(function (a, b) { return { valueOf: function () { return b - a; } }; }),
+        nums.slice().sort(function (a, b) { return a < b ? -Infinity : a > b ? Infinity : 0; })];
+});
+t('sortComparatorObjectsStable', function () {
+    var a = lcg(5000, 11).map(function (k, i) { return { last: 'n' + (k % 37), age: k % 7, id: i }; });
+    a.sort(function (x, y) { return x.last < y.last ? -1 : x.last > y.last ? 1 : x.age - y.age; });
+    var ok = true;
+    for (var i = 1; i < a.length; i++) {
+        var p = a[i - 1], q = a[i];
+        if (p.last > q.last || (p.last === q.last && (p.age > q.age || (p.age === q.age && p.id > q.id)))) ok = false;
+    }
+    return [ok, a[0].last, a[4999].last];
+});
+t('sortComparatorMixedValues', function () {
+    var s = Symbol('s'), f = function () {}, o = { o: 1 };
+    var a = [3, 'b', null, o, 1, s, f, 'a', true, 2];
+    var sorted = a.slice().sort(function (x, y) { return String(typeof x).localeCompare(String(typeof y)); });
+    return sorted.map(function (v) { return typeof v; });
+});
+t('sortTypedAndToSorted', function () {
+    var ta = new Float64Array([3, 1, -0, 0, 2]);
+    var r1 = Array.from(ta.slice().sort(function (a, b) { return b - a; }));
+    var orig = [3, 1, 2];
+    var r2 = orig.toSorted(function (a, b) { return a - b; });
+    var r3 = err(function () { orig.toSorted(function () { throw new Error('x'); }); });
+    return [r1, r2, orig, r3, [, 1, undefined, 0].toSorted(function (a, b) { return a - b; })];
+});
+
 return __out;
