@@ -89,6 +89,10 @@ install(AP, {
         return findFrom(toObject(this, 'Array.prototype.findLastIndex'), pred, thisArg, true, true);
     }
 }, { findLastIndex: 1 });
+rt.useNative(AP, 'find', rt.host.arrayFind);
+rt.useNative(AP, 'findIndex', rt.host.arrayFindIndex);
+rt.useNative(AP, 'findLast', rt.host.arrayFindLast);
+rt.useNative(AP, 'findLastIndex', rt.host.arrayFindLastIndex);
 
 /* SameValueZero, holes read as undefined; the native indexOf does the
  * common case (strict equality equals SameValueZero except for NaN). */
@@ -114,6 +118,7 @@ install(AP, {
         return k < 0 || k >= len ? undefined : o[k];
     }
 });
+rt.useNative(AP, 'at', rt.host.arrayAt);
 
 /* ---- flattening ------------------------------------------------------------------ */
 
@@ -150,6 +155,8 @@ install(AP, {
         return A;
     }
 }, { flatMap: 1 });
+rt.useNative(AP, 'flat', rt.host.arrayFlat);
+rt.useNative(AP, 'flatMap', rt.host.arrayFlatMap);
 
 /* ---- in-place edits --------------------------------------------------------------- */
 

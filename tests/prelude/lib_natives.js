@@ -286,4 +286,93 @@ t('sortTypedAndToSorted', function () {
     return [r1, r2, orig, r3, [, 1, undefined, 0].toSorted(function (a, b) { return a - b; })];
 });
 
+/* ---- find, findIndex, findLast, findLastIndex, at ------------------------------------------ */
+t('findFamilyShapes', function () {
+    return [desc([].find), desc([].findIndex), desc([].findLast), desc([].findLastIndex), desc([].at), desc([].flat), desc([].flatMap),
+        desc(''.padStart), desc(''.padEnd), err(function () { return new [].find(function () {}); }), err(function () { return new ''.padStart(3); })];
+});
+t('findFamilyBasics', function () {
+    var a = [5, 12, 8, 130, 44, 12];
+    function big(x) { return x > 10; }
+    return [a.find(big), a.findIndex(big), a.findLast(big), a.findLastIndex(big), a.find(function () { return false; }),
+        a.findIndex(function () { return 0; }), a.findLast(function () { return ''; }), a.findLastIndex(function () { return null; }),
+        [].find(big), [].findLastIndex(big), a.find(function (v, i, o) { return o === a && i === 2; })];
+});
+t('findFamilyHolesAndThis', function () {
+    var seen = [], self = { s: 1 };
+    [1, , 3].find(function (v, i) { seen.push([v, i, this === self]); }, self);
+    [1, , 3].findLast(function (v, i) { 'use strict'; seen.push([v, i, this]); });
+    Array.prototype[1] = 'proto';
+    try { seen.push([, , ].findIndex(function (v) { return v === 'proto'; })); } finally { delete Array.prototype[1]; }
+    return seen;
+});
+t('findFamilyMutation', function () {
+    var a = [1, 2, 3], visits = [];
+    a.find(function (v, i) { visits.push(v); if (i === 0) { a.push(99); a[2] = 'changed'; } return false; });
+    var b = [1, 2, 3, 4], visitsB = [];
+    b.findIndex(function (v, i) { visitsB.push(v); if (i === 0) b.length = 1; return false; });
+    return [visits, visitsB];
+});
+t('findFamilyOtherReceivers', function () {
+    var o = { length: 2, 0: 'a', 1: 'b' };
+    return [Array.prototype.find.call(o, function (v) { return v === 'b'; }), Array.prototype.findLastIndex.call('xyz', function (c) { return c === 'x'; }),
+        Array.prototype.find.call(new Proxy([1, 2], {}), function (v) { return v === 2; }),
+        Array.prototype.findIndex.call(new Uint8Array([4, 5]), function (v) { return v === 5; })];
+});
+t('findFamilyErrors', function () {
+    return [err(function () { [1].find(); }), err(function () { [1].findIndex('f'); }), err(function () { Array.prototype.findLast.call(null, function () {}); }),
+        err(function () { [1, 2].find(function (v) { if (v === 2) throw new Error('in pred'); }); })];
+});
+t('atCases', function () {
+    var a = [1, , 3];
+    return [a.at(0), a.at(-1), a.at(1), a.at(3), a.at(-4), a.at(), a.at(1.7), a.at(-0.5), a.at('2'), a.at(NaN), a.at(Infinity),
+        Array.prototype.at.call({ length: 2, 1: 'x' }, -1), Array.prototype.at.call('str', -1), err(function () { Array.prototype.at.call(null, 0); }),
+        [].at(0), a.at({ valueOf: function () { return 2; } })];
+});
+
+/* ---- flat, flatMap ----------------------------------------------------------------------------- */
+t('flatCases', function () {
+    var nested = [1, [2, [3, [4, [5]]]], , 6, []];
+    return [nested.flat(), nested.flat(2), nested.flat(Infinity), nested.flat(0), nested.flat(-1), nested.flat('2'), nested.flat(NaN),
+        [[1, , 3], [, ]].flat(), [].flat(), [[]].flat(), [new Proxy([7, 8], {})].flat(), [{ length: 1, 0: 'not flattened' }].flat(),
+        Array.prototype.flat.call({ length: 2, 0: [1], 1: 2 })];
+});
+t('flatHolesFromProto', function () {
+    Array.prototype[1] = 'proto';
+    try { return [[0, , 2].flat(), [[0, , 2]].flat()]; } finally { delete Array.prototype[1]; }
+});
+t('flatDeep', function () {
+    var a = [0];
+    for (var i = 0; i < 200; i++) a = [a, i];
+    var f = a.flat(Infinity);
+    return [f.length, f[0], f[200]];
+});
+t('flatMapCases', function () {
+    var a = [1, 2, , 4];
+    var self = { m: 10 };
+    return [a.flatMap(function (x) { return [x, x * 2]; }), a.flatMap(function (x) { return x; }), a.flatMap(function (x) { return [[x]]; }),
+        a.flatMap(function (x, i, o) { return o === a ? [i] : []; }), a.flatMap(function (x) { return this.m + x; }, self),
+        a.flatMap(function (x) { return new Proxy([x, 'p'], {}); }), a.flatMap(function (x) { return { length: 1, 0: x }; }),
+        [[1, 2], [3]].flatMap(function (p) { return p; }), Array.prototype.flatMap.call({ length: 2, 0: 'a', 1: 'b' }, function (c) { return [c, c]; })];
+});
+t('flatMapMutationAndErrors', function () {
+    var a = [1, 2, 3];
+    var r = a.flatMap(function (x, i) { if (i === 0) { a.push(4); a[2] = 30; } return [x]; });
+    return [r, err(function () { [1].flatMap(); }), err(function () { [1].flatMap({}); }),
+        err(function () { [1, 2].flatMap(function (x) { if (x === 2) throw new Error('cb'); return x; }); })];
+});
+
+/* ---- padStart, padEnd --------------------------------------------------------------------------- */
+t('padCases', function () {
+    return ['5'.padStart(3, '0'), '5'.padEnd(3, '0'), 'abc'.padStart(10, '123'), 'abc'.padEnd(10, '123'), 'abc'.padStart(2),
+        'abc'.padStart(6), 'abc'.padEnd(6), 'abc'.padStart(6, ''), 'abc'.padStart(5.9, '-'), 'abc'.padStart(-1, '-'), 'abc'.padStart(NaN),
+        'é'.padStart(3, '*'), '😀'.padEnd(4, '.'), 'x'.padStart(4, 'é'), 'x'.padEnd(5, '😀'), 'x'.padStart('4', '0'), 'x'.padStart(3, 7),
+        'x'.padStart(3, null), 'x'.padStart(3, undefined), 'x'.padStart({ valueOf: function () { return 3; } }, '0'), ''.padEnd(3, 'ab')];
+});
+t('padReceiversAndErrors', function () {
+    return [String.prototype.padStart.call(12, 4, '0'), String.prototype.padEnd.call(true, 6, '!'), String.prototype.padStart.call(new String('s'), 3, '-'),
+        err(function () { String.prototype.padStart.call(null, 3); }), err(function () { 'x'.padStart(Infinity, 'y'); }),
+        err(function () { 'x'.padStart(Symbol('s')); }), err(function () { 'x'.padStart(3, Symbol('s')); }), err(function () { String.prototype.padEnd.call(Symbol('q'), 3); })];
+});
+
 return __out;
