@@ -181,7 +181,8 @@ static void test_calls_queue_past_the_limit(void **state)
                   "  var ps = [];\n"
                   "  for (var i = 0; i < n; i++) ps.push(tools.t.echo({i: base + i}));\n"
                   "  var r = await Promise.all(ps);\n"
-                  "  for (var j = 0; j < n; j++) if (r[j].echo.i !== base + j) throw new Error('order ' + j);\n"
+                  "  for (var j = 0; j < n; j++)\n"
+                  "    if (r[j].echo.i !== base + j) throw new Error('order ' + j);\n"
                   "  return r.length;\n"
                   "}\n"
                   "return [await burst(0, 700), await burst(700, 300)];",
