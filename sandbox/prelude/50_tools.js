@@ -5,7 +5,10 @@
  * names explained) by the host, which holds the catalog and the policy. */
 var def = rt.def, apply = rt.apply, stringify = rt.stringify, parse = rt.parse, Str = rt.String;
 var hostCall = rt.host.call, S = rt.HIDDEN;
-var pending = {}, waiting = [], inflight = 0;
+/* waiting[waitHead..] are the calls past the concurrency limit, oldest
+ * first (an index, not shift(), which moves every element: 1000 calls at
+ * once over the default limit of 256 cost ~28M instructions). */
+var pending = {}, waiting = [], waitHead = 0, inflight = 0;
 rt.maxConcurrent = 256;
 
 function defineError(name, init, Parent) {
@@ -113,9 +116,17 @@ rt.settle = function (id, ok, text) {
     try { v = text === void 0 || text === '' ? undefined : parse(text); } catch (e) { v = void 0; ok = false; text = ''; }
     if (ok) rt.resolveP(c.p, v);
     else rt.rejectP(c.p, makeError(v || { name: 'Error', message: 'malformed reply from the host' }, callLine(c.site)));
-    while (waiting.length && inflight < rt.maxConcurrent) dispatch(waiting.shift());
+    while (waitHead < waiting.length && inflight < rt.maxConcurrent) {
+        c = waiting[waitHead];
+        waiting[waitHead++] = void 0;
+        dispatch(c);
+    }
+    if (waitHead > 0 && waitHead === waiting.length) {
+        waiting = [];
+        waitHead = 0;
+    }
 };
-rt.inflight = function () { return inflight + waiting.length; };
+rt.inflight = function () { return inflight + waiting.length - waitHead; };
 
 function toolFn(fullName) {
     var f = function (args) { return request('tool', fullName, args); };

@@ -45,6 +45,14 @@ function native(fn) {
     delete fn.fileName;
     return fn;
 }
+/* Replaces the library method obj[name] with its C version nat (natives of
+ * sandbox/duktape/fastpaths.inc), which calls the method it replaces,
+ * kept as nat[rt.HIDDEN], for the cases it does not cover. */
+function useNative(obj, name, nat) {
+    var slow = obj[name];
+    nat[S] = slow;
+    return lib(obj, name, nat, slow.length);
+}
 /* Errors the library raises name the program's innermost line, as a
  * native's would: its fileName and lineNumber become own data properties
  * (plain values: the host reads them from C, where no getter may run). */
@@ -268,6 +276,7 @@ rt.TypeErr = TypeErr;
 rt.RangeErr = RangeErr;
 rt.install = install;
 rt.native = native;
+rt.useNative = useNative;
 rt.isObject = isObject;
 rt.what = what;
 rt.notIterable = notIterable;

@@ -9,7 +9,8 @@ var ITER = Symbol.iterator, lib = rt.lib, install = rt.install, apply = rt.apply
 var TypeErr = rt.TypeErr, RangeErr = rt.RangeErr, Str = rt.String, what = rt.what;
 var toObject = rt.toObject, toInteger = rt.toInteger, toLength = rt.toLength;
 var relIndex = rt.relIndex, requireFn = rt.requireFn, iterate = rt.iterate;
-var AP = Array.prototype, nativeIndexOf = AP.indexOf;
+var AP = Array.prototype, nativeIndexOf = AP.indexOf, arrayValues = AP[ITER];
+var fromLoop = rt.host.arrayFromLoop;
 var MAX_ARRAY = 4294967295;
 
 /* Array.from / Array.of on a subclass construct it; otherwise a plain array. */
@@ -29,6 +30,8 @@ install(Array, {
         var usingIter = items[ITER];
         if (usingIter !== void 0 && usingIter !== null) {
             if (typeof usingIter !== 'function') throw rt.notIterable(items);
+            /* the loop of rt.iterate's reading by index, in C */
+            if (usingIter === arrayValues && !isCtor(C) && isArray(items)) return fromLoop(items, 0, mapFn, thisArg, true);
             A = isCtor(C) ? new C() : [];
             iterate(items, function (v) {
                 A[k] = mapping ? call2(mapFn, thisArg, v, k) : v;
@@ -38,7 +41,8 @@ install(Array, {
             return A;
         }
         var o = Object(items), len = arrayLength(toLength(o.length));
-        A = isCtor(C) ? new C(len) : [];
+        if (!isCtor(C)) return fromLoop(o, len, mapFn, thisArg, false);
+        A = new C(len);
         for (; k < len; k++) A[k] = mapping ? call2(mapFn, thisArg, o[k], k) : o[k];
         A.length = len;
         return A;
@@ -85,6 +89,10 @@ install(AP, {
         return findFrom(toObject(this, 'Array.prototype.findLastIndex'), pred, thisArg, true, true);
     }
 }, { findLastIndex: 1 });
+rt.useNative(AP, 'find', rt.host.arrayFind);
+rt.useNative(AP, 'findIndex', rt.host.arrayFindIndex);
+rt.useNative(AP, 'findLast', rt.host.arrayFindLast);
+rt.useNative(AP, 'findLastIndex', rt.host.arrayFindLastIndex);
 
 /* SameValueZero, holes read as undefined; the native indexOf does the
  * common case (strict equality equals SameValueZero except for NaN). */
@@ -101,6 +109,7 @@ install(AP, {
         return false;
     }
 }, { includes: 1 });
+rt.useNative(AP, 'includes', rt.host.arrayIncludes);
 
 install(AP, {
     at(index) {
@@ -109,6 +118,7 @@ install(AP, {
         return k < 0 || k >= len ? undefined : o[k];
     }
 });
+rt.useNative(AP, 'at', rt.host.arrayAt);
 
 /* ---- flattening ------------------------------------------------------------------ */
 
@@ -145,6 +155,8 @@ install(AP, {
         return A;
     }
 }, { flatMap: 1 });
+rt.useNative(AP, 'flat', rt.host.arrayFlat);
+rt.useNative(AP, 'flatMap', rt.host.arrayFlatMap);
 
 /* ---- in-place edits --------------------------------------------------------------- */
 
@@ -273,9 +285,11 @@ function mergeSort(a, n, aux, insertion, merge) {
     return src;
 }
 
-/* The n values of items in order: by cmp, or by their strings (computed once). */
+/* The n values of items in order: by cmp (the same merge sort in C, on
+ * items, the caller's private array), or by their strings (computed once). */
+var sortLoop = rt.host.sortLoop;
 function sortValues(items, n, cmp) {
-    if (cmp !== void 0) return mergeSort(items, n, cmp, insertionCmp, mergeCmp);
+    if (cmp !== void 0) return sortLoop(items, cmp) || mergeSort(items, n, cmp, insertionCmp, mergeCmp);
     var i, keys = null;
     for (i = 0; i < n && keys === null; i++) if (typeof items[i] !== 'string') keys = [];
     if (keys === null) return mergeSort(items, n, null, insertionStr, mergeStr);

@@ -36,10 +36,16 @@ install(Object, {
         return out;
     }
 });
+rt.useNative(Object, 'entries', rt.host.objectEntries);
+rt.useNative(Object, 'values', rt.host.objectValues);
+var arrayValues = Array.prototype[Symbol.iterator], fromEntriesArray = rt.host.fromEntriesArray;
 install(Object, {
     fromEntries(iterable) {
         if (iterable === null || iterable === void 0) throw rt.notIterable(iterable);
-        var o = {};
+        /* an array of [key, value] arrays, built in C (undefined otherwise) */
+        var o = rt.isArray(iterable) && iterable[Symbol.iterator] === arrayValues ? fromEntriesArray(iterable) : void 0;
+        if (o !== void 0) return o;
+        o = {};
         rt.iterate(iterable, function (e) {
             if (!isObject(e)) throw new TypeErr('Iterator value ' + what(e) + ' is not an entry object');
             createData(o, toPropertyKey(e[0]), e[1]);

@@ -19,6 +19,7 @@ function isRegExp(x) { return rt.isObject(x) && apply(objToString, x, []) === '[
 function pad(s, maxLength, fillString, atStart) {
     var target = toLength(maxLength);
     if (target <= s.length) return s;
+    if (typeof fillString === 'symbol') throw new TypeErr('Cannot convert a Symbol value to a string');
     var fill = fillString === void 0 ? ' ' : Str(fillString);
     if (fill === '') return s;
     var need = target - s.length, reps = ceil(need / fill.length);
@@ -48,6 +49,8 @@ install(SP, {
         return pad(thisString(this, 'padEnd'), maxLength, fillString, false);
     }
 }, { padStart: 1, padEnd: 1 });
+rt.useNative(SP, 'padStart', rt.host.stringPadStart);
+rt.useNative(SP, 'padEnd', rt.host.stringPadEnd);
 
 /* The native trim decides what white space is; t's first character is not
  * white space, so its first occurrence in s starts right after the leading run. */

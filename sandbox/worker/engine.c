@@ -33,6 +33,7 @@ extern const char sandbox_prelude_js[];
 extern const size_t sandbox_prelude_js_len;
 void sandbox_request_interrupt(duk_context *ctx);
 duk_ret_t sandbox_object_spread(duk_context *ctx); /* sandbox/duktape/fastpaths.inc */
+void sandbox_lib_put_natives(duk_context *ctx);  /* the library methods in C, same file */
 
 struct sandbox_engine {
     duk_context *ctx;
@@ -281,6 +282,7 @@ static void push_new_rt(duk_context *ctx)
     sandbox_base64_put_natives(ctx);
     sandbox_lazy_put_native(ctx);
     sandbox_crypto_put_natives(ctx);
+    sandbox_lib_put_natives(ctx);
     duk_put_prop_string(ctx, -2, "host");
 }
 

@@ -170,6 +170,35 @@ static void test_tool_calls_overlap(void **state)
     buf_free(&h.logs);
 }
 
+/* Calls past maxConcurrent (256 here) wait in the prelude's queue and go out
+ * oldest first as others settle; a second burst after the queue drained
+ * queues again. */
+static void test_calls_queue_past_the_limit(void **state)
+{
+    struct host h = {0};
+    buf_init(&h.logs, 0);
+    char *o = run("async function burst(base, n) {\n"
+                  "  var ps = [];\n"
+                  "  for (var i = 0; i < n; i++) ps.push(tools.t.echo({i: base + i}));\n"
+                  "  var r = await Promise.all(ps);\n"
+                  "  for (var j = 0; j < n; j++)\n"
+                  "    if (r[j].echo.i !== base + j) throw new Error('order ' + j);\n"
+                  "  return r.length;\n"
+                  "}\n"
+                  "return [await burst(0, 700), await burst(700, 300)];",
+                  &h);
+    assert_string_equal(o, "{\"ok\":true,\"value\":[700,300]}");
+    assert_int_equal(h.ncalls, 1000);
+    assert_int_equal(h.max_pending, 256);
+    for (int i = 0; i < 1000; i++) { /* dispatched in program order */
+        char want[32];
+        snprintf(want, sizeof want, "{\"i\":%d}", i);
+        assert_string_equal(h.calls[i].args, want);
+    }
+    free(o);
+    buf_free(&h.logs);
+}
+
 static void test_await_in_coroutine(void **state)
 {
     /* Hand-lowered async code, as the lowering pass will emit it. */
@@ -582,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_throw_reports_line),
         cmocka_unit_test(test_syntax_error),
         cmocka_unit_test(test_tool_calls_overlap),
+        cmocka_unit_test(test_calls_queue_past_the_limit),
         cmocka_unit_test(test_await_in_coroutine),
         cmocka_unit_test(test_tool_error_caught),
         cmocka_unit_test(test_tool_error_uncaught_has_call_line),

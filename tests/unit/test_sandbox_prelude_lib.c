@@ -29,7 +29,7 @@ static const char *const programs[] = {
     "map",    "set",    "collections_live", "weak",        "iterators", "array_from", "array_methods", "sort",
     "object", "string", "number_math", "errors",    "clone",      "groupby",       "typed",
     "normalize", "spread_keys", "json_parse", "property_reads",
-    "property_writes", "base64", "intl_number", "intl_date", "intl_collator", "intl_plural_relative_list", "intl_parts", "url",
+    "property_writes", "base64", "intl_number", "intl_date", "intl_collator", "intl_plural_relative_list", "intl_parts", "url", "number_text", "lib_natives", "regexp_text",
 };
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
