@@ -40,6 +40,11 @@ var ToolApprovalError = defineError('ToolApprovalError', function (message, tool
     this.reason = reason;
 }, ToolError);
 
+/* The server needs an OAuth login; the message names `mcp-codemode login NAME`. */
+var ToolAuthError = defineError('ToolAuthError', function (message, tool) {
+    this.tool = tool;
+}, ToolError);
+
 /* The call site, for errors raised by the host. An Error made at the call
  * records the call stack (function and pc of each frame, 10 deep) for ~1 us;
  * its lines are worked out only when the call fails. (Walking the stack with
@@ -69,6 +74,7 @@ function makeError(info, line) {
     else if (info.name === 'ToolArgumentError') e = new ToolArgumentError(info.message, info.tool, info.violations);
     else if (info.name === 'ToolPolicyError') e = new ToolPolicyError(info.message, info.tool, info.decision);
     else if (info.name === 'ToolApprovalError') e = new ToolApprovalError(info.message, info.tool, info.reason);
+    else if (info.name === 'ToolAuthError') e = new ToolAuthError(info.message, info.tool);
     else {
         var C = G[info.name];
         e = (typeof C === 'function' && /Error$/.test(info.name)) ? new C(info.message) : new rt.ErrorCtor(info.message);
