@@ -32,17 +32,19 @@ static const struct tools_server_config *find_server(const struct config *cfg, c
     return NULL;
 }
 
-/* Runs `$BROWSER URL` (else xdg-open when present), detached. */
+/* Runs `$BROWSER URL` (through sh, so $BROWSER may carry arguments), else
+ * xdg-open when present, detached. */
 static void open_browser(uv_loop_t *loop, const char *url)
 {
     const char *b = getenv("BROWSER");
-    char *args[3] = {NULL, (char *) url, NULL};
-    if (b && *b)
-        args[0] = (char *) b;
-    else if (access("/usr/bin/xdg-open", X_OK) == 0)
+    char *args[6] = {"/bin/sh", "-c", "exec $BROWSER \"$1\"", "sh", (char *) url, NULL};
+    if (b == NULL || *b == '\0') {
+        if (access("/usr/bin/xdg-open", X_OK) != 0)
+            return;
         args[0] = "/usr/bin/xdg-open";
-    else
-        return;
+        args[1] = (char *) url;
+        args[2] = NULL;
+    }
     uv_process_t *p = xcalloc(1, sizeof *p);
     uv_stdio_container_t io[3] = {{.flags = UV_IGNORE}, {.flags = UV_IGNORE}, {.flags = UV_INHERIT_FD, .data.fd = 2}};
     uv_process_options_t o = {.file = args[0], .args = args, .stdio = io, .stdio_count = 3,
@@ -51,8 +53,8 @@ static void open_browser(uv_loop_t *loop, const char *url)
         uv_unref((uv_handle_t *) p);
         uv_close((uv_handle_t *) p, (uv_close_cb) free);
     } else {
-        fprintf(stderr, "mcp-codemode: cannot run the browser \"%s\"; open the URL yourself\n",
-                args[0]);
+        fprintf(stderr, "mcp-codemode: cannot run the browser (%s); open the URL yourself\n",
+                b && *b ? "$BROWSER" : "xdg-open");
         free(p);
     }
 }

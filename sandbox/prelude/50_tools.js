@@ -261,7 +261,7 @@ function missMessage(m, text) {
     return m.id !== void 0 ? unknownToolMessage(m.id, m.key) : unknownToolMessage(m.key, READ_OF_UNDEFINED.exec(text)[1]);
 }
 
-var TypeErrorCtor = rt.TypeError;
+var TypeErrorCtor = rt.TypeError, LOGIN_NEEDED = /; run: mcp-codemode login [^ ]+$/;
 Duktape.errCreate = function (e) {
     var m = miss;
     if (m === null || !(e instanceof TypeErrorCtor)) return e;
@@ -272,6 +272,8 @@ Duktape.errCreate = function (e) {
     if (match && e.lineNumber === m.line) {
         miss = null;
         e.message = missMessage(m, text);
+        /* a server that needs an OAuth login (tools/oauth/): ToolAuthError */
+        if (LOGIN_NEEDED.test(e.message)) return new ToolAuthError(e.message, m.id !== void 0 ? m.id + '.' + m.key : m.key);
     }
     return e;
 };
