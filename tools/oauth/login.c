@@ -558,24 +558,18 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
 static void next_phase(struct tools_oauth_login *l)
 {
     switch (l->phase) {
-    case P_PRM: /* every resource metadata URL failed */
+    case P_PRM: /* every resource metadata URL failed: the origin is the issuer */
         l->legacy = 1;
         {
-            char *origin = http_url_origin(l->url);
-            size_t n = origin ? strlen(origin) : 0;
-            /* http_url_origin makes default ports explicit: the issuer is the origin as written */
-            char *canon = tools_oauth_canonical_uri(l->url);
-            char *slash = canon ? strchr(canon + 8, '/') : NULL;
+            char *origin = tools_oauth_canonical_uri(l->url);
+            char *slash = origin ? strchr(strstr(origin, "://") + 3, '/') : NULL;
             if (slash)
                 *slash = '\0';
+            if (origin == NULL)
+                end(l, 0, "its URL is not an absolute http(s) URL");
+            else
+                start_as(l, origin);
             free(origin);
-            (void) n;
-            if (canon == NULL) {
-                end(l, 0, "its URL is not absolute");
-                return;
-            }
-            start_as(l, canon);
-            free(canon);
         }
         return;
     case P_AS:
