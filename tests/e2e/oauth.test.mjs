@@ -39,7 +39,9 @@ const browserEnv = { ...process.env, BROWSER: BROWSER };
 async function program(file, dir, code) {
   const p = path.join(dir, `p${Math.random().toString(36).slice(2)}.js`);
   (await import('node:fs')).writeFileSync(p, code);
-  return runBin(['run', p, file, '--json'], { timeout: 60000 });
+  const r = await runBin(['run', p, file, '--json'], { timeout: 60000 });
+  assertNoSanitizerReport(r.stderr);
+  return r;
 }
 
 test('login through $BROWSER, call with the token, check, logout', async (t) => {
@@ -57,6 +59,7 @@ test('login through $BROWSER, call with the token, check, logout', async (t) => 
   assert.equal(l.registrations, 1);
   assert.deepEqual(l.resources, [`${base}/mcp`, `${base}/mcp`]); // authorize and token requests
   const check = await runBin(['check', file]);
+  assertNoSanitizerReport(check.stderr);
   assert.match(check.stdout, /prot: ready/);
   assert.match(check.stdout, new RegExp(`login: logged in at ${base} \\(until `));
   const r = await program(file, dir, 'const r = await tools.prot.whoami({}); console.log(JSON.stringify(r)); r');
@@ -139,6 +142,7 @@ for (const [mode, why] of [['badissuer', /names issuer "https:\/\/evil.example":
     const { base, log } = await provider(t, { MODE: mode });
     const { file } = setup(base);
     const r = await runBin(['login', 'prot', file], { env: browserEnv });
+    assertNoSanitizerReport(r.stderr);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /server prot: /);
     assert.match(r.stderr, why);
