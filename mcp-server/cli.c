@@ -47,6 +47,7 @@ void cli_usage(FILE *f)
           "       mcp-codemode skills list | skills delete NAME   [CONFIG.json]\n"
           "       mcp-codemode state list [PREFIX] | get KEY | set KEY JSON|- [--if-version N] | delete KEY\n"
           "                          [--principal P | --scope server] [--json] [CONFIG.json]\n"
+          "       mcp-codemode login SERVER [--no-browser] [CONFIG.json] | logout SERVER [CONFIG.json]\n"
           "       mcp-codemode --version | --help\n\n"
           "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
           "programs call the tools of the downstream MCP servers in the config file.\n\n"
@@ -60,7 +61,9 @@ void cli_usage(FILE *f)
           "  check          validate the config file and list its servers\n"
           "  skills         save, list or delete the saved skills (programs callable as\n"
           "                 skills.<name>(args)) in the state database\n"
-          "  state          list, read, write or delete the keys programs keep with state.*\n\n"
+          "  state          list, read, write or delete the keys programs keep with state.*\n"
+          "  login SERVER   log in to a remote server that needs OAuth (docs/oauth.md); logout\n"
+          "                 SERVER forgets its tokens\n\n"
           "options:\n"
           "  -c, --config FILE  Claude Desktop style config (mcpServers + codemode block);\n"
           "                 default: $MCP_CODEMODE_CONFIG when set. Also a plain word\n"
@@ -78,7 +81,8 @@ void cli_usage(FILE *f)
           "                 to files in DIR (created if missing) and print their paths\n"
           "  --scope server|principal  state: the server's keys, or a principal's (default:\n"
           "                 those run sees under codemode.state.scope)\n"
-          "  --if-version N state set: only when the key is at version N (0: does not exist)\n",
+          "  --if-version N state set: only when the key is at version N (0: does not exist)\n"
+          "  --no-browser   login: print the URL and read the redirected URL pasted on stdin\n",
           f);
     for (size_t i = 0; i < NFLAGS; i++) {
         char left[64];
@@ -106,7 +110,7 @@ static int parse_command(const char *word, struct cli *out)
         enum cli_command cmd;
     } cmds[] = {{"serve", CLI_SERVE}, {"run", CLI_RUN},     {"lower", CLI_LOWER},
                 {"types", CLI_TYPES}, {"check", CLI_CHECK}, {"skills", CLI_SKILLS},
-                {"state", CLI_STATE}};
+                {"state", CLI_STATE}, {"login", CLI_LOGIN}, {"logout", CLI_LOGOUT}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(word, cmds[i].name) == 0) {
             out->cmd = cmds[i].cmd;
@@ -241,6 +245,10 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
                 continue;
             if (out->cmd == CLI_STATE && state_cmd_word(out, a) == 0)
                 continue;
+            if ((out->cmd == CLI_LOGIN || out->cmd == CLI_LOGOUT) && out->server == NULL) {
+                out->server = a;
+                continue;
+            }
             if (out->cmd != CLI_LOWER && strcmp(a, "-") != 0) {
                 if (set_config(out, a, err, errsz) != 0)
                     return -1;
@@ -265,6 +273,10 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
         }
         if (!strcmp(a, "--dry-run")) {
             out->dry_run = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-browser") && out->cmd == CLI_LOGIN) {
+            out->no_browser = 1;
             continue;
         }
         if (!strcmp(a, "--full") && out->cmd == CLI_TYPES) {
@@ -318,6 +330,11 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
     if ((out->cmd == CLI_RUN || out->cmd == CLI_LOWER) && out->file == NULL) {
         snprintf(err, errsz, "%s needs a file (or - for stdin)",
                  out->cmd == CLI_RUN ? "run" : "lower");
+        return -1;
+    }
+    if ((out->cmd == CLI_LOGIN || out->cmd == CLI_LOGOUT) && out->server == NULL) {
+        snprintf(err, errsz, "%s needs the name of a server of the config",
+                 out->cmd == CLI_LOGIN ? "login" : "logout");
         return -1;
     }
     if (out->principal && principal_check(out->principal, err, errsz) != 0)

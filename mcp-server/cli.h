@@ -14,6 +14,8 @@ enum cli_command {
     CLI_CHECK,
     CLI_SKILLS,
     CLI_STATE,
+    CLI_LOGIN,
+    CLI_LOGOUT,
     CLI_VERSION,
     CLI_HELP
 };
@@ -30,6 +32,8 @@ struct cli {
     int approve;        /* run --approve: APP_RUN_APPROVE_ALL or _NONE (app.h), 0 = not given */
     const char *principal; /* run, state: --principal (checked: 1 to 256 bytes, no control characters) */
     const char *out_dir;   /* run --out DIR */
+    const char *server;    /* login, logout: the server's name */
+    int no_browser;        /* login --no-browser */
     struct {
         const char *key; /* config key, e.g. "poolSize" */
         const char *value;

@@ -3,6 +3,7 @@
  * or, hidden, the sandbox zygote. Exit status: 0 ok, 1 failure, 2 usage or config error. */
 #include "mcp-server/app.h"
 #include "mcp-server/cli.h"
+#include "mcp-server/login_cmd.h"
 #include "mcp-server/config/config.h"
 #include "mcp-server/run_output.h"
 #include "mcp-server/skills_cmd.h"
@@ -228,6 +229,8 @@ static int with_config(const struct cli *cli)
         rc = skills_command(cli, &cfg);
     } else if (cli->cmd == CLI_STATE) {
         rc = state_command(cli, &cfg);
+    } else if (cli->cmd == CLI_LOGIN || cli->cmd == CLI_LOGOUT) {
+        rc = login_cmd_run(&cfg, cli);
     } else if (cli->cmd == CLI_TYPES) {
         rc = app_inspect(&cfg, 0, cli->full);
     } else if (cli->cmd == CLI_CHECK) {

@@ -4,6 +4,7 @@
  * each server's limits and mapping their results, and waiters for the
  * first settling. The decision for each call is in gate.c. */
 #include "tools/registry.h"
+#include "tools/oauth/tokens.h"
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
 #include "tools/declarations/resources.h"
@@ -368,8 +369,8 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
         struct buf name;
         buf_init(&name, 0);
         buf_printf(&name, "%s.%s", c->tool->server, c->tool->name);
-        tools_result_error("ToolError", rep->message ? rep->message : "the call failed", name.data,
-                           &b);
+        tools_result_error(rep->outcome == TOOLS_DOWNSTREAM_AUTH ? "ToolAuthError" : "ToolError",
+                           rep->message ? rep->message : "the call failed", name.data, &b);
         buf_free(&name);
         ok = 0;
     }
@@ -607,6 +608,11 @@ char *tools_registry_report(struct tools_registry *r)
         if (st.state != TOOLS_DOWNSTREAM_READY && st.reason)
             buf_printf(&b, " (%s)", st.reason);
         buf_append_char(&b, '\n');
+        if (s->cfg->oauth && s->cfg->transport != TOOLS_TRANSPORT_STDIO) {
+            char *login = tools_oauth_login_state(s->cfg->name, s->cfg->url, s->cfg->oauth);
+            buf_printf(&b, "  login: %s\n", login);
+            free(login);
+        }
         for (size_t k = 0; k < tools_catalog_count(r->catalog); k++) {
             const struct tools_catalog_tool *t = tools_catalog_at(r->catalog, k);
             if (t->server_index != i)

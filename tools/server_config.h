@@ -11,6 +11,21 @@ struct tools_policy_rule;
 
 enum tools_transport { TOOLS_TRANSPORT_STDIO, TOOLS_TRANSPORT_HTTP, TOOLS_TRANSPORT_SSE };
 
+/* The entry's "oauth" object (docs/oauth.md): the server needs an OAuth
+ * login (tools/oauth/). Strings are malloc'd, ${VAR} expanded, or NULL. */
+struct tools_oauth_config {
+    char *client_id;           /* a pre-registered client */
+    char *client_secret;       /* its secret (confidential client) */
+    char *client_metadata_url; /* a Client ID Metadata Document (HTTPS URL) */
+    char **scopes;             /* NULL-terminated, or NULL: from the server */
+    unsigned redirect_port;    /* the loopback redirect's port; 0: any free one */
+    int send_resource;         /* 1: the RFC 8707 resource parameter is sent ("resource": false: 0) */
+    char *resource;            /* "resource": "URI" instead of the server's canonical URI */
+    int client_credentials;    /* "grant": "client_credentials" (else authorization_code) */
+    char *private_key_file;    /* private_key_jwt's key (PEM) */
+    char *store_path;          /* the state database that keeps the tokens (set by the loader) */
+};
+
 struct tools_server_config {
     char *name;                      /* the key under mcpServers */
     enum tools_transport transport;
@@ -34,6 +49,7 @@ struct tools_server_config {
                                         boolean, else the string); NULL when absent */
     struct tools_policy_rule *policy; /* "policy": per-server rules (tool globs); owned */
     size_t npolicy;
+    struct tools_oauth_config *oauth; /* http/sse: "oauth", or NULL; owned */
 };
 
 /* Returns 1 when the downstream tool named `tool` (its original name) may be

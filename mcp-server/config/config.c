@@ -263,6 +263,9 @@ int config_load(struct config *c, const char *path, char **err)
         config__warn(&x, CONFIG_WARNING, CONFIG_JSON_NOPOS, NULL, "%zu more warnings not shown",
                      more);
     }
+    for (size_t i = 0; x.err == NULL && i < c->nservers; i++)
+        if (c->servers[i].oauth) /* the tokens live in the state database */
+            c->servers[i].oauth->store_path = config_state_path(c);
     cJSON_Delete(root);
     config_json_pos_free(&x.pos);
     free(data);

@@ -18,7 +18,11 @@
 static const char *const server_keys[] = {
     "command",    "args",      "env",       "cwd",      "type",     "url", "headers",
     "allowTools", "denyTools", "readOnlyTools", "timeoutMs", "disabled", "approval", "policy",
-    "maxConcurrentCalls", "callsPerSecond", NULL};
+    "maxConcurrentCalls", "callsPerSecond", "oauth", NULL};
+
+static const char *const oauth_keys[] = {"clientId", "clientSecret", "clientMetadataUrl",
+                                         "scopes",   "redirectPort", "resource",
+                                         "grant",    "privateKeyFile", NULL};
 
 static const struct {
     const char *name;
@@ -196,7 +200,7 @@ static void resolve_paths(const struct config_ctx *x, struct tools_server_config
 static int read_stdio(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
                       struct tools_server_config *s)
 {
-    static const char *const remote_only[] = {"headers", NULL};
+    static const char *const remote_only[] = {"headers", "oauth", NULL};
     struct config_kpath args = {p, "args", 0}, env = {p, "env", 0}, cwd = {p, "cwd", 0};
     if (read_command(x, m, p, s) < 0)
         return -1;
@@ -299,6 +303,9 @@ static int read_headers(struct config_ctx *x, cJSON *v, const struct config_kpat
     return 0;
 }
 
+static int read_oauth(struct config_ctx *x, cJSON *o, const struct config_kpath *p,
+                      struct tools_server_config *s);
+
 static int read_remote(struct config_ctx *x, const cJSON *m, const struct config_kpath *p,
                        struct tools_server_config *s)
 {
@@ -316,8 +323,91 @@ static int read_remote(struct config_ctx *x, const cJSON *m, const struct config
         s->transport = TOOLS_TRANSPORT_SSE;
     if (get(m, "headers") != NULL && read_headers(x, get(m, "headers"), &hp, s) < 0)
         return -1;
+    struct config_kpath op = {p, "oauth", 0};
+    if (get(m, "oauth") != NULL && read_oauth(x, get(m, "oauth"), &op, s) < 0)
+        return -1;
     ignored_keys(x, m, p, stdio_only, "for a remote server (it applies to \"command\" servers)");
     return 0;
+}
+
+/* --- oauth (docs/oauth.md) ------------------------------------------------- */
+
+static int oauth_string(struct config_ctx *x, const cJSON *o, const struct config_kpath *p,
+                        const char *key, enum config_vars vars, char **out)
+{
+    struct config_kpath kp = {p, key, 0};
+    const cJSON *v = get(o, key);
+    return v == NULL ? 0 : config__string(x, v, &kp, vars, out);
+}
+
+static int oauth_resource(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                          struct tools_oauth_config *a)
+{
+    a->send_resource = 1;
+    if (v == NULL)
+        return 0;
+    if (cJSON_IsBool(v)) {
+        a->send_resource = cJSON_IsTrue(v);
+        return 0;
+    }
+    if (config__string(x, v, p, CONFIG_VARS_REQUIRED, &a->resource) < 0)
+        return -1;
+    if (strncmp(a->resource, "https://", 8) != 0 && strncmp(a->resource, "http://", 7) != 0) {
+        config__error(x, config__at(x, v, 0), p, "expected true, false or an absolute http(s) URI");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_oauth(struct config_ctx *x, cJSON *o, const struct config_kpath *p,
+                      struct tools_server_config *s)
+{
+    static const char *const grants[] = {"authorization_code", "client_credentials", NULL};
+    struct config_kpath sp = {p, "scopes", 0}, rp = {p, "redirectPort", 0},
+                        gp = {p, "grant", 0}, up = {p, "resource", 0};
+    if (config__object(x, o, p) < 0)
+        return -1;
+    config__unknown_keys(x, o, p, oauth_keys);
+    struct tools_oauth_config *a = s->oauth = xcalloc(1, sizeof *a);
+    int64_t port;
+    int grant = 0;
+    if (oauth_string(x, o, p, "clientId", CONFIG_VARS_REQUIRED, &a->client_id) < 0 ||
+        oauth_string(x, o, p, "clientSecret", CONFIG_VARS_REQUIRED, &a->client_secret) < 0 ||
+        oauth_string(x, o, p, "clientMetadataUrl", CONFIG_VARS_REQUIRED,
+                     &a->client_metadata_url) < 0 ||
+        oauth_string(x, o, p, "privateKeyFile", CONFIG_VARS_REQUIRED, &a->private_key_file) < 0)
+        return -1;
+    if (get(o, "scopes") && config__string_list(x, get(o, "scopes"), &sp, &a->scopes) < 0)
+        return -1;
+    if (get(o, "redirectPort")) {
+        if (config__int(x, get(o, "redirectPort"), &rp, 1, 65535, &port) < 0)
+            return -1;
+        a->redirect_port = (unsigned) port;
+    }
+    if (get(o, "grant") && config__enum(x, get(o, "grant"), &gp, grants, &grant) < 0)
+        return -1;
+    a->client_credentials = grant == 1;
+    if (a->client_metadata_url && strncmp(a->client_metadata_url, "https://", 8) != 0) {
+        struct config_kpath mp = {p, "clientMetadataUrl", 0};
+        config__error(x, config__at(x, get(o, "clientMetadataUrl"), 0), &mp,
+                      "a client metadata document URL must be https://");
+        return -1;
+    }
+    return oauth_resource(x, get(o, "resource"), &up, a);
+}
+
+static void free_oauth(struct tools_oauth_config *a)
+{
+    if (a == NULL)
+        return;
+    free(a->client_id);
+    free(a->client_secret);
+    free(a->client_metadata_url);
+    config__free_list(a->scopes);
+    free(a->resource);
+    free(a->private_key_file);
+    free(a->store_path);
+    free(a);
 }
 
 /* --- extras ----------------------------------------------------------------- */
@@ -468,6 +558,7 @@ void config__server_free(struct tools_server_config *s)
     free(s->cwd);
     free(s->url);
     config__free_list(s->headers);
+    free_oauth(s->oauth);
     config__free_list(s->allow_tools);
     config__free_list(s->deny_tools);
     config__free_list(s->read_only_tools);

@@ -43,6 +43,11 @@ var ToolApprovalError = defineError('ToolApprovalError', function (message, tool
     this.reason = reason;
 }, ToolError);
 
+/* The server needs an OAuth login; the message names `mcp-codemode login NAME`. */
+var ToolAuthError = defineError('ToolAuthError', function (message, tool) {
+    this.tool = tool;
+}, ToolError);
+
 /* The call site, for errors raised by the host. An Error made at the call
  * records the call stack (function and pc of each frame, 10 deep) for ~1 us;
  * its lines are worked out only when the call fails. (Walking the stack with
@@ -72,6 +77,7 @@ function makeError(info, line) {
     else if (info.name === 'ToolArgumentError') e = new ToolArgumentError(info.message, info.tool, info.violations);
     else if (info.name === 'ToolPolicyError') e = new ToolPolicyError(info.message, info.tool, info.decision);
     else if (info.name === 'ToolApprovalError') e = new ToolApprovalError(info.message, info.tool, info.reason);
+    else if (info.name === 'ToolAuthError') e = new ToolAuthError(info.message, info.tool);
     else {
         var C = G[info.name];
         e = (typeof C === 'function' && /Error$/.test(info.name)) ? new C(info.message) : new rt.ErrorCtor(info.message);
@@ -266,7 +272,7 @@ function missMessage(m, text) {
     return m.id !== void 0 ? unknownToolMessage(m.id, m.key) : unknownToolMessage(m.key, READ_OF_UNDEFINED.exec(text)[1]);
 }
 
-var TypeErrorCtor = rt.TypeError;
+var TypeErrorCtor = rt.TypeError, LOGIN_NEEDED = /; run: mcp-codemode login [^ ]+$/;
 Duktape.errCreate = function (e) {
     var m = miss;
     if (m === null || !(e instanceof TypeErrorCtor)) return e;
@@ -277,6 +283,8 @@ Duktape.errCreate = function (e) {
     if (match && e.lineNumber === m.line) {
         miss = null;
         e.message = missMessage(m, text);
+        /* a server that needs an OAuth login (tools/oauth/): ToolAuthError */
+        if (LOGIN_NEEDED.test(e.message)) return new ToolAuthError(e.message, m.id !== void 0 ? m.id + '.' + m.key : m.key);
     }
     return e;
 };

@@ -364,6 +364,8 @@ void tools__downstream_calls_fail(struct tools_downstream *d, const char *why)
         c->req = NULL; /* its rpc client was freed with the connection */
         if (why == NULL)
             fail(c, TOOLS_DOWNSTREAM_DOWN, "%s is shutting down", d->label);
+        else if (d->needs_login)
+            fail(c, TOOLS_DOWNSTREAM_AUTH, "%s: '%s' cannot be called: %s", d->label, c->tool, why);
         else if (c->sent)
             fail(c, TOOLS_DOWNSTREAM_DOWN, "%s went down during the call to '%s': it %s", d->label,
                  c->tool, why);
@@ -390,6 +392,9 @@ static char *refusal(struct tools_downstream *d, const char *tool,
     *outcome = TOOLS_DOWNSTREAM_DOWN;
     if (d->closing) {
         buf_printf(&b, "%s is shutting down", d->label);
+    } else if (d->needs_login && d->state != TOOLS_DOWNSTREAM_READY) {
+        *outcome = TOOLS_DOWNSTREAM_AUTH;
+        buf_printf(&b, "%s: %s", d->label, d->reason ? d->reason : "it needs a login");
     } else if (d->state == TOOLS_DOWNSTREAM_RESTARTING) {
         uint64_t now = uv_now(d->loop);
         buf_printf(&b, "%s is unavailable: it %s; the next restart is in %llu ms", d->label,

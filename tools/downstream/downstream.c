@@ -168,10 +168,19 @@ void tools__downstream_lost(struct tools_downstream *d, const char *why_in, int 
 
 /* --- attempts --------------------------------------------------------------------------------- */
 
+static void open_attempt(struct tools_downstream *d)
+{
+    char err[512];
+    int rc = d->ops->open(d, err, sizeof err);
+    if (rc < 0)
+        tools__downstream_lost(d, err, 0);
+    else if (rc > 0)
+        tools__downstream_handshake(d);
+}
+
 static void start_attempt(uv_timer_t *t)
 {
     struct tools_downstream *d = t->data;
-    char err[512];
     d->attempts++;
     d->started_at = uv_now(d->loop);
     d->restart_at = 0;
@@ -182,11 +191,8 @@ static void start_attempt(uv_timer_t *t)
     d->rpc = rpc_client_new(d->loop, d->label, &tools__downstream_rpc_events, d);
     rpc_client_set_hooks(d->rpc, &tools__downstream_rpc_hooks);
     rpc_client_share_unreadable_count(d->rpc, &d->unreadable_lines);
-    int rc = d->ops->open(d, err, sizeof err);
-    if (rc < 0)
-        tools__downstream_lost(d, err, 0);
-    else if (rc > 0)
-        tools__downstream_handshake(d);
+    if (tools__downstream_auth_prepare(d, open_attempt))
+        open_attempt(d);
 }
 
 /* --- life ------------------------------------------------------------------------------------- */
@@ -252,6 +258,8 @@ struct tools_downstream *tools_downstream_new(uv_loop_t *loop, const struct tool
     apply_defaults(&d->opt);
     d->opt.client_version = xstrdup(d->opt.client_version);
     const char *unusable = copy_entry(d, s);
+    if (unusable == NULL)
+        tools__downstream_auth_init(d, s);
     d->tools = cJSON_CreateArray();
     d->excluded = cJSON_CreateArray();
     tools__downstream_calls_init(d);
@@ -300,6 +308,7 @@ void tools_downstream_free(struct tools_downstream *d)
     if (d->closing)
         return;
     d->closing = 1;
+    tools__downstream_auth_free(d);
     drop_connection(d, d->opt.close_grace_ms);
     tools__downstream_calls_fail(d, NULL);
     tools__downstream_calls_close(d, timer_closed);

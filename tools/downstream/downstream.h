@@ -121,7 +121,8 @@ enum tools_downstream_outcome {
     TOOLS_DOWNSTREAM_DOWN,      /* not running, crashed during the call, or shutting down */
     TOOLS_DOWNSTREAM_RPC_ERROR, /* a JSON-RPC error response */
     TOOLS_DOWNSTREAM_TOO_LARGE, /* the result was over max_message_bytes */
-    TOOLS_DOWNSTREAM_BAD_RESULT /* the result is not a CallToolResult we can use */
+    TOOLS_DOWNSTREAM_BAD_RESULT, /* the result is not a CallToolResult we can use */
+    TOOLS_DOWNSTREAM_AUTH        /* the server needs a login (`mcp-codemode login NAME`) */
 };
 
 struct tools_downstream_reply {

@@ -487,7 +487,14 @@ static void auth_failed(struct hstream *s, struct http_request *r)
     buf_init(&b, 0);
     tools__downstream_auth_failure(&b, s->c->url, s->status,
                                    http_request_header(r, "www-authenticate"));
-    if (d->state == TOOLS_DOWNSTREAM_CONNECTING) {
+    if (s->status == 401)
+        tools__downstream_auth_rejected(d);
+    if (d->oauth && s->status == 401) {
+        /* reconnect: the next attempt refreshes the token (or says to log in) */
+        if (s->kind == S_POST)
+            fail_request(s, b.data);
+        tools__downstream_lost(d, b.data, 0);
+    } else if (d->state == TOOLS_DOWNSTREAM_CONNECTING) {
         tools__downstream_lost(d, b.data, 1);
     } else if (s->kind == S_GET) {
         log_warn(s->c->label, "its event stream: %s", b.data);

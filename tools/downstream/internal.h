@@ -105,6 +105,14 @@ struct tools_downstream {
     /* restarts */
     uv_timer_t timer;
     uint64_t started_at, ready_at, restart_at, connect_ms;
+
+    /* OAuth (auth.c): NULL when the entry has no "oauth" */
+    struct tools_oauth_tokens *oauth;
+    char **config_headers;  /* the entry's headers, without the bearer token */
+    char *rejected_token;   /* the token a 401 answered, until a newer one */
+    int needs_login;        /* no token: calls fail with ToolAuthError */
+    void *auth_go;          /* non-NULL while a refresh runs before an attempt */
+    void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;
 };
@@ -149,6 +157,18 @@ void tools__downstream_calls_init(struct tools_downstream *d);
 /* Answers the calls refused and not answered yet, then closes what
  * tools__downstream_calls_init opened (closed_cb for each handle). */
 void tools__downstream_calls_close(struct tools_downstream *d, uv_close_cb closed_cb);
+
+/* auth.c: OAuth bearer tokens */
+struct tools_server_config;
+void tools__downstream_auth_init(struct tools_downstream *d, const struct tools_server_config *s);
+void tools__downstream_auth_free(struct tools_downstream *d);
+/* Before an attempt: 1 when it can open now (d->headers carry the token),
+ * 0 when a refresh runs first and ready(d) follows (or the attempt is lost
+ * with the reason, d->needs_login set). */
+int tools__downstream_auth_prepare(struct tools_downstream *d,
+                                   void (*ready)(struct tools_downstream *d));
+/* A 401 answered the current token: the next attempt refreshes it. */
+void tools__downstream_auth_rejected(struct tools_downstream *d);
 
 /* headers.c: the 2026-07-28 HTTP request headers */
 /* The header value for v: v itself when it is plain printable ASCII, else

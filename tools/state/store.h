@@ -92,4 +92,22 @@ int tools_state_skill_delete(struct tools_state *s, const char *owner, const cha
  * schema no longer parses gets inputSchema {}). */
 int tools_state_skill_load(struct tools_state *s, cJSON **out, char *err);
 
+/* --- OAuth (tools/state/oauth_db.c) -----------------------------------------
+ * Client registrations and tokens of remote servers that need OAuth
+ * (tools/oauth/), apart from the programs' keys: no state.* call reaches
+ * them. A row is (kind, key) -> a JSON document and its version; kind is
+ * "client" (key: issuer and redirect) or "token" (key: the server). A
+ * backend keeps them private to the user (SQLite: files of mode 0600). */
+
+/* The row's JSON text (malloc'd, *json) and version, or ABSENT. */
+int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
+                          int64_t *version, char *err);
+/* Writes the row: if_version < 0 unconditionally, 0 only when absent, n
+ * only at version n (else CONFLICT: another process wrote it first, read
+ * it again). *version gets the new version. */
+int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *key,
+                          const char *json, int64_t if_version, int64_t *version, char *err);
+/* Deletes the row: OK, or ABSENT when there was none. */
+int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err);
+
 #endif

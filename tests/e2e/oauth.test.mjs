@@ -1,0 +1,151 @@
+// Remote servers that need OAuth (docs/oauth.md), against
+// tests/fixtures/servers/oauth-protected.mjs: login through $BROWSER and
+// through --no-browser, a program calling the protected tool with the
+// stored token, check's login line, refresh of an expired token with
+// rotation, two processes refreshing one rotating token without spending it
+// twice, ToolAuthError after the tokens are refused, logout, and discovery
+// refusals (issuer mismatch, no S256).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { statSync } from 'node:fs';
+import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
+import { REPO_ROOT } from './lib/paths.mjs';
+
+const FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/servers/oauth-protected.mjs');
+const BROWSER = path.join(REPO_ROOT, 'tests/fixtures/servers/oauth-browser.mjs');
+
+async function provider(t, env = {}) {
+  const p = spawn(NODE, [FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  t.after(() => p.kill());
+  const line = await new Promise((resolve) => p.stdout.once('data', (b) => resolve(String(b))));
+  const base = `http://127.0.0.1:${JSON.parse(line).port}`;
+  return { base, log: async () => (await fetch(`${base}/log`)).json() };
+}
+
+function setup(base) {
+  const dir = tempDir('codemode-oauth-');
+  const file = writeConfig(dir, {
+    mcpServers: { prot: { url: `${base}/mcp`, oauth: {} } },
+    codemode: { state: { path: path.join(dir, 'state.db') } },
+  });
+  const program = path.join(dir, 'p.js');
+  return { dir, file, program };
+}
+
+const browserEnv = { ...process.env, BROWSER: BROWSER };
+
+async function program(file, dir, code) {
+  const p = path.join(dir, `p${Math.random().toString(36).slice(2)}.js`);
+  (await import('node:fs')).writeFileSync(p, code);
+  const r = await runBin(['run', p, file, '--json'], { timeout: 60000 });
+  assertNoSanitizerReport(r.stderr);
+  return r;
+}
+
+test('login through $BROWSER, call with the token, check, logout', async (t) => {
+  const { base, log } = await provider(t);
+  const { dir, file } = setup(base);
+  const before = await runBin(['check', file]);
+  assert.match(before.stdout, /login: needs login: mcp-codemode login prot/);
+  const login = await runBin(['login', 'prot', file], { env: browserEnv, timeout: 30000 });
+  assertNoSanitizerReport(login.stderr);
+  assert.equal(login.code, 0, login.stderr);
+  assert.match(login.stdout, new RegExp(`logged in to prot at ${base}`));
+  assert.match(login.stderr, /\/authorize\?response_type=code&client_id=client-1/);
+  assert.equal(statSync(path.join(dir, 'state.db')).mode & 0o777, 0o600);
+  const l = await log();
+  assert.equal(l.registrations, 1);
+  assert.deepEqual(l.resources, [`${base}/mcp`, `${base}/mcp`]); // authorize and token requests
+  const check = await runBin(['check', file]);
+  assertNoSanitizerReport(check.stderr);
+  assert.match(check.stdout, /prot: ready/);
+  assert.match(check.stdout, new RegExp(`login: logged in at ${base} \\(until `));
+  const r = await program(file, dir, 'const r = await tools.prot.whoami({}); console.log(JSON.stringify(r)); r');
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /you are in/);
+  assert.doesNotMatch(r.stderr + r.stdout, /Bearer [A-Za-z0-9_-]{10}/); // no token in logs
+  const out = await runBin(['logout', 'prot', file]);
+  assert.equal(out.stdout, 'logged out of prot\n');
+  assert.match((await runBin(['check', file])).stdout, /login: needs login/);
+});
+
+test('--no-browser: the pasted redirect URL completes the login; a wrong state is refused', async (t) => {
+  const { base } = await provider(t);
+  const { file } = setup(base);
+  // the "person" runs on another machine: we follow the URL ourselves, but do
+  // not let the redirect reach the listener; the URL is pasted instead
+  const p = spawn((await import('./lib/paths.mjs')).BIN, ['login', 'prot', file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '', stdout = '';
+  p.stdout.on('data', (b) => { stdout += b; });
+  const url = await new Promise((resolve) => p.stderr.on('data', (b) => {
+    stderr += b;
+    const m = /(http:\/\/\S+\/authorize\?\S+)/.exec(stderr);
+    if (m) resolve(m[1]);
+  }));
+  const r = await fetch(url, { redirect: 'manual' });
+  const redirected = r.headers.get('location');
+  const bad = redirected.replace(/state=[^&]+/, 'state=forged');
+  p.stdin.write(bad + '\n');
+  const code = await new Promise((resolve) => p.on('exit', resolve));
+  assert.equal(code, 1);
+  assert.match(stderr, /state does not match this login: refused/);
+  assert.equal(stdout, '');
+  // the right one
+  const p2 = spawn((await import('./lib/paths.mjs')).BIN, ['login', 'prot', file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err2 = '', out2 = '';
+  p2.stdout.on('data', (b) => { out2 += b; });
+  const url2 = await new Promise((resolve) => p2.stderr.on('data', (b) => {
+    err2 += b;
+    const m = /(http:\/\/\S+\/authorize\?\S+)/.exec(err2);
+    if (m) resolve(m[1]);
+  }));
+  const r2 = await fetch(url2, { redirect: 'manual' });
+  p2.stdin.write(r2.headers.get('location') + '\n');
+  assert.equal(await new Promise((resolve) => p2.on('exit', resolve)), 0, err2);
+  assert.match(out2, /logged in to prot/);
+});
+
+test('an expired token is refreshed with rotation; two processes never spend one refresh token twice', async (t) => {
+  const { base, log } = await provider(t, { TOKEN_TTL: '2' });
+  const { dir, file } = setup(base);
+  assert.equal((await runBin(['login', 'prot', file], { env: browserEnv })).code, 0);
+  await new Promise((r) => setTimeout(r, 2500)); // the access token expired
+  const code = 'const r = await tools.prot.whoami({}); r';
+  const [a, b] = await Promise.all([program(file, dir, code), program(file, dir, code)]);
+  assert.equal(a.code, 0, a.stderr + a.stdout);
+  assert.equal(b.code, 0, b.stderr + b.stdout);
+  const l = await log();
+  assert.equal(l.reusedRefresh, 0, 'a refresh token was spent twice');
+  assert.ok(l.refreshes >= 1);
+  assert.equal(l.calls, 2);
+});
+
+test('refused tokens: the call throws ToolAuthError naming the login command', async (t) => {
+  const { base } = await provider(t, { TOKEN_TTL: '1' });
+  const { dir, file } = setup(base);
+  assert.equal((await runBin(['login', 'prot', file], { env: browserEnv })).code, 0);
+  await fetch(`${base}/revoke-all`);
+  await new Promise((r) => setTimeout(r, 1500));
+  const r = await program(file, dir, `let out = 'no error';
+    try { await tools.prot.whoami({}); } catch (e) { out = [e.name, e instanceof ToolError, e.message]; }
+    out`);
+  const value = JSON.parse(r.stdout).result;
+  assert.equal(value[0], 'ToolAuthError', r.stdout);
+  assert.equal(value[1], true);
+  assert.match(value[2], /run: mcp-codemode login prot$/);
+});
+
+for (const [mode, why] of [['badissuer', /names issuer "https:\/\/evil.example": refused/], ['nos256', /does not list S256.*refused/]]) {
+  test(`discovery refuses an authorization server: ${mode}`, async (t) => {
+    const { base, log } = await provider(t, { MODE: mode });
+    const { file } = setup(base);
+    const r = await runBin(['login', 'prot', file], { env: browserEnv });
+    assertNoSanitizerReport(r.stderr);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /server prot: /);
+    assert.match(r.stderr, why);
+    assert.equal((await log()).registrations, 0);
+  });
+}

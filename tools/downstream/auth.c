@@ -1,0 +1,95 @@
+/* OAuth for a remote downstream whose entry has "oauth": before each
+ * connection attempt, the access token (tools/oauth/tokens.c) goes into an
+ * "Authorization: Bearer" header of every request of the attempt; a token
+ * that is about to expire, or that got a 401, is refreshed first. With no
+ * token the attempt fails with the login command in its reason and the
+ * server "needs login": its calls fail with ToolAuthError until a login
+ * (each new attempt reads the database again). */
+#include "tools/downstream/internal.h"
+#include "tools/oauth/tokens.h"
+#include "tools/server_config.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REFRESH_MARGIN_MS 60000 /* refresh a token that expires sooner than this */
+
+void tools__downstream_auth_init(struct tools_downstream *d, const struct tools_server_config *s)
+{
+    if (s->oauth == NULL || s->transport == TOOLS_TRANSPORT_STDIO || s->url == NULL)
+        return;
+    d->oauth = tools_oauth_tokens_new(d->loop, s->name, s->url, s->oauth);
+    d->config_headers = tools__downstream_dup_vector(d->headers);
+}
+
+void tools__downstream_auth_free(struct tools_downstream *d)
+{
+    tools_oauth_tokens_free(d->oauth);
+    d->oauth = NULL;
+    tools__downstream_free_vector(d->config_headers);
+    free(d->rejected_token);
+}
+
+/* d->headers = the entry's headers + the bearer token. */
+static void attach(struct tools_downstream *d, const char *token)
+{
+    size_t n = 0;
+    while (d->config_headers && d->config_headers[n])
+        n++;
+    tools__downstream_free_vector(d->headers);
+    d->headers = xcalloc(n + 2, sizeof *d->headers);
+    for (size_t i = 0; i < n; i++)
+        d->headers[i] = xstrdup(d->config_headers[i]);
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "Authorization: Bearer %s", token);
+    d->headers[n] = buf_steal(&b);
+}
+
+static void refreshed(void *ud, int ok)
+{
+    struct tools_downstream *d = ud;
+    const char *token = ok ? tools_oauth_tokens_current(d->oauth) : NULL;
+    d->auth_go = NULL;
+    if (d->closing)
+        return;
+    free(d->rejected_token);
+    d->rejected_token = NULL;
+    if (token == NULL) {
+        d->needs_login = 1;
+        tools__downstream_lost(d, tools_oauth_tokens_problem(d->oauth), 0);
+        return;
+    }
+    d->needs_login = 0;
+    attach(d, token);
+    d->auth_ready(d);
+}
+
+int tools__downstream_auth_prepare(struct tools_downstream *d,
+                                   void (*ready)(struct tools_downstream *d))
+{
+    if (d->oauth == NULL)
+        return 1;
+    const char *token = tools_oauth_tokens_current(d->oauth);
+    int stale = token && d->rejected_token && strcmp(token, d->rejected_token) == 0;
+    if (token && !stale && !tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
+        d->needs_login = 0;
+        attach(d, token);
+        return 1;
+    }
+    d->auth_ready = ready;
+    d->auth_go = d; /* a refresh runs */
+    tools_oauth_tokens_refresh(d->oauth, stale ? d->rejected_token : NULL, refreshed, d);
+    return 0;
+}
+
+void tools__downstream_auth_rejected(struct tools_downstream *d)
+{
+    if (d->oauth == NULL)
+        return;
+    const char *token = tools_oauth_tokens_current(d->oauth);
+    free(d->rejected_token);
+    d->rejected_token = token ? xstrdup(token) : NULL;
+}

@@ -1,0 +1,717 @@
+/* An interactive login (see login.h), as a chain of phases driven by the
+ * answers of one exchange at a time: probe -> protected resource metadata
+ * -> authorization server metadata -> client -> (registration) ->
+ * authorization (the person) -> token. Each failure ends the login with a
+ * sentence naming the server and what to do. */
+#include "tools/oauth/login.h"
+#include "tools/oauth/challenge.h"
+#include "tools/oauth/fetch.h"
+#include "tools/oauth/loopback.h"
+#include "tools/oauth/metadata.h"
+#include "tools/oauth/pkce.h"
+#include "tools/oauth/tokens.h"
+#include "tools/server_config.h"
+#include "tools/state/store.h"
+#include "transport/http_client.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "common/json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum phase { P_PROBE, P_PRM, P_AS, P_REGISTER, P_WAIT, P_TOKEN, P_DONE };
+
+struct tools_oauth_login {
+    uv_loop_t *loop;
+    const struct tools_oauth_login_events *ev;
+    void *ud;
+    char *name, *url, *resource;
+    int sse;
+    struct tools_oauth_config cfg; /* borrowed strings of the entry */
+    struct http_client *hc;
+    struct tools_oauth_fetch *fetch;
+    struct tools_state *store;
+    enum phase phase;
+    struct tools_oauth_challenge ch;
+    char **urls; /* the candidates being tried */
+    size_t next;
+    int legacy;      /* no resource metadata: 2025-03-26 discovery at the origin */
+    char *issuer;
+    cJSON *prm, *meta;
+    char *client_id, *client_secret;
+    struct tools_oauth_loopback *lb;
+    char *redirect_uri;
+    struct tools_oauth_pkce pkce;
+    char *scope;
+    uv_timer_t later; /* done is reported from here */
+    int ok;
+    char *message;
+};
+
+static void next_phase(struct tools_oauth_login *l);
+
+/* --- ending ----------------------------------------------------------------------------------- */
+
+static void report(uv_timer_t *t)
+{
+    struct tools_oauth_login *l = t->data;
+    l->ev->done(l->ud, l->ok, l->message);
+}
+
+static void end(struct tools_oauth_login *l, int ok, const char *fmt, ...)
+{
+    if (l->phase == P_DONE)
+        return;
+    struct buf b;
+    va_list ap;
+    buf_init(&b, 0);
+    if (!ok)
+        buf_printf(&b, "server %s: ", l->name);
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    l->phase = P_DONE;
+    l->ok = ok;
+    l->message = buf_steal(&b);
+    tools_oauth_loopback_free(l->lb);
+    l->lb = NULL;
+    uv_timer_start(&l->later, report, 0, 0);
+}
+
+/* --- exchanges -------------------------------------------------------------------------------- */
+
+static void answered(void *ud, const struct tools_oauth_answer *a);
+
+static void start(struct tools_oauth_login *l, const struct tools_oauth_request *rq)
+{
+    char why[300];
+    if (!tools_oauth_url_ok(rq->url, why, sizeof why) && l->phase != P_PROBE &&
+        l->phase != P_PRM) {
+        end(l, 0, "%s", why);
+        return;
+    }
+    l->fetch = tools_oauth_fetch_start(l->hc, rq, answered, l);
+    if (l->fetch == NULL)
+        end(l, 0, "cannot request %s", rq->url);
+}
+
+static void get(struct tools_oauth_login *l, const char *url)
+{
+    struct tools_oauth_request rq = {.method = "GET", .url = url, .max_redirects = 3};
+    start(l, &rq);
+}
+
+static void probe(struct tools_oauth_login *l)
+{
+    static const char init[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+        "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"mcp-codemode\","
+        "\"version\":\"login\"}}}";
+    struct tools_oauth_request rq = {.method = l->sse ? "GET" : "POST",
+                                     .url = l->url,
+                                     .content_type = l->sse ? NULL : "application/json",
+                                     .body = l->sse ? NULL : init,
+                                     .timeout_ms = 15000};
+    start(l, &rq);
+}
+
+/* --- discovery -------------------------------------------------------------------------------- */
+
+static void try_next_url(struct tools_oauth_login *l)
+{
+    if (l->urls && l->urls[l->next])
+        get(l, l->urls[l->next++]);
+    else
+        next_phase(l);
+}
+
+static void set_urls(struct tools_oauth_login *l, char **urls)
+{
+    tools_oauth_free_vector(l->urls);
+    l->urls = urls;
+    l->next = 0;
+}
+
+static void start_prm(struct tools_oauth_login *l)
+{
+    l->phase = P_PRM;
+    if (l->ch.resource_metadata) {
+        char **v = xcalloc(2, sizeof *v);
+        v[0] = xstrdup(l->ch.resource_metadata);
+        set_urls(l, v);
+    } else {
+        set_urls(l, tools_oauth_prm_urls(l->url));
+    }
+    try_next_url(l);
+}
+
+static void start_as(struct tools_oauth_login *l, const char *issuer)
+{
+    char why[300];
+    if (!tools_oauth_url_ok(issuer, why, sizeof why)) {
+        end(l, 0, "its authorization server %s", why);
+        return;
+    }
+    l->phase = P_AS;
+    l->issuer = xstrdup(issuer);
+    set_urls(l, tools_oauth_as_urls(issuer));
+    if (l->urls == NULL) {
+        end(l, 0, "its authorization server \"%s\" is not a valid issuer URL", issuer);
+        return;
+    }
+    try_next_url(l);
+}
+
+static void prm_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    char why[512];
+    if (a->status != 200 || a->json == NULL) {
+        try_next_url(l);
+        return;
+    }
+    if (tools_oauth_prm_check(a->json, l->url, why, sizeof why) != 0) {
+        end(l, 0, "%s", why);
+        return;
+    }
+    l->prm = cJSON_Duplicate(a->json, 1);
+    const char *res = tools_oauth_str(l->prm, "resource");
+    if (res && l->cfg.resource == NULL) {
+        free(l->resource);
+        l->resource = xstrdup(res);
+    }
+    start_as(l, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(l->prm,
+                                                                     "authorization_servers"),
+                                   0)
+                    ->valuestring);
+}
+
+/* 2025-03-26: no resource metadata; the server's origin is the issuer and
+ * the default endpoints stand in for missing metadata. */
+static cJSON *default_metadata(const char *origin)
+{
+    cJSON *m = cJSON_CreateObject();
+    struct buf b;
+    buf_init(&b, 0);
+    cJSON_AddStringToObject(m, "issuer", origin);
+    buf_printf(&b, "%s/authorize", origin);
+    cJSON_AddStringToObject(m, "authorization_endpoint", b.data);
+    buf_reset(&b);
+    buf_printf(&b, "%s/token", origin);
+    cJSON_AddStringToObject(m, "token_endpoint", b.data);
+    buf_reset(&b);
+    buf_printf(&b, "%s/register", origin);
+    cJSON_AddStringToObject(m, "registration_endpoint", b.data);
+    buf_free(&b);
+    return m;
+}
+
+static void as_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    char why[512];
+    if (a->status != 200 || a->json == NULL) {
+        try_next_url(l);
+        return;
+    }
+    if (tools_oauth_as_check(a->json, l->issuer, why, sizeof why) != 0) {
+        end(l, 0, "%s", why);
+        return;
+    }
+    l->meta = cJSON_Duplicate(a->json, 1);
+    set_urls(l, NULL);
+    next_phase(l);
+}
+
+/* --- the client ------------------------------------------------------------------------------- */
+
+static int listen_redirect(struct tools_oauth_login *l, unsigned port);
+
+static const char *query_cb(void *ud, const char *query);
+
+static char *client_key(const struct tools_oauth_login *l)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "%s %s", l->issuer, l->redirect_uri);
+    return buf_steal(&b);
+}
+
+/* A registration kept for this issuer and redirect URI. */
+static int stored_client(struct tools_oauth_login *l)
+{
+    char err[TOOLS_STATE_ERR_MAX], *json = NULL, *key = client_key(l);
+    int64_t v;
+    int rc = tools_state_oauth_get(l->store, "client", key, &json, &v, err);
+    free(key);
+    cJSON *row = rc == TOOLS_STATE_OK ? json_parse(json, strlen(json)) : NULL;
+    free(json);
+    const char *id = tools_oauth_str(row, "client_id");
+    if (id) {
+        l->client_id = xstrdup(id);
+        if (tools_oauth_str(row, "client_secret"))
+            l->client_secret = xstrdup(tools_oauth_str(row, "client_secret"));
+    }
+    cJSON_Delete(row);
+    return id != NULL;
+}
+
+static void register_client(struct tools_oauth_login *l)
+{
+    const char *endpoint = tools_oauth_str(l->meta, "registration_endpoint");
+    cJSON *req = cJSON_CreateObject();
+    cJSON *uris = cJSON_AddArrayToObject(req, "redirect_uris");
+    cJSON_AddItemToArray(uris, cJSON_CreateString(l->redirect_uri));
+    cJSON_AddStringToObject(req, "client_name", "mcp-codemode");
+    cJSON_AddStringToObject(req, "application_type", "native");
+    cJSON *gt = cJSON_AddArrayToObject(req, "grant_types");
+    cJSON_AddItemToArray(gt, cJSON_CreateString("authorization_code"));
+    cJSON_AddItemToArray(gt, cJSON_CreateString("refresh_token"));
+    cJSON *rt = cJSON_AddArrayToObject(req, "response_types");
+    cJSON_AddItemToArray(rt, cJSON_CreateString("code"));
+    cJSON_AddStringToObject(req, "token_endpoint_auth_method", "none");
+    if (l->scope)
+        cJSON_AddStringToObject(req, "scope", l->scope);
+    char *body = json_print(req);
+    cJSON_Delete(req);
+    struct tools_oauth_request rq = {.method = "POST",
+                                     .url = endpoint,
+                                     .content_type = "application/json",
+                                     .body = body};
+    l->phase = P_REGISTER;
+    start(l, &rq);
+    free(body);
+}
+
+static void register_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    const char *id = tools_oauth_str(a->json, "client_id");
+    if ((a->status != 200 && a->status != 201) || id == NULL) {
+        const char *e = tools_oauth_str(a->json, "error_description");
+        end(l, 0,
+            "dynamic client registration at %s failed (%s%s%s); register an OAuth app with "
+            "the provider and set \"oauth\": {\"clientId\": ...} in the entry",
+            tools_oauth_str(l->meta, "registration_endpoint"),
+            a->error ? a->error : "HTTP ", a->error ? "" : "", e ? e : "");
+        return;
+    }
+    l->client_id = xstrdup(id);
+    if (tools_oauth_str(a->json, "client_secret"))
+        l->client_secret = xstrdup(tools_oauth_str(a->json, "client_secret"));
+    char err[TOOLS_STATE_ERR_MAX], *key = client_key(l), *json = json_print(a->json);
+    int64_t v;
+    tools_state_oauth_put(l->store, "client", key, json, -1, &v, err);
+    free(key);
+    free(json);
+    next_phase(l);
+}
+
+/* The scopes to ask for: the entry's, else the challenge's, else the
+ * resource's scopes_supported, else none. */
+static void choose_scope(struct tools_oauth_login *l)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    if (l->cfg.scopes) {
+        for (size_t i = 0; l->cfg.scopes[i]; i++)
+            buf_printf(&b, "%s%s", i ? " " : "", l->cfg.scopes[i]);
+    } else if (l->ch.scope) {
+        buf_append_str(&b, l->ch.scope);
+    } else {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(l->prm, "scopes_supported"))
+            if (cJSON_IsString(e)) buf_printf(&b, "%s%s", b.len ? " " : "", e->valuestring);
+    }
+    l->scope = b.len ? buf_steal(&b) : NULL;
+    buf_free(&b);
+}
+
+static void authorize(struct tools_oauth_login *l)
+{
+    struct buf u;
+    buf_init(&u, 0);
+    const char *ep = tools_oauth_str(l->meta, "authorization_endpoint");
+    buf_printf(&u, "%s%c", ep, strchr(ep, '?') ? '&' : '?');
+    struct buf q;
+    buf_init(&q, 0);
+    tools_oauth_pkce_new(&l->pkce);
+    tools_oauth_form_add(&q, "response_type", "code");
+    tools_oauth_form_add(&q, "client_id", l->client_id);
+    tools_oauth_form_add(&q, "redirect_uri", l->redirect_uri);
+    tools_oauth_form_add(&q, "state", l->pkce.state);
+    tools_oauth_form_add(&q, "code_challenge", l->pkce.challenge);
+    tools_oauth_form_add(&q, "code_challenge_method", "S256");
+    if (l->scope)
+        tools_oauth_form_add(&q, "scope", l->scope);
+    if (l->resource)
+        tools_oauth_form_add(&q, "resource", l->resource);
+    buf_append_str(&u, q.data);
+    buf_free(&q);
+    l->phase = P_WAIT;
+    l->ev->authorize(l->ud, u.data);
+    buf_free(&u);
+}
+
+static void choose_client(struct tools_oauth_login *l)
+{
+    if (l->meta == NULL) {
+        end(l, 0, "no authorization server metadata was found");
+        return;
+    }
+    unsigned port = l->cfg.redirect_port;
+    if (listen_redirect(l, port) != 0)
+        return;
+    choose_scope(l);
+    if (l->cfg.client_id) {
+        l->client_id = xstrdup(l->cfg.client_id);
+        if (l->cfg.client_secret)
+            l->client_secret = xstrdup(l->cfg.client_secret);
+    } else if (l->cfg.client_metadata_url &&
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                   l->meta, "client_id_metadata_document_supported"))) {
+        l->client_id = xstrdup(l->cfg.client_metadata_url);
+    } else if (stored_client(l)) {
+        /* registered before for this issuer and redirect */
+    } else if (tools_oauth_str(l->meta, "registration_endpoint")) {
+        register_client(l);
+        return;
+    } else {
+        end(l, 0,
+            "authorization server %s offers no dynamic client registration%s: register an OAuth "
+            "app with it (redirect URI http://127.0.0.1:PORT/callback, with \"oauth\": "
+            "{\"redirectPort\": PORT}) and set \"oauth\": {\"clientId\": ...} in the entry",
+            l->issuer, l->cfg.client_metadata_url ? " nor client metadata documents" : "");
+        return;
+    }
+    authorize(l);
+}
+
+/* --- the redirect ----------------------------------------------------------------------------- */
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                        : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The decoded value of name in an application/x-www-form-urlencoded query. */
+static char *query_get(const char *q, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = q; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL) {
+        if (strncmp(p, name, n) != 0 || p[n] != '=')
+            continue;
+        struct buf b;
+        buf_init(&b, 0);
+        for (const char *v = p + n + 1; *v && *v != '&' && *v != '#'; v++) {
+            if (*v == '%' && hexval(v[1]) >= 0 && hexval(v[2]) >= 0) {
+                buf_append_char(&b, (char) (hexval(v[1]) * 16 + hexval(v[2])));
+                v += 2;
+            } else {
+                buf_append_char(&b, *v == '+' ? ' ' : *v);
+            }
+        }
+        if (b.data == NULL)
+            buf_append_str(&b, "");
+        return buf_steal(&b);
+    }
+    return NULL;
+}
+
+static void exchange(struct tools_oauth_login *l, const char *code)
+{
+    struct buf form;
+    buf_init(&form, 0);
+    tools_oauth_form_add(&form, "grant_type", "authorization_code");
+    tools_oauth_form_add(&form, "code", code);
+    tools_oauth_form_add(&form, "redirect_uri", l->redirect_uri);
+    tools_oauth_form_add(&form, "client_id", l->client_id);
+    tools_oauth_form_add(&form, "code_verifier", l->pkce.verifier);
+    if (l->client_secret)
+        tools_oauth_form_add(&form, "client_secret", l->client_secret);
+    if (l->resource)
+        tools_oauth_form_add(&form, "resource", l->resource);
+    struct tools_oauth_request rq = {.method = "POST",
+                                     .url = tools_oauth_str(l->meta, "token_endpoint"),
+                                     .content_type = "application/x-www-form-urlencoded",
+                                     .body = form.data};
+    l->phase = P_TOKEN;
+    start(l, &rq);
+    buf_free(&form);
+}
+
+/* The authorization response (RFC 6749 4.1.2, RFC 9207): a sentence for the
+ * browser. */
+static const char *redirected(struct tools_oauth_login *l, const char *query)
+{
+    if (l->phase != P_WAIT)
+        return "This login is over; you can close this page.";
+    char *state = query_get(query, "state"), *code = query_get(query, "code");
+    char *error = query_get(query, "error"), *iss = query_get(query, "iss");
+    int iss_required = cJSON_IsTrue(
+        cJSON_GetObjectItemCaseSensitive(l->meta, "authorization_response_iss_parameter_supported"));
+    const char *page = "Logged in. You can close this page and return to the terminal.";
+    if (state == NULL || strcmp(state, l->pkce.state) != 0) {
+        end(l, 0, "the authorization response's state does not match this login: refused");
+        page = "Refused: the state does not match this login.";
+    } else if ((iss && strcmp(iss, l->issuer) != 0) || (iss == NULL && iss_required)) {
+        end(l, 0, "the authorization response comes from issuer \"%s\", not %s: refused",
+            iss ? iss : "(none)", l->issuer);
+        page = "Refused: the response comes from another authorization server.";
+    } else if (error) {
+        char *desc = query_get(query, "error_description");
+        end(l, 0, "the authorization server refused the login: %s%s%s", error,
+            desc ? ": " : "", desc ? desc : "");
+        free(desc);
+        page = "The login was refused.";
+    } else if (code == NULL || *code == '\0') {
+        end(l, 0, "the authorization response has no code");
+        page = "Refused: no authorization code.";
+    } else {
+        exchange(l, code);
+    }
+    free(state);
+    free(code);
+    free(error);
+    free(iss);
+    return page;
+}
+
+static const char *query_cb(void *ud, const char *query)
+{
+    return redirected(ud, query);
+}
+
+void tools_oauth_login_paste(struct tools_oauth_login *l, const char *url)
+{
+    const char *q = strchr(url, '?');
+    if (l->phase == P_WAIT)
+        redirected(l, q ? q + 1 : url);
+}
+
+static int listen_redirect(struct tools_oauth_login *l, unsigned port)
+{
+    char err[256];
+    l->lb = tools_oauth_loopback_new(l->loop, port, query_cb, l, err, sizeof err);
+    if (l->lb == NULL) {
+        end(l, 0, "%s", err);
+        return -1;
+    }
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "http://127.0.0.1:%u/callback", tools_oauth_loopback_port(l->lb));
+    l->redirect_uri = buf_steal(&b);
+    return 0;
+}
+
+/* --- tokens ----------------------------------------------------------------------------------- */
+
+static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    const char *at = tools_oauth_str(a->json, "access_token");
+    if (a->status != 200 || at == NULL) {
+        const char *e = tools_oauth_str(a->json, "error");
+        const char *d = tools_oauth_str(a->json, "error_description");
+        end(l, 0, "the token endpoint refused the code (%s%s%s)",
+            a->error ? a->error : e ? e : "no access_token", d ? ": " : "", d ? d : "");
+        return;
+    }
+    cJSON *row = cJSON_CreateObject();
+    const cJSON *exp = cJSON_GetObjectItemCaseSensitive(a->json, "expires_in");
+    cJSON_AddStringToObject(row, "issuer", l->issuer);
+    cJSON_AddStringToObject(row, "client_id", l->client_id);
+    if (l->client_secret)
+        cJSON_AddStringToObject(row, "client_secret", l->client_secret);
+    cJSON_AddStringToObject(row, "token_endpoint", tools_oauth_str(l->meta, "token_endpoint"));
+    if (tools_oauth_str(l->meta, "revocation_endpoint"))
+        cJSON_AddStringToObject(row, "revocation_endpoint",
+                                tools_oauth_str(l->meta, "revocation_endpoint"));
+    if (l->resource)
+        cJSON_AddStringToObject(row, "resource", l->resource);
+    cJSON_AddStringToObject(row, "access_token", at);
+    if (tools_oauth_str(a->json, "refresh_token"))
+        cJSON_AddStringToObject(row, "refresh_token", tools_oauth_str(a->json, "refresh_token"));
+    if (tools_oauth_str(a->json, "scope"))
+        cJSON_AddStringToObject(row, "scope", tools_oauth_str(a->json, "scope"));
+    double until = cJSON_IsNumber(exp) && exp->valuedouble > 0
+                       ? (double) time(NULL) + exp->valuedouble
+                       : 0;
+    cJSON_AddNumberToObject(row, "expires_at", until);
+    char err[TOOLS_STATE_ERR_MAX], *json = json_print(row), *key = tools_oauth_token_key(l->url);
+    int64_t v;
+    int rc = tools_state_oauth_put(l->store, "token", key, json, -1, &v, err);
+    free(json);
+    free(key);
+    cJSON_Delete(row);
+    if (rc != TOOLS_STATE_OK)
+        end(l, 0, "the tokens could not be stored: %s", err);
+    else
+        end(l, 1, "logged in to %s at %s%s%s", l->name, l->issuer,
+            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "",
+            "");
+}
+
+/* --- the chain -------------------------------------------------------------------------------- */
+
+static void next_phase(struct tools_oauth_login *l)
+{
+    switch (l->phase) {
+    case P_PRM: /* every resource metadata URL failed: the origin is the issuer */
+        l->legacy = 1;
+        {
+            char *origin = tools_oauth_canonical_uri(l->url);
+            char *slash = origin ? strchr(strstr(origin, "://") + 3, '/') : NULL;
+            if (slash)
+                *slash = '\0';
+            if (origin == NULL)
+                end(l, 0, "its URL is not an absolute http(s) URL");
+            else
+                start_as(l, origin);
+            free(origin);
+        }
+        return;
+    case P_AS:
+        if (l->meta == NULL && l->legacy)
+            l->meta = default_metadata(l->issuer);
+        if (l->meta == NULL) {
+            end(l, 0, "no metadata of authorization server %s was found (tried its "
+                      "oauth-authorization-server and openid-configuration documents)",
+                l->issuer);
+            return;
+        }
+        choose_client(l);
+        return;
+    case P_REGISTER:
+        authorize(l);
+        return;
+    default:
+        return;
+    }
+}
+
+static void probe_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    if (a->error) {
+        end(l, 0, "%s: %s", l->url, a->error);
+        return;
+    }
+    if (a->status != 401 && a->status != 403) {
+        end(l, 0, "%s answered HTTP %d without asking for authorization; no login is needed",
+            l->url, a->status);
+        return;
+    }
+    if (tools_oauth_challenge_parse(a->www, &l->ch) != 0)
+        tools_oauth_challenge_free(&l->ch);
+    start_prm(l);
+}
+
+static void answered(void *ud, const struct tools_oauth_answer *a)
+{
+    struct tools_oauth_login *l = ud;
+    l->fetch = NULL;
+    if (a->error && l->phase != P_PROBE && l->phase != P_PRM && l->phase != P_AS) {
+        end(l, 0, "%s", a->error);
+        return;
+    }
+    switch (l->phase) {
+    case P_PROBE:
+        probe_answer(l, a);
+        break;
+    case P_PRM:
+        prm_answer(l, a);
+        break;
+    case P_AS:
+        as_answer(l, a);
+        break;
+    case P_REGISTER:
+        register_answer(l, a);
+        break;
+    case P_TOKEN:
+        token_answer(l, a);
+        break;
+    default:
+        break;
+    }
+}
+
+static void kick(uv_timer_t *t)
+{
+    struct tools_oauth_login *l = t->data;
+    probe(l);
+}
+
+struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
+                                                  const struct tools_server_config *s,
+                                                  const struct tools_oauth_login_events *ev,
+                                                  void *ud)
+{
+    struct tools_oauth_login *l = xcalloc(1, sizeof *l);
+    char err[256];
+    l->loop = loop;
+    l->ev = ev;
+    l->ud = ud;
+    l->name = xstrdup(s->name);
+    l->url = xstrdup(s->url);
+    l->sse = s->transport == TOOLS_TRANSPORT_SSE;
+    l->cfg = *s->oauth;
+    if (l->cfg.send_resource)
+        l->resource = l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
+    struct tools_state_options o = {.path = l->cfg.store_path ? l->cfg.store_path : ""};
+    l->store = tools_state_new(&o);
+    uv_timer_init(loop, &l->later);
+    l->later.data = l;
+    l->hc = http_client_new(loop, "mcp-codemode", err, sizeof err);
+    if (l->hc == NULL)
+        end(l, 0, "%s", err);
+    else if (l->cfg.client_credentials)
+        end(l, 0, "the client_credentials grant needs no login, and is not supported yet");
+    else
+        uv_timer_start(&l->later, kick, 0, 0);
+    return l;
+}
+
+static void login_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+void tools_oauth_login_free(struct tools_oauth_login *l)
+{
+    tools_oauth_fetch_cancel(l->fetch);
+    tools_oauth_loopback_free(l->lb);
+    if (l->hc)
+        http_client_free(l->hc);
+    tools_state_free(l->store);
+    tools_oauth_challenge_free(&l->ch);
+    tools_oauth_free_vector(l->urls);
+    cJSON_Delete(l->prm);
+    cJSON_Delete(l->meta);
+    free(l->name);
+    free(l->url);
+    free(l->resource);
+    free(l->issuer);
+    free(l->client_id);
+    free(l->client_secret);
+    free(l->redirect_uri);
+    free(l->scope);
+    free(l->message);
+    uv_close((uv_handle_t *) &l->later, login_closed);
+}
+
+int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t errlen)
+{
+    struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
+    struct tools_state *st = tools_state_new(&o);
+    char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
+    int rc = tools_state_file_exists(st) && key ? tools_state_oauth_delete(st, "token", key, e)
+                                                : TOOLS_STATE_ABSENT;
+    free(key);
+    tools_state_free(st);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", e);
+        return -1;
+    }
+    return rc == TOOLS_STATE_OK ? 0 : 1;
+}

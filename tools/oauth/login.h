@@ -1,0 +1,45 @@
+/* One interactive OAuth login to a remote MCP server (`mcp-codemode
+ * login`): discovery from the server's 401 (WWW-Authenticate, protected
+ * resource metadata, authorization server metadata checked for issuer and
+ * S256), the client's identity (pre-registered, Client ID Metadata
+ * Document, or Dynamic Client Registration kept per issuer), the
+ * authorization code with PKCE S256, state and RFC 9207 iss checked, the
+ * RFC 8707 resource, the loopback redirect (or a pasted redirect URL), and
+ * the token exchange; the tokens go to the state database. On the loop,
+ * never blocking. */
+#ifndef TOOLS_OAUTH_LOGIN_H
+#define TOOLS_OAUTH_LOGIN_H
+
+#include <uv.h>
+
+struct tools_server_config;
+struct tools_oauth_login;
+
+struct tools_oauth_login_events {
+    /* The authorization URL is ready (the redirect listener is up): show it
+     * to the person (borrowed). */
+    void (*authorize)(void *ud, const char *url);
+    /* Over: ok 1 with "logged in ..." or 0 with the reason (borrowed). Last
+     * event; free the login afterwards (not inside). */
+    void (*done)(void *ud, int ok, const char *message);
+};
+
+/* Starts the login for server entry s (http or sse, with s->oauth). ev and
+ * ud must outlive the login. Events come from the loop only. */
+struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
+                                                  const struct tools_server_config *s,
+                                                  const struct tools_oauth_login_events *ev,
+                                                  void *ud);
+
+/* The URL the browser was redirected to, pasted by the person (--no-browser):
+ * handled like the loopback redirect. Ignored before authorize or after done. */
+void tools_oauth_login_paste(struct tools_oauth_login *l, const char *url);
+
+void tools_oauth_login_free(struct tools_oauth_login *l);
+
+/* Forgets the tokens of server s (and revokes them where the server offers
+ * RFC 7009 - not yet: see docs/oauth.md). Returns 0 when there were some, 1 when
+ * there were none, -1 with a sentence in err (errlen bytes). */
+int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,65 @@
+/* The tokens of one remote server, as a running mcp-codemode uses them: the
+ * access token to send, read from the state database (kept there by
+ * `mcp-codemode login`), and its refresh - shortly before expiry or after a
+ * 401 - through the token endpoint, at most one in flight per process and
+ * one across the processes sharing the database (a lease taken with
+ * compare-and-set on the token row: the others wait for its result and
+ * never spend the same rotating refresh token). A refresh answered
+ * invalid_grant forgets the tokens: the server needs a login. */
+#ifndef TOOLS_OAUTH_TOKENS_H
+#define TOOLS_OAUTH_TOKENS_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <uv.h>
+
+struct tools_oauth_config;
+struct tools_oauth_tokens;
+struct tools_state;
+
+/* The key of a server's token row: its canonical URI (malloc'd), or NULL
+ * when url is not an absolute http(s) URL. */
+char *tools_oauth_token_key(const char *url);
+
+/* Creates the token source of server `name` at url, its tokens in the
+ * database of cfg->store_path. Reads nothing yet. */
+struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop, const char *name,
+                                                  const char *url,
+                                                  const struct tools_oauth_config *cfg);
+/* Cancels a refresh in flight (its callback does not run) and frees t. */
+void tools_oauth_tokens_free(struct tools_oauth_tokens *t);
+
+/* The access token to send now (borrowed until the next call on t), or
+ * NULL when there is none: never logged in, logged out, or the refresh
+ * token was refused. Reads the row again when the one in memory expired. */
+const char *tools_oauth_tokens_current(struct tools_oauth_tokens *t);
+
+/* 1 when the current token is missing or expires within margin_ms (a
+ * refresh is due); 0 when it can be sent. */
+int tools_oauth_tokens_due(struct tools_oauth_tokens *t, uint64_t margin_ms);
+
+/* Why there is no token (a sentence naming the login command), or NULL. */
+const char *tools_oauth_tokens_problem(const struct tools_oauth_tokens *t);
+
+typedef void tools_oauth_refreshed_cb(void *ud, int ok);
+
+/* Gets a newer access token than `stale` (the one that expired or got a
+ * 401; NULL: whatever is stored is stale only when expired): another
+ * process's newer row, or a refresh. cb(ud, 1) once a token other than
+ * stale is current, cb(ud, 0) when there is none (tools_oauth_tokens_problem
+ * says why). Always from the loop, never inside this call; callers waiting
+ * at the same time share one refresh. Returns 0. */
+int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
+                               tools_oauth_refreshed_cb *cb, void *ud);
+
+/* `check`'s login line for a server: "logged in (until ...)", "needs
+ * login: mcp-codemode login NAME", or the reason it cannot tell
+ * (malloc'd). */
+char *tools_oauth_login_state(const char *name, const char *url,
+                              const struct tools_oauth_config *cfg);
+
+/* The token row of a server: a new object, or NULL (ABSENT or unreadable,
+ * with a sentence in err of TOOLS_STATE_ERR_MAX bytes; "" when absent). */
+cJSON *tools_oauth_row_read(struct tools_state *s, const char *key, int64_t *version, char *err);
+
+#endif
