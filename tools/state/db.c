@@ -22,7 +22,10 @@ static const char schema[] =
     "ROWID;"
     "CREATE TABLE IF NOT EXISTS skills(owner TEXT NOT NULL, name TEXT NOT NULL, description "
     "TEXT NOT NULL, input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL, "
-    "PRIMARY KEY(owner, name));";
+    "PRIMARY KEY(owner, name));"
+    "CREATE TABLE IF NOT EXISTS result_shapes(server TEXT NOT NULL, tool TEXT NOT NULL, "
+    "schema_hash TEXT NOT NULL, shape TEXT NOT NULL, updated INTEGER NOT NULL, "
+    "PRIMARY KEY(server, tool)) WITHOUT ROWID;";
 
 /* Schema version 1 (PRAGMA user_version): an HTTP session's scope is the
  * digest of its whole id. Rows of the scopes that version 0 built from the
@@ -74,7 +77,10 @@ static int schema_version(const struct tools_state *s)
     return v;
 }
 
-#define SCHEMA_VERSION 2
+/* Schema version 3: the result_shapes table (types learned from tool
+ * results), created by `schema` above on every open; the version says a
+ * database has it. */
+#define SCHEMA_VERSION 3
 
 /* Brings an older database to the current schema version (v, as read). */
 static int migrate(struct tools_state *s, int v)
@@ -87,6 +93,8 @@ static int migrate(struct tools_state *s, int v)
         rc = s->sq->exec(s->db, owned ? "PRAGMA user_version=2" : migrate_v2_skills, NULL, NULL,
                          NULL);
     }
+    if (rc == SQLITE_OK && v < 3)
+        rc = s->sq->exec(s->db, "PRAGMA user_version=3", NULL, NULL, NULL);
     if (rc != SQLITE_OK)
         s->sq->exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
