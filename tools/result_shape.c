@@ -34,6 +34,7 @@ struct prop {
     char *name;
     struct tools_shape *shape;
     int optional;
+    unsigned seen; /* tools_shape_covers: the visit that last found this key */
 };
 
 struct tools_shape {
@@ -42,6 +43,7 @@ struct tools_shape {
     struct prop *props;   /* K_OBJECT, not record: sorted by name (strcmp) */
     size_t nprops;
     struct tools_shape *items; /* K_ARRAY: the elements' shape; NULL: only empty arrays */
+    unsigned visits;           /* the root's count of object visits (tools_shape_covers) */
 };
 
 struct tools_shape *tools_shape_new(void)
@@ -351,8 +353,75 @@ static void bound(struct tools_shape *s)
         cut(s, depth_of(s) - 1 > 0 ? depth_of(s) - 1 : 0);
 }
 
+/* --- the fast path: a value the shape already covers ---------------------------------------- */
+
+struct cover {
+    long budget;
+    unsigned *visits;
+};
+
+/* 1 when the value's shape (as shape_of would make it) merged into s
+ * changes nothing, or when shape_of would run out of budget; 0 when it
+ * may change s. Allocates nothing. */
+static int covers(struct tools_shape *s, const cJSON *v, int depth, struct cover *c)
+{
+    if (--c->budget < 0)
+        return 1; /* the observation is skipped */
+    if (s->kinds == K_UNKNOWN)
+        return 1;
+    if (cJSON_IsNull(v))
+        return (s->kinds & K_NULL) != 0;
+    if (cJSON_IsBool(v))
+        return (s->kinds & K_BOOLEAN) != 0;
+    if (cJSON_IsNumber(v))
+        return (s->kinds & K_NUMBER) != 0;
+    if (cJSON_IsString(v))
+        return (s->kinds & K_STRING) != 0;
+    if ((!cJSON_IsObject(v) && !cJSON_IsArray(v)) || depth >= TOOLS_SHAPE_MAX_DEPTH)
+        return 0;
+    if (cJSON_IsArray(v)) {
+        if (!(s->kinds & K_ARRAY))
+            return 0;
+        int n = 0;
+        for (const cJSON *e = v->child; e && n < TOOLS_SHAPE_SAMPLE; e = e->next, n++)
+            if (s->items == NULL || !covers(s->items, e, depth + 1, c))
+                return 0;
+        return 1;
+    }
+    if (!(s->kinds & K_OBJECT))
+        return 0;
+    if (s->record)
+        return 1;
+    unsigned visit = ++*c->visits;
+    size_t n = 0, required = 0, found = 0;
+    for (size_t i = 0; i < s->nprops; i++)
+        required += !s->props[i].optional;
+    for (const cJSON *e = v->child; e; e = e->next, n++) {
+        if (e->string == NULL || n >= TOOLS_SHAPE_MAX_KEYS)
+            return 0;
+        long at = find_prop(s, e->string);
+        if (at < 0) /* a new key, or data (no key kept): a change either way */
+            return 0;
+        struct prop *p = &s->props[at];
+        if (!covers(p->shape, e, depth + 1, c))
+            return 0;
+        if (p->seen != visit && !p->optional)
+            found++;
+        p->seen = visit;
+    }
+    return found == required;
+}
+
+int tools_shape_covers(struct tools_shape *s, const cJSON *value)
+{
+    struct cover c = {TOOLS_SHAPE_MAX_NODES, &s->visits};
+    return s->kinds != 0 && covers(s, value, 0, &c);
+}
+
 int tools_shape_observe(struct tools_shape *s, const cJSON *value)
 {
+    if (tools_shape_covers(s, value))
+        return 0;
     struct tools_shape one = {0};
     long budget = TOOLS_SHAPE_MAX_NODES;
     int rc = shape_of(&one, value, 0, &budget);

@@ -35,6 +35,11 @@ int tools_shape_empty(const struct tools_shape *s);
  * was). Visits at most TOOLS_SHAPE_MAX_NODES values, whatever the size. */
 int tools_shape_observe(struct tools_shape *s, const cJSON *value);
 
+/* 1 when observing value would leave s as it is (a result like the ones
+ * before): the walk tools_shape_observe makes first, allocating nothing.
+ * (It marks the keys it finds, hence not const.) */
+int tools_shape_covers(struct tools_shape *s, const cJSON *value);
+
 /* Merges `from` into `into`: 1 when `into` changed. Commutative and
  * associative up to the byte bound. */
 int tools_shape_merge(struct tools_shape *into, const struct tools_shape *from);

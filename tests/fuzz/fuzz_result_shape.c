@@ -3,7 +3,9 @@
  * else one result. No value may reach what is kept: the same results with
  * every string emptied, every number zeroed and every boolean flipped must
  * give the very same shape; every key kept must read as a name; the
- * canonical JSON stays within its bound and reads back to itself; the JSON
+ * canonical JSON stays within its bound and reads back to itself; learning
+ * result by result (tools_shape_covers' fast path) gives what merging each
+ * result's own shape gives; the JSON
  * Schema exists for every shape that saw something. The input is also read
  * as a stored row (tools_shape_from_json), which must refuse or round-trip. */
 #include "fuzz.h"
@@ -77,6 +79,21 @@ static void check_stored(const char *text)
     tools_shape_free(s);
 }
 
+/* The same results learned without the fast path (each one's shape alone,
+ * merged): tools_shape_covers must never skip a change. */
+static struct tools_shape *learn_slowly(const cJSON *results)
+{
+    struct tools_shape *s = tools_shape_new();
+    const cJSON *one = cJSON_IsArray(results) ? results->child : results;
+    for (; one; one = cJSON_IsArray(results) ? one->next : NULL) {
+        struct tools_shape *x = tools_shape_new();
+        tools_shape_observe(x, one);
+        tools_shape_merge(s, x);
+        tools_shape_free(x);
+    }
+    return s;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = xstrndup((const char *) data, size);
@@ -86,6 +103,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (results == NULL)
         return 0;
     struct tools_shape *s = learn(results);
+    struct tools_shape *slow = learn_slowly(results);
+    FUZZ_CHECK(tools_shape_equal(s, slow), "the fast path skipped a change");
+    tools_shape_free(slow);
     blank_values(results);
     struct tools_shape *blank = learn(results);
     char *a = tools_shape_to_json(s), *b = tools_shape_to_json(blank);

@@ -94,6 +94,15 @@ static void test_observe_reports_changes(void **state)
     assert_int_equal(observe_text(s, "{\"a\":4,\"b\":\"y\"}"), 0);
     assert_int_equal(observe_text(s, "{\"b\":\"z\"}"), 1); /* a becomes optional */
     assert_int_equal(observe_text(s, "{}"), 0);
+    /* the fast path counts a repeated key once: a required key is still missing */
+    struct tools_shape *two = tools_shape_new();
+    observe_text(two, "{\"a\":1,\"b\":2}");
+    cJSON *dup = cJSON_Parse("{\"a\":1,\"a\":2}");
+    assert_false(tools_shape_covers(two, dup));
+    assert_int_equal(tools_shape_observe(two, dup), 1);
+    assert_true(tools_shape_covers(two, dup));
+    cJSON_Delete(dup);
+    tools_shape_free(two);
     assert_int_equal(observe_text(s, "\"text\""), 1); /* object | string */
     expect_schema(s, "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"},"
                      "\"b\":{\"type\":\"string\"}}},{\"type\":\"string\"}]}");
