@@ -128,7 +128,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
         if (srv->learned && !cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema")) {
             e->schema_hash = tools_result_types_hash(e->tool);
-            e->observed = tools_result_types_schema(srv->learned, srv->name, e->name, e->schema_hash);
+            e->observed =
+                tools_result_types_schema(srv->learned, srv->name, e->name, e->schema_hash);
         }
         e->pub.server_index = si;
         e->listed = i;

@@ -114,8 +114,8 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
     return tools_result_map_seen(t, result, out, NULL, NULL);
 }
 
-int tools_result_map_seen(const struct tools_catalog_tool *t, const cJSON *result,
-                          struct buf *out, tools_result_seen_cb *seen, void *ud)
+int tools_result_map_seen(const struct tools_catalog_tool *t, const cJSON *result, struct buf *out,
+                          tools_result_seen_cb *seen, void *ud)
 {
     if (!cJSON_IsObject(result)) {
         struct buf name;

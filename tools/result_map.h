@@ -20,8 +20,8 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
 /* The same, calling seen (when not NULL) with the value the program
  * receives, before it is written (not for errors). */
 typedef void tools_result_seen_cb(void *ud, const cJSON *value);
-int tools_result_map_seen(const struct tools_catalog_tool *t, const cJSON *result,
-                          struct buf *out, tools_result_seen_cb *seen, void *ud);
+int tools_result_map_seen(const struct tools_catalog_tool *t, const cJSON *result, struct buf *out,
+                          tools_result_seen_cb *seen, void *ud);
 
 /* Appends the JSON of a ToolArgumentError for tool t from its violations. */
 void tools_result_argument_error(const struct tools_catalog_tool *t,

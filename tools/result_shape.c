@@ -24,8 +24,8 @@ static const struct {
     char letter;
     const char *type;
 } kinds[] = {
-    {K_UNKNOWN, 'u', NULL},       {K_NULL, 'n', "null"},     {K_BOOLEAN, 'b', "boolean"},
-    {K_NUMBER, 'd', "number"},    {K_STRING, 's', "string"}, {K_OBJECT, 'o', "object"},
+    {K_UNKNOWN, 'u', NULL},    {K_NULL, 'n', "null"},     {K_BOOLEAN, 'b', "boolean"},
+    {K_NUMBER, 'd', "number"}, {K_STRING, 's', "string"}, {K_OBJECT, 'o', "object"},
     {K_ARRAY, 'a', "array"},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
@@ -39,8 +39,8 @@ struct prop {
 
 struct tools_shape {
     unsigned kinds;
-    int record;           /* K_OBJECT: keys not kept */
-    struct prop *props;   /* K_OBJECT, not record: sorted by name (strcmp) */
+    int record;         /* K_OBJECT: keys not kept */
+    struct prop *props; /* K_OBJECT, not record: sorted by name (strcmp) */
     size_t nprops;
     struct tools_shape *items; /* K_ARRAY: the elements' shape; NULL: only empty arrays */
     unsigned visits;           /* the root's count of object visits (tools_shape_covers) */
@@ -213,7 +213,8 @@ static int shape_of(struct tools_shape *s, const cJSON *v, int depth, long *budg
             struct tools_shape one = {0};
             int rc = shape_of(&one, e, depth + 1, budget);
             if (rc == 0) {
-                struct prop *p = at >= 0 ? &s->props[at] : insert_prop(s, (size_t) (-at - 1), e->string);
+                struct prop *p =
+                    at >= 0 ? &s->props[at] : insert_prop(s, (size_t) (-at - 1), e->string);
                 merge(p->shape, &one); /* a repeated key: both values */
             }
             clear_object(&one);
@@ -256,7 +257,9 @@ static int merge_object(struct tools_shape *a, const struct tools_shape *b, int 
     int changed = 0;
     size_t i = 0, j = 0;
     while (i < a->nprops || j < b->nprops) {
-        int c = i == a->nprops ? 1 : j == b->nprops ? -1 : strcmp(a->props[i].name, b->props[j].name);
+        int c = i == a->nprops   ? 1
+                : j == b->nprops ? -1
+                                 : strcmp(a->props[i].name, b->props[j].name);
         if (c < 0) { /* only in a: optional now */
             changed |= !a->props[i].optional;
             a->props[i++].optional = 1;
@@ -452,7 +455,8 @@ int tools_shape_equal(const struct tools_shape *a, const struct tools_shape *b)
     return eq;
 }
 
-/* --- canonical JSON ----------------------------------------------------------------------------- */
+/* --- canonical JSON -----------------------------------------------------------------------------
+ */
 
 static void write_json(const struct tools_shape *s, int optional, struct buf *out)
 {
@@ -571,7 +575,8 @@ struct tools_shape *tools_shape_from_json(const char *text)
     return s;
 }
 
-/* --- JSON Schema ---------------------------------------------------------------------------------- */
+/* --- JSON Schema
+ * ---------------------------------------------------------------------------------- */
 
 static cJSON *schema_of(const struct tools_shape *s);
 

@@ -102,8 +102,8 @@ static void load(struct tools_result_types *t)
     }
     cJSON_Delete(rows);
     if (dropped)
-        log_warn("tools", "%zu learned result types in %s were not usable and are ignored",
-                 dropped, tools_state_path(t->o.store));
+        log_warn("tools", "%zu learned result types in %s were not usable and are ignored", dropped,
+                 tools_state_path(t->o.store));
     log_debug("tools", "%zu learned result types read", t->n);
     tools_state_release(t->o.store); /* loaded again when something is written */
 }
@@ -202,7 +202,8 @@ static void schedule(struct tools_result_types *t)
     uv_timer_start(t->timer, on_timer, delay, 0);
 }
 
-/* --- lookups ------------------------------------------------------------------------------------ */
+/* --- lookups ------------------------------------------------------------------------------------
+ */
 
 char *tools_result_types_hash(const cJSON *tool)
 {
@@ -236,8 +237,8 @@ cJSON *tools_result_types_schema(const struct tools_result_types *t, const char 
     return tools_shape_schema(t->v[at].shape);
 }
 
-void tools_result_types_observe(struct tools_result_types *t, const char *server,
-                                const char *tool, const char *hash, const cJSON *value)
+void tools_result_types_observe(struct tools_result_types *t, const char *server, const char *tool,
+                                const char *hash, const cJSON *value)
 {
     long at = find(t, server, tool);
     struct entry *e;

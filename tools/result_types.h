@@ -46,8 +46,8 @@ cJSON *tools_result_types_schema(const struct tools_result_types *t, const char 
                                  const char *tool, const char *hash);
 
 /* Merges a value a program received from server's tool into its type. */
-void tools_result_types_observe(struct tools_result_types *t, const char *server,
-                                const char *tool, const char *hash, const cJSON *value);
+void tools_result_types_observe(struct tools_result_types *t, const char *server, const char *tool,
+                                const char *hash, const cJSON *value);
 
 /* Writes the types that changed to the store now: 0, or -1 (logged). */
 int tools_result_types_flush(struct tools_result_types *t);

@@ -41,8 +41,9 @@ static char *list_of(int items)
     buf_init(&b, 0);
     buf_append_str(&b, "{\"items\":[");
     for (int i = 0; i < items; i++)
-        buf_printf(&b, "%s{\"id\":%d,\"name\":\"item %d\",\"price\":%d.5,\"tags\":[\"a\",\"b\"],"
-                        "\"owner\":{\"id\":%d,\"login\":\"u%d\"},\"done\":%s,\"note\":null}",
+        buf_printf(&b,
+                   "%s{\"id\":%d,\"name\":\"item %d\",\"price\":%d.5,\"tags\":[\"a\",\"b\"],"
+                   "\"owner\":{\"id\":%d,\"login\":\"u%d\"},\"done\":%s,\"note\":null}",
                    i ? "," : "", i, i, i, i, i, i % 2 ? "true" : "false");
     buf_append_str(&b, "],\"total\":1000,\"next\":\"cursor-abc\"}");
     return buf_steal(&b);
@@ -57,10 +58,11 @@ int main(int argc, char **argv)
     char *list = list_of(50);
     const char *const cases[][2] = {
         {"echo result {message, n}", "{\"message\":\"x\",\"n\":42}"},
-        {"object of 20 keys", "{\"a1\":1,\"a2\":\"s\",\"a3\":true,\"a4\":null,\"a5\":[1,2],\"a6\":{\"x\":1},"
-                              "\"b1\":1,\"b2\":\"s\",\"b3\":true,\"b4\":null,\"b5\":[1,2],\"b6\":{\"x\":1},"
-                              "\"c1\":1,\"c2\":\"s\",\"c3\":true,\"c4\":null,\"c5\":[1,2],\"c6\":{\"x\":1},"
-                              "\"d1\":1,\"d2\":\"s\"}"},
+        {"object of 20 keys",
+         "{\"a1\":1,\"a2\":\"s\",\"a3\":true,\"a4\":null,\"a5\":[1,2],\"a6\":{\"x\":1},"
+         "\"b1\":1,\"b2\":\"s\",\"b3\":true,\"b4\":null,\"b5\":[1,2],\"b6\":{\"x\":1},"
+         "\"c1\":1,\"c2\":\"s\",\"c3\":true,\"c4\":null,\"c5\":[1,2],\"c6\":{\"x\":1},"
+         "\"d1\":1,\"d2\":\"s\"}"},
         {"list of 50 objects (24 sampled)", list},
     };
     struct tools_result_types_options o = {0};

@@ -31,7 +31,8 @@ static void blank_values(cJSON *v)
     } else if (cJSON_IsNumber(v)) {
         cJSON_SetNumberValue(v, 0);
     } else if (cJSON_IsBool(v)) {
-        v->type = (v->type & ~(cJSON_True | cJSON_False)) | (cJSON_IsTrue(v) ? cJSON_False : cJSON_True);
+        v->type =
+            (v->type & ~(cJSON_True | cJSON_False)) | (cJSON_IsTrue(v) ? cJSON_False : cJSON_True);
     }
     for (cJSON *c = v->child; c; c = c->next)
         blank_values(c);
@@ -54,7 +55,8 @@ static void check_keys(const cJSON *j)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "p");
     for (const cJSON *e = p ? p->child : NULL; e; e = e->next) {
-        FUZZ_CHECK(tools_shape_key_is_name(e->string, strlen(e->string)), "key kept: %s", e->string);
+        FUZZ_CHECK(tools_shape_key_is_name(e->string, strlen(e->string)), "key kept: %s",
+                   e->string);
         check_keys(e);
     }
     const cJSON *i = cJSON_GetObjectItemCaseSensitive(j, "i");

@@ -77,8 +77,9 @@ static void test_merge_optional_keys_and_unions(void **state)
     /* id in both (number | string), tag and note optional */
     expect_json(s, "{\"t\":\"o\",\"p\":{\"id\":{\"t\":\"ds\"},\"note\":{\"t\":\"n\",\"?\":1},"
                    "\"tag\":{\"t\":\"s\",\"?\":1}}}");
-    expect_schema(s, "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":[\"number\",\"string\"]},"
-                     "\"note\":{\"type\":\"null\"},\"tag\":{\"type\":\"string\"}},\"required\":[\"id\"]}");
+    expect_schema(
+        s, "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":[\"number\",\"string\"]},"
+           "\"note\":{\"type\":\"null\"},\"tag\":{\"type\":\"string\"}},\"required\":[\"id\"]}");
     tools_shape_free(s);
 }
 
@@ -89,7 +90,7 @@ static void test_observe_reports_changes(void **state)
     assert_true(tools_shape_empty(s));
     assert_int_equal(observe_text(s, "{\"a\":1}"), 1);
     assert_false(tools_shape_empty(s));
-    assert_int_equal(observe_text(s, "{\"a\":2}"), 0); /* the same type: no change */
+    assert_int_equal(observe_text(s, "{\"a\":2}"), 0);             /* the same type: no change */
     assert_int_equal(observe_text(s, "{\"a\":3,\"b\":\"x\"}"), 1); /* b appears (optional) */
     assert_int_equal(observe_text(s, "{\"a\":4,\"b\":\"y\"}"), 0);
     assert_int_equal(observe_text(s, "{\"b\":\"z\"}"), 1); /* a becomes optional */
@@ -120,17 +121,19 @@ static void test_arrays_merge_elements(void **state)
     s = learn(r + 1, 2);
     expect_json(s, "{\"t\":\"o\",\"p\":{\"items\":{\"t\":\"a\",\"i\":{\"t\":\"o\",\"p\":{\"k\":{"
                    "\"t\":\"d\"},\"v\":{\"t\":\"a\",\"?\":1,\"i\":{\"t\":\"b\"}}}}}}}");
-    expect_schema(s, "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{"
-                     "\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"number\"},\"v\":{"
-                     "\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}},\"required\":[\"k\"]}}},"
-                     "\"required\":[\"items\"]}");
+    expect_schema(s,
+                  "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{"
+                  "\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"number\"},\"v\":{"
+                  "\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}},\"required\":[\"k\"]}}},"
+                  "\"required\":[\"items\"]}");
     tools_shape_free(s);
     /* an array of mixed elements: one union; arrays and objects together: anyOf */
     const char *m[] = {"[1,\"a\",null]", "{\"x\":1}"};
     s = learn(m, 2);
-    expect_schema(s, "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},"
-                     "\"required\":[\"x\"]},{\"type\":\"array\",\"items\":{\"type\":[\"null\",\"number\","
-                     "\"string\"]}}]}");
+    expect_schema(
+        s, "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},"
+           "\"required\":[\"x\"]},{\"type\":\"array\",\"items\":{\"type\":[\"null\",\"number\","
+           "\"string\"]}}]}");
     tools_shape_free(s);
 }
 
@@ -200,9 +203,14 @@ static void test_keys_bound_and_data_keys(void **state)
     tools_shape_free(s);
     buf_free(&b);
     /* maps keyed by data: ids, numbers, dates, emails, uuids */
-    const char *data[] = {"{\"123\":1}", "{\"2024-01-02\":1}", "{\"a@b.example\":1}",
-                          "{\"user_12345\":1}", "{\"deadbeef-0042\":1}", "{\"has space\":1}",
-                          "{\"\":1}", "{\"a/b\":1}"};
+    const char *data[] = {"{\"123\":1}",
+                          "{\"2024-01-02\":1}",
+                          "{\"a@b.example\":1}",
+                          "{\"user_12345\":1}",
+                          "{\"deadbeef-0042\":1}",
+                          "{\"has space\":1}",
+                          "{\"\":1}",
+                          "{\"a/b\":1}"};
     for (size_t i = 0; i < sizeof data / sizeof data[0]; i++) {
         s = learn(&data[i], 1);
         expect_json(s, "{\"t\":\"o\",\"r\":1}");
@@ -318,7 +326,8 @@ static void test_json_round_trip_and_checks(void **state)
         "{\"t\":\"s\",\"i\":{\"t\":\"s\"}}",
         "{\"t\":\"s\",\"?\":1}",
         "{\"t\":\"s\",\"v\":\"a value\"}",
-        "{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{"
+        "{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{\"t\":\"a\",\"i\":{\"t\":\"a\","
+        "\"i\":{"
         "\"t\":\"a\",\"i\":{\"t\":\"a\"}}}}}}}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -348,8 +357,8 @@ static void test_no_values_kept(void **state)
     char *json = tools_shape_to_json(s);
     cJSON *schema = tools_shape_schema(s);
     char *st = json_print(schema);
-    const char *values[] = {"hunter2", "918273645", "alpha-value", "31415", "false", "sk-live",
-                            "u-778899", "a-plain-text", "enum-like"};
+    const char *values[] = {"hunter2", "918273645", "alpha-value",  "31415",    "false",
+                            "sk-live", "u-778899",  "a-plain-text", "enum-like"};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
         if (strstr(json, values[i]) || strstr(st, values[i]))
             fail_msg("value %s kept: %s / %s", values[i], json, st);
