@@ -82,6 +82,7 @@ static struct tools_registry *start_registry(struct app *a, unsigned max_attempt
         .policy = &a->cfg->policy,
         .audit = a->audit,
         .state = a->state,
+        .learn_result_types = a->cfg->learn_result_types,
     };
     return tools_registry_new(&a->loop, &o);
 }
@@ -618,7 +619,8 @@ int app_inspect(const struct config *cfg, int check, int full)
     memset(&a, 0, sizeof a);
     a.cfg = cfg;
     uv_loop_init(&a.loop);
-    a.state = check ? NULL : start_state(&a); /* `types` shows state and skills */
+    /* `types` shows state and skills; both show the types learned from results */
+    a.state = start_state(&a);
     a.tools = start_registry(&a, check ? 1 : 3);
     struct inspect in = {&a, check, full, {0}};
     uv_timer_init(&a.loop, &in.later);

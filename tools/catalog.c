@@ -3,6 +3,7 @@
 #include "tools/catalog.h"
 #include "tools/declarations/declarations.h"
 #include "tools/names.h"
+#include "tools/result_types.h"
 #include "tools/schema/schema.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
@@ -20,6 +21,8 @@ struct entry {
     size_t listed; /* position in its server's list */
     int preferred; /* codemode.declarations.preferred names it */
     cJSON *tool;
+    char *schema_hash; /* learning is on and the tool has no outputSchema */
+    cJSON *observed;   /* the type learned from its results (a JSON Schema), or NULL */
 };
 
 struct tools_catalog {
@@ -123,6 +126,11 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->tool = cJSON_Duplicate(all[i], 1);
         e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
+        if (srv->learned && !cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema")) {
+            e->schema_hash = tools_result_types_hash(e->tool);
+            e->observed =
+                tools_result_types_schema(srv->learned, srv->name, e->name, e->schema_hash);
+        }
         e->pub.server_index = si;
         e->listed = i;
         struct tools_policy_names pn = {srv->name, c->server_ids[si], e->name, e->id};
@@ -165,6 +173,7 @@ static void link_views(struct tools_catalog *c)
         e->pub.input_problem = e->problem;
         e->pub.decision_source = e->source;
         e->pub.allow_advice = e->advice;
+        e->pub.schema_hash = e->schema_hash;
         e->decl = -1;
         if (e->pub.decision == TOOLS_POLICY_DENY)
             continue;
@@ -179,6 +188,7 @@ static void link_views(struct tools_catalog *c)
         d->description = str_member(e->tool, "description");
         d->input_schema = cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema");
         d->output_schema = cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema");
+        d->observed_output = e->observed;
         /* preferred tools first, then by server order, then as the server lists them */
         d->rank = ((e->preferred ? 0 : (size_t) 1) << 40) + (e->pub.server_index << 20) +
                   (e->listed & 0xFFFFF);
@@ -245,6 +255,8 @@ void tools_catalog_release(struct tools_catalog *c)
         free(e->source);
         free(e->advice);
         cJSON_Delete(e->tool);
+        free(e->schema_hash);
+        cJSON_Delete(e->observed);
         tools_schema_free(e->pub.input);
         tools_schema_free(e->pub.output);
     }

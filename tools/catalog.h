@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct tools_catalog;
+struct tools_result_types;
 struct tools_schema;
 struct tools_server_config;
 
@@ -27,6 +28,8 @@ struct tools_catalog_server {
     const struct tools_policy *rules;  /* codemode.policy; NULL: the defaults */
     char *const *preferred;            /* codemode.declarations.preferred patterns
                                           (NULL-terminated), or NULL */
+    const struct tools_result_types *learned; /* types learned from results (tools
+                                          without outputSchema), or NULL: not learned */
 };
 
 struct tools_catalog_tool {
@@ -44,6 +47,8 @@ struct tools_catalog_tool {
     const char *allow_advice;     /* ask: the rule that lets it through unattended
                                      (tools_policy_allow_advice); else NULL */
     int read_only;           /* annotations.readOnlyHint is true, or readOnlyTools says so */
+    const char *schema_hash; /* results are learned under this hash (tools/result_types.h):
+                                the tool has no outputSchema and learning is on; else NULL */
 };
 
 /* Builds a catalog (copies what it needs) holding one reference. Tools

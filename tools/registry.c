@@ -13,6 +13,7 @@
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
 #include "tools/result_map.h"
+#include "tools/result_types.h"
 #include "tools/server_config.h"
 #include "tools/state/service.h"
 #include "common/alloc.h"
@@ -92,6 +93,7 @@ static void rebuild(struct tools_registry *r)
         in[i].unavailable = slot_problem(s, in[i].tools);
         in[i].rules = r->o.policy;
         in[i].preferred = r->o.declarations_preferred;
+        in[i].learned = r->types;
     }
     struct tools_catalog *c = tools_catalog_build(in, r->nslots, r->o.declarations_budget);
     free(in);
@@ -247,6 +249,12 @@ static void start_slot(struct tools_registry *r, struct slot *s)
     s->lim = tools_limiter_new(r->loop, c->max_concurrent_calls, c->calls_per_second);
 }
 
+/* A learned result type changed (written already): new declarations. */
+static void types_changed(void *ud)
+{
+    rebuild(ud);
+}
+
 struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_registry_options *o)
 {
     struct tools_registry *r = xcalloc(1, sizeof *r);
@@ -256,6 +264,15 @@ struct tools_registry *tools_registry_new(uv_loop_t *loop, const struct tools_re
     if (loop) { /* without a loop (tests of texts) nothing is called */
         r->later = xcalloc(1, sizeof *r->later);
         next_turn_init(loop, r->later);
+    }
+    if (r->o.learn_result_types) {
+        struct tools_result_types_options to = {
+            .loop = loop,
+            .store = r->o.state ? tools_state_service_store(r->o.state) : NULL,
+            .changed = types_changed,
+            .changed_ud = r,
+        };
+        r->types = tools_result_types_new(&to);
     }
     r->nslots = r->o.nservers;
     r->slots = xcalloc(r->nslots ? r->nslots : 1, sizeof *r->slots);
@@ -332,6 +349,7 @@ void tools_registry_free(struct tools_registry *r)
         tools_limiter_free(r->slots[i].lim);
     free(r->slots);
     tools_catalog_release(r->catalog);
+    tools_result_types_free(r->types); /* writes what it learned last */
     free(r->decls);
     free(r->worker_json);
     free(r->callable_json);
@@ -349,6 +367,14 @@ static const char *reply_outcome(const struct tools_downstream_reply *rep)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep->result, "isError")) ? "error" : "ok";
 }
 
+/* What a program received from a tool without outputSchema: its type learns. */
+static void result_seen(void *ud, const cJSON *value)
+{
+    struct tools_call *c = ud;
+    tools_result_types_observe(c->r->types, c->tool->server, c->tool->name, c->tool->schema_hash,
+                               value);
+}
+
 static void downstream_replied(void *ud, const struct tools_downstream_reply *rep)
 {
     struct tools_call *c = ud;
@@ -364,7 +390,9 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
     if (rep->outcome == TOOLS_DOWNSTREAM_RESULT) {
         if (c->x)
             tools__exec_note_links(c->x, c->tool->server_index, rep->result);
-        ok = tools_result_map(c->tool, rep->result, &b);
+        ok = c->tool->schema_hash && c->r->types
+                 ? tools_result_map_seen(c->tool, rep->result, &b, result_seen, c)
+                 : tools_result_map(c->tool, rep->result, &b);
     } else {
         struct buf name;
         buf_init(&name, 0);

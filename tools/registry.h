@@ -36,6 +36,9 @@ struct tools_registry_options {
     const struct tools_policy *policy; /* codemode.policy, borrowed; NULL: the defaults */
     struct tools_audit *audit;     /* borrowed; NULL: no audit log */
     struct tools_state_service *state; /* state.* and skills.* (borrowed); NULL: off */
+    int learn_result_types;        /* type the results of tools without outputSchema from
+                                      the results received (kept in state's store, when
+                                      there is one) */
     /* Called (from the loop) when the catalog or the declarations changed. */
     void (*changed)(void *ud);
     void *changed_ud;

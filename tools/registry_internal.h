@@ -35,6 +35,7 @@ struct tools_registry {
     struct waiter *waiters;
     struct tools_call *calls;
     struct next_turn *later; /* answers the gate had at once (tools__answer_later) */
+    struct tools_result_types *types; /* learned result types, or NULL (off) */
     int freeing;
 };
 

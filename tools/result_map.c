@@ -111,6 +111,12 @@ static int structured(const struct tools_catalog_tool *t, const cJSON *sc, struc
 
 int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, struct buf *out)
 {
+    return tools_result_map_seen(t, result, out, NULL, NULL);
+}
+
+int tools_result_map_seen(const struct tools_catalog_tool *t, const cJSON *result, struct buf *out,
+                          tools_result_seen_cb *seen, void *ud)
+{
     if (!cJSON_IsObject(result)) {
         struct buf name;
         buf_init(&name, 0);
@@ -122,10 +128,18 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError")))
         return tool_error(t, result, out);
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(result, "structuredContent");
-    if (sc && !cJSON_IsNull(sc))
-        return structured(t, sc, out);
+    if (sc && !cJSON_IsNull(sc)) {
+        int ok = structured(t, sc, out);
+        if (ok && seen)
+            seen(ud, sc);
+        return ok;
+    }
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     if (!cJSON_IsArray(content)) {
+        if (seen) {
+            cJSON null = {.type = cJSON_NULL};
+            seen(ud, &null);
+        }
         buf_append_str(out, "null");
         return 1;
     }
@@ -134,6 +148,8 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(only, "text");
     if (cJSON_IsString(type) && !strcmp(type->valuestring, "text") && cJSON_IsString(text)) {
         cJSON *parsed = json_parse(text->valuestring, strlen(text->valuestring));
+        if (seen)
+            seen(ud, parsed ? parsed : text);
         if (parsed) {
             append_json(out, parsed);
             cJSON_Delete(parsed);
@@ -142,6 +158,8 @@ int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, st
         }
         return 1;
     }
+    if (seen)
+        seen(ud, content);
     append_json(out, content);
     return 1;
 }

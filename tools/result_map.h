@@ -17,6 +17,12 @@ struct tools_schema_result;
  * CallToolResult, borrowed. */
 int tools_result_map(const struct tools_catalog_tool *t, const cJSON *result, struct buf *out);
 
+/* The same, calling seen (when not NULL) with the value the program
+ * receives, before it is written (not for errors). */
+typedef void tools_result_seen_cb(void *ud, const cJSON *value);
+int tools_result_map_seen(const struct tools_catalog_tool *t, const cJSON *result, struct buf *out,
+                          tools_result_seen_cb *seen, void *ud);
+
 /* Appends the JSON of a ToolArgumentError for tool t from its violations. */
 void tools_result_argument_error(const struct tools_catalog_tool *t,
                                  const struct tools_schema_result *r, struct buf *out);

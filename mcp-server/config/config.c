@@ -49,6 +49,7 @@ void config_init(struct config *c)
                                      .max_value_bytes = 1024 * 1024,
                                      .max_total_bytes = 64u * 1024 * 1024,
                                      .busy_timeout_ms = 1000};
+    c->learn_result_types = 1;
     tools_policy_init(&c->policy);
 }
 

@@ -66,6 +66,7 @@ struct config {
     } http_timeouts;
     char **declarations_preferred;   /* declarations.preferred: "server.tool" patterns
                                         (NULL-terminated), or NULL */
+    int learn_result_types;          /* declarations.learnResultTypes (default 1) */
     struct tools_policy policy;      /* codemode.policy (docs/policy.md) */
     struct config_state {            /* codemode.state and codemode.skills (state.c) */
         int state;                   /* state.enabled (default 1) */

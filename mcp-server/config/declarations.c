@@ -1,8 +1,10 @@
 /* The `codemode.declarations` block: how many tokens the tools' TypeScript
  * declarations may cost in the execute_code description (`budget`) and
  * which tools keep their docs longest when they do not all fit
- * (`preferred`), plus the older `codemode.declarationsBudget` in bytes, kept
- * as a deprecated alias (bytes / 4, the token estimate). The user
+ * (`preferred`), whether the results of tools without an outputSchema
+ * type them (`learnResultTypes`), plus the older
+ * `codemode.declarationsBudget` in bytes, kept as a deprecated alias
+ * (bytes / 4, the token estimate). The user
  * documentation is docs/config.md. */
 #include "mcp-server/config/internal.h"
 
@@ -15,7 +17,7 @@
 #define BUDGET_MAX_TOKENS (4 * 1024 * 1024)
 #define BUDGET_MAX_BYTES  (16 * 1024 * 1024)
 
-static const char *const declarations_keys[] = {"budget", "preferred", NULL};
+static const char *const declarations_keys[] = {"budget", "preferred", "learnResultTypes", NULL};
 
 static int read_preferred(struct config_ctx *x, const cJSON *v, const struct config_kpath *p)
 {
@@ -61,6 +63,7 @@ int config__declarations(struct config_ctx *x, cJSON *codemode, const struct con
 {
     struct config_kpath dp = {p, "declarations", 0}, op = {p, "declarationsBudget", 0};
     struct config_kpath bp = {&dp, "budget", 0}, pp = {&dp, "preferred", 0};
+    struct config_kpath lp = {&dp, "learnResultTypes", 0};
     const cJSON *old = cJSON_GetObjectItemCaseSensitive(codemode, "declarationsBudget");
     cJSON *block = cJSON_GetObjectItemCaseSensitive(codemode, "declarations");
     if (old != NULL && config__declarations_budget_bytes(x, old, &op) < 0)
@@ -72,7 +75,10 @@ int config__declarations(struct config_ctx *x, cJSON *codemode, const struct con
     config__unknown_keys(x, block, &dp, declarations_keys);
     const cJSON *budget = cJSON_GetObjectItemCaseSensitive(block, "budget");
     const cJSON *preferred = cJSON_GetObjectItemCaseSensitive(block, "preferred");
+    const cJSON *learn = cJSON_GetObjectItemCaseSensitive(block, "learnResultTypes");
     if (budget != NULL && config__declarations_budget(x, budget, &bp) < 0) /* wins over the alias */
+        return -1;
+    if (learn != NULL && config__bool(x, learn, &lp, &x->c->learn_result_types) < 0)
         return -1;
     return preferred != NULL ? read_preferred(x, preferred, &pp) : 0;
 }

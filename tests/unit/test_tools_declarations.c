@@ -1079,10 +1079,45 @@ static void test_token_estimate(void **state)
     assert_string_equal(tools_declarations_level_name(TOOLS_DECL_SUMMARY), "summary");
 }
 
+/* A type learned from results (tools/result_shape.h) is declared with a
+ * mark at every level but names, and a sentence at FULL; an outputSchema
+ * wins over it. */
+static void test_observed_result_type(void **state)
+{
+    (void) state;
+    cJSON *in = parse("{\"type\":\"object\",\"properties\":{}}");
+    cJSON *seen = parse("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"number\"},"
+                        "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+                        "\"required\":[\"id\"]}");
+    cJSON *out = parse("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}");
+    struct tools_decl_tool t[2] = {
+        {.server = "s", .server_id = "s", .name = "a", .id = "a", .description = "Gets a thing.",
+         .input_schema = in, .observed_output = seen},
+        {.server = "s", .server_id = "s", .name = "b", .id = "b", .input_schema = in,
+         .output_schema = out, .observed_output = seen, .rank = 1},
+    };
+    for (int level = TOOLS_DECL_FULL; level <= TOOLS_DECL_SIGNATURE; level++) {
+        char *text = text_at(t, 2, level);
+        if (!strstr(text, "a(args?: {}): Promise</* observed */ { id: number; tags?: string[] }>;\n"))
+            fail_msg("level %d:\n%s", level, strstr(text, "declare const tools"));
+        assert_non_null(strstr(text, "b(args?: {}): Promise<{ n?: number }>;\n"));
+        assert_int_equal(count_of(text, "observed"), level == TOOLS_DECL_FULL ? 2 : 1);
+        free(text);
+    }
+    char *full = text_at(t, 1, TOOLS_DECL_FULL);
+    assert_non_null(strstr(full, "Gets a thing.\n     * The result type is observed: learned from "
+                                 "earlier results"));
+    free(full);
+    cJSON_Delete(in);
+    cJSON_Delete(seen);
+    cJSON_Delete(out);
+}
+
 int main(void)
 {
     alloc_install_cjson_hooks();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_observed_result_type),
         cmocka_unit_test(test_object_required_optional),
         cmocka_unit_test(test_object_additional_properties),
         cmocka_unit_test(test_object_keys_quoted),

@@ -368,6 +368,48 @@ static void test_migrate_prefix_scopes(void **st)
     tools_state_free(s);
 }
 
+/* Learned result types: one row per (server, tool), replaced in batches,
+ * read back sorted; a version-2 database gains the table (version 3). */
+static void test_result_shapes(void **st)
+{
+    (void) st;
+    write_v0_database(); /* migrated through every version on the first open */
+    struct tools_state *s = open_store(0, 0);
+    cJSON *all = NULL;
+    assert_int_equal(tools_state_shapes_load(s, &all, err), 0);
+    assert_int_equal(cJSON_GetArraySize(all), 0);
+    cJSON_Delete(all);
+    struct tools_state_shape_row rows[] = {
+        {"srv", "b", "h1", "{\"t\":\"s\"}"},
+        {"srv", "a", "h2", "{\"t\":\"d\"}"},
+        {"other", "a", "h3", "{\"t\":\"n\"}"},
+    };
+    assert_int_equal(tools_state_shapes_save(s, rows, 3, err), 0);
+    struct tools_state_shape_row again = {"srv", "b", "h4", "{\"t\":\"b\"}"};
+    assert_int_equal(tools_state_shapes_save(s, &again, 1, err), 0);
+    struct tools_state_shape_row bad = {"srv", NULL, "h", "{}"};
+    assert_int_equal(tools_state_shapes_save(s, &bad, 1, err), TOOLS_STATE_INVALID);
+    tools_state_free(s);
+    s = open_store(0, 0);
+    assert_int_equal(tools_state_shapes_load(s, &all, err), 0);
+    char *text = cJSON_PrintUnformatted(all);
+    assert_string_equal(text, "[{\"server\":\"other\",\"tool\":\"a\",\"schemaHash\":\"h3\","
+                              "\"shape\":\"{\\\"t\\\":\\\"n\\\"}\"},{\"server\":\"srv\",\"tool\":\"a\","
+                              "\"schemaHash\":\"h2\",\"shape\":\"{\\\"t\\\":\\\"d\\\"}\"},{\"server\":"
+                              "\"srv\",\"tool\":\"b\",\"schemaHash\":\"h4\",\"shape\":\"{\\\"t\\\":\\\"b\\\"}\"}]");
+    free(text);
+    cJSON_Delete(all);
+    tools_state_free(s);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 3);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
 /* A database of a newer schema is refused, with a sentence that says so. */
 static void test_newer_schema_refused(void **st)
 {
@@ -402,6 +444,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_skills_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_prefix_scopes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_result_shapes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

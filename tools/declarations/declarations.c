@@ -74,9 +74,19 @@ static void one_line(struct buf *out, const char *s)
     buf_free(&c);
 }
 
+/* The FULL doc's line on a result type learned from results. */
+static const char observed_note[] =
+    "The result type is observed: learned from earlier results (the tool declares no "
+    "outputSchema), so a result may differ.";
+
 static void full_tool_doc(struct buf *text, const struct tools_decl_tool *t, const char *d)
 {
     tools__decl_doc_clean(text, d);
+    if (t->observed_output && !t->output_schema) {
+        if (text->len)
+            buf_append_char(text, '\n');
+        tools__decl_doc_clean(text, observed_note);
+    }
     if (t->policy_note) {
         if (text->len)
             buf_append_char(text, '\n');
@@ -152,6 +162,8 @@ static void emit_tool(struct buf *out, struct emitter *em, size_t i)
     buf_append_str(out, tools__decl_args_optional(&set->in[i]) ? "(args?: " : "(args: ");
     tools__decl_root(&set->in[i], &cx, 2, out);
     buf_append_str(out, "): Promise<");
+    if (set->has_out[i] == TOOLS__DECL_OUT_OBSERVED)
+        buf_append_str(out, "/* observed */ ");
     if (set->has_out[i])
         tools__decl_root(&set->out[i], &cx, 2, out);
     else

@@ -34,6 +34,8 @@ struct tools_decl_tool {
     const cJSON *output_schema; /* optional: NULL types the result unknown */
     const char *policy_note;    /* optional JSDoc line (the tool needs approval), or NULL */
     size_t rank;                /* budget priority: lower keeps its detail longer (ties: output order) */
+    const cJSON *observed_output; /* optional: without output_schema, the type learned from
+                                     results (a JSON Schema), declared as observed */
 };
 
 /* How much of one tool a text shows. The description starts every tool at

@@ -133,9 +133,12 @@ void tools__decl_set_build(struct tools__decl_set *set, const struct tools_decl_
         const cJSON *in = tools[i].input_schema ? tools[i].input_schema : set->any_object;
         prepare_doc(&set->in[i], in, tools[i].id, "_args");
         name_aliases(set, &set->in[i]);
-        if (tools[i].output_schema) {
-            set->has_out[i] = 1;
-            prepare_doc(&set->out[i], tools[i].output_schema, tools[i].id, "_result");
+        const cJSON *out =
+            tools[i].output_schema ? tools[i].output_schema : tools[i].observed_output;
+        if (out) {
+            set->has_out[i] =
+                tools[i].output_schema ? TOOLS__DECL_OUT_SCHEMA : TOOLS__DECL_OUT_OBSERVED;
+            prepare_doc(&set->out[i], out, tools[i].id, "_result");
             name_aliases(set, &set->out[i]);
         }
     }

@@ -22,13 +22,16 @@ struct tools__decl_set {
     size_t n;                    /* entries in order */
     struct tools__decl_doc *in;  /* per tool index (valid when in order) */
     struct tools__decl_doc *out; /* per tool index, when has_out */
-    unsigned char *has_out;
+    unsigned char *has_out;      /* per tool index: 0, or where `out` comes from */
     cJSON *any_object; /* stands in for a missing inputSchema */
     char **names;      /* alias names handed out */
     size_t nnames;
     struct tools__decl_map taken; /* the same names, for lookups */
     struct tools__decl_shapes shapes; /* repeated shapes, named after the $ref aliases */
 };
+
+/* Where a tool's result type comes from (has_out). */
+enum { TOOLS__DECL_OUT_SCHEMA = 1, TOOLS__DECL_OUT_OBSERVED = 2 };
 
 /* Which tools an output covers: all, one server, or one tool. */
 struct tools__decl_filter {

@@ -24,7 +24,11 @@ static const char schema[] =
     "TEXT NOT NULL, input_schema TEXT NOT NULL, code TEXT NOT NULL, saved INTEGER NOT NULL, "
     "PRIMARY KEY(owner, name));"
     "CREATE TABLE IF NOT EXISTS oauth(kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, "
-    "version INTEGER NOT NULL, updated INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;";
+    "version INTEGER NOT NULL, updated INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;"
+
+    "CREATE TABLE IF NOT EXISTS result_shapes(server TEXT NOT NULL, tool TEXT NOT NULL, "
+    "schema_hash TEXT NOT NULL, shape TEXT NOT NULL, updated INTEGER NOT NULL, "
+    "PRIMARY KEY(server, tool)) WITHOUT ROWID;";
 
 /* Schema version 1 (PRAGMA user_version): an HTTP session's scope is the
  * digest of its whole id. Rows of the scopes that version 0 built from the
@@ -76,8 +80,9 @@ static int schema_version(const struct tools_state *s)
     return v;
 }
 
-/* Schema version 3: the oauth table (tools/state/oauth_db.c), created by
- * the schema above; older databases only get the new version number. */
+/* Schema version 3: the oauth table (tools/state/oauth_db.c) and the
+ * result_shapes table (types learned from tool results), created by `schema`
+ * above on every open; older databases only get the new version number. */
 #define SCHEMA_VERSION 3
 
 /* Brings an older database to the current schema version (v, as read). */

@@ -110,4 +110,23 @@ int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *k
 /* Deletes the row: OK, or ABSENT when there was none. */
 int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err);
 
+/* --- learned result types (tools/state/shapes_db.c) -------------------------
+ * One row per downstream tool, (server, tool) the key: the shape learned
+ * from its results (tools/result_shape.h's canonical JSON, never a value)
+ * under the hash of the tool's schema. The caller checks what it reads. */
+
+struct tools_state_shape_row {
+    const char *server, *tool, *schema_hash, *shape;
+};
+
+#define TOOLS_STATE_SHAPES_MAX 4096 /* rows read back */
+
+/* Writes (inserts or replaces) n rows in one transaction. */
+int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shape_row *rows,
+                            size_t n, char *err);
+/* At most TOOLS_STATE_SHAPES_MAX rows, sorted by server then tool: *out
+ * gets a new array of {server, tool, schemaHash, shape} (the caller
+ * deletes it). */
+int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err);
+
 #endif

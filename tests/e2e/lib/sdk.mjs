@@ -7,7 +7,7 @@
 // schema-validated like the raw tests'.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HttpServer, recordingFetch } from './http.mjs';
 import { BIN } from './paths.mjs';
@@ -59,6 +59,8 @@ async function httpTransport(kind, args, label, wire) {
 
 /** A server process on stdio and its transport: {transport, stderr(), stop()}. */
 function stdioTransport(args, env, cwd, wire) {
+  // the SDK's safe list, and the test process's own state directory (paths.mjs)
+  env ??= { ...getDefaultEnvironment(), XDG_STATE_HOME: process.env.XDG_STATE_HOME };
   const transport = new RecordingTransport({ command: BIN, args, stderr: 'pipe', env, cwd }, wire);
   let stderr = '';
   transport.stderr.on('data', (b) => { stderr += b.toString('utf8'); });
@@ -70,8 +72,9 @@ function stdioTransport(args, env, cwd, wire) {
  * process with `args`, over `transport` (one of SDK_TRANSPORTS, default
  * stdio). Returns {client, transport, wire, pid, server, stderr(), close()}
  * (`server`: the HttpServer over HTTP, else undefined). `env` and `cwd` go to
- * the stdio transport as they are (without `env` the SDK passes only its safe
- * list: HOME, LOGNAME, PATH, SHELL, TERM, USER); an HTTP server inherits ours.
+ * the stdio transport as they are (without `env`: the SDK's safe list, HOME,
+ * LOGNAME, PATH, SHELL, TERM, USER, plus paths.mjs's XDG_STATE_HOME); an
+ * HTTP server inherits ours.
  * close() closes the client, then waits for the process to exit (stdio: on
  * EOF; HTTP: SIGTERM, then the drain).
  */
