@@ -307,3 +307,34 @@ int json_append_engine_text(struct buf *out, const char *s, size_t n)
     }
     return buf_append(out, s + run, n - run);
 }
+
+/* --- counting values ----------------------------------------------------------------- */
+
+unsigned long long json_text_values(const char *s, size_t n)
+{
+    unsigned long long values = 0;
+    int any = 0, in_string = 0, opened = 0; /* opened: a container began, nothing in it yet */
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        if (opened && c != ']' && c != '}')
+            values++; /* a container with something in it: its first child */
+        opened = 0;
+        any = 1;
+        if (c == '"')
+            in_string = 1;
+        else if (c == '[' || c == '{')
+            opened = 1;
+        else if (c == ',')
+            values++;
+    }
+    return any ? values + 1 : 0;
+}

@@ -45,4 +45,10 @@ cJSON *json_parse(const char *text, size_t len);
  * in strings. Returns 0, or -1 when out's limit was reached. */
 int json_append_engine_text(struct buf *out, const char *s, size_t n);
 
+/* The number of JSON values in valid JSON text (objects, arrays and
+ * scalars, the outermost included; object keys are not values): one, plus
+ * one per comma outside strings, plus one per container that is not empty.
+ * 0 for text with no value. One pass, no allocation. */
+unsigned long long json_text_values(const char *s, size_t n);
+
 #endif

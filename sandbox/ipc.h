@@ -46,6 +46,19 @@ static inline int sandbox_call_counts(const char *op)
     return strcmp(op, "search") != 0 && strcmp(op, "describe") != 0;
 }
 
+/* The most JSON values a host call's arguments may hold (objects, arrays
+ * and scalars, the arguments themselves included) under a limit of
+ * max_bytes on their text: one per 16 bytes, at least 4096. The host checks
+ * arguments as a tree, about 80 bytes a value: bounded this way, a call
+ * costs the host a small multiple of its byte limit, however the bytes are
+ * spent. The worker refuses a call past it (the program can catch that);
+ * the host treats one as a violation. */
+static inline unsigned long long sandbox_call_argument_values(unsigned long long max_bytes)
+{
+    unsigned long long n = max_bytes / 16;
+    return n < 4096 ? 4096 : n;
+}
+
 /* What both executables of one build carry (sandbox/ipc.c), so that the host
  * starts only a sandbox image of its own build (sandbox/host/image.h). */
 extern const char sandbox_build_tag[];

@@ -544,6 +544,17 @@ static void on_line(void *ud, struct sandbox_proc *w, char *line, size_t len)
             violation(x, msg);
             return;
         }
+        unsigned long long most = sandbox_call_argument_values(call_argument_cap(&x->rq));
+        if (args && args->values > most) { /* its tree would cost ~80 bytes a value */
+            char msg[300];
+            snprintf(msg, sizeof msg,
+                     "tool call arguments holding %zu JSON values, over their limit of %llu "
+                     "(one per 16 bytes of maxCallArgumentBytes),",
+                     args->values, most);
+            worker_msg_scan_init(&x->scan);
+            violation(x, msg);
+            return;
+        }
     }
     int tag = kind;
     if (kind == WORKER_MSG_DONE && json_lines_waiting(x->lines)) {

@@ -11,6 +11,7 @@
 #include "sandbox/worker/seccomp.h"
 #include "sandbox/worker/warm_pages.h"
 #include "sandbox/worker/zone.h"
+#include "sandbox/ipc.h"
 #include "common/buf.h"
 #include "common/utf8.h"
 #include "common/json.h"
@@ -135,6 +136,16 @@ static long on_call(void *ud, const char *op, const char *name, const char *args
                      alen > sent ? alen : sent, (unsigned long long) W.max_call_args);
             return -1;
         }
+    }
+    unsigned long long values = json_text_values(W.out.data + at, sent);
+    if (values > sandbox_call_argument_values(W.max_call_args) && !W.uncapped) {
+        W.out.len = mark;
+        W.out.data[mark] = '\0';
+        snprintf(msg, msgsz,
+                 "the arguments of this call hold %llu JSON values, over the limit of %llu "
+                 "(one per 16 bytes of maxCallArgumentBytes)",
+                 values, sandbox_call_argument_values(W.max_call_args));
+        return -1;
     }
     if (counts)
         W.calls++;

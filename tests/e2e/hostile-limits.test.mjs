@@ -197,6 +197,9 @@ test('a worker sending call arguments over maxCallArgumentBytes is stopped with 
   const big = await runTimed(s, "await searchTools('x'.repeat(300000)); return 1");
   assertError(big, 'SandboxError', /host call of at least \d+ bytes, over its limit of 131072 bytes/);
   await assertStillServes(s);
+  const many = await runTimed(s, 'await content.stash(new Array(5000).fill(7)); return 1');
+  assertError(many, 'SandboxError', /tool call arguments holding 5001 JSON values, over their limit of 4096 \(one per 16 bytes of maxCallArgumentBytes\)/);
+  await assertStillServes(s);
 });
 
 test('a worker sending a result over its limit is stopped with a SandboxError; the next call works', async () => {
@@ -214,11 +217,17 @@ test('call arguments over maxCallArgumentBytes throw in the program, which goes 
     try { await content.stash('x'.repeat(100000)); } catch (e) { caught = e.message; }
     let query;
     try { await searchTools('q'.repeat(100000)); } catch (e) { query = e.message; }
-    return [caught, query, typeof (await content.stash('x'.repeat(60000)))];`);
+    let values;
+    try { await content.stash(new Array(5000).fill(7)); } catch (e) { values = e.message; }
+    return [caught, query, typeof (await content.stash('x'.repeat(60000))), values,
+      typeof (await content.stash(new Array(4000).fill(7)))];`);
   assert.equal(res.r.isError, undefined, res.raw.slice(0, 300));
   assert.match(res.sc.result[0], /arguments of this call are 100002 bytes of JSON, over the limit of 65536 bytes \(maxCallArgumentBytes\)/);
   assert.match(res.sc.result[1], /name or query of this call is 100000 bytes, over the limit of 16384 bytes/);
   assert.equal(res.sc.result[2], 'object');
+  // 10 KB of JSON, but 5,001 values: a tree of them would cost the host ~40 times its text
+  assert.equal(res.sc.result[3], 'the arguments of this call hold 5001 JSON values, over the limit of 4096 (one per 16 bytes of maxCallArgumentBytes)');
+  assert.equal(res.sc.result[4], 'object');
   await assertStillServes(s);
 });
 
@@ -264,14 +273,19 @@ test('a big result costs the host about its size, and the host answers pings whi
 });
 
 test('a tool call with megabytes of arguments, echoed back, never holds the host\'s loop for long and leaves the host its size', async () => {
-  // ~3.8 MB of small numbers out to a downstream and back: parsed into trees
-  // on the loop (and copied twice) it stopped the host for ~220 ms each way
+  // The largest call a program may make: ~4 MB in 250,000 values (the limit is
+  // one value per 16 bytes of maxCallArgumentBytes), out to a downstream and
+  // back. Parsed into trees on the loop (and copied twice) such calls stopped
+  // the host for ~220 ms each way; 1.9M small numbers (3.8 MB) were accepted.
   const file = writeConfig({}, { rec: { command: process.execPath, args: [path.join(REPO_ROOT, 'tests/fixtures/servers/recorder.mjs')] } });
   const s = startServer(['--config', file, '--memory-limit-mb', '512', '--max-result-bytes', '65536', '--pool-size', '1'],
     { label: 'hostile-big-call' });
   await s.initialize('2025-11-25');
   await assertStillServes(s);
   const asan = /libasan/.test(readFileSync(`/proc/${s.pid}/maps`, 'utf8'));
+  const refused = await runTimed(s, `try { await tools.rec.echo({ i: 0, big: new Array(1900000).fill(7) }); return 'sent'; }
+    catch (e) { return e.message; }`, { timeout: 120000 });
+  assert.equal(refused.sc.result, 'the arguments of this call hold 1900003 JSON values, over the limit of 262144 (one per 16 bytes of maxCallArgumentBytes)');
   const worsts = [];
   for (let round = 0; round < 3; round++) {
     let done = false;
@@ -284,14 +298,15 @@ test('a tool call with megabytes of arguments, echoed back, never holds the host
         await sleep(2);
       }
     })();
-    const res = await runTimed(s, `const big = new Array(1900000).fill(7);
+    const res = await runTimed(s, `const big = Array.from({ length: 250000 }, (_, k) => 'v' + (1000000 + k) + 'abcd');
       const r = await tools.rec.echo({ i: ${round}, big });
       const back = typeof r === 'string' ? JSON.parse(r) : r;
-      return [back.args.i, back.args.big.length, back.args.big[1899999]]`, { timeout: 120000 });
+      return [back.args.i, back.args.big.length, back.args.big[249999], JSON.stringify({ big }).length]`, { timeout: 120000 });
     done = true;
     await pinger;
     assert.equal(res.r.isError, undefined, res.raw.slice(0, 300));
-    assert.deepEqual(res.sc.result, [round, 1900000, 7]);
+    assert.deepEqual(res.sc.result.slice(0, 3), [round, 250000, 'v1249999abcd']);
+    assert.ok(res.sc.result[3] > 3.5e6, `the arguments are ${res.sc.result[3]} bytes`);
     worsts.push(worst);
   }
   worsts.sort((a, b) => a - b);
@@ -302,15 +317,18 @@ test('a tool call with megabytes of arguments, echoed back, never holds the host
   // what is left after the calls: the trees are freed and their pages given back
   if (!asan) {
     const rss = statusKb(s.pid, 'VmRSS');
-    assert.ok(rss < 150 * 1024, `the server keeps ${rss} kB after three big calls`);
+    const peak = statusKb(s.pid, 'VmHWM');
+    assert.ok(rss < 100 * 1024, `the server keeps ${rss} kB after three big calls`);
+    assert.ok(peak < 200 * 1024, `the server's peak was ${peak} kB for calls of 4 MB`);
   }
   await assertStillServes(s);
   await s.stop();
 });
 
 test('calls waiting for a person cost the host about their arguments\' size, not a tree of them', async () => {
-  // 16 calls of an `ask` tool, each with ~2 MiB of small numbers, all waiting
-  // for an answer that never comes: kept as trees they cost ~40 bytes a byte
+  // 16 calls of an `ask` tool, each with 250,000 short strings (~2 MB, about
+  // the most values a call may hold), all waiting for an answer that never
+  // comes: kept as trees they cost ~90 bytes a value
   const file = writeConfig({ policy: { approvalTimeoutMs: 60000 } },
     { crm: { command: process.execPath, args: [path.join(REPO_ROOT, 'tests/fixtures/servers/annotated.mjs')] } });
   const s = startServer(['--config', file, '--memory-limit-mb', '512', '--pool-size', '1'],
@@ -322,14 +340,14 @@ test('calls waiting for a person cost the host about their arguments\' size, not
   await assertStillServes(s);
   const before = statusKb(s.pid, 'VmHWM');
   const from = s.mark;
-  s.post(`const ids = new Array(1048576).fill(7);
+  s.post(`const ids = Array.from({ length: 250000 }, (_, k) => 'v' + k);
     await Promise.all(Array.from({ length: 16 }, (_, i) => tools.crm.delete_item({ id: String(i), ids })));`,
   { timeoutMs: 120000 });
   const asked = () => s.linesSince(from).filter((l) => l.msg?.method === 'elicitation/create').length;
   for (let i = 0; i < 600 && asked() < 16; i++) await sleep(50);
   assert.equal(asked(), 16, 'every call is waiting for a person');
   const peak = statusKb(s.pid, 'VmHWM');
-  // 16 x 2 MiB of JSON kept as text is 32 MiB; as trees it was over 1 GiB. Under
+  // 16 x 2 MB of JSON kept as text is 32 MB; as trees it is ~350 MB. Under
   // AddressSanitizer the freed trees of the calls stay in its quarantine: RSS means nothing there
   if (!/libasan/.test(readFileSync(`/proc/${s.pid}/maps`, 'utf8')))
     assert.ok(peak - before < 300 * 1024, `the server's peak RSS grew by ${peak - before} kB for 16 waiting calls`);

@@ -8,6 +8,8 @@
 #include <cmocka.h>
 
 #include "sandbox/host/worker_msg.h"
+#include "sandbox/ipc.h"
+#include "common/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +158,35 @@ static void test_members_recorded(void **state)
     assert_int_equal(scan(d, &s), 0);
 }
 
+/* The worker counts a call's argument values with json_text_values before it
+ * sends them (sandbox_call_argument_values); the host counts them as it scans:
+ * the two counts agree, or a worker within the limit would be stopped. */
+static void test_values_counted_alike(void **state)
+{
+    (void) state;
+    static const char *const args[] = {
+        "{}", "[]", "1", "\"s\"", "null", "[1,2,3]", "{\"a\":1,\"b\":[true,false,null]}",
+        "[[],{},[[]],{\"x\":{}}]", "{\"k,[\":\"v,{\\\"]\"}", "[\"a\\\\\",\"b\"]",
+        "{\"a\":[1,{\"b\":[2,[3,{\"c\":\"]}\"}]]}]}",
+    };
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+        char t[256];
+        snprintf(t, sizeof t, "{\"t\":\"call\",\"id\":1,\"op\":\"tool\",\"name\":\"a.b\",\"args\":%s}",
+                 args[i]);
+        struct worker_msg_scan s;
+        assert_int_equal(scan(t, &s), 0);
+        const struct worker_msg_member *a = worker_msg_member(&s, t, -1, "args");
+        assert_non_null(a);
+        if (json_text_values(args[i], strlen(args[i])) != a->values)
+            fail_msg("%s: json_text_values %llu, the scan %zu", args[i],
+                     json_text_values(args[i], strlen(args[i])), a->values);
+    }
+    assert_int_equal(json_text_values("", 0), 0);
+    assert_int_equal(json_text_values(" [ 1 , { } ] ", 13), 3);
+    assert_int_equal(sandbox_call_argument_values(4u << 20), 262144);
+    assert_int_equal(sandbox_call_argument_values(1000), 4096);
+}
+
 static void test_limits(void **state)
 {
     (void) state;
@@ -204,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_valid_messages),
         cmocka_unit_test(test_invalid_messages),
         cmocka_unit_test(test_members_recorded),
+        cmocka_unit_test(test_values_counted_alike),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
