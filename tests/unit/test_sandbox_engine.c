@@ -385,8 +385,8 @@ static void test_memory_bomb(void **state)
 /* Appending to a string grows it in place (sandbox/duktape 0023): 3.4 MB built
  * from 100,000 appends, by '+=' on a local, on a variable of the enclosing
  * function (from a callback), on a property, and by a join, well inside a
- * 4 s limit; each
- * append copied the whole string before (hundreds of gigabytes of copying). */
+ * 4 s limit; each append copied the whole string before (hundreds of
+ * gigabytes of copying). */
 static void test_append_is_linear(void **state)
 {
     struct host h = {0};
