@@ -7,14 +7,18 @@
 // of both times and their ratio. A benchmark, not a test: the exit status is
 // 1 only when something is broken (a failed call, or lengths that differ).
 //
-// Knobs (env): BENCH_ROUNDS (5), BENCH_FILTER (substring of program names),
-// MCP_CODEMODE_BIN (default build/mcp-codemode; e.g. a baseline build).
+// Knobs (env): BENCH_ROUNDS (5; BENCH_QUICK=1: 2), BENCH_FILTER (substring of
+// program names), BENCH_OUT=FILE (the medians as JSON), MCP_CODEMODE_BIN
+// (default build/mcp-codemode). A build without linear appends takes minutes
+// here (seconds per build of the first programs): compare builds with
+// BENCH_FILTER and BENCH_ROUNDS=1, one after the other.
+import { writeFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { RawClient } from './lib/raw_client.mjs';
 import { median } from './lib/stats.mjs';
 import { BIN } from './lib/targets.mjs';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (process.env.BENCH_QUICK ? 2 : 5));
 const FILTER = process.env.BENCH_FILTER ?? '';
 
 // Each body builds `text` once; the harness around it repeats it REPS times.
@@ -90,6 +94,7 @@ const client = new RawClient(BIN, ['--stdio', '--pool-size', '1', '--memory-limi
     '--max-timeout-ms', '60000'], process.env);
 await client.initialize();
 let broken = false;
+const results = [];
 console.log(`${BIN}, ${ROUNDS} rounds; times are the building inside the program (median ms per build)`);
 for (const p of PROGRAMS) {
     if (FILTER && !p.name.includes(FILTER)) continue;
@@ -108,8 +113,10 @@ for (const p of PROGRAMS) {
     }
     const n = median(node);
     const o = median(ours);
+    results.push({ name: p.name, nodeMs: n, oursMs: o, ratio: o / Math.max(n, 0.1) });
     console.log(`${p.name.padEnd(42)} node:vm ${n.toFixed(1).padStart(7)} ms   mcp-codemode ${o.toFixed(1).padStart(8)} ms   ` +
         `ratio ${(o / Math.max(n, 0.1)).toFixed(1)}x`);
 }
 await client.close();
+if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ bin: BIN, rounds: ROUNDS, results }, null, 2));
 process.exit(broken ? 1 : 0);
