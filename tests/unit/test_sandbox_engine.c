@@ -449,6 +449,8 @@ static void test_collection_iterators_survive_gc(void **state)
         "m.clear(); m.set('x', 1); var it2 = m.keys(); m.clear(); m.set('y', 2);"
         "return [ok, it2.next().value, it2.next().done, m.size];",
         "{\"ok\":true,\"value\":[true,\"y\",true,1]}");
+}
+
 /* Appending to a string grows it in place (sandbox/duktape 0023): 3.4 MB built
  * from 100,000 appends, by '+=' on a local, on a variable of the enclosing
  * function (from a callback), on a property, and by a join, well inside a
