@@ -114,7 +114,9 @@ static struct tools_state_service *start_state(struct app *a)
         .per_principal = c->per_principal,
         .skills_per_principal = c->skills_per_principal,
         .skill_admins = c->skill_admins,
-        .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms},
+        .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms,
+                  c->store_url, (unsigned) c->store_max_connections,
+                  (unsigned) c->store_connect_timeout_ms, (unsigned) c->store_statement_timeout_ms},
         .skills_changed = tools_changed,
         .skills_changed_ud = a,
     };
