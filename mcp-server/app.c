@@ -119,6 +119,7 @@ static struct tools_state_service *start_state(struct app *a)
                   (unsigned) c->store_connect_timeout_ms, (unsigned) c->store_statement_timeout_ms},
         .skills_changed = tools_changed,
         .skills_changed_ud = a,
+        .loop = &a->loop,
     };
     struct tools_state_service *s = tools_state_service_new(&o);
     free(path);
