@@ -126,6 +126,19 @@ static struct tools_state_service *start_state(struct app *a)
     return s;
 }
 
+/* A PostgreSQL store (codemode.store) is reached once before serving: a
+ * misspelt URL, a wrong password or a database of a newer schema stops the
+ * start with the reason (later outages only fail the operations). */
+static int check_store(struct tools_state_service *s)
+{
+    struct tools_state *st = tools_state_service_store(s);
+    char err[TOOLS_STATE_ERR_MAX];
+    if (!tools_state_is_shared(st) || tools_state_connect(st, err) == TOOLS_STATE_OK)
+        return 0;
+    log_error("app", "%s", err);
+    return -1;
+}
+
 /* codemode.sandbox.maxWorkers, or its default (sandbox/host/admission.h): each
  * worker may grow to the heap cap plus 16 MiB of engine and page tables. */
 static unsigned app_max_workers(const struct config_limits *l)
@@ -186,6 +199,8 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     if (open_audit(a) < 0)
         a->exit_code = 1; /* the callers stop at once */
     a->state = start_state(a);
+    if (a->state && check_store(a->state) < 0)
+        a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }
 
