@@ -25,7 +25,7 @@ endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
            -Wformat=2 -Wno-format-nonliteral
-PKGS    := libuv libcjson libseccomp libcurl sqlite3
+PKGS    := libuv libcjson libseccomp libcurl sqlite3 libpq
 LLHTTP_SRC ?= /usr/share/llhttp
 LLHTTP_INC ?= /usr/share/include/llhttp
 CPPFLAGS += -I. -I$(B)/duk -I$(B)/gen -I$(LLHTTP_INC) -D_GNU_SOURCE
@@ -33,8 +33,9 @@ CFLAGS  += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(shell pkg-config --cflags $(
 # libcurl is compiled against but not linked: transport/curl_lib.c loads it
 # when an HTTP downstream first needs it (its ~30 libraries cost ~5 MiB of RSS);
 # SQLite likewise: tools/state/sqlite_lib.c loads it when state is first used
-# (linked, it added ~350 KiB to the idle server's RSS)
-LINK_PKGS := $(filter-out libcurl sqlite3,$(PKGS))
+# (linked, it added ~350 KiB to the idle server's RSS); libpq likewise:
+# tools/state/pg_lib.c loads it when codemode.store names a PostgreSQL server
+LINK_PKGS := $(filter-out libcurl sqlite3 libpq,$(PKGS))
 LDLIBS  += $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp) -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 

@@ -115,13 +115,29 @@ static struct tools_state_service *start_state(struct app *a)
         .per_principal = c->per_principal,
         .skills_per_principal = c->skills_per_principal,
         .skill_admins = c->skill_admins,
-        .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms},
+        .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms,
+                  c->store_url, (unsigned) c->store_max_connections,
+                  (unsigned) c->store_connect_timeout_ms, (unsigned) c->store_statement_timeout_ms},
         .skills_changed = tools_changed,
         .skills_changed_ud = a,
+        .loop = &a->loop,
     };
     struct tools_state_service *s = tools_state_service_new(&o);
     free(path);
     return s;
+}
+
+/* A PostgreSQL store (codemode.store) is reached once before serving: a
+ * misspelt URL, a wrong password or a database of a newer schema stops the
+ * start with the reason (later outages only fail the operations). */
+static int check_store(struct tools_state_service *s)
+{
+    struct tools_state *st = tools_state_service_store(s);
+    char err[TOOLS_STATE_ERR_MAX];
+    if (!tools_state_is_shared(st) || tools_state_connect(st, err) == TOOLS_STATE_OK)
+        return 0;
+    log_error("app", "%s", err);
+    return -1;
 }
 
 /* codemode.sandbox.maxWorkers, or its default (sandbox/host/admission.h): each
@@ -184,6 +200,8 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     if (open_audit(a) < 0)
         a->exit_code = 1; /* the callers stop at once */
     a->state = start_state(a);
+    if (a->state && check_store(a->state) < 0)
+        a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }
 

@@ -64,6 +64,7 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "state",
                                             "skills",
                                             "stash",
+                                            "store",
                                             NULL};
 
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
@@ -342,13 +343,16 @@ static int read_authority(struct config_ctx *x, cJSON *block, const struct confi
     return audit != NULL ? config__audit(x, audit, &ap) : 0;
 }
 
-/* codemode.state and codemode.skills (mcp-server/config/state.c). */
+/* codemode.state, codemode.skills (mcp-server/config/state.c) and codemode.store (store.c). */
 static int read_state_blocks(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
-    struct config_kpath sp = {p, "state", 0}, kp = {p, "skills", 0};
+    struct config_kpath sp = {p, "state", 0}, kp = {p, "skills", 0}, tp = {p, "store", 0};
     cJSON *state = cJSON_GetObjectItemCaseSensitive(block, "state");
     cJSON *skills = cJSON_GetObjectItemCaseSensitive(block, "skills");
+    cJSON *store = cJSON_GetObjectItemCaseSensitive(block, "store");
     if (state != NULL && config__state(x, state, &sp) < 0)
+        return -1;
+    if (store != NULL && config__store(x, store, &tp) < 0)
         return -1;
     return skills != NULL ? config__skills(x, skills, &kp) : 0;
 }

@@ -66,6 +66,7 @@ void config_free(struct config *c)
     tools_policy_free(&c->policy);
     free(c->audit_path);
     free(c->state.path);
+    free(c->state.store_url);
     config__free_list(c->state.skill_admins);
     config__free_list(c->http_allowed_origins);
     config__free_list(c->declarations_preferred);

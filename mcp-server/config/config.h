@@ -80,6 +80,10 @@ struct config {
         uint64_t max_value_bytes;    /* state.maxValueBytes (1 MiB) */
         uint64_t max_total_bytes;    /* state.maxTotalBytes (64 MiB) */
         uint64_t busy_timeout_ms;    /* state.busyTimeoutMs (1000) */
+        char *store_url;             /* codemode.store.url (${VAR}s expanded), or NULL: SQLite */
+        uint64_t store_max_connections;      /* store.maxConnections (4) */
+        uint64_t store_connect_timeout_ms;   /* store.connectTimeoutMs (5000) */
+        uint64_t store_statement_timeout_ms; /* store.statementTimeoutMs (10000) */
     } state;
     char *audit_path;                /* codemode.audit.path, or NULL: no audit log */
     int audit_arguments;             /* enum tools_audit_arguments (default: hash) */

@@ -116,6 +116,9 @@ int config__codemode(struct config_ctx *x, struct cJSON *block, const struct con
  * or false to turn the namespace off) into x->c->state. Returns 0 or -1. */
 int config__state(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 int config__skills(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
+/* store.c: reads the codemode.store block (a PostgreSQL URL and its pool)
+ * into x->c->state. Returns 0 or -1. */
+int config__store(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 
 /* sandbox.c: reads the codemode.sandbox block into x->c->limits. Returns 0 or -1. */
 int config__sandbox(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);

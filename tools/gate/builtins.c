@@ -54,11 +54,35 @@ static const char *scope_of(const struct tools_exec *x)
     return x && x->principal ? x->principal : NULL;
 }
 
-/* Runs the operation and replies; finishes the audit event (consumed). */
-static void perform(struct tools_registry *r, struct tools_exec *x, const char *op,
-                    const char *name, const cJSON *args, cJSON *ev, uint64_t t0, tools_reply_cb *cb,
-                    void *ud)
+/* The store answered an operation perform started: c's caller gets it. */
+static void performed(void *ud, int ok, const char *json, size_t len)
 {
+    struct tools_call *c = ud;
+    c->job = NULL;
+    tools__call_unlink(c);
+    tools_audit_call_end(c->r->o.audit, c->audit, ok ? "ok" : "error", c->t0, len);
+    c->audit = NULL;
+    c->cb(c->ud, ok, json, len);
+    tools__call_free(c);
+}
+
+/* Runs the operation and replies; finishes the audit event (consumed).
+ * content.stash and a skill's code answer through cb at once; state.* and
+ * skills.* go to the service off the loop (tools_state_service_start) and
+ * answer c's own caller later: then c belongs to the operation until it
+ * answers or is cancelled (c->job set). */
+static void perform(struct tools_call *c, const char *op, const char *name, const cJSON *args,
+                    cJSON *ev, uint64_t t0, tools_reply_cb *cb, void *ud)
+{
+    struct tools_registry *r = c->r;
+    struct tools_exec *x = c->x;
+    if (!is_stash(op) && strcmp(op, "skill") != 0 && r->loop) {
+        c->audit = ev;
+        c->t0 = t0;
+        tools__call_link(c);
+        c->job = tools_state_service_start(r->o.state, r->loop, op, name, scope_of(x), args, performed, c);
+        return;
+    }
     struct buf b;
     buf_init(&b, 0);
     int ok = is_stash(op) ? x->stash(x->stash_ud, args, &b)
@@ -91,8 +115,11 @@ static void decided(struct tools_call *c, enum tools_approval_answer a, const ch
     if (allow) {
         audit_decision(c->audit, a == TOOLS_APPROVAL_UNAVAILABLE ? "allow" : "approved");
         cJSON *args = tools__call_args(c);
-        perform(c->r, c->x, op, name, args, c->audit, c->t0, cb, ud);
+        cJSON *ev = c->audit;
+        c->audit = NULL;
+        perform(c, op, name, args, ev, c->t0, cb, ud);
         cJSON_Delete(args);
+        return;
     } else {
         struct buf msg;
         buf_init(&msg, 0);
@@ -128,7 +155,8 @@ static void approved(void *ud, enum tools_approval_answer a, const char *detail)
     c->approval = NULL;
     tools__call_unlink(c);
     decided(c, a, detail, c->cb, c->ud);
-    tools__call_free(c);
+    if (c->job == NULL) /* else the operation answers c's caller and frees c */
+        tools__call_free(c);
 }
 
 static void ask(struct tools_call *c, const char *op, const char *name, const char *qualified,
@@ -237,7 +265,7 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
         return;
     }
     if (strcmp(op, "skill") == 0) { /* the skill's tools are gated, one by one */
-        perform(r, x, op, name, args, NULL, t0, cb, ud);
+        perform(c, op, name, args, NULL, t0, cb, ud);
         return;
     }
     const char *server = is_stash(op) ? "content" : strcmp(op, "state") == 0 ? "state" : "skills";
@@ -288,6 +316,6 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
         return;
     }
     audit_decision(ev, "allow");
-    perform(r, x, op, name, args, ev, t0, cb, ud);
+    perform(c, op, name, args, ev, t0, cb, ud);
     return;
 }

@@ -368,6 +368,15 @@ void tools_call_cancel(struct tools_call *c)
         tools__call_free(c);
         return;
     }
+    if (c->job) { /* a state.* / skills.* operation: it ends, unanswered */
+        tools_state_job_cancel(c->job);
+        c->job = NULL;
+        tools_audit_call_end(c->r->o.audit, c->audit, "cancelled", c->t0, 0);
+        c->audit = NULL;
+        tools__call_unlink(c);
+        tools__call_free(c);
+        return;
+    }
     if (c->approval) {
         const struct tools_approver *ap = c->x->approver;
         ap->cancel(ap->self, c->approval);

@@ -41,6 +41,7 @@ struct tools_call {
     char *later_json;
     size_t later_len;
     struct tools__res *res;         /* a resources.* / prompts.* call (resources.c), or NULL */
+    struct tools_state_job *job;    /* a state.* / skills.* operation running (builtins.c) */
     struct tools_call *prev, *next; /* in the registry's list while in flight or waiting */
 };
 

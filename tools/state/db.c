@@ -115,6 +115,9 @@ struct tools_state *tools_state_new(const struct tools_state_options *o)
         s->o.max_total_bytes = 64 * MIB;
     if (s->o.busy_timeout_ms == 0)
         s->o.busy_timeout_ms = 1000;
+    if (o->url)
+        s->pg = tools__pg_new(&s->o);
+    s->o.url = NULL; /* pg.c keeps its copy */
     return s;
 }
 
@@ -130,6 +133,7 @@ void tools_state_free(struct tools_state *s)
     if (s == NULL)
         return;
     close_db(s);
+    tools__pg_free(s->pg);
     free(s->path);
     free(s);
 }
@@ -149,7 +153,22 @@ const char *tools_state_path(const struct tools_state *s)
 
 int tools_state_file_exists(const struct tools_state *s)
 {
-    return access(s->path, F_OK) == 0;
+    return s->pg || access(s->path, F_OK) == 0;
+}
+
+int tools_state_is_shared(const struct tools_state *s)
+{
+    return s->pg != NULL;
+}
+
+int tools_state_connect(struct tools_state *s, char *err)
+{
+    return s->pg ? tools__pg_connect(s->pg, err) : tools__state_open(s, err);
+}
+
+unsigned tools_state_parallelism(const struct tools_state *s)
+{
+    return s->pg ? tools__pg_parallelism(s->pg) : 1;
 }
 
 /* mkdir -p of the file's directory (mode 0700: state may be private). */

@@ -12,7 +12,37 @@ struct tools_state {
     struct tools_state_options o;
     const struct sqlite_lib *sq; /* once loaded */
     sqlite3 *db;                 /* NULL until opened, and after a failure that closed it */
+    struct tools__pg *pg;        /* codemode.store on PostgreSQL (pg.c), else NULL */
 };
+
+/* --- PostgreSQL (pg.c): the same operations as store.h, on s->pg --------------
+ * Each public function of kv.c and skills_db.c starts with
+ * `if (s->pg) return tools__pg_<op>(...)`; a table added to the store adds
+ * its PostgreSQL twin here (and its migration in pg.c). */
+struct tools__pg *tools__pg_new(const struct tools_state_options *o);
+void tools__pg_free(struct tools__pg *p);
+int tools__pg_connect(struct tools__pg *p, char *err);
+unsigned tools__pg_parallelism(const struct tools__pg *p);
+int tools__pg_get(struct tools__pg *p, const char *scope, const char *key, char **json,
+                  int64_t *version, char *err);
+int tools__pg_set(struct tools__pg *p, const char *scope, const char *key, const char *json,
+                  int64_t if_version, int64_t *version, char *err);
+int tools__pg_delete(struct tools__pg *p, const char *scope, const char *key, char *err);
+int tools__pg_list(struct tools__pg *p, const char *scope, const char *prefix, int sizes,
+                   cJSON **keys, char *err);
+int tools__pg_skill_save(struct tools__pg *p, const char *owner, const char *name,
+                         const char *description, const char *schema_json, const char *code,
+                         char *err);
+int tools__pg_skill_delete(struct tools__pg *p, const char *owner, const char *name, char *err);
+int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err);
+
+/* The quota checks both backends make before a write (kv.c). */
+int tools__state_check_key(const char *key, char *err);
+int tools__state_conflict(const char *key, int64_t want, int64_t have, char *err);
+int tools__state_over_total(const struct tools_state_options *o, const char *key, int64_t total,
+                            char *err);
+int tools__state_over_value(const struct tools_state_options *o, const char *key,
+                            const char *json, char *err);
 
 /* Opens the database when it is not open (creating the directory, the file
  * and the tables): 0, or TOOLS_STATE_FAILED with err set. */

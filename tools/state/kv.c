@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_key(const char *key, char *err)
+int tools__state_check_key(const char *key, char *err)
 {
     size_t n = key ? strlen(key) : 0;
     if (n == 0 || n > TOOLS_STATE_KEY_MAX) {
@@ -18,6 +18,30 @@ static int check_key(const char *key, char *err)
         return TOOLS_STATE_INVALID;
     }
     return 0;
+}
+
+int tools__state_over_total(const struct tools_state_options *o, const char *key, int64_t total,
+                            char *err)
+{
+    if ((uint64_t) total <= o->max_total_bytes)
+        return 0;
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state quota exceeded: storing \"%.200s\" would bring the state to %" PRId64
+             " bytes, over the limit of %llu (codemode.state.maxTotalBytes); delete keys first",
+             key, total, (unsigned long long) o->max_total_bytes);
+    return TOOLS_STATE_QUOTA;
+}
+
+int tools__state_over_value(const struct tools_state_options *o, const char *key,
+                            const char *json, char *err)
+{
+    if (strlen(json) <= o->max_value_bytes)
+        return 0;
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state value of \"%.200s\" is %zu bytes of JSON, over the limit of %llu "
+             "(codemode.state.maxValueBytes)",
+             key, strlen(json), (unsigned long long) o->max_value_bytes);
+    return TOOLS_STATE_QUOTA;
 }
 
 /* Binds (scope, key) as parameters 1 and 2. */
@@ -30,7 +54,9 @@ static int bind2(struct tools_state *s, sqlite3_stmt *st, const char *scope, con
 int tools_state_get(struct tools_state *s, const char *scope, const char *key, char **json,
                     int64_t *version, char *err)
 {
-    int rc = check_key(key, err);
+    int rc = tools__state_check_key(key, err);
+    if (rc == 0 && s->pg)
+        return tools__pg_get(s->pg, scope, key, json, version, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
         return rc;
     sqlite3_stmt *st =
@@ -76,7 +102,7 @@ static int current(struct tools_state *s, const char *scope, const char *key, in
     return rc;
 }
 
-static int conflict(const char *key, int64_t want, int64_t have, char *err)
+int tools__state_conflict(const char *key, int64_t want, int64_t have, char *err)
 {
     if (want == 0)
         snprintf(err, TOOLS_STATE_ERR_MAX,
@@ -123,14 +149,9 @@ static int set_locked(struct tools_state *s, const char *scope, const char *key,
     if (rc != 0)
         return rc;
     if (if_version >= 0 && if_version != have)
-        return conflict(key, if_version, have, err);
-    if ((uint64_t) (others + bytes) > s->o.max_total_bytes) {
-        snprintf(err, TOOLS_STATE_ERR_MAX,
-                 "state quota exceeded: storing \"%.200s\" would bring the state to %" PRId64
-                 " bytes, over the limit of %llu (codemode.state.maxTotalBytes); delete keys first",
-                 key, others + bytes, (unsigned long long) s->o.max_total_bytes);
-        return TOOLS_STATE_QUOTA;
-    }
+        return tools__state_conflict(key, if_version, have, err);
+    if ((rc = tools__state_over_total(&s->o, key, others + bytes, err)) != 0)
+        return rc;
     *version = have + 1;
     return write_row(s, scope, key, json, *version, bytes, err);
 }
@@ -138,16 +159,13 @@ static int set_locked(struct tools_state *s, const char *scope, const char *key,
 int tools_state_set(struct tools_state *s, const char *scope, const char *key, const char *json,
                     int64_t if_version, int64_t *version, char *err)
 {
-    int rc = check_key(key, err);
+    int rc = tools__state_check_key(key, err);
     if (rc != 0)
         return rc;
-    if (strlen(json) > s->o.max_value_bytes) {
-        snprintf(err, TOOLS_STATE_ERR_MAX,
-                 "state value of \"%.200s\" is %zu bytes of JSON, over the limit of %llu "
-                 "(codemode.state.maxValueBytes)",
-                 key, strlen(json), (unsigned long long) s->o.max_value_bytes);
-        return TOOLS_STATE_QUOTA;
-    }
+    if ((rc = tools__state_over_value(&s->o, key, json, err)) != 0)
+        return rc;
+    if (s->pg)
+        return tools__pg_set(s->pg, scope, key, json, if_version, version, err);
     if ((rc = tools__state_open(s, err)) != 0 || (rc = tools__state_begin(s, err)) != 0)
         return rc;
     rc = set_locked(s, scope, key, json, if_version, version, err);
@@ -160,7 +178,9 @@ int tools_state_set(struct tools_state *s, const char *scope, const char *key, c
 
 int tools_state_delete(struct tools_state *s, const char *scope, const char *key, char *err)
 {
-    int rc = check_key(key, err);
+    int rc = tools__state_check_key(key, err);
+    if (rc == 0 && s->pg)
+        return tools__pg_delete(s->pg, scope, key, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
         return rc;
     sqlite3_stmt *st = tools__state_prepare(s, "DELETE FROM state WHERE scope=?1 AND key=?2", err);
@@ -180,6 +200,8 @@ int tools_state_delete(struct tools_state *s, const char *scope, const char *key
 static int list_keys(struct tools_state *s, const char *scope, const char *prefix, int sizes,
                      cJSON **keys, char *err)
 {
+    if (s->pg)
+        return tools__pg_list(s->pg, scope, prefix ? prefix : "", sizes, keys, err);
     int rc = tools__state_open(s, err);
     if (rc != 0)
         return rc;

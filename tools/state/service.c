@@ -3,6 +3,7 @@
  * in-memory list of skills with compiled input schemas, and what workers and
  * the search see of them. Declarations are in decl.c. */
 #include "tools/state/service.h"
+#include "tools/state/jobs.h"
 #include "tools/catalog.h"
 #include "tools/names.h"
 #include "tools/result_map.h"
@@ -31,6 +32,7 @@ struct tools_state_service {
     cJSON *skills; /* [{name, description, inputSchema, code}] sorted by name */
     struct skill *compiled;
     size_t nskills;
+    struct tools_state_jobs jobs; /* with a loop: the operations off it (jobs.c) */
 };
 
 /* --- skills in memory ------------------------------------------------------------------ */
@@ -118,6 +120,12 @@ static int may_write(const struct tools_state_service *s, const char *owner,
     return 0;
 }
 
+static int call_job(void *ud, const char *op, const char *name, const char *principal,
+                    const cJSON *args, struct buf *out)
+{
+    return tools_state_service_call(ud, op, name, principal, args, out);
+}
+
 struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o)
 {
     if (!o->state && !o->skills)
@@ -132,6 +140,7 @@ struct tools_state_service *tools_state_service_new(const struct tools_state_ser
             log_warn("state", "skills not loaded: %s", err);
         tools_state_release(s->store); /* loaded again when a program needs it */
     }
+    tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, s);
     return s;
 }
 
@@ -139,6 +148,7 @@ void tools_state_service_free(struct tools_state_service *s)
 {
     if (s == NULL)
         return;
+    tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);
     cJSON_Delete(s->skills);
     tools_state_free(s->store);
@@ -585,6 +595,19 @@ int tools_state_service_call(struct tools_state_service *s, const char *op, cons
     if (strcmp(op, "skill") == 0 && s->o.skills)
         return skill_code(s, name, principal, args, out);
     return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
+}
+
+struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
+                                                  const char *op, const char *name,
+                                                  const char *principal, const cJSON *args,
+                                                  tools_state_done_cb *cb, void *ud)
+{
+    if (s->jobs.loop == NULL)
+        s->jobs.loop = loop;
+    /* state.*: only the store (thread-safe for the jobs' order); the rest
+     * reads or changes the skills in memory */
+    return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0,
+                                  cb, ud);
 }
 
 /* --- search ----------------------------------------------------------------------------- */

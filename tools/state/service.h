@@ -11,6 +11,7 @@
 #include "tools/state/store.h"
 
 #include <cjson/cJSON.h>
+#include <uv.h>
 
 struct buf;
 struct tools_state_service;
@@ -25,6 +26,9 @@ struct tools_state_service_options {
     /* Called (from the loop) after a skill was saved or deleted. May be NULL. */
     void (*skills_changed)(void *ud);
     void *skills_changed_ud;
+    /* The loop tools_state_service_start answers on (NULL: the CLI, which
+     * calls tools_state_service_call only). */
+    uv_loop_t *loop;
 };
 
 #define TOOLS_SKILL_NAME_MAX 64
@@ -88,6 +92,25 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
  * another principal's skill), StateConflictError, ToolArgumentError, Error. */
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
                              const char *principal, const cJSON *args, struct buf *out);
+
+/* The same operation without blocking the loop: state.* runs on libuv's
+ * thread pool (one at a time on SQLite, up to codemode.store.maxConnections
+ * at once on PostgreSQL; the rest wait in order); skills.* runs on the loop
+ * once no state.* operation is running (it changes the skills in memory).
+ * loop: the service's (options.loop), or the one to use when it has none.
+ * cb gets the reply on the loop, always later, never inside; ok and json as
+ * tools_state_service_call's. Returns a handle for
+ * tools_state_job_cancel, valid until cb. */
+typedef void tools_state_done_cb(void *ud, int ok, const char *json, size_t len);
+struct tools_state_job;
+struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
+                                                  const char *op, const char *name,
+                                                  const char *principal,
+                                                  const cJSON *args, tools_state_done_cb *cb,
+                                                  void *ud);
+/* cb will not be called (an operation already running still finishes: a
+ * write may be done). */
+void tools_state_job_cancel(struct tools_state_job *j);
 
 /* The checks of the arguments of a state.* or skills.* operation (a key
  * of 1 to TOOLS_STATE_KEY_MAX bytes, a value for set, a well-formed skill for save, ...),

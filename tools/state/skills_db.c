@@ -11,6 +11,8 @@ int tools_state_skill_save(struct tools_state *s, const char *owner, const char 
                            const char *description, const char *schema_json, const char *code,
                            char *err)
 {
+    if (s->pg)
+        return tools__pg_skill_save(s->pg, owner, name, description, schema_json, code, err);
     int rc = tools__state_open(s, err);
     if (rc != 0)
         return rc;
@@ -37,6 +39,8 @@ int tools_state_skill_save(struct tools_state *s, const char *owner, const char 
 int tools_state_skill_delete(struct tools_state *s, const char *owner, const char *name,
                              char *err)
 {
+    if (s->pg)
+        return tools__pg_skill_delete(s->pg, owner, name, err);
     int rc = tools__state_open(s, err);
     if (rc != 0)
         return rc;
@@ -75,6 +79,8 @@ static cJSON *row(struct tools_state *s, sqlite3_stmt *st)
 
 int tools_state_skill_load(struct tools_state *s, cJSON **out, char *err)
 {
+    if (s->pg)
+        return tools__pg_skill_load(s->pg, out, err);
     int rc = tools__state_open(s, err);
     if (rc != 0)
         return rc;

@@ -1,9 +1,15 @@
-/* The state store: one SQLite database file (WAL mode) that keeps programs'
- * key/value state (`state.*`) and saved skills (`skills.*`) across
- * executions and restarts. Opened lazily on first use (SQLite itself is
- * loaded then); every operation is one transaction, so a failure never
- * leaves half a value. Synchronous: a locked database waits at most the
- * busy timeout. Errors come back as a class and a sentence naming the file. */
+/* The state store: keeps programs' key/value state (`state.*`) and saved
+ * skills (`skills.*`) across executions and restarts, in one of two
+ * backends with the same semantics: one SQLite database file (WAL mode;
+ * db.c, kv.c, skills_db.c), or a PostgreSQL database shared by several
+ * instances (codemode.store; pg.c). Opened lazily on first use (the library
+ * itself is loaded then); every operation is one transaction, so a failure
+ * never leaves half a value. The functions below are synchronous: the
+ * server calls them off the loop (tools/state/jobs.c); a locked SQLite file
+ * waits at most the busy timeout, PostgreSQL at most the statement timeout.
+ * They may run on any one thread at a time per SQLite store, and on up to
+ * max_connections threads at once for PostgreSQL. Errors come back as a
+ * class and a sentence naming the file or codemode.store. */
 #ifndef TOOLS_STATE_STORE_H
 #define TOOLS_STATE_STORE_H
 
@@ -18,6 +24,12 @@ struct tools_state_options {
     uint64_t max_value_bytes; /* JSON text of one value (0: 1 MiB) */
     uint64_t max_total_bytes; /* keys + values of one scope (0: 64 MiB) */
     unsigned busy_timeout_ms; /* wait for another process's lock (0: 1000) */
+    /* codemode.store: a PostgreSQL connection URI (copied; ${VAR}s already
+     * expanded), or NULL for the SQLite file at path */
+    const char *url;
+    unsigned max_connections;      /* the pool's size (0: 4) */
+    unsigned connect_timeout_ms;   /* a connection attempt (0: 5000) */
+    unsigned statement_timeout_ms; /* one statement, lock waits included (0: 10000) */
 };
 
 /* What went wrong, beyond the sentence. */
@@ -44,8 +56,20 @@ const char *tools_state_path(const struct tools_state *s);
  * less resident). No other store may be open. */
 void tools_state_release(struct tools_state *s);
 
-/* 1 when the database file exists (without opening it). */
+/* 1 when the database file exists (without opening it); always 1 on
+ * PostgreSQL. */
 int tools_state_file_exists(const struct tools_state *s);
+
+/* 1 when the store is PostgreSQL (shared by the instances that name it). */
+int tools_state_is_shared(const struct tools_state *s);
+
+/* Opens the database now (PostgreSQL: connects, creates or migrates the
+ * tables): OK, or FAILED with err (for the check at start-up). */
+int tools_state_connect(struct tools_state *s, char *err);
+
+/* How many operations may run at once (on as many threads): 1 for SQLite,
+ * max_connections for PostgreSQL. */
+unsigned tools_state_parallelism(const struct tools_state *s);
 
 /* Each operation below returns a tools_state_status; on a negative one,
  * err (TOOLS_STATE_ERR_MAX bytes) holds the sentence for the program. The

@@ -3,21 +3,30 @@
 // stdio or Streamable HTTP (a second client of the same HTTP server too),
 // and making a file read-only even for root (chattr +i; chmod otherwise).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { assertClean, exec, writeConfig } from './downstream.mjs';
+import { ON_POSTGRES, storeFor } from './pg.mjs';
 import { connectSdk } from './sdk.mjs';
+
+export { ON_POSTGRES };
 
 /** The transports the state tests run over. */
 export const STATE_TRANSPORTS = ['stdio', 'streamable-http'];
 
-/** Writes a config with `codemode` settings and the database at dir/<db>; returns {file, db}. */
+/**
+ * Writes a config with `codemode` settings and the database at dir/<db>
+ * (on PostgreSQL, with ON_POSTGRES, a database of its own); returns {file, db}.
+ */
 export function stateConfig(dir, { state = {}, skills, policy, audit, mcpServers = {}, db = 'state.db', maxToolCalls, http } = {}) {
   const dbPath = path.join(dir, db);
   const codemode = { state: state === false ? false : { path: dbPath, ...state } };
+  // MCP_CODEMODE_TEST_STORE=postgres: the same suite on a PostgreSQL database of its own
+  if (ON_POSTGRES) codemode.store = storeFor(createHash('sha256').update(dbPath).digest('hex').slice(0, 24));
   if (maxToolCalls !== undefined) codemode.maxToolCalls = maxToolCalls;
   if (http) codemode.http = http;
   if (skills !== undefined) codemode.skills = skills;

@@ -1,0 +1,116 @@
+// codemode.store on PostgreSQL (a throwaway cluster, tests/lib/pg_cluster.sh;
+// skipped when initdb is not installed): a misspelt URL, an unreachable
+// server or a wrong password stop the start with a sentence naming the key;
+// a database of a newer schema is refused; while the server is down, state
+// fails with StateError "storage", other programs answer, and once it is back
+// the pool reconnects with every acknowledged write there; a row lock held by
+// another connection does not stall the loop (ping and a program without
+// state answer at once).
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { BIN } from './lib/paths.mjs';
+import { tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
+import { pgAvailable, sharedCluster } from './lib/pg.mjs';
+import { trackedConnect } from './lib/state.mjs';
+
+const skip = !pgAvailable() && 'PostgreSQL (initdb, pg_ctl) is not installed: scripts/setup.sh --npm';
+const dir = tempDir('codemode-store-pg-');
+const open = trackedConnect();
+let n = 0;
+
+function config(store, env = {}) {
+  return writeConfig(dir, { mcpServers: {}, codemode: { store: { connectTimeoutMs: 2000, ...store } } });
+}
+
+/** A config on a new database of the shared cluster (the SDK's stdio client passes no PG* variables). */
+function fresh() {
+  const c = sharedCluster();
+  const db = c.database(`store_pg_${process.pid}_${++n}`);
+  return { c, db, file: config({ url: c.url(db) }) };
+}
+
+function start(file, env = {}) {
+  return spawnSync(BIN, ['--config', file, '--stdio'], { input: '', encoding: 'utf8', timeout: 20000, env: { ...process.env, ...env } });
+}
+
+test('bad URLs and credentials stop the start with the key named', { skip }, () => {
+  const c = sharedCluster();
+  const misspelt = start(config({ url: 'postgresq://codemode@127.0.0.1/x' }));
+  assert.notEqual(misspelt.status, 0);
+  assert.match(misspelt.stderr, /codemode\.store\.url: expected a PostgreSQL URL/);
+  const badParam = start(config({ url: `postgresql://codemode@127.0.0.1:${c.port}/codemode?sslmod=require` }));
+  assert.notEqual(badParam.status, 0);
+  assert.match(badParam.stderr, /codemode\.store\.url\): cannot connect \(invalid URI query parameter: "sslmod"\)/);
+  const unreachable = start(config({ url: 'postgresql://codemode@127.0.0.1:1/codemode' }));
+  assert.notEqual(unreachable.status, 0);
+  assert.match(unreachable.stderr, /codemode\.store\.url\): cannot connect \(.*(refused|failed)/);
+  const password = start(config({ url: `postgresql://codemode@127.0.0.1:${c.port}/codemode` }), { PGPASSWORD: 'wrong' });
+  assert.notEqual(password.status, 0);
+  assert.match(password.stderr, /password authentication failed for user "codemode"/);
+  // the right one, from a ${VAR} in the URL
+  const right = start(config({ url: `postgresql://codemode:\${TEST_PGPASSWORD}@127.0.0.1:${c.port}/codemode` }), { TEST_PGPASSWORD: 'secret' });
+  assert.equal(right.status, 0, right.stderr);
+});
+
+test('a database written by a newer version is refused', { skip }, () => {
+  const { c, db, file } = fresh();
+  assert.equal(start(file).status, 0, 'creates the tables');
+  c.psql("UPDATE codemode_meta SET value = 99 WHERE name = 'schema'", db);
+  const r = start(file);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 1\)/);
+});
+
+test('PostgreSQL down: StateError "storage", other programs answer, the pool reconnects, no write lost', { skip }, async () => {
+  const own = (await import('./lib/pg.mjs')).startCluster(); // stopped and restarted: not the shared one
+  try {
+    const db = own.database('outage');
+    const file = config({ url: own.url(db) });
+    const h = await open(file, 'stdio');
+    for (let i = 1; i <= 20; i++) assert.equal(valueOf(await h.exec(`return await state.set("k${i}", ${i})`)), 1);
+    own.stop();
+    const down = await h.exec('try { await state.get("k1"); return "read"; } catch (e) { return [e.name, e.code, e.message]; }');
+    const v = valueOf(down);
+    assert.deepEqual(v.slice(0, 2), ['StateError', 'storage']);
+    assert.match(v[2], /PostgreSQL/);
+    const t0 = Date.now();
+    assert.equal(valueOf(await h.exec('return 6 * 7')), 42);
+    assert.ok(Date.now() - t0 < 5000, 'a program without state is not held up');
+    own.restart();
+    let back;
+    for (let i = 0; i < 100 && back === undefined; i++) {
+      const r = await h.exec('let s = 0; for (let i = 1; i <= 20; i++) s += await state.get("k" + i); return s;');
+      if (r.ok) back = valueOf(r);
+      else await new Promise((ok) => setTimeout(ok, 100));
+    }
+    assert.equal(back, 210, 'every acknowledged write is there after the outage');
+  } finally {
+    own.stop();
+  }
+});
+
+test('a row lock held by another connection does not stall the loop', { skip }, async () => {
+  const { c, db, file } = fresh();
+  const h = await open(file, 'stdio');
+  valueOf(await h.exec('return await state.set("locked", 1)'));
+  // another connection holds the row (and the scope's write lock) for 2 s
+  const scope = 'stdio';
+  const holder = spawn('sh', [path.join(path.dirname(BIN), '../tests/lib/pg_cluster.sh'), 'psql', c.dir,
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${scope}', 7243)); SELECT 1 FROM codemode_state WHERE key='locked' FOR UPDATE; SELECT pg_sleep(2); COMMIT;`, db], { stdio: 'ignore' });
+  const released = new Promise((ok) => holder.on('exit', ok));
+  await new Promise((ok) => setTimeout(ok, 500));
+  const writing = h.exec('return await state.set("locked", 2)');
+  await new Promise((ok) => setTimeout(ok, 100));
+  let t0 = process.hrtime.bigint();
+  await h.client.ping();
+  const ping = Number(process.hrtime.bigint() - t0) / 1e6;
+  t0 = process.hrtime.bigint();
+  assert.equal(valueOf(await h.exec('return 1 + 1')), 2);
+  const run = Number(process.hrtime.bigint() - t0) / 1e6;
+  assert.ok(ping < 20, `ping answered in ${ping.toFixed(1)} ms while the lock is held`);
+  assert.ok(run < 200, `a program without state ran in ${run.toFixed(1)} ms while the lock is held`);
+  assert.equal(valueOf(await writing), 2, 'the write waits for the lock, then is done');
+  await released;
+});

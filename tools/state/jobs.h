@@ -1,0 +1,34 @@
+/* The queue of state and skills operations run off the loop (jobs.c);
+ * internal to tools/state/ (service.c owns one). */
+#ifndef TOOLS_STATE_JOBS_H
+#define TOOLS_STATE_JOBS_H
+
+#include "tools/state/service.h"
+
+#include <uv.h>
+
+/* Does one operation (tools_state_service_call): 1 or 0, the reply in out. */
+typedef int tools__state_job_fn(void *ud, const char *op, const char *name, const char *principal,
+                                const cJSON *args, struct buf *out);
+
+struct tools_state_jobs {
+    uv_loop_t *loop;
+    unsigned parallel, running;
+    int exclusive; /* a skills.* job runs */
+    tools__state_job_fn *fn;
+    void *fn_ud;
+    struct tools_state_job *head, *tail; /* waiting, in order */
+};
+
+void tools__state_jobs_init(struct tools_state_jobs *q, uv_loop_t *loop, unsigned parallel,
+                            tools__state_job_fn *fn, void *fn_ud);
+/* Queues one operation (on_loop: skills.*, run alone on the loop). */
+struct tools_state_job *tools__state_jobs_push(struct tools_state_jobs *q, const char *op,
+                                               const char *name, const char *principal,
+                                               const cJSON *args, int on_loop,
+                                               tools_state_done_cb *cb, void *ud);
+/* Drops what waits and runs the loop until what runs has ended (when the
+ * service is freed, after the loop stopped). */
+void tools__state_jobs_drain(struct tools_state_jobs *q);
+
+#endif
