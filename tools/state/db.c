@@ -106,6 +106,7 @@ static int migrate(struct tools_state *s, int v)
 struct tools_state *tools_state_new(const struct tools_state_options *o)
 {
     struct tools_state *s = xcalloc(1, sizeof *s);
+    uv_mutex_init(&s->sqlite_lock);
     s->o = *o;
     s->path = xstrdup(o->path);
     s->o.path = s->path;
@@ -134,8 +135,19 @@ void tools_state_free(struct tools_state *s)
         return;
     close_db(s);
     tools__pg_free(s->pg);
+    uv_mutex_destroy(&s->sqlite_lock);
     free(s->path);
     free(s);
+}
+
+void tools_state_lock(struct tools_state *s)
+{
+    uv_mutex_lock(&s->sqlite_lock);
+}
+
+void tools_state_unlock(struct tools_state *s)
+{
+    uv_mutex_unlock(&s->sqlite_lock);
 }
 
 void tools_state_release(struct tools_state *s)

@@ -7,12 +7,15 @@
 #include "tools/state/sqlite_lib.h"
 #include "tools/state/store.h"
 
+#include <uv.h>
+
 struct tools_state {
     char *path;
     struct tools_state_options o;
     const struct sqlite_lib *sq; /* once loaded */
     sqlite3 *db;                 /* NULL until opened, and after a failure that closed it */
     struct tools__pg *pg;        /* codemode.store on PostgreSQL (pg.c), else NULL */
+    uv_mutex_t sqlite_lock;      /* one operation at a time on db (tools_state_lock) */
 };
 
 /* --- PostgreSQL (pg.c): the same operations as store.h, on s->pg --------------

@@ -39,7 +39,7 @@ static void make_private(const char *path)
     }
 }
 
-int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
+static int oauth_get_unlocked(struct tools_state *s, const char *kind, const char *key, char **json,
                           int64_t *version, char *err)
 {
     int rc = check(kind, key, NULL, err);
@@ -103,7 +103,7 @@ static int write_row(struct tools_state *s, const char *kind, const char *key, c
     return rc;
 }
 
-int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *key,
+static int oauth_put_unlocked(struct tools_state *s, const char *kind, const char *key,
                           const char *json, int64_t if_version, int64_t *version, char *err)
 {
     int rc = check(kind, key, json, err);
@@ -131,7 +131,7 @@ int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *k
     return rc;
 }
 
-int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err)
+static int oauth_delete_unlocked(struct tools_state *s, const char *kind, const char *key, char *err)
 {
     int rc = check(kind, key, NULL, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
@@ -146,5 +146,33 @@ int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char
     else
         rc = s->sq->changes(s->db) > 0 ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
     s->sq->finalize(st);
+    return rc;
+}
+
+/* --- the public operations, each under the connection's lock ------------------------------ */
+
+int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
+                          int64_t *version, char *err)
+{
+    tools_state_lock(s);
+    int rc = oauth_get_unlocked(s, kind, key, json, version, err);
+    tools_state_unlock(s);
+    return rc;
+}
+
+int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *key,
+                          const char *json, int64_t if_version, int64_t *version, char *err)
+{
+    tools_state_lock(s);
+    int rc = oauth_put_unlocked(s, kind, key, json, if_version, version, err);
+    tools_state_unlock(s);
+    return rc;
+}
+
+int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err)
+{
+    tools_state_lock(s);
+    int rc = oauth_delete_unlocked(s, kind, key, err);
+    tools_state_unlock(s);
     return rc;
 }

@@ -123,7 +123,14 @@ static int may_write(const struct tools_state_service *s, const char *owner,
 static int call_job(void *ud, const char *op, const char *name, const char *principal,
                     const cJSON *args, struct buf *out)
 {
-    return tools_state_service_call(ud, op, name, principal, args, out);
+    struct tools_state_service *svc = ud;
+    int sqlite = !tools_state_is_shared(svc->store); /* PostgreSQL's pool is its own */
+    if (sqlite)
+        tools_state_lock(svc->store);
+    int ok = tools_state_service_call(ud, op, name, principal, args, out);
+    if (sqlite)
+        tools_state_unlock(svc->store);
+    return ok;
 }
 
 struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o)

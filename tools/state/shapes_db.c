@@ -28,7 +28,7 @@ static int save_row(struct tools_state *s, const struct tools_state_shape_row *r
     return rc;
 }
 
-int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shape_row *rows,
+static int shapes_save_unlocked(struct tools_state *s, const struct tools_state_shape_row *rows,
                             size_t n, char *err)
 {
     for (size_t i = 0; i < n; i++)
@@ -56,7 +56,7 @@ static const char *text(struct tools_state *s, sqlite3_stmt *st, int i)
     return t ? t : "";
 }
 
-int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err)
+static int shapes_load_unlocked(struct tools_state *s, cJSON **out, char *err)
 {
     int rc = tools__state_open(s, err);
     if (rc != 0)
@@ -87,5 +87,24 @@ int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err)
         *out = a;
     }
     s->sq->finalize(st);
+    return rc;
+}
+
+/* --- the public operations, each under the connection's lock ------------------------------ */
+
+int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shape_row *rows,
+                            size_t n, char *err)
+{
+    tools_state_lock(s);
+    int rc = shapes_save_unlocked(s, rows, n, err);
+    tools_state_unlock(s);
+    return rc;
+}
+
+int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err)
+{
+    tools_state_lock(s);
+    int rc = shapes_load_unlocked(s, out, err);
+    tools_state_unlock(s);
     return rc;
 }

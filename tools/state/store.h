@@ -47,6 +47,13 @@ enum tools_state_status {
 
 /* Creates the store; nothing is opened until the first operation. */
 struct tools_state *tools_state_new(const struct tools_state_options *o);
+/* One operation at a time on the SQLite connection, which the service runs
+ * on libuv's thread pool (tools/state/jobs.c) while OAuth rows and learned
+ * result types are read and written from the loop: each takes this lock
+ * around a whole operation (a transaction included). */
+void tools_state_lock(struct tools_state *s);
+void tools_state_unlock(struct tools_state *s);
+
 /* Closes the database (when open) and frees s. NULL is fine. */
 void tools_state_free(struct tools_state *s);
 /* The database file's path (borrowed). */
