@@ -77,7 +77,7 @@ static const char *row_str(const cJSON *row, const char *key)
 
 static void load(struct tools_result_types *t)
 {
-    if (t->o.store == NULL || !tools_state_file_exists(t->o.store))
+    if (t->o.store == NULL || !tools_state_local_file_exists(t->o.store))
         return;
     char err[TOOLS_STATE_ERR_MAX];
     cJSON *rows = NULL;

@@ -705,7 +705,7 @@ int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t er
     struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
     struct tools_state *st = tools_state_new(&o);
     char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
-    int rc = tools_state_file_exists(st) && key ? tools_state_oauth_delete(st, "token", key, e)
+    int rc = tools_state_local_file_exists(st) && key ? tools_state_oauth_delete(st, "token", key, e)
                                                 : TOOLS_STATE_ABSENT;
     free(key);
     tools_state_free(st);

@@ -413,7 +413,7 @@ char *tools_oauth_login_state(const char *name, const char *url,
     struct buf b;
     buf_init(&b, 0);
     cJSON *row = NULL;
-    if (tools_state_file_exists(s) && key)
+    if (tools_state_local_file_exists(s) && key)
         row = tools_oauth_row_read(s, key, &v, err);
     else
         err[0] = '\0';

@@ -168,6 +168,11 @@ int tools_state_file_exists(const struct tools_state *s)
     return s->pg || access(s->path, F_OK) == 0;
 }
 
+int tools_state_local_file_exists(const struct tools_state *s)
+{
+    return access(s->path, F_OK) == 0;
+}
+
 int tools_state_is_shared(const struct tools_state *s)
 {
     return s->pg != NULL;

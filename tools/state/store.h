@@ -66,6 +66,9 @@ void tools_state_release(struct tools_state *s);
 /* 1 when the database file exists (without opening it); always 1 on
  * PostgreSQL. */
 int tools_state_file_exists(const struct tools_state *s);
+/* 1 when the local SQLite file exists, whatever the backend: OAuth rows and
+ * learned result types live there even with PostgreSQL. */
+int tools_state_local_file_exists(const struct tools_state *s);
 
 /* 1 when the store is PostgreSQL (shared by the instances that name it). */
 int tools_state_is_shared(const struct tools_state *s);
