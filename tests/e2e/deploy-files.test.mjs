@@ -35,9 +35,10 @@ test('the runtime stage installs the package of every library the binary links o
   const needed = [...execFileSync('readelf', ['-d', BIN], { encoding: 'utf8' }).matchAll(/\(NEEDED\)\s+Shared library: \[([^\]]+)\]/g)]
     // the C library is in every image; a sanitizer build's runtimes are not shipped
     .map((m) => m[1]).filter((l) => !/^(libc|libm|libdl|libpthread|libasan|libubsan|liblsan|libtsan)\.so/.test(l));
-  const loaded = ['transport/curl_lib.c', 'tools/state/sqlite_lib.c']
+  const loaded = ['transport/curl_lib.c', 'tools/state/sqlite_lib.c', 'tools/state/pg_lib.c']
     .map((f) => /#define \w+_SONAME "([^"]+)"/.exec(read(f))[1]);
-  assert.ok(loaded.includes('libsqlite3.so.0') && loaded.includes('libcurl.so.4'), `sonames read: ${loaded}`);
+  assert.ok(loaded.includes('libsqlite3.so.0') && loaded.includes('libcurl.so.4') && loaded.includes('libpq.so.5'),
+    `sonames read: ${loaded}`);
   const have = installed(runtimeStage);
   const missing = [...needed, ...loaded].map((lib) => [lib, packageOf(lib)]).filter(([, p]) => !have.has(p));
   assert.deepEqual(missing, [], 'libraries whose package the runtime stage lacks');

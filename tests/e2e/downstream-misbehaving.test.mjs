@@ -171,7 +171,9 @@ test('a server retrying after a failed start is reported with the reason it fail
     await eventually(async () => {
       const r = await t.exec('try { await tools.flaky.anything({}); } catch (e) { return e.message; }');
       return /exited with status 1/.test(valueOf(r)) && r;
-    }, { timeout: 5000, every: 100, what: 'the first failure to be reported' });
+      // the wait, not the property: a loaded machine (make test runs files two at
+      // a time) can take seconds to start the two servers and the first workers
+    }, { timeout: 15000, every: 100, what: 'the first failure to be reported' });
     // past the 500 ms backoff, the retry is connecting (and hangs there)
     await new Promise((res) => setTimeout(res, 900));
     const msg = valueOf(await t.exec('try { await tools.flaky.anything({}); } catch (e) { return e.message; }'));

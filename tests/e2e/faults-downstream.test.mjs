@@ -17,7 +17,7 @@ import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { assertClean, eventually, serve, tempDir, valueOf, writeConfig, NODE } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
-import { childrenOf, fdList, isAlive } from './lib/procs.mjs';
+import { childrenOf, fdList, isAlive, fdCount } from './lib/procs.mjs';
 
 const FAULTY = path.join(REPO_ROOT, 'tests/fixtures/servers/faulty.mjs');
 const HTTP_FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/servers/http-mcp.mjs');
@@ -38,7 +38,7 @@ function startWeb() {
   });
 }
 
-const fds = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+const fds = fdCount; // the state database, opened on first use and kept, apart
 const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
 before(async () => {

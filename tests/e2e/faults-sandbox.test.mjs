@@ -12,7 +12,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { auditSchemas } from './lib/audit.mjs';
 import { assertClean, entry, eventually, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
-import { childrenOf, isAlive, zygoteOf } from './lib/procs.mjs';
+import { childrenOf, isAlive, zygoteOf, fdCount } from './lib/procs.mjs';
 import { sleep } from './lib/raw.mjs';
 
 const TMP = tempDir('codemode-sbx-faults-');
@@ -20,7 +20,7 @@ const CONFIG = writeConfig(TMP, { mcpServers: { rec: entry.recorder() } });
 const ENV = { ...process.env, MCP_CODEMODE_TEST_WORKER_STATS: '1' }; // workerPid in stats
 let s, other, baseline;
 
-const fds = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+const fds = fdCount; // the state database, opened on first use and kept, apart
 const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 const statsOf = (r) => r.raw.structuredContent?.stats ?? {};
 const killAll = (pids) => {

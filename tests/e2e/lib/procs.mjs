@@ -107,6 +107,18 @@ function socketKinds() {
   }
   return kinds;
 }
+/** Descriptors of a process, for leak checks: all but those of the state
+ * database (state.db and its -wal and -shm), which the server opens on first
+ * use (state, skills, or the result types it learns, written a second after
+ * a call) and keeps open: not something a fault leaves behind. */
+export function fdCount(pid) {
+  return readdirSync(`/proc/${pid}/fd`).filter((n) => {
+    try {
+      return !/\/state\.db(-wal|-shm)?$/.test(readlinkSync(`/proc/${pid}/fd/${n}`));
+    } catch { return true; }
+  }).length;
+}
+
 /** What each descriptor is (for the message when the count is off). */
 export function fdList(pid) {
   const kinds = socketKinds();
