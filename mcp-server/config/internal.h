@@ -74,6 +74,11 @@ int config__string(struct config_ctx *x, const struct cJSON *v, const struct con
                    enum config_vars vars, char **out);
 int config__int(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
                 int64_t min, int64_t max, int64_t *out);
+/* config__int of block's member `key` (under p) into *out; nothing when the
+ * member is absent. */
+int config__member_uint(struct config_ctx *x, const struct cJSON *block,
+                        const struct config_kpath *p, const char *key, int64_t min, int64_t max,
+                        uint64_t *out);
 int config__bool(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
                  int *out);
 /* One of names (NULL-terminated): *out is its index; anything else is an

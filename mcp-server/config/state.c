@@ -35,20 +35,6 @@ static int read_switch(struct config_ctx *x, cJSON *v, const struct config_kpath
     return enabled ? config__bool(x, enabled, &ep, on) : 0;
 }
 
-static int read_number(struct config_ctx *x, const cJSON *block, const struct config_kpath *p,
-                       const char *key, int64_t min, int64_t max, uint64_t *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(block, key);
-    struct config_kpath kp = {p, key, 0};
-    int64_t n;
-    if (v == NULL)
-        return 0;
-    if (config__int(x, v, &kp, min, max, &n) < 0)
-        return -1;
-    *out = (uint64_t) n;
-    return 0;
-}
-
 int config__state(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config_state *st = &x->c->state;
@@ -74,10 +60,10 @@ int config__state(struct config_ctx *x, cJSON *block, const struct config_kpath 
             return -1;
         st->per_principal = which == 0;
     }
-    if (read_number(x, block, p, "maxValueBytes", 16, 256 * MIB, &st->max_value_bytes) < 0 ||
-        read_number(x, block, p, "maxTotalBytes", 1024, 1ll << 40, &st->max_total_bytes) < 0)
+    if (config__member_uint(x, block, p, "maxValueBytes", 16, 256 * MIB, &st->max_value_bytes) < 0 ||
+        config__member_uint(x, block, p, "maxTotalBytes", 1024, 1ll << 40, &st->max_total_bytes) < 0)
         return -1;
-    return read_number(x, block, p, "busyTimeoutMs", 1, 60000, &st->busy_timeout_ms);
+    return config__member_uint(x, block, p, "busyTimeoutMs", 1, 60000, &st->busy_timeout_ms);
 }
 
 int config__skills(struct config_ctx *x, cJSON *block, const struct config_kpath *p)

@@ -11,20 +11,6 @@
 static const char *const store_keys[] = {"url", "maxConnections", "connectTimeoutMs",
                                          "statementTimeoutMs", NULL};
 
-static int read_number(struct config_ctx *x, const cJSON *block, const struct config_kpath *p,
-                       const char *key, int64_t min, int64_t max, uint64_t *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(block, key);
-    struct config_kpath kp = {p, key, 0};
-    int64_t n;
-    if (v == NULL)
-        return 0;
-    if (config__int(x, v, &kp, min, max, &n) < 0)
-        return -1;
-    *out = (uint64_t) n;
-    return 0;
-}
-
 int config__store(struct config_ctx *x, cJSON *block, const struct config_kpath *p)
 {
     struct config_state *st = &x->c->state;
@@ -50,10 +36,10 @@ int config__store(struct config_ctx *x, cJSON *block, const struct config_kpath 
     }
     free(st->store_url);
     st->store_url = s;
-    if (read_number(x, block, p, "maxConnections", 1, 64, &st->store_max_connections) < 0 ||
-        read_number(x, block, p, "connectTimeoutMs", 100, 600000, &st->store_connect_timeout_ms) <
+    if (config__member_uint(x, block, p, "maxConnections", 1, 64, &st->store_max_connections) < 0 ||
+        config__member_uint(x, block, p, "connectTimeoutMs", 100, 600000, &st->store_connect_timeout_ms) <
             0)
         return -1;
-    return read_number(x, block, p, "statementTimeoutMs", 100, 3600000,
+    return config__member_uint(x, block, p, "statementTimeoutMs", 100, 3600000,
                        &st->store_statement_timeout_ms);
 }

@@ -121,6 +121,20 @@ int config__enum(struct config_ctx *x, const cJSON *v, const struct config_kpath
     return -1;
 }
 
+int config__member_uint(struct config_ctx *x, const cJSON *block, const struct config_kpath *p,
+                        const char *key, int64_t min, int64_t max, uint64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(block, key);
+    struct config_kpath kp = {p, key, 0};
+    int64_t n;
+    if (v == NULL)
+        return 0;
+    if (config__int(x, v, &kp, min, max, &n) < 0)
+        return -1;
+    *out = (uint64_t) n;
+    return 0;
+}
+
 int config__bool(struct config_ctx *x, const cJSON *v, const struct config_kpath *p, int *out)
 {
     if (!cJSON_IsBool(v))
