@@ -110,8 +110,7 @@ static void decided(struct tools_call *c, enum tools_approval_answer a, const ch
     const char *op = cJSON_GetObjectItemCaseSensitive(c->builtin, "op")->valuestring;
     const char *name = cJSON_GetObjectItemCaseSensitive(c->builtin, "name")->valuestring;
     const char *q = cJSON_GetObjectItemCaseSensitive(c->builtin, "tool")->valuestring;
-    int allow = a <= TOOLS_APPROVAL_SESSION || (a == TOOLS_APPROVAL_UNAVAILABLE && c->r->o.policy &&
-                                                c->r->o.policy->no_approver == TOOLS_POLICY_ALLOW);
+    int allow = tools__approval_lets_through(c->r, a);
     if (allow) {
         audit_decision(c->audit, a == TOOLS_APPROVAL_UNAVAILABLE ? "allow" : "approved");
         cJSON *args = tools__call_args(c);

@@ -171,9 +171,15 @@ static void approval_refused(struct tools_call *c, enum tools_approval_answer a,
     buf_free(&m);
 }
 
-static int no_approver_allows(const struct tools_registry *r)
+int tools__no_approver_allows(const struct tools_registry *r)
 {
     return r->o.policy && r->o.policy->no_approver == TOOLS_POLICY_ALLOW;
+}
+
+int tools__approval_lets_through(const struct tools_registry *r, enum tools_approval_answer a)
+{
+    return a <= TOOLS_APPROVAL_SESSION ||
+           (a == TOOLS_APPROVAL_UNAVAILABLE && tools__no_approver_allows(r));
 }
 
 static void audit_approved(struct tools_call *c, enum tools_approval_answer a)
@@ -195,8 +201,7 @@ static void approval_done(void *ud, enum tools_approval_answer a, const char *de
     struct tools_call *c = ud;
     c->approval = NULL;
     tools__call_unlink(c);
-    if (a > TOOLS_APPROVAL_SESSION &&
-        !(a == TOOLS_APPROVAL_UNAVAILABLE && no_approver_allows(c->r))) {
+    if (!tools__approval_lets_through(c->r, a)) {
         approval_refused(c, a, detail, c->cb, c->ud);
         tools__call_free(c);
         return;
@@ -223,7 +228,7 @@ static int ask(struct tools_call *c, const cJSON *args)
         return 0;
     }
     if (ap == NULL) {
-        if (no_approver_allows(c->r)) {
+        if (tools__no_approver_allows(c->r)) {
             audit_approved(c, TOOLS_APPROVAL_UNAVAILABLE);
             return 0;
         }

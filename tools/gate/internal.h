@@ -93,6 +93,13 @@ cJSON *tools__call_args(const struct tools_call *c);
 
 /* reply.c: checks args against the tool's inputSchema: 0, or -1 after
  * replying the ToolArgumentError. */
+/* 1 when codemode.policy.noApprover is "allow": a call that needs approval
+ * goes ahead when nobody can be asked. */
+int tools__no_approver_allows(const struct tools_registry *r);
+/* 1 when an approver's answer lets the call go: approved (once, for the
+ * execution or the session), or nobody could be asked and noApprover allows. */
+int tools__approval_lets_through(const struct tools_registry *r, enum tools_approval_answer a);
+
 int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
                     void *ud);
 

@@ -648,18 +648,12 @@ static void not_approved(struct tools_call *c, enum tools_approval_answer a, con
     buf_free(&m);
 }
 
-static int no_approver_allows(const struct tools_registry *r)
-{
-    return r->o.policy && r->o.policy->no_approver == TOOLS_POLICY_ALLOW;
-}
-
 static void approval_done(void *ud, enum tools_approval_answer a, const char *detail)
 {
     struct tools_call *c = ud;
     c->approval = NULL;
     tools__call_unlink(c);
-    if (a > TOOLS_APPROVAL_SESSION &&
-        !(a == TOOLS_APPROVAL_UNAVAILABLE && no_approver_allows(c->r))) {
+    if (!tools__approval_lets_through(c->r, a)) {
         not_approved(c, a, detail, c->cb, c->ud);
         tools__call_free(c);
         return;
@@ -685,7 +679,7 @@ static int ask(struct tools_call *c, const cJSON *args)
         return 0;
     }
     if (ap == NULL) {
-        if (no_approver_allows(c->r)) {
+        if (tools__no_approver_allows(c->r)) {
             if (c->audit)
                 cJSON_AddStringToObject(c->audit, "decision", "allow");
             return 0;
