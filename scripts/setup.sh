@@ -5,7 +5,7 @@
 # packages missing: prints the exact command to run and exits 1.
 set -eu
 cd "$(dirname "$0")/.."
-PKGS="gcc make pkg-config duktape-dev libcjson-dev libuv1-dev libcurl4-openssl-dev libseccomp-dev libcmocka-dev node-llhttp libsqlite3-dev libpq-dev"
+PKGS="gcc make pkg-config duktape-dev libcjson-dev libuv1-dev libcurl4-openssl-dev libseccomp-dev libcmocka-dev node-llhttp libsqlite3-dev libpq-dev libssl-dev"
 # Only the tests need these (--npm): nginx for the two-instances-behind-a-proxy test,
 # PostgreSQL for the shared-store suites, clang and its fuzzer runtime for the fuzz targets.
 TEST_PKGS="nginx postgresql clang libclang-rt-14-dev"
