@@ -1,0 +1,80 @@
+/* The inbound access token of the HTTP endpoint when codemode.http.oauth is
+ * set (an OAuth 2.1 protected resource): a JWT verified on the host against
+ * the authorization server's JWKS (RS256, PS256, ES256, EdDSA through
+ * OpenSSL's libcrypto; the algorithm taken from the key, never from the token
+ * alone), or an opaque token introspected (RFC 7662) when introspection is
+ * configured. The issuer's metadata (RFC 8414 / OpenID discovery) names the
+ * JWKS when jwksUri is not set. Keys are cached with their HTTP caching
+ * headers and refreshed on an unknown kid, rate-limited. Runs on the libuv
+ * loop and never blocks it. */
+#ifndef MCP_SERVER_HTTP_OAUTH_VERIFIER_H
+#define MCP_SERVER_HTTP_OAUTH_VERIFIER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+struct http_client;
+
+/* codemode.http.oauth, as the config gives it (strings borrowed for the life
+ * of the verifier). */
+struct http_oauth_settings {
+    const char *issuer;   /* required: the authorization server */
+    const char *audience; /* required here: the config defaults it to codemode.http.publicUrl */
+    const char *jwks_uri; /* NULL: jwks_uri of the issuer's metadata */
+    const char *introspection_url; /* NULL: opaque tokens are refused */
+    const char *introspection_client_id;
+    const char *introspection_client_secret;
+    char *const *required_scopes;  /* NULL-terminated, or NULL: every request needs them */
+    char *const *scopes_supported; /* NULL-terminated, or NULL: for the resource metadata */
+    unsigned clock_skew_seconds;   /* leeway on exp, nbf, iat */
+};
+
+/* Who a valid token speaks for. Borrowed for the callback only. */
+struct http_token_identity {
+    const char *iss;            /* the issuer, as in the token (or introspection answer) */
+    const char *sub;            /* the subject */
+    char *const *scopes;        /* NULL-terminated granted scopes (may be empty) */
+    int64_t exp;                /* expiry, seconds since the epoch (0: none given) */
+    const char *client_id;      /* the client the token was issued to, or NULL */
+};
+
+enum http_token_status {
+    HTTP_TOKEN_VALID = 0,
+    HTTP_TOKEN_INVALID,      /* 401 error="invalid_token": reason says why (logged, not sent) */
+    HTTP_TOKEN_UNAVAILABLE   /* keys or introspection unreachable: fail closed (503 or 401) */
+};
+
+typedef void http_token_cb(void *ud, enum http_token_status status,
+                           const struct http_token_identity *id, const char *reason);
+
+struct http_token_verifier;
+struct http_token_check;
+
+/* Creates a verifier (copies nothing it does not need to keep; settings must
+ * outlive it). hc makes its JWKS, metadata and introspection requests.
+ * NULL with a sentence in err (errlen bytes) when libcrypto cannot be used
+ * or the settings are unusable. */
+struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http_client *hc,
+                                                    const struct http_oauth_settings *s,
+                                                    char *err, size_t errlen);
+
+/* Cancels every pending check (no callback follows) and frees v. */
+void http_token_verifier_free(struct http_token_verifier *v);
+
+/* The fast path: a JWT whose key is cached, checked at once. Returns
+ * HTTP_TOKEN_VALID (id filled, valid until the next call into v),
+ * HTTP_TOKEN_INVALID (reason set), or -1 when the answer needs the network
+ * (an unknown kid, no keys yet, an opaque token): then call
+ * http_token_verify. */
+int http_token_verify_cached(struct http_token_verifier *v, const char *token, size_t len,
+                             struct http_token_identity *id, const char **reason);
+
+/* The full check, fetching keys or introspecting as needed. cb runs once,
+ * from the loop, never inside this call. Returns a handle to cancel with
+ * http_token_check_cancel (no callback follows). */
+struct http_token_check *http_token_verify(struct http_token_verifier *v, const char *token,
+                                           size_t len, http_token_cb *cb, void *ud);
+void http_token_check_cancel(struct http_token_check *c);
+
+#endif
