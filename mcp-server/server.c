@@ -24,9 +24,8 @@ static int null_id_for(const struct mcp_server *s)
     return !(s->legacy && mcp_error_id_optional(s->legacy_rev)) && s->legacy;
 }
 
-static void send_error(struct mcp_server *s, struct mcp_batch *batch,
-                       const struct mcp_channel *ch, const char *id, int code,
-                       const char *message, const cJSON *data)
+static void send_error(struct mcp_server *s, struct mcp_batch *batch, const struct mcp_channel *ch,
+                       const char *id, int code, const char *message, const cJSON *data)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -141,8 +140,9 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params, int mo
          * resumes the parked run (of execute_code or of a skill tool), never
          * starts another */
         const cJSON *code = cJSON_GetObjectItemCaseSensitive(arguments, "code");
-        char *skill = execute ? NULL : mcp_skill_tools_code(r->server, name->valuestring, arguments);
-        const char *program = skill                            ? skill
+        char *skill =
+            execute ? NULL : mcp_skill_tools_code(r->server, name->valuestring, arguments);
+        const char *program = skill                             ? skill
                               : execute && cJSON_IsString(code) ? code->valuestring
                                                                 : NULL;
         mcp_park_resume(r, params, program);
@@ -577,8 +577,9 @@ void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t h
         send_error(s, NULL, &s->session, id, RPC_INVALID_REQUEST, msg, NULL);
         free(id);
     } else {
-        log_error("server", "dropped a %zu-byte message over the size limit (no id found in its "
-                            "first bytes, so no error reply could be sent)",
+        log_error("server",
+                  "dropped a %zu-byte message over the size limit (no id found in its "
+                  "first bytes, so no error reply could be sent)",
                   total);
     }
 }
@@ -648,6 +649,9 @@ void mcp_server_free(struct mcp_server *s)
         mcp_stash_forget(s->cfg.stash, s->worker_principal); /* and what it stashed */
     free(s->principal);
     free(s->state_principal);
+    for (char **sc = s->scopes; sc && *sc; sc++)
+        free(*sc);
+    free(s->scopes);
     mcp_approval_free_session(s);
     mcp_park_free_all(s);
     free(s);
@@ -664,6 +668,40 @@ void mcp_server_set_state_principal(struct mcp_server *s, const char *principal)
 {
     free(s->state_principal);
     s->state_principal = xstrdup(principal);
+}
+
+void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id)
+{
+    s->admission_principal = id;
+}
+
+static int same_list(char *const *a, char *const *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    size_t i = 0;
+    for (; a[i] && b[i]; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return 0;
+    return a[i] == b[i];
+}
+
+void mcp_server_set_scopes(struct mcp_server *s, char *const *scopes)
+{
+    if (same_list(s->scopes, scopes))
+        return; /* the common case: the same token again */
+    for (char **sc = s->scopes; sc && *sc; sc++)
+        free(*sc);
+    free(s->scopes);
+    s->scopes = NULL;
+    size_t n = 0;
+    while (scopes && scopes[n])
+        n++;
+    if (scopes == NULL)
+        return;
+    s->scopes = xcalloc(n + 1, sizeof *s->scopes);
+    for (size_t i = 0; i < n; i++)
+        s->scopes[i] = xstrdup(scopes[i]);
 }
 
 void mcp_server_set_principal(struct mcp_server *s, const char *principal)

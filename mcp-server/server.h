@@ -101,6 +101,16 @@ void mcp_server_set_principal(struct mcp_server *s, const char *principal);
  * that authenticated with the bearer token: "http-token"). Copied. */
 void mcp_server_set_state_principal(struct mcp_server *s, const char *principal);
 
+/* Counts this connection's executions against the rate limits
+ * (maxConcurrentPerPrincipal) of `id`, shared with other connections of the
+ * same principal (an OAuth subject's sessions). 0: its own. */
+void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id);
+
+/* The scopes of the access token the connection's latest request came with
+ * (NULL-terminated, copied; NULL: none). Policy rules that require a scope
+ * deny without it; each execution keeps the scopes it started with. */
+void mcp_server_set_scopes(struct mcp_server *s, char *const *scopes);
+
 /* The pool is about to close while the server lives on: ends the workers
  * kept for this connection now, and the server never uses the pool again. */
 void mcp_server_detach_pool(struct mcp_server *s);

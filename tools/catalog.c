@@ -16,8 +16,8 @@
 
 struct entry {
     struct tools_catalog_tool pub;
-    char *server, *server_id, *name, *id, *problem, *source, *advice;
-    long decl; /* index in decls, or -1 (denied) */
+    char *server, *server_id, *name, *id, *problem, *source, *advice, *scope;
+    long decl;     /* index in decls, or -1 (denied) */
     size_t listed; /* position in its server's list */
     int preferred; /* codemode.declarations.preferred names it */
     cJSON *tool;
@@ -32,12 +32,12 @@ struct tools_catalog {
     char **servers, **server_ids; /* every server of the build */
     char **problems;              /* per server: why it has no tools, or NULL */
     size_t nservers;
-    char **unavailable;           /* "server.tool (reason)" */
+    char **unavailable; /* "server.tool (reason)" */
     size_t nunavailable;
     struct tools_decl_tool *decls; /* the tools that are not denied, in order */
     size_t ndecls;
-    size_t budget;                 /* tokens of the description's declarations */
-    char *budgeted;                /* what the model reads (tools_declarations_budgeted) */
+    size_t budget;  /* tokens of the description's declarations */
+    char *budgeted; /* what the model reads (tools_declarations_budgeted) */
     struct tools_decl_report report;
 };
 
@@ -124,7 +124,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->name = xstrdup(names[i]);
         e->id = ids[i];
         e->tool = cJSON_Duplicate(all[i], 1);
-        e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
+        e->pub.input =
+            compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
         if (srv->learned && !cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema")) {
             e->schema_hash = tools_result_types_hash(e->tool);
@@ -138,6 +139,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.decision = tools_policy_decide(srv->rules, srv->policy, &pn, e->tool, &e->source);
         if (e->pub.decision == TOOLS_POLICY_ASK)
             e->advice = tools_policy_allow_advice(srv->rules, srv->policy, &pn, e->tool);
+        const char *scope = tools_policy_scope(srv->rules, srv->policy, &pn);
+        e->scope = scope && e->pub.decision != TOOLS_POLICY_DENY ? xstrdup(scope) : NULL;
         e->pub.read_only = tools_policy_read_only(e->tool) ||
                            (srv->policy && tools_server_config_read_only(srv->policy, e->name));
         if (e->pub.decision == TOOLS_POLICY_DENY)
@@ -173,6 +176,7 @@ static void link_views(struct tools_catalog *c)
         e->pub.input_problem = e->problem;
         e->pub.decision_source = e->source;
         e->pub.allow_advice = e->advice;
+        e->pub.required_scope = e->scope;
         e->pub.schema_hash = e->schema_hash;
         e->decl = -1;
         if (e->pub.decision == TOOLS_POLICY_DENY)
@@ -254,6 +258,7 @@ void tools_catalog_release(struct tools_catalog *c)
         free(e->problem);
         free(e->source);
         free(e->advice);
+        free(e->scope);
         cJSON_Delete(e->tool);
         free(e->schema_hash);
         cJSON_Delete(e->observed);
@@ -517,7 +522,8 @@ static int contains_ci(const char *hay, const char *needle, size_t nlen)
         return 0;
     for (const char *p = hay; *p; p++) {
         size_t i = 0;
-        while (i < nlen && p[i] && tolower((unsigned char) p[i]) == tolower((unsigned char) needle[i]))
+        while (i < nlen && p[i] &&
+               tolower((unsigned char) p[i]) == tolower((unsigned char) needle[i]))
             i++;
         if (i == nlen)
             return 1;

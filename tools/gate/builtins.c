@@ -80,7 +80,8 @@ static void perform(struct tools_call *c, const char *op, const char *name, cons
         c->audit = ev;
         c->t0 = t0;
         tools__call_link(c);
-        c->job = tools_state_service_start(r->o.state, r->loop, op, name, scope_of(x), args, performed, c);
+        c->job = tools_state_service_start(r->o.state, r->loop, op, name, scope_of(x), args,
+                                           performed, c);
         return;
     }
     struct buf b;
@@ -233,20 +234,21 @@ static void plan(struct tools_exec *x, const char *qualified, const cJSON *args,
 
 /* The policy's decision for a built-in; *source (may be NULL) gets what
  * decided it (malloc'd). */
-static enum tools_policy_decision decide(const struct tools_registry *r, const char *server,
-                                         const char *name, int read, char **source)
+static enum tools_policy_decision decide(const struct tools_registry *r, const struct tools_exec *x,
+                                         const char *server, const char *name, int read,
+                                         char **source)
 {
     struct tools_policy_names n = {server, server, name, name};
     cJSON *tool = cJSON_CreateObject();
     if (read)
         cJSON_AddTrueToObject(cJSON_AddObjectToObject(tool, "annotations"), "readOnlyHint");
-    enum tools_policy_decision d = tools_policy_decide(r->o.policy, NULL, &n, tool, source);
+    enum tools_policy_decision d =
+        tools_policy_decide_scoped(r->o.policy, NULL, &n, tool, x ? x->scopes : NULL, source);
     cJSON_Delete(tool);
     return d;
 }
 
-void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
-                         const cJSON *args)
+void tools__builtin_call(struct tools_call *c, const char *op, const char *name, const cJSON *args)
 {
     struct tools_registry *r = c->r;
     struct tools_exec *x = c->x;
@@ -287,7 +289,7 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
         return;
     }
-    enum tools_policy_decision d = decide(r, server, name, read, NULL);
+    enum tools_policy_decision d = decide(r, x, server, name, read, NULL);
     if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
         refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
         return;
@@ -304,7 +306,7 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
     buf_free(&invalid);
     if (x && x->dry_run && !read) {
         char *source = NULL;
-        decide(r, server, name, read, &source);
+        decide(r, x, server, name, read, &source);
         plan(x, qualified, args, d, source, cb, ud);
         audit_decision(ev, "dry_run");
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
