@@ -17,15 +17,19 @@ struct tools_oauth_fetch {
     void *ud;
     struct buf body;
     char *www;
+    char *cache_control;
 };
 
 static void on_response(void *ud, struct http_request *r, int status)
 {
     struct tools_oauth_fetch *f = ud;
     const char *www = http_request_header(r, "www-authenticate");
+    const char *cc = http_request_header(r, "cache-control");
     (void) status;
     if (www)
         f->www = xstrdup(www);
+    if (cc)
+        f->cache_control = xstrdup(cc);
 }
 
 static void on_data(void *ud, struct http_request *r, const char *data, size_t len)
@@ -64,6 +68,7 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
         json = f->body.len ? json_parse(f->body.data, f->body.len) : NULL;
         a.json = json;
         a.www = f->www;
+        a.cache_control = f->cache_control;
     } else {
         a.error = failure(err);
     }
@@ -71,6 +76,7 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
     cJSON_Delete(json);
     buf_free(&f->body);
     free(f->www);
+    free(f->cache_control);
     free(f);
 }
 
@@ -122,6 +128,7 @@ void tools_oauth_fetch_cancel(struct tools_oauth_fetch *f)
     http_request_cancel(f->req);
     buf_free(&f->body);
     free(f->www);
+    free(f->cache_control);
     free(f);
 }
 

@@ -13,22 +13,23 @@ struct http_client;
 struct tools_oauth_fetch;
 
 struct tools_oauth_answer {
-    int status;        /* HTTP status, 0 when the exchange failed */
-    const cJSON *json; /* the body parsed as JSON, or NULL (borrowed for the callback) */
-    const char *www;   /* WWW-Authenticate, or NULL */
-    const char *error; /* a phrase when the exchange failed ("timed out ..."), else NULL */
+    int status;                /* HTTP status, 0 when the exchange failed */
+    const cJSON *json;         /* the body parsed as JSON, or NULL (borrowed for the callback) */
+    const char *www;           /* WWW-Authenticate, or NULL */
+    const char *error;         /* a phrase when the exchange failed ("timed out ..."), else NULL */
+    const char *cache_control; /* Cache-Control, or NULL (for JWKS caching) */
 };
 
 typedef void tools_oauth_fetch_cb(void *ud, const struct tools_oauth_answer *a);
 
 struct tools_oauth_request {
-    const char *method;       /* "GET" or "POST" */
+    const char *method; /* "GET" or "POST" */
     const char *url;
-    const char *content_type; /* POST: "application/x-www-form-urlencoded" or JSON */
-    const char *body;         /* POST, NUL-terminated */
+    const char *content_type;  /* POST: "application/x-www-form-urlencoded" or JSON */
+    const char *body;          /* POST, NUL-terminated */
     const char *authorization; /* an Authorization header value, or NULL */
-    uint64_t timeout_ms;      /* 0: 15000 */
-    unsigned max_redirects;   /* same-origin redirects followed */
+    uint64_t timeout_ms;       /* 0: 15000 */
+    unsigned max_redirects;    /* same-origin redirects followed */
 };
 
 /* Starts the exchange; cb runs once from the loop (never inside this
