@@ -6,6 +6,7 @@
 #include "mcp-server/app.h"
 #include "mcp-server/config/config.h"
 #include "mcp-server/http/http.h"
+#include "mcp-server/http/oauth/verifier.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/run_output.h"
 #include "mcp-server/server.h"
@@ -42,6 +43,7 @@ struct app {
     struct mcp_server *server;
     struct transport_stdio *stdio;
     struct mcp_http *http;
+    struct http_oauth_settings oauth; /* codemode.http.oauth, when set */
     uv_signal_t sigterm, sigint, sighup;
     struct tools_audit *audit;
     struct tools_state_service *state; /* state.* and skills.*, or NULL when off */
@@ -404,6 +406,7 @@ int app_serve_http(const struct config *cfg, const char *exe)
                    .stash = a.stash},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
+        .public_url = cfg->http_public_url,
         .allowed_origins = cfg->http_allowed_origins,
         .instance_id = cfg->http_instance_id,
         .max_body_bytes = cfg->limits.max_message_bytes,
@@ -413,6 +416,21 @@ int app_serve_http(const struct config *cfg, const char *exe)
         .request_timeout_ms = cfg->http_timeouts.request,
         .max_connections = cfg->http_max_connections,
     };
+    const struct config_http_oauth *o = &cfg->http_oauth;
+    if (o->enabled) {
+        a.oauth = (struct http_oauth_settings){
+            .issuer = o->issuer,
+            .audience = o->audience,
+            .jwks_uri = o->jwks_uri,
+            .introspection_url = o->introspection_url,
+            .introspection_client_id = o->introspection_client_id,
+            .introspection_client_secret = o->introspection_client_secret,
+            .required_scopes = o->required_scopes,
+            .scopes_supported = o->scopes_supported,
+            .clock_skew_seconds = o->clock_skew_seconds,
+        };
+        hc.oauth = &a.oauth;
+    }
     char *err = NULL;
     watch_signals(&a);
     if (mcp_http_start(&hc, &a.http, &err) != 0) {
