@@ -196,11 +196,17 @@ static int granted(const struct tools_exec *x, const char *server, const char *n
 
 /* Replies ToolPolicyError for a denied or not granted built-in; finishes
  * the audit event (consumed). */
-static void refuse(struct tools_registry *r, const char *qualified, int denied, cJSON *ev,
-                   uint64_t t0, tools_reply_cb *cb, void *ud)
+static void refuse(struct tools_registry *r, const char *qualified, int denied, const char *source,
+                   cJSON *ev, uint64_t t0, tools_reply_cb *cb, void *ud)
 {
-    char msg[300];
-    if (denied)
+    char msg[600];
+    if (denied && source && strstr(source, "needs scope"))
+        snprintf(msg, sizeof msg,
+                 "\"%s\" is denied by this server's policy (%s): the caller's access token "
+                 "lacks that OAuth scope; nothing was done. Retrying will not help: the user must "
+                 "sign in with that scope.",
+                 qualified, source);
+    else if (denied)
         snprintf(msg, sizeof msg,
                  "\"%s\" is denied by this server's policy; nothing was done. Retrying will not "
                  "help.",
@@ -289,11 +295,14 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
         return;
     }
-    enum tools_policy_decision d = decide(r, x, server, name, read, NULL);
+    char *why = NULL;
+    enum tools_policy_decision d = decide(r, x, server, name, read, &why);
     if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
-        refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
+        refuse(r, qualified, d == TOOLS_POLICY_DENY, why, ev, t0, cb, ud);
+        free(why);
         return;
     }
+    free(why);
     struct buf invalid;
     buf_init(&invalid, 0);
     if (!is_stash(op) && !tools_state_service_check(op, name, args, &invalid)) {
