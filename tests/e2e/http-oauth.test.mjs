@@ -9,6 +9,9 @@
 // bad tokens refused with the right status and no effect, and a JWKS that
 // is down (fail closed).
 import { test, before, after } from 'node:test';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -23,6 +26,7 @@ import { startProtected, userToken, tokenClient, run, startJwks, unsigned, hmacT
 process.env.MCP_CODEMODE_TEST_WORKER_STATS = '1';
 
 const SCOPES = ['mcp:tools', 'crm:write'];
+const AUDIT = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-codemode-oauth-audit-')), 'audit.jsonl');
 let op, srv;
 const servers = [];
 
@@ -35,7 +39,10 @@ async function serve(...a) {
 before(async () => {
   op = await startProvider({ scopes: SCOPES });
   srv = await serve({ issuer: op.issuer, requiredScopes: ['mcp:tools'] }, {
-    codemode: { policy: { rules: { 'state.delete': { decision: 'allow', scope: 'crm:write' } } } },
+    codemode: {
+      policy: { rules: { 'state.delete': { decision: 'allow', scope: 'crm:write' }, 'skills.delete': 'ask' } },
+      audit: { path: AUDIT },
+    },
   });
 });
 
@@ -190,13 +197,30 @@ test('2026-07-28 stateless requests: each subject its own principal', async () =
     userToken(op, { login: 'carol', resource, scope: 'mcp:tools' }),
     userToken(op, { login: 'dave', resource, scope: 'mcp:tools' }),
   ]);
-  const call = (token, code) => post(srv, token, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'execute_code', arguments: { code }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'execute_code' });
+  const call = (token, code, extra = {}) => post(srv, token, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'execute_code', arguments: { code }, ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } } }, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'execute_code' });
   const set = await call(carol, 'await state.set("s", "carol"); return 1');
   assert.equal(set.status, 200, set.text);
   const got = await call(dave, 'return (await state.get("s")) ?? null');
   assert.equal(JSON.parse(got.text).result.structuredContent.result, null, 'dave does not see carol\'s stateless state');
   const mine = await call(carol, 'return await state.get("s")');
   assert.equal(JSON.parse(mine.text).result.structuredContent.result, 'carol');
+
+  // a parked approval (requestState) is bound to the principal that received it
+  const CODE = 'await skills.save({name: "carols", code: "return 1", description: "d"}); await skills.delete("carols"); return "gone"';
+  const first = JSON.parse((await call(carol, CODE)).text).result;
+  assert.equal(first.resultType, 'input_required', JSON.stringify(first));
+  const [k] = Object.keys(first.inputRequests);
+  const answer = { inputResponses: { [k]: { action: 'accept', content: { decision: 'once' } } }, requestState: first.requestState };
+  const stolen = await call(dave, CODE, answer);
+  assert.match(JSON.parse(stolen.text).error?.message ?? '', /requestState is unknown/, `another subject cannot answer it: ${stolen.text}`);
+  const done = JSON.parse((await call(carol, CODE, answer)).text).result;
+  assert.equal(done.structuredContent?.result, 'gone', JSON.stringify(done));
+
+  // the audit log names the token's subject
+  const lines = readFileSync(AUDIT, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const principals = new Set(lines.map((l) => l.principal).filter(Boolean));
+  assert.ok(principals.has(`oauth:${op.issuer}#carol`), `audit principals: ${[...principals].join(', ')}`);
+  assert.ok(principals.has(`oauth:${op.issuer}#dave`));
 });
 
 test('scopes: a required scope missing is 403 insufficient_scope; a policy rule\'s scope decides a call', async () => {
