@@ -7,6 +7,7 @@
 #include "mcp-server/config/config.h"
 #include "mcp-server/http/http.h"
 #include "mcp-server/http/oauth/verifier.h"
+#include "transport/http_client.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/run_output.h"
 #include "mcp-server/server.h"
@@ -54,7 +55,7 @@ struct app {
     int exit_code;
     /* run mode */
     struct run_output *output;
-    uv_timer_t run_timer;       /* reads the stash (--out), then prints and stops */
+    uv_timer_t run_timer; /* reads the stash (--out), then prints and stops */
     int run_timer_open;
     size_t reads_pending, reads_pending_total;
     int done;
@@ -206,7 +207,6 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }
-
 
 static void close_walk(uv_handle_t *h, void *arg)
 {
@@ -366,14 +366,19 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     app_init(&a, cfg, exe);
     if (a.exit_code)
         return app_abort(&a);
-    struct mcp_server_config sc = {
-        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
-        .state = a.state, .expose_skills = cfg->state.expose_skills,
-        .stash = a.stash};
+    struct mcp_server_config sc = {.loop = &a.loop,
+                                   .pool = a.pool,
+                                   .tools = a.tools,
+                                   .limits = &cfg->limits,
+                                   .audit = a.audit,
+                                   .state = a.state,
+                                   .expose_skills = cfg->state.expose_skills,
+                                   .stash = a.stash};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
-    a.stdio = transport_stdio_start(&a.loop, cfg->limits.max_message_bytes, &stdio_events, &a, &err);
+    a.stdio =
+        transport_stdio_start(&a.loop, cfg->limits.max_message_bytes, &stdio_events, &a, &err);
     if (a.stdio == NULL) {
         log_error("app", "%s", err);
         free(err);
@@ -486,7 +491,7 @@ static void send_to_server(struct app *a, cJSON *msg)
 /* The request ids of run's in-process client: execute_code, then one
  * resources/read per stashed resource that --out writes to a file. */
 #define RUN_EXECUTE_ID 3
-#define RUN_READ_ID0 100
+#define RUN_READ_ID0   100
 
 /* Prints the result and stops (on the loop's turn after the last answer). */
 static void run_finish(uv_timer_t *t)
@@ -577,10 +582,14 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     if (a.exit_code)
         return app_abort(&a);
     a.output = run_output_new(json & APP_RUN_JSON, ro->out_dir);
-    struct mcp_server_config sc = {
-        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
-        .state = a.state, .expose_skills = cfg->state.expose_skills,
-        .stash = a.stash};
+    struct mcp_server_config sc = {.loop = &a.loop,
+                                   .pool = a.pool,
+                                   .tools = a.tools,
+                                   .limits = &cfg->limits,
+                                   .audit = a.audit,
+                                   .state = a.state,
+                                   .expose_skills = cfg->state.expose_skills,
+                                   .stash = a.stash};
     sc.approve = run_approver(&a, json);
     sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};
@@ -592,7 +601,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
                                    "\"params\":{\"protocolVersion\":\"2025-11-25\","
                                    "\"capabilities\":{},\"clientInfo\":{\"name\":\"mcp-codemode "
                                    "run\",\"version\":\"1\"}}}"));
-    send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+    send_to_server(&a,
+                   cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
     send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\","
                                    "\"params\":{\"level\":\"debug\"}}"));
     cJSON *call = cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
@@ -617,6 +627,8 @@ struct inspect {
     int check;
     int full; /* types --full */
     uv_timer_t later;
+    int scoped;    /* check --token: decisions for the token's scopes */
+    char **scopes; /* the token's scopes (NULL-terminated), or NULL */
 };
 
 static void inspect_closed(uv_handle_t *h)
@@ -638,9 +650,10 @@ static void inspected(void *ud)
 {
     struct inspect *in = ud;
     struct app *a = in->a;
-    char *text = in->check  ? tools_registry_report(a->tools)
-                 : in->full ? tools_registry_declarations_full(a->tools, NULL)
-                            : tools_registry_declarations(a->tools, NULL);
+    char *text = in->scoped  ? tools_registry_report_scoped(a->tools, in->scopes)
+                 : in->check ? tools_registry_report(a->tools)
+                 : in->full  ? tools_registry_declarations_full(a->tools, NULL)
+                             : tools_registry_declarations(a->tools, NULL);
     fputs(text, stdout);
     fflush(stdout);
     free(text);
@@ -649,18 +662,120 @@ static void inspected(void *ud)
     uv_timer_start(&in->later, inspect_done, 0, 0);
 }
 
-int app_inspect(const struct config *cfg, int check, int full)
+/* check --token: the verifier's answer. */
+struct token_check {
+    uv_loop_t *loop;
+    int done, status;
+    char *line;    /* what to print */
+    char **scopes; /* granted (NULL-terminated) */
+};
+
+static void token_checked(void *ud, enum http_token_status status,
+                          const struct http_token_identity *id, const char *reason)
+{
+    struct token_check *tc = ud;
+    struct buf b;
+    buf_init(&b, 0);
+    tc->done = 1;
+    tc->status = (int) status;
+    if (status == HTTP_TOKEN_VALID && id && id->iss && id->sub) {
+        char *who = mcp_http_principal_name(id->iss, id->sub);
+        size_t n = 0;
+        while (id->scopes && id->scopes[n])
+            n++;
+        tc->scopes = xcalloc(n + 1, sizeof *tc->scopes);
+        buf_printf(&b, "token: valid: principal %s, scopes:", who);
+        for (size_t i = 0; i < n; i++) {
+            tc->scopes[i] = xstrdup(id->scopes[i]);
+            buf_printf(&b, " %s", id->scopes[i]);
+        }
+        if (n == 0)
+            buf_printf(&b, " (none)");
+        if (id->client_id)
+            buf_printf(&b, ", client %s", id->client_id);
+        free(who);
+    } else {
+        tc->status = status == HTTP_TOKEN_VALID ? HTTP_TOKEN_INVALID : (int) status;
+        buf_printf(&b, "token: refused%s: %s",
+                   status == HTTP_TOKEN_UNAVAILABLE ? " (it cannot be checked now)" : "",
+                   reason ? reason : "it names no subject");
+    }
+    tc->line = buf_steal(&b);
+    uv_stop(tc->loop);
+}
+
+/* Checks the token as the HTTP endpoint would. Returns 0 with *scopes set,
+ * or 1 (refused) / 2 (cannot check: no oauth settings), reported. */
+static int check_token(struct app *a, const char *token, char ***scopes)
+{
+    const struct config *cfg = a->cfg;
+    const struct config_http_oauth *o = &cfg->http_oauth;
+    const char *audience = o->audience ? o->audience : cfg->http_public_url;
+    if (!o->enabled || audience == NULL) {
+        fprintf(stderr, "mcp-codemode: check --token: %s\n",
+                !o->enabled ? "the config has no codemode.http.oauth to check a token against"
+                            : "set codemode.http.publicUrl (or codemode.http.oauth.audience): "
+                              "the resource tokens must be issued for");
+        return 2;
+    }
+    struct http_oauth_settings s = {
+        .issuer = o->issuer,
+        .audience = audience,
+        .jwks_uri = o->jwks_uri,
+        .introspection_url = o->introspection_url,
+        .introspection_client_id = o->introspection_client_id,
+        .introspection_client_secret = o->introspection_client_secret,
+        .required_scopes = o->required_scopes,
+        .scopes_supported = o->scopes_supported,
+        .clock_skew_seconds = o->clock_skew_seconds,
+    };
+    char why[300] = "";
+    struct http_client *hc = http_client_new(&a->loop, "mcp-codemode", why, sizeof why);
+    struct http_token_verifier *v =
+        hc ? http_token_verifier_new(&a->loop, hc, &s, why, sizeof why) : NULL;
+    if (v == NULL) {
+        fprintf(stderr, "mcp-codemode: check --token: %s\n", why);
+        if (hc)
+            http_client_free(hc);
+        return 2;
+    }
+    struct token_check tc = {.loop = &a->loop};
+    http_token_verify(v, token, strlen(token), token_checked, &tc);
+    while (!tc.done)
+        uv_run(&a->loop, UV_RUN_DEFAULT);
+    http_token_verifier_free(v);
+    http_client_free(hc); /* its handles close while the loop runs on */
+    printf("%s\n", tc.line);
+    fflush(stdout);
+    free(tc.line);
+    *scopes = tc.scopes;
+    return tc.status == HTTP_TOKEN_VALID ? 0 : 1;
+}
+
+int app_inspect(const struct config *cfg, int check, int full, const char *token)
 {
     struct app a;
     memset(&a, 0, sizeof a);
     a.cfg = cfg;
     uv_loop_init(&a.loop);
+    struct inspect in = {&a, check, full, {0}, token != NULL, NULL};
+    if (token) {
+        int rc = check_token(&a, token, &in.scopes);
+        if (rc != 0) {
+            uv_run(&a.loop, UV_RUN_DEFAULT); /* the HTTP client's handles close */
+            uv_loop_close(&a.loop);
+            return rc;
+        }
+    }
     /* `types` shows state and skills; both show the types learned from results */
     a.state = start_state(&a);
     a.tools = start_registry(&a, check ? 1 : 3);
-    struct inspect in = {&a, check, full, {0}};
     uv_timer_init(&a.loop, &in.later);
     in.later.data = &in;
     tools_registry_when_settled(a.tools, 60000, inspected, &in);
-    return app_finish(&a);
+    int rc = app_finish(&a);
+    for (char **sc = in.scopes; sc && *sc; sc++)
+        free(*sc);
+    free(in.scopes);
+    return rc;
 }

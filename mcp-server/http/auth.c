@@ -226,7 +226,7 @@ static int plain(const char *s)
 
 /* "oauth:ISS#SUB" (an issuer has no '#': RFC 8414), digested when long or
  * not printable: "oauth:ISS#sha256:HEX", or "oauth:sha256:HEX" of both. */
-static char *principal_name(const char *iss, const char *sub)
+char *mcp_http_principal_name(const char *iss, const char *sub)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -251,7 +251,7 @@ static char *principal_name(const char *iss, const char *sub)
 static struct http_principal *principal_of(struct mcp_http *h, const char *iss, const char *sub)
 {
     struct mcp_http_auth *a = h->auth;
-    char *name = principal_name(iss, sub);
+    char *name = mcp_http_principal_name(iss, sub);
     struct http_principal **pp = &a->principals;
     for (; *pp; pp = &(*pp)->next)
         if (strcmp((*pp)->name, name) == 0)

@@ -39,6 +39,10 @@ struct mcp_http_config {
     unsigned max_connections;     /* open at once (0: 4096): transport/http_server.h */
 };
 
+/* The principal an OAuth token's (iss, sub) speaks for: "oauth:ISS#SUB"
+ * (digested when long or unprintable). malloc'd. */
+char *mcp_http_principal_name(const char *iss, const char *sub);
+
 /* Listens on cfg->listen (strings are copied). Returns 0 and *out, or -1
  * with a malloc'd message in *err (the caller frees it). */
 int mcp_http_start(const struct mcp_http_config *cfg, struct mcp_http **out, char **err);

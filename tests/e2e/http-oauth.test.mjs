@@ -9,7 +9,7 @@
 // bad tokens refused with the right status and no effect, and a JWKS that
 // is down (fail closed).
 import { test, before, after } from 'node:test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ import { startProvider } from '../fixtures/oauth/provider.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
 import { fetchAll, JSON_HEADERS } from './lib/http.mjs';
 import { freePort } from './lib/ports.mjs';
+import { runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
 import { startProtected, userToken, tokenClient, run, startJwks, unsigned, hmacToken } from './lib/oauth-resource.mjs';
 
 process.env.MCP_CODEMODE_TEST_WORKER_STATS = '1';
@@ -294,5 +295,30 @@ test('the JWKS endpoint down: fail closed with a clear log line', async () => {
   assert.equal(r.status, 503, r.text);
   assert.match(s.stderr, /JWKS|jwks|keys/i);
   assert.match(s.stderr, new RegExp(jwks.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the log line names the JWKS URL');
+  await jwks.close();
+});
+
+test('check --token shows the token\'s principal and the decisions for its scopes', async () => {
+  const jwks = await startJwks();
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-codemode-oauth-check-'));
+  const file = path.join(dir, 'config.json');
+  const aud = 'https://mcp.example.com/mcp';
+  writeFileSync(file, JSON.stringify({ mcpServers: {}, codemode: {
+    http: { publicUrl: aud, oauth: { issuer: op.issuer, jwksUri: jwks.url } },
+    state: { path: path.join(dir, 'state.db') },
+    policy: { rules: { 'state.delete': { decision: 'allow', scope: 'crm:write' } } },
+  } }));
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: op.issuer, sub: 'olivia', aud, exp: now + 600, iat: now, client_id: 'cli-1' };
+  const without = await runBin(['check', '--token', await jwks.sign({ ...claims, scope: 'mcp:tools' }), file]);
+  assert.equal(without.code, 0, without.stderr);
+  assert.match(without.stdout, new RegExp(`token: valid: principal oauth:${op.issuer.replace(/[.]/g, '\\.')}#olivia, scopes: mcp:tools, client cli-1`));
+  assert.match(without.stdout, /"state\.delete": allow with scope crm:write: deny \(the token lacks the scope\)/);
+  const withScope = await runBin(['check', '--token', await jwks.sign({ ...claims, scope: 'mcp:tools crm:write' }), file]);
+  assert.match(withScope.stdout, /"state\.delete": allow with scope crm:write: allow\n/);
+  const refused = await runBin(['check', '--token', await jwks.sign({ ...claims, aud: 'https://other.example/mcp' }), file]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stdout, /token: refused: .*aud/i);
+  assertNoSanitizerReport(without.stderr + withScope.stderr + refused.stderr);
   await jwks.close();
 });
