@@ -478,7 +478,7 @@ static int override_text(struct config_ctx *x, const char *key, const char *valu
     else if (strcmp(key, "http.authToken") == 0) {
         char *before = x->c->http_auth_token ? xstrdup(x->c->http_auth_token) : NULL;
         r = read_token(x, v, &tp, &x->c->http_auth_token);
-        if (r == 0 && config__http_auth_exclusive(x, NULL, &http) < 0) {
+        if (r == 0 && config__http_auth_exclusive(x, NULL, &tp) < 0) {
             free(x->c->http_auth_token); /* c is unchanged on error */
             x->c->http_auth_token = before;
             before = NULL;
