@@ -322,3 +322,30 @@ test('check --token shows the token\'s principal and the decisions for its scope
   assertNoSanitizerReport(without.stderr + withScope.stderr + refused.stderr);
   await jwks.close();
 });
+
+test('mcp-remote signs in through the person and calls the server', async () => {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const proxy = path.join(path.dirname(new URL(import.meta.url).pathname), '../node_modules/mcp-remote/dist/proxy.js');
+  const configDir = mkdtempSync(path.join(tmpdir(), 'mcp-remote-'));
+  const callbackPort = await freePort();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [proxy, `${srv.url}/mcp`, String(callbackPort), '--allow-http', '--transport', 'http-only'],
+    env: { ...process.env, MCP_REMOTE_CONFIG_DIR: configDir, BROWSER: '/bin/false', DISPLAY: '', PATH: '/nonexistent' },
+    stderr: 'pipe',
+  });
+  let log = '';
+  let signedIn;
+  transport.stderr.on('data', (b) => {
+    log += b;
+    const m = /Please authorize this client by visiting:\s*(\S+)/.exec(log);
+    if (m && !signedIn) signedIn = authorize(m[1], { login: 'remote-user', deliver: true });
+  });
+  const client = new Client({ name: 'e2e-mcp-remote', version: '1.0.0' });
+  await client.connect(transport);
+  assert.ok(signedIn, `mcp-remote asked for a sign-in:\n${log.slice(-2000)}`);
+  await signedIn;
+  const r = await client.callTool({ name: 'execute_code', arguments: { code: 'await state.set("via", "mcp-remote"); return await state.get("via")' } });
+  assert.equal(r.structuredContent?.result, 'mcp-remote', JSON.stringify(r).slice(0, 500));
+  await client.close();
+});
