@@ -349,3 +349,54 @@ test('mcp-remote signs in through the person and calls the server', async () => 
   assert.equal(r.structuredContent?.result, 'mcp-remote', JSON.stringify(r).slice(0, 500));
   await client.close();
 });
+
+test('rate limits count all of a user\'s sessions; a legacy SSE session refuses another user', async () => {
+  const s = await serve({ issuer: op.issuer }, { label: 'oauth-limits', codemode: { sandbox: { maxConcurrentPerPrincipal: 1 } } });
+  const resource = `${s.url}/mcp`;
+  const [gina, hank] = await Promise.all([
+    userToken(op, { login: 'gina', resource, scope: 'mcp:tools' }),
+    userToken(op, { login: 'hank', resource, scope: 'mcp:tools' }),
+  ]);
+  const [g1, g2, h1] = await Promise.all([tokenClient(s, gina), tokenClient(s, gina), tokenClient(s, hank)]);
+  await Promise.all([run(g1, 'return 1'), run(g2, 'return 1'), run(h1, 'return 1')]); // warm workers
+  const t0 = Date.now();
+  const slow = run(g1, 'await sleep(1500); return "slow"');
+  await new Promise((r) => setTimeout(r, 200));
+  const other = run(h1, 'return "hank"').then((v) => ({ v, ms: Date.now() - t0 }));
+  const same = run(g2, 'return "gina again"').then((v) => ({ v, ms: Date.now() - t0 }));
+  const [sl, ot, sa] = await Promise.all([slow, other, same]);
+  assert.equal(sl.result, 'slow');
+  assert.ok(ot.ms < 1200, `another user is not held up by gina's limit (${ot.ms} ms)`);
+  assert.ok(sa.ms >= 1400, `gina's second session waits for her first one's execution (${sa.ms} ms)`);
+  await Promise.all([g1.close(), g2.close(), h1.close()]);
+
+  // legacy SSE: the session belongs to the token's user
+  const { request } = await import('./lib/http.mjs');
+  const ac = new AbortController();
+  let endpoint;
+  const got = new Promise((resolve) => {
+    request(s, { method: 'GET', path: '/sse', headers: { Accept: 'text/event-stream', Authorization: `Bearer ${gina}` }, wire: null, signal: ac.signal, onEvent: (e) => { if (e.event === 'endpoint') { endpoint = e.data; resolve(); } } }).catch(() => {});
+  });
+  await got;
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const theirs = await fetchAll(s, { path: endpoint, headers: { ...JSON_HEADERS, Authorization: `Bearer ${hank}` }, body: init, wire: null });
+  assert.equal(theirs.status, 403, 'another user cannot post to gina\'s SSE session');
+  const mine = await fetchAll(s, { path: endpoint, headers: { ...JSON_HEADERS, Authorization: `Bearer ${gina}` }, body: init, wire: null });
+  assert.equal(mine.status, 202);
+  ac.abort();
+});
+
+test('a request waiting for the keys when the server stops: it ends cleanly', async () => {
+  const jwks = await startJwks();
+  jwks.state.hang = true;
+  const s = await serve({ issuer: op.issuer, jwksUri: jwks.url }, { label: 'oauth-hang', codemode: { http: { drainTimeoutMs: 300 } } });
+  const now = Math.floor(Date.now() / 1000);
+  const pending = post(s, await jwks.sign({ iss: op.issuer, sub: 'x', aud: `${s.url}/mcp`, exp: now + 600, iat: now })).catch((e) => ({ error: e }));
+  await new Promise((r) => setTimeout(r, 300));
+  assert.ok(jwks.state.hits >= 1, 'the server asked for the keys');
+  const e = await s.stop();
+  assert.equal(e.code, 0, s.stderr.slice(-2000));
+  const r = await pending;
+  assert.ok(r.error || r.status === 503, `the waiting request was answered 503 or its connection closed: ${r.status}`);
+  await jwks.close();
+});

@@ -84,9 +84,10 @@ export async function startJwks() {
     { ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' },
     { ...(await exportJWK(ec.publicKey)), kid: 'k2', alg: 'ES256', use: 'sig' },
   ];
-  const state = { up: true, hits: 0 };
+  const state = { up: true, hang: false, hits: 0 };
   const server = http.createServer((req, res) => {
     state.hits++;
+    if (state.hang) return; // never answers (until close)
     if (!state.up) { res.writeHead(503); res.end('down'); return; }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ keys: pub }));
