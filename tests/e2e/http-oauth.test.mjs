@@ -275,8 +275,10 @@ test('bad tokens are refused with the right status and have no effect', async ()
   const hits = jwks.state.hits;
   await Promise.all(Array.from({ length: 20 }, async (_, i) => post(s, await jwks.sign(good, { header: { kid: `burst-${i}` } }))));
   assert.ok(jwks.state.hits - hits <= 2, `a burst of unknown kids does not hammer the JWKS (${jwks.state.hits - hits} fetches)`);
-  const huge = await post(s, 'a'.repeat(1024 * 1024));
-  assert.ok([400, 401, 413, 431].includes(huge.status), `a 1 MB token: ${huge.status}`);
+  const huge = await post(s, 'a'.repeat(1024 * 1024)).catch((e) => ({ status: `error ${e.code}` }));
+  assert.equal(huge.status, 431, 'a 1 MB token: the request head is too large');
+  const big = await post(s, 'a'.repeat(16 * 1024));
+  assert.equal(big.status, 401, 'a 16 KB token that fits the head: refused as a token');
   const check = await post(s, await jwks.sign(good), { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'execute_code', arguments: { code: 'return (await state.get("bad")) ?? null' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'execute_code' });
   assert.equal(JSON.parse(check.text).result.structuredContent.result, null, 'no refused request ran');
 
