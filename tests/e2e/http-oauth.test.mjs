@@ -402,3 +402,28 @@ test('a request waiting for the keys when the server stops: it ends cleanly', as
   assert.ok(r.error || r.status === 503, `the waiting request was answered 503 or its connection closed: ${r.status}`);
   await jwks.close();
 });
+
+test('the inbound token is never sent downstream: the downstream server gets its own credentials', async () => {
+  const { spawn } = await import('node:child_process');
+  const { listening } = await import('./lib/ports.mjs');
+  const port = await freePort();
+  const fixture = path.join(path.dirname(new URL(import.meta.url).pathname), '../fixtures/servers/http-mcp.mjs');
+  const ds = spawn(process.execPath, [fixture, '--mode', 'streamable', '--port', String(port), '--token', 'downstream-own'], { stdio: 'ignore' });
+  try {
+    await listening(port);
+    const s = await serve({ issuer: op.issuer }, {
+      label: 'oauth-downstream',
+      mcpServers: { fix: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer downstream-own' } } },
+    });
+    const token = await userToken(op, { login: 'ivy', resource: `${s.url}/mcp`, scope: 'mcp:tools' });
+    const c = await tokenClient(s, token);
+    const seen = (await run(c, 'return await tools.fix.headers({})')).result;
+    const headers = typeof seen === 'string' ? JSON.parse(seen) : seen;
+    assert.equal(headers.authorization, 'Bearer downstream-own', 'the downstream server got its own credentials');
+    assert.ok(!JSON.stringify(headers).includes(token), 'the user\'s token is not in the downstream request');
+    assert.ok(!JSON.stringify(headers).includes(token.split('.')[1]), 'not even a part of it');
+    await c.close();
+  } finally {
+    ds.kill();
+  }
+});
