@@ -608,6 +608,11 @@ unsigned mcp_server_inflight(const struct mcp_server *s)
     return s->ninflight;
 }
 
+int mcp_server_busy(const struct mcp_server *s)
+{
+    return s->ninflight > 0 || s->parks != NULL;
+}
+
 void mcp_server_tools_changed(struct mcp_server *s)
 {
     struct buf b;

@@ -89,6 +89,10 @@ void mcp_server_cancel_all(struct mcp_server *s);
 /* Requests still being processed. */
 unsigned mcp_server_inflight(const struct mcp_server *s);
 
+/* 1 while the server holds work: requests in flight, or 2026-07-28
+ * executions parked for an approval (their requestState still good). */
+int mcp_server_busy(const struct mcp_server *s);
+
 /* Tells clients the tool list (declarations) changed. */
 void mcp_server_tools_changed(struct mcp_server *s);
 

@@ -306,7 +306,7 @@ void mcp_http__auth_expire(struct mcp_http *h, uint64_t now)
     struct http_principal **pp = &h->auth->principals;
     while (*pp) {
         struct http_principal *p = *pp;
-        if (p->refs == 0 && (p->modern == NULL || mcp_server_inflight(p->modern) == 0) &&
+        if (p->refs == 0 && (p->modern == NULL || !mcp_server_busy(p->modern)) &&
             now - p->last_used >= h->cfg.session_timeout_ms) {
             *pp = p->next;
             mcp_server_free(p->modern);

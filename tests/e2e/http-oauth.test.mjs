@@ -427,3 +427,14 @@ test('the inbound token is never sent downstream: the downstream server gets its
     ds.kill();
   }
 });
+
+test('an idle user\'s stateless server is let go and comes back with their state', async () => {
+  const s = await serve({ issuer: op.issuer }, { label: 'oauth-idle', codemode: { http: { sessionTimeoutMs: 1000 } } });
+  const token = await userToken(op, { login: 'jill', resource: `${s.url}/mcp`, scope: 'mcp:tools' });
+  const call = (code) => post(s, token, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'execute_code', arguments: { code }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'execute_code' });
+  const first = JSON.parse((await call('await state.set("kept", 1); return 1')).text).result.structuredContent;
+  await new Promise((r) => setTimeout(r, 2500)); // past the timeout and a tick or two
+  const again = JSON.parse((await call('return await state.get("kept")')).text).result.structuredContent;
+  assert.equal(again.result, 1, 'the state is the user\'s, not the server\'s');
+  assert.notEqual(again.stats.workerPid, first.stats.workerPid, 'the idle server and its worker were let go');
+});
