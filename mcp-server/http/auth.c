@@ -115,6 +115,13 @@ int mcp_http__auth_start(struct mcp_http *h, char **err)
 {
     if (h->cfg.oauth == NULL)
         return 0;
+    if (h->cfg.public_url == NULL && h->wildcard) {
+        *err =
+            xstrdup("codemode.http.oauth: set codemode.http.publicUrl to the URL clients use for "
+                    "/mcp (such as https://mcp.example.com/mcp): listening on every address, "
+                    "this server cannot tell which URL tokens are issued for");
+        return -1;
+    }
     struct mcp_http_auth *a = xcalloc(1, sizeof *a);
     char base[400];
     snprintf(base, sizeof base, "%s/mcp", h->url);

@@ -438,3 +438,13 @@ test('an idle user\'s stateless server is let go and comes back with their state
   assert.equal(again.result, 1, 'the state is the user\'s, not the server\'s');
   assert.notEqual(again.stats.workerPid, first.stats.workerPid, 'the idle server and its worker were let go');
 });
+
+test('oauth on every address without publicUrl: a clear error at start', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-codemode-oauth-wild-'));
+  const file = path.join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: {}, codemode: { http: { oauth: { issuer: op.issuer } }, state: { path: path.join(dir, 'state.db') } } }));
+  const r = await runBin(['--http', '0.0.0.0:0', file], { timeout: 15000 });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /set codemode\.http\.publicUrl to the URL clients use for \/mcp/);
+  assertNoSanitizerReport(r.stderr);
+});
