@@ -55,7 +55,7 @@ struct app {
     int exit_code;
     /* run mode */
     struct run_output *output;
-    uv_timer_t run_timer; /* reads the stash (--out), then prints and stops */
+    uv_timer_t run_timer;       /* reads the stash (--out), then prints and stops */
     int run_timer_open;
     size_t reads_pending, reads_pending_total;
     int done;
@@ -207,6 +207,7 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
         a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }
+
 
 static void close_walk(uv_handle_t *h, void *arg)
 {
@@ -366,19 +367,14 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
     app_init(&a, cfg, exe);
     if (a.exit_code)
         return app_abort(&a);
-    struct mcp_server_config sc = {.loop = &a.loop,
-                                   .pool = a.pool,
-                                   .tools = a.tools,
-                                   .limits = &cfg->limits,
-                                   .audit = a.audit,
-                                   .state = a.state,
-                                   .expose_skills = cfg->state.expose_skills,
-                                   .stash = a.stash};
+    struct mcp_server_config sc = {
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
+        .state = a.state, .expose_skills = cfg->state.expose_skills,
+        .stash = a.stash};
     struct mcp_channel session = {&a, stdio_send, NULL};
     a.server = mcp_server_new(&sc, &session);
     char *err = NULL;
-    a.stdio =
-        transport_stdio_start(&a.loop, cfg->limits.max_message_bytes, &stdio_events, &a, &err);
+    a.stdio = transport_stdio_start(&a.loop, cfg->limits.max_message_bytes, &stdio_events, &a, &err);
     if (a.stdio == NULL) {
         log_error("app", "%s", err);
         free(err);
@@ -491,7 +487,7 @@ static void send_to_server(struct app *a, cJSON *msg)
 /* The request ids of run's in-process client: execute_code, then one
  * resources/read per stashed resource that --out writes to a file. */
 #define RUN_EXECUTE_ID 3
-#define RUN_READ_ID0   100
+#define RUN_READ_ID0 100
 
 /* Prints the result and stops (on the loop's turn after the last answer). */
 static void run_finish(uv_timer_t *t)
@@ -582,14 +578,10 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
     if (a.exit_code)
         return app_abort(&a);
     a.output = run_output_new(json & APP_RUN_JSON, ro->out_dir);
-    struct mcp_server_config sc = {.loop = &a.loop,
-                                   .pool = a.pool,
-                                   .tools = a.tools,
-                                   .limits = &cfg->limits,
-                                   .audit = a.audit,
-                                   .state = a.state,
-                                   .expose_skills = cfg->state.expose_skills,
-                                   .stash = a.stash};
+    struct mcp_server_config sc = {
+        .loop = &a.loop, .pool = a.pool, .tools = a.tools, .limits = &cfg->limits, .audit = a.audit,
+        .state = a.state, .expose_skills = cfg->state.expose_skills,
+        .stash = a.stash};
     sc.approve = run_approver(&a, json);
     sc.prompt = a.prompt;
     struct mcp_channel session = {&a, run_sink, NULL};
@@ -601,8 +593,7 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
                                    "\"params\":{\"protocolVersion\":\"2025-11-25\","
                                    "\"capabilities\":{},\"clientInfo\":{\"name\":\"mcp-codemode "
                                    "run\",\"version\":\"1\"}}}"));
-    send_to_server(&a,
-                   cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+    send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
     send_to_server(&a, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\","
                                    "\"params\":{\"level\":\"debug\"}}"));
     cJSON *call = cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","

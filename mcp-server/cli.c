@@ -15,53 +15,39 @@ struct flag {
 };
 
 static const struct flag flags[] = {
-    {"--http", "http.listen", "HOST:PORT",
-     "serve MCP over HTTP at /mcp and /sse (port 0: any free port)"},
+    {"--http", "http.listen", "HOST:PORT", "serve MCP over HTTP at /mcp and /sse (port 0: any free port)"},
     {"--auth-token", "http.authToken", "TOKEN", "bearer token required on HTTP requests"},
-    {"--log-level", "logLevel", "LEVEL",
-     "stderr log level (default warning): debug, info, notice, warning, error, critical, alert, "
-     "emergency, off"},
+    {"--log-level", "logLevel", "LEVEL", "stderr log level (default warning): debug, info, notice, warning, error, critical, alert, emergency, off"},
     {"--pool-size", "poolSize", "N", "sandbox workers kept ready (default 2)"},
     {"--timeout-ms", "timeoutMs", "MS", "default time limit of a program (default 30000)"},
-    {"--max-timeout-ms", "maxTimeoutMs", "MS",
-     "largest timeoutMs a call may ask for (default 300000)"},
+    {"--max-timeout-ms", "maxTimeoutMs", "MS", "largest timeoutMs a call may ask for (default 300000)"},
     {"--memory-limit-mb", "memoryLimitMb", "MB", "JavaScript heap limit per program (default 64)"},
     {"--max-result-bytes", "maxResultBytes", "N", "cap on a result's JSON (default 1048576)"},
     {"--max-log-bytes", "maxLogBytes", "N", "cap on console output per program (default 262144)"},
-    {"--max-call-argument-bytes", "maxCallArgumentBytes", "N",
-     "cap on one tool call's arguments as JSON (default 4194304)"},
-    {"--max-message-bytes", "maxMessageBytes", "N",
-     "cap on one incoming message (default 16777216)"},
+    {"--max-call-argument-bytes", "maxCallArgumentBytes", "N", "cap on one tool call's arguments as JSON (default 4194304)"},
+    {"--max-message-bytes", "maxMessageBytes", "N", "cap on one incoming message (default 16777216)"},
     {"--max-tool-calls", "maxToolCalls", "N", "tool calls per program (default 1000)"},
-    {"--max-concurrent-calls", "maxConcurrentCalls", "N",
-     "tool calls in flight per program (default 256)"},
+    {"--max-concurrent-calls", "maxConcurrentCalls", "N", "tool calls in flight per program (default 256)"},
     {"--call-timeout-ms", "callTimeoutMs", "MS", "default downstream call timeout (default 60000)"},
-    {"--declarations-tokens", "declarations.budget", "TOKENS",
-     "tokens the tools' declarations may cost in the description (default 12000)"},
-    {"--declarations-budget", "declarationsBudget", "BYTES",
-     "deprecated: the same budget in bytes (bytes / 4 tokens)"},
-    {"--audit-log", "audit.path", "FILE",
-     "append one JSON line per execution and tool call (docs/policy.md)"},
+    {"--declarations-tokens", "declarations.budget", "TOKENS", "tokens the tools' declarations may cost in the description (default 12000)"},
+    {"--declarations-budget", "declarationsBudget", "BYTES", "deprecated: the same budget in bytes (bytes / 4 tokens)"},
+    {"--audit-log", "audit.path", "FILE", "append one JSON line per execution and tool call (docs/policy.md)"},
 };
 #define NFLAGS (sizeof flags / sizeof flags[0])
 
 void cli_usage(FILE *f)
 {
     fputs("usage: mcp-codemode [serve] [CONFIG.json] [--stdio] [options]\n"
-          "       mcp-codemode run FILE.js|- [CONFIG.json] [--json] [--dry-run] [--approve "
-          "all|none]\n"
+          "       mcp-codemode run FILE.js|- [CONFIG.json] [--json] [--dry-run] [--approve all|none]\n"
           "                        [--principal P] [--out DIR] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
           "       mcp-codemode types [CONFIG.json] [--full]\n"
           "       mcp-codemode check [--token TOKEN] [CONFIG.json]\n"
-          "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] "
-          "--file FILE.js|- [CONFIG.json]\n"
+          "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|- [CONFIG.json]\n"
           "       mcp-codemode skills list | skills delete NAME   [CONFIG.json]\n"
-          "       mcp-codemode state list [PREFIX] | get KEY | set KEY JSON|- [--if-version N] | "
-          "delete KEY\n"
+          "       mcp-codemode state list [PREFIX] | get KEY | set KEY JSON|- [--if-version N] | delete KEY\n"
           "                          [--principal P | --scope server] [--json] [CONFIG.json]\n"
-          "       mcp-codemode login SERVER [--no-browser] [CONFIG.json] | logout SERVER "
-          "[CONFIG.json]\n"
+          "       mcp-codemode login SERVER [--no-browser] [CONFIG.json] | logout SERVER [CONFIG.json]\n"
           "       mcp-codemode --version | --help\n\n"
           "An MCP server with one tool, execute_code, that runs JavaScript in a sandbox;\n"
           "programs call the tools of the downstream MCP servers in the config file.\n\n"
@@ -140,8 +126,8 @@ static int parse_command(const char *word, struct cli *out)
 static int set_config(struct cli *out, const char *path, char *err, size_t errsz)
 {
     if (out->config_path) {
-        snprintf(err, errsz, "the config file is given twice (\"%s\" and \"%s\")", out->config_path,
-                 path);
+        snprintf(err, errsz, "the config file is given twice (\"%s\" and \"%s\")",
+                 out->config_path, path);
         return -1;
     }
     out->config_path = path;
@@ -203,9 +189,8 @@ static int skill_check(const struct cli *out, char *err, size_t errsz)
         return 0;
     if (a && !strcmp(a, "save") && out->skill.name && out->skill.description && out->file)
         return 0;
-    snprintf(err, errsz,
-             "skills: expected save --name NAME --description TEXT --file FILE.js "
-             "[--schema FILE.json], list, or delete NAME");
+    snprintf(err, errsz, "skills: expected save --name NAME --description TEXT --file FILE.js "
+                         "[--schema FILE.json], list, or delete NAME");
     return -1;
 }
 
@@ -230,9 +215,8 @@ static int principal_check(const char *p, char *err, size_t errsz)
     for (size_t i = 0; ok && i < n; i++)
         ok = (unsigned char) p[i] >= 0x20 && p[i] != 0x7f;
     if (!ok)
-        snprintf(err, errsz,
-                 "--principal takes a principal's name as the audit log shows it "
-                 "(1 to 256 bytes, no control characters)");
+        snprintf(err, errsz, "--principal takes a principal's name as the audit log shows it "
+                             "(1 to 256 bytes, no control characters)");
     return ok ? 0 : -1;
 }
 

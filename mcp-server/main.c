@@ -139,7 +139,7 @@ static int check_config(const struct config *cfg)
         const struct tools_server_config *s = &cfg->servers[i];
         const char *kind = s->transport == TOOLS_TRANSPORT_STDIO  ? "stdio"
                            : s->transport == TOOLS_TRANSPORT_HTTP ? "http"
-                                                                  : "sse";
+                                                                    : "sse";
         printf("  %s (%s)%s%s\n", s->name, kind, s->disabled ? " disabled" : "",
                s->launches_self ? " skipped: launches mcp-codemode itself" : "");
     }
@@ -197,8 +197,8 @@ static int run_command(const struct cli *cli, const struct config *cfg, const ch
         return 2;
     }
     struct app_run_options o = {
-        .flags =
-            (cli->json ? APP_RUN_JSON : 0) | (cli->dry_run ? APP_RUN_DRY_RUN : 0) | cli->approve,
+        .flags = (cli->json ? APP_RUN_JSON : 0) | (cli->dry_run ? APP_RUN_DRY_RUN : 0) |
+                 cli->approve,
         .principal = cli->principal,
         .out_dir = cli->out_dir,
     };

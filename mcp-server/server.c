@@ -24,8 +24,9 @@ static int null_id_for(const struct mcp_server *s)
     return !(s->legacy && mcp_error_id_optional(s->legacy_rev)) && s->legacy;
 }
 
-static void send_error(struct mcp_server *s, struct mcp_batch *batch, const struct mcp_channel *ch,
-                       const char *id, int code, const char *message, const cJSON *data)
+static void send_error(struct mcp_server *s, struct mcp_batch *batch,
+                       const struct mcp_channel *ch, const char *id, int code,
+                       const char *message, const cJSON *data)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -140,9 +141,8 @@ static void handle_tools_call(struct mcp_request *r, const cJSON *params, int mo
          * resumes the parked run (of execute_code or of a skill tool), never
          * starts another */
         const cJSON *code = cJSON_GetObjectItemCaseSensitive(arguments, "code");
-        char *skill =
-            execute ? NULL : mcp_skill_tools_code(r->server, name->valuestring, arguments);
-        const char *program = skill                             ? skill
+        char *skill = execute ? NULL : mcp_skill_tools_code(r->server, name->valuestring, arguments);
+        const char *program = skill                            ? skill
                               : execute && cJSON_IsString(code) ? code->valuestring
                                                                 : NULL;
         mcp_park_resume(r, params, program);
@@ -577,9 +577,8 @@ void mcp_server_handle_oversize(struct mcp_server *s, const char *head, size_t h
         send_error(s, NULL, &s->session, id, RPC_INVALID_REQUEST, msg, NULL);
         free(id);
     } else {
-        log_error("server",
-                  "dropped a %zu-byte message over the size limit (no id found in its "
-                  "first bytes, so no error reply could be sent)",
+        log_error("server", "dropped a %zu-byte message over the size limit (no id found in its "
+                            "first bytes, so no error reply could be sent)",
                   total);
     }
 }

@@ -17,7 +17,7 @@
 struct entry {
     struct tools_catalog_tool pub;
     char *server, *server_id, *name, *id, *problem, *source, *advice, *scope;
-    long decl;     /* index in decls, or -1 (denied) */
+    long decl; /* index in decls, or -1 (denied) */
     size_t listed; /* position in its server's list */
     int preferred; /* codemode.declarations.preferred names it */
     cJSON *tool;
@@ -32,12 +32,12 @@ struct tools_catalog {
     char **servers, **server_ids; /* every server of the build */
     char **problems;              /* per server: why it has no tools, or NULL */
     size_t nservers;
-    char **unavailable; /* "server.tool (reason)" */
+    char **unavailable;           /* "server.tool (reason)" */
     size_t nunavailable;
     struct tools_decl_tool *decls; /* the tools that are not denied, in order */
     size_t ndecls;
-    size_t budget;  /* tokens of the description's declarations */
-    char *budgeted; /* what the model reads (tools_declarations_budgeted) */
+    size_t budget;                 /* tokens of the description's declarations */
+    char *budgeted;                /* what the model reads (tools_declarations_budgeted) */
     struct tools_decl_report report;
 };
 
@@ -124,8 +124,7 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->name = xstrdup(names[i]);
         e->id = ids[i];
         e->tool = cJSON_Duplicate(all[i], 1);
-        e->pub.input =
-            compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
+        e->pub.input = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "inputSchema"), &e->problem);
         e->pub.output = compile(cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema"), NULL);
         if (srv->learned && !cJSON_GetObjectItemCaseSensitive(e->tool, "outputSchema")) {
             e->schema_hash = tools_result_types_hash(e->tool);
@@ -522,8 +521,7 @@ static int contains_ci(const char *hay, const char *needle, size_t nlen)
         return 0;
     for (const char *p = hay; *p; p++) {
         size_t i = 0;
-        while (i < nlen && p[i] &&
-               tolower((unsigned char) p[i]) == tolower((unsigned char) needle[i]))
+        while (i < nlen && p[i] && tolower((unsigned char) p[i]) == tolower((unsigned char) needle[i]))
             i++;
         if (i == nlen)
             return 1;

@@ -337,8 +337,7 @@ void tools_registry_free(struct tools_registry *r)
     if (r->later) {
         struct next_turn_item *it;
         while ((it = next_turn_first(r->later)) != NULL) /* answers not delivered: dropped */
-            tools_call_cancel(
-                (struct tools_call *) ((char *) it - offsetof(struct tools_call, later)));
+            tools_call_cancel((struct tools_call *) ((char *) it - offsetof(struct tools_call, later)));
         next_turn_close(r->later, later_closed);
     }
     while (r->waiters)
@@ -384,8 +383,7 @@ static void downstream_replied(void *ud, const struct tools_downstream_reply *re
     int ok;
     if (c->audit) {
         char *text = rep->result ? json_print(rep->result) : NULL;
-        tools_audit_call_end(c->r->o.audit, c->audit, reply_outcome(rep), c->t0,
-                             text ? strlen(text) : 0);
+        tools_audit_call_end(c->r->o.audit, c->audit, reply_outcome(rep), c->t0, text ? strlen(text) : 0);
         free(text);
         c->audit = NULL;
     }

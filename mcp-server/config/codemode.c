@@ -67,18 +67,10 @@ static const char *const codemode_keys[] = {"poolSize",
                                             "store",
                                             NULL};
 
-static const char *const http_keys[] = {"listen",
-                                        "authToken",
-                                        "allowedOrigins",
-                                        "sessionTimeoutMs",
-                                        "idleTimeoutMs",
-                                        "headersTimeoutMs",
-                                        "requestTimeoutMs",
-                                        "drainTimeoutMs",
-                                        "instanceId",
-                                        "maxConnections",
-                                        "publicUrl",
-                                        "oauth",
+static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
+                                        "sessionTimeoutMs", "idleTimeoutMs",    "headersTimeoutMs",
+                                        "requestTimeoutMs", "drainTimeoutMs",   "instanceId",
+                                        "maxConnections",   "publicUrl",        "oauth",
                                         NULL};
 
 /* The integer keys of codemode.http: milliseconds. */
@@ -254,8 +246,9 @@ static int read_instance_id(struct config_ctx *x, const cJSON *v, const struct c
         ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
              (s[i] >= '0' && s[i] <= '9');
     if (!ok) {
-        config__error(x, config__at(x, v, 0), p, "\"%s\" is not 1 to %d ASCII letters and digits",
-                      s, CONFIG_INSTANCE_ID_MAX);
+        config__error(x, config__at(x, v, 0), p,
+                      "\"%s\" is not 1 to %d ASCII letters and digits", s,
+                      CONFIG_INSTANCE_ID_MAX);
         free(s);
         return -1;
     }
@@ -459,8 +452,9 @@ static int override_budget(struct config_ctx *x, const char *key, const char *va
                                                : cJSON_CreateString(value);
     struct config_kpath dp = {NULL, "declarations", 0}, bp = {&dp, "budget", 0};
     struct config_kpath op = {NULL, "declarationsBudget", 0};
-    int r = strcmp(key, "declarationsBudget") == 0 ? config__declarations_budget_bytes(x, v, &op)
-                                                   : config__declarations_budget(x, v, &bp);
+    int r = strcmp(key, "declarationsBudget") == 0
+                ? config__declarations_budget_bytes(x, v, &op)
+                : config__declarations_budget(x, v, &bp);
     cJSON_Delete(v);
     return r;
 }

@@ -33,7 +33,7 @@ struct mcp_execution {
     char id[33]; /* execution id (audit log) */
     struct tools_approver approver;
     uint64_t t0;
-    char code_sha[65];             /* what a 2026-07-28 retry must repeat (park in approval.c) */
+    char code_sha[65]; /* what a 2026-07-28 retry must repeat (park in approval.c) */
     struct sandbox_ticket *ticket; /* its place under the sandbox's caps (admission.h) */
     struct sandbox_pool *pool;
     struct sandbox_exec_request rq; /* while queued: the run, its strings owned here */
@@ -220,13 +220,11 @@ static char *value_text(const cJSON *outcome, const char *whole_uri)
         const cJSON *limit = cJSON_GetObjectItemCaseSensitive(trunc, "limit");
         struct buf b;
         buf_init(&b, 0);
-        buf_printf(&b,
-                   "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f bytes; ",
+        buf_printf(&b, "%s\n[result truncated: its JSON is %.0f bytes, over the limit of %.0f bytes; ",
                    value->valuestring, cJSON_IsNumber(bytes) ? bytes->valuedouble : 0,
                    cJSON_IsNumber(limit) ? limit->valuedouble : 0);
         if (whole_uri)
-            buf_printf(&b, "the whole result can be read for a while as the resource %s]",
-                       whole_uri);
+            buf_printf(&b, "the whole result can be read for a while as the resource %s]", whole_uri);
         else
             buf_append_str(&b, "return less, or a summary]");
         return buf_steal(&b);

@@ -141,8 +141,7 @@ static void open_session(struct fixture *f, const char *ver)
     const char *h = strstr(r->headers, "mcp-session-id: ");
     assert_non_null(h);
     sscanf(h + 16, "%127[^\r\n]", f->sid);
-    assert_int_equal(strlen(f->sid),
-                     (f->instance ? strlen(f->instance) + 1 : 0) + HTTP_SESSION_ID_LEN);
+    assert_int_equal(strlen(f->sid), (f->instance ? strlen(f->instance) + 1 : 0) + HTTP_SESSION_ID_LEN);
     char headers[512];
     snprintf(headers, sizeof headers, JSON_HEADERS "Mcp-Session-Id: %s\r\n", f->sid);
     r = post(f, headers, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");

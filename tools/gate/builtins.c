@@ -80,8 +80,7 @@ static void perform(struct tools_call *c, const char *op, const char *name, cons
         c->audit = ev;
         c->t0 = t0;
         tools__call_link(c);
-        c->job = tools_state_service_start(r->o.state, r->loop, op, name, scope_of(x), args,
-                                           performed, c);
+        c->job = tools_state_service_start(r->o.state, r->loop, op, name, scope_of(x), args, performed, c);
         return;
     }
     struct buf b;
@@ -254,7 +253,8 @@ static enum tools_policy_decision decide(const struct tools_registry *r, const s
     return d;
 }
 
-void tools__builtin_call(struct tools_call *c, const char *op, const char *name, const cJSON *args)
+void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
+                         const cJSON *args)
 {
     struct tools_registry *r = c->r;
     struct tools_exec *x = c->x;
