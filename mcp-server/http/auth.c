@@ -129,7 +129,7 @@ int mcp_http__auth_start(struct mcp_http *h, char **err)
     a->settings = *h->cfg.oauth;
     a->audience = xstrdup(a->settings.audience ? a->settings.audience : pub);
     a->settings.audience = a->audience;
-    a->resource = xstrdup(h->cfg.public_url ? h->cfg.public_url : a->audience);
+    a->resource = xstrdup(pub); /* what clients check against the URL they use */
     a->metadata_url = metadata_url_of(pub);
     a->metadata = metadata_document(a);
     a->scope_param = joined(a->settings.required_scopes);
