@@ -746,6 +746,53 @@ static void check_down(void *arg)
     free(t);
 }
 
+static void test_verified_cache(void **state)
+{
+    (void) state;
+    struct fixture *f = fx_new(NULL, 1, 0);
+    struct http_token_limits lim = {.refetch_seconds = 1};
+    http_token_verifier_set_limits(f->v, &lim);
+    /* a token within the skew for two more seconds: verified once, then
+     * found, then refused once it expires although it was found before */
+    char *p = claims(NULL, NULL, -28, NULL);
+    char *t = token_raw(ed, "EdDSA", "ed1", p);
+    free(p);
+    assert_int_equal(check(f, t).status, HTTP_TOKEN_VALID);
+    struct http_token_identity id;
+    const char *why;
+    struct http_token_stats st;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(http_token_verify_cached(f->v, t, strlen(t), &id, &why), HTTP_TOKEN_VALID);
+        assert_string_equal(id.sub, "alice");
+        assert_string_equal(id.scopes[1], "crm:write");
+    }
+    http_token_verifier_stats(f->v, &st);
+    assert_int_equal(st.verified_hits, 3);
+    /* a token differing in one signature byte is not the one found */
+    char *bad = xstrdup(t);
+    char *dot = strrchr(bad, '.');
+    dot[5] = dot[5] == 'A' ? 'B' : 'A';
+    expect_invalid_free(f, bad, "signature does not verify");
+    loop_run_for(&loop, 2200);
+    expect_invalid(f, t, "expired");
+    free(t);
+    /* a new key set: tokens found before are checked again (rsa1 removed) */
+    t = good_token(rsa, "RS256", "rsa1");
+    assert_int_equal(check(f, t).status, HTTP_TOKEN_VALID);
+    struct buf keys;
+    buf_init(&keys, 0);
+    buf_append_str(&keys, "{\"keys\":[");
+    jwk(&keys, ec, "ec1", NULL);
+    buf_append_str(&keys, "]}");
+    write_file("jwks.json", keys.data);
+    buf_free(&keys);
+    char *other = good_token(ec, "ES256", "unknown");
+    expect_invalid_free(f, other, "was fetched again");
+    expect_invalid(f, t, "no key of the JWKS has its kid \"rsa1\"");
+    free(t);
+    fx_free(f);
+}
+
 static void test_jwks_down(void **state)
 {
     (void) state;
@@ -1069,6 +1116,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_kid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bursts_share_one_fetch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verified_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_jwks_down, setup, teardown),
         cmocka_unit_test_setup_teardown(test_discovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cache_control, setup, teardown),

@@ -88,7 +88,10 @@ struct http_token_limits {
     unsigned introspection_seconds; /* an active answer is kept at most this long [300] */
     unsigned introspection_negative_seconds; /* an inactive one [30] */
     unsigned introspection_entries;          /* answers kept [1024] */
+    unsigned verified_entries;               /* JWTs kept once verified (by SHA-256) [1024];
+                                                HTTP_TOKEN_LIMIT_NONE: none, every check verifies */
 };
+#define HTTP_TOKEN_LIMIT_NONE 0xffffffffu
 void http_token_verifier_set_limits(struct http_token_verifier *v,
                                     const struct http_token_limits *l);
 
@@ -99,6 +102,7 @@ struct http_token_stats {
     uint64_t jwks_failures;      /* of which failed */
     uint64_t introspections;     /* introspection requests */
     uint64_t introspection_hits; /* answers taken from the cache */
+    uint64_t verified_hits;      /* JWTs found already verified */
 };
 void http_token_verifier_stats(const struct http_token_verifier *v, struct http_token_stats *s);
 
