@@ -847,6 +847,21 @@ static void test_jwks_down(void **state)
     loop_run_for(&loop, 1100);
     check_down(&d);
     assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    /* the JWKS goes down while its keys are held: known keys keep working,
+     * an unknown kid cannot be checked (unavailable, not invalid) */
+    struct http_token_limits lim2 = {.failure_retry_seconds = 1, .refetch_seconds = 1};
+    http_token_verifier_set_limits(f->v, &lim2);
+    log_set_level(LOG_OFF);
+    write_file("jwks-down", "");
+    loop_run_for(&loop, 1100);
+    char *unknown = good_token(rsa_other, "RS256", "rotated");
+    struct outcome u = check(f, unknown);
+    free(unknown);
+    assert_int_equal(u.status, HTTP_TOKEN_UNAVAILABLE);
+    assert_non_null(strstr(u.reason, "fetching the JWKS again failed"));
+    check_down(&d);
+    assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    remove_file("jwks-down");
     fx_free(f);
     log_set_level(old);
 }
@@ -1118,7 +1133,6 @@ static void test_jwk_refusals(void **state)
 /* --- interop with a real authorization server (npm oidc-provider) -------------------------- */
 
 #define OP_SERVER "tests/fixtures/servers/oidc-provider.mjs"
-
 
 struct op_token {
     int done;

@@ -409,6 +409,11 @@ static void settle(struct http_token_check *c, int first)
             snprintf(c->reason, sizeof c->reason, "the keys of %.100s are unavailable: %s",
                      v->s->issuer, v->fail_reason);
             answer(c, HTTP_TOKEN_UNAVAILABLE);
+        } else if (v->fail_ms >= v->last_fetch_ms) { /* the refetch failed */
+            size_t l = strlen(c->reason);
+            snprintf(c->reason + l, sizeof c->reason - l,
+                     ", and fetching the JWKS again failed: %s", v->fail_reason);
+            answer(c, HTTP_TOKEN_UNAVAILABLE);
         } else {
             size_t l = strlen(c->reason);
             snprintf(c->reason + l, sizeof c->reason - l, " (the JWKS was fetched again)");
