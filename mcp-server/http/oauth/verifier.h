@@ -5,8 +5,12 @@
  * alone), or an opaque token introspected (RFC 7662) when introspection is
  * configured. The issuer's metadata (RFC 8414 / OpenID discovery) names the
  * JWKS when jwksUri is not set. Keys are cached with their HTTP caching
- * headers and refreshed on an unknown kid, rate-limited. Runs on the libuv
- * loop and never blocks it. */
+ * headers and refreshed on an unknown kid, rate-limited. A JWT once
+ * verified is remembered by its SHA-256 until it expires or the key set
+ * changes; introspection answers likewise, for a bounded time. Runs on the
+ * libuv loop and never blocks it. The verifier does not check
+ * required_scopes: the endpoint does (http_token_scopes_cover), to answer
+ * 403 insufficient_scope rather than 401. */
 #ifndef MCP_SERVER_HTTP_OAUTH_VERIFIER_H
 #define MCP_SERVER_HTTP_OAUTH_VERIFIER_H
 
