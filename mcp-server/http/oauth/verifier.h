@@ -63,7 +63,8 @@ struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http
                                                     const struct http_oauth_settings *s, char *err,
                                                     size_t errlen);
 
-/* Cancels every pending check (no callback follows) and frees v. */
+/* Cancels every pending check (no callback follows) and frees v (its
+ * memory once the loop has run again). Free it before its http_client. */
 void http_token_verifier_free(struct http_token_verifier *v);
 
 /* The fast path: a JWT whose key is cached, checked at once. Returns
