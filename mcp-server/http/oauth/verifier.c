@@ -694,9 +694,14 @@ static void on_introspection(void *ud, const struct tools_oauth_answer *a)
         intro_store(v, in->digest, 0, NULL, why, neg_ms);
     } else {
         uint64_t ttl = (uint64_t) v->lim.introspection_seconds * 1000;
-        if (id.exp && (uint64_t) (id.exp - now) * 1000 < ttl)
-            ttl = (uint64_t) (id.exp - now) * 1000;
-        /* a token valid for less than a second is still answered once */
+        if (id.exp) { /* kept no longer than the token lives (with the skew) */
+            int64_t left = id.exp + (int64_t) v->rules.clock_skew_seconds - now;
+            if (left < 0)
+                left = 0;
+            if ((uint64_t) left * 1000 < ttl)
+                ttl = (uint64_t) left * 1000;
+        }
+        /* a token about to expire is still answered once */
         intro_store(v, in->digest, 1, &id, NULL, ttl ? ttl : 1);
     }
     jwt_identity_clear(&id);
