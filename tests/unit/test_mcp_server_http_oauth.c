@@ -9,7 +9,9 @@
  * refetch, then refusal, then rate-limited), a burst of unknown kids and of
  * first checks (one fetch), the JWKS down (fail closed, logged), discovery
  * through RFC 8414 and OpenID metadata with path insertion, Cache-Control,
- * introspection (cached, shared, bounded) and cancellation. */
+ * introspection (cached, shared, bounded) and cancellation; and tokens of a
+ * real authorization server (npm oidc-provider, all four algorithms and an
+ * opaque token introspected). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +23,7 @@
 #include "mcp-server/http/oauth/jwks.h"
 #include "mcp-server/http/oauth/verifier.h"
 #include "transport/http_client.h"
+#include "tools/oauth/fetch.h"
 #include "common/alloc.h"
 #include "common/base64.h"
 #include "common/buf.h"
@@ -397,10 +400,13 @@ static int setup(void **state)
     return 0;
 }
 
+static struct node_server op;
+
 static int teardown(void **state)
 {
     (void) state;
     loop_wait_abort();
+    node_server_stop(&op);
     return 0;
 }
 
@@ -746,6 +752,53 @@ static void check_down(void *arg)
     free(t);
 }
 
+static void test_verified_cache(void **state)
+{
+    (void) state;
+    struct fixture *f = fx_new(NULL, 1, 0);
+    struct http_token_limits lim = {.refetch_seconds = 1};
+    http_token_verifier_set_limits(f->v, &lim);
+    /* a token within the skew for two more seconds: verified once, then
+     * found, then refused once it expires although it was found before */
+    char *p = claims(NULL, NULL, -28, NULL);
+    char *t = token_raw(ed, "EdDSA", "ed1", p);
+    free(p);
+    assert_int_equal(check(f, t).status, HTTP_TOKEN_VALID);
+    struct http_token_identity id;
+    const char *why;
+    struct http_token_stats st;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(http_token_verify_cached(f->v, t, strlen(t), &id, &why), HTTP_TOKEN_VALID);
+        assert_string_equal(id.sub, "alice");
+        assert_string_equal(id.scopes[1], "crm:write");
+    }
+    http_token_verifier_stats(f->v, &st);
+    assert_int_equal(st.verified_hits, 3);
+    /* a token differing in one signature byte is not the one found */
+    char *bad = xstrdup(t);
+    char *dot = strrchr(bad, '.');
+    dot[5] = dot[5] == 'A' ? 'B' : 'A';
+    expect_invalid_free(f, bad, "signature does not verify");
+    loop_run_for(&loop, 2200);
+    expect_invalid(f, t, "expired");
+    free(t);
+    /* a new key set: tokens found before are checked again (rsa1 removed) */
+    t = good_token(rsa, "RS256", "rsa1");
+    assert_int_equal(check(f, t).status, HTTP_TOKEN_VALID);
+    struct buf keys;
+    buf_init(&keys, 0);
+    buf_append_str(&keys, "{\"keys\":[");
+    jwk(&keys, ec, "ec1", NULL);
+    buf_append_str(&keys, "]}");
+    write_file("jwks.json", keys.data);
+    buf_free(&keys);
+    char *other = good_token(ec, "ES256", "unknown");
+    expect_invalid_free(f, other, "was fetched again");
+    expect_invalid(f, t, "no key of the JWKS has its kid \"rsa1\"");
+    free(t);
+    fx_free(f);
+}
+
 static void test_jwks_down(void **state)
 {
     (void) state;
@@ -794,6 +847,21 @@ static void test_jwks_down(void **state)
     loop_run_for(&loop, 1100);
     check_down(&d);
     assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    /* the JWKS goes down while its keys are held: known keys keep working,
+     * an unknown kid cannot be checked (unavailable, not invalid) */
+    struct http_token_limits lim2 = {.failure_retry_seconds = 1, .refetch_seconds = 1};
+    http_token_verifier_set_limits(f->v, &lim2);
+    log_set_level(LOG_OFF);
+    write_file("jwks-down", "");
+    loop_run_for(&loop, 1100);
+    char *unknown = good_token(rsa_other, "RS256", "rotated");
+    struct outcome u = check(f, unknown);
+    free(unknown);
+    assert_int_equal(u.status, HTTP_TOKEN_UNAVAILABLE);
+    assert_non_null(strstr(u.reason, "fetching the JWKS again failed"));
+    check_down(&d);
+    assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    remove_file("jwks-down");
     fx_free(f);
     log_set_level(old);
 }
@@ -886,6 +954,7 @@ static void introspection_answers(void)
              "\"op-other\":{\"active\":true,\"sub\":\"eve\",\"aud\":\"https://other.example\"},"
              "\"op-iss\":{\"active\":true,\"sub\":\"eve\",\"iss\":\"https://evil.example\"},"
              "\"op-expired\":{\"active\":true,\"sub\":\"eve\",\"exp\":%ld},"
+             "\"op-client\":{\"active\":true,\"client_id\":\"svc\"},"
              "\"op-nosub\":{\"active\":true}}",
              base, now + 600, now + 600, now - 600);
     write_file("introspect.json", text);
@@ -915,6 +984,9 @@ static void test_introspection(void **state)
     expect_invalid(f, "op-iss", "issuer https://evil.example");
     expect_invalid(f, "op-expired", "expired");
     expect_invalid(f, "op-nosub", "no subject");
+    o = check(f, "op-client"); /* a client's own token: the client is the subject */
+    assert_int_equal(o.status, HTTP_TOKEN_VALID);
+    assert_string_equal(o.sub, "svc");
     expect_invalid(f, "op-unknown", "not active");
     /* refusals are cached too (briefly) */
     before = served("introspect");
@@ -1058,6 +1130,129 @@ static void test_jwk_refusals(void **state)
     assert_int_equal(out[0], 0xfb);
 }
 
+/* --- interop with a real authorization server (npm oidc-provider) -------------------------- */
+
+#define OP_SERVER "tests/fixtures/servers/oidc-provider.mjs"
+
+struct op_token {
+    int done;
+    char token[4096];
+};
+
+static void on_token(void *ud, const struct tools_oauth_answer *a)
+{
+    struct op_token *t = ud;
+    const cJSON *at = a->json ? cJSON_GetObjectItemCaseSensitive(a->json, "access_token") : NULL;
+    if (cJSON_IsString(at))
+        snprintf(t->token, sizeof t->token, "%s", at->valuestring);
+    t->done = 1;
+}
+
+/* A client_credentials token of oidc-provider for resource. */
+static void op_token(struct http_client *hc, const char *issuer, const char *resource,
+                     struct op_token *t)
+{
+    char url[160];
+    struct buf body;
+    buf_init(&body, 0);
+    tools_oauth_form_add(&body, "grant_type", "client_credentials");
+    tools_oauth_form_add(&body, "scope", "crm:read crm:write");
+    tools_oauth_form_add(&body, "resource", resource);
+    snprintf(url, sizeof url, "%s/token", issuer);
+    char *auth = NULL;
+    {
+        const char *cred = "rs-client:rs-secret";
+        char enc[64];
+        size_t n = base64_encode((const unsigned char *) cred, strlen(cred), enc);
+        enc[n] = '\0';
+        struct buf a;
+        buf_init(&a, 0);
+        buf_printf(&a, "Basic %s", enc);
+        auth = buf_steal(&a);
+    }
+    struct tools_oauth_request rq = {.method = "POST",
+                                     .url = url,
+                                     .content_type = "application/x-www-form-urlencoded",
+                                     .body = body.data,
+                                     .authorization = auth};
+    memset(t, 0, sizeof *t);
+    assert_non_null(tools_oauth_fetch_start(hc, &rq, on_token, t));
+    assert_true(loop_run_until(&loop, &t->done, 10000));
+    buf_free(&body);
+    free(auth);
+    if (t->token[0] == '\0')
+        fail_msg("oidc-provider issued no token for %s", resource);
+}
+
+static void test_oidc_provider_interop(void **state)
+{
+    (void) state;
+    if (access("tests/node_modules/oidc-provider/package.json", R_OK) != 0) {
+        print_message("oidc-provider is not installed (make npm-deps): interop skipped\n");
+        skip();
+    }
+    const char *argv[] = {"node", OP_SERVER, "@PORT@", NULL};
+    assert_int_equal(node_server_start(&op, 0, argv, 20000), 0);
+    char issuer[64], intro[128], err[300];
+    snprintf(issuer, sizeof issuer, "http://127.0.0.1:%d", op.port);
+    snprintf(intro, sizeof intro, "%s/token/introspection", issuer);
+    struct http_client *hc = http_client_new(&loop, "test", err, sizeof err);
+    struct {
+        const char *resource, *alg;
+    } cases[] = {{"https://mcp.example.com/mcp", "RS256"},
+                 {"https://mcp.example.com/ps", "PS256"},
+                 {"https://mcp.example.com/es", "ES256"},
+                 {"https://mcp.example.com/ed", "EdDSA"}};
+    struct op_token t;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* discovery: oidc-provider publishes OpenID metadata only */
+        struct http_oauth_settings s = {.issuer = issuer, .audience = cases[i].resource};
+        struct fixture f = {.hc = hc};
+        f.v = http_token_verifier_new(&loop, hc, &s, err, sizeof err);
+        assert_non_null(f.v);
+        op_token(hc, issuer, cases[i].resource, &t);
+        char want[32];
+        snprintf(want, sizeof want, "\"alg\":\"%s\"", cases[i].alg);
+        unsigned char hdr[256];
+        long hl = jose_b64url_decode(t.token, (size_t) (strchr(t.token, '.') - t.token), hdr);
+        assert_true(hl > 0);
+        hdr[hl] = '\0';
+        assert_non_null(strstr((char *) hdr, want));
+        struct outcome o = check(&f, t.token);
+        if (o.status != HTTP_TOKEN_VALID)
+            fail_msg("%s token of oidc-provider: %s", cases[i].alg, o.reason);
+        assert_string_equal(o.sub, "rs-client");
+        assert_string_equal(o.client, "rs-client");
+        assert_string_equal(o.scopes, "[crm:read] [crm:write]");
+        assert_string_equal(o.iss, issuer);
+        /* a token for another resource is refused */
+        struct op_token other;
+        op_token(hc, issuer, i ? cases[0].resource : cases[1].resource, &other);
+        expect_invalid(&f, other.token, "another resource");
+        http_token_verifier_free(f.v);
+    }
+    /* an opaque token, introspected (RFC 7662) */
+    struct http_oauth_settings s = {.issuer = issuer,
+                                    .audience = "https://mcp.example.com/opaque",
+                                    .introspection_url = intro,
+                                    .introspection_client_id = "rs-client",
+                                    .introspection_client_secret = "rs-secret"};
+    struct fixture f = {.hc = hc};
+    f.v = http_token_verifier_new(&loop, hc, &s, err, sizeof err);
+    assert_non_null(f.v);
+    op_token(hc, issuer, "https://mcp.example.com/opaque", &t);
+    assert_null(strchr(t.token, '.'));
+    struct outcome o = check(&f, t.token);
+    if (o.status != HTTP_TOKEN_VALID)
+        fail_msg("opaque token of oidc-provider: %s", o.reason);
+    assert_string_equal(o.sub, "rs-client");
+    expect_invalid(&f, "not-a-token-it-issued", "not active");
+    http_token_verifier_free(f.v);
+    http_client_free(hc);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    node_server_stop(&op);
+}
+
 int main(void)
 {
     go_to_root();
@@ -1069,6 +1264,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_kid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bursts_share_one_fetch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verified_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_jwks_down, setup, teardown),
         cmocka_unit_test_setup_teardown(test_discovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cache_control, setup, teardown),
@@ -1076,6 +1272,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cancel_and_free, setup, teardown),
         cmocka_unit_test_setup_teardown(test_settings_and_scopes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_jwk_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_oidc_provider_interop, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, group_setup, group_teardown);
     uv_run(&loop, UV_RUN_NOWAIT);

@@ -237,13 +237,18 @@ static int check(const cJSON *o, const struct jwt_rules *r, int64_t now, int fro
         snprintf(why, n, "it was issued %lld s in the future", (long long) (iat - now));
         return -1;
     }
+    const char *client = str_claim(o, "client_id");
+    if (client == NULL)
+        client = str_claim(o, "azp");
+    /* an introspection answer may leave sub out for a client's own token
+     * (client_credentials): the client is the subject then (as RFC 9068
+     * asks of a JWT) */
+    if (!from_token && (sub == NULL || sub[0] == '\0') && client && client[0])
+        sub = client;
     if (sub == NULL || sub[0] == '\0') {
         snprintf(why, n, "it names no subject (sub)");
         return -1;
     }
-    const char *client = str_claim(o, "client_id");
-    if (client == NULL)
-        client = str_claim(o, "azp");
     if (take_scopes(o, &id->scopes, why, n) != 0)
         return -1;
     id->iss = xstrdup(iss ? iss : r->issuer);

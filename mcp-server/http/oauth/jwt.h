@@ -58,7 +58,8 @@ int jwt_check_claims(const cJSON *payload, const struct jwt_rules *r, int64_t no
                      struct jwt_identity *id, char *why, size_t n);
 
 /* The shared claim checks of an introspection answer (RFC 7662): iss when
- * present, aud when present, exp when present, sub required. */
+ * present, aud when present, exp when present, sub required (client_id
+ * stands for it when it is absent: a client_credentials token). */
 int jwt_check_introspection(const cJSON *answer, const struct jwt_rules *r, int64_t now,
                             struct jwt_identity *id, char *why, size_t n);
 

@@ -5,8 +5,12 @@
  * alone), or an opaque token introspected (RFC 7662) when introspection is
  * configured. The issuer's metadata (RFC 8414 / OpenID discovery) names the
  * JWKS when jwksUri is not set. Keys are cached with their HTTP caching
- * headers and refreshed on an unknown kid, rate-limited. Runs on the libuv
- * loop and never blocks it. */
+ * headers and refreshed on an unknown kid, rate-limited. A JWT once
+ * verified is remembered by its SHA-256 until it expires or the key set
+ * changes; introspection answers likewise, for a bounded time. Runs on the
+ * libuv loop and never blocks it. The verifier does not check
+ * required_scopes: the endpoint does (http_token_scopes_cover), to answer
+ * 403 insufficient_scope rather than 401. */
 #ifndef MCP_SERVER_HTTP_OAUTH_VERIFIER_H
 #define MCP_SERVER_HTTP_OAUTH_VERIFIER_H
 
@@ -59,7 +63,8 @@ struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http
                                                     const struct http_oauth_settings *s, char *err,
                                                     size_t errlen);
 
-/* Cancels every pending check (no callback follows) and frees v. */
+/* Cancels every pending check (no callback follows) and frees v (its
+ * memory once the loop has run again). Free it before its http_client. */
 void http_token_verifier_free(struct http_token_verifier *v);
 
 /* The fast path: a JWT whose key is cached, checked at once. Returns
@@ -88,7 +93,10 @@ struct http_token_limits {
     unsigned introspection_seconds; /* an active answer is kept at most this long [300] */
     unsigned introspection_negative_seconds; /* an inactive one [30] */
     unsigned introspection_entries;          /* answers kept [1024] */
+    unsigned verified_entries;               /* JWTs kept once verified (by SHA-256) [1024];
+                                                HTTP_TOKEN_LIMIT_NONE: none, every check verifies */
 };
+#define HTTP_TOKEN_LIMIT_NONE 0xffffffffu
 void http_token_verifier_set_limits(struct http_token_verifier *v,
                                     const struct http_token_limits *l);
 
@@ -99,6 +107,7 @@ struct http_token_stats {
     uint64_t jwks_failures;      /* of which failed */
     uint64_t introspections;     /* introspection requests */
     uint64_t introspection_hits; /* answers taken from the cache */
+    uint64_t verified_hits;      /* JWTs found already verified */
 };
 void http_token_verifier_stats(const struct http_token_verifier *v, struct http_token_stats *s);
 
