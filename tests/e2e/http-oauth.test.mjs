@@ -448,3 +448,19 @@ test('oauth on every address without publicUrl: a clear error at start', async (
   assert.match(r.stderr, /set codemode\.http\.publicUrl to the URL clients use for \/mcp/);
   assertNoSanitizerReport(r.stderr);
 });
+
+test('an audience other than publicUrl: tokens name it, the metadata still names publicUrl', async () => {
+  const jwks = await startJwks();
+  const pub = 'https://mcp.example.com/mcp';
+  const s = await serve({ issuer: op.issuer, jwksUri: jwks.url, audience: 'api://codemode' }, { label: 'oauth-audience', codemode: { http: { publicUrl: pub, allowedOrigins: ['https://mcp.example.com'] } } });
+  const m = await (await fetch(`${s.url}/.well-known/oauth-protected-resource/mcp`)).json();
+  assert.equal(m.resource, pub);
+  const r401 = await post(s, undefined);
+  assert.equal(challengeOf(r401).resource_metadata, 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp');
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: op.issuer, sub: 'kim', exp: now + 600, iat: now };
+  assert.equal((await post(s, await jwks.sign({ ...claims, aud: 'api://codemode' }))).status, 200);
+  assert.equal((await post(s, await jwks.sign({ ...claims, aud: ['https://elsewhere', 'api://codemode'] }))).status, 200, 'one of several audiences');
+  assert.equal((await post(s, await jwks.sign({ ...claims, aud: pub }))).status, 401, 'the URL is not the audience here');
+  await jwks.close();
+});
