@@ -181,6 +181,13 @@ test('two users in parallel: state, skills and workers are theirs; one user\'s s
   const aliceSkills = (await run(a2, 'return (await skills.list()).map(s => s.name)')).result;
   assert.ok(aliceSkills.includes('mine'), 'alice sees her skill from her other session');
 
+  // a stashed value is read by its own session only, never by another user
+  const stashed = await a1.callTool({ name: 'execute_code', arguments: { code: 'return await content.stash({ secret: "alice" })' } });
+  const link = stashed.content.find((c) => c.type === 'resource_link') ?? stashed.structuredContent?.result;
+  assert.match(link?.uri ?? '', /^codemode:\/\/stash\//, JSON.stringify(stashed).slice(0, 300));
+  assert.deepEqual(JSON.parse((await a1.readResource({ uri: link.uri })).contents[0].text), { secret: 'alice' });
+  await assert.rejects(b1.readResource({ uri: link.uri }), 'bob cannot read alice\'s stash');
+
   // a session opened by alice refuses bob's token
   const init = await post(srv, alice);
   assert.equal(init.status, 200);
