@@ -435,6 +435,13 @@ static void settle(struct http_token_check *c, int first)
     if (ev == EV_UNKNOWN_KID && v->last_fetch_ms &&
         now - v->last_fetch_ms < (uint64_t) v->lim.refetch_seconds * 1000)
         can_fetch = 0;
+    if (!can_fetch && v->fail_ms && v->fail_ms >= v->last_fetch_ms) {
+        size_t l = strlen(c->reason); /* the last refetch failed: it cannot be checked */
+        snprintf(c->reason + l, sizeof c->reason - l,
+                 ", and the JWKS could not be fetched again: %s", v->fail_reason);
+        answer(c, HTTP_TOKEN_UNAVAILABLE);
+        return;
+    }
     if (!can_fetch) {
         size_t l = strlen(c->reason);
         snprintf(c->reason + l, sizeof c->reason - l,
