@@ -4,6 +4,7 @@
 #ifndef TOOLS_STATE_INTERNAL_H
 #define TOOLS_STATE_INTERNAL_H
 
+#include "tools/state/pg_lib.h"
 #include "tools/state/sqlite_lib.h"
 #include "tools/state/store.h"
 
@@ -38,14 +39,20 @@ int tools__pg_skill_save(struct tools__pg *p, const char *owner, const char *nam
                          char *err);
 int tools__pg_skill_delete(struct tools__pg *p, const char *owner, const char *name, char *err);
 int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err);
+/* For the listener (pg_listen.c): libpq once loaded; a connection of its
+ * own (blocking: on a thread) that has run LISTEN channel, or NULL with
+ * err; closing it. */
+const struct pg_lib *tools__pg_lib(const struct tools__pg *p);
+PGconn *tools__pg_open_listener(struct tools__pg *p, const char *channel, char *err);
+void tools__pg_close_conn(struct tools__pg *p, PGconn *c);
 
 /* The quota checks both backends make before a write (kv.c). */
 int tools__state_check_key(const char *key, char *err);
 int tools__state_conflict(const char *key, int64_t want, int64_t have, char *err);
 int tools__state_over_total(const struct tools_state_options *o, const char *key, int64_t total,
                             char *err);
-int tools__state_over_value(const struct tools_state_options *o, const char *key,
-                            const char *json, char *err);
+int tools__state_over_value(const struct tools_state_options *o, const char *key, const char *json,
+                            char *err);
 
 /* Opens the database when it is not open (creating the directory, the file
  * and the tables): 0, or TOOLS_STATE_FAILED with err set. */

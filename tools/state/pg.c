@@ -155,6 +155,8 @@ static PGconn *connect_now(struct tools__pg *p, char *err)
 }
 
 static int run_migrations(struct tools__pg *p, PGconn *c, char *err);
+static int run(struct tools__pg *p, struct conn *k, const char *sql, int n,
+               const char *const *params, const char *doing, char *err);
 
 /* A connection for one operation: NULL with err (FAILED) while the server
  * cannot be reached. Waits for a free one when every one is taken. */
@@ -233,6 +235,34 @@ static void give(struct tools__pg *p, struct conn *k)
     k->reused = 1;
     pthread_cond_signal(&p->freed);
     pthread_mutex_unlock(&p->lock);
+}
+
+const struct pg_lib *tools__pg_lib(const struct tools__pg *p)
+{
+    return p->pq;
+}
+
+PGconn *tools__pg_open_listener(struct tools__pg *p, const char *channel, char *err)
+{
+    if (p->pq == NULL && (p->pq = pg_lib_load(err, TOOLS_STATE_ERR_MAX)) == NULL)
+        return NULL;
+    PGconn *c = connect_now(p, err);
+    if (c == NULL)
+        return NULL;
+    char sql[96];
+    snprintf(sql, sizeof sql, "LISTEN %s", channel);
+    struct conn k = {c, 1, 0, 0};
+    if (run(p, &k, sql, 0, NULL, "listen for skill changes", err) != 0) {
+        p->pq->finish(c);
+        return NULL;
+    }
+    return c;
+}
+
+void tools__pg_close_conn(struct tools__pg *p, PGconn *c)
+{
+    if (c)
+        p->pq->finish(c);
 }
 
 int tools__pg_connect(struct tools__pg *p, char *err)
@@ -545,6 +575,8 @@ static int skill_save_op(struct tools__pg *p, struct conn *k, void *ud, int *sta
                  "code=EXCLUDED.code, saved=EXCLUDED.saved",
                  6, params, "save the skill", err);
     *started = rc == 0;
+    if (rc == 0) /* the other instances read the skills again (pg_listen.c) */
+        rc = run(p, k, "NOTIFY codemode_skills", 0, NULL, "announce the skill", err);
     return rc;
 }
 
@@ -567,6 +599,8 @@ static int skill_delete_op(struct tools__pg *p, struct conn *k, void *ud, int *s
     *started = 1;
     int rc = deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
     p->pq->clear(r);
+    if (rc == TOOLS_STATE_OK)
+        rc = run(p, k, "NOTIFY codemode_skills", 0, NULL, "announce the deletion", err);
     return rc;
 }
 

@@ -32,7 +32,8 @@ struct tools_state_service {
     cJSON *skills; /* [{name, description, inputSchema, code}] sorted by name */
     struct skill *compiled;
     size_t nskills;
-    struct tools_state_jobs jobs; /* with a loop: the operations off it (jobs.c) */
+    struct tools_state_jobs jobs;          /* with a loop: the operations off it (jobs.c) */
+    struct tools_state_listener *listener; /* PostgreSQL: other instances' skill changes */
 };
 
 /* --- skills in memory ------------------------------------------------------------------ */
@@ -74,6 +75,44 @@ static int reload_skills(struct tools_state_service *s, char *err)
     return rc;
 }
 
+/* What a skills.* operation read and did off the loop, applied on the loop
+ * afterwards (land): the rows it read last (NULL: it read none) and whether
+ * it changed them. Off the loop, the rows in memory are only read. */
+struct skills_view {
+    cJSON *rows;
+    int changed;
+};
+
+/* Reads the rows into v (from the store, when it exists). */
+static int load_view(struct tools_state_service *s, struct skills_view *v, char *err)
+{
+    if (!tools_state_file_exists(s->store))
+        return 0;
+    cJSON *rows = NULL;
+    int rc = tools_state_skill_load(s->store, &rows, err);
+    if (rc == 0) {
+        cJSON_Delete(v->rows);
+        v->rows = rows;
+    }
+    return rc;
+}
+
+static const cJSON *view_rows(const struct tools_state_service *s, const struct skills_view *v)
+{
+    return v->rows ? v->rows : s->skills;
+}
+
+/* On the loop: installs what v read and says the skills changed. */
+static void land(struct tools_state_service *s, struct skills_view *v)
+{
+    if (v->rows)
+        install_skills(s, v->rows);
+    v->rows = NULL;
+    if (v->changed && s->o.skills_changed)
+        s->o.skills_changed(s->o.skills_changed_ud);
+    v->changed = 0;
+}
+
 static const char *row_str(const cJSON *row, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(row, key)->valuestring; /* rows are ours */
@@ -107,10 +146,29 @@ static const struct skill *find_skill(const struct tools_state_service *s, const
     return best;
 }
 
+/* The same over rows (a view's): the row, or NULL. */
+static const cJSON *find_row(const struct tools_state_service *s, const cJSON *rows,
+                             const char *name, const char *principal)
+{
+    const cJSON *best = NULL, *row;
+    int best_rank = 0;
+    cJSON_ArrayForEach(row, rows)
+    {
+        const char *owner = row_str(row, "owner");
+        if (strcmp(row_str(row, "name"), name) != 0 || !sees(s, owner, principal))
+            continue;
+        int rank = principal && strcmp(owner, principal) == 0 ? 3 : owner[0] == '\0' ? 2 : 1;
+        if (rank > best_rank) {
+            best = row;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
 /* 1 when principal may replace or delete a skill of owner: its owner, the
  * CLI (NULL) or a principal of codemode.skills.admins. */
-static int may_write(const struct tools_state_service *s, const char *owner,
-                     const char *principal)
+static int may_write(const struct tools_state_service *s, const char *owner, const char *principal)
 {
     if (principal == NULL || strcmp(owner, principal) == 0)
         return 1;
@@ -120,17 +178,48 @@ static int may_write(const struct tools_state_service *s, const char *owner,
     return 0;
 }
 
+static int call_skills(struct tools_state_service *s, struct skills_view *v, const char *op,
+                       const char *name, const char *principal, const cJSON *args, struct buf *out);
+
+/* One job off the loop (jobs.c): state.* as tools_state_service_call does
+ * it; skills.* into a view (*ctx) that land_job installs on the loop. */
 static int call_job(void *ud, const char *op, const char *name, const char *principal,
-                    const cJSON *args, struct buf *out)
+                    const cJSON *args, struct buf *out, void **ctx)
 {
     struct tools_state_service *svc = ud;
     int sqlite = !tools_state_is_shared(svc->store); /* PostgreSQL's pool is its own */
+    int skills = strcmp(op, "skills") == 0 || strcmp(op, "skills-reload") == 0;
+    if (skills && strcmp(op, "skills") == 0 && !tools_state_service_check(op, name, args, out))
+        return 0;
     if (sqlite)
         tools_state_lock(svc->store);
-    int ok = tools_state_service_call(ud, op, name, principal, args, out);
+    int ok;
+    if (skills) {
+        struct skills_view *v = xcalloc(1, sizeof *v);
+        ok = call_skills(svc, v, op, name, principal, args, out);
+        *ctx = v;
+    } else
+        ok = tools_state_service_call(ud, op, name, principal, args, out);
     if (sqlite)
         tools_state_unlock(svc->store);
     return ok;
+}
+
+static void land_job(void *ud, void *ctx)
+{
+    struct skills_view *v = ctx;
+    if (v == NULL)
+        return;
+    land(ud, v);
+    free(v);
+}
+
+/* A skill was saved or deleted (maybe by another instance): read them
+ * again off the loop, in turn with the other operations. */
+static void skills_announced(void *ud)
+{
+    struct tools_state_service *s = ud;
+    tools__state_jobs_push(&s->jobs, "skills-reload", "", NULL, NULL, 1, NULL, NULL);
 }
 
 struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o)
@@ -147,7 +236,10 @@ struct tools_state_service *tools_state_service_new(const struct tools_state_ser
             log_warn("state", "skills not loaded: %s", err);
         tools_state_release(s->store); /* loaded again when a program needs it */
     }
-    tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, s);
+    tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, land_job,
+                           s);
+    if (o->skills && o->loop) /* shared: read the skills again when another instance changes them */
+        s->listener = tools_state_listen_skills(s->store, o->loop, skills_announced, s);
     return s;
 }
 
@@ -155,6 +247,7 @@ void tools_state_service_free(struct tools_state_service *s)
 {
     if (s == NULL)
         return;
+    tools_state_listen_stop(s->listener);
     tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);
     cJSON_Delete(s->skills);
@@ -433,18 +526,18 @@ static const char *delete_name(const cJSON *args)
     return cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
 }
 
-/* Saves a skill that passed check_skill. */
-static int save_checked(struct tools_state_service *s, const cJSON *skill, const char *principal,
-                        struct buf *out)
+/* Saves a skill that passed check_skill (off the loop: into v). */
+static int save_checked(struct tools_state_service *s, struct skills_view *v, const cJSON *skill,
+                        const char *principal, struct buf *out)
 {
     char msg[TOOLS_STATE_ERR_MAX];
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
     const char *name = str_arg(skill, "name");
-    int rc = tools_state_file_exists(s->store) ? reload_skills(s, msg) : 0; /* another process's */
+    int rc = load_view(s, v, msg); /* another process's */
     if (rc < 0)
         return store_error(out, rc, msg);
-    const struct skill *had = find_skill(s, name, principal);
-    const char *owner = had ? row_str(had->row, "owner") : principal ? principal : "";
+    const cJSON *had = find_row(s, view_rows(s, v), name, principal);
+    const char *owner = had ? row_str(had, "owner") : principal ? principal : "";
     if (!may_write(s, owner, principal))
         return not_yours(out, "save", name);
     char *owned = xstrdup(owner); /* the rows are replaced below */
@@ -453,15 +546,29 @@ static int save_checked(struct tools_state_service *s, const cJSON *skill, const
                                 str_arg(skill, "code"), msg);
     free(owned);
     free(schema_json);
-    if (rc == 0)
-        rc = reload_skills(s, msg);
+    if (rc == 0) {
+        v->changed = 1;
+        cJSON_Delete(v->rows); /* read again, even when the file was just made */
+        v->rows = NULL;
+        cJSON *rows = NULL;
+        rc = tools_state_skill_load(s->store, &rows, msg);
+        v->rows = rows;
+    }
     if (rc < 0)
         return store_error(out, rc, msg);
-    if (s->o.skills_changed)
-        s->o.skills_changed(s->o.skills_changed_ud);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "name", name);
     return ok_json(out, r);
+}
+
+/* A skills.* operation on the loop, synchronously (the CLI, tests). */
+static int save_now(struct tools_state_service *s, const cJSON *skill, const char *principal,
+                    struct buf *out)
+{
+    struct skills_view v = {NULL, 0};
+    int ok = save_checked(s, &v, skill, principal, out);
+    land(s, &v);
+    return ok;
 }
 
 int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
@@ -471,56 +578,57 @@ int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
     const cJSON *schema;
     if (check_skill(skill, &schema, msg, sizeof msg) != 0)
         return fail(out, "StateError", "invalid", msg);
-    return save_checked(s, skill, principal, out);
+    return save_now(s, skill, principal, out);
 }
 
 /* The skills principal sees; the CLI (NULL) sees every one, with its owner
  * ("" for the server's). */
-static int skills_list(struct tools_state_service *s, const char *principal, struct buf *out)
+static int skills_list(struct tools_state_service *s, struct skills_view *v, const char *principal,
+                       struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
-    int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
+    int rc = load_view(s, v, err);
     if (rc < 0)
         return store_error(out, rc, err);
     cJSON *a = cJSON_CreateArray();
-    cJSON *seen = principal ? tools_state_service_skills(s, principal) : NULL;
-    const cJSON *rows = seen ? seen : s->skills, *row;
+    const cJSON *rows = view_rows(s, v), *row;
     cJSON_ArrayForEach(row, rows)
     {
+        if (principal && find_row(s, rows, row_str(row, "name"), principal) != row)
+            continue;
         cJSON *o = cJSON_Duplicate(row, 1);
         cJSON_DeleteItemFromObjectCaseSensitive(o, "code");
         if (principal)
             cJSON_DeleteItemFromObjectCaseSensitive(o, "owner");
         cJSON_AddItemToArray(a, o);
     }
-    cJSON_Delete(seen);
     return ok_json(out, a);
 }
 
-static int skills_delete(struct tools_state_service *s, const cJSON *args, const char *principal,
-                         struct buf *out)
+static int skills_delete(struct tools_state_service *s, struct skills_view *v, const cJSON *args,
+                         const char *principal, struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
     const char *name = delete_name(args); /* checked */
-    int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
+    int rc = load_view(s, v, err);
     if (rc < 0)
         return store_error(out, rc, err);
-    const struct skill *k = find_skill(s, name, principal);
+    const cJSON *k = find_row(s, view_rows(s, v), name, principal);
     if (k == NULL) {
         buf_append_str(out, "false");
         return 1;
     }
-    if (!may_write(s, row_str(k->row, "owner"), principal))
+    if (!may_write(s, row_str(k, "owner"), principal))
         return not_yours(out, "delete", name);
-    char *owner = xstrdup(row_str(k->row, "owner"));
+    char *owner = xstrdup(row_str(k, "owner"));
     rc = tools_state_skill_delete(s->store, owner, name, err);
     free(owner);
-    if (rc == TOOLS_STATE_OK)
-        rc = reload_skills(s, err);
+    if (rc == TOOLS_STATE_OK) {
+        v->changed = 1;
+        rc = load_view(s, v, err);
+    }
     if (rc < 0)
         return store_error(out, rc, err);
-    if (rc == TOOLS_STATE_OK && s->o.skills_changed)
-        s->o.skills_changed(s->o.skills_changed_ud);
     buf_append_str(out, rc == TOOLS_STATE_OK ? "true" : "false");
     return 1;
 }
@@ -557,8 +665,7 @@ static int skill_code(struct tools_state_service *s, const char *name, const cha
 }
 
 /* The checks of an operation's arguments: 0, or -1 with msg. */
-static int args_problem(const char *op, const char *name, const cJSON *args, char *msg,
-                        size_t size)
+static int args_problem(const char *op, const char *name, const cJSON *args, char *msg, size_t size)
 {
     const cJSON *schema;
     if (strcmp(op, "state") == 0)
@@ -572,13 +679,37 @@ static int args_problem(const char *op, const char *name, const cJSON *args, cha
     return 0;
 }
 
-int tools_state_service_check(const char *op, const char *name, const cJSON *args,
-                              struct buf *out)
+int tools_state_service_check(const char *op, const char *name, const cJSON *args, struct buf *out)
 {
     char msg[TOOLS_STATE_ERR_MAX];
     if (args_problem(op, name, args, msg, sizeof msg) == 0)
         return 1;
     return fail(out, "StateError", "invalid", msg);
+}
+
+/* skills.* (and the internal "skills-reload"), off the loop: what changes
+ * the rows in memory is left in v for land. */
+static int call_skills(struct tools_state_service *s, struct skills_view *v, const char *op,
+                       const char *name, const char *principal, const cJSON *args, struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    if (strcmp(op, "skills-reload") == 0) {
+        int rc = load_view(s, v, err);
+        if (rc < 0)
+            log_warn("state", "skills not reloaded: %s", err);
+        v->changed = rc == 0 && v->rows && !cJSON_Compare(v->rows, s->skills, 1);
+        buf_append_str(out, "null");
+        return rc == 0;
+    }
+    if (strcmp(op, "skills") == 0 && s->o.skills) {
+        if (strcmp(name, "save") == 0)
+            return save_checked(s, v, args, principal, out);
+        if (strcmp(name, "list") == 0)
+            return skills_list(s, v, principal, out);
+        if (strcmp(name, "delete") == 0)
+            return skills_delete(s, v, args, principal, out);
+    }
+    return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
 }
 
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
@@ -591,17 +722,12 @@ int tools_state_service_call(struct tools_state_service *s, const char *op, cons
     if (strcmp(op, "state") == 0 && s->o.state)
         return state_op(s, name, s->o.per_principal ? (principal ? principal : "stdio") : "", args,
                         out);
-    if (strcmp(op, "skills") == 0 && s->o.skills) {
-        if (strcmp(name, "save") == 0)
-            return save_checked(s, args, principal, out);
-        if (strcmp(name, "list") == 0)
-            return skills_list(s, principal, out);
-        if (strcmp(name, "delete") == 0)
-            return skills_delete(s, args, principal, out);
-    }
     if (strcmp(op, "skill") == 0 && s->o.skills)
         return skill_code(s, name, principal, args, out);
-    return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
+    struct skills_view v = {NULL, 0};
+    int ok = call_skills(s, &v, op, name, principal, args, out);
+    land(s, &v);
+    return ok;
 }
 
 struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
@@ -611,10 +737,10 @@ struct tools_state_job *tools_state_service_start(struct tools_state_service *s,
 {
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
-    /* state.*: only the store (thread-safe for the jobs' order); the rest
-     * reads or changes the skills in memory */
-    return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0,
-                                  cb, ud);
+    /* state.*: only the store, several at once; skills.*: alone (the rows
+     * it reads are installed on the loop after it) */
+    return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0, cb,
+                                  ud);
 }
 
 /* --- search ----------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <uv.h>
 
 struct tools_state;
 
@@ -73,6 +74,17 @@ int tools_state_local_file_exists(const struct tools_state *s);
 /* 1 when the store is PostgreSQL (shared by the instances that name it). */
 int tools_state_is_shared(const struct tools_state *s);
 
+/* PostgreSQL: cb(ud) is called on loop whenever a skill was saved or
+ * deleted, by this instance or another (LISTEN/NOTIFY), and after the
+ * listening connection was lost and opened again; never inside this call.
+ * NULL on SQLite. Stopped (after the loop ended) by tools_state_listen_stop
+ * (NULL is fine), before tools_state_free. Its handles never keep the loop
+ * alive. */
+struct tools_state_listener;
+struct tools_state_listener *tools_state_listen_skills(struct tools_state *s, uv_loop_t *loop,
+                                                       void (*cb)(void *ud), void *ud);
+void tools_state_listen_stop(struct tools_state_listener *l);
+
 /* Opens the database now (PostgreSQL: connects, creates or migrates the
  * tables): OK, or FAILED with err (for the check at start-up). */
 int tools_state_connect(struct tools_state *s, char *err);
@@ -119,8 +131,7 @@ int tools_state_skill_save(struct tools_state *s, const char *owner, const char 
                            const char *description, const char *schema_json, const char *code,
                            char *err);
 /* Deletes owner's skill: OK, or ABSENT when there was none. */
-int tools_state_skill_delete(struct tools_state *s, const char *owner, const char *name,
-                             char *err);
+int tools_state_skill_delete(struct tools_state *s, const char *owner, const char *name, char *err);
 /* Every skill, sorted by name then owner: *out gets a new array of {owner,
  * name, description, inputSchema, code} (the caller deletes it; a row whose
  * schema no longer parses gets inputSchema {}). */
