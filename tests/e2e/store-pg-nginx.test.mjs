@@ -159,6 +159,40 @@ test('a skill saved through one instance is called through the other', { skip },
   assert.ok(gone, 'a forgot the skill deleted through b');
 });
 
+/** A stateless resources/read on server: the contents entry, or the JSON-RPC error. */
+async function read(server, uri) {
+  const r = await modernCall(server, wire, 'resources/read', { uri }, { id: ++ids });
+  const m = r.messages.at(-1);
+  return m?.error ? { error: m.error } : { contents: m.result.contents[0] };
+}
+
+test('a stash link minted on one instance is read through the other, only by its principal', { skip }, async () => {
+  // content.stash: the link the program gets is readable through b once a's execution answered
+  const stashed = await run(a, 'const l = await content.stash({ rows: [1, 2, 3], who: "a" }); return l.uri;');
+  assert.ok(stashed.ok, stashed.error);
+  const viaB = await read(b, stashed.value);
+  assert.equal(viaB.error, undefined, JSON.stringify(viaB.error));
+  assert.deepEqual(JSON.parse(viaB.contents.text), { rows: [1, 2, 3], who: 'a' });
+  assert.equal(viaB.contents.mimeType, 'application/json');
+  // a result over maxResultBytes: its whole-result link, read through the balancer (either instance)
+  const big = await modernCall(a, wire, 'tools/call', { name: 'execute_code', arguments: { code: 'return "x".repeat(1200000)' } }, { id: ++ids });
+  const sc = big.messages.at(-1).result.structuredContent;
+  assert.ok(sc.resultTruncated?.uri, 'the result was cut and stashed');
+  for (let i = 0; i < 4; i++) {
+    const r = await read(i % 2 ? a : proxy, sc.resultTruncated.uri);
+    assert.equal(JSON.parse(r.contents.text).length, 1200000);
+  }
+  // an unknown URI is not found through either instance
+  const unknown = await read(b, 'codemode://stash/00000000000000000000000000000000');
+  assert.ok(unknown.error, 'an unknown entry is not found');
+  // another principal (a 2025 session of b) does not see it
+  const { RawSession } = await import('./lib/http.mjs');
+  const s = await RawSession.open(b, '2025-11-25', 'other principal');
+  const other = await s.call('resources/read', { uri: stashed.value });
+  assert.ok(other.messages[0].error, 'a session (another principal) cannot read the stateless principal\'s entry');
+  await s.delete();
+});
+
 test('PostgreSQL stopped for 5 s under load: StateError "storage", the rest answers, the pools reconnect, nothing acknowledged is lost', { skip }, async () => {
   const acked = new Map();
   let failures = 0, otherFailures = 0, others = 0, n = 0, stop = false;

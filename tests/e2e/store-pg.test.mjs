@@ -60,7 +60,7 @@ test('a database written by a newer version is refused', { skip }, () => {
   c.psql("UPDATE codemode_meta SET value = 99 WHERE name = 'schema'", db);
   const r = start(file);
   assert.notEqual(r.status, 0);
-  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 1\)/);
+  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 2\)/);
 });
 
 test('PostgreSQL down: StateError "storage", other programs answer, the pool reconnects, no write lost', { skip }, async () => {

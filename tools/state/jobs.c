@@ -96,12 +96,21 @@ struct tools_state_job *tools__state_jobs_push(struct tools_state_jobs *q, const
                                                const cJSON *args, int alone,
                                                tools_state_done_cb *cb, void *ud)
 {
+    return tools__state_jobs_adopt(q, op, name, principal, args ? cJSON_Duplicate(args, 1) : NULL,
+                                   alone, cb, ud);
+}
+
+struct tools_state_job *tools__state_jobs_adopt(struct tools_state_jobs *q, const char *op,
+                                                const char *name, const char *principal,
+                                                cJSON *args, int alone, tools_state_done_cb *cb,
+                                                void *ud)
+{
     struct tools_state_job *j = xcalloc(1, sizeof *j);
     j->q = q;
     j->op = xstrdup(op);
     j->name = xstrdup(name ? name : "");
     j->principal = principal ? xstrdup(principal) : NULL;
-    j->args = args ? cJSON_Duplicate(args, 1) : NULL;
+    j->args = args;
     j->alone = alone;
     j->cb = cb;
     j->ud = ud;

@@ -32,6 +32,11 @@ struct tools_state_job *tools__state_jobs_push(struct tools_state_jobs *q, const
                                                const char *name, const char *principal,
                                                const cJSON *args, int alone,
                                                tools_state_done_cb *cb, void *ud);
+/* The same with args given up (no copy). */
+struct tools_state_job *tools__state_jobs_adopt(struct tools_state_jobs *q, const char *op,
+                                                const char *name, const char *principal,
+                                                cJSON *args, int alone, tools_state_done_cb *cb,
+                                                void *ud);
 /* Drops what waits and runs the loop until what runs has ended (when the
  * service is freed, after the loop stopped). */
 void tools__state_jobs_drain(struct tools_state_jobs *q);

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PG_SCHEMA_VERSION 1
+#define PG_SCHEMA_VERSION 2
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 #define SCHEMA_LOCK "7243021900501"   /* pg_advisory_xact_lock key of migrations */
@@ -36,6 +36,11 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "CREATE TABLE IF NOT EXISTS codemode_skills(owner TEXT COLLATE \"C\" NOT NULL, "
     "name TEXT COLLATE \"C\" NOT NULL, description TEXT NOT NULL, input_schema TEXT NOT NULL, "
     "code TEXT NOT NULL, saved BIGINT NOT NULL, PRIMARY KEY(owner, name));",
+    /* 2: the shared stash; created orders eviction (oldest first) */
+    "CREATE TABLE IF NOT EXISTS codemode_stash(uri TEXT COLLATE \"C\" PRIMARY KEY, "
+    "owner TEXT NOT NULL, mime TEXT NOT NULL, blob BOOLEAN NOT NULL, data TEXT NOT NULL, "
+    "bytes BIGINT NOT NULL, created BIGSERIAL, expires TIMESTAMPTZ);"
+    "CREATE INDEX IF NOT EXISTS codemode_stash_created ON codemode_stash(created);",
 };
 
 struct conn {
@@ -641,4 +646,91 @@ int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err)
 {
     struct skill_args a = {.out = out};
     return with_conn(p, skill_load_op, &a, err);
+}
+
+/* --- the stash ------------------------------------------------------------------------------- */
+
+struct stash_args {
+    const struct tools_state_stash_entry *e;
+    const char *uri, *owner;
+    char **data, **mime;
+    size_t *len;
+    int *blob;
+};
+
+static int stash_put_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct stash_args *a = ud;
+    const struct tools_state_stash_entry *e = a->e;
+    if (run(p, k, "BEGIN", 0, NULL, "keep the stashed value", err) != 0)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    char bytes[24], ttl[24], entries[24], total[24];
+    snprintf(bytes, sizeof bytes, "%zu", e->len);
+    snprintf(ttl, sizeof ttl, "%llu", (unsigned long long) e->ttl_ms);
+    snprintf(entries, sizeof entries, "%u", e->max_entries);
+    snprintf(total, sizeof total, "%llu", (unsigned long long) e->max_bytes);
+    const char *put[] = {e->uri, e->owner, e->mime, e->blob ? "t" : "f", e->data, bytes, ttl};
+    const char *bounds[] = {entries, total};
+    /* one writer at a time: the bounds are the whole table's */
+    int rc = run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value",
+                 err);
+    if (rc == 0)
+        rc = run(p, k, "DELETE FROM codemode_stash WHERE expires <= now()", 0, NULL,
+                 "keep the stashed value", err);
+    if (rc == 0)
+        rc = run(p, k,
+                 "INSERT INTO codemode_stash(uri, owner, mime, blob, data, bytes, expires) "
+                 "VALUES($1,$2,$3,$4,$5,$6, CASE WHEN $7::bigint = 0 THEN NULL ELSE now() + "
+                 "$7::bigint * interval '1 millisecond' END)",
+                 7, put, "keep the stashed value", err);
+    if (rc == 0) /* the oldest go first until the bounds hold */
+        rc = run(p, k,
+                 "DELETE FROM codemode_stash WHERE uri IN (SELECT uri FROM (SELECT uri, "
+                 "row_number() OVER w AS n, sum(bytes) OVER w AS total FROM codemode_stash "
+                 "WINDOW w AS (ORDER BY created DESC)) t WHERE n > $1::bigint OR total > "
+                 "$2::bigint)",
+                 2, bounds, "keep the stashed value", err);
+    if (rc != 0) {
+        rollback(p, k);
+        return rc;
+    }
+    return run(p, k, "COMMIT", 0, NULL, "keep the stashed value", err);
+}
+
+int tools__pg_stash_put(struct tools__pg *p, const struct tools_state_stash_entry *e, char *err)
+{
+    struct stash_args a = {.e = e};
+    return with_conn(p, stash_put_op, &a, err);
+}
+
+static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct stash_args *a = ud;
+    const char *params[] = {a->uri, a->owner};
+    PGresult *r = q(p, k,
+                    "SELECT data, mime, blob FROM codemode_stash WHERE uri=$1 AND owner=$2 AND "
+                    "(expires IS NULL OR expires > now())",
+                    2, params, "read the stashed value", err);
+    if (r == NULL)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    int rc = TOOLS_STATE_ABSENT;
+    if (p->pq->ntuples(r) == 1) {
+        *a->len = (size_t) p->pq->getlength(r, 0, 0);
+        *a->data = xstrndup(p->pq->getvalue(r, 0, 0), *a->len);
+        *a->mime = xstrdup(p->pq->getvalue(r, 0, 1));
+        *a->blob = p->pq->getvalue(r, 0, 2)[0] == 't';
+        rc = TOOLS_STATE_OK;
+    }
+    p->pq->clear(r);
+    return rc;
+}
+
+int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
+                        size_t *len, char **mime, int *blob, char *err)
+{
+    struct stash_args a = {.uri = uri, .owner = owner, .data = data, .mime = mime, .len = len,
+                           .blob = blob};
+    return with_conn(p, stash_get_op, &a, err);
 }

@@ -181,6 +181,58 @@ static int may_write(const struct tools_state_service *s, const char *owner, con
 static int call_skills(struct tools_state_service *s, struct skills_view *v, const char *op,
                        const char *name, const char *principal, const cJSON *args, struct buf *out);
 
+static const char *str_arg(const cJSON *args, const char *key);
+static int store_error(struct buf *out, int rc, const char *err);
+
+/* The shared stash's operations (tools_state_service_stash_put, _get). */
+static int stash_job(struct tools_state_service *s, const char *op, const cJSON *args,
+                     struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(args, "data");
+    if (strcmp(op, "stash-put") == 0) {
+        struct tools_state_stash_entry e = {
+            .uri = str_arg(args, "uri"),
+            .owner = str_arg(args, "owner"),
+            .mime = str_arg(args, "mime"),
+            .blob = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "blob")),
+            .data = data->valuestring,
+            .len = strlen(data->valuestring),
+            .ttl_ms = (uint64_t) cJSON_GetObjectItemCaseSensitive(args, "ttlMs")->valuedouble,
+            .max_entries =
+                (unsigned) cJSON_GetObjectItemCaseSensitive(args, "maxEntries")->valuedouble,
+            .max_bytes = (uint64_t) cJSON_GetObjectItemCaseSensitive(args, "maxBytes")->valuedouble,
+        };
+        int rc = tools_state_stash_put(s->store, &e, err);
+        if (rc < 0)
+            return store_error(out, rc, err);
+        buf_append_str(out, "true");
+        return 1;
+    }
+    char *text = NULL, *mime = NULL;
+    size_t len = 0;
+    int blob = 0;
+    const char *uri = str_arg(args, "uri");
+    int rc = tools_state_stash_get(s->store, uri, str_arg(args, "owner"), &text, &len, &mime, &blob,
+                                   err);
+    if (rc < 0)
+        return store_error(out, rc, err);
+    if (rc == TOOLS_STATE_ABSENT) {
+        buf_append_str(out, "null");
+        return 1;
+    }
+    buf_append_str(out, "{\"uri\":");
+    json_append_string(out, uri, strlen(uri));
+    buf_append_str(out, ",\"mimeType\":");
+    json_append_string(out, mime, strlen(mime));
+    buf_append_str(out, blob ? ",\"blob\":" : ",\"text\":");
+    json_append_string(out, text, len);
+    buf_append_char(out, '}');
+    free(text);
+    free(mime);
+    return 1;
+}
+
 /* One job off the loop (jobs.c): state.* as tools_state_service_call does
  * it; skills.* into a view (*ctx) that land_job installs on the loop. */
 static int call_job(void *ud, const char *op, const char *name, const char *principal,
@@ -191,6 +243,8 @@ static int call_job(void *ud, const char *op, const char *name, const char *prin
     int skills = strcmp(op, "skills") == 0 || strcmp(op, "skills-reload") == 0;
     if (skills && strcmp(op, "skills") == 0 && !tools_state_service_check(op, name, args, out))
         return 0;
+    if (strncmp(op, "stash-", 6) == 0)
+        return stash_job(svc, op, args, out); /* PostgreSQL only: no SQLite lock */
     if (sqlite)
         tools_state_lock(svc->store);
     int ok;
@@ -774,4 +828,43 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
         cJSON_AddItemToArray(hits, h);
     }
     cJSON_Delete(rows);
+}
+
+/* --- the shared stash ----------------------------------------------------------------- */
+
+int tools_state_service_shares_stash(const struct tools_state_service *s)
+{
+    return s && tools_state_is_shared(s->store);
+}
+
+struct tools_state_job *tools_state_service_stash_put(struct tools_state_service *s,
+                                                      uv_loop_t *loop,
+                                                      const struct tools_state_stash_entry *e,
+                                                      tools_state_done_cb *cb, void *ud)
+{
+    if (s->jobs.loop == NULL)
+        s->jobs.loop = loop;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", e->uri);
+    cJSON_AddStringToObject(a, "owner", e->owner);
+    cJSON_AddStringToObject(a, "mime", e->mime);
+    cJSON_AddBoolToObject(a, "blob", e->blob);
+    cJSON_AddItemToObject(a, "data", cJSON_CreateString(e->data));
+    cJSON_AddNumberToObject(a, "ttlMs", (double) e->ttl_ms);
+    cJSON_AddNumberToObject(a, "maxEntries", e->max_entries);
+    cJSON_AddNumberToObject(a, "maxBytes", (double) e->max_bytes);
+    return tools__state_jobs_adopt(&s->jobs, "stash-put", "", NULL, a, 0, cb, ud);
+}
+
+struct tools_state_job *tools_state_service_stash_get(struct tools_state_service *s,
+                                                      uv_loop_t *loop, const char *uri,
+                                                      const char *owner, tools_state_done_cb *cb,
+                                                      void *ud)
+{
+    if (s->jobs.loop == NULL)
+        s->jobs.loop = loop;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", uri);
+    cJSON_AddStringToObject(a, "owner", owner);
+    return tools__state_jobs_adopt(&s->jobs, "stash-get", "", NULL, a, 0, cb, ud);
 }

@@ -174,4 +174,26 @@ int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shap
  * deletes it). */
 int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err);
 
+/* --- the shared stash (PostgreSQL only; pg.c) ----------------------------------
+ * What mcp-server/stash.c keeps in memory, shared by the instances: entries
+ * named by their URI, readable only by their owner (a principal), gone after
+ * ttl_ms, the oldest evicted first so that at most max_entries entries and
+ * max_bytes bytes of data are kept in all. On SQLite the stash stays in
+ * each instance's memory: both functions fail with INVALID. */
+struct tools_state_stash_entry {
+    const char *uri, *owner, *mime;
+    int blob; /* data is base64 */
+    const char *data;
+    size_t len;
+    uint64_t ttl_ms; /* 0: no age bound */
+    unsigned max_entries;
+    uint64_t max_bytes;
+};
+int tools_state_stash_put(struct tools_state *s, const struct tools_state_stash_entry *e,
+                          char *err);
+/* The entry's data (malloc'd, *len bytes, NUL after), MIME type (malloc'd)
+ * and blob flag, or ABSENT (never was, expired, evicted, another owner's). */
+int tools_state_stash_get(struct tools_state *s, const char *uri, const char *owner, char **data,
+                          size_t *len, char **mime, int *blob, char *err);
+
 #endif
