@@ -142,7 +142,10 @@ int tools_state_skill_load(struct tools_state *s, cJSON **out, char *err);
  * (tools/oauth/), apart from the programs' keys: no state.* call reaches
  * them. A row is (kind, key) -> a JSON document and its version; kind is
  * "client" (key: issuer and redirect) or "token" (key: the server). A
- * backend keeps them private to the user (SQLite: files of mode 0600). */
+ * backend keeps them private to the user (SQLite: files of mode 0600). On
+ * a store created with a URL (codemode.store) they are PostgreSQL's, shared
+ * by the instances: compare-and-set there locks the row, so of two
+ * instances writing at one version exactly one succeeds. */
 
 /* The row's JSON text (malloc'd, *json) and version, or ABSENT. */
 int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
@@ -154,6 +157,21 @@ int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *k
                           const char *json, int64_t if_version, int64_t *version, char *err);
 /* Deletes the row: OK, or ABSENT when there was none. */
 int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err);
+
+/* The same off the loop: a read (json NULL) or a write (json, if_version
+ * as tools_state_oauth_put's) on libuv's thread pool. cb gets, on the
+ * loop and never inside this call, the status, the row read (borrowed for
+ * the call; NULL unless a read found one), the version (read or written)
+ * and, on a negative status, the sentence. The store must outlive the
+ * operation; cancel stops cb (a write in flight still completes). */
+typedef void tools_state_oauth_cb(void *ud, int rc, const char *json, int64_t version,
+                                  const char *err);
+struct tools_state_oauth_op;
+struct tools_state_oauth_op *tools_state_oauth_start(struct tools_state *s, uv_loop_t *loop,
+                                                     const char *kind, const char *key,
+                                                     const char *json, int64_t if_version,
+                                                     tools_state_oauth_cb *cb, void *ud);
+void tools_state_oauth_cancel(struct tools_state_oauth_op *op);
 
 /* --- learned result types (tools/state/shapes_db.c) -------------------------
  * One row per downstream tool, (server, tool) the key: the shape learned
