@@ -162,6 +162,7 @@ int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *k
     int rc = check(kind, key, NULL, err);
     if (rc != 0 || s->pg)
         return rc ? rc : tools__pg_oauth_get(s->pg, kind, key, json, version, err);
+    tools_state_lock(s);
     rc = oauth_get_unlocked(s, kind, key, json, version, err);
     tools_state_unlock(s);
     return rc;
