@@ -9,7 +9,8 @@
 // (pg_terminate_backend) fails that one write, and the next ones succeed.
 // Skipped, with the reason, without nginx or the PostgreSQL server binaries.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,7 @@ let a, b, nginx, dir, cluster, db, proxy;
 
 function startInstance(id, origin) {
   const cfg = writeConfig(
-    { http: { instanceId: id, allowedOrigins: [origin] }, poolSize: 2, store: { url: cluster.url(db), connectTimeoutMs: 1000, statementTimeoutMs: 5000 } },
+    { http: { instanceId: id, allowedOrigins: [origin] }, poolSize: 6, store: { url: cluster.url(db), connectTimeoutMs: 1000, statementTimeoutMs: 5000 } },
     { [`inst_${id}`]: { command: process.execPath, args: [RECORDER, '--name', `inst_${id}`] } },
   );
   return HttpServer.start(['--config', cfg], { label: `instance ${id}` });
@@ -93,6 +94,8 @@ after(async () => {
 });
 
 const wire = new Wire('pg behind nginx');
+/** pg_cluster.sh stop|restart without blocking this process (its timings are measured meanwhile). */
+const clusterCtl = (what) => promisify(execFile)('sh', [path.join(REPO_ROOT, 'tests/lib/pg_cluster.sh'), what, cluster.dir]);
 let ids = 0;
 
 /** A stateless execute_code on server (the proxy, a or b): {ok, value | error}. */
@@ -103,6 +106,17 @@ async function run(server, code) {
   if (m?.error) return { ok: false, error: m.error.message };
   if (m.result.isError) return { ok: false, error: m.result.content.map((c) => c.text).join('\n'), result: m.result };
   return { ok: true, value: m.result.structuredContent.result };
+}
+
+/** Retries a state write on server for up to 8 s (a pool in its backoff after an outage). */
+async function untilStateWorks(server) {
+  const t0 = Date.now();
+  let r;
+  do {
+    r = await run(server, 'return await state.set("probe", 1)');
+    if (!r.ok) await sleep(100);
+  } while (!r.ok && Date.now() - t0 < 8000);
+  return r;
 }
 
 const INCREMENT = `
@@ -219,16 +233,19 @@ test('PostgreSQL stopped for 5 s under load: StateError "storage", the rest answ
       others++;
       const took = Date.now() - t0;
       if (!r.ok || r.value !== 42 || took > 1000) otherFailures.push(r.ok ? `${r.value} in ${took} ms` : r.error);
+      const p0 = Date.now();
+      const ping = await modernCall(proxy, wire, 'tools/list', {}, { id: ++ids });
+      if (ping.status !== 200 || Date.now() - p0 > 500) otherFailures.push(`tools/list: HTTP ${ping.status} in ${Date.now() - p0} ms`);
       await sleep(20);
     }
   };
   const load = [writer(1), writer(2), writer(3), bystander()];
   await sleep(1000);
   const before = acked.size;
-  cluster.stop();
+  await clusterCtl('stop');
   await sleep(5000);
   const during = failures;
-  cluster.restart();
+  await clusterCtl('restart');
   // the pools reconnect: writes succeed again within their backoff (at most 5 s)
   const back = acked.size;
   for (let i = 0; i < 100 && acked.size < back + 20; i++) await sleep(100);
@@ -239,6 +256,11 @@ test('PostgreSQL stopped for 5 s under load: StateError "storage", the rest answ
   assert.deepEqual([...errors], ['StateError storage'], 'only StateError "storage"');
   assert.ok(acked.size >= back + 20, 'writes are acknowledged again after the outage');
   assert.deepEqual(otherFailures, [], `programs without state kept answering (${others} ran)`);
+  // each instance's pool is back within its backoff (at most 5 s after the restart)
+  for (const server of [a, b]) {
+    const r = await untilStateWorks(server);
+    assert.ok(r.ok, `${server.label} reconnected: ${r.error}`);
+  }
   // every acknowledged write is there, read through both instances
   const keys = [...acked.keys()];
   for (const server of [a, b]) {
@@ -249,6 +271,7 @@ test('PostgreSQL stopped for 5 s under load: StateError "storage", the rest answ
 });
 
 test('a connection killed mid-transaction fails that write only; the next ones succeed', { skip }, async () => {
+  await untilStateWorks(a);
   assert.ok((await run(a, 'return await state.set("victim", 1)')).ok);
   // hold the scope's write lock so that a's write waits inside its transaction, then kill a's connection
   const scope = cluster.psql("SELECT scope FROM codemode_state WHERE key = 'victim'", db).trim();

@@ -352,3 +352,19 @@ int tools_state_stash_get(struct tools_state *s, const char *uri, const char *ow
     }
     return tools__pg_stash_get(s->pg, uri, owner, data, len, mime, blob, err);
 }
+
+struct tools__pga *tools__state_pool(struct tools_state *s, uv_loop_t *loop)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    return s->pg && loop ? tools__pga_new(s->pg, loop, err) : NULL;
+}
+
+const struct pg_lib *tools__state_pq(struct tools_state *s)
+{
+    return s->pg ? tools__pg_lib(s->pg) : NULL;
+}
+
+const struct tools_state_options *tools_state_options_of(const struct tools_state *s)
+{
+    return &s->o;
+}

@@ -20,6 +20,10 @@ struct tools_state_job {
     int alone; /* skills.*: runs when nothing else does */
     int ok, cancelled, running;
     void *ctx; /* what land applies on the loop */
+    /* a handle of an operation done elsewhere (the PostgreSQL pool on the
+     * loop): cancelling it calls this */
+    void (*foreign_cancel)(void *h);
+    void *foreign;
     struct buf out;
     tools_state_done_cb *cb;
     void *ud;
@@ -124,8 +128,26 @@ struct tools_state_job *tools__state_jobs_adopt(struct tools_state_jobs *q, cons
     return j;
 }
 
+struct tools_state_job *tools__state_job_foreign(void (*cancel)(void *h), void *h)
+{
+    struct tools_state_job *j = xcalloc(1, sizeof *j);
+    j->foreign_cancel = cancel;
+    j->foreign = h;
+    return j;
+}
+
+void tools__state_job_foreign_done(struct tools_state_job *j)
+{
+    free(j);
+}
+
 void tools_state_job_cancel(struct tools_state_job *j)
 {
+    if (j->foreign_cancel) {
+        j->foreign_cancel(j->foreign);
+        free(j);
+        return;
+    }
     struct tools_state_jobs *q = j->q;
     if (j->running) {
         j->cancelled = 1;

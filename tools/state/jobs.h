@@ -37,6 +37,10 @@ struct tools_state_job *tools__state_jobs_adopt(struct tools_state_jobs *q, cons
                                                 const char *name, const char *principal,
                                                 cJSON *args, int alone, tools_state_done_cb *cb,
                                                 void *ud);
+/* A handle for an operation done elsewhere (tools_state_job_cancel calls
+ * cancel(h) and frees it); freed by _done when it answered instead. */
+struct tools_state_job *tools__state_job_foreign(void (*cancel)(void *h), void *h);
+void tools__state_job_foreign_done(struct tools_state_job *j);
 /* Drops what waits and runs the loop until what runs has ended (when the
  * service is freed, after the loop stopped). */
 void tools__state_jobs_drain(struct tools_state_jobs *q);

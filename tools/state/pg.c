@@ -44,7 +44,28 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     /* and the OAuth rows of remote servers (oauth_db.c), shared like the rest */
     "CREATE TABLE IF NOT EXISTS codemode_oauth(kind TEXT COLLATE \"C\" NOT NULL, "
     "key TEXT COLLATE \"C\" NOT NULL, value TEXT NOT NULL, version BIGINT NOT NULL, "
-    "PRIMARY KEY(kind, key));",
+    "PRIMARY KEY(kind, key));"
+    /* a write of state.set as one statement, for the pool on the loop
+     * (pg_async.c): the scope's lock, the version check, the quota, the row.
+     * status 0: written (version: the new one); 1: ifVersion did not match
+     * (version: the key's); 2: over the quota (total: what it would be) */
+    "CREATE OR REPLACE FUNCTION codemode_state_set(p_scope TEXT, p_key TEXT, p_value TEXT, "
+    "p_if BIGINT, p_max_total BIGINT) RETURNS TABLE(status INT, version BIGINT, total BIGINT) "
+    "LANGUAGE plpgsql AS $f$ DECLARE v_have BIGINT; v_others BIGINT; v_bytes BIGINT; BEGIN "
+    "PERFORM pg_advisory_xact_lock(hashtextextended(p_scope, 7243)); "
+    "SELECT s.version INTO v_have FROM codemode_state s WHERE s.scope = p_scope AND s.key = "
+    "p_key; v_have := COALESCE(v_have, 0); "
+    "IF p_if >= 0 AND p_if <> v_have THEN RETURN QUERY SELECT 1, v_have, 0::BIGINT; RETURN; "
+    "END IF; "
+    "SELECT COALESCE(SUM(s.bytes), 0) INTO v_others FROM codemode_state s WHERE s.scope = "
+    "p_scope AND s.key <> p_key; "
+    "v_bytes := octet_length(p_key) + octet_length(p_value); "
+    "IF v_others + v_bytes > p_max_total THEN RETURN QUERY SELECT 2, v_have, v_others + "
+    "v_bytes; RETURN; END IF; "
+    "INSERT INTO codemode_state AS s(scope, key, value, version, bytes) VALUES(p_scope, p_key, "
+    "p_value, v_have + 1, v_bytes) ON CONFLICT(scope, key) DO UPDATE SET value = "
+    "EXCLUDED.value, version = EXCLUDED.version, bytes = EXCLUDED.bytes; "
+    "RETURN QUERY SELECT 0, v_have + 1, v_others + v_bytes; END $f$;",
 };
 
 struct conn {
@@ -124,16 +145,68 @@ static void first_line(const char *msg, char *out, size_t size)
 
 /* --- connections ---------------------------------------------------------------------------- */
 
+void tools__pg_start_params(const struct tools__pg *p, char *options, size_t size,
+                            const char *values[4])
+{
+    snprintf(options, size,
+             "-c statement_timeout=%u -c lock_timeout=%u -c client_min_messages=warning",
+             p->o.statement_timeout_ms, p->o.statement_timeout_ms);
+    values[0] = p->url;
+    values[1] = options;
+    values[2] = "mcp-codemode";
+    values[3] = NULL;
+}
+
+const char *const tools__pg_start_keys[4] = {"dbname", "options", "application_name", NULL};
+
+const struct tools_state_options *tools__pg_options(const struct tools__pg *p)
+{
+    return &p->o;
+}
+
+const struct pg_lib *tools__pg_load(struct tools__pg *p, char *err)
+{
+    if (p->pq == NULL)
+        p->pq = pg_lib_load(err, TOOLS_STATE_ERR_MAX);
+    return p->pq;
+}
+
+void tools__pg_failure(const struct tools__pg *p, PGconn *c, PGresult *r, const char *doing,
+                       char *err)
+{
+    char why[300];
+    const char *state = r ? p->pq->resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    first_line(r ? p->pq->resultErrorMessage(r) : p->pq->errorMessage(c), why, sizeof why);
+    if (why[0] == '\0')
+        first_line(p->pq->errorMessage(c), why, sizeof why);
+    const char *hint = state && strcmp(state, "57014") == 0
+                           ? " (codemode.store.statementTimeoutMs)"
+                       : state && strcmp(state, "55P03") == 0 ? " (a lock held too long)"
+                                                              : "";
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state database (PostgreSQL, codemode.store): cannot %s (%s)%s", doing,
+             why[0] ? why : "the connection was lost", hint);
+}
+
+void tools__pg_cannot_connect(const struct tools__pg *p, PGconn *c, int timed_out, char *err)
+{
+    char why[300];
+    if (timed_out)
+        snprintf(why, sizeof why, "no answer within %u ms (codemode.store.connectTimeoutMs)",
+                 p->o.connect_timeout_ms);
+    else
+        first_line(c ? p->pq->errorMessage(c) : "out of memory", why, sizeof why);
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state database (PostgreSQL, codemode.store.url): cannot connect (%s)", why);
+}
+
 /* Connects within connect_timeout_ms: the connection, or NULL with err. */
 static PGconn *connect_now(struct tools__pg *p, char *err)
 {
     char timeout[128];
-    snprintf(timeout, sizeof timeout,
-             "-c statement_timeout=%u -c lock_timeout=%u -c client_min_messages=warning",
-             p->o.statement_timeout_ms, p->o.statement_timeout_ms);
-    const char *const keys[] = {"dbname", "options", "application_name", NULL};
-    const char *const values[] = {p->url, timeout, "mcp-codemode", NULL};
-    PGconn *c = p->pq->connectStartParams(keys, values, 1);
+    const char *values[4];
+    tools__pg_start_params(p, timeout, sizeof timeout, values);
+    PGconn *c = p->pq->connectStartParams(tools__pg_start_keys, values, 1);
     uint64_t deadline = now_ms() + p->o.connect_timeout_ms;
     PostgresPollingStatusType st = PGRES_POLLING_WRITING;
     char why[300] = "";

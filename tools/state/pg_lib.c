@@ -49,6 +49,8 @@ static const struct {
     SLOT(notifies),
     SLOT(isBusy),
     SLOT(getResult),
+    SLOT(sendQueryParams),
+    SLOT(flush),
 };
 
 static const char *library(void)

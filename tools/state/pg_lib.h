@@ -41,6 +41,11 @@ struct pg_lib {
     PGnotify *(*notifies)(PGconn *conn);
     int (*isBusy)(PGconn *conn);
     PGresult *(*getResult)(PGconn *conn);
+    /* the pool on the loop (pg_async.c) */
+    int (*sendQueryParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                           const char *const *paramValues, const int *paramLengths,
+                           const int *paramFormats, int resultFormat);
+    int (*flush)(PGconn *conn);
 };
 
 /* The library on the first call, the same table after; NULL when it cannot

@@ -3,6 +3,7 @@
  * in-memory list of skills with compiled input schemas, and what workers and
  * the search see of them. Declarations are in decl.c. */
 #include "tools/state/service.h"
+#include "tools/state/internal.h"
 #include "tools/state/jobs.h"
 #include "tools/catalog.h"
 #include "tools/names.h"
@@ -34,6 +35,7 @@ struct tools_state_service {
     size_t nskills;
     struct tools_state_jobs jobs;          /* with a loop: the operations off it (jobs.c) */
     struct tools_state_listener *listener; /* PostgreSQL: other instances' skill changes */
+    struct tools__pga *pool;               /* PostgreSQL: state.* on the loop (pg_async.c) */
 };
 
 /* --- skills in memory ------------------------------------------------------------------ */
@@ -292,6 +294,8 @@ struct tools_state_service *tools_state_service_new(const struct tools_state_ser
     }
     tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, land_job,
                            s);
+    if (o->state && o->loop) /* PostgreSQL: state.* without threads (pg_async.c) */
+        s->pool = tools__state_pool(s->store, o->loop);
     if (o->skills && o->loop) /* shared: read the skills again when another instance changes them */
         s->listener = tools_state_listen_skills(s->store, o->loop, skills_announced, s);
     return s;
@@ -302,6 +306,7 @@ void tools_state_service_free(struct tools_state_service *s)
     if (s == NULL)
         return;
     tools_state_listen_stop(s->listener);
+    tools__pga_free(s->pool);
     tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);
     cJSON_Delete(s->skills);
@@ -784,6 +789,183 @@ int tools_state_service_call(struct tools_state_service *s, const char *op, cons
     return ok;
 }
 
+/* --- state.* on the PostgreSQL pool on the loop ------------------------------------------ */
+
+struct pool_op {
+    struct tools_state_service *s;
+    char name[8], *key;
+    struct tools__pga_req *req;
+    struct tools_state_job *handle;
+    tools_state_done_cb *cb;
+    void *ud;
+    struct buf out; /* an answer known before any statement */
+    int ok;
+    int64_t if_version; /* set's */
+};
+
+static void pool_op_free(struct pool_op *op)
+{
+    free(op->key);
+    buf_free(&op->out);
+    free(op);
+}
+
+static void pool_cancel(void *h)
+{
+    struct pool_op *op = h;
+    if (op->req) {
+        tools__pga_cancel(op->req);
+        op->req = NULL;
+        op->cb = NULL; /* the statement's answer frees op */
+    } else {
+        op->cb = NULL; /* the timer frees op */
+    }
+}
+
+static void pool_finish(struct pool_op *op)
+{
+    if (op->cb) {
+        tools__state_job_foreign_done(op->handle);
+        op->cb(op->ud, op->ok, op->out.data ? op->out.data : "null",
+               op->out.data ? op->out.len : 4);
+    }
+    pool_op_free(op);
+}
+
+static void later_closed(uv_handle_t *h)
+{
+    free(h);
+}
+
+static void pool_later(uv_timer_t *t)
+{
+    struct pool_op *op = t->data;
+    uv_close((uv_handle_t *) t, later_closed);
+    pool_finish(op);
+}
+
+/* The statement's answer, as state_op would have given it. */
+static void pool_answered(void *ud, PGresult *r, const char *err)
+{
+    struct pool_op *op = ud;
+    struct tools_state_service *s = op->s;
+    const struct pg_lib *pq = tools__state_pq(s->store);
+    op->req = NULL;
+    if (op->cb == NULL) { /* cancelled */
+        pool_op_free(op);
+        return;
+    }
+    if (r == NULL) {
+        op->ok = store_error(&op->out, TOOLS_STATE_FAILED, err);
+        pool_finish(op);
+        return;
+    }
+    op->ok = 1;
+    if (strcmp(op->name, "list") == 0) {
+        buf_append_char(&op->out, '[');
+        for (int i = 0; i < pq->ntuples(r); i++) {
+            if (i)
+                buf_append_char(&op->out, ',');
+            json_append_string(&op->out, pq->getvalue(r, i, 0), (size_t) pq->getlength(r, i, 0));
+        }
+        buf_append_char(&op->out, ']');
+    } else if (strcmp(op->name, "delete") == 0) {
+        const char *n = pq->cmdTuples(r);
+        buf_append_str(&op->out, n && atoi(n) > 0 ? "true" : "false");
+    } else if (strcmp(op->name, "set") == 0) {
+        char msg[TOOLS_STATE_ERR_MAX];
+        int status = atoi(pq->getvalue(r, 0, 0));
+        long long version = strtoll(pq->getvalue(r, 0, 1), NULL, 10);
+        long long total = strtoll(pq->getvalue(r, 0, 2), NULL, 10);
+        if (status == 0) {
+            buf_printf(&op->out, "%lld", version);
+        } else {
+            int rc = status == 1 ? tools__state_conflict(op->key, op->if_version, version, msg)
+                                 : tools__state_over_total(tools_state_options_of(s->store),
+                                                           op->key, total, msg);
+            op->ok = store_error(&op->out, rc, msg);
+        }
+    } else if (pq->ntuples(r) == 1) { /* get, entry */
+        buf_printf(&op->out, "{\"found\":true,\"version\":%s,\"value\":", pq->getvalue(r, 0, 1));
+        buf_append(&op->out, pq->getvalue(r, 0, 0), (size_t) pq->getlength(r, 0, 0));
+        buf_append_char(&op->out, '}');
+    } else {
+        buf_append_str(&op->out, "{\"found\":false}");
+    }
+    pool_finish(op);
+}
+/* Answers op with what out holds, on the next turn. */
+static struct tools_state_job *pool_answer_later(struct pool_op *op, int ok)
+{
+    op->ok = ok;
+    uv_timer_t *t = xcalloc(1, sizeof *t);
+    uv_timer_init(op->s->o.loop, t);
+    t->data = op;
+    uv_timer_start(t, pool_later, 0, 0);
+    return op->handle;
+}
+
+/* state.* as one statement on the pool: the same checks, answers and
+ * sentences as state_op's, the loop never waiting. */
+static struct tools_state_job *state_on_pool(struct tools_state_service *s, const char *name,
+                                             const char *principal, const cJSON *args,
+                                             tools_state_done_cb *cb, void *ud)
+{
+    struct pool_op *op = xcalloc(1, sizeof *op);
+    op->s = s;
+    snprintf(op->name, sizeof op->name, "%s", name);
+    buf_init(&op->out, 0);
+    op->cb = cb;
+    op->ud = ud;
+    op->handle = tools__state_job_foreign(pool_cancel, op);
+    if (!tools_state_service_check("state", name, args, &op->out))
+        return pool_answer_later(op, 0);
+    const char *scope = s->o.per_principal ? (principal ? principal : "stdio") : "";
+    const char *key = str_arg(args, "key");
+    op->key = xstrdup(key ? key : "");
+    char msg[TOOLS_STATE_ERR_MAX];
+    if (strcmp(name, "list") == 0) {
+        const char *prefix = str_arg(args, "prefix");
+        const char *params[] = {scope, prefix ? prefix : ""};
+        op->req = tools__pga_query(s->pool,
+                                   "SELECT key FROM codemode_state WHERE scope=$1 AND key>=$2 AND "
+                                   "starts_with(key, $2) ORDER BY key",
+                                   2, params, "list", pool_answered, op);
+    } else if (strcmp(name, "get") == 0 || strcmp(name, "entry") == 0) {
+        const char *params[] = {scope, key};
+        op->req = tools__pga_query(
+            s->pool, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", 2,
+            params, "read", pool_answered, op);
+    } else if (strcmp(name, "delete") == 0) {
+        const char *params[] = {scope, key};
+        op->req = tools__pga_query(s->pool, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2",
+                                   2, params, "delete", pool_answered, op);
+    } else if (strcmp(name, "set") == 0) {
+        char *json = json_print(cJSON_GetObjectItemCaseSensitive(args, "value"));
+        int rc = tools__state_over_value(tools_state_options_of(s->store), key, json, msg);
+        if (rc != 0) {
+            free(json);
+            store_error(&op->out, rc, msg);
+            return pool_answer_later(op, 0);
+        }
+        read_if_version(args, &op->if_version);
+        char iv[24], total[24];
+        snprintf(iv, sizeof iv, "%lld", (long long) op->if_version);
+        snprintf(total, sizeof total, "%llu",
+                 (unsigned long long) tools_state_options_of(s->store)->max_total_bytes);
+        const char *params[] = {scope, key, json, iv, total};
+        op->req = tools__pga_query(s->pool,
+                                   "SELECT status, version, total FROM codemode_state_set($1, $2, "
+                                   "$3, $4::bigint, $5::bigint)",
+                                   5, params, "write", pool_answered, op);
+        free(json);
+    } else {
+        fail(&op->out, "Error", NULL, "unknown state operation");
+        return pool_answer_later(op, 0);
+    }
+    return op->handle;
+}
+
 struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
                                                   const char *op, const char *name,
                                                   const char *principal, const cJSON *args,
@@ -791,6 +973,8 @@ struct tools_state_job *tools_state_service_start(struct tools_state_service *s,
 {
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
+    if (s->pool && strcmp(op, "state") == 0)
+        return state_on_pool(s, name, principal, args, cb, ud);
     /* state.*: only the store, several at once; skills.*: alone (the rows
      * it reads are installed on the loop after it) */
     return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0, cb,
