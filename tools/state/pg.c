@@ -9,7 +9,10 @@
  * 100 ms doubling to 5 s. A write is acknowledged only after its COMMIT
  * answered. Writes of one scope are serialised by an advisory lock, so that
  * compare-and-set and the scope's quota hold across instances. The schema is
- * versioned (codemode_meta); a newer one is refused. */
+ * versioned (codemode_meta); a newer one is refused. These synchronous
+ * operations serve the CLI, skills.*, the shared stash and the OAuth rows
+ * (on threads); the server's state.* goes through the pool on the loop
+ * (pg_async.c), on the same tables. */
 #include "tools/state/internal.h"
 #include "tools/state/pg_lib.h"
 #include "common/alloc.h"
