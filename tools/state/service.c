@@ -36,7 +36,10 @@ struct tools_state_service {
     struct tools_state_jobs jobs;          /* with a loop: the operations off it (jobs.c) */
     struct tools_state_listener *listener; /* PostgreSQL: other instances' skill changes */
     struct tools__pga *pool;               /* PostgreSQL: state.* on the loop (pg_async.c) */
+    struct pool_op *pool_ops;              /* its operations not answered yet */
 };
+
+static void pool_ops_drop(struct tools_state_service *s);
 
 /* --- skills in memory ------------------------------------------------------------------ */
 
@@ -307,6 +310,7 @@ void tools_state_service_free(struct tools_state_service *s)
         return;
     tools_state_listen_stop(s->listener);
     tools__pga_free(s->pool);
+    pool_ops_drop(s);
     tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);
     cJSON_Delete(s->skills);
@@ -800,26 +804,40 @@ struct pool_op {
     void *ud;
     struct buf out; /* an answer known before any statement */
     int ok;
-    int64_t if_version; /* set's */
+    int64_t if_version;          /* set's */
+    struct pool_op *prev, *next; /* the service's, until answered or cancelled */
 };
 
 static void pool_op_free(struct pool_op *op)
 {
+    if (op->prev)
+        op->prev->next = op->next;
+    else
+        op->s->pool_ops = op->next;
+    if (op->next)
+        op->next->prev = op->prev;
     free(op->key);
     buf_free(&op->out);
     free(op);
 }
 
+/* After the pool closed: the operations never answered (their callers are gone). */
+static void pool_ops_drop(struct tools_state_service *s)
+{
+    while (s->pool_ops) {
+        tools__state_job_foreign_done(s->pool_ops->handle);
+        pool_op_free(s->pool_ops);
+    }
+}
+
 static void pool_cancel(void *h)
 {
     struct pool_op *op = h;
-    if (op->req) {
+    op->cb = NULL;
+    if (op->req) { /* its answer never comes: op goes now */
         tools__pga_cancel(op->req);
-        op->req = NULL;
-        op->cb = NULL; /* the statement's answer frees op */
-    } else {
-        op->cb = NULL; /* the timer frees op */
-    }
+        pool_op_free(op);
+    } /* else the timer frees op */
 }
 
 static void pool_finish(struct pool_op *op)
@@ -851,10 +869,6 @@ static void pool_answered(void *ud, PGresult *r, const char *err)
     struct tools_state_service *s = op->s;
     const struct pg_lib *pq = tools__state_pq(s->store);
     op->req = NULL;
-    if (op->cb == NULL) { /* cancelled */
-        pool_op_free(op);
-        return;
-    }
     if (r == NULL) {
         op->ok = store_error(&op->out, TOOLS_STATE_FAILED, err);
         pool_finish(op);
@@ -913,6 +927,10 @@ static struct tools_state_job *state_on_pool(struct tools_state_service *s, cons
 {
     struct pool_op *op = xcalloc(1, sizeof *op);
     op->s = s;
+    op->next = s->pool_ops;
+    if (s->pool_ops)
+        s->pool_ops->prev = op;
+    s->pool_ops = op;
     snprintf(op->name, sizeof op->name, "%s", name);
     buf_init(&op->out, 0);
     op->cb = cb;
