@@ -276,12 +276,16 @@ test('a connection killed mid-transaction fails that write only; the next ones s
   // hold the scope's write lock so that a's write waits inside its transaction, then kill a's connection
   const scope = cluster.psql("SELECT scope FROM codemode_state WHERE key = 'victim'", db).trim();
   const holder = spawn('sh', [path.join(REPO_ROOT, 'tests/lib/pg_cluster.sh'), 'psql', cluster.dir,
-    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${scope}', 7243)); SELECT pg_sleep(1.5); COMMIT;`, db], { stdio: 'ignore' });
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${scope}', 7243)); SELECT pg_sleep(3); COMMIT;`, db], { stdio: 'ignore' });
   const released = new Promise((ok) => holder.on('exit', ok));
   await sleep(300);
   const writing = run(a, 'try { await state.set("victim", 2); return "written"; } catch (e) { return [e.name, e.code, e.message]; }');
   await sleep(300);
-  const killed = cluster.psql(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'mcp-codemode' AND datname = '${db}' AND wait_event = 'advisory'`, db);
+  let killed = '0';
+  for (let i = 0; i < 40 && !/1/.test(killed); i++) { // a's write reaches the lock (slower under sanitizers)
+    killed = cluster.psql(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'mcp-codemode' AND datname = '${db}' AND wait_event = 'advisory'`, db);
+    if (!/1/.test(killed)) await sleep(50);
+  }
   assert.match(killed, /1/, 'the waiting connection was found and terminated');
   const r = await writing;
   assert.ok(r.ok, r.error);
