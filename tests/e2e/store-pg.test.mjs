@@ -137,3 +137,10 @@ test('skills.* waiting on a locked table does not stall the loop either', { skip
   assert.deepEqual(valueOf(await listing), ['one'], 'skills.list waits for the lock, then answers');
   await released;
 });
+
+test('a URL of several hosts, the first one down: libpq moves to another socket while connecting', { skip }, async () => {
+  const c = sharedCluster();
+  const db = c.database(`store_pg_${process.pid}_multi`);
+  const h = await open(config({ url: `postgresql://postgres@127.0.0.1:1,127.0.0.1:${c.port}/${db}` }), 'stdio');
+  assert.equal(valueOf(await h.exec('await state.set("k", 41); return (await state.get("k")) + 1')), 42);
+});

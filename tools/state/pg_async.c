@@ -20,7 +20,7 @@
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 
-enum { FREE, CONNECTING, IDLE, BUSY, CLOSING };
+enum { FREE, CONNECTING, IDLE, BUSY };
 
 struct tools__pga_req {
     struct tools__pga *a;
@@ -38,7 +38,8 @@ struct pconn {
     struct tools__pga *a;
     int state;
     PGconn *c;
-    uv_poll_t poll;
+    uv_poll_t *poll; /* c's socket (fd), while c */
+    int fd;
     uv_timer_t timer; /* the connection attempt's deadline */
     int polling, events;
     struct tools__pga_req *req;
@@ -91,14 +92,41 @@ static void handle_closed(uv_handle_t *h)
 
 static void watch(struct pconn *k, int events);
 
-static void poll_closed(uv_handle_t *h)
+static void poll_freed(uv_handle_t *h)
 {
     struct pconn *k = h->data;
     k->a->open_handles--;
-    k->a->pq->finish(k->c); /* after the poll let go of its socket */
-    k->c = NULL;
-    k->state = FREE;
-    pump(k->a);
+    free(h);
+}
+
+/* Watches c's socket with a new handle (0), or -1. */
+static int attach(struct pconn *k)
+{
+    uv_poll_t *h = xcalloc(1, sizeof *h);
+    int fd = k->a->pq->socket(k->c);
+    if (fd < 0 || uv_poll_init_socket(k->a->loop, h, fd) != 0) {
+        free(h);
+        return -1;
+    }
+    h->data = k;
+    uv_unref((uv_handle_t *) h); /* an idle connection never keeps the loop alive */
+    k->a->open_handles++;
+    k->poll = h;
+    k->fd = fd;
+    k->polling = 0;
+    return 0;
+}
+
+/* Stops watching (the socket leaves the loop's poll set at once: libpq may
+ * close it after this). */
+static void detach(struct pconn *k)
+{
+    if (k->poll == NULL)
+        return;
+    uv_poll_stop(k->poll);
+    uv_close((uv_handle_t *) k->poll, poll_freed);
+    k->poll = NULL;
+    k->polling = 0;
 }
 
 /* Ends k's connection; its statement (if any) fails with err. */
@@ -111,18 +139,13 @@ static void drop(struct pconn *k, const char *err)
         k->last = NULL;
     }
     uv_timer_stop(&k->timer);
-    k->state = CLOSING;
-    if (k->polling) {
-        k->polling = 0;
-        uv_poll_stop(&k->poll);
-        uv_close((uv_handle_t *) &k->poll, poll_closed);
-    } else {
-        k->a->open_handles++; /* poll_closed's bookkeeping without a handle */
-        k->poll.data = k;
-        poll_closed((uv_handle_t *) &k->poll);
-    }
+    detach(k);
+    k->a->pq->finish(k->c);
+    k->c = NULL;
+    k->state = FREE;
     if (r)
         answer(r, NULL, err);
+    pump(k->a);
 }
 
 /* The attempt failed: the server counts as down until the backoff ends. */
@@ -165,7 +188,15 @@ static void ready(uv_poll_t *h, int status, int events)
             k->state = IDLE;
             watch(k, UV_READABLE);
             pump(a);
-        } else {
+        } else if (a->pq->socket(k->c) != k->fd) { /* libpq opened another socket */
+            detach(k);
+            if (attach(k) != 0)
+                connect_failed(k, 0);
+            else
+                watch(k, st == PGRES_POLLING_READING ? UV_READABLE : UV_WRITABLE);
+        } else { /* the same number may be a new socket: armed again */
+            uv_poll_stop(k->poll);
+            k->polling = 0;
             watch(k, st == PGRES_POLLING_READING ? UV_READABLE : UV_WRITABLE);
         }
         return;
@@ -227,7 +258,7 @@ static void watch(struct pconn *k, int events)
         return;
     k->events = events;
     k->polling = 1;
-    uv_poll_start(&k->poll, events, ready);
+    uv_poll_start(k->poll, events, ready);
 }
 
 /* Starts a connection attempt on the free slot k. */
@@ -239,16 +270,10 @@ static void start(struct pconn *k)
     tools__pg_start_params(a->p, options, sizeof options, values);
     k->c = a->pq->connectStartParams(tools__pg_start_keys, values, 1);
     k->state = CONNECTING;
-    k->polling = 0;
-    if (k->c == NULL || a->pq->status(k->c) == CONNECTION_BAD ||
-        uv_poll_init_socket(a->loop, &k->poll, a->pq->socket(k->c)) != 0) {
-        k->polling = 0;
+    if (k->c == NULL || a->pq->status(k->c) == CONNECTION_BAD || attach(k) != 0) {
         connect_failed(k, 0);
         return;
     }
-    a->open_handles++;
-    k->poll.data = k;
-    uv_unref((uv_handle_t *) &k->poll); /* an idle connection never keeps the loop alive */
     uv_timer_start(&k->timer, connect_timeout, tools__pg_options(a->p)->connect_timeout_ms, 0);
     watch(k, UV_WRITABLE); /* PQconnectPoll's first step waits to write */
 }
@@ -325,8 +350,7 @@ static void pump(struct tools__pga *a)
         waiting++;
     for (unsigned i = 0; i < a->n; i++) {
         opening += a->conns[i].state == CONNECTING;
-        live += a->conns[i].state == BUSY || a->conns[i].state == CONNECTING ||
-                a->conns[i].state == CLOSING;
+        live += a->conns[i].state == BUSY || a->conns[i].state == CONNECTING;
     }
     uint64_t now = uv_now(a->loop);
     if (now >= a->retry_at) {
@@ -430,12 +454,7 @@ void tools__pga_free(struct tools__pga *a)
         if (k->last)
             a->pq->clear(k->last);
         k->last = NULL;
-        if (k->polling) {
-            uv_poll_stop(&k->poll);
-            k->polling = 0;
-            k->poll.data = a;
-            uv_close((uv_handle_t *) &k->poll, handle_closed);
-        }
+        detach(k);
         k->timer.data = a;
         uv_close((uv_handle_t *) &k->timer, handle_closed);
     }
