@@ -15,6 +15,7 @@ struct buf;
 struct mcp_batch;
 struct mcp_execution;
 struct mcp_park;
+struct mcp_stash_wait;
 struct rpc_message;
 
 struct mcp_request {
@@ -32,6 +33,8 @@ struct mcp_request {
     int is_listen;           /* a 2026 subscriptions/listen stream */
     int can_elicit;          /* 2026-07-28: _meta's client capabilities have elicitation */
     struct mcp_park *park;   /* a phantom request: the park holding it (park.c) */
+    struct mcp_stash_wait *stash_wait; /* the shared stash's writes and reads it waits for
+                                        * (execute/stash_link.c) */
     /* Called once when the request ends (answered, dropped or cancelled),
      * before it is freed, by whoever holds on to it: the queue of requests
      * waiting for the catalog (server.c), a park (park.c). May be NULL. */

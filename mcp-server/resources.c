@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DECLS_URI "codemode://declarations.d.ts"
+#define DECLS_URI     "codemode://declarations.d.ts"
 #define SERVER_PREFIX "codemode://servers/"
 #define SERVER_SUFFIX ".d.ts"
 
@@ -103,20 +103,28 @@ static void reply_contents(struct mcp_request *r, cJSON *c)
     mcp_request_result(r, res);
 }
 
+/* A stash entry's contents (taken over), or NULL: not found. */
+static void stash_fetched(struct mcp_request *r, const char *uri, cJSON *contents)
+{
+    if (contents == NULL)
+        not_found(r, uri);
+    else
+        reply_contents(r, contents);
+}
+
 void mcp_resources_read(struct mcp_request *r, const cJSON *params)
 {
     const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
     if (!cJSON_IsString(uri)) {
-        mcp_request_error(r, RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required",
-                          NULL);
+        mcp_request_error(r, RPC_INVALID_PARAMS,
+                          "resources/read: params.uri (a string) is required", NULL);
         return;
     }
     if (strncmp(uri->valuestring, MCP_STASH_PREFIX, strlen(MCP_STASH_PREFIX)) == 0) {
         cJSON *c = mcp_stash_link_contents(r, uri->valuestring);
-        if (c == NULL)
-            not_found(r, uri->valuestring);
-        else
-            reply_contents(r, c);
+        if (c == NULL && mcp_stash_link_fetch(r, uri->valuestring, stash_fetched))
+            return; /* another instance's, maybe (PostgreSQL) */
+        stash_fetched(r, uri->valuestring, c);
         return;
     }
     char *text = resource_text(r, uri->valuestring);

@@ -342,7 +342,7 @@ static void on_done(void *ud, struct sandbox_exec *x, const struct sandbox_exec_
     tools_exec_free(e->tx);
     struct sandbox_ticket *t = e->ticket;
     free(e);
-    mcp_request_result(req, res);
+    mcp_stash_link_finish(req, res); /* once its stash writes are shared (PostgreSQL) */
     sandbox_admission_leave(t); /* may start the next queued execution */
 }
 

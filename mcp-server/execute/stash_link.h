@@ -35,4 +35,16 @@ int mcp_stash_link_call(struct mcp_request *r, const cJSON *value, struct buf *o
  * such entry for r (never was, evicted, expired, another principal's). */
 cJSON *mcp_stash_link_contents(struct mcp_request *r, const char *uri);
 
+/* Sends execute_code's result (taken over) once the request's writes to
+ * the shared stash are done (at once when there are none). */
+void mcp_stash_link_finish(struct mcp_request *r, cJSON *result);
+
+/* A resources/read of a stash URI this instance does not hold: with a
+ * shared stash (PostgreSQL), asks it off the loop and calls cb later with
+ * the contents entry (caller owns; NULL when r's principal has no such
+ * entry), or answers r with an error itself when the database cannot be
+ * read; returns 1. Returns 0 (nothing started) without a shared stash. */
+typedef void mcp_stash_fetched_cb(struct mcp_request *r, const char *uri, cJSON *contents);
+int mcp_stash_link_fetch(struct mcp_request *r, const char *uri, mcp_stash_fetched_cb *cb);
+
 #endif

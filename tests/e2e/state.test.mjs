@@ -126,6 +126,25 @@ for (const transport of STATE_TRANSPORTS) {
       assert.equal(valueOf(await run('await searchTools("x"); await describeTool("skills.kept"); return 6 * 7', { maxToolCalls: 0 })), 42);
     });
 
+    test('quotas: a value exactly at maxValueBytes and a scope exactly at maxTotalBytes are kept, one byte more is not', async () => {
+      const { file } = stateConfig(dir, { db: `quota-edge-${transport}.db`, state: { maxValueBytes: 400, maxTotalBytes: 1024 } });
+      const h = await open(file, transport);
+      const v = valueOf(await h.exec(`
+        const out = {};
+        out.at = await state.set("a", "x".repeat(398));         // "..." is 400 bytes of JSON
+        try { await state.set("b", "x".repeat(399)); } catch (e) { out.past = [e.name, e.code]; }
+        out.fill = await state.set("c", "y".repeat(398));       // 401 + 401 bytes (key + value) so far
+        out.total = await state.set("d", "z".repeat(219));      // + 222: exactly 1024
+        try { await state.set("e", 1); } catch (e) { out.over = [e.name, e.code]; }
+        out.keys = await state.list();
+        return out;`));
+      assert.equal(v.at, 1);
+      assert.deepEqual(v.past, ['StateError', 'quota']);
+      assert.equal(v.total, 1, 'a scope of exactly maxTotalBytes is allowed');
+      assert.deepEqual(v.over, ['StateError', 'quota']);
+      assert.deepEqual(v.keys, ['a', 'c', 'd']);
+    });
+
     test('quotas: maxValueBytes and maxTotalBytes give StateError code "quota"', async () => {
       const { file } = stateConfig(dir, { db: `quota-${transport}.db`, state: { maxValueBytes: 100, maxTotalBytes: 1024 } });
       const h = await open(file, transport);

@@ -5,7 +5,7 @@
 // fails with StateError "storage", other programs answer, and once it is back
 // the pool reconnects with every acknowledged write there; a row lock held by
 // another connection does not stall the loop (ping and a program without
-// state answer at once).
+// state answer at once), nor does skills.list waiting on a locked table.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -60,7 +60,7 @@ test('a database written by a newer version is refused', { skip }, () => {
   c.psql("UPDATE codemode_meta SET value = 99 WHERE name = 'schema'", db);
   const r = start(file);
   assert.notEqual(r.status, 0);
-  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 1\)/);
+  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 2\)/);
 });
 
 test('PostgreSQL down: StateError "storage", other programs answer, the pool reconnects, no write lost', { skip }, async () => {
@@ -113,4 +113,34 @@ test('a row lock held by another connection does not stall the loop', { skip }, 
   assert.ok(run < 200, `a program without state ran in ${run.toFixed(1)} ms while the lock is held`);
   assert.equal(valueOf(await writing), 2, 'the write waits for the lock, then is done');
   await released;
+});
+
+test('skills.* waiting on a locked table does not stall the loop either', { skip }, async () => {
+  const { c, db, file } = fresh();
+  const h = await open(file, 'stdio');
+  valueOf(await h.exec('return await skills.save({ name: "one", description: "1", code: "return 1;" })'));
+  // another connection holds the skills table for 2 s: reading it waits
+  const holder = spawn('sh', [path.join(path.dirname(BIN), '../tests/lib/pg_cluster.sh'), 'psql', c.dir,
+    'BEGIN; LOCK TABLE codemode_skills IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT;', db], { stdio: 'ignore' });
+  const released = new Promise((ok) => holder.on('exit', ok));
+  await new Promise((ok) => setTimeout(ok, 500));
+  const listing = h.exec('return (await skills.list()).map((s) => s.name)');
+  await new Promise((ok) => setTimeout(ok, 100));
+  let t0 = process.hrtime.bigint();
+  await h.client.ping();
+  const ping = Number(process.hrtime.bigint() - t0) / 1e6;
+  t0 = process.hrtime.bigint();
+  assert.equal(valueOf(await h.exec('return 1 + 1')), 2);
+  const run = Number(process.hrtime.bigint() - t0) / 1e6;
+  assert.ok(ping < 20, `ping answered in ${ping.toFixed(1)} ms while skills.list waits`);
+  assert.ok(run < 200, `a program without state ran in ${run.toFixed(1)} ms while skills.list waits`);
+  assert.deepEqual(valueOf(await listing), ['one'], 'skills.list waits for the lock, then answers');
+  await released;
+});
+
+test('a URL of several hosts, the first one down: libpq moves to another socket while connecting', { skip }, async () => {
+  const c = sharedCluster();
+  const db = c.database(`store_pg_${process.pid}_multi`);
+  const h = await open(config({ url: `postgresql://postgres@127.0.0.1:1,127.0.0.1:${c.port}/${db}` }), 'stdio');
+  assert.equal(valueOf(await h.exec('await state.set("k", 41); return (await state.get("k")) + 1')), 42);
 });

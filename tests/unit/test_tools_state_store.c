@@ -50,7 +50,10 @@ static int teardown(void **st)
 
 static struct tools_state *open_store(uint64_t max_value, uint64_t max_total)
 {
-    struct tools_state_options o = {path, max_value, max_total, 200};
+    struct tools_state_options o = {.path = path,
+                                    .max_value_bytes = max_value,
+                                    .max_total_bytes = max_total,
+                                    .busy_timeout_ms = 200};
     return tools_state_new(&o);
 }
 

@@ -60,8 +60,9 @@ static int skills_have_owner(const struct tools_state *s)
 {
     sqlite3_stmt *st = NULL;
     int rc = -1;
-    if (s->sq->prepare_v2(s->db, "SELECT count(*) FROM pragma_table_info('skills') WHERE name='owner'",
-                          -1, &st, NULL) == SQLITE_OK &&
+    if (s->sq->prepare_v2(s->db,
+                          "SELECT count(*) FROM pragma_table_info('skills') WHERE name='owner'", -1,
+                          &st, NULL) == SQLITE_OK &&
         s->sq->step(st) == SQLITE_ROW)
         rc = s->sq->column_int64(st, 0) > 0;
     s->sq->finalize(st);
@@ -329,4 +330,41 @@ int tools__state_commit(struct tools_state *s, char *err)
     int ext = s->sq->extended_errcode(s->db);
     tools__state_rollback(s);
     return tools__state_fail(s, ext, "cannot write", err);
+}
+
+int tools_state_stash_put(struct tools_state *s, const struct tools_state_stash_entry *e, char *err)
+{
+    if (s->pg == NULL) {
+        snprintf(err, TOOLS_STATE_ERR_MAX,
+                 "the stash is shared only on PostgreSQL (codemode.store)");
+        return TOOLS_STATE_INVALID;
+    }
+    return tools__pg_stash_put(s->pg, e, err);
+}
+
+int tools_state_stash_get(struct tools_state *s, const char *uri, const char *owner, char **data,
+                          size_t *len, char **mime, int *blob, char *err)
+{
+    if (s->pg == NULL) {
+        snprintf(err, TOOLS_STATE_ERR_MAX,
+                 "the stash is shared only on PostgreSQL (codemode.store)");
+        return TOOLS_STATE_INVALID;
+    }
+    return tools__pg_stash_get(s->pg, uri, owner, data, len, mime, blob, err);
+}
+
+struct tools__pga *tools__state_pool(struct tools_state *s, uv_loop_t *loop)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    return s->pg && loop ? tools__pga_new(s->pg, loop, err) : NULL;
+}
+
+const struct pg_lib *tools__state_pq(struct tools_state *s)
+{
+    return s->pg ? tools__pg_lib(s->pg) : NULL;
+}
+
+const struct tools_state_options *tools_state_options_of(const struct tools_state *s)
+{
+    return &s->o;
 }

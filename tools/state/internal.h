@@ -4,6 +4,7 @@
 #ifndef TOOLS_STATE_INTERNAL_H
 #define TOOLS_STATE_INTERNAL_H
 
+#include "tools/state/pg_lib.h"
 #include "tools/state/sqlite_lib.h"
 #include "tools/state/store.h"
 
@@ -38,14 +39,62 @@ int tools__pg_skill_save(struct tools__pg *p, const char *owner, const char *nam
                          char *err);
 int tools__pg_skill_delete(struct tools__pg *p, const char *owner, const char *name, char *err);
 int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err);
+int tools__pg_stash_put(struct tools__pg *p, const struct tools_state_stash_entry *e, char *err);
+int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
+                        size_t *len, char **mime, int *blob, char *err);
+int tools__pg_oauth_get(struct tools__pg *p, const char *kind, const char *key, char **json,
+                        int64_t *version, char *err);
+int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,
+                        int64_t if_version, int64_t *version, char *err);
+int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *key, char *err);
+/* For the pool on the loop (pg_async.c): the keywords and values of a
+ * connection (options: a buffer for the session's settings), the options,
+ * libpq (loaded on first use, else NULL with err), and the sentences of a
+ * failed statement or connection attempt. */
+extern const char *const tools__pg_start_keys[4];
+void tools__pg_start_params(const struct tools__pg *p, char *options, size_t size,
+                            const char *values[4]);
+const struct tools_state_options *tools__pg_options(const struct tools__pg *p);
+const struct pg_lib *tools__pg_load(struct tools__pg *p, char *err);
+void tools__pg_failure(const struct tools__pg *p, PGconn *c, PGresult *r, const char *doing,
+                       char *err);
+void tools__pg_cannot_connect(const struct tools__pg *p, PGconn *c, int timed_out, char *err);
+/* --- the pool on the loop (pg_async.c) ----------------------------------------
+ * One statement per request, sent and answered without blocking; cb gets,
+ * on the loop and never inside tools__pga_query, the result (borrowed for
+ * the call; COMMAND_OK or TUPLES_OK) or NULL and the sentence. */
+struct tools__pga;
+struct tools__pga_req;
+typedef void tools__pga_cb(void *ud, PGresult *r, const char *err);
+/* NULL with err when libpq cannot be loaded. */
+struct tools__pga *tools__pga_new(struct tools__pg *p, uv_loop_t *loop, char *err);
+struct tools__pga_req *tools__pga_query(struct tools__pga *a, const char *sql, int n,
+                                        const char *const *params, const char *doing,
+                                        tools__pga_cb *cb, void *ud);
+/* cb will not be called (a statement sent still completes). */
+void tools__pga_cancel(struct tools__pga_req *r);
+/* After the loop stopped: closes the connections and handles. NULL is fine. */
+void tools__pga_free(struct tools__pga *a);
+/* The pool of s's PostgreSQL store on loop, or NULL (SQLite, or no libpq). */
+struct tools__pga *tools__state_pool(struct tools_state *s, uv_loop_t *loop);
+const struct pg_lib *tools__state_pq(struct tools_state *s);
+/* The store's quotas and timeouts, defaults filled in. */
+const struct tools_state_options *tools_state_options_of(const struct tools_state *s);
+
+/* For the listener (pg_listen.c): libpq once loaded; a connection of its
+ * own (blocking: on a thread) that has run LISTEN channel, or NULL with
+ * err; closing it. */
+const struct pg_lib *tools__pg_lib(const struct tools__pg *p);
+PGconn *tools__pg_open_listener(struct tools__pg *p, const char *channel, char *err);
+void tools__pg_close_conn(struct tools__pg *p, PGconn *c);
 
 /* The quota checks both backends make before a write (kv.c). */
 int tools__state_check_key(const char *key, char *err);
 int tools__state_conflict(const char *key, int64_t want, int64_t have, char *err);
 int tools__state_over_total(const struct tools_state_options *o, const char *key, int64_t total,
                             char *err);
-int tools__state_over_value(const struct tools_state_options *o, const char *key,
-                            const char *json, char *err);
+int tools__state_over_value(const struct tools_state_options *o, const char *key, const char *json,
+                            char *err);
 
 /* Opens the database when it is not open (creating the directory, the file
  * and the tables): 0, or TOOLS_STATE_FAILED with err set. */

@@ -1,8 +1,8 @@
 /* The state and skills services off the loop (tools_state_service_start in
- * service.h): a queue of operations in order, state.* run on libuv's thread
- * pool (as many at once as the store allows: one SQLite connection, or the
- * PostgreSQL pool), skills.* on the loop when nothing else runs, the reply
- * delivered on the loop. A cancelled operation still runs to its end (a
+ * service.h): a queue of operations in order, run on libuv's thread pool;
+ * state.* as many at once as the store allows (one SQLite connection, or
+ * the PostgreSQL pool), skills.* alone, what they read installed on the
+ * loop (land) before the reply is delivered there. A cancelled operation still runs to its end (a
  * write in flight is not torn) but is not answered. */
 #include "tools/state/jobs.h"
 #include "common/alloc.h"
@@ -17,8 +17,13 @@ struct tools_state_job {
     struct tools_state_jobs *q;
     char *op, *name, *principal; /* principal may be NULL */
     cJSON *args;
-    int on_loop; /* skills.*: runs in the after-work callback, alone */
+    int alone; /* skills.*: runs when nothing else does */
     int ok, cancelled, running;
+    void *ctx; /* what land applies on the loop */
+    /* a handle of an operation done elsewhere (the PostgreSQL pool on the
+     * loop): cancelling it calls this */
+    void (*foreign_cancel)(void *h);
+    void *foreign;
     struct buf out;
     tools_state_done_cb *cb;
     void *ud;
@@ -26,12 +31,13 @@ struct tools_state_job {
 };
 
 void tools__state_jobs_init(struct tools_state_jobs *q, uv_loop_t *loop, unsigned parallel,
-                            tools__state_job_fn *fn, void *fn_ud)
+                            tools__state_job_fn *fn, tools__state_job_land_fn *land, void *fn_ud)
 {
     memset(q, 0, sizeof *q);
     q->loop = loop;
     q->parallel = parallel ? parallel : 1;
     q->fn = fn;
+    q->land = land;
     q->fn_ud = fn_ud;
 }
 
@@ -45,16 +51,10 @@ static void job_free(struct tools_state_job *j)
     free(j);
 }
 
-static void run(struct tools_state_job *j)
-{
-    j->ok = j->q->fn(j->q->fn_ud, j->op, j->name, j->principal, j->args, &j->out);
-}
-
 static void work(uv_work_t *w)
 {
     struct tools_state_job *j = w->data;
-    if (!j->on_loop)
-        run(j);
+    j->ok = j->q->fn(j->q->fn_ud, j->op, j->name, j->principal, j->args, &j->out, &j->ctx);
 }
 
 static void pump(struct tools_state_jobs *q);
@@ -63,12 +63,11 @@ static void after(uv_work_t *w, int status)
 {
     struct tools_state_job *j = w->data;
     struct tools_state_jobs *q = j->q;
-    if (j->on_loop) {
-        run(j); /* alone: nothing runs on a thread now */
+    if (j->alone)
         q->exclusive = 0;
-    }
     q->running--;
-    if (!j->cancelled)
+    q->land(q->fn_ud, j->ctx); /* even when cancelled: the rows are the store's */
+    if (!j->cancelled && j->cb)
         j->cb(j->ud, j->ok, j->out.data ? j->out.data : "null", j->out.data ? j->out.len : 4);
     job_free(j);
     (void) status;
@@ -81,33 +80,42 @@ static void pump(struct tools_state_jobs *q)
 {
     while (q->head) {
         struct tools_state_job *j = q->head;
-        if (j->on_loop ? q->running > 0 : q->running >= q->parallel || q->exclusive)
+        if (j->alone ? q->running > 0 : q->running >= q->parallel || q->exclusive)
             return;
         q->head = j->next;
         if (q->head == NULL)
             q->tail = NULL;
         j->running = 1;
         q->running++;
-        q->exclusive = j->on_loop;
+        q->exclusive = j->alone;
         j->work.data = j;
         uv_queue_work(q->loop, &j->work, work, after);
-        if (j->on_loop)
+        if (j->alone)
             return;
     }
 }
 
 struct tools_state_job *tools__state_jobs_push(struct tools_state_jobs *q, const char *op,
                                                const char *name, const char *principal,
-                                               const cJSON *args, int on_loop,
+                                               const cJSON *args, int alone,
                                                tools_state_done_cb *cb, void *ud)
+{
+    return tools__state_jobs_adopt(q, op, name, principal, args ? cJSON_Duplicate(args, 1) : NULL,
+                                   alone, cb, ud);
+}
+
+struct tools_state_job *tools__state_jobs_adopt(struct tools_state_jobs *q, const char *op,
+                                                const char *name, const char *principal,
+                                                cJSON *args, int alone, tools_state_done_cb *cb,
+                                                void *ud)
 {
     struct tools_state_job *j = xcalloc(1, sizeof *j);
     j->q = q;
     j->op = xstrdup(op);
     j->name = xstrdup(name ? name : "");
     j->principal = principal ? xstrdup(principal) : NULL;
-    j->args = args ? cJSON_Duplicate(args, 1) : NULL;
-    j->on_loop = on_loop;
+    j->args = args;
+    j->alone = alone;
     j->cb = cb;
     j->ud = ud;
     buf_init(&j->out, 0);
@@ -120,8 +128,26 @@ struct tools_state_job *tools__state_jobs_push(struct tools_state_jobs *q, const
     return j;
 }
 
+struct tools_state_job *tools__state_job_foreign(void (*cancel)(void *h), void *h)
+{
+    struct tools_state_job *j = xcalloc(1, sizeof *j);
+    j->foreign_cancel = cancel;
+    j->foreign = h;
+    return j;
+}
+
+void tools__state_job_foreign_done(struct tools_state_job *j)
+{
+    free(j);
+}
+
 void tools_state_job_cancel(struct tools_state_job *j)
 {
+    if (j->foreign_cancel) {
+        j->foreign_cancel(j->foreign);
+        free(j);
+        return;
+    }
     struct tools_state_jobs *q = j->q;
     if (j->running) {
         j->cancelled = 1;

@@ -3,7 +3,9 @@
  * programs' state table, so no state.* call reaches them. Each row is a
  * JSON document with a version; writes are compare-and-set, so processes
  * sharing the database never both spend a rotating refresh token. Writing
- * one makes the database files private (mode 0600). */
+ * one makes the database files private (mode 0600). On a store opened with
+ * codemode.store's URL the rows are PostgreSQL's (pg.c), shared by every
+ * instance; oauth_async.c runs these operations off the loop. */
 #include "tools/state/internal.h"
 #include "common/alloc.h"
 
@@ -18,8 +20,9 @@ static int check(const char *kind, const char *key, const char *json, char *err)
     size_t k = kind ? strlen(kind) : 0, n = key ? strlen(key) : 0;
     if (k == 0 || k > 64 || n == 0 || n > TOOLS_STATE_KEY_MAX ||
         (json && strlen(json) > 256 * 1024)) {
-        snprintf(err, TOOLS_STATE_ERR_MAX, "an OAuth row needs a kind, a key of 1 to %d bytes "
-                                           "and a value of at most 256 KiB",
+        snprintf(err, TOOLS_STATE_ERR_MAX,
+                 "an OAuth row needs a kind, a key of 1 to %d bytes "
+                 "and a value of at most 256 KiB",
                  TOOLS_STATE_KEY_MAX);
         return TOOLS_STATE_INVALID;
     }
@@ -40,7 +43,7 @@ static void make_private(const char *path)
 }
 
 static int oauth_get_unlocked(struct tools_state *s, const char *kind, const char *key, char **json,
-                          int64_t *version, char *err)
+                              int64_t *version, char *err)
 {
     int rc = check(kind, key, NULL, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
@@ -87,7 +90,8 @@ static int write_row(struct tools_state *s, const char *kind, const char *key, c
                      int64_t version, char *err)
 {
     sqlite3_stmt *st = tools__state_prepare(
-        s, "INSERT OR REPLACE INTO oauth(kind, key, value, version, updated) VALUES(?1,?2,?3,?4,?5)",
+        s,
+        "INSERT OR REPLACE INTO oauth(kind, key, value, version, updated) VALUES(?1,?2,?3,?4,?5)",
         err);
     if (st == NULL)
         return TOOLS_STATE_FAILED;
@@ -104,7 +108,7 @@ static int write_row(struct tools_state *s, const char *kind, const char *key, c
 }
 
 static int oauth_put_unlocked(struct tools_state *s, const char *kind, const char *key,
-                          const char *json, int64_t if_version, int64_t *version, char *err)
+                              const char *json, int64_t if_version, int64_t *version, char *err)
 {
     int rc = check(kind, key, json, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0 || (rc = tools__state_begin(s, err)) != 0)
@@ -131,7 +135,8 @@ static int oauth_put_unlocked(struct tools_state *s, const char *kind, const cha
     return rc;
 }
 
-static int oauth_delete_unlocked(struct tools_state *s, const char *kind, const char *key, char *err)
+static int oauth_delete_unlocked(struct tools_state *s, const char *kind, const char *key,
+                                 char *err)
 {
     int rc = check(kind, key, NULL, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
@@ -154,8 +159,11 @@ static int oauth_delete_unlocked(struct tools_state *s, const char *kind, const 
 int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
                           int64_t *version, char *err)
 {
+    int rc = check(kind, key, NULL, err);
+    if (rc != 0 || s->pg)
+        return rc ? rc : tools__pg_oauth_get(s->pg, kind, key, json, version, err);
     tools_state_lock(s);
-    int rc = oauth_get_unlocked(s, kind, key, json, version, err);
+    rc = oauth_get_unlocked(s, kind, key, json, version, err);
     tools_state_unlock(s);
     return rc;
 }
@@ -163,16 +171,22 @@ int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *k
 int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *key,
                           const char *json, int64_t if_version, int64_t *version, char *err)
 {
+    int rc = check(kind, key, json, err);
+    if (rc != 0 || s->pg)
+        return rc ? rc : tools__pg_oauth_put(s->pg, kind, key, json, if_version, version, err);
     tools_state_lock(s);
-    int rc = oauth_put_unlocked(s, kind, key, json, if_version, version, err);
+    rc = oauth_put_unlocked(s, kind, key, json, if_version, version, err);
     tools_state_unlock(s);
     return rc;
 }
 
 int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err)
 {
+    int rc = check(kind, key, NULL, err);
+    if (rc != 0 || s->pg)
+        return rc ? rc : tools__pg_oauth_delete(s->pg, kind, key, err);
     tools_state_lock(s);
-    int rc = oauth_delete_unlocked(s, kind, key, err);
+    rc = oauth_delete_unlocked(s, kind, key, err);
     tools_state_unlock(s);
     return rc;
 }

@@ -9,7 +9,10 @@
  * 100 ms doubling to 5 s. A write is acknowledged only after its COMMIT
  * answered. Writes of one scope are serialised by an advisory lock, so that
  * compare-and-set and the scope's quota hold across instances. The schema is
- * versioned (codemode_meta); a newer one is refused. */
+ * versioned (codemode_meta); a newer one is refused. These synchronous
+ * operations serve the CLI, skills.*, the shared stash and the OAuth rows
+ * (on threads); the server's state.* goes through the pool on the loop
+ * (pg_async.c), on the same tables. */
 #include "tools/state/internal.h"
 #include "tools/state/pg_lib.h"
 #include "common/alloc.h"
@@ -23,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PG_SCHEMA_VERSION 1
+#define PG_SCHEMA_VERSION 2
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 #define SCHEMA_LOCK "7243021900501"   /* pg_advisory_xact_lock key of migrations */
@@ -36,6 +39,36 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "CREATE TABLE IF NOT EXISTS codemode_skills(owner TEXT COLLATE \"C\" NOT NULL, "
     "name TEXT COLLATE \"C\" NOT NULL, description TEXT NOT NULL, input_schema TEXT NOT NULL, "
     "code TEXT NOT NULL, saved BIGINT NOT NULL, PRIMARY KEY(owner, name));",
+    /* 2: the shared stash; created orders eviction (oldest first) */
+    "CREATE TABLE IF NOT EXISTS codemode_stash(uri TEXT COLLATE \"C\" PRIMARY KEY, "
+    "owner TEXT NOT NULL, mime TEXT NOT NULL, blob BOOLEAN NOT NULL, data TEXT NOT NULL, "
+    "bytes BIGINT NOT NULL, created BIGSERIAL, expires TIMESTAMPTZ);"
+    "CREATE INDEX IF NOT EXISTS codemode_stash_created ON codemode_stash(created);"
+    /* and the OAuth rows of remote servers (oauth_db.c), shared like the rest */
+    "CREATE TABLE IF NOT EXISTS codemode_oauth(kind TEXT COLLATE \"C\" NOT NULL, "
+    "key TEXT COLLATE \"C\" NOT NULL, value TEXT NOT NULL, version BIGINT NOT NULL, "
+    "PRIMARY KEY(kind, key));"
+    /* a write of state.set as one statement, for the pool on the loop
+     * (pg_async.c): the scope's lock, the version check, the quota, the row.
+     * status 0: written (version: the new one); 1: ifVersion did not match
+     * (version: the key's); 2: over the quota (total: what it would be) */
+    "CREATE OR REPLACE FUNCTION codemode_state_set(p_scope TEXT, p_key TEXT, p_value TEXT, "
+    "p_if BIGINT, p_max_total BIGINT) RETURNS TABLE(status INT, version BIGINT, total BIGINT) "
+    "LANGUAGE plpgsql AS $f$ DECLARE v_have BIGINT; v_others BIGINT; v_bytes BIGINT; BEGIN "
+    "PERFORM pg_advisory_xact_lock(hashtextextended(p_scope, 7243)); "
+    "SELECT s.version INTO v_have FROM codemode_state s WHERE s.scope = p_scope AND s.key = "
+    "p_key; v_have := COALESCE(v_have, 0); "
+    "IF p_if >= 0 AND p_if <> v_have THEN RETURN QUERY SELECT 1, v_have, 0::BIGINT; RETURN; "
+    "END IF; "
+    "SELECT COALESCE(SUM(s.bytes), 0) INTO v_others FROM codemode_state s WHERE s.scope = "
+    "p_scope AND s.key <> p_key; "
+    "v_bytes := octet_length(p_key) + octet_length(p_value); "
+    "IF v_others + v_bytes > p_max_total THEN RETURN QUERY SELECT 2, v_have, v_others + "
+    "v_bytes; RETURN; END IF; "
+    "INSERT INTO codemode_state AS s(scope, key, value, version, bytes) VALUES(p_scope, p_key, "
+    "p_value, v_have + 1, v_bytes) ON CONFLICT(scope, key) DO UPDATE SET value = "
+    "EXCLUDED.value, version = EXCLUDED.version, bytes = EXCLUDED.bytes; "
+    "RETURN QUERY SELECT 0, v_have + 1, v_others + v_bytes; END $f$;",
 };
 
 struct conn {
@@ -115,16 +148,68 @@ static void first_line(const char *msg, char *out, size_t size)
 
 /* --- connections ---------------------------------------------------------------------------- */
 
+void tools__pg_start_params(const struct tools__pg *p, char *options, size_t size,
+                            const char *values[4])
+{
+    snprintf(options, size,
+             "-c statement_timeout=%u -c lock_timeout=%u -c client_min_messages=warning",
+             p->o.statement_timeout_ms, p->o.statement_timeout_ms);
+    values[0] = p->url;
+    values[1] = options;
+    values[2] = "mcp-codemode";
+    values[3] = NULL;
+}
+
+const char *const tools__pg_start_keys[4] = {"dbname", "options", "application_name", NULL};
+
+const struct tools_state_options *tools__pg_options(const struct tools__pg *p)
+{
+    return &p->o;
+}
+
+const struct pg_lib *tools__pg_load(struct tools__pg *p, char *err)
+{
+    if (p->pq == NULL)
+        p->pq = pg_lib_load(err, TOOLS_STATE_ERR_MAX);
+    return p->pq;
+}
+
+void tools__pg_failure(const struct tools__pg *p, PGconn *c, PGresult *r, const char *doing,
+                       char *err)
+{
+    char why[300];
+    const char *state = r ? p->pq->resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    first_line(r ? p->pq->resultErrorMessage(r) : p->pq->errorMessage(c), why, sizeof why);
+    if (why[0] == '\0')
+        first_line(p->pq->errorMessage(c), why, sizeof why);
+    const char *hint = state && strcmp(state, "57014") == 0
+                           ? " (codemode.store.statementTimeoutMs)"
+                       : state && strcmp(state, "55P03") == 0 ? " (a lock held too long)"
+                                                              : "";
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state database (PostgreSQL, codemode.store): cannot %s (%s)%s", doing,
+             why[0] ? why : "the connection was lost", hint);
+}
+
+void tools__pg_cannot_connect(const struct tools__pg *p, PGconn *c, int timed_out, char *err)
+{
+    char why[300];
+    if (timed_out)
+        snprintf(why, sizeof why, "no answer within %u ms (codemode.store.connectTimeoutMs)",
+                 p->o.connect_timeout_ms);
+    else
+        first_line(c ? p->pq->errorMessage(c) : "out of memory", why, sizeof why);
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state database (PostgreSQL, codemode.store.url): cannot connect (%s)", why);
+}
+
 /* Connects within connect_timeout_ms: the connection, or NULL with err. */
 static PGconn *connect_now(struct tools__pg *p, char *err)
 {
     char timeout[128];
-    snprintf(timeout, sizeof timeout,
-             "-c statement_timeout=%u -c lock_timeout=%u -c client_min_messages=warning",
-             p->o.statement_timeout_ms, p->o.statement_timeout_ms);
-    const char *const keys[] = {"dbname", "options", "application_name", NULL};
-    const char *const values[] = {p->url, timeout, "mcp-codemode", NULL};
-    PGconn *c = p->pq->connectStartParams(keys, values, 1);
+    const char *values[4];
+    tools__pg_start_params(p, timeout, sizeof timeout, values);
+    PGconn *c = p->pq->connectStartParams(tools__pg_start_keys, values, 1);
     uint64_t deadline = now_ms() + p->o.connect_timeout_ms;
     PostgresPollingStatusType st = PGRES_POLLING_WRITING;
     char why[300] = "";
@@ -155,6 +240,8 @@ static PGconn *connect_now(struct tools__pg *p, char *err)
 }
 
 static int run_migrations(struct tools__pg *p, PGconn *c, char *err);
+static int run(struct tools__pg *p, struct conn *k, const char *sql, int n,
+               const char *const *params, const char *doing, char *err);
 
 /* A connection for one operation: NULL with err (FAILED) while the server
  * cannot be reached. Waits for a free one when every one is taken. */
@@ -233,6 +320,34 @@ static void give(struct tools__pg *p, struct conn *k)
     k->reused = 1;
     pthread_cond_signal(&p->freed);
     pthread_mutex_unlock(&p->lock);
+}
+
+const struct pg_lib *tools__pg_lib(const struct tools__pg *p)
+{
+    return p->pq;
+}
+
+PGconn *tools__pg_open_listener(struct tools__pg *p, const char *channel, char *err)
+{
+    if (p->pq == NULL && (p->pq = pg_lib_load(err, TOOLS_STATE_ERR_MAX)) == NULL)
+        return NULL;
+    PGconn *c = connect_now(p, err);
+    if (c == NULL)
+        return NULL;
+    char sql[96];
+    snprintf(sql, sizeof sql, "LISTEN %s", channel);
+    struct conn k = {c, 1, 0, 0};
+    if (run(p, &k, sql, 0, NULL, "listen for skill changes", err) != 0) {
+        p->pq->finish(c);
+        return NULL;
+    }
+    return c;
+}
+
+void tools__pg_close_conn(struct tools__pg *p, PGconn *c)
+{
+    if (c)
+        p->pq->finish(c);
 }
 
 int tools__pg_connect(struct tools__pg *p, char *err)
@@ -545,6 +660,8 @@ static int skill_save_op(struct tools__pg *p, struct conn *k, void *ud, int *sta
                  "code=EXCLUDED.code, saved=EXCLUDED.saved",
                  6, params, "save the skill", err);
     *started = rc == 0;
+    if (rc == 0) /* the other instances read the skills again (pg_listen.c) */
+        rc = run(p, k, "NOTIFY codemode_skills", 0, NULL, "announce the skill", err);
     return rc;
 }
 
@@ -567,6 +684,8 @@ static int skill_delete_op(struct tools__pg *p, struct conn *k, void *ud, int *s
     *started = 1;
     int rc = deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
     p->pq->clear(r);
+    if (rc == TOOLS_STATE_OK)
+        rc = run(p, k, "NOTIFY codemode_skills", 0, NULL, "announce the deletion", err);
     return rc;
 }
 
@@ -607,4 +726,203 @@ int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err)
 {
     struct skill_args a = {.out = out};
     return with_conn(p, skill_load_op, &a, err);
+}
+
+/* --- the stash ------------------------------------------------------------------------------- */
+
+struct stash_args {
+    const struct tools_state_stash_entry *e;
+    const char *uri, *owner;
+    char **data, **mime;
+    size_t *len;
+    int *blob;
+};
+
+static int stash_put_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct stash_args *a = ud;
+    const struct tools_state_stash_entry *e = a->e;
+    if (run(p, k, "BEGIN", 0, NULL, "keep the stashed value", err) != 0)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    char bytes[24], ttl[24], entries[24], total[24];
+    snprintf(bytes, sizeof bytes, "%zu", e->len);
+    snprintf(ttl, sizeof ttl, "%llu", (unsigned long long) e->ttl_ms);
+    snprintf(entries, sizeof entries, "%u", e->max_entries);
+    snprintf(total, sizeof total, "%llu", (unsigned long long) e->max_bytes);
+    const char *put[] = {e->uri, e->owner, e->mime, e->blob ? "t" : "f", e->data, bytes, ttl};
+    const char *bounds[] = {entries, total};
+    /* one writer at a time: the bounds are the whole table's */
+    int rc = run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value",
+                 err);
+    if (rc == 0)
+        rc = run(p, k, "DELETE FROM codemode_stash WHERE expires <= now()", 0, NULL,
+                 "keep the stashed value", err);
+    if (rc == 0)
+        rc = run(p, k,
+                 "INSERT INTO codemode_stash(uri, owner, mime, blob, data, bytes, expires) "
+                 "VALUES($1,$2,$3,$4,$5,$6, CASE WHEN $7::bigint = 0 THEN NULL ELSE now() + "
+                 "$7::bigint * interval '1 millisecond' END)",
+                 7, put, "keep the stashed value", err);
+    if (rc == 0) /* the oldest go first until the bounds hold */
+        rc = run(p, k,
+                 "DELETE FROM codemode_stash WHERE uri IN (SELECT uri FROM (SELECT uri, "
+                 "row_number() OVER w AS n, sum(bytes) OVER w AS total FROM codemode_stash "
+                 "WINDOW w AS (ORDER BY created DESC)) t WHERE n > $1::bigint OR total > "
+                 "$2::bigint)",
+                 2, bounds, "keep the stashed value", err);
+    if (rc != 0) {
+        rollback(p, k);
+        return rc;
+    }
+    return run(p, k, "COMMIT", 0, NULL, "keep the stashed value", err);
+}
+
+int tools__pg_stash_put(struct tools__pg *p, const struct tools_state_stash_entry *e, char *err)
+{
+    struct stash_args a = {.e = e};
+    return with_conn(p, stash_put_op, &a, err);
+}
+
+static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct stash_args *a = ud;
+    const char *params[] = {a->uri, a->owner};
+    PGresult *r = q(p, k,
+                    "SELECT data, mime, blob FROM codemode_stash WHERE uri=$1 AND owner=$2 AND "
+                    "(expires IS NULL OR expires > now())",
+                    2, params, "read the stashed value", err);
+    if (r == NULL)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    int rc = TOOLS_STATE_ABSENT;
+    if (p->pq->ntuples(r) == 1) {
+        *a->len = (size_t) p->pq->getlength(r, 0, 0);
+        *a->data = xstrndup(p->pq->getvalue(r, 0, 0), *a->len);
+        *a->mime = xstrdup(p->pq->getvalue(r, 0, 1));
+        *a->blob = p->pq->getvalue(r, 0, 2)[0] == 't';
+        rc = TOOLS_STATE_OK;
+    }
+    p->pq->clear(r);
+    return rc;
+}
+
+int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
+                        size_t *len, char **mime, int *blob, char *err)
+{
+    struct stash_args a = {.uri = uri, .owner = owner, .data = data, .mime = mime, .len = len,
+                           .blob = blob};
+    return with_conn(p, stash_get_op, &a, err);
+}
+
+/* --- OAuth rows ------------------------------------------------------------------------------ */
+
+struct oauth_args {
+    const char *kind, *key, *json;
+    int64_t if_version;
+    char **out_json;
+    int64_t *version;
+};
+
+static int oauth_get_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct oauth_args *a = ud;
+    const char *params[] = {a->kind, a->key};
+    PGresult *r = q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2",
+                    2, params, "read the OAuth row", err);
+    if (r == NULL)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    int rc = TOOLS_STATE_ABSENT;
+    if (p->pq->ntuples(r) == 1) {
+        *a->out_json = xstrndup(p->pq->getvalue(r, 0, 0), (size_t) p->pq->getlength(r, 0, 0));
+        *a->version = strtoll(p->pq->getvalue(r, 0, 1), NULL, 10);
+        rc = TOOLS_STATE_OK;
+    }
+    p->pq->clear(r);
+    return rc;
+}
+
+int tools__pg_oauth_get(struct tools__pg *p, const char *kind, const char *key, char **json,
+                        int64_t *version, char *err)
+{
+    struct oauth_args a = {.kind = kind, .key = key, .out_json = json, .version = version};
+    return with_conn(p, oauth_get_op, &a, err);
+}
+
+/* Compare-and-set: the row is locked (FOR UPDATE), or, absent, its key is
+ * (an advisory lock), so that of two writers at one version exactly one
+ * wins - the way one instance alone spends a rotating refresh token. */
+static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct oauth_args *a = ud;
+    if (run(p, k, "BEGIN", 0, NULL, "write the OAuth row", err) != 0)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    const char *params[4] = {a->kind, a->key};
+    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))",
+                 2, params, "write the OAuth row", err);
+    PGresult *r = NULL;
+    if (rc == 0 && (r = q(p, k,
+                          "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE",
+                          2, params, "write the OAuth row", err)) == NULL)
+        rc = TOOLS_STATE_FAILED;
+    int64_t have = 0;
+    if (rc == 0 && p->pq->ntuples(r) == 1)
+        have = strtoll(p->pq->getvalue(r, 0, 0), NULL, 10);
+    if (r)
+        p->pq->clear(r);
+    if (rc == 0 && a->if_version >= 0 && a->if_version != have) {
+        snprintf(err, TOOLS_STATE_ERR_MAX,
+                 "the OAuth row was written by another instance first (version %lld, expected "
+                 "%lld): read it again",
+                 (long long) have, (long long) a->if_version);
+        rc = TOOLS_STATE_CONFLICT;
+    }
+    char vs[24];
+    snprintf(vs, sizeof vs, "%" PRId64, have + 1);
+    params[2] = a->json;
+    params[3] = vs;
+    if (rc == 0)
+        rc = run(p, k,
+                 "INSERT INTO codemode_oauth(kind, key, value, version) VALUES($1,$2,$3,$4) "
+                 "ON CONFLICT(kind, key) DO UPDATE SET value=EXCLUDED.value, "
+                 "version=EXCLUDED.version",
+                 4, params, "write the OAuth row", err);
+    if (rc != 0) {
+        rollback(p, k);
+        return rc;
+    }
+    rc = run(p, k, "COMMIT", 0, NULL, "write the OAuth row", err);
+    if (rc == 0)
+        *a->version = have + 1;
+    return rc;
+}
+
+int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,
+                        int64_t if_version, int64_t *version, char *err)
+{
+    struct oauth_args a = {.kind = kind, .key = key, .json = json, .if_version = if_version,
+                           .version = version};
+    return with_conn(p, oauth_put_op, &a, err);
+}
+
+static int oauth_delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct oauth_args *a = ud;
+    const char *params[] = {a->kind, a->key};
+    PGresult *r = q(p, k, "DELETE FROM codemode_oauth WHERE kind=$1 AND key=$2", 2, params,
+                    "delete the OAuth row", err);
+    if (r == NULL)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    int rc = deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
+    p->pq->clear(r);
+    return rc;
+}
+
+int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *key, char *err)
+{
+    struct oauth_args a = {.kind = kind, .key = key};
+    return with_conn(p, oauth_delete_op, &a, err);
 }

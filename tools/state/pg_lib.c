@@ -15,17 +15,42 @@ static struct pg_lib lib;
 static int loaded;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define SLOT(field) {"PQ" #field, offsetof(struct pg_lib, field)}
+#define SLOT(field)                                                                                \
+    {                                                                                              \
+        "PQ" #field, offsetof(struct pg_lib, field)                                                \
+    }
 static const struct {
     const char *symbol;
     size_t offset;
 } slots[] = {
-    SLOT(connectStartParams), SLOT(connectPoll), SLOT(status),          SLOT(socket),
-    SLOT(errorMessage),       SLOT(finish),      SLOT(execParams),      SLOT(exec),
-    SLOT(resultStatus),       SLOT(resultErrorField), SLOT(resultErrorMessage), SLOT(ntuples),
-    SLOT(getvalue),           SLOT(getlength),   SLOT(getisnull),       SLOT(cmdTuples),
-    SLOT(clear),              SLOT(conninfoParse), SLOT(conninfoFree),  SLOT(freemem),
+    SLOT(connectStartParams),
+    SLOT(connectPoll),
+    SLOT(status),
+    SLOT(socket),
+    SLOT(errorMessage),
+    SLOT(finish),
+    SLOT(execParams),
+    SLOT(exec),
+    SLOT(resultStatus),
+    SLOT(resultErrorField),
+    SLOT(resultErrorMessage),
+    SLOT(ntuples),
+    SLOT(getvalue),
+    SLOT(getlength),
+    SLOT(getisnull),
+    SLOT(cmdTuples),
+    SLOT(clear),
+    SLOT(conninfoParse),
+    SLOT(conninfoFree),
+    SLOT(freemem),
     SLOT(isthreadsafe),
+    SLOT(setnonblocking),
+    SLOT(consumeInput),
+    SLOT(notifies),
+    SLOT(isBusy),
+    SLOT(getResult),
+    SLOT(sendQueryParams),
+    SLOT(flush),
 };
 
 static const char *library(void)

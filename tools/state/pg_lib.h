@@ -18,9 +18,9 @@ struct pg_lib {
     int (*socket)(const PGconn *conn);
     char *(*errorMessage)(const PGconn *conn);
     void (*finish)(PGconn *conn);
-    PGresult *(*execParams)(PGconn *conn, const char *command, int nParams,
-                            const Oid *paramTypes, const char *const *paramValues,
-                            const int *paramLengths, const int *paramFormats, int resultFormat);
+    PGresult *(*execParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                            const char *const *paramValues, const int *paramLengths,
+                            const int *paramFormats, int resultFormat);
     PGresult *(*exec)(PGconn *conn, const char *query);
     ExecStatusType (*resultStatus)(const PGresult *res);
     char *(*resultErrorField)(const PGresult *res, int fieldcode);
@@ -35,6 +35,17 @@ struct pg_lib {
     void (*conninfoFree)(PQconninfoOption *connOptions);
     void (*freemem)(void *ptr);
     int (*isthreadsafe)(void);
+    /* the listener of skill changes (pg_listen.c), on the loop */
+    int (*setnonblocking)(PGconn *conn, int arg);
+    int (*consumeInput)(PGconn *conn);
+    PGnotify *(*notifies)(PGconn *conn);
+    int (*isBusy)(PGconn *conn);
+    PGresult *(*getResult)(PGconn *conn);
+    /* the pool on the loop (pg_async.c) */
+    int (*sendQueryParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                           const char *const *paramValues, const int *paramLengths,
+                           const int *paramFormats, int resultFormat);
+    int (*flush)(PGconn *conn);
 };
 
 /* The library on the first call, the same table after; NULL when it cannot

@@ -3,6 +3,7 @@
  * in-memory list of skills with compiled input schemas, and what workers and
  * the search see of them. Declarations are in decl.c. */
 #include "tools/state/service.h"
+#include "tools/state/internal.h"
 #include "tools/state/jobs.h"
 #include "tools/catalog.h"
 #include "tools/names.h"
@@ -32,8 +33,13 @@ struct tools_state_service {
     cJSON *skills; /* [{name, description, inputSchema, code}] sorted by name */
     struct skill *compiled;
     size_t nskills;
-    struct tools_state_jobs jobs; /* with a loop: the operations off it (jobs.c) */
+    struct tools_state_jobs jobs;          /* with a loop: the operations off it (jobs.c) */
+    struct tools_state_listener *listener; /* PostgreSQL: other instances' skill changes */
+    struct tools__pga *pool;               /* PostgreSQL: state.* on the loop (pg_async.c) */
+    struct pool_op *pool_ops;              /* its operations not answered yet */
 };
+
+static void pool_ops_drop(struct tools_state_service *s);
 
 /* --- skills in memory ------------------------------------------------------------------ */
 
@@ -74,6 +80,44 @@ static int reload_skills(struct tools_state_service *s, char *err)
     return rc;
 }
 
+/* What a skills.* operation read and did off the loop, applied on the loop
+ * afterwards (land): the rows it read last (NULL: it read none) and whether
+ * it changed them. Off the loop, the rows in memory are only read. */
+struct skills_view {
+    cJSON *rows;
+    int changed;
+};
+
+/* Reads the rows into v (from the store, when it exists). */
+static int load_view(struct tools_state_service *s, struct skills_view *v, char *err)
+{
+    if (!tools_state_file_exists(s->store))
+        return 0;
+    cJSON *rows = NULL;
+    int rc = tools_state_skill_load(s->store, &rows, err);
+    if (rc == 0) {
+        cJSON_Delete(v->rows);
+        v->rows = rows;
+    }
+    return rc;
+}
+
+static const cJSON *view_rows(const struct tools_state_service *s, const struct skills_view *v)
+{
+    return v->rows ? v->rows : s->skills;
+}
+
+/* On the loop: installs what v read and says the skills changed. */
+static void land(struct tools_state_service *s, struct skills_view *v)
+{
+    if (v->rows)
+        install_skills(s, v->rows);
+    v->rows = NULL;
+    if (v->changed && s->o.skills_changed)
+        s->o.skills_changed(s->o.skills_changed_ud);
+    v->changed = 0;
+}
+
 static const char *row_str(const cJSON *row, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(row, key)->valuestring; /* rows are ours */
@@ -107,10 +151,29 @@ static const struct skill *find_skill(const struct tools_state_service *s, const
     return best;
 }
 
+/* The same over rows (a view's): the row, or NULL. */
+static const cJSON *find_row(const struct tools_state_service *s, const cJSON *rows,
+                             const char *name, const char *principal)
+{
+    const cJSON *best = NULL, *row;
+    int best_rank = 0;
+    cJSON_ArrayForEach(row, rows)
+    {
+        const char *owner = row_str(row, "owner");
+        if (strcmp(row_str(row, "name"), name) != 0 || !sees(s, owner, principal))
+            continue;
+        int rank = principal && strcmp(owner, principal) == 0 ? 3 : owner[0] == '\0' ? 2 : 1;
+        if (rank > best_rank) {
+            best = row;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
 /* 1 when principal may replace or delete a skill of owner: its owner, the
  * CLI (NULL) or a principal of codemode.skills.admins. */
-static int may_write(const struct tools_state_service *s, const char *owner,
-                     const char *principal)
+static int may_write(const struct tools_state_service *s, const char *owner, const char *principal)
 {
     if (principal == NULL || strcmp(owner, principal) == 0)
         return 1;
@@ -120,17 +183,102 @@ static int may_write(const struct tools_state_service *s, const char *owner,
     return 0;
 }
 
+static int call_skills(struct tools_state_service *s, struct skills_view *v, const char *op,
+                       const char *name, const char *principal, const cJSON *args, struct buf *out);
+
+static const char *str_arg(const cJSON *args, const char *key);
+static int store_error(struct buf *out, int rc, const char *err);
+
+/* The shared stash's operations (tools_state_service_stash_put, _get). */
+static int stash_job(struct tools_state_service *s, const char *op, const cJSON *args,
+                     struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(args, "data");
+    if (strcmp(op, "stash-put") == 0) {
+        struct tools_state_stash_entry e = {
+            .uri = str_arg(args, "uri"),
+            .owner = str_arg(args, "owner"),
+            .mime = str_arg(args, "mime"),
+            .blob = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "blob")),
+            .data = data->valuestring,
+            .len = strlen(data->valuestring),
+            .ttl_ms = (uint64_t) cJSON_GetObjectItemCaseSensitive(args, "ttlMs")->valuedouble,
+            .max_entries =
+                (unsigned) cJSON_GetObjectItemCaseSensitive(args, "maxEntries")->valuedouble,
+            .max_bytes = (uint64_t) cJSON_GetObjectItemCaseSensitive(args, "maxBytes")->valuedouble,
+        };
+        int rc = tools_state_stash_put(s->store, &e, err);
+        if (rc < 0)
+            return store_error(out, rc, err);
+        buf_append_str(out, "true");
+        return 1;
+    }
+    char *text = NULL, *mime = NULL;
+    size_t len = 0;
+    int blob = 0;
+    const char *uri = str_arg(args, "uri");
+    int rc = tools_state_stash_get(s->store, uri, str_arg(args, "owner"), &text, &len, &mime, &blob,
+                                   err);
+    if (rc < 0)
+        return store_error(out, rc, err);
+    if (rc == TOOLS_STATE_ABSENT) {
+        buf_append_str(out, "null");
+        return 1;
+    }
+    buf_append_str(out, "{\"uri\":");
+    json_append_string(out, uri, strlen(uri));
+    buf_append_str(out, ",\"mimeType\":");
+    json_append_string(out, mime, strlen(mime));
+    buf_append_str(out, blob ? ",\"blob\":" : ",\"text\":");
+    json_append_string(out, text, len);
+    buf_append_char(out, '}');
+    free(text);
+    free(mime);
+    return 1;
+}
+
+/* One job off the loop (jobs.c): state.* as tools_state_service_call does
+ * it; skills.* into a view (*ctx) that land_job installs on the loop. */
 static int call_job(void *ud, const char *op, const char *name, const char *principal,
-                    const cJSON *args, struct buf *out)
+                    const cJSON *args, struct buf *out, void **ctx)
 {
     struct tools_state_service *svc = ud;
     int sqlite = !tools_state_is_shared(svc->store); /* PostgreSQL's pool is its own */
+    int skills = strcmp(op, "skills") == 0 || strcmp(op, "skills-reload") == 0;
+    if (skills && strcmp(op, "skills") == 0 && !tools_state_service_check(op, name, args, out))
+        return 0;
+    if (strncmp(op, "stash-", 6) == 0)
+        return stash_job(svc, op, args, out); /* PostgreSQL only: no SQLite lock */
     if (sqlite)
         tools_state_lock(svc->store);
-    int ok = tools_state_service_call(ud, op, name, principal, args, out);
+    int ok;
+    if (skills) {
+        struct skills_view *v = xcalloc(1, sizeof *v);
+        ok = call_skills(svc, v, op, name, principal, args, out);
+        *ctx = v;
+    } else
+        ok = tools_state_service_call(ud, op, name, principal, args, out);
     if (sqlite)
         tools_state_unlock(svc->store);
     return ok;
+}
+
+static void land_job(void *ud, void *ctx)
+{
+    struct skills_view *v = ctx;
+    if (v == NULL)
+        return;
+    land(ud, v);
+    free(v);
+}
+
+/* A skill was saved or deleted (maybe by another instance): read them
+ * again off the loop, in turn with the other operations. */
+static void skills_announced(void *ud)
+{
+    struct tools_state_service *s = ud;
+    tools__state_jobs_push(&s->jobs, "skills-reload", "", NULL, NULL, 1, NULL, NULL);
 }
 
 struct tools_state_service *tools_state_service_new(const struct tools_state_service_options *o)
@@ -147,7 +295,12 @@ struct tools_state_service *tools_state_service_new(const struct tools_state_ser
             log_warn("state", "skills not loaded: %s", err);
         tools_state_release(s->store); /* loaded again when a program needs it */
     }
-    tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, s);
+    tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, land_job,
+                           s);
+    if (o->state && o->loop) /* PostgreSQL: state.* without threads (pg_async.c) */
+        s->pool = tools__state_pool(s->store, o->loop);
+    if (o->skills && o->loop) /* shared: read the skills again when another instance changes them */
+        s->listener = tools_state_listen_skills(s->store, o->loop, skills_announced, s);
     return s;
 }
 
@@ -155,6 +308,9 @@ void tools_state_service_free(struct tools_state_service *s)
 {
     if (s == NULL)
         return;
+    tools_state_listen_stop(s->listener);
+    tools__pga_free(s->pool);
+    pool_ops_drop(s);
     tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);
     cJSON_Delete(s->skills);
@@ -433,18 +589,18 @@ static const char *delete_name(const cJSON *args)
     return cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
 }
 
-/* Saves a skill that passed check_skill. */
-static int save_checked(struct tools_state_service *s, const cJSON *skill, const char *principal,
-                        struct buf *out)
+/* Saves a skill that passed check_skill (off the loop: into v). */
+static int save_checked(struct tools_state_service *s, struct skills_view *v, const cJSON *skill,
+                        const char *principal, struct buf *out)
 {
     char msg[TOOLS_STATE_ERR_MAX];
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
     const char *name = str_arg(skill, "name");
-    int rc = tools_state_file_exists(s->store) ? reload_skills(s, msg) : 0; /* another process's */
+    int rc = load_view(s, v, msg); /* another process's */
     if (rc < 0)
         return store_error(out, rc, msg);
-    const struct skill *had = find_skill(s, name, principal);
-    const char *owner = had ? row_str(had->row, "owner") : principal ? principal : "";
+    const cJSON *had = find_row(s, view_rows(s, v), name, principal);
+    const char *owner = had ? row_str(had, "owner") : principal ? principal : "";
     if (!may_write(s, owner, principal))
         return not_yours(out, "save", name);
     char *owned = xstrdup(owner); /* the rows are replaced below */
@@ -453,15 +609,29 @@ static int save_checked(struct tools_state_service *s, const cJSON *skill, const
                                 str_arg(skill, "code"), msg);
     free(owned);
     free(schema_json);
-    if (rc == 0)
-        rc = reload_skills(s, msg);
+    if (rc == 0) {
+        v->changed = 1;
+        cJSON_Delete(v->rows); /* read again, even when the file was just made */
+        v->rows = NULL;
+        cJSON *rows = NULL;
+        rc = tools_state_skill_load(s->store, &rows, msg);
+        v->rows = rows;
+    }
     if (rc < 0)
         return store_error(out, rc, msg);
-    if (s->o.skills_changed)
-        s->o.skills_changed(s->o.skills_changed_ud);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "name", name);
     return ok_json(out, r);
+}
+
+/* A skills.* operation on the loop, synchronously (the CLI, tests). */
+static int save_now(struct tools_state_service *s, const cJSON *skill, const char *principal,
+                    struct buf *out)
+{
+    struct skills_view v = {NULL, 0};
+    int ok = save_checked(s, &v, skill, principal, out);
+    land(s, &v);
+    return ok;
 }
 
 int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
@@ -471,56 +641,57 @@ int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
     const cJSON *schema;
     if (check_skill(skill, &schema, msg, sizeof msg) != 0)
         return fail(out, "StateError", "invalid", msg);
-    return save_checked(s, skill, principal, out);
+    return save_now(s, skill, principal, out);
 }
 
 /* The skills principal sees; the CLI (NULL) sees every one, with its owner
  * ("" for the server's). */
-static int skills_list(struct tools_state_service *s, const char *principal, struct buf *out)
+static int skills_list(struct tools_state_service *s, struct skills_view *v, const char *principal,
+                       struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
-    int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
+    int rc = load_view(s, v, err);
     if (rc < 0)
         return store_error(out, rc, err);
     cJSON *a = cJSON_CreateArray();
-    cJSON *seen = principal ? tools_state_service_skills(s, principal) : NULL;
-    const cJSON *rows = seen ? seen : s->skills, *row;
+    const cJSON *rows = view_rows(s, v), *row;
     cJSON_ArrayForEach(row, rows)
     {
+        if (principal && find_row(s, rows, row_str(row, "name"), principal) != row)
+            continue;
         cJSON *o = cJSON_Duplicate(row, 1);
         cJSON_DeleteItemFromObjectCaseSensitive(o, "code");
         if (principal)
             cJSON_DeleteItemFromObjectCaseSensitive(o, "owner");
         cJSON_AddItemToArray(a, o);
     }
-    cJSON_Delete(seen);
     return ok_json(out, a);
 }
 
-static int skills_delete(struct tools_state_service *s, const cJSON *args, const char *principal,
-                         struct buf *out)
+static int skills_delete(struct tools_state_service *s, struct skills_view *v, const cJSON *args,
+                         const char *principal, struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
     const char *name = delete_name(args); /* checked */
-    int rc = tools_state_file_exists(s->store) ? reload_skills(s, err) : 0;
+    int rc = load_view(s, v, err);
     if (rc < 0)
         return store_error(out, rc, err);
-    const struct skill *k = find_skill(s, name, principal);
+    const cJSON *k = find_row(s, view_rows(s, v), name, principal);
     if (k == NULL) {
         buf_append_str(out, "false");
         return 1;
     }
-    if (!may_write(s, row_str(k->row, "owner"), principal))
+    if (!may_write(s, row_str(k, "owner"), principal))
         return not_yours(out, "delete", name);
-    char *owner = xstrdup(row_str(k->row, "owner"));
+    char *owner = xstrdup(row_str(k, "owner"));
     rc = tools_state_skill_delete(s->store, owner, name, err);
     free(owner);
-    if (rc == TOOLS_STATE_OK)
-        rc = reload_skills(s, err);
+    if (rc == TOOLS_STATE_OK) {
+        v->changed = 1;
+        rc = load_view(s, v, err);
+    }
     if (rc < 0)
         return store_error(out, rc, err);
-    if (rc == TOOLS_STATE_OK && s->o.skills_changed)
-        s->o.skills_changed(s->o.skills_changed_ud);
     buf_append_str(out, rc == TOOLS_STATE_OK ? "true" : "false");
     return 1;
 }
@@ -557,8 +728,7 @@ static int skill_code(struct tools_state_service *s, const char *name, const cha
 }
 
 /* The checks of an operation's arguments: 0, or -1 with msg. */
-static int args_problem(const char *op, const char *name, const cJSON *args, char *msg,
-                        size_t size)
+static int args_problem(const char *op, const char *name, const cJSON *args, char *msg, size_t size)
 {
     const cJSON *schema;
     if (strcmp(op, "state") == 0)
@@ -572,13 +742,37 @@ static int args_problem(const char *op, const char *name, const cJSON *args, cha
     return 0;
 }
 
-int tools_state_service_check(const char *op, const char *name, const cJSON *args,
-                              struct buf *out)
+int tools_state_service_check(const char *op, const char *name, const cJSON *args, struct buf *out)
 {
     char msg[TOOLS_STATE_ERR_MAX];
     if (args_problem(op, name, args, msg, sizeof msg) == 0)
         return 1;
     return fail(out, "StateError", "invalid", msg);
+}
+
+/* skills.* (and the internal "skills-reload"), off the loop: what changes
+ * the rows in memory is left in v for land. */
+static int call_skills(struct tools_state_service *s, struct skills_view *v, const char *op,
+                       const char *name, const char *principal, const cJSON *args, struct buf *out)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    if (strcmp(op, "skills-reload") == 0) {
+        int rc = load_view(s, v, err);
+        if (rc < 0)
+            log_warn("state", "skills not reloaded: %s", err);
+        v->changed = rc == 0 && v->rows && !cJSON_Compare(v->rows, s->skills, 1);
+        buf_append_str(out, "null");
+        return rc == 0;
+    }
+    if (strcmp(op, "skills") == 0 && s->o.skills) {
+        if (strcmp(name, "save") == 0)
+            return save_checked(s, v, args, principal, out);
+        if (strcmp(name, "list") == 0)
+            return skills_list(s, v, principal, out);
+        if (strcmp(name, "delete") == 0)
+            return skills_delete(s, v, args, principal, out);
+    }
+    return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
 }
 
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
@@ -591,17 +785,203 @@ int tools_state_service_call(struct tools_state_service *s, const char *op, cons
     if (strcmp(op, "state") == 0 && s->o.state)
         return state_op(s, name, s->o.per_principal ? (principal ? principal : "stdio") : "", args,
                         out);
-    if (strcmp(op, "skills") == 0 && s->o.skills) {
-        if (strcmp(name, "save") == 0)
-            return save_checked(s, args, principal, out);
-        if (strcmp(name, "list") == 0)
-            return skills_list(s, principal, out);
-        if (strcmp(name, "delete") == 0)
-            return skills_delete(s, args, principal, out);
-    }
     if (strcmp(op, "skill") == 0 && s->o.skills)
         return skill_code(s, name, principal, args, out);
-    return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
+    struct skills_view v = {NULL, 0};
+    int ok = call_skills(s, &v, op, name, principal, args, out);
+    land(s, &v);
+    return ok;
+}
+
+/* --- state.* on the PostgreSQL pool on the loop ------------------------------------------ */
+
+struct pool_op {
+    struct tools_state_service *s;
+    char name[8], *key;
+    struct tools__pga_req *req;
+    struct tools_state_job *handle;
+    tools_state_done_cb *cb;
+    void *ud;
+    struct buf out; /* an answer known before any statement */
+    int ok;
+    int64_t if_version;          /* set's */
+    struct pool_op *prev, *next; /* the service's, until answered or cancelled */
+};
+
+static void pool_op_free(struct pool_op *op)
+{
+    if (op->prev)
+        op->prev->next = op->next;
+    else
+        op->s->pool_ops = op->next;
+    if (op->next)
+        op->next->prev = op->prev;
+    free(op->key);
+    buf_free(&op->out);
+    free(op);
+}
+
+/* After the pool closed: the operations never answered (their callers are gone). */
+static void pool_ops_drop(struct tools_state_service *s)
+{
+    while (s->pool_ops) {
+        tools__state_job_foreign_done(s->pool_ops->handle);
+        pool_op_free(s->pool_ops);
+    }
+}
+
+static void pool_cancel(void *h)
+{
+    struct pool_op *op = h;
+    op->cb = NULL;
+    if (op->req) { /* its answer never comes: op goes now */
+        tools__pga_cancel(op->req);
+        pool_op_free(op);
+    } /* else the timer frees op */
+}
+
+static void pool_finish(struct pool_op *op)
+{
+    if (op->cb) {
+        tools__state_job_foreign_done(op->handle);
+        op->cb(op->ud, op->ok, op->out.data ? op->out.data : "null",
+               op->out.data ? op->out.len : 4);
+    }
+    pool_op_free(op);
+}
+
+static void later_closed(uv_handle_t *h)
+{
+    free(h);
+}
+
+static void pool_later(uv_timer_t *t)
+{
+    struct pool_op *op = t->data;
+    uv_close((uv_handle_t *) t, later_closed);
+    pool_finish(op);
+}
+
+/* The statement's answer, as state_op would have given it. */
+static void pool_answered(void *ud, PGresult *r, const char *err)
+{
+    struct pool_op *op = ud;
+    struct tools_state_service *s = op->s;
+    const struct pg_lib *pq = tools__state_pq(s->store);
+    op->req = NULL;
+    if (r == NULL) {
+        op->ok = store_error(&op->out, TOOLS_STATE_FAILED, err);
+        pool_finish(op);
+        return;
+    }
+    op->ok = 1;
+    if (strcmp(op->name, "list") == 0) {
+        buf_append_char(&op->out, '[');
+        for (int i = 0; i < pq->ntuples(r); i++) {
+            if (i)
+                buf_append_char(&op->out, ',');
+            json_append_string(&op->out, pq->getvalue(r, i, 0), (size_t) pq->getlength(r, i, 0));
+        }
+        buf_append_char(&op->out, ']');
+    } else if (strcmp(op->name, "delete") == 0) {
+        const char *n = pq->cmdTuples(r);
+        buf_append_str(&op->out, n && atoi(n) > 0 ? "true" : "false");
+    } else if (strcmp(op->name, "set") == 0) {
+        char msg[TOOLS_STATE_ERR_MAX];
+        int status = atoi(pq->getvalue(r, 0, 0));
+        long long version = strtoll(pq->getvalue(r, 0, 1), NULL, 10);
+        long long total = strtoll(pq->getvalue(r, 0, 2), NULL, 10);
+        if (status == 0) {
+            buf_printf(&op->out, "%lld", version);
+        } else {
+            int rc = status == 1 ? tools__state_conflict(op->key, op->if_version, version, msg)
+                                 : tools__state_over_total(tools_state_options_of(s->store),
+                                                           op->key, total, msg);
+            op->ok = store_error(&op->out, rc, msg);
+        }
+    } else if (pq->ntuples(r) == 1) { /* get, entry */
+        buf_printf(&op->out, "{\"found\":true,\"version\":%s,\"value\":", pq->getvalue(r, 0, 1));
+        buf_append(&op->out, pq->getvalue(r, 0, 0), (size_t) pq->getlength(r, 0, 0));
+        buf_append_char(&op->out, '}');
+    } else {
+        buf_append_str(&op->out, "{\"found\":false}");
+    }
+    pool_finish(op);
+}
+/* Answers op with what out holds, on the next turn. */
+static struct tools_state_job *pool_answer_later(struct pool_op *op, int ok)
+{
+    op->ok = ok;
+    uv_timer_t *t = xcalloc(1, sizeof *t);
+    uv_timer_init(op->s->o.loop, t);
+    t->data = op;
+    uv_timer_start(t, pool_later, 0, 0);
+    return op->handle;
+}
+
+/* state.* as one statement on the pool: the same checks, answers and
+ * sentences as state_op's, the loop never waiting. */
+static struct tools_state_job *state_on_pool(struct tools_state_service *s, const char *name,
+                                             const char *principal, const cJSON *args,
+                                             tools_state_done_cb *cb, void *ud)
+{
+    struct pool_op *op = xcalloc(1, sizeof *op);
+    op->s = s;
+    op->next = s->pool_ops;
+    if (s->pool_ops)
+        s->pool_ops->prev = op;
+    s->pool_ops = op;
+    snprintf(op->name, sizeof op->name, "%s", name);
+    buf_init(&op->out, 0);
+    op->cb = cb;
+    op->ud = ud;
+    op->handle = tools__state_job_foreign(pool_cancel, op);
+    if (!tools_state_service_check("state", name, args, &op->out))
+        return pool_answer_later(op, 0);
+    const char *scope = s->o.per_principal ? (principal ? principal : "stdio") : "";
+    const char *key = str_arg(args, "key");
+    op->key = xstrdup(key ? key : "");
+    char msg[TOOLS_STATE_ERR_MAX];
+    if (strcmp(name, "list") == 0) {
+        const char *prefix = str_arg(args, "prefix");
+        const char *params[] = {scope, prefix ? prefix : ""};
+        op->req = tools__pga_query(s->pool,
+                                   "SELECT key FROM codemode_state WHERE scope=$1 AND key>=$2 AND "
+                                   "starts_with(key, $2) ORDER BY key",
+                                   2, params, "list", pool_answered, op);
+    } else if (strcmp(name, "get") == 0 || strcmp(name, "entry") == 0) {
+        const char *params[] = {scope, key};
+        op->req = tools__pga_query(
+            s->pool, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", 2,
+            params, "read", pool_answered, op);
+    } else if (strcmp(name, "delete") == 0) {
+        const char *params[] = {scope, key};
+        op->req = tools__pga_query(s->pool, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2",
+                                   2, params, "delete", pool_answered, op);
+    } else if (strcmp(name, "set") == 0) {
+        char *json = json_print(cJSON_GetObjectItemCaseSensitive(args, "value"));
+        int rc = tools__state_over_value(tools_state_options_of(s->store), key, json, msg);
+        if (rc != 0) {
+            free(json);
+            store_error(&op->out, rc, msg);
+            return pool_answer_later(op, 0);
+        }
+        read_if_version(args, &op->if_version);
+        char iv[24], total[24];
+        snprintf(iv, sizeof iv, "%lld", (long long) op->if_version);
+        snprintf(total, sizeof total, "%llu",
+                 (unsigned long long) tools_state_options_of(s->store)->max_total_bytes);
+        const char *params[] = {scope, key, json, iv, total};
+        op->req = tools__pga_query(s->pool,
+                                   "SELECT status, version, total FROM codemode_state_set($1, $2, "
+                                   "$3, $4::bigint, $5::bigint)",
+                                   5, params, "write", pool_answered, op);
+        free(json);
+    } else {
+        fail(&op->out, "Error", NULL, "unknown state operation");
+        return pool_answer_later(op, 0);
+    }
+    return op->handle;
 }
 
 struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
@@ -611,10 +991,12 @@ struct tools_state_job *tools_state_service_start(struct tools_state_service *s,
 {
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
-    /* state.*: only the store (thread-safe for the jobs' order); the rest
-     * reads or changes the skills in memory */
-    return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0,
-                                  cb, ud);
+    if (s->pool && strcmp(op, "state") == 0)
+        return state_on_pool(s, name, principal, args, cb, ud);
+    /* state.*: only the store, several at once; skills.*: alone (the rows
+     * it reads are installed on the loop after it) */
+    return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0, cb,
+                                  ud);
 }
 
 /* --- search ----------------------------------------------------------------------------- */
@@ -648,4 +1030,43 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
         cJSON_AddItemToArray(hits, h);
     }
     cJSON_Delete(rows);
+}
+
+/* --- the shared stash ----------------------------------------------------------------- */
+
+int tools_state_service_shares_stash(const struct tools_state_service *s)
+{
+    return s && tools_state_is_shared(s->store);
+}
+
+struct tools_state_job *tools_state_service_stash_put(struct tools_state_service *s,
+                                                      uv_loop_t *loop,
+                                                      const struct tools_state_stash_entry *e,
+                                                      tools_state_done_cb *cb, void *ud)
+{
+    if (s->jobs.loop == NULL)
+        s->jobs.loop = loop;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", e->uri);
+    cJSON_AddStringToObject(a, "owner", e->owner);
+    cJSON_AddStringToObject(a, "mime", e->mime);
+    cJSON_AddBoolToObject(a, "blob", e->blob);
+    cJSON_AddItemToObject(a, "data", cJSON_CreateString(e->data));
+    cJSON_AddNumberToObject(a, "ttlMs", (double) e->ttl_ms);
+    cJSON_AddNumberToObject(a, "maxEntries", e->max_entries);
+    cJSON_AddNumberToObject(a, "maxBytes", (double) e->max_bytes);
+    return tools__state_jobs_adopt(&s->jobs, "stash-put", "", NULL, a, 0, cb, ud);
+}
+
+struct tools_state_job *tools_state_service_stash_get(struct tools_state_service *s,
+                                                      uv_loop_t *loop, const char *uri,
+                                                      const char *owner, tools_state_done_cb *cb,
+                                                      void *ud)
+{
+    if (s->jobs.loop == NULL)
+        s->jobs.loop = loop;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", uri);
+    cJSON_AddStringToObject(a, "owner", owner);
+    return tools__state_jobs_adopt(&s->jobs, "stash-get", "", NULL, a, 0, cb, ud);
 }

@@ -105,19 +105,34 @@ typedef void tools_state_done_cb(void *ud, int ok, const char *json, size_t len)
 struct tools_state_job;
 struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
                                                   const char *op, const char *name,
-                                                  const char *principal,
-                                                  const cJSON *args, tools_state_done_cb *cb,
-                                                  void *ud);
+                                                  const char *principal, const cJSON *args,
+                                                  tools_state_done_cb *cb, void *ud);
 /* cb will not be called (an operation already running still finishes: a
  * write may be done). */
 void tools_state_job_cancel(struct tools_state_job *j);
+
+/* The stash shared on PostgreSQL (codemode.store), off the loop like
+ * state.*: 1 when the store shares it (else the stash stays in each
+ * instance's memory, mcp-server/stash.c). stash_put keeps an entry (e
+ * copied); cb gets "true", or 0 with the StateError JSON. stash_get reads
+ * one for its owner; cb gets the resources/read contents entry {uri,
+ * mimeType, text | blob} as JSON text, "null" when there is none for that
+ * owner, or 0 with the StateError JSON. Handles as tools_state_service_start's. */
+int tools_state_service_shares_stash(const struct tools_state_service *s);
+struct tools_state_job *tools_state_service_stash_put(struct tools_state_service *s,
+                                                      uv_loop_t *loop,
+                                                      const struct tools_state_stash_entry *e,
+                                                      tools_state_done_cb *cb, void *ud);
+struct tools_state_job *tools_state_service_stash_get(struct tools_state_service *s,
+                                                      uv_loop_t *loop, const char *uri,
+                                                      const char *owner, tools_state_done_cb *cb,
+                                                      void *ud);
 
 /* The checks of the arguments of a state.* or skills.* operation (a key
  * of 1 to TOOLS_STATE_KEY_MAX bytes, a value for set, a well-formed skill for save, ...),
  * without doing it: 1, or 0 with the StateError JSON (code "invalid") in
  * out. tools_state_service_call makes them first. */
-int tools_state_service_check(const char *op, const char *name, const cJSON *args,
-                              struct buf *out);
+int tools_state_service_check(const char *op, const char *name, const cJSON *args, struct buf *out);
 
 /* Checks and saves a skill given as {name, description, inputSchema, code}
  * for principal (NULL: the CLI, saving the server's skill): 1, or 0 with

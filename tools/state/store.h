@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <uv.h>
 
 struct tools_state;
 
@@ -73,6 +74,17 @@ int tools_state_local_file_exists(const struct tools_state *s);
 /* 1 when the store is PostgreSQL (shared by the instances that name it). */
 int tools_state_is_shared(const struct tools_state *s);
 
+/* PostgreSQL: cb(ud) is called on loop whenever a skill was saved or
+ * deleted, by this instance or another (LISTEN/NOTIFY), and after the
+ * listening connection was lost and opened again; never inside this call.
+ * NULL on SQLite. Stopped (after the loop ended) by tools_state_listen_stop
+ * (NULL is fine), before tools_state_free. Its handles never keep the loop
+ * alive. */
+struct tools_state_listener;
+struct tools_state_listener *tools_state_listen_skills(struct tools_state *s, uv_loop_t *loop,
+                                                       void (*cb)(void *ud), void *ud);
+void tools_state_listen_stop(struct tools_state_listener *l);
+
 /* Opens the database now (PostgreSQL: connects, creates or migrates the
  * tables): OK, or FAILED with err (for the check at start-up). */
 int tools_state_connect(struct tools_state *s, char *err);
@@ -119,8 +131,7 @@ int tools_state_skill_save(struct tools_state *s, const char *owner, const char 
                            const char *description, const char *schema_json, const char *code,
                            char *err);
 /* Deletes owner's skill: OK, or ABSENT when there was none. */
-int tools_state_skill_delete(struct tools_state *s, const char *owner, const char *name,
-                             char *err);
+int tools_state_skill_delete(struct tools_state *s, const char *owner, const char *name, char *err);
 /* Every skill, sorted by name then owner: *out gets a new array of {owner,
  * name, description, inputSchema, code} (the caller deletes it; a row whose
  * schema no longer parses gets inputSchema {}). */
@@ -131,7 +142,10 @@ int tools_state_skill_load(struct tools_state *s, cJSON **out, char *err);
  * (tools/oauth/), apart from the programs' keys: no state.* call reaches
  * them. A row is (kind, key) -> a JSON document and its version; kind is
  * "client" (key: issuer and redirect) or "token" (key: the server). A
- * backend keeps them private to the user (SQLite: files of mode 0600). */
+ * backend keeps them private to the user (SQLite: files of mode 0600). On
+ * a store created with a URL (codemode.store) they are PostgreSQL's, shared
+ * by the instances: compare-and-set there locks the row, so of two
+ * instances writing at one version exactly one succeeds. */
 
 /* The row's JSON text (malloc'd, *json) and version, or ABSENT. */
 int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
@@ -143,6 +157,21 @@ int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *k
                           const char *json, int64_t if_version, int64_t *version, char *err);
 /* Deletes the row: OK, or ABSENT when there was none. */
 int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err);
+
+/* The same off the loop: a read (json NULL) or a write (json, if_version
+ * as tools_state_oauth_put's) on libuv's thread pool. cb gets, on the
+ * loop and never inside this call, the status, the row read (borrowed for
+ * the call; NULL unless a read found one), the version (read or written)
+ * and, on a negative status, the sentence. The store must outlive the
+ * operation; cancel stops cb (a write in flight still completes). */
+typedef void tools_state_oauth_cb(void *ud, int rc, const char *json, int64_t version,
+                                  const char *err);
+struct tools_state_oauth_op;
+struct tools_state_oauth_op *tools_state_oauth_start(struct tools_state *s, uv_loop_t *loop,
+                                                     const char *kind, const char *key,
+                                                     const char *json, int64_t if_version,
+                                                     tools_state_oauth_cb *cb, void *ud);
+void tools_state_oauth_cancel(struct tools_state_oauth_op *op);
 
 /* --- learned result types (tools/state/shapes_db.c) -------------------------
  * One row per downstream tool, (server, tool) the key: the shape learned
@@ -162,5 +191,27 @@ int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shap
  * gets a new array of {server, tool, schemaHash, shape} (the caller
  * deletes it). */
 int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err);
+
+/* --- the shared stash (PostgreSQL only; pg.c) ----------------------------------
+ * What mcp-server/stash.c keeps in memory, shared by the instances: entries
+ * named by their URI, readable only by their owner (a principal), gone after
+ * ttl_ms, the oldest evicted first so that at most max_entries entries and
+ * max_bytes bytes of data are kept in all. On SQLite the stash stays in
+ * each instance's memory: both functions fail with INVALID. */
+struct tools_state_stash_entry {
+    const char *uri, *owner, *mime;
+    int blob; /* data is base64 */
+    const char *data;
+    size_t len;
+    uint64_t ttl_ms; /* 0: no age bound */
+    unsigned max_entries;
+    uint64_t max_bytes;
+};
+int tools_state_stash_put(struct tools_state *s, const struct tools_state_stash_entry *e,
+                          char *err);
+/* The entry's data (malloc'd, *len bytes, NUL after), MIME type (malloc'd)
+ * and blob flag, or ABSENT (never was, expired, evicted, another owner's). */
+int tools_state_stash_get(struct tools_state *s, const char *uri, const char *owner, char **data,
+                          size_t *len, char **mime, int *blob, char *err);
 
 #endif
