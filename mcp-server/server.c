@@ -9,6 +9,7 @@
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/sha256.h"
 #include "common/log.h"
 #include "common/utf8.h"
 #include "common/json.h"
@@ -547,6 +548,7 @@ struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
     s->cfg = *cfg;
     s->worker_principal = ++last_principal; /* one connection: the stdio client, a session, or all
                                         stateless requests (one bearer token at most) */
+    s->stash_owner = s->worker_principal;
     s->session = *session;
     s->session.release = NULL;
     s->log_level = -1;
@@ -649,8 +651,8 @@ void mcp_server_free(struct mcp_server *s)
     if (s->waiting && s->cfg.tools)
         tools_registry_cancel_wait(s->cfg.tools, settled, s);
     mcp_server_detach_pool(s); /* its kept workers end */
-    if (s->cfg.stash)
-        mcp_stash_forget(s->cfg.stash, s->worker_principal); /* and what it stashed */
+    if (s->cfg.stash && !s->stash_shared)
+        mcp_stash_forget(s->cfg.stash, s->stash_owner); /* and what it stashed */
     free(s->principal);
     free(s->state_principal);
     for (char **sc = s->scopes; sc && *sc; sc++)
@@ -677,6 +679,23 @@ void mcp_server_set_state_principal(struct mcp_server *s, const char *principal)
 void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id)
 {
     s->admission_principal = id;
+}
+
+void mcp_server_share_stash(struct mcp_server *s)
+{
+    /* 63 bits of the principal's digest, the top bit set: never one of the
+     * connection counters (worker principals), never another subject's */
+    const char *p = mcp_state_principal(s);
+    struct sha256 h;
+    unsigned char d[32];
+    sha256_init(&h);
+    sha256_update(&h, p, strlen(p));
+    sha256_final(&h, d);
+    uint64_t owner = 0;
+    for (int i = 0; i < 8; i++)
+        owner = owner << 8 | d[i];
+    s->stash_owner = owner | UINT64_C(1) << 63;
+    s->stash_shared = 1;
 }
 
 static int same_list(char *const *a, char *const *b)

@@ -110,6 +110,12 @@ void mcp_server_set_state_principal(struct mcp_server *s, const char *principal)
  * same principal (an OAuth subject's sessions). 0: its own. */
 void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id);
 
+/* The in-memory stash entries of this connection belong to its principal
+ * (mcp_server_set_principal: an OAuth subject) rather than to the
+ * connection: the subject's other sessions read them, and they stay when
+ * this connection ends (until their age or the stash's bounds end them). */
+void mcp_server_share_stash(struct mcp_server *s);
+
 /* The scopes of the access token the connection's latest request came with
  * (NULL-terminated, copied; NULL: none). Policy rules that require a scope
  * deny without it; each execution keeps the scopes it started with. */

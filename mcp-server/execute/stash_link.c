@@ -121,7 +121,7 @@ static void write_through(struct mcp_request *r, const char *uri)
     size_t len;
     const char *mime;
     int blob;
-    const char *data = mcp_stash_get(r->server->cfg.stash, r->server->worker_principal, uri,
+    const char *data = mcp_stash_get(r->server->cfg.stash, r->server->stash_owner, uri,
                                      uv_now(r->server->cfg.loop), &len, &mime, &blob);
     if (data == NULL)
         return;
@@ -191,7 +191,7 @@ static int put(struct mcp_request *r, const char *mime, int blob, const char *da
     struct mcp_stash *s = r->server->cfg.stash;
     if (s == NULL)
         return -1;
-    if (mcp_stash_put(s, r->server->worker_principal, mime, blob, data, len,
+    if (mcp_stash_put(s, r->server->stash_owner, mime, blob, data, len,
                       uv_now(r->server->cfg.loop), uri) != 0)
         return -1;
     write_through(r, uri);
@@ -205,7 +205,7 @@ cJSON *mcp_stash_link_adopt(struct mcp_request *r, char *text, size_t len, char 
         free(text);
         return NULL;
     }
-    if (mcp_stash_adopt(s, r->server->worker_principal, "application/json", 0, text, len,
+    if (mcp_stash_adopt(s, r->server->stash_owner, "application/json", 0, text, len,
                         uv_now(r->server->cfg.loop), uri) != 0)
         return NULL;
     write_through(r, uri);
@@ -259,7 +259,7 @@ cJSON *mcp_stash_link_contents(struct mcp_request *r, const char *uri)
     size_t len;
     const char *mime;
     int blob;
-    const char *data = s ? mcp_stash_get(s, r->server->worker_principal, uri,
+    const char *data = s ? mcp_stash_get(s, r->server->stash_owner, uri,
                                          uv_now(r->server->cfg.loop), &len, &mime, &blob)
                          : NULL;
     if (data == NULL)

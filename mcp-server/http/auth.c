@@ -301,6 +301,7 @@ struct mcp_server *mcp_http__principal_modern(struct mcp_http *h, struct http_pr
         p->modern = mcp_server_new(&h->cfg.server, &none);
         mcp_server_set_principal(p->modern, p->name);
         mcp_server_set_admission_principal(p->modern, p->admission_id);
+        mcp_server_share_stash(p->modern);
     }
     p->last_used = uv_now(h->cfg.server.loop);
     return p->modern;

@@ -162,6 +162,7 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
         mcp_http__principal_ref(s->owner);
         mcp_server_set_principal(s->server, s->owner->name);
         mcp_server_set_admission_principal(s->server, s->owner->admission_id);
+        mcp_server_share_stash(s->server);
         mcp_server_set_scopes(s->server, id->scopes);
     }
     unsigned b = bucket_of(s->id);

@@ -181,12 +181,15 @@ test('two users in parallel: state, skills and workers are theirs; one user\'s s
   const aliceSkills = (await run(a2, 'return (await skills.list()).map(s => s.name)')).result;
   assert.ok(aliceSkills.includes('mine'), 'alice sees her skill from her other session');
 
-  // a stashed value is read by its own session only, never by another user
+  // a stashed value is its user's: her other session reads it, even once the first has closed; another user never does
   const stashed = await a1.callTool({ name: 'execute_code', arguments: { code: 'return await content.stash({ secret: "alice" })' } });
   const link = stashed.content.find((c) => c.type === 'resource_link') ?? stashed.structuredContent?.result;
   assert.match(link?.uri ?? '', /^codemode:\/\/stash\//, JSON.stringify(stashed).slice(0, 300));
   assert.deepEqual(JSON.parse((await a1.readResource({ uri: link.uri })).contents[0].text), { secret: 'alice' });
   await assert.rejects(b1.readResource({ uri: link.uri }), 'bob cannot read alice\'s stash');
+  await a1.close();
+  assert.deepEqual(JSON.parse((await a2.readResource({ uri: link.uri })).contents[0].text), { secret: 'alice' },
+    'alice\'s other session reads her stash after the session that stashed it closed');
 
   // a session opened by alice refuses bob's token
   const init = await post(srv, alice);
@@ -196,7 +199,7 @@ test('two users in parallel: state, skills and workers are theirs; one user\'s s
   assert.equal(hijack.status, 403);
   const own = await post(srv, alice, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' });
   assert.equal(own.status, 202);
-  await Promise.all([a1.close(), a2.close(), b1.close()]);
+  await Promise.all([a2.close(), b1.close()]);
 });
 
 test('2026-07-28 stateless requests: each subject its own principal', async () => {
