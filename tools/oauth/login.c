@@ -39,7 +39,7 @@ struct tools_oauth_login {
     struct tools_oauth_challenge ch;
     char **urls; /* the candidates being tried */
     size_t next;
-    int legacy;      /* no resource metadata: 2025-03-26 discovery at the origin */
+    int legacy; /* no resource metadata: 2025-03-26 discovery at the origin */
     char *issuer;
     cJSON *prm, *meta;
     char *client_id, *client_secret;
@@ -89,8 +89,7 @@ static void answered(void *ud, const struct tools_oauth_answer *a);
 static void start(struct tools_oauth_login *l, const struct tools_oauth_request *rq)
 {
     char why[300];
-    if (!tools_oauth_url_ok(rq->url, why, sizeof why) && l->phase != P_PROBE &&
-        l->phase != P_PRM) {
+    if (!tools_oauth_url_ok(rq->url, why, sizeof why) && l->phase != P_PROBE && l->phase != P_PRM) {
         end(l, 0, "%s", why);
         return;
     }
@@ -183,10 +182,9 @@ static void prm_answer(struct tools_oauth_login *l, const struct tools_oauth_ans
         free(l->resource);
         l->resource = xstrdup(res);
     }
-    start_as(l, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(l->prm,
-                                                                     "authorization_servers"),
-                                   0)
-                    ->valuestring);
+    start_as(
+        l, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(l->prm, "authorization_servers"), 0)
+               ->valuestring);
 }
 
 /* 2025-03-26: no resource metadata; the server's origin is the issuer and
@@ -231,16 +229,18 @@ static int listen_redirect(struct tools_oauth_login *l, unsigned port);
 
 static const char *query_cb(void *ud, const char *query);
 
+/* Registrations are kept per issuer; the one kept holds the redirect URI it
+ * was made for, whose port the next login listens on again. */
 static char *client_key(const struct tools_oauth_login *l)
 {
     struct buf b;
     buf_init(&b, 0);
-    buf_printf(&b, "%s %s", l->issuer, l->redirect_uri);
+    buf_printf(&b, "%s redirect", l->issuer);
     return buf_steal(&b);
 }
 
-/* A registration kept for this issuer and redirect URI. */
-static int stored_client(struct tools_oauth_login *l)
+/* The registration kept for this issuer, or NULL. */
+static cJSON *stored_registration(struct tools_oauth_login *l)
 {
     char err[TOOLS_STATE_ERR_MAX], *json = NULL, *key = client_key(l);
     int64_t v;
@@ -248,14 +248,36 @@ static int stored_client(struct tools_oauth_login *l)
     free(key);
     cJSON *row = rc == TOOLS_STATE_OK ? json_parse(json, strlen(json)) : NULL;
     free(json);
-    const char *id = tools_oauth_str(row, "client_id");
-    if (id) {
-        l->client_id = xstrdup(id);
-        if (tools_oauth_str(row, "client_secret"))
-            l->client_secret = xstrdup(tools_oauth_str(row, "client_secret"));
+    if (tools_oauth_str(row, "client_id") == NULL) {
+        cJSON_Delete(row);
+        return NULL;
     }
-    cJSON_Delete(row);
-    return id != NULL;
+    return row;
+}
+
+/* The port of a registration's loopback redirect URI, or 0. */
+static unsigned registered_port(const cJSON *row)
+{
+    const cJSON *uris = cJSON_GetObjectItemCaseSensitive(row, "redirect_uris");
+    const cJSON *u = cJSON_GetArrayItem(uris, 0);
+    unsigned port = 0;
+    if (cJSON_IsString(u) && sscanf(u->valuestring, "http://127.0.0.1:%u/callback", &port) != 1)
+        port = 0;
+    return port < 65536 ? port : 0;
+}
+
+/* Takes the registration kept for this issuer when its redirect URI is the
+ * one of this login. */
+static int stored_client(struct tools_oauth_login *l, const cJSON *row)
+{
+    const cJSON *uris = cJSON_GetObjectItemCaseSensitive(row, "redirect_uris");
+    const cJSON *u = cJSON_GetArrayItem(uris, 0);
+    if (row == NULL || !cJSON_IsString(u) || strcmp(u->valuestring, l->redirect_uri) != 0)
+        return 0;
+    l->client_id = xstrdup(tools_oauth_str(row, "client_id"));
+    if (tools_oauth_str(row, "client_secret"))
+        l->client_secret = xstrdup(tools_oauth_str(row, "client_secret"));
+    return 1;
 }
 
 static void register_client(struct tools_oauth_login *l)
@@ -276,10 +298,8 @@ static void register_client(struct tools_oauth_login *l)
         cJSON_AddStringToObject(req, "scope", l->scope);
     char *body = json_print(req);
     cJSON_Delete(req);
-    struct tools_oauth_request rq = {.method = "POST",
-                                     .url = endpoint,
-                                     .content_type = "application/json",
-                                     .body = body};
+    struct tools_oauth_request rq = {
+        .method = "POST", .url = endpoint, .content_type = "application/json", .body = body};
     l->phase = P_REGISTER;
     start(l, &rq);
     free(body);
@@ -293,15 +313,20 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
         end(l, 0,
             "dynamic client registration at %s failed (%s%s%s); register an OAuth app with "
             "the provider and set \"oauth\": {\"clientId\": ...} in the entry",
-            tools_oauth_str(l->meta, "registration_endpoint"),
-            a->error ? a->error : "HTTP ", a->error ? "" : "", e ? e : "");
+            tools_oauth_str(l->meta, "registration_endpoint"), a->error ? a->error : "HTTP ",
+            a->error ? "" : "", e ? e : "");
         return;
     }
     l->client_id = xstrdup(id);
     if (tools_oauth_str(a->json, "client_secret"))
         l->client_secret = xstrdup(tools_oauth_str(a->json, "client_secret"));
-    char err[TOOLS_STATE_ERR_MAX], *key = client_key(l), *json = json_print(a->json);
+    cJSON *kept = cJSON_Duplicate(a->json, 1); /* with the redirect URI it is for */
+    cJSON_DeleteItemFromObjectCaseSensitive(kept, "redirect_uris");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(kept, "redirect_uris"),
+                         cJSON_CreateString(l->redirect_uri));
+    char err[TOOLS_STATE_ERR_MAX], *key = client_key(l), *json = json_print(kept);
     int64_t v;
+    cJSON_Delete(kept);
     tools_state_oauth_put(l->store, "client", key, json, -1, &v, err);
     free(key);
     free(json);
@@ -321,8 +346,9 @@ static void choose_scope(struct tools_oauth_login *l)
         buf_append_str(&b, l->ch.scope);
     } else {
         const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(l->prm, "scopes_supported"))
-            if (cJSON_IsString(e)) buf_printf(&b, "%s%s", b.len ? " " : "", e->valuestring);
+        cJSON_ArrayForEach(
+            e, cJSON_GetObjectItemCaseSensitive(l->prm, "scopes_supported")) if (cJSON_IsString(e))
+            buf_printf(&b, "%s%s", b.len ? " " : "", e->valuestring);
     }
     l->scope = b.len ? buf_steal(&b) : NULL;
     buf_free(&b);
@@ -360,24 +386,43 @@ static void choose_client(struct tools_oauth_login *l)
         end(l, 0, "no authorization server metadata was found");
         return;
     }
+    int registering =
+        l->cfg.client_id == NULL &&
+        !(l->cfg.client_metadata_url && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                                            l->meta, "client_id_metadata_document_supported")));
+    cJSON *kept = registering ? stored_registration(l) : NULL;
     unsigned port = l->cfg.redirect_port;
-    if (listen_redirect(l, port) != 0)
+    if (port == 0 && kept && registered_port(kept)) {
+        /* the port registered before, when it is free: the registration is reused */
+        char err[256];
+        l->lb =
+            tools_oauth_loopback_new(l->loop, registered_port(kept), query_cb, l, err, sizeof err);
+        if (l->lb) {
+            struct buf b;
+            buf_init(&b, 0);
+            buf_printf(&b, "http://127.0.0.1:%u/callback", registered_port(kept));
+            l->redirect_uri = buf_steal(&b);
+        }
+    }
+    if (l->lb == NULL && listen_redirect(l, port) != 0) {
+        cJSON_Delete(kept);
         return;
+    }
     choose_scope(l);
     if (l->cfg.client_id) {
         l->client_id = xstrdup(l->cfg.client_id);
         if (l->cfg.client_secret)
             l->client_secret = xstrdup(l->cfg.client_secret);
-    } else if (l->cfg.client_metadata_url &&
-               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-                   l->meta, "client_id_metadata_document_supported"))) {
+    } else if (!registering) {
         l->client_id = xstrdup(l->cfg.client_metadata_url);
-    } else if (stored_client(l)) {
+    } else if (stored_client(l, kept)) {
         /* registered before for this issuer and redirect */
     } else if (tools_oauth_str(l->meta, "registration_endpoint")) {
+        cJSON_Delete(kept);
         register_client(l);
         return;
     } else {
+        cJSON_Delete(kept);
         end(l, 0,
             "authorization server %s offers no dynamic client registration%s: register an OAuth "
             "app with it (redirect URI http://127.0.0.1:PORT/callback, with \"oauth\": "
@@ -385,6 +430,7 @@ static void choose_client(struct tools_oauth_login *l)
             l->issuer, l->cfg.client_metadata_url ? " nor client metadata documents" : "");
         return;
     }
+    cJSON_Delete(kept);
     authorize(l);
 }
 
@@ -392,8 +438,10 @@ static void choose_client(struct tools_oauth_login *l)
 
 static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                        : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* The decoded value of name in an application/x-www-form-urlencoded query. */
@@ -450,8 +498,8 @@ static const char *redirected(struct tools_oauth_login *l, const char *query)
         return "This login is over; you can close this page.";
     char *state = query_get(query, "state"), *code = query_get(query, "code");
     char *error = query_get(query, "error"), *iss = query_get(query, "iss");
-    int iss_required = cJSON_IsTrue(
-        cJSON_GetObjectItemCaseSensitive(l->meta, "authorization_response_iss_parameter_supported"));
+    int iss_required = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+        l->meta, "authorization_response_iss_parameter_supported"));
     const char *page = "Logged in. You can close this page and return to the terminal.";
     if (state == NULL || strcmp(state, l->pkce.state) != 0) {
         end(l, 0, "the authorization response's state does not match this login: refused");
@@ -462,8 +510,8 @@ static const char *redirected(struct tools_oauth_login *l, const char *query)
         page = "Refused: the response comes from another authorization server.";
     } else if (error) {
         char *desc = query_get(query, "error_description");
-        end(l, 0, "the authorization server refused the login: %s%s%s", error,
-            desc ? ": " : "", desc ? desc : "");
+        end(l, 0, "the authorization server refused the login: %s%s%s", error, desc ? ": " : "",
+            desc ? desc : "");
         free(desc);
         page = "The login was refused.";
     } else if (code == NULL || *code == '\0') {
@@ -515,7 +563,10 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         const char *e = tools_oauth_str(a->json, "error");
         const char *d = tools_oauth_str(a->json, "error_description");
         end(l, 0, "the token endpoint refused the code (%s%s%s)",
-            a->error ? a->error : e ? e : "no access_token", d ? ": " : "", d ? d : "");
+            a->error ? a->error
+            : e      ? e
+                     : "no access_token",
+            d ? ": " : "", d ? d : "");
         return;
     }
     cJSON *row = cJSON_CreateObject();
@@ -535,9 +586,8 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         cJSON_AddStringToObject(row, "refresh_token", tools_oauth_str(a->json, "refresh_token"));
     if (tools_oauth_str(a->json, "scope"))
         cJSON_AddStringToObject(row, "scope", tools_oauth_str(a->json, "scope"));
-    double until = cJSON_IsNumber(exp) && exp->valuedouble > 0
-                       ? (double) time(NULL) + exp->valuedouble
-                       : 0;
+    double until =
+        cJSON_IsNumber(exp) && exp->valuedouble > 0 ? (double) time(NULL) + exp->valuedouble : 0;
     cJSON_AddNumberToObject(row, "expires_at", until);
     char err[TOOLS_STATE_ERR_MAX], *json = json_print(row), *key = tools_oauth_token_key(l->url);
     int64_t v;
@@ -549,8 +599,7 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         end(l, 0, "the tokens could not be stored: %s", err);
     else
         end(l, 1, "logged in to %s at %s%s%s", l->name, l->issuer,
-            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "",
-            "");
+            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "", "");
 }
 
 /* --- the chain -------------------------------------------------------------------------------- */
@@ -576,8 +625,9 @@ static void next_phase(struct tools_oauth_login *l)
         if (l->meta == NULL && l->legacy)
             l->meta = default_metadata(l->issuer);
         if (l->meta == NULL) {
-            end(l, 0, "no metadata of authorization server %s was found (tried its "
-                      "oauth-authorization-server and openid-configuration documents)",
+            end(l, 0,
+                "no metadata of authorization server %s was found (tried its "
+                "oauth-authorization-server and openid-configuration documents)",
                 l->issuer);
             return;
         }
@@ -657,7 +707,8 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
     l->sse = s->transport == TOOLS_TRANSPORT_SSE;
     l->cfg = *s->oauth;
     if (l->cfg.send_resource)
-        l->resource = l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
+        l->resource =
+            l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
     struct tools_state_options o = {.path = l->cfg.store_path ? l->cfg.store_path : ""};
     l->store = tools_state_new(&o);
     uv_timer_init(loop, &l->later);
@@ -705,8 +756,9 @@ int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t er
     struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
     struct tools_state *st = tools_state_new(&o);
     char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
-    int rc = tools_state_local_file_exists(st) && key ? tools_state_oauth_delete(st, "token", key, e)
-                                                : TOOLS_STATE_ABSENT;
+    int rc = tools_state_local_file_exists(st) && key
+                 ? tools_state_oauth_delete(st, "token", key, e)
+                 : TOOLS_STATE_ABSENT;
     free(key);
     tools_state_free(st);
     if (rc < 0) {

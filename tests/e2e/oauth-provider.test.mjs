@@ -1,0 +1,197 @@
+// OAuth against a real authorization server (docs/oauth.md): npm
+// oidc-provider in front of an MCP server built with the official SDK that
+// requires its JWT access tokens bound to the resource
+// (tests/fixtures/oauth/bed.mjs). The person (tests/fixtures/oauth/person.mjs)
+// answers the provider's login and consent forms, as $BROWSER or from the
+// printed URL with --no-browser. Covers dynamic registration, a pre-registered
+// client, PKCE S256, resource and iss, refresh with rotation, a revoked
+// refresh token, step-up scopes, client credentials, revocation at logout,
+// over Streamable HTTP and legacy SSE.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
+import { REPO_ROOT, BIN } from './lib/paths.mjs';
+import { authorize } from '../fixtures/oauth/person.mjs';
+
+const BED = path.join(REPO_ROOT, 'tests/fixtures/oauth/bed.mjs');
+const PERSON = path.join(REPO_ROOT, 'tests/fixtures/oauth/person.mjs');
+const browserEnv = { ...process.env, BROWSER: PERSON };
+
+/** Starts the bed with opts; { issuer, mcp, sse, control, log() }. */
+async function bed(t, opts = {}) {
+  const p = spawn(NODE, [BED, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  t.after(() => p.kill());
+  const info = await new Promise((resolve, reject) => {
+    let out = '';
+    p.stdout.on('data', (b) => {
+      out += b;
+      const line = out.split('\n').find((l) => l.startsWith('{"issuer"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    p.on('exit', () => reject(new Error(`the bed exited: ${out}`)));
+  });
+  return { ...info, log: async () => (await fetch(`${info.control}/log`)).json() };
+}
+
+function setup(url, oauth = {}, extra = {}) {
+  const dir = tempDir('codemode-op-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: { url, ...(url.endsWith('/sse') ? { type: 'sse' } : {}), oauth }, ...extra },
+    codemode: { state: { path: path.join(dir, 'state.db') } },
+  });
+  return { dir, file };
+}
+
+async function program(dir, file, code, env) {
+  const p = path.join(dir, `p${Math.random().toString(36).slice(2)}.js`);
+  fs.writeFileSync(p, code);
+  const r = await runBin(['run', p, file, '--json'], { timeout: 60000, env });
+  assertNoSanitizerReport(r.stderr);
+  return r;
+}
+
+const WHOAMI = 'const r = await tools.notes.whoami({}); r.content ? r.content[0].text : r';
+const resultOf = (r) => JSON.parse(r.stdout).result;
+
+async function login(file, env = browserEnv) {
+  const r = await runBin(['login', 'notes', file], { env, timeout: 30000 });
+  assertNoSanitizerReport(r.stderr);
+  return r;
+}
+
+/** login --no-browser: the person opens the printed URL elsewhere, the redirect is pasted. */
+async function loginPasted(file, person = {}) {
+  const p = spawn(BIN, ['login', 'notes', file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '', stdout = '';
+  p.stdout.on('data', (b) => { stdout += b; });
+  const url = await new Promise((resolve) => p.stderr.on('data', (b) => {
+    stderr += b;
+    const m = /(http:\/\/\S+\/auth\?\S+)/.exec(stderr);
+    if (m) resolve(m[1]);
+  }));
+  const { redirect } = await authorize(url, { ...person, deliver: false });
+  p.stdin.write(`${redirect}\n`);
+  const code = await new Promise((resolve) => p.on('exit', resolve));
+  assertNoSanitizerReport(stderr);
+  return { code, stdout, stderr, url, redirect };
+}
+
+async function freePort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+test('dynamic registration, PKCE S256, resource and iss through $BROWSER over Streamable HTTP', async (t) => {
+  const b = await bed(t);
+  const { dir, file } = setup(b.mcp);
+  const r = await login(file);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`logged in to notes at ${b.issuer} \\(the token refreshes itself\\)`));
+  const { provider } = await b.log();
+  const reg = provider.filter((e) => e.event === 'register');
+  assert.equal(reg.length, 1);
+  assert.equal(reg[0].applicationType, 'native');
+  const auth = provider.find((e) => e.event === 'authorize');
+  assert.equal(auth.codeChallengeMethod, 'S256');
+  assert.equal(auth.resource, b.mcp);
+  assert.equal(auth.scope, 'notes:read notes:write'); // the resource's scopes_supported
+  const grant = provider.find((e) => e.event === 'grant');
+  assert.equal(grant.grantType, 'authorization_code');
+  assert.equal(grant.resource, b.mcp);
+  const check = await runBin(['check', file]);
+  assert.match(check.stdout, /notes: ready, protocol 2025-11-25 over http, protected-notes/);
+  assert.match(check.stdout, new RegExp(`login: logged in at ${b.issuer} \\(until `));
+  const run = await program(dir, file, WHOAMI);
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  assert.equal(resultOf(run), 'you are alice with notes:read notes:write');
+  // a second login reuses the registration kept for the issuer
+  assert.equal((await login(file)).code, 0);
+  assert.equal((await b.log()).provider.filter((e) => e.event === 'register').length, 1);
+});
+
+test('--no-browser over legacy SSE: the pasted redirect completes the login', async (t) => {
+  const b = await bed(t);
+  const { dir, file } = setup(b.sse);
+  const r = await loginPasted(file, { login: 'bob' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.redirect, /^http:\/\/127\.0\.0\.1:\d+\/callback\?code=.*&iss=/); // RFC 9207
+  assert.match(r.url, new RegExp(`resource=${encodeURIComponent(b.sse)}`));
+  const run = await program(dir, file, WHOAMI);
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  assert.equal(resultOf(run), 'you are bob with notes:read notes:write');
+});
+
+test('a pre-registered confidential client with a fixed redirect port and configured scopes', async (t) => {
+  const port = await freePort();
+  const b = await bed(t, {
+    registration: false,
+    clients: [{
+      client_id: 'codemode-app', client_secret: 'app-secret-1',
+      redirect_uris: [`http://127.0.0.1:${port}/callback`],
+      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    }],
+  });
+  const { dir, file } = setup(b.mcp, { clientId: '${APP_ID}', clientSecret: '${APP_SECRET}', redirectPort: port, scopes: ['notes:read'] });
+  const env = { ...browserEnv, APP_ID: 'codemode-app', APP_SECRET: 'app-secret-1' };
+  const r = await runBin(['login', 'notes', file], { env, timeout: 30000 });
+  assert.equal(r.code, 0, r.stderr);
+  const { provider } = await b.log();
+  assert.equal(provider.filter((e) => e.event === 'register').length, 0);
+  assert.equal(provider.find((e) => e.event === 'grant').clientId, 'codemode-app');
+  const run = await program(dir, file, WHOAMI, env);
+  assert.equal(resultOf(run), 'you are alice with notes:read');
+  // without dynamic registration and without clientId: what to configure
+  const { file: bare } = setup(b.mcp);
+  const r2 = await login(bare);
+  assert.equal(r2.code, 1);
+  assert.match(r2.stderr, /server notes: authorization server .* offers no dynamic client registration.*clientId/);
+});
+
+test('refresh with rotation: expired tokens are refreshed at each start, each refresh token spent once', async (t) => {
+  const b = await bed(t, { accessTokenTTL: 2, rotateRefreshToken: true });
+  const { dir, file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 2100));
+    const run = await program(dir, file, WHOAMI);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(resultOf(run), /^you are alice/);
+  }
+  const { provider } = await b.log();
+  const refreshes = provider.filter((e) => e.event === 'grant' && e.grantType === 'refresh_token');
+  assert.ok(refreshes.length >= 3, JSON.stringify(provider));
+  assert.equal(provider.filter((e) => e.event === 'grant.error').length, 0, JSON.stringify(provider));
+  assert.equal(provider.filter((e) => e.event === 'refresh_token.consumed').length, refreshes.length);
+});
+
+test('a revoked refresh token: one refused refresh, ToolAuthError naming login, no loop; login again works', async (t) => {
+  const b = await bed(t, { accessTokenTTL: 1 });
+  const { dir, file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  await fetch(`${b.control}/revoke-refresh`, { method: 'POST' });
+  await new Promise((r) => setTimeout(r, 1200));
+  const run = await program(dir, file, `let out = 'no error';
+    for (let i = 0; i < 3; i++) {
+      try { await tools.notes.whoami({}); } catch (e) { out = [e.name, e instanceof ToolError, e.message]; }
+    }
+    out`);
+  const [name, isToolError, message] = resultOf(run);
+  assert.equal(name, 'ToolAuthError', run.stdout);
+  assert.equal(isToolError, true);
+  assert.match(message, /run: mcp-codemode login notes$/);
+  const { provider } = await b.log();
+  const refused = provider.filter((e) => e.event === 'grant.error' && e.grantType === 'refresh_token');
+  assert.equal(refused.length, 1, JSON.stringify(provider)); // once, not in a loop
+  assert.equal(refused[0].error, 'invalid_grant');
+  assert.match((await runBin(['check', file])).stdout, /login: needs login: mcp-codemode login notes/);
+  assert.equal((await login(file)).code, 0);
+  assert.match(resultOf(await program(dir, file, WHOAMI)), /^you are alice/);
+});
