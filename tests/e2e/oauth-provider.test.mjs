@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
 import { REPO_ROOT, BIN } from './lib/paths.mjs';
@@ -136,7 +137,7 @@ test('a pre-registered confidential client with a fixed redirect port and config
       client_id: 'codemode-app', client_secret: 'app-secret-1',
       redirect_uris: [`http://127.0.0.1:${port}/callback`],
       grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_post',
+      token_endpoint_auth_method: 'client_secret_basic', // what RFC 8414 says to use by default
     }],
   });
   const { dir, file } = setup(b.mcp, { clientId: '${APP_ID}', clientSecret: '${APP_SECRET}', redirectPort: port, scopes: ['notes:read'] });
@@ -195,3 +196,56 @@ test('a revoked refresh token: one refused refresh, ToolAuthError naming login, 
   assert.equal((await login(file)).code, 0);
   assert.match(resultOf(await program(dir, file, WHOAMI)), /^you are alice/);
 });
+
+const ccClient = (id, method, extra = {}) => ({
+  client_id: id, grant_types: ['client_credentials'], response_types: [], redirect_uris: [],
+  token_endpoint_auth_method: method, scope: 'notes:read', ...extra,
+});
+
+for (const [method, offered] of [
+  ['client_secret_basic', undefined],
+  ['client_secret_post', ['client_secret_post', 'private_key_jwt']],
+]) {
+  test(`client credentials with ${method}: no login, a new token whenever one expires`, async (t) => {
+    const b = await bed(t, { accessTokenTTL: 2, clientAuthMethods: offered, clients: [ccClient('robot', method, { client_secret: 'robot-secret-123' })] });
+    const { dir, file } = setup(b.mcp, { grant: 'client_credentials', clientId: 'robot', clientSecret: '${ROBOT_SECRET}', scopes: ['notes:read'] });
+    const env = { ...process.env, ROBOT_SECRET: 'robot-secret-123' };
+    const first = await program(dir, file, WHOAMI, env);
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    assert.equal(resultOf(first), 'you are robot with notes:read');
+    await new Promise((r) => setTimeout(r, 2100));
+    assert.equal(resultOf(await program(dir, file, WHOAMI, env)), 'you are robot with notes:read');
+    const { provider } = await b.log();
+    const grants = provider.filter((e) => e.event === 'grant');
+    assert.equal(grants.length, 2, JSON.stringify(provider));
+    assert.ok(grants.every((g) => g.grantType === 'client_credentials' && g.resource === b.mcp));
+    assert.equal(provider.filter((e) => e.event === 'grant.error').length, 0);
+    // `login` does the same, without a person
+    const l = await runBin(['login', 'notes', file], { env });
+    assert.equal(l.code, 0, l.stderr);
+    assert.match(l.stdout, /got a token for notes from .* with the client credentials grant/);
+    // a wrong secret: a clear error naming the server, the call fails with ToolAuthError
+    const bad = await program(dir, setup(b.mcp, { grant: 'client_credentials', clientId: 'robot', clientSecret: 'wrong', scopes: ['notes:read'] }).file,
+      `let out = 'no error'; try { await tools.notes.whoami({}); } catch (e) { out = [e.name, e.message]; } out`);
+    const [name, message] = resultOf(bad);
+    assert.equal(name, 'ToolAuthError', bad.stdout);
+    assert.match(message, /invalid_client/);
+  });
+}
+
+for (const [kind, options] of [['rsa', { modulusLength: 2048 }], ['ec', { namedCurve: 'P-256' }], ['ed25519', {}]]) {
+  test(`client credentials with private_key_jwt (${kind} key) over SSE`, async (t) => {
+    const { privateKey, publicKey } = crypto.generateKeyPairSync(kind, options);
+    const jwk = { ...publicKey.export({ format: 'jwk' }), use: 'sig' };
+    const b = await bed(t, { clients: [ccClient('signer', 'private_key_jwt', { jwks: { keys: [jwk] } })] });
+    const dir0 = tempDir('codemode-key-');
+    const keyFile = path.join(dir0, 'key.pem');
+    fs.writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    const { dir, file } = setup(b.sse, { grant: 'client_credentials', clientId: 'signer', privateKeyFile: keyFile, scopes: ['notes:read'] });
+    const r = await program(dir, file, WHOAMI);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.equal(resultOf(r), 'you are signer with notes:read');
+    const { provider } = await b.log();
+    assert.equal(provider.filter((e) => e.event === 'grant' && e.grantType === 'client_credentials').length, 1);
+  });
+}

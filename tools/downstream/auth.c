@@ -1,7 +1,9 @@
 /* OAuth for a remote downstream whose entry has "oauth": before each
  * connection attempt, the access token (tools/oauth/tokens.c) goes into an
  * "Authorization: Bearer" header of every request of the attempt; a token
- * that is about to expire, or that got a 401, is refreshed first. With no
+ * that is about to expire, or that got a 401, is refreshed first. During a
+ * session the token is refreshed shortly before it expires and the
+ * connection's later requests carry the new one. With no
  * token the attempt fails with the login command in its reason and the
  * server "needs login": its calls fail with ToolAuthError until a login
  * (each new attempt reads the database again). */
@@ -14,13 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REFRESH_MARGIN_MS 60000 /* refresh a token that expires sooner than this */
+#define REFRESH_MARGIN_MS 60000 /* at connect: refresh a token that expires sooner than this */
+/* during a session: refresh this long before expiry (a token that lives
+ * less than twice this is refreshed at half its life, see tokens_watch) */
+#define REFRESH_AHEAD_MS 30000
 
 void tools__downstream_auth_init(struct tools_downstream *d, const struct tools_server_config *s)
 {
     if (s->oauth == NULL || s->transport == TOOLS_TRANSPORT_STDIO || s->url == NULL)
         return;
-    d->oauth = tools_oauth_tokens_new(d->loop, s->name, s->url, s->oauth);
+    d->oauth = tools_oauth_tokens_new(d->loop, s);
     d->config_headers = tools__downstream_dup_vector(d->headers);
 }
 
@@ -48,6 +53,30 @@ static void attach(struct tools_downstream *d, const char *token)
     d->headers[n] = buf_steal(&b);
 }
 
+static void watched(void *ud, int ok);
+
+/* Attaches token and keeps it fresh during the session. */
+static void use(struct tools_downstream *d, const char *token)
+{
+    d->needs_login = 0;
+    attach(d, token);
+    tools_oauth_tokens_watch(d->oauth, REFRESH_AHEAD_MS, watched, d);
+}
+
+/* The token was refreshed ahead of its expiry during a session: later
+ * requests of the connection carry the new one. A failed refresh changes
+ * nothing now: the old token is used until it is refused. */
+static void watched(void *ud, int ok)
+{
+    struct tools_downstream *d = ud;
+    const char *token = ok ? tools_oauth_tokens_current(d->oauth) : NULL;
+    if (d->closing || token == NULL)
+        return;
+    use(d, token);
+    if (d->tp && d->ops->set_headers)
+        d->ops->set_headers(d);
+}
+
 static void refreshed(void *ud, int ok)
 {
     struct tools_downstream *d = ud;
@@ -62,8 +91,7 @@ static void refreshed(void *ud, int ok)
         tools__downstream_lost(d, tools_oauth_tokens_problem(d->oauth), 0);
         return;
     }
-    d->needs_login = 0;
-    attach(d, token);
+    use(d, token);
     d->auth_ready(d);
 }
 
@@ -75,8 +103,7 @@ int tools__downstream_auth_prepare(struct tools_downstream *d,
     const char *token = tools_oauth_tokens_current(d->oauth);
     int stale = token && d->rejected_token && strcmp(token, d->rejected_token) == 0;
     if (token && !stale && !tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
-        d->needs_login = 0;
-        attach(d, token);
+        use(d, token);
         return 1;
     }
     d->auth_ready = ready;

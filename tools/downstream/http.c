@@ -785,6 +785,13 @@ static int http_pid(const struct tools_downstream *d)
     return 0;
 }
 
+static void http_set_headers(struct tools_downstream *d)
+{
+    struct hconn *c = d->tp;
+    tools__downstream_free_vector(c->headers);
+    c->headers = tools__downstream_dup_vector(d->headers);
+}
+
 const struct ds_transport_ops tools__downstream_http = {
     .kind = "http",
     .restart = "reconnecting",
@@ -796,6 +803,7 @@ const struct ds_transport_ops tools__downstream_http = {
     .request_ended = http_request_ended,
     .handshake_done = http_handshake_done,
     .close = http_close,
+    .set_headers = http_set_headers,
     .backlog = http_backlog,
     .pid = http_pid,
 };

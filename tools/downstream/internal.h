@@ -47,6 +47,9 @@ struct ds_transport_ops {
      * a session to be closed); d->tp is NULL afterwards and no report
      * follows. Safe inside a report. */
     void (*close)(struct tools_downstream *d, uint64_t grace_ms);
+    /* d->headers changed (a refreshed OAuth token): the attempt's later
+     * requests carry them. May be NULL. */
+    void (*set_headers)(struct tools_downstream *d);
     size_t (*backlog)(const struct tools_downstream *d); /* bytes not yet written */
     int (*pid)(const struct tools_downstream *d);        /* 0 when none */
 };
@@ -108,10 +111,10 @@ struct tools_downstream {
 
     /* OAuth (auth.c): NULL when the entry has no "oauth" */
     struct tools_oauth_tokens *oauth;
-    char **config_headers;  /* the entry's headers, without the bearer token */
-    char *rejected_token;   /* the token a 401 answered, until a newer one */
-    int needs_login;        /* no token: calls fail with ToolAuthError */
-    void *auth_go;          /* non-NULL while a refresh runs before an attempt */
+    char **config_headers; /* the entry's headers, without the bearer token */
+    char *rejected_token;  /* the token a 401 answered, until a newer one */
+    int needs_login;       /* no token: calls fail with ToolAuthError */
+    void *auth_go;         /* non-NULL while a refresh runs before an attempt */
     void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;

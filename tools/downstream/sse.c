@@ -407,6 +407,13 @@ static int sse_pid(const struct tools_downstream *d)
     return 0;
 }
 
+static void sse_set_headers(struct tools_downstream *d)
+{
+    struct sconn *c = d->tp;
+    tools__downstream_free_vector(c->headers);
+    c->headers = tools__downstream_dup_vector(d->headers);
+}
+
 const struct ds_transport_ops tools__downstream_sse = {
     .kind = "sse",
     .restart = "reconnecting",
@@ -417,6 +424,7 @@ const struct ds_transport_ops tools__downstream_sse = {
     .send = sse_send,
     .request_ended = sse_request_ended,
     .close = sse_close,
+    .set_headers = sse_set_headers,
     .backlog = sse_backlog,
     .pid = sse_pid,
 };

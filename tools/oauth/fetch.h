@@ -22,13 +22,13 @@ struct tools_oauth_answer {
 typedef void tools_oauth_fetch_cb(void *ud, const struct tools_oauth_answer *a);
 
 struct tools_oauth_request {
-    const char *method;       /* "GET" or "POST" */
+    const char *method; /* "GET" or "POST" */
     const char *url;
-    const char *content_type; /* POST: "application/x-www-form-urlencoded" or JSON */
-    const char *body;         /* POST, NUL-terminated */
+    const char *content_type;  /* POST: "application/x-www-form-urlencoded" or JSON */
+    const char *body;          /* POST, NUL-terminated */
     const char *authorization; /* an Authorization header value, or NULL */
-    uint64_t timeout_ms;      /* 0: 15000 */
-    unsigned max_redirects;   /* same-origin redirects followed */
+    uint64_t timeout_ms;       /* 0: 15000 */
+    unsigned max_redirects;    /* same-origin redirects followed */
 };
 
 /* Starts the exchange; cb runs once from the loop (never inside this

@@ -5,6 +5,7 @@
  * sentence naming the server and what to do. */
 #include "tools/oauth/login.h"
 #include "tools/oauth/challenge.h"
+#include "tools/oauth/client_auth.h"
 #include "tools/oauth/fetch.h"
 #include "tools/oauth/loopback.h"
 #include "tools/oauth/metadata.h"
@@ -43,6 +44,7 @@ struct tools_oauth_login {
     char *issuer;
     cJSON *prm, *meta;
     char *client_id, *client_secret;
+    const char *auth_method; /* at the token endpoint (client_auth.h) */
     struct tools_oauth_loopback *lb;
     char *redirect_uri;
     struct tools_oauth_pkce pkce;
@@ -266,6 +268,17 @@ static unsigned registered_port(const cJSON *row)
     return port < 65536 ? port : 0;
 }
 
+/* The method a registration says the client authenticates with. */
+static const char *registered_method(const cJSON *reg)
+{
+    const char *m = tools_oauth_str(reg, "token_endpoint_auth_method");
+    static const char *const known[] = {"none", "client_secret_basic", "client_secret_post"};
+    for (size_t i = 0; m && i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(m, known[i]) == 0)
+            return known[i];
+    return NULL;
+}
+
 /* Takes the registration kept for this issuer when its redirect URI is the
  * one of this login. */
 static int stored_client(struct tools_oauth_login *l, const cJSON *row)
@@ -277,6 +290,7 @@ static int stored_client(struct tools_oauth_login *l, const cJSON *row)
     l->client_id = xstrdup(tools_oauth_str(row, "client_id"));
     if (tools_oauth_str(row, "client_secret"))
         l->client_secret = xstrdup(tools_oauth_str(row, "client_secret"));
+    l->auth_method = registered_method(row);
     return 1;
 }
 
@@ -320,6 +334,7 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
     l->client_id = xstrdup(id);
     if (tools_oauth_str(a->json, "client_secret"))
         l->client_secret = xstrdup(tools_oauth_str(a->json, "client_secret"));
+    l->auth_method = registered_method(a->json);
     cJSON *kept = cJSON_Duplicate(a->json, 1); /* with the redirect URI it is for */
     cJSON_DeleteItemFromObjectCaseSensitive(kept, "redirect_uris");
     cJSON_AddItemToArray(cJSON_AddArrayToObject(kept, "redirect_uris"),
@@ -468,6 +483,30 @@ static char *query_get(const char *q, const char *name)
     return NULL;
 }
 
+/* Posts form (with the client's credentials) to the token endpoint. */
+static void token_request(struct tools_oauth_login *l, struct buf *form)
+{
+    const char *endpoint = tools_oauth_str(l->meta, "token_endpoint");
+    char why[512], *authorization = NULL;
+    if (l->auth_method == NULL)
+        l->auth_method = tools_oauth_auth_method(l->meta, l->client_secret != NULL,
+                                                 l->cfg.private_key_file != NULL);
+    if (tools_oauth_client_auth(l->auth_method, l->client_id, l->client_secret,
+                                l->cfg.private_key_file, endpoint, form, &authorization, why,
+                                sizeof why) != 0) {
+        end(l, 0, "%s", why);
+        return;
+    }
+    struct tools_oauth_request rq = {.method = "POST",
+                                     .url = endpoint,
+                                     .content_type = "application/x-www-form-urlencoded",
+                                     .body = form->data,
+                                     .authorization = authorization};
+    l->phase = P_TOKEN;
+    start(l, &rq);
+    free(authorization);
+}
+
 static void exchange(struct tools_oauth_login *l, const char *code)
 {
     struct buf form;
@@ -475,18 +514,41 @@ static void exchange(struct tools_oauth_login *l, const char *code)
     tools_oauth_form_add(&form, "grant_type", "authorization_code");
     tools_oauth_form_add(&form, "code", code);
     tools_oauth_form_add(&form, "redirect_uri", l->redirect_uri);
-    tools_oauth_form_add(&form, "client_id", l->client_id);
     tools_oauth_form_add(&form, "code_verifier", l->pkce.verifier);
-    if (l->client_secret)
-        tools_oauth_form_add(&form, "client_secret", l->client_secret);
     if (l->resource)
         tools_oauth_form_add(&form, "resource", l->resource);
-    struct tools_oauth_request rq = {.method = "POST",
-                                     .url = tools_oauth_str(l->meta, "token_endpoint"),
-                                     .content_type = "application/x-www-form-urlencoded",
-                                     .body = form.data};
-    l->phase = P_TOKEN;
-    start(l, &rq);
+    token_request(l, &form);
+    buf_free(&form);
+}
+
+/* The client credentials grant (no person): the entry's client. */
+static void client_credentials(struct tools_oauth_login *l)
+{
+    if (l->cfg.client_id == NULL) {
+        end(l, 0,
+            "the client_credentials grant needs \"oauth\": {\"clientId\": ...} and a "
+            "clientSecret or privateKeyFile");
+        return;
+    }
+    if (l->cfg.client_secret == NULL && l->cfg.private_key_file == NULL) {
+        end(l, 0,
+            "the client_credentials grant needs a clientSecret or a privateKeyFile in "
+            "its \"oauth\" entry");
+        return;
+    }
+    l->client_id = xstrdup(l->cfg.client_id);
+    if (l->cfg.client_secret)
+        l->client_secret = xstrdup(l->cfg.client_secret);
+    if (l->cfg.scopes)
+        choose_scope(l);
+    struct buf form;
+    buf_init(&form, 0);
+    tools_oauth_form_add(&form, "grant_type", "client_credentials");
+    if (l->scope)
+        tools_oauth_form_add(&form, "scope", l->scope);
+    if (l->resource)
+        tools_oauth_form_add(&form, "resource", l->resource);
+    token_request(l, &form);
     buf_free(&form);
 }
 
@@ -562,7 +624,8 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
     if (a->status != 200 || at == NULL) {
         const char *e = tools_oauth_str(a->json, "error");
         const char *d = tools_oauth_str(a->json, "error_description");
-        end(l, 0, "the token endpoint refused the code (%s%s%s)",
+        end(l, 0, "the token endpoint refused %s (%s%s%s)",
+            l->cfg.client_credentials ? "the client credentials" : "the code",
             a->error ? a->error
             : e      ? e
                      : "no access_token",
@@ -573,8 +636,15 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
     const cJSON *exp = cJSON_GetObjectItemCaseSensitive(a->json, "expires_in");
     cJSON_AddStringToObject(row, "issuer", l->issuer);
     cJSON_AddStringToObject(row, "client_id", l->client_id);
-    if (l->client_secret)
+    cJSON_AddStringToObject(row, "auth_method", l->auth_method);
+    if (l->cfg.client_credentials) {
+        /* the secret or key stays in the config: the row says how to get the next token */
+        cJSON_AddStringToObject(row, "grant", "client_credentials");
+        if (l->scope)
+            cJSON_AddStringToObject(row, "requested_scope", l->scope);
+    } else if (l->client_secret) {
         cJSON_AddStringToObject(row, "client_secret", l->client_secret);
+    }
     cJSON_AddStringToObject(row, "token_endpoint", tools_oauth_str(l->meta, "token_endpoint"));
     if (tools_oauth_str(l->meta, "revocation_endpoint"))
         cJSON_AddStringToObject(row, "revocation_endpoint",
@@ -597,9 +667,12 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
     cJSON_Delete(row);
     if (rc != TOOLS_STATE_OK)
         end(l, 0, "the tokens could not be stored: %s", err);
+    else if (l->cfg.client_credentials)
+        end(l, 1, "got a token for %s from %s with the client credentials grant", l->name,
+            l->issuer);
     else
-        end(l, 1, "logged in to %s at %s%s%s", l->name, l->issuer,
-            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "", "");
+        end(l, 1, "logged in to %s at %s%s", l->name, l->issuer,
+            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "");
 }
 
 /* --- the chain -------------------------------------------------------------------------------- */
@@ -631,7 +704,10 @@ static void next_phase(struct tools_oauth_login *l)
                 l->issuer);
             return;
         }
-        choose_client(l);
+        if (l->cfg.client_credentials)
+            client_credentials(l);
+        else
+            choose_client(l);
         return;
     case P_REGISTER:
         authorize(l);
@@ -716,8 +792,6 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
     l->hc = http_client_new(loop, "mcp-codemode", err, sizeof err);
     if (l->hc == NULL)
         end(l, 0, "%s", err);
-    else if (l->cfg.client_credentials)
-        end(l, 0, "the client_credentials grant needs no login, and is not supported yet");
     else
         uv_timer_start(&l->later, kick, 0, 0);
     return l;
