@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
+import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport, serve, valueOf, assertClean } from './lib/downstream.mjs';
 import { REPO_ROOT, BIN } from './lib/paths.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
 
@@ -249,3 +249,41 @@ for (const [kind, options] of [['rsa', { modulusLength: 2048 }], ['ec', { namedC
     assert.equal(provider.filter((e) => e.event === 'grant' && e.grantType === 'client_credentials').length, 1);
   });
 }
+
+test('logout revokes the tokens at the revocation endpoint (RFC 7009)', async (t) => {
+  const b = await bed(t);
+  const { file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  const out = await runBin(['logout', 'notes', file]);
+  assertNoSanitizerReport(out.stderr);
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, 'logged out of notes; its tokens were revoked\n');
+  const revoked = (await b.log()).provider.filter((e) => e.event === 'revoke');
+  assert.ok(revoked.some((e) => e.kind === 'RefreshToken'), JSON.stringify(revoked));
+  assert.equal((await runBin(['logout', 'notes', file])).stdout, 'notes was not logged in\n');
+  // a server without a revocation endpoint: forgotten only
+  const b2 = await bed(t, { revocation: false });
+  const { file: f2 } = setup(b2.mcp);
+  assert.equal((await login(f2)).code, 0);
+  assert.equal((await runBin(['logout', 'notes', f2])).stdout, 'logged out of notes\n');
+});
+
+test('during a session the token is refreshed before it expires: no 401, no reconnection', async (t) => {
+  const b = await bed(t, { accessTokenTTL: 4 });
+  const { file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  const probes = (await b.log()).mcp.rejected; // login's unauthenticated probe
+  const h = await serve(file);
+  t.after(() => h.close());
+  for (let i = 0; i < 4; i++) {
+    assert.match(valueOf(await h.exec(WHOAMI)), /^you are alice/);
+    await new Promise((r) => setTimeout(r, 1500));
+  }
+  const { provider, mcp } = await b.log();
+  const refreshes = provider.filter((e) => e.event === 'grant' && e.grantType === 'refresh_token');
+  assert.ok(refreshes.length >= 2, JSON.stringify(provider));
+  assert.equal(mcp.rejected, probes, 'a request was answered 401');
+  assert.equal(provider.filter((e) => e.event === 'grant.error').length, 0);
+  await h.close();
+  await assertClean(h);
+});

@@ -825,18 +825,24 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     uv_close((uv_handle_t *) &l->later, login_closed);
 }
 
-int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t errlen)
+int tools_oauth_logout(const struct tools_server_config *s, cJSON **row, char *err, size_t errlen)
 {
     struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
     struct tools_state *st = tools_state_new(&o);
     char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
-    int rc = tools_state_local_file_exists(st) && key
-                 ? tools_state_oauth_delete(st, "token", key, e)
-                 : TOOLS_STATE_ABSENT;
+    int64_t v;
+    int exists = tools_state_local_file_exists(st) && key;
+    if (row)
+        *row = exists ? tools_oauth_row_read(st, key, &v, e) : NULL;
+    int rc = exists ? tools_state_oauth_delete(st, "token", key, e) : TOOLS_STATE_ABSENT;
     free(key);
     tools_state_free(st);
     if (rc < 0) {
         snprintf(err, errlen, "%s", e);
+        if (row) {
+            cJSON_Delete(*row);
+            *row = NULL;
+        }
         return -1;
     }
     return rc == TOOLS_STATE_OK ? 0 : 1;
