@@ -287,3 +287,41 @@ test('during a session the token is refreshed before it expires: no 401, no reco
   await h.close();
   await assertClean(h);
 });
+
+const WRITE = `let out;
+  try { const r = await tools.notes.write_note({ text: 'hi' }); out = r.content ? r.content[0].text : r; }
+  catch (e) { out = [e.name, e.message]; }
+  const who = await tools.notes.whoami({});
+  [out, who.content ? who.content[0].text : who]`;
+
+for (const kind of ['mcp', 'sse']) {
+  test(`step-up over ${kind}: 403 insufficient_scope gives ToolAuthError; the next login asks for the union, once`, async (t) => {
+    const b = await bed(t, { toolScopes: { write_note: 'notes:write' } });
+    const { dir, file } = setup(b[kind], { scopes: ['notes:read'] });
+    assert.equal((await login(file)).code, 0);
+    const first = resultOf(await program(dir, file, WRITE));
+    assert.equal(first[0][0], 'ToolAuthError', JSON.stringify(first));
+    assert.match(first[0][1], /needs scope "notes:read notes:write".*a new login asks for "notes:read notes:write"\); run: mcp-codemode login notes$/);
+    assert.equal(first[1], 'you are alice with notes:read'); // the other calls go on
+    assert.equal((await login(file)).code, 0);
+    const auths = (await b.log()).provider.filter((e) => e.event === 'authorize');
+    assert.equal(auths.at(-1).scope, 'notes:read notes:write');
+    const second = resultOf(await program(dir, file, WRITE));
+    assert.deepEqual(second, ['written: hi', 'you are alice with notes:read notes:write']);
+  });
+}
+
+test('step-up is bounded: a scope the provider does not grant is not asked for again and again', async (t) => {
+  const b = await bed(t, { scopes: ['notes:read'], scopesSupported: ['notes:read'], toolScopes: { write_note: 'notes:write' } });
+  const { dir, file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  const first = resultOf(await program(dir, file, WRITE));
+  assert.equal(first[0][0], 'ToolAuthError', JSON.stringify(first));
+  const again = await login(file);
+  assert.equal(again.code, 0, again.stderr);
+  const second = resultOf(await program(dir, file, WRITE));
+  assert.equal(second[0][0], 'ToolError', JSON.stringify(second));
+  assert.match(second[0][1], /still needs scope .*notes:write.* after a login that asked for it/);
+  assert.doesNotMatch(second[0][1], /run: mcp-codemode login/);
+  assert.equal(second[1], 'you are alice with notes:read');
+});

@@ -8,6 +8,7 @@
  * server "needs login": its calls fail with ToolAuthError until a login
  * (each new attempt reads the database again). */
 #include "tools/downstream/internal.h"
+#include "tools/oauth/challenge.h"
 #include "tools/oauth/tokens.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
@@ -119,4 +120,19 @@ void tools__downstream_auth_rejected(struct tools_downstream *d)
     const char *token = tools_oauth_tokens_current(d->oauth);
     free(d->rejected_token);
     d->rejected_token = token ? xstrdup(token) : NULL;
+}
+
+int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www, struct buf *out)
+{
+    struct tools_oauth_challenge ch;
+    if (d->oauth == NULL || tools_oauth_challenge_parse(www, &ch) != 0)
+        return 0;
+    int step_up = ch.error && strcmp(ch.error, "insufficient_scope") == 0;
+    if (step_up) {
+        char *why = tools_oauth_tokens_step_up(d->oauth, ch.scope);
+        buf_append_str(out, why);
+        free(why);
+    }
+    tools_oauth_challenge_free(&ch);
+    return step_up;
 }

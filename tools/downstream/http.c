@@ -485,6 +485,13 @@ static void auth_failed(struct hstream *s, struct http_request *r)
     struct tools_downstream *d = s->c->d;
     struct buf b;
     buf_init(&b, 0);
+    if (s->status == 403 && s->kind == S_POST &&
+        tools__downstream_auth_forbidden(d, http_request_header(r, "www-authenticate"), &b)) {
+        log_warn(s->c->label, "%s: %s", s->method, b.data); /* step-up: this call only */
+        fail_request(s, b.data);
+        buf_free(&b);
+        return;
+    }
     tools__downstream_auth_failure(&b, s->c->url, s->status,
                                    http_request_header(r, "www-authenticate"));
     if (s->status == 401)

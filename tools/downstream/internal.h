@@ -168,6 +168,11 @@ void tools__downstream_auth_free(struct tools_downstream *d);
 /* Before an attempt: 1 when it can open now (d->headers carry the token),
  * 0 when a refresh runs first and ready(d) follows (or the attempt is lost
  * with the reason, d->needs_login set). */
+/* A 403 from an OAuth server: when its challenge says insufficient_scope,
+ * records the step-up (tools_oauth_tokens_step_up), appends the call's
+ * error sentence to out and returns 1; else 0. */
+struct buf;
+int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www, struct buf *out);
 int tools__downstream_auth_prepare(struct tools_downstream *d,
                                    void (*ready)(struct tools_downstream *d));
 /* A 401 answered the current token: the next attempt refreshes it. */

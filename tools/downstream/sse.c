@@ -207,6 +207,13 @@ static void post_refused(struct sconn *c, struct spost *p, struct http_request *
 {
     struct buf b;
     buf_init(&b, 0);
+    if (p->status == 403 && p->is_request &&
+        tools__downstream_auth_forbidden(c->d, http_request_header(r, "www-authenticate"), &b)) {
+        log_warn(c->label, "POST %s: %s", p->method, b.data); /* step-up: this call only */
+        tools__downstream_fail_request(c->d, p->id, RPC_CLIENT_CLOSED, b.data, 0);
+        buf_free(&b);
+        return;
+    }
     if (p->status == 401 || p->status == 403) {
         tools__downstream_auth_failure(&b, c->endpoint, p->status,
                                        http_request_header(r, "www-authenticate"));

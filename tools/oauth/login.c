@@ -308,8 +308,8 @@ static void register_client(struct tools_oauth_login *l)
     cJSON *rt = cJSON_AddArrayToObject(req, "response_types");
     cJSON_AddItemToArray(rt, cJSON_CreateString("code"));
     cJSON_AddStringToObject(req, "token_endpoint_auth_method", "none");
-    if (l->scope)
-        cJSON_AddStringToObject(req, "scope", l->scope);
+    /* no "scope": it would bind the client to this login's scopes, and a
+     * step-up authorization asks for more */
     char *body = json_print(req);
     cJSON_Delete(req);
     struct tools_oauth_request rq = {
@@ -348,8 +348,23 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
     next_phase(l);
 }
 
+/* The scopes a running server found missing (a 403 insufficient_scope,
+ * tokens.h step-up), kept in the token row; NULL when none. */
+static char *step_up_scope(struct tools_oauth_login *l)
+{
+    char err[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(l->url);
+    int64_t v;
+    cJSON *row = key ? tools_oauth_row_read(l->store, key, &v, err) : NULL;
+    free(key);
+    const char *s = tools_oauth_str(row, "step_up_scope");
+    char *out = s && *s ? xstrdup(s) : NULL;
+    cJSON_Delete(row);
+    return out;
+}
+
 /* The scopes to ask for: the entry's, else the challenge's, else the
- * resource's scopes_supported, else none. */
+ * resource's scopes_supported, else none; with a step-up, the union of
+ * those and the scopes a call was refused for. */
 static void choose_scope(struct tools_oauth_login *l)
 {
     struct buf b;
@@ -365,6 +380,16 @@ static void choose_scope(struct tools_oauth_login *l)
             e, cJSON_GetObjectItemCaseSensitive(l->prm, "scopes_supported")) if (cJSON_IsString(e))
             buf_printf(&b, "%s%s", b.len ? " " : "", e->valuestring);
     }
+    char *more = step_up_scope(l);
+    for (char *p = more, *save = NULL, *w; more && (w = strtok_r(p, " ", &save)) != NULL;
+         p = NULL) {
+        int have = 0; /* each scope once */
+        for (const char *q = b.data; q && *q && !have; q += strcspn(q, " "), q += *q == ' ')
+            have = strncmp(q, w, strlen(w)) == 0 && (q[strlen(w)] == ' ' || q[strlen(w)] == '\0');
+        if (!have)
+            buf_printf(&b, "%s%s", b.len ? " " : "", w);
+    }
+    free(more);
     l->scope = b.len ? buf_steal(&b) : NULL;
     buf_free(&b);
 }
@@ -656,6 +681,10 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         cJSON_AddStringToObject(row, "refresh_token", tools_oauth_str(a->json, "refresh_token"));
     if (tools_oauth_str(a->json, "scope"))
         cJSON_AddStringToObject(row, "scope", tools_oauth_str(a->json, "scope"));
+    else if (l->scope) /* RFC 6749 5.1: omitted when identical to the request */
+        cJSON_AddStringToObject(row, "scope", l->scope);
+    if (l->scope) /* a later 403 for these does not ask for another login */
+        cJSON_AddStringToObject(row, "asked_scope", l->scope);
     double until =
         cJSON_IsNumber(exp) && exp->valuedouble > 0 ? (double) time(NULL) + exp->valuedouble : 0;
     cJSON_AddNumberToObject(row, "expires_at", until);

@@ -513,6 +513,86 @@ int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
     return 0;
 }
 
+/* --- step-up ---------------------------------------------------------------------------------- */
+
+/* Adds each space-separated scope of add to the set in b (no duplicates). */
+static void scope_union(struct buf *b, const char *add)
+{
+    for (const char *p = add; p && *p;) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0)
+            break;
+        int have = 0;
+        for (const char *q = b->data; q && *q;) {
+            while (*q == ' ')
+                q++;
+            size_t m = strcspn(q, " ");
+            if (m == n && strncmp(p, q, n) == 0)
+                have = 1;
+            q += m;
+        }
+        if (!have) {
+            if (b->len)
+                buf_append_char(b, ' ');
+            buf_append(b, p, n);
+        }
+        p += n;
+    }
+    if (b->data == NULL)
+        buf_append_str(b, "");
+}
+
+/* 1 when every scope of need is in set. */
+static int scopes_cover(const char *set, const char *need)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    scope_union(&b, set);
+    size_t before = b.len;
+    scope_union(&b, need);
+    int covered = b.len == before;
+    buf_free(&b);
+    return covered;
+}
+
+char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope)
+{
+    char err[TOOLS_STATE_ERR_MAX];
+    int64_t v;
+    struct buf b, msg;
+    buf_init(&b, 0);
+    buf_init(&msg, 0);
+    cJSON *row = tools_oauth_row_read(t->store, t->key, &v, err);
+    const char *asked = tools_oauth_str(row, "asked_scope");
+    if (scope == NULL || *scope == '\0') {
+        buf_printf(&msg, "the server refused the call for want of a scope it did not name");
+    } else if (asked && scopes_cover(asked, scope)) {
+        /* a login asked for these already: another would not help (bounded) */
+        buf_printf(&msg,
+                   "the server still needs scope \"%s\" after a login that asked for it: the "
+                   "authorization server did not grant it to this account or client",
+                   scope);
+    } else {
+        scope_union(&b, tools_oauth_str(row, "scope"));
+        scope_union(&b, tools_oauth_str(row, "step_up_scope"));
+        scope_union(&b, scope);
+        if (row) {
+            replace(row, "step_up_scope", cJSON_CreateString(b.data));
+            if (write_row(t, row, &v) == TOOLS_STATE_CONFLICT)
+                log_debug(t->label, "its token row changed while recording a step-up");
+        }
+        buf_printf(&msg,
+                   "the call needs scope \"%s\", which its token lacks (a new login asks "
+                   "for \"%s\"); run: mcp-codemode login %s",
+                   scope, b.data, t->name);
+    }
+    cJSON_Delete(row);
+    buf_free(&b);
+    return buf_steal(&msg);
+}
+
 /* --- the refresh shortly before expiry ------------------------------------------------------ */
 
 static void watch_refreshed(void *ud, int ok)

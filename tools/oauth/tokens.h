@@ -61,6 +61,15 @@ int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
 void tools_oauth_tokens_watch(struct tools_oauth_tokens *t, uint64_t margin_ms,
                               tools_oauth_refreshed_cb *cb, void *ud);
 
+/* A call was answered 403 insufficient_scope with the scopes it needs
+ * (scope, space-separated; may be NULL): records in the token row the
+ * union of the granted scopes and these, for the next login to ask for
+ * (step-up authorization), and returns the sentence for the call's error
+ * (malloc'd), ending "; run: mcp-codemode login NAME". When a login asked
+ * for these scopes already, the sentence says they were not granted and
+ * names no command: a step-up is tried once, never in a loop. */
+char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope);
+
 /* `check`'s login line for a server: "logged in (until ...)", "needs
  * login: mcp-codemode login NAME", or the reason it cannot tell
  * (malloc'd). */
