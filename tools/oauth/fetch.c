@@ -17,6 +17,8 @@ struct tools_oauth_fetch {
     void *ud;
     struct buf body;
     char *www;
+    char *url; /* for the error phrase */
+    uint64_t timeout_ms;
 };
 
 static void on_response(void *ud, struct http_request *r, int status)
@@ -64,13 +66,21 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
         json = f->body.len ? json_parse(f->body.data, f->body.len) : NULL;
         a.json = json;
         a.www = f->www;
-    } else {
-        a.error = failure(err);
+    }
+    struct buf why; /* "URL timed out after N ms" */
+    buf_init(&why, 0);
+    if (err != HTTP_OK) {
+        buf_printf(&why, "%s %s", f->url, failure(err));
+        if (err == HTTP_ERR_TIMEOUT)
+            buf_printf(&why, " after %llu ms", (unsigned long long) f->timeout_ms);
+        a.error = why.data;
     }
     f->cb(f->ud, &a);
+    buf_free(&why);
     cJSON_Delete(json);
     buf_free(&f->body);
     free(f->www);
+    free(f->url);
     free(f);
 }
 
@@ -106,9 +116,12 @@ struct tools_oauth_fetch *tools_oauth_fetch_start(struct http_client *hc,
     };
     f->cb = cb;
     f->ud = ud;
+    f->url = xstrdup(rq->url);
+    f->timeout_ms = o.timeout_ms;
     buf_init(&f->body, 0);
     f->req = http_request_start(hc, &o, &events, f);
     if (f->req == NULL) {
+        free(f->url);
         free(f);
         return NULL;
     }
@@ -122,6 +135,7 @@ void tools_oauth_fetch_cancel(struct tools_oauth_fetch *f)
     http_request_cancel(f->req);
     buf_free(&f->body);
     free(f->www);
+    free(f->url);
     free(f);
 }
 

@@ -49,6 +49,7 @@ struct tools_oauth_login {
     char *redirect_uri;
     struct tools_oauth_pkce pkce;
     char *scope;
+    char *tried;      /* why the last discovery document was not taken */
     uv_timer_t later; /* done is reported from here */
     int ok;
     char *message;
@@ -209,10 +210,28 @@ static cJSON *default_metadata(const char *origin)
     return m;
 }
 
+/* Remembers why a discovery document was not taken, for the final error. */
+static void note_tried(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    const char *url = l->urls && l->next ? l->urls[l->next - 1] : "";
+    if (a->error)
+        buf_append_str(&b, a->error);
+    else if (a->status == 200)
+        buf_printf(&b, "%s is not a JSON object", url);
+    else
+        buf_printf(&b, "%s answered HTTP %d", url, a->status);
+    free(l->tried);
+    l->tried = buf_steal(&b);
+}
+
 static void as_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
 {
     char why[512];
-    if (a->status != 200 || a->json == NULL) {
+    if (a->status != 200 || !cJSON_IsObject(a->json)) {
+        if (l->tried == NULL || a->error || a->status == 200) /* the telling failure, not a 404 */
+            note_tried(l, a);
         try_next_url(l);
         return;
     }
@@ -728,9 +747,9 @@ static void next_phase(struct tools_oauth_login *l)
             l->meta = default_metadata(l->issuer);
         if (l->meta == NULL) {
             end(l, 0,
-                "no metadata of authorization server %s was found (tried its "
-                "oauth-authorization-server and openid-configuration documents)",
-                l->issuer);
+                "no usable metadata of authorization server %s was found (tried its "
+                "oauth-authorization-server and openid-configuration documents%s%s)",
+                l->issuer, l->tried ? "; " : "", l->tried ? l->tried : "");
             return;
         }
         if (l->cfg.client_credentials)
@@ -851,6 +870,7 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     free(l->redirect_uri);
     free(l->scope);
     free(l->message);
+    free(l->tried);
     uv_close((uv_handle_t *) &l->later, login_closed);
 }
 
