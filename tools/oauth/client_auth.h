@@ -21,8 +21,9 @@ const char *tools_oauth_auth_method(const cJSON *meta, int has_secret, int has_k
 
 /* Adds the client's credentials to a token request by method: client_id
  * (and client_secret) in form, or *authorization (malloc'd, "Basic ...");
- * for private_key_jwt a client assertion for audience (the token endpoint),
- * valid 60 seconds, signed with the PEM key in key_file. 0, or -1 with a
+ * for private_key_jwt a client assertion for audience (the authorization
+ * server's issuer identifier, as RFC 7523bis and the MCP ext-auth
+ * extension say), valid 60 seconds, signed with the PEM key in key_file. 0, or -1 with a
  * sentence in why (n bytes). */
 int tools_oauth_client_auth(const char *method, const char *client_id, const char *secret,
                             const char *key_file, const char *audience, struct buf *form,

@@ -94,7 +94,9 @@ struct tools_oauth_fetch *tools_oauth_fetch_start(struct http_client *hc,
     char *hdrs[4] = {NULL};
     char ct[128], auth[4096];
     size_t n = 0;
-    hdrs[n++] = "Accept: application/json";
+    char accept[128];
+    snprintf(accept, sizeof accept, "Accept: %s", rq->accept ? rq->accept : "application/json");
+    hdrs[n++] = accept;
     if (rq->content_type) {
         snprintf(ct, sizeof ct, "Content-Type: %s", rq->content_type);
         hdrs[n++] = ct;

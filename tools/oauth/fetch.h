@@ -27,6 +27,7 @@ struct tools_oauth_request {
     const char *content_type;  /* POST: "application/x-www-form-urlencoded" or JSON */
     const char *body;          /* POST, NUL-terminated */
     const char *authorization; /* an Authorization header value, or NULL */
+    const char *accept;        /* the Accept header; NULL: application/json */
     uint64_t timeout_ms;       /* 0: 15000 */
     unsigned max_redirects;    /* same-origin redirects followed */
 };

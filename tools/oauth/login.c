@@ -40,7 +40,8 @@ struct tools_oauth_login {
     struct tools_oauth_challenge ch;
     char **urls; /* the candidates being tried */
     size_t next;
-    int legacy; /* no resource metadata: 2025-03-26 discovery at the origin */
+    int legacy;  /* no resource metadata: 2025-03-26 discovery at the origin */
+    int unasked; /* the probe was not refused (its status): resource metadata says to log in */
     char *issuer;
     cJSON *prm, *meta;
     char *client_id, *client_secret;
@@ -117,6 +118,8 @@ static void probe(struct tools_oauth_login *l)
                                      .url = l->url,
                                      .content_type = l->sse ? NULL : "application/json",
                                      .body = l->sse ? NULL : init,
+                                     .accept = l->sse ? "text/event-stream"
+                                                      : "application/json, text/event-stream",
                                      .timeout_ms = 15000};
     start(l, &rq);
 }
@@ -536,7 +539,7 @@ static void token_request(struct tools_oauth_login *l, struct buf *form)
         l->auth_method = tools_oauth_auth_method(l->meta, l->client_secret != NULL,
                                                  l->cfg.private_key_file != NULL);
     if (tools_oauth_client_auth(l->auth_method, l->client_id, l->client_secret,
-                                l->cfg.private_key_file, endpoint, form, &authorization, why,
+                                l->cfg.private_key_file, l->issuer, form, &authorization, why,
                                 sizeof why) != 0) {
         end(l, 0, "%s", why);
         return;
@@ -729,6 +732,13 @@ static void next_phase(struct tools_oauth_login *l)
 {
     switch (l->phase) {
     case P_PRM: /* every resource metadata URL failed: the origin is the issuer */
+        if (l->unasked) {
+            end(l, 0,
+                "%s answered HTTP %d without asking for authorization and publishes no "
+                "protected resource metadata; no login is needed",
+                l->url, l->unasked);
+            return;
+        }
         l->legacy = 1;
         {
             char *origin = tools_oauth_canonical_uri(l->url);
@@ -771,11 +781,8 @@ static void probe_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         end(l, 0, "%s: %s", l->url, a->error);
         return;
     }
-    if (a->status != 401 && a->status != 403) {
-        end(l, 0, "%s answered HTTP %d without asking for authorization; no login is needed",
-            l->url, a->status);
-        return;
-    }
+    if (a->status != 401 && a->status != 403)
+        l->unasked = a->status; /* some calls may need it: its resource metadata says */
     if (tools_oauth_challenge_parse(a->www, &l->ch) != 0)
         tools_oauth_challenge_free(&l->ch);
     start_prm(l);

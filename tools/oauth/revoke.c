@@ -65,11 +65,13 @@ static void send_next(struct tools_oauth_revoke *r)
         tools_oauth_form_add(&form, "token", token);
         tools_oauth_form_add(&form, "token_type_hint", kind);
         char *authorization = NULL;
-        if (tools_oauth_client_auth(method   ? method
-                                    : secret ? "client_secret_post"
-                                             : "none",
-                                    id ? id : "", secret, r->key_file, endpoint, &form,
-                                    &authorization, r->why, sizeof r->why) != 0) {
+        if (tools_oauth_client_auth(
+                method   ? method
+                : secret ? "client_secret_post"
+                         : "none",
+                id ? id : "", secret, r->key_file,
+                tools_oauth_str(r->row, "issuer") ? tools_oauth_str(r->row, "issuer") : "", &form,
+                &authorization, r->why, sizeof r->why) != 0) {
             r->ok = 0;
             buf_free(&form);
             continue;

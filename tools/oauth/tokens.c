@@ -374,9 +374,10 @@ static void spend(struct tools_oauth_tokens *t)
     if (method == NULL) /* rows of earlier versions: the secret in the form */
         method = secret ? "client_secret_post" : "none";
     char why[512], *authorization = NULL;
-    int auth =
-        tools_oauth_client_auth(method, client_id ? client_id : "", secret, t->cfg.private_key_file,
-                                endpoint ? endpoint : "", &form, &authorization, why, sizeof why);
+    int auth = tools_oauth_client_auth(
+        method, client_id ? client_id : "", secret, t->cfg.private_key_file,
+        tools_oauth_str(row, "issuer") ? tools_oauth_str(row, "issuer") : "", &form, &authorization,
+        why, sizeof why);
     struct tools_oauth_request rq = {.method = "POST",
                                      .url = endpoint ? endpoint : "",
                                      .content_type = "application/x-www-form-urlencoded",
