@@ -136,3 +136,13 @@ int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www
     tools_oauth_challenge_free(&ch);
     return step_up;
 }
+
+void tools__downstream_auth_refused(struct tools_downstream *d, struct buf *out, const char *url)
+{
+    buf_reset(out);
+    buf_printf(out,
+               "its access token was refused (%s answered HTTP 401 Unauthorized); the next "
+               "connection attempt refreshes it, and if the server keeps refusing: run: "
+               "mcp-codemode login %s",
+               url, d->name);
+}

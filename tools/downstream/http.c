@@ -497,6 +497,7 @@ static void auth_failed(struct hstream *s, struct http_request *r)
     if (s->status == 401)
         tools__downstream_auth_rejected(d);
     if (d->oauth && s->status == 401) {
+        tools__downstream_auth_refused(d, &b, s->c->url);
         /* reconnect: the next attempt refreshes the token (or says to log in) */
         if (s->kind == S_POST)
             fail_request(s, b.data);

@@ -173,6 +173,10 @@ void tools__downstream_auth_free(struct tools_downstream *d);
  * error sentence to out and returns 1; else 0. */
 struct buf;
 int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www, struct buf *out);
+/* out = the sentence for a 401 from an OAuth server at url (the token was
+ * refused: refreshed on reconnection, else a login), ending with the login
+ * command. */
+void tools__downstream_auth_refused(struct tools_downstream *d, struct buf *out, const char *url);
 int tools__downstream_auth_prepare(struct tools_downstream *d,
                                    void (*ready)(struct tools_downstream *d));
 /* A 401 answered the current token: the next attempt refreshes it. */

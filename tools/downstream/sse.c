@@ -154,6 +154,7 @@ static void get_done(void *ud, struct http_request *r, enum http_error err, cons
         buf_printf(&b, "its event stream %s ended", c->url);
     int auth = err == HTTP_OK && (c->get_status == 401 || c->get_status == 403);
     if (err == HTTP_OK && c->get_status == 401 && c->d && c->d->oauth) {
+        tools__downstream_auth_refused(c->d, &b, c->url);
         tools__downstream_auth_rejected(c->d); /* the next attempt refreshes the token */
         auth = 0;
     }
@@ -218,6 +219,7 @@ static void post_refused(struct sconn *c, struct spost *p, struct http_request *
         tools__downstream_auth_failure(&b, c->endpoint, p->status,
                                        http_request_header(r, "www-authenticate"));
         if (p->status == 401 && c->d->oauth) {
+            tools__downstream_auth_refused(c->d, &b, c->endpoint);
             tools__downstream_auth_rejected(c->d);
             lost(c, b.data, 0);
             buf_free(&b);
