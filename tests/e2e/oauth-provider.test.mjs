@@ -326,3 +326,21 @@ test('step-up is bounded: a scope the provider does not grant is not asked for a
   assert.doesNotMatch(second[0][1], /run: mcp-codemode login/);
   assert.equal(second[1], 'you are alice with notes:read');
 });
+
+test('a server that needs a login keeps the tools it listed before declared, marked as needing login', async (t) => {
+  const b = await bed(t);
+  const { dir, file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  assert.match(resultOf(await program(dir, file, WHOAMI)), /^you are alice/); // lists its tools
+  assert.equal((await runBin(['logout', 'notes', file])).code, 0);
+  const types = await runBin(['types', file]);
+  assertNoSanitizerReport(types.stderr);
+  assert.match(types.stdout, /Needs login: mcp-codemode login notes[^\n]*\n[^]*whoami/);
+  const r = await program(dir, file, `let out = 'no error';
+    try { await tools.notes.whoami({}); } catch (e) { out = [e.name, e.message, e.tool]; }
+    out`);
+  const [name, message, tool] = resultOf(r);
+  assert.equal(name, 'ToolAuthError', r.stdout);
+  assert.equal(tool, 'notes.whoami');
+  assert.match(message, /run: mcp-codemode login notes$/);
+});

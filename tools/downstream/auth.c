@@ -56,6 +56,42 @@ static void attach(struct tools_downstream *d, const char *token)
 
 static void watched(void *ud, int ok);
 
+/* A server that needs a login and has listed no tools in this process: the
+ * tools it listed before stay declared, each marked as needing the login
+ * (its calls fail with ToolAuthError until then). */
+static void declare_kept(struct tools_downstream *d)
+{
+    if (cJSON_GetArraySize(d->tools) > 0)
+        return;
+    cJSON *kept = tools_oauth_tokens_kept_tools(d->oauth), *t;
+    if (kept == NULL || cJSON_GetArraySize(kept) == 0) {
+        cJSON_Delete(kept);
+        return;
+    }
+    cJSON_ArrayForEach(t, kept)
+    {
+        const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "description"));
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b,
+                   "Needs login: mcp-codemode login %s (calls throw ToolAuthError until then).%s%s",
+                   d->name, was && *was ? " " : "", was ? was : "");
+        cJSON_DeleteItemFromObjectCaseSensitive(t, "description");
+        cJSON_AddStringToObject(t, "description", b.data);
+        buf_free(&b);
+    }
+    cJSON_Delete(d->tools);
+    d->tools = kept;
+    if (d->ev && d->ev->tools_changed)
+        d->ev->tools_changed(d->ud, d);
+}
+
+void tools__downstream_auth_keep_tools(struct tools_downstream *d)
+{
+    if (d->oauth && !d->needs_login)
+        tools_oauth_tokens_keep_tools(d->oauth, d->tools);
+}
+
 /* Attaches token and keeps it fresh during the session. */
 static void use(struct tools_downstream *d, const char *token)
 {
@@ -89,6 +125,7 @@ static void refreshed(void *ud, int ok)
     d->rejected_token = NULL;
     if (token == NULL) {
         d->needs_login = 1;
+        declare_kept(d);
         tools__downstream_lost(d, tools_oauth_tokens_problem(d->oauth), 0);
         return;
     }

@@ -177,6 +177,9 @@ int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www
  * refused: refreshed on reconnection, else a login), ending with the login
  * command. */
 void tools__downstream_auth_refused(struct tools_downstream *d, struct buf *out, const char *url);
+/* The server listed its tools: an OAuth server's list is kept in the state
+ * database, declared (marked) while it needs a login later. */
+void tools__downstream_auth_keep_tools(struct tools_downstream *d);
 int tools__downstream_auth_prepare(struct tools_downstream *d,
                                    void (*ready)(struct tools_downstream *d));
 /* A 401 answered the current token: the next attempt refreshes it. */

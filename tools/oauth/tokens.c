@@ -514,6 +514,34 @@ int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
     return 0;
 }
 
+/* --- the tool list kept for a server that needs a login ------------------------------------- */
+
+void tools_oauth_tokens_keep_tools(struct tools_oauth_tokens *t, const cJSON *tools)
+{
+    char err[TOOLS_STATE_ERR_MAX], *json = json_print(tools), *old = NULL;
+    int64_t v;
+    int rc = tools_state_oauth_get(t->store, "tools", t->key, &old, &v, err);
+    if (rc != TOOLS_STATE_OK || strcmp(old, json) != 0)
+        tools_state_oauth_put(t->store, "tools", t->key, json, -1, &v, err);
+    free(old);
+    free(json);
+}
+
+cJSON *tools_oauth_tokens_kept_tools(struct tools_oauth_tokens *t)
+{
+    char err[TOOLS_STATE_ERR_MAX], *json = NULL;
+    int64_t v;
+    if (tools_state_oauth_get(t->store, "tools", t->key, &json, &v, err) != TOOLS_STATE_OK)
+        return NULL;
+    cJSON *tools = json_parse(json, strlen(json));
+    free(json);
+    if (!cJSON_IsArray(tools)) {
+        cJSON_Delete(tools);
+        return NULL;
+    }
+    return tools;
+}
+
 /* --- step-up ---------------------------------------------------------------------------------- */
 
 /* Adds each space-separated scope of add to the set in b (no duplicates). */

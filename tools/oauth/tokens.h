@@ -61,6 +61,12 @@ int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
 void tools_oauth_tokens_watch(struct tools_oauth_tokens *t, uint64_t margin_ms,
                               tools_oauth_refreshed_cb *cb, void *ud);
 
+/* The server's tool list (as it last listed them) is kept beside its
+ * tokens, so that while it needs a login its tools stay declared. */
+void tools_oauth_tokens_keep_tools(struct tools_oauth_tokens *t, const cJSON *tools);
+/* The kept list (a new array), or NULL. */
+cJSON *tools_oauth_tokens_kept_tools(struct tools_oauth_tokens *t);
+
 /* A call was answered 403 insufficient_scope with the scopes it needs
  * (scope, space-separated; may be NULL): records in the token row the
  * union of the granted scopes and these, for the next login to ask for
