@@ -344,3 +344,23 @@ test('a server that needs a login keeps the tools it listed before declared, mar
   assert.equal(tool, 'notes.whoami');
   assert.match(message, /run: mcp-codemode login notes$/);
 });
+
+test('two processes sharing one state database, tokens expiring every 2 s with rotation, 200 calls each: no invalid_grant, no lost token', { timeout: 90000 }, async (t) => {
+  const b = await bed(t, { accessTokenTTL: 2, rotateRefreshToken: true });
+  const { dir, file } = setup(b.mcp);
+  assert.equal((await login(file)).code, 0);
+  const code = `let ok = 0, failed = [];
+    for (let i = 0; i < 200; i++) {
+      try { const r = await tools.notes.whoami({}); if (/^you are alice/.test(r.content ? r.content[0].text : r)) ok++; }
+      catch (e) { failed.push(e.name + ': ' + e.message); }
+      await sleep(30);
+    }
+    [ok, failed.slice(0, 3)]`;
+  const [a, c] = await Promise.all([program(dir, file, code), program(dir, file, code)]);
+  for (const r of [a, c]) assert.deepEqual(resultOf(r), [200, []], r.stdout + r.stderr);
+  const { provider } = await b.log();
+  const refreshes = provider.filter((e) => e.event === 'grant' && e.grantType === 'refresh_token');
+  assert.ok(refreshes.length >= 4, `${refreshes.length} refreshes`);
+  assert.deepEqual(provider.filter((e) => e.event === 'grant.error'), []);
+  assert.equal(provider.filter((e) => e.event === 'refresh_token.consumed').length, refreshes.length);
+});
