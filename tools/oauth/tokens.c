@@ -56,6 +56,7 @@ struct tools_oauth_tokens {
     int login_over;                  /* login reported: to be freed */
     uv_timer_t watch;                /* the refresh shortly before expiry */
     uint64_t watch_margin_ms;
+    char *watched; /* the token a watch refresh replaces */
     tools_oauth_refreshed_cb *watch_cb;
     void *watch_ud;
     int closing;
@@ -228,6 +229,7 @@ void tools_oauth_tokens_free(struct tools_oauth_tokens *t)
     cJSON_Delete(t->row);
     forget_access(t);
     free(t->stale);
+    free(t->watched);
     free(t->problem);
     free(t->name);
     free(t->url);
@@ -627,6 +629,12 @@ char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope
 static void watch_refreshed(void *ud, int ok)
 {
     struct tools_oauth_tokens *t = ud;
+    /* the same token again (no refresh token): nothing new to watch; it is
+     * used until refused */
+    if (ok && t->watched && t->access && strcmp(t->access, t->watched) == 0)
+        ok = 0;
+    free(t->watched);
+    t->watched = NULL;
     if (t->watch_cb)
         t->watch_cb(t->watch_ud, ok);
 }
@@ -634,6 +642,8 @@ static void watch_refreshed(void *ud, int ok)
 static void watch_fired(uv_timer_t *timer)
 {
     struct tools_oauth_tokens *t = timer->data;
+    free(t->watched);
+    t->watched = t->access ? xstrdup(t->access) : NULL;
     tools_oauth_tokens_refresh(t, t->access, watch_refreshed, t);
 }
 
