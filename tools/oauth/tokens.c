@@ -425,7 +425,9 @@ static int newer(const struct tools_oauth_tokens *t, const cJSON *row)
     const char *at = tools_oauth_str(row, "access_token");
     const cJSON *exp = cJSON_GetObjectItemCaseSensitive(row, "expires_at");
     int64_t e = cJSON_IsNumber(exp) ? (int64_t) exp->valuedouble : 0;
-    if (at == NULL || (e > 0 && (int64_t) time(NULL) + 5 >= e))
+    /* another process's new token is taken while it is valid, however short
+     * its life: waiting for our own refresh could let the current one expire */
+    if (at == NULL || (e > 0 && (int64_t) time(NULL) >= e))
         return 0;
     return t->stale == NULL || strcmp(at, t->stale) != 0;
 }
