@@ -49,10 +49,13 @@ for (const name of Object.keys(tools.conf ?? {})) {
 out`);
 
 const env = { ...process.env, BROWSER };
+const SANITIZER = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:/;
+let sanitizer = false;
 function step(args) {
   const r = spawnSync(BIN, args, { env, encoding: 'utf8', timeout: 25000 });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
+  if (SANITIZER.test(r.stderr ?? '')) sanitizer = true; // the sanitizer build found something
   return r;
 }
 const login = () => oauth.grant === 'client_credentials' || step(['login', 'conf', config]).status === 0;
@@ -63,4 +66,5 @@ let run = step(['run', program, config, '--json']);
 if (/run: mcp-codemode login conf/.test(run.stdout + run.stderr) && login())
   run = step(['run', program, config, '--json']);
 fs.rmSync(dir, { recursive: true, force: true });
-process.exit(ok ? run.status ?? 1 : 1);
+if (sanitizer) process.stderr.write('auth-client: SANITIZER REPORT above\n');
+process.exit(sanitizer ? 3 : ok ? run.status ?? 1 : 1);

@@ -86,6 +86,7 @@ async function runOne(pkg, scenario) {
       else if (c.status === 'WARNING') warnings.push(`${c.id}: ${c.errorMessage ?? c.description}`);
     }
   }
+  if (/auth-client: SANITIZER REPORT/.test(out)) failures.push('the sanitizer reported an error (see the output)');
   if (failures.length) failures.push(`output:\n${out.slice(-4000)}`);
   fs.rmSync(dir, { recursive: true, force: true });
   return { failures, warnings };
