@@ -36,7 +36,9 @@ CFLAGS  += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(shell pkg-config --cflags $(
 # (linked, it added ~350 KiB to the idle server's RSS); libpq likewise:
 # tools/state/pg_lib.c loads it when codemode.store names a PostgreSQL server
 LINK_PKGS := $(filter-out libcurl sqlite3 libpq,$(PKGS))
-LDLIBS  += $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp) -ldl -lm -lpthread
+# libcrypto (OpenSSL) verifies the HTTP endpoint's inbound access tokens
+# (mcp-server/http/oauth/): linked, as libcurl's TLS loads it anyway.
+LDLIBS  += $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null || echo -luv -lcjson -lseccomp) -lcrypto -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 SRC_DIRS := common transport mcp-server sandbox tools

@@ -2,7 +2,6 @@
  * signature of a private_key_jwt assertion is libcrypto's EVP_DigestSign;
  * this file only assembles the JWS (RFC 7515 compact form). */
 #include "tools/oauth/client_auth.h"
-#include "tools/oauth/crypto_lib.h"
 #include "tools/oauth/fetch.h"
 #include "tools/oauth/pkce.h"
 #include "common/alloc.h"
@@ -12,6 +11,11 @@
 #include "common/random.h"
 
 #include <errno.h>
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,17 +67,16 @@ static void b64url(struct buf *b, const unsigned char *in, size_t len)
 }
 
 /* An ECDSA signature in DER to the JWS form: r and s, each size bytes. */
-static int ecdsa_raw(const struct crypto_lib *c, const unsigned char *der, size_t len, int size,
-                     unsigned char *out)
+static int ecdsa_raw(const unsigned char *der, size_t len, int size, unsigned char *out)
 {
     const unsigned char *p = der;
-    ECDSA_SIG *sig = c->d2i_ECDSA_SIG(NULL, &p, (long) len);
+    ECDSA_SIG *sig = d2i_ECDSA_SIG(NULL, &p, (long) len);
     const BIGNUM *r, *s;
     if (sig == NULL)
         return -1;
-    c->ECDSA_SIG_get0(sig, &r, &s);
-    int ok = c->BN_bn2binpad(r, out, size) == size && c->BN_bn2binpad(s, out + size, size) == size;
-    c->ECDSA_SIG_free(sig);
+    ECDSA_SIG_get0(sig, &r, &s);
+    int ok = BN_bn2binpad(r, out, size) == size && BN_bn2binpad(s, out + size, size) == size;
+    ECDSA_SIG_free(sig);
     return ok ? 0 : -1;
 }
 
@@ -81,32 +84,26 @@ static int ecdsa_raw(const struct crypto_lib *c, const unsigned char *der, size_
 static int sign_assertion(const char *client_id, const char *audience, const char *key_file,
                           struct buf *out, char *why, size_t n)
 {
-    char err[300];
-    const struct crypto_lib *c = crypto_lib_load(err, sizeof err);
-    if (c == NULL) {
-        snprintf(why, n, "%s", err);
-        return -1;
-    }
     size_t len;
     char *pem = read_key(key_file, &len, why, n);
     if (pem == NULL)
         return -1;
-    BIO *bio = c->BIO_new_mem_buf(pem, (int) len);
-    EVP_PKEY *key = bio ? c->PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    BIO *bio = BIO_new_mem_buf(pem, (int) len);
+    EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
     if (bio)
-        c->BIO_free(bio);
+        BIO_free(bio);
     free(pem);
     if (key == NULL) {
         snprintf(why, n, "its privateKeyFile %s holds no unencrypted PEM private key", key_file);
         return -1;
     }
-    int type = c->EVP_PKEY_get_base_id(key);
-    const char *alg = type == EVP_PKEY_RSA                                      ? "RS256"
-                      : type == EVP_PKEY_EC && c->EVP_PKEY_get_bits(key) == 256 ? "ES256"
-                      : type == EVP_PKEY_ED25519                                ? "EdDSA"
-                                                                                : NULL;
+    int type = EVP_PKEY_get_base_id(key);
+    const char *alg = type == EVP_PKEY_RSA                                   ? "RS256"
+                      : type == EVP_PKEY_EC && EVP_PKEY_get_bits(key) == 256 ? "ES256"
+                      : type == EVP_PKEY_ED25519                             ? "EdDSA"
+                                                                             : NULL;
     if (alg == NULL) {
-        c->EVP_PKEY_free(key);
+        EVP_PKEY_free(key);
         snprintf(why, n,
                  "its privateKeyFile %s is not an RSA, P-256 or Ed25519 key (RS256, ES256, EdDSA)",
                  key_file);
@@ -134,19 +131,18 @@ static int sign_assertion(const char *client_id, const char *audience, const cha
     b64url(&input, (const unsigned char *) pj, strlen(pj));
     free(hj);
     free(pj);
-    EVP_MD_CTX *ctx = c->EVP_MD_CTX_new();
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned char sig[1024], raw[64];
     size_t siglen = sizeof sig;
-    int ok =
-        ctx &&
-        c->EVP_DigestSignInit(ctx, NULL, type == EVP_PKEY_ED25519 ? NULL : c->EVP_sha256(), NULL,
-                              key) == 1 &&
-        c->EVP_DigestSign(ctx, sig, &siglen, (const unsigned char *) input.data, input.len) == 1;
+    int ok = ctx &&
+             EVP_DigestSignInit(ctx, NULL, type == EVP_PKEY_ED25519 ? NULL : EVP_sha256(), NULL,
+                                key) == 1 &&
+             EVP_DigestSign(ctx, sig, &siglen, (const unsigned char *) input.data, input.len) == 1;
     if (ctx)
-        c->EVP_MD_CTX_free(ctx);
-    c->EVP_PKEY_free(key);
+        EVP_MD_CTX_free(ctx);
+    EVP_PKEY_free(key);
     if (ok && type == EVP_PKEY_EC) {
-        ok = ecdsa_raw(c, sig, siglen, 32, raw) == 0;
+        ok = ecdsa_raw(sig, siglen, 32, raw) == 0;
         memcpy(sig, raw, sizeof raw);
         siglen = sizeof raw;
     }
