@@ -6,6 +6,8 @@
 #include "mcp-server/app.h"
 #include "mcp-server/config/config.h"
 #include "mcp-server/http/http.h"
+#include "mcp-server/http/oauth/verifier.h"
+#include "transport/http_client.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/run_output.h"
 #include "mcp-server/server.h"
@@ -42,6 +44,7 @@ struct app {
     struct mcp_server *server;
     struct transport_stdio *stdio;
     struct mcp_http *http;
+    struct http_oauth_settings oauth; /* codemode.http.oauth, when set */
     uv_signal_t sigterm, sigint, sighup;
     struct tools_audit *audit;
     struct tools_state_service *state; /* state.* and skills.*, or NULL when off */
@@ -404,6 +407,7 @@ int app_serve_http(const struct config *cfg, const char *exe)
                    .stash = a.stash},
         .listen = cfg->http_listen,
         .auth_token = cfg->http_auth_token,
+        .public_url = cfg->http_public_url,
         .allowed_origins = cfg->http_allowed_origins,
         .instance_id = cfg->http_instance_id,
         .max_body_bytes = cfg->limits.max_message_bytes,
@@ -413,6 +417,21 @@ int app_serve_http(const struct config *cfg, const char *exe)
         .request_timeout_ms = cfg->http_timeouts.request,
         .max_connections = cfg->http_max_connections,
     };
+    const struct config_http_oauth *o = &cfg->http_oauth;
+    if (o->enabled) {
+        a.oauth = (struct http_oauth_settings){
+            .issuer = o->issuer,
+            .audience = o->audience,
+            .jwks_uri = o->jwks_uri,
+            .introspection_url = o->introspection_url,
+            .introspection_client_id = o->introspection_client_id,
+            .introspection_client_secret = o->introspection_client_secret,
+            .required_scopes = o->required_scopes,
+            .scopes_supported = o->scopes_supported,
+            .clock_skew_seconds = o->clock_skew_seconds,
+        };
+        hc.oauth = &a.oauth;
+    }
     char *err = NULL;
     watch_signals(&a);
     if (mcp_http_start(&hc, &a.http, &err) != 0) {
@@ -599,6 +618,8 @@ struct inspect {
     int check;
     int full; /* types --full */
     uv_timer_t later;
+    int scoped;    /* check --token: decisions for the token's scopes */
+    char **scopes; /* the token's scopes (NULL-terminated), or NULL */
 };
 
 static void inspect_closed(uv_handle_t *h)
@@ -620,9 +641,10 @@ static void inspected(void *ud)
 {
     struct inspect *in = ud;
     struct app *a = in->a;
-    char *text = in->check  ? tools_registry_report(a->tools)
-                 : in->full ? tools_registry_declarations_full(a->tools, NULL)
-                            : tools_registry_declarations(a->tools, NULL);
+    char *text = in->scoped  ? tools_registry_report_scoped(a->tools, in->scopes)
+                 : in->check ? tools_registry_report(a->tools)
+                 : in->full  ? tools_registry_declarations_full(a->tools, NULL)
+                             : tools_registry_declarations(a->tools, NULL);
     fputs(text, stdout);
     fflush(stdout);
     free(text);
@@ -631,18 +653,120 @@ static void inspected(void *ud)
     uv_timer_start(&in->later, inspect_done, 0, 0);
 }
 
-int app_inspect(const struct config *cfg, int check, int full)
+/* check --token: the verifier's answer. */
+struct token_check {
+    uv_loop_t *loop;
+    int done, status;
+    char *line;    /* what to print */
+    char **scopes; /* granted (NULL-terminated) */
+};
+
+static void token_checked(void *ud, enum http_token_status status,
+                          const struct http_token_identity *id, const char *reason)
+{
+    struct token_check *tc = ud;
+    struct buf b;
+    buf_init(&b, 0);
+    tc->done = 1;
+    tc->status = (int) status;
+    if (status == HTTP_TOKEN_VALID && id && id->iss && id->sub) {
+        char *who = mcp_http_principal_name(id->iss, id->sub);
+        size_t n = 0;
+        while (id->scopes && id->scopes[n])
+            n++;
+        tc->scopes = xcalloc(n + 1, sizeof *tc->scopes);
+        buf_printf(&b, "token: valid: principal %s, scopes:", who);
+        for (size_t i = 0; i < n; i++) {
+            tc->scopes[i] = xstrdup(id->scopes[i]);
+            buf_printf(&b, " %s", id->scopes[i]);
+        }
+        if (n == 0)
+            buf_printf(&b, " (none)");
+        if (id->client_id)
+            buf_printf(&b, ", client %s", id->client_id);
+        free(who);
+    } else {
+        tc->status = status == HTTP_TOKEN_VALID ? HTTP_TOKEN_INVALID : (int) status;
+        buf_printf(&b, "token: refused%s: %s",
+                   status == HTTP_TOKEN_UNAVAILABLE ? " (it cannot be checked now)" : "",
+                   reason ? reason : "it names no subject");
+    }
+    tc->line = buf_steal(&b);
+    uv_stop(tc->loop);
+}
+
+/* Checks the token as the HTTP endpoint would. Returns 0 with *scopes set,
+ * or 1 (refused) / 2 (cannot check: no oauth settings), reported. */
+static int check_token(struct app *a, const char *token, char ***scopes)
+{
+    const struct config *cfg = a->cfg;
+    const struct config_http_oauth *o = &cfg->http_oauth;
+    const char *audience = o->audience ? o->audience : cfg->http_public_url;
+    if (!o->enabled || audience == NULL) {
+        fprintf(stderr, "mcp-codemode: check --token: %s\n",
+                !o->enabled ? "the config has no codemode.http.oauth to check a token against"
+                            : "set codemode.http.publicUrl (or codemode.http.oauth.audience): "
+                              "the resource tokens must be issued for");
+        return 2;
+    }
+    struct http_oauth_settings s = {
+        .issuer = o->issuer,
+        .audience = audience,
+        .jwks_uri = o->jwks_uri,
+        .introspection_url = o->introspection_url,
+        .introspection_client_id = o->introspection_client_id,
+        .introspection_client_secret = o->introspection_client_secret,
+        .required_scopes = o->required_scopes,
+        .scopes_supported = o->scopes_supported,
+        .clock_skew_seconds = o->clock_skew_seconds,
+    };
+    char why[300] = "";
+    struct http_client *hc = http_client_new(&a->loop, "mcp-codemode", why, sizeof why);
+    struct http_token_verifier *v =
+        hc ? http_token_verifier_new(&a->loop, hc, &s, why, sizeof why) : NULL;
+    if (v == NULL) {
+        fprintf(stderr, "mcp-codemode: check --token: %s\n", why);
+        if (hc)
+            http_client_free(hc);
+        return 2;
+    }
+    struct token_check tc = {.loop = &a->loop};
+    http_token_verify(v, token, strlen(token), token_checked, &tc);
+    while (!tc.done)
+        uv_run(&a->loop, UV_RUN_DEFAULT);
+    http_token_verifier_free(v);
+    http_client_free(hc); /* its handles close while the loop runs on */
+    printf("%s\n", tc.line);
+    fflush(stdout);
+    free(tc.line);
+    *scopes = tc.scopes;
+    return tc.status == HTTP_TOKEN_VALID ? 0 : 1;
+}
+
+int app_inspect(const struct config *cfg, int check, int full, const char *token)
 {
     struct app a;
     memset(&a, 0, sizeof a);
     a.cfg = cfg;
     uv_loop_init(&a.loop);
+    struct inspect in = {&a, check, full, {0}, token != NULL, NULL};
+    if (token) {
+        int rc = check_token(&a, token, &in.scopes);
+        if (rc != 0) {
+            uv_run(&a.loop, UV_RUN_DEFAULT); /* the HTTP client's handles close */
+            uv_loop_close(&a.loop);
+            return rc;
+        }
+    }
     /* `types` shows state and skills; both show the types learned from results */
     a.state = start_state(&a);
     a.tools = start_registry(&a, check ? 1 : 3);
-    struct inspect in = {&a, check, full, {0}};
     uv_timer_init(&a.loop, &in.later);
     in.later.data = &in;
     tools_registry_when_settled(a.tools, 60000, inspected, &in);
-    return app_finish(&a);
+    int rc = app_finish(&a);
+    for (char **sc = in.scopes; sc && *sc; sc++)
+        free(*sc);
+    free(in.scopes);
+    return rc;
 }

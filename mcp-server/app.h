@@ -46,7 +46,9 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
  * the declarations the model reads (check = 0: `types`; with `full`, every
  * tool with all its docs) or each server's state and tools and what the
  * declarations cost (check = 1: `check`, exit status 1 unless all are
- * ready). */
-int app_inspect(const struct config *cfg, int check, int full);
+ * ready). token (check only; may be NULL): an access token checked as
+ * codemode.http.oauth checks it first; the decisions shown are then those
+ * for its scopes (exit status 1 when it is refused). */
+int app_inspect(const struct config *cfg, int check, int full, const char *token);
 
 #endif

@@ -42,7 +42,7 @@ void cli_usage(FILE *f)
           "                        [--principal P] [--out DIR] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
           "       mcp-codemode types [CONFIG.json] [--full]\n"
-          "       mcp-codemode check [CONFIG.json]\n"
+          "       mcp-codemode check [--token TOKEN] [CONFIG.json]\n"
           "       mcp-codemode skills save --name NAME --description TEXT [--schema FILE.json] --file FILE.js|- [CONFIG.json]\n"
           "       mcp-codemode skills list | skills delete NAME   [CONFIG.json]\n"
           "       mcp-codemode state list [PREFIX] | get KEY | set KEY JSON|- [--if-version N] | delete KEY\n"
@@ -82,7 +82,9 @@ void cli_usage(FILE *f)
           "  --scope server|principal  state: the server's keys, or a principal's (default:\n"
           "                 those run sees under codemode.state.scope)\n"
           "  --if-version N state set: only when the key is at version N (0: does not exist)\n"
-          "  --no-browser   login: print the URL and read the redirected URL pasted on stdin\n",
+          "  --no-browser   login: print the URL and read the redirected URL pasted on stdin\n"
+          "  --token TOKEN  check: verify an access token as codemode.http.oauth does and show\n"
+          "                 the decisions for its scopes\n",
           f);
     for (size_t i = 0; i < NFLAGS; i++) {
         char left[64];
@@ -200,6 +202,8 @@ static const char **run_flag(struct cli *out, const char *a, size_t nlen)
         return &out->principal;
     if (nlen == 5 && !strncmp(a, "--out", 5) && out->cmd == CLI_RUN)
         return &out->out_dir;
+    if (nlen == 7 && !strncmp(a, "--token", 7) && out->cmd == CLI_CHECK)
+        return &out->token;
     return NULL;
 }
 

@@ -32,6 +32,7 @@ struct cli {
     int approve;        /* run --approve: APP_RUN_APPROVE_ALL or _NONE (app.h), 0 = not given */
     const char *principal; /* run, state: --principal (checked: 1 to 256 bytes, no control characters) */
     const char *out_dir;   /* run --out DIR */
+    const char *token;     /* check --token: an access token for codemode.http.oauth */
     const char *server;    /* login, logout: the server's name */
     int no_browser;        /* login --no-browser */
     struct {

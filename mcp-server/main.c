@@ -232,11 +232,11 @@ static int with_config(const struct cli *cli)
     } else if (cli->cmd == CLI_LOGIN || cli->cmd == CLI_LOGOUT) {
         rc = login_cmd_run(&cfg, cli);
     } else if (cli->cmd == CLI_TYPES) {
-        rc = app_inspect(&cfg, 0, cli->full);
+        rc = app_inspect(&cfg, 0, cli->full, NULL);
     } else if (cli->cmd == CLI_CHECK) {
         rc = check_config(&cfg);
         if (rc == 0)
-            rc = app_inspect(&cfg, 1, 0);
+            rc = app_inspect(&cfg, 1, 0, cli->token);
     }
     free(exe);
     config_free(&cfg);

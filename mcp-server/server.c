@@ -607,6 +607,11 @@ unsigned mcp_server_inflight(const struct mcp_server *s)
     return s->ninflight;
 }
 
+int mcp_server_busy(const struct mcp_server *s)
+{
+    return s->ninflight > 0 || s->parks != NULL;
+}
+
 void mcp_server_tools_changed(struct mcp_server *s)
 {
     struct buf b;
@@ -648,6 +653,9 @@ void mcp_server_free(struct mcp_server *s)
         mcp_stash_forget(s->cfg.stash, s->worker_principal); /* and what it stashed */
     free(s->principal);
     free(s->state_principal);
+    for (char **sc = s->scopes; sc && *sc; sc++)
+        free(*sc);
+    free(s->scopes);
     mcp_approval_free_session(s);
     mcp_park_free_all(s);
     free(s);
@@ -664,6 +672,40 @@ void mcp_server_set_state_principal(struct mcp_server *s, const char *principal)
 {
     free(s->state_principal);
     s->state_principal = xstrdup(principal);
+}
+
+void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id)
+{
+    s->admission_principal = id;
+}
+
+static int same_list(char *const *a, char *const *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    size_t i = 0;
+    for (; a[i] && b[i]; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return 0;
+    return a[i] == b[i];
+}
+
+void mcp_server_set_scopes(struct mcp_server *s, char *const *scopes)
+{
+    if (same_list(s->scopes, scopes))
+        return; /* the common case: the same token again */
+    for (char **sc = s->scopes; sc && *sc; sc++)
+        free(*sc);
+    free(s->scopes);
+    s->scopes = NULL;
+    size_t n = 0;
+    while (scopes && scopes[n])
+        n++;
+    if (scopes == NULL)
+        return;
+    s->scopes = xcalloc(n + 1, sizeof *s->scopes);
+    for (size_t i = 0; i < n; i++)
+        s->scopes[i] = xstrdup(scopes[i]);
 }
 
 void mcp_server_set_principal(struct mcp_server *s, const char *principal)

@@ -89,6 +89,10 @@ void mcp_server_cancel_all(struct mcp_server *s);
 /* Requests still being processed. */
 unsigned mcp_server_inflight(const struct mcp_server *s);
 
+/* 1 while the server holds work: requests in flight, or 2026-07-28
+ * executions parked for an approval (their requestState still good). */
+int mcp_server_busy(const struct mcp_server *s);
+
 /* Tells clients the tool list (declarations) changed. */
 void mcp_server_tools_changed(struct mcp_server *s);
 
@@ -100,6 +104,16 @@ void mcp_server_set_principal(struct mcp_server *s, const char *principal);
  * "principal" when it differs from the audit principal (an HTTP session
  * that authenticated with the bearer token: "http-token"). Copied. */
 void mcp_server_set_state_principal(struct mcp_server *s, const char *principal);
+
+/* Counts this connection's executions against the rate limits
+ * (maxConcurrentPerPrincipal) of `id`, shared with other connections of the
+ * same principal (an OAuth subject's sessions). 0: its own. */
+void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id);
+
+/* The scopes of the access token the connection's latest request came with
+ * (NULL-terminated, copied; NULL: none). Policy rules that require a scope
+ * deny without it; each execution keeps the scopes it started with. */
+void mcp_server_set_scopes(struct mcp_server *s, char *const *scopes);
 
 /* The pool is about to close while the server lives on: ends the workers
  * kept for this connection now, and the server never uses the pool again. */

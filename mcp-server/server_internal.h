@@ -43,6 +43,9 @@ struct mcp_server {
     struct mcp_park *parks;     /* 2026-07-28 executions waiting for a retry (approval.c) */
     struct mcp_request *resuming; /* a retry delivering its answers: no parking inside */
     uint64_t worker_principal; /* whose executions may share a worker (sandbox_pool_lease_for) */
+    uint64_t admission_principal; /* whose rate limits an execution counts against (0: the
+                                     worker principal); an OAuth subject's, across sessions */
+    char **scopes;              /* the OAuth token's scopes (NULL-terminated), or NULL: none */
 };
 
 

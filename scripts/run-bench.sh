@@ -50,6 +50,9 @@ build_c bench_policy_check "$B/libmcpcodemode.a" -g -I. -D_GNU_SOURCE $SAN "$B/l
     $(pkg-config --libs libuv libcjson 2>/dev/null || echo -luv -lcjson) -lm
 build_c bench_result_shape "$B/libmcpcodemode.a" -g -I. -D_GNU_SOURCE $SAN "$B/libmcpcodemode.a" \
     $(pkg-config --libs libuv libcjson 2>/dev/null || echo -luv -lcjson) -ldl -lm -lpthread
+# The inbound access token check (OAuth on the HTTP endpoint), in-process.
+build_c bench_token_verify "$B/libmcpcodemode.a" -g -I. -D_GNU_SOURCE $SAN "$B/libmcpcodemode.a" \
+    $(pkg-config --libs libuv libcjson 2>/dev/null || echo -luv -lcjson) -lcrypto -ldl -lm -lpthread
 export BENCH_C_CLIENT="$PWD/$B/bench/stdio_client"
 export BENCH_DIRECT_CLIENT="$PWD/$B/bench/direct_client"
 export BENCH_MACHINE_PROBE="$PWD/$B/bench/machine_probe"

@@ -16,7 +16,7 @@
 
 struct entry {
     struct tools_catalog_tool pub;
-    char *server, *server_id, *name, *id, *problem, *source, *advice;
+    char *server, *server_id, *name, *id, *problem, *source, *advice, *scope;
     long decl; /* index in decls, or -1 (denied) */
     size_t listed; /* position in its server's list */
     int preferred; /* codemode.declarations.preferred names it */
@@ -138,6 +138,8 @@ static void add_server_tools(struct tools_catalog *c, const struct tools_catalog
         e->pub.decision = tools_policy_decide(srv->rules, srv->policy, &pn, e->tool, &e->source);
         if (e->pub.decision == TOOLS_POLICY_ASK)
             e->advice = tools_policy_allow_advice(srv->rules, srv->policy, &pn, e->tool);
+        const char *scope = tools_policy_scope(srv->rules, srv->policy, &pn);
+        e->scope = scope && e->pub.decision != TOOLS_POLICY_DENY ? xstrdup(scope) : NULL;
         e->pub.read_only = tools_policy_read_only(e->tool) ||
                            (srv->policy && tools_server_config_read_only(srv->policy, e->name));
         if (e->pub.decision == TOOLS_POLICY_DENY)
@@ -173,6 +175,7 @@ static void link_views(struct tools_catalog *c)
         e->pub.input_problem = e->problem;
         e->pub.decision_source = e->source;
         e->pub.allow_advice = e->advice;
+        e->pub.required_scope = e->scope;
         e->pub.schema_hash = e->schema_hash;
         e->decl = -1;
         if (e->pub.decision == TOOLS_POLICY_DENY)
@@ -254,6 +257,7 @@ void tools_catalog_release(struct tools_catalog *c)
         free(e->problem);
         free(e->source);
         free(e->advice);
+        free(e->scope);
         cJSON_Delete(e->tool);
         free(e->schema_hash);
         cJSON_Delete(e->observed);

@@ -46,6 +46,8 @@ struct tools_catalog_tool {
     const char *decision_source;  /* what decided it (tools_policy_decide's source) */
     const char *allow_advice;     /* ask: the rule that lets it through unattended
                                      (tools_policy_allow_advice); else NULL */
+    const char *required_scope;   /* the OAuth scope the deciding rule requires (without it
+                                     the decision is deny), or NULL */
     int read_only;           /* annotations.readOnlyHint is true, or readOnlyTools says so */
     const char *schema_hash; /* results are learned under this hash (tools/result_types.h):
                                 the tool has no outputSchema and learning is on; else NULL */

@@ -615,7 +615,31 @@ static void report_no_approver(const struct tools_registry *r, struct buf *b)
                       "(docs/policy.md)\n");
 }
 
-char *tools_registry_report(struct tools_registry *r)
+/* The rules that require a scope, and what they decide for the caller. */
+static void report_scopes(const struct tools_registry *r, int scoped, char *const *scopes,
+                          struct buf *b)
+{
+    const struct tools_policy *p = r->o.policy;
+    size_t n = 0;
+    for (size_t i = 0; p && i < p->nrules; i++) {
+        const struct tools_policy_rule *rule = &p->rules[i];
+        if (rule->scope == NULL)
+            continue;
+        if (n++ == 0)
+            buf_printf(b, "\nRules that require an OAuth scope (without it: deny)%s:\n",
+                       scoped ? ", for this token" : "");
+        int has = tools_policy_has_scope(scopes, rule->scope);
+        buf_printf(b, "  \"%s\": %s with scope %s", rule->pattern,
+                   tools_policy_decision_name(rule->decision), rule->scope);
+        if (scoped)
+            buf_printf(b, ": %s",
+                       has ? tools_policy_decision_name(rule->decision)
+                           : "deny (the token lacks the scope)");
+        buf_append_char(b, '\n');
+    }
+}
+
+static char *report(struct tools_registry *r, int scoped, char *const *scopes)
 {
     struct buf b;
     buf_init(&b, 0);
@@ -648,11 +672,30 @@ char *tools_registry_report(struct tools_registry *r)
             buf_printf(&b, "  tools.%s.%s", t->server_id, t->id);
             if (strcmp(t->id, t->name) != 0)
                 buf_printf(&b, "  (\"%s\")", t->name);
-            buf_printf(&b, "  %s (%s)\n", tools_policy_decision_name(t->decision),
+            enum tools_policy_decision d = t->decision;
+            int lacks = t->required_scope && !tools_policy_has_scope(scopes, t->required_scope);
+            if (scoped && lacks)
+                d = TOOLS_POLICY_DENY;
+            buf_printf(&b, "  %s (%s", tools_policy_decision_name(d),
                        t->decision_source ? t->decision_source : "");
+            if (t->required_scope)
+                buf_printf(&b, ", needs scope %s%s", t->required_scope,
+                           scoped ? (lacks ? ": the token lacks it" : ": the token has it") : "");
+            buf_printf(&b, ")\n");
         }
     }
+    report_scopes(r, scoped, scopes, &b);
     report_no_approver(r, &b);
     tools_catalog_declarations_report(r->catalog, &b, 0);
     return buf_steal(&b);
+}
+
+char *tools_registry_report(struct tools_registry *r)
+{
+    return report(r, 0, NULL);
+}
+
+char *tools_registry_report_scoped(struct tools_registry *r, char *const *scopes)
+{
+    return report(r, 1, scopes);
 }

@@ -100,6 +100,10 @@ char *tools_registry_declarations_server(struct tools_registry *r, const char *s
  * `mcp-codemode check`). malloc'd. */
 char *tools_registry_report(struct tools_registry *r);
 
+/* The same for a caller holding these OAuth scopes (NULL-terminated; NULL:
+ * none): decisions of rules that require a scope the caller lacks are deny. */
+char *tools_registry_report_scoped(struct tools_registry *r, char *const *scopes);
+
 /* The servers that offer `capability` ("resources", "prompts": declared in
  * their last handshake), in config order: up to max of their names
  * (borrowed, valid while r lives) into names; returns how many there are. */

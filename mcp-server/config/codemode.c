@@ -70,7 +70,8 @@ static const char *const codemode_keys[] = {"poolSize",
 static const char *const http_keys[] = {"listen",           "authToken",        "allowedOrigins",
                                         "sessionTimeoutMs", "idleTimeoutMs",    "headersTimeoutMs",
                                         "requestTimeoutMs", "drainTimeoutMs",   "instanceId",
-                                        "maxConnections",   NULL};
+                                        "maxConnections",   "publicUrl",        "oauth",
+                                        NULL};
 
 /* The integer keys of codemode.http: milliseconds. */
 static const struct http_timeout_field {
@@ -329,6 +330,15 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
         return -1;
     if (read_max_connections(x, v, p) < 0)
         return -1;
+    const cJSON *public_url = cJSON_GetObjectItemCaseSensitive(v, "publicUrl");
+    cJSON *oauth = cJSON_GetObjectItemCaseSensitive(v, "oauth");
+    struct config_kpath up = {p, "publicUrl", 0}, aup = {p, "oauth", 0};
+    if (public_url != NULL && config__http_public_url(x, public_url, &up) < 0)
+        return -1;
+    if (oauth != NULL && config__http_oauth(x, oauth, &aup) < 0)
+        return -1;
+    if (config__http_auth_exclusive(x, oauth, p) < 0)
+        return -1;
     return read_http_timeouts(x, v, p);
 }
 
@@ -459,9 +469,17 @@ static int override_text(struct config_ctx *x, const char *key, const char *valu
         r = override_log_level(x, v);
     else if (strcmp(key, "http.listen") == 0)
         r = read_listen(x, v, &lp, &x->c->http_listen);
-    else if (strcmp(key, "http.authToken") == 0)
+    else if (strcmp(key, "http.authToken") == 0) {
+        char *before = x->c->http_auth_token ? xstrdup(x->c->http_auth_token) : NULL;
         r = read_token(x, v, &tp, &x->c->http_auth_token);
-    else if (strcmp(key, "audit.path") == 0)
+        if (r == 0 && config__http_auth_exclusive(x, NULL, &tp) < 0) {
+            free(x->c->http_auth_token); /* c is unchanged on error */
+            x->c->http_auth_token = before;
+            before = NULL;
+            r = -1;
+        }
+        free(before);
+    } else if (strcmp(key, "audit.path") == 0)
         r = override_audit(x, value);
     else if (strcmp(key, "declarationsBudget") == 0 || strcmp(key, "declarations.budget") == 0)
         r = override_budget(x, key, value);

@@ -50,6 +50,7 @@ void config_init(struct config *c)
                                      .max_total_bytes = 64u * 1024 * 1024,
                                      .busy_timeout_ms = 1000};
     c->learn_result_types = 1;
+    c->http_oauth.clock_skew_seconds = 60;
     tools_policy_init(&c->policy);
 }
 
@@ -62,6 +63,8 @@ void config_free(struct config *c)
     free(c->log_level);
     free(c->http_listen);
     free(c->http_auth_token);
+    free(c->http_public_url);
+    config__http_oauth_free(&c->http_oauth);
     free(c->http_instance_id);
     tools_policy_free(&c->policy);
     free(c->audit_path);

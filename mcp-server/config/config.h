@@ -54,6 +54,18 @@ struct config {
     char *log_level;                 /* canonical level name; NULL = default */
     char *http_listen;               /* "HOST:PORT" (port 0: any free port) or NULL */
     char *http_auth_token;           /* NULL = no auth */
+    char *http_public_url;           /* publicUrl: the URL clients reach /mcp at, or NULL */
+    struct config_http_oauth {       /* oauth: a token per user (http_oauth.c) */
+        int enabled;                 /* the block is present */
+        char *issuer;                /* the authorization server */
+        char *audience;              /* NULL: publicUrl (else the bound URL's /mcp) */
+        char *jwks_uri;              /* NULL: from the issuer's metadata */
+        char *introspection_url;     /* NULL: opaque tokens are refused */
+        char *introspection_client_id, *introspection_client_secret; /* or NULL */
+        char **required_scopes;      /* NULL-terminated, or NULL */
+        char **scopes_supported;     /* NULL-terminated, or NULL */
+        unsigned clock_skew_seconds; /* leeway on exp, nbf, iat (default 60) */
+    } http_oauth;
     char **http_allowed_origins;     /* NULL-terminated or NULL */
     char *http_instance_id;          /* instanceId: prefix of minted session ids, or NULL */
     unsigned http_max_connections;   /* maxConnections: open at once; 0 = the default (4096) */

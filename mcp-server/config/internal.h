@@ -114,6 +114,16 @@ int config__audit(struct config_ctx *x, struct cJSON *v, const struct config_kpa
 int config__server_policy(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p,
                           struct tools_server_config *s);
 
+/* http_oauth.c: codemode.http.oauth and codemode.http.publicUrl into x->c;
+ * the error when authToken and oauth are both set (at: the member to point
+ * at, may be NULL); freeing the block. Return 0 or -1. */
+int config__http_oauth(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p);
+int config__http_public_url(struct config_ctx *x, const struct cJSON *v,
+                            const struct config_kpath *p);
+int config__http_auth_exclusive(struct config_ctx *x, const struct cJSON *at,
+                                const struct config_kpath *p);
+void config__http_oauth_free(struct config_http_oauth *o);
+
 /* Reads the codemode block into x->c. Returns 0 or -1. */
 int config__codemode(struct config_ctx *x, struct cJSON *block, const struct config_kpath *p);
 

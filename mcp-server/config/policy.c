@@ -36,7 +36,48 @@ static int read_decision(struct config_ctx *x, const cJSON *v, const struct conf
     return 0;
 }
 
-/* Reads {"pattern": "decision", ...} into a rule array (owned by the caller). */
+static const char *const rule_keys[] = {"decision", "scope", NULL};
+
+/* A rule's value: "decision", or {"decision": "...", "scope": "crm:write"}
+ * (without that OAuth scope in the caller's token, the decision is deny). */
+static int read_rule(struct config_ctx *x, cJSON *e, const struct config_kpath *kp,
+                     struct tools_policy_rule *rule)
+{
+    if (!cJSON_IsObject(e))
+        return read_decision(x, e, kp, 1, &rule->decision);
+    struct config_kpath dp = {kp, "decision", 0}, sp = {kp, "scope", 0};
+    if (config__object(x, e, kp) < 0)
+        return -1;
+    config__unknown_keys(x, e, kp, rule_keys);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, "decision");
+    const cJSON *scope = cJSON_GetObjectItemCaseSensitive(e, "scope");
+    if (d == NULL) {
+        config__error(x, config__at(x, e, 0), kp,
+                      "\"decision\" is required (allow, ask or deny), as in "
+                      "{\"decision\": \"allow\", \"scope\": \"crm:write\"}");
+        return -1;
+    }
+    if (read_decision(x, d, &dp, 1, &rule->decision) < 0)
+        return -1;
+    if (scope == NULL)
+        return 0;
+    if (config__string(x, scope, &sp, CONFIG_VARS_WARN, &rule->scope) < 0)
+        return -1;
+    int ok = rule->scope[0] != '\0';
+    for (const unsigned char *q = (const unsigned char *) rule->scope; ok && *q; q++)
+        ok = *q > 0x20 && *q < 0x7f && *q != '"' && *q != '\\';
+    if (!ok) {
+        config__error(x, config__at(x, scope, 0), &sp,
+                      "\"%s\" is not an OAuth scope (printable ASCII without spaces, quotes or "
+                      "backslashes, such as \"crm:write\")",
+                      rule->scope);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads {"pattern": "decision" or {"decision", "scope"}, ...} into a rule
+ * array (owned by the caller). */
 static int read_rules(struct config_ctx *x, cJSON *v, const struct config_kpath *p,
                       int server_scoped, struct tools_policy_rule **out, size_t *nout)
 {
@@ -51,9 +92,9 @@ static int read_rules(struct config_ctx *x, cJSON *v, const struct config_kpath 
             config__error(x, config__at(x, e, 1), &kp, "malformed pattern: %s", why);
             goto fail;
         }
-        if (read_decision(x, e, &kp, 1, &rules[k].decision) < 0)
+        rules[k].pattern = xstrdup(e->string);
+        if (read_rule(x, (cJSON *) e, &kp, &rules[k++]) < 0)
             goto fail;
-        rules[k++].pattern = xstrdup(e->string);
     }
     *out = rules;
     *nout = k;

@@ -519,8 +519,11 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     }
     struct sandbox_pool *pool = r->server->cfg.pool;
     struct mcp_execution *e = xcalloc(1, sizeof *e);
-    enum sandbox_admit admit = sandbox_admission_enter(
-        sandbox_pool_admission(pool), r->server->worker_principal, admitted, e, &e->ticket);
+    enum sandbox_admit admit =
+        sandbox_admission_enter(sandbox_pool_admission(pool),
+                                r->server->admission_principal ? r->server->admission_principal
+                                                               : r->server->worker_principal,
+                                admitted, e, &e->ticket);
     if (admit == SANDBOX_ADMIT_PRINCIPAL_FULL || admit == SANDBOX_ADMIT_SERVER_FULL) {
         free(e);
         mcp_authority_free(&au);
@@ -541,6 +544,7 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
                                     .execution_id = e->id,
                                     .approver = &e->approver,
                                     .principal = mcp_state_principal(r->server),
+                                    .scopes = r->server->scopes,
                                     .stash = stash_value,
                                     .stash_ud = e};
     e->tx = tools_exec_new(r->server->cfg.tools, &xo);

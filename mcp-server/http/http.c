@@ -87,15 +87,16 @@ static int known_path(const char *path)
     return !strcmp(path, "/mcp") || !strcmp(path, "/sse") || !strcmp(path, "/message");
 }
 
-static void route(struct mcp_http *h, struct http_exchange *x, const struct http_server_request *r,
-                  const char *cors)
+void mcp_http__route(struct mcp_http *h, struct http_exchange *x,
+                     const struct http_server_request *r, const char *cors,
+                     const struct mcp_http_identity *id)
 {
     if (strcmp(r->path, "/mcp") == 0)
-        mcp_http__route_mcp(h, x, r, cors);
+        mcp_http__route_mcp(h, x, r, cors, id);
     else if (strcmp(r->path, "/sse") == 0)
-        mcp_http__route_sse(h, x, r, cors);
+        mcp_http__route_sse(h, x, r, cors, id);
     else
-        mcp_http__route_message(h, x, r, cors);
+        mcp_http__route_message(h, x, r, cors, id);
 }
 
 static void on_request(void *ud, struct http_exchange *x, const struct http_server_request *r)
@@ -107,6 +108,10 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_serv
         log_info("http", "refused a request for another Host (DNS rebinding?)");
         mcp_http__reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST,
                               "Forbidden: Host not allowed");
+        return;
+    }
+    if (mcp_http__auth_metadata_path(r->path)) { /* public, for any origin (RFC 9728) */
+        mcp_http__auth_metadata(h, x, r);
         return;
     }
     if (origin && !mcp_http__check_origin(h, origin)) {
@@ -126,8 +131,10 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_serv
                               "Service Unavailable: the server is shutting down");
     else if (h->cfg.auth_token && !mcp_http__check_token(auth, h->cfg.auth_token))
         unauthorized(x, cors, auth != NULL);
+    else if (h->auth)
+        mcp_http__auth_request(h, x, r, cors); /* routes once the token is checked */
     else
-        route(h, x, r, cors);
+        mcp_http__route(h, x, r, cors, NULL);
     free(cors);
 }
 
@@ -135,7 +142,7 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_serv
 
 static unsigned work_left(struct mcp_http *h)
 {
-    unsigned n = mcp_http__post_working(h);
+    unsigned n = mcp_http__post_working(h) + mcp_http__auth_pending(h);
     for (struct http_session *s = h->sessions; s; s = s->next)
         if (s->kind == SESSION_SSE)
             n += mcp_server_inflight(s->server);
@@ -156,6 +163,7 @@ static void tick(uv_timer_t *t)
     uint64_t now = uv_now(h->cfg.server.loop);
     mcp_http__sse_keepalive(h, now);
     mcp_http__session_expire(h, now);
+    mcp_http__auth_expire(h, now);
     if (h->draining && !h->drained && !h->closing && work_left(h) == 0)
         finish_drain(h);
 }
@@ -216,6 +224,7 @@ static void maybe_free(struct mcp_http *h)
     free((char *) h->cfg.listen);
     free((char *) h->cfg.auth_token);
     free((char *) h->cfg.instance_id);
+    free((char *) h->cfg.public_url);
     for (char *const *o = h->cfg.allowed_origins; o && *o; o++)
         free(*o);
     free((char **) h->cfg.allowed_origins);
@@ -241,6 +250,7 @@ void mcp_http_close(struct mcp_http *h)
     h->closing = h->draining = 1;
     while (h->sessions)
         mcp_http__session_free(h->sessions); /* cancels their requests */
+    mcp_http__auth_free(h);                  /* and the principals' stateless requests */
     mcp_server_free(h->modern);
     h->modern = NULL;
     uv_close((uv_handle_t *) &h->tick, timer_closed);
@@ -292,6 +302,7 @@ static struct mcp_http *http_new(const struct mcp_http_config *cfg)
     apply_defaults(&h->cfg);
     h->cfg.listen = xstrdup(cfg->listen);
     h->cfg.auth_token = cfg->auth_token ? xstrdup(cfg->auth_token) : NULL;
+    h->cfg.public_url = cfg->public_url ? xstrdup(cfg->public_url) : NULL;
     h->cfg.instance_id =
         cfg->instance_id
             ? xstrndup(cfg->instance_id, strnlen(cfg->instance_id, HTTP_INSTANCE_ID_MAX))
@@ -340,6 +351,10 @@ int mcp_http_start(const struct mcp_http_config *cfg, struct mcp_http **out, cha
     int v6 = strchr(h->listen_host, ':') != NULL;
     snprintf(h->url, sizeof h->url, "http://%s%s%s:%d", v6 ? "[" : "", h->listen_host,
              v6 ? "]" : "", h->port);
+    if (mcp_http__auth_start(h, err) != 0) {
+        mcp_http_close(h); /* the caller runs the loop until it is freed */
+        return -1;
+    }
     uv_timer_start(&h->tick, tick, tick_interval(h), tick_interval(h));
     *out = h;
     return 0;
@@ -365,4 +380,5 @@ void mcp_http_tools_changed(struct mcp_http *h)
     for (struct http_session *s = h->sessions; s; s = s->next)
         mcp_server_tools_changed(s->server);
     mcp_server_tools_changed(h->modern);
+    mcp_http__auth_tools_changed(h);
 }

@@ -1,7 +1,9 @@
 /* Internals shared by the files of the MCP HTTP binding: http.c (lifecycle,
  * request checks, routing), check.c (Host, Origin, token, media types),
  * session.c (sessions and open SSE streams), post.c (the channel
- * of one POSTed message) and routes.c (the rules of each endpoint). */
+ * of one POSTed message), routes.c (the rules of each endpoint) and
+ * auth.c (the OAuth protected resource: metadata, challenges, token checks,
+ * the principals tokens speak for). */
 #ifndef MCP_SERVER_HTTP_INTERNAL_H
 #define MCP_SERVER_HTTP_INTERNAL_H
 
@@ -25,12 +27,34 @@ struct sse_out {
 
 enum session_kind { SESSION_STREAMABLE, SESSION_SSE };
 
+/* A principal an OAuth token speaks for: the token's (iss, sub). Its
+ * sessions and its 2026-07-28 requests share its state, its rate limits
+ * (admission id) and nothing else; its stateless requests have an MCP server
+ * of their own (never another subject's workers, stash or parked
+ * approvals). Kept while a session or a request uses it, and then until
+ * idle for the session timeout. */
+struct http_principal {
+    char *name;                /* "oauth:ISS#SUB" (state scope, audit, skills owner) */
+    uint64_t admission_id;     /* the rate limits' principal, shared by its servers */
+    struct mcp_server *modern; /* its 2026-07-28 requests, made on first use; or NULL */
+    unsigned refs;             /* sessions bound to it */
+    uint64_t last_used;
+    struct http_principal *next;
+};
+
+/* Who a request comes from, once its token was checked (NULL without oauth). */
+struct mcp_http_identity {
+    struct http_principal *principal;
+    char *const *scopes; /* NULL-terminated granted scopes (borrowed for the request) */
+};
+
 struct http_session {
     struct mcp_http *h;
     char id[HTTP_SESSION_ID_MAX + 1]; /* ["INSTANCE."] and 48 hex digits */
     enum session_kind kind;
     struct mcp_server *server;
-    struct sse_out stream; /* the GET stream (Streamable) or the SSE stream (legacy) */
+    struct http_principal *owner; /* oauth: the principal that opened it (one reference) */
+    struct sse_out stream;        /* the GET stream (Streamable) or the SSE stream (legacy) */
     uint64_t last_used;
     unsigned posts; /* POSTs whose reply is pending */
     int closing;
@@ -45,9 +69,10 @@ struct http_post {
     struct http_session *session; /* a 2025 Streamable session, or NULL (2026) */
     struct sse_out sse;           /* once switched to SSE */
     int refs;
-    int modern;     /* 2026-07-28: a disconnect cancels the request */
-    int listen;     /* subscriptions/listen: not waited for by a drain */
-    int initialize; /* the reply decides whether the session lives */
+    int modern;                /* 2026-07-28: a disconnect cancels the request */
+    struct mcp_server *server; /* 2026-07-28: the server handling it (h->modern or a principal's) */
+    int listen;                /* subscriptions/listen: not waited for by a drain */
+    int initialize;            /* the reply decides whether the session lives */
     int init_failed;
     int allow_json, allow_sse;
     int ended; /* the final reply came */
@@ -74,7 +99,8 @@ struct mcp_http {
     int draining, closing, drained;
     void (*drain_done)(void *);
     void *drain_ud;
-    int handles; /* open timers */
+    int handles;                /* open timers */
+    struct mcp_http_auth *auth; /* oauth (auth.c), or NULL */
 };
 
 /* --- check.c: request checks (pure functions) ----------------------------------- */
@@ -121,8 +147,10 @@ void mcp_http__check_drained(struct mcp_http *h);
 
 /* --- session.c ------------------------------------------------------------------------ */
 
-/* A new session with its own MCP server, or NULL when the table is full. */
-struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind);
+/* A new session with its own MCP server, or NULL when the table is full.
+ * id: the principal that opens it (oauth), or NULL. */
+struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind,
+                                           const struct mcp_http_identity *id);
 
 /* The live session of that kind with this id, or NULL. */
 struct http_session *mcp_http__session_find(struct mcp_http *h, const char *id,
@@ -172,11 +200,61 @@ unsigned mcp_http__post_working(const struct mcp_http *h);
 
 /* --- routes.c ------------------------------------------------------------------------- */
 
+/* id: who sent the request (oauth), or NULL. */
 void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x,
-                         const struct http_server_request *r, const char *cors);
+                         const struct http_server_request *r, const char *cors,
+                         const struct mcp_http_identity *id);
 void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
-                         const struct http_server_request *r, const char *cors);
+                         const struct http_server_request *r, const char *cors,
+                         const struct mcp_http_identity *id);
 void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
-                             const struct http_server_request *r, const char *cors);
+                             const struct http_server_request *r, const char *cors,
+                             const struct mcp_http_identity *id);
+
+/* Routes a request that passed the front door's checks (http.c). */
+void mcp_http__route(struct mcp_http *h, struct http_exchange *x,
+                     const struct http_server_request *r, const char *cors,
+                     const struct mcp_http_identity *id);
+
+/* --- auth.c: the OAuth protected resource --------------------------------------------- */
+
+/* Sets up h->auth when cfg.oauth is set (after the port is bound: the
+ * default resource is the bound URL's /mcp). Returns 0, or -1 with a
+ * malloc'd sentence in *err. */
+int mcp_http__auth_start(struct mcp_http *h, char **err);
+
+/* Cancels pending token checks (their exchanges are left to the server's
+ * close) and frees h->auth. */
+void mcp_http__auth_free(struct mcp_http *h);
+
+/* 1 when path is a protected resource metadata document (RFC 9728). */
+int mcp_http__auth_metadata_path(const char *path);
+
+/* Answers a GET of the protected resource metadata (404 without oauth). */
+void mcp_http__auth_metadata(struct mcp_http *h, struct http_exchange *x,
+                             const struct http_server_request *r);
+
+/* Checks the request's bearer token, then routes it with its identity
+ * (now, or from the loop once the token is checked), or answers 401, 403
+ * or 503. */
+void mcp_http__auth_request(struct mcp_http *h, struct http_exchange *x,
+                            const struct http_server_request *r, const char *cors);
+
+/* Token checks waiting (work a drain waits for). */
+unsigned mcp_http__auth_pending(const struct mcp_http *h);
+
+/* A principal's reference: taken by a session it opens, dropped when the
+ * session ends. */
+void mcp_http__principal_ref(struct http_principal *p);
+void mcp_http__principal_unref(struct mcp_http *h, struct http_principal *p);
+
+/* The MCP server of a principal's 2026-07-28 requests (made on first use). */
+struct mcp_server *mcp_http__principal_modern(struct mcp_http *h, struct http_principal *p);
+
+/* Ends the idle principals' state (tick). */
+void mcp_http__auth_expire(struct mcp_http *h, uint64_t now);
+
+/* Tells every principal's MCP server that the tool list changed. */
+void mcp_http__auth_tools_changed(struct mcp_http *h);
 
 #endif

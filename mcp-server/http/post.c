@@ -150,7 +150,7 @@ static void post_abort(void *ud)
     mcp_http__sse_gone(&p->sse);
     if (p->modern && !p->released) { /* 2026-07-28: a disconnect is a cancellation */
         p->refs++;
-        mcp_server_cancel_channel(p->h->modern, p);
+        mcp_server_cancel_channel(p->server, p);
         mcp_http__post_unref(p);
     }
 }
@@ -197,7 +197,7 @@ void mcp_http__post_end_listens(struct mcp_http *h)
     struct http_post *p = h->posts;
     while (p) {
         if (p->listen && !p->released) {
-            mcp_server_cancel_channel(h->modern, p); /* released: the stream ends */
+            mcp_server_cancel_channel(p->server, p); /* released: the stream ends */
             p = h->posts;                            /* the list changed */
         } else {
             p = p->next;

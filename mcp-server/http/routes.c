@@ -54,9 +54,11 @@ static void reply_allow(struct http_exchange *x, const char *cors, const char *a
 /* Hands a POSTed message to a session's MCP server. */
 static void serve_session(struct mcp_http *h, struct http_exchange *x,
                           const struct http_server_request *r, struct http_session *s,
-                          const char *cors, int initialize)
+                          const char *cors, int initialize, const struct mcp_http_identity *id)
 {
     const char *accept = header(r, "accept");
+    if (id) /* the latest token's scopes decide what the session's programs may call */
+        mcp_server_set_scopes(s->server, id->scopes);
     struct http_post *p = mcp_http__post_new(h, x, s, cors);
     p->allow_json = mcp_http__accepts(accept, "application/json");
     p->allow_sse = mcp_http__accepts(accept, "text/event-stream");
@@ -146,7 +148,8 @@ static int header_problem(const struct http_server_request *r, const struct rpc_
 
 static void serve_modern(struct mcp_http *h, struct http_exchange *x,
                          const struct http_server_request *r, const struct rpc_message *m,
-                         int batch, const char *pv, const char *cors)
+                         int batch, const char *pv, const char *cors,
+                         const struct mcp_http_identity *id)
 {
     char msg[400];
     if (batch) {
@@ -175,14 +178,20 @@ static void serve_modern(struct mcp_http *h, struct http_exchange *x,
         return;
     }
     const char *accept = header(r, "accept");
+    struct mcp_server *server = h->modern;
+    if (id) { /* each principal's stateless requests have a server of their own */
+        server = mcp_http__principal_modern(h, id->principal);
+        mcp_server_set_scopes(server, id->scopes);
+    }
     struct http_post *p = mcp_http__post_new(h, x, NULL, cors);
     p->modern = 1;
+    p->server = server;
     p->listen = strcmp(m->method, "subscriptions/listen") == 0;
     p->allow_json = mcp_http__accepts(accept, "application/json");
     p->allow_sse = mcp_http__accepts(accept, "text/event-stream");
     struct mcp_channel ch;
     mcp_http__post_channel(p, &ch);
-    if (mcp_server_handle_on(h->modern, r->body, r->body_len, &ch) == 0) {
+    if (mcp_server_handle_on(server, r->body, r->body_len, &ch) == 0) {
         mcp_http__post_discard(p);
         mcp_http__reply_text(x, 202, cors, NULL);
     }
@@ -213,9 +222,23 @@ static int has_modern_meta(const struct rpc_message *m)
 
 /* --- /mcp ------------------------------------------------------------------------------------- */
 
+/* 1 when the session may be used by the request's principal: a session
+ * opened with a token serves that token's subject only. Answers 403 when not. */
+static int owner_ok(struct http_exchange *x, const char *cors, const struct http_session *s,
+                    const struct mcp_http_identity *id)
+{
+    if (id == NULL || s->owner == id->principal)
+        return 1;
+    log_info("http", "refused a request for session %.8s... made with another identity's token",
+             s->id);
+    mcp_http__reply_error(x, 403, cors, NULL, RPC_INVALID_REQUEST,
+                          "Forbidden: this session was opened with another identity's token");
+    return 0;
+}
+
 static void post_session(struct mcp_http *h, struct http_exchange *x,
                          const struct http_server_request *r, const char *sid, const char *pv,
-                         int pv_known, const char *cors)
+                         int pv_known, const char *cors, const struct mcp_http_identity *id)
 {
     struct http_session *s = mcp_http__session_find(h, sid, SESSION_STREAMABLE);
     if (s == NULL)
@@ -225,25 +248,27 @@ static void post_session(struct mcp_http *h, struct http_exchange *x,
     else if (pv && !pv_known)
         mcp_http__reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
                               "Bad Request: unsupported MCP-Protocol-Version header");
-    else
-        serve_session(h, x, r, s, cors, 0);
+    else if (owner_ok(x, cors, s, id))
+        serve_session(h, x, r, s, cors, 0, id);
 }
 
 static void post_new_session(struct mcp_http *h, struct http_exchange *x,
-                             const struct http_server_request *r, const char *cors)
+                             const struct http_server_request *r, const char *cors,
+                             const struct mcp_http_identity *id)
 {
-    struct http_session *s = mcp_http__session_new(h, SESSION_STREAMABLE);
+    struct http_session *s = mcp_http__session_new(h, SESSION_STREAMABLE, id);
     if (s == NULL) {
         log_warn("http", "refusing a new session: %u are open", h->nsessions);
         mcp_http__reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
                               "Service Unavailable: too many sessions");
         return;
     }
-    serve_session(h, x, r, s, cors, 1);
+    serve_session(h, x, r, s, cors, 1, id);
 }
 
 static void post_mcp(struct mcp_http *h, struct http_exchange *x,
-                     const struct http_server_request *r, const char *cors)
+                     const struct http_server_request *r, const char *cors,
+                     const struct mcp_http_identity *id)
 {
     const char *accept = header(r, "accept"), *sid = header(r, "mcp-session-id");
     const char *pv = header(r, "mcp-protocol-version");
@@ -269,11 +294,11 @@ static void post_mcp(struct mcp_http *h, struct http_exchange *x,
         rpc_parse(r->body, r->body_len, &m);
     int init = !batch && m.kind == RPC_REQUEST && strcmp(m.method, "initialize") == 0;
     if (sid && !pv_modern)
-        post_session(h, x, r, sid, pv, pv_known, cors);
+        post_session(h, x, r, sid, pv, pv_known, cors, id);
     else if (pv_modern) /* versioning.mdx: modern requests are served statelessly, initialize too */
-        serve_modern(h, x, r, &m, batch, pv, cors);
+        serve_modern(h, x, r, &m, batch, pv, cors, id);
     else if (init)
-        post_new_session(h, x, r, cors);
+        post_new_session(h, x, r, cors, id);
     else if (pv && !pv_known)
         unsupported_version(x, cors, &m, pv);
     else if (!batch && m.kind == RPC_INVALID && m.invalid_code == RPC_PARSE_ERROR)
@@ -298,7 +323,8 @@ static void get_stream_gone(void *ud)
 }
 
 static struct http_session *session_of(struct mcp_http *h, struct http_exchange *x,
-                                       const struct http_server_request *r, const char *cors)
+                                       const struct http_server_request *r, const char *cors,
+                                       const struct mcp_http_identity *id)
 {
     const char *sid = header(r, "mcp-session-id"), *pv = header(r, "mcp-protocol-version");
     enum mcp_revision rev;
@@ -310,13 +336,16 @@ static struct http_session *session_of(struct mcp_http *h, struct http_exchange 
     if (s == NULL)
         mcp_http__reply_error(x, 404, cors, NULL, RPC_INVALID_REQUEST,
                               "Session not found: it was ended or has expired");
+    else if (!owner_ok(x, cors, s, id))
+        return NULL;
     return s;
 }
 
 static void get_mcp(struct mcp_http *h, struct http_exchange *x,
-                    const struct http_server_request *r, const char *cors)
+                    const struct http_server_request *r, const char *cors,
+                    const struct mcp_http_identity *id)
 {
-    struct http_session *s = session_of(h, x, r, cors);
+    struct http_session *s = session_of(h, x, r, cors, id);
     if (s == NULL)
         return;
     if (!mcp_http__accepts(header(r, "accept"), "text/event-stream")) {
@@ -337,9 +366,10 @@ static void get_mcp(struct mcp_http *h, struct http_exchange *x,
 }
 
 static void delete_mcp(struct mcp_http *h, struct http_exchange *x,
-                       const struct http_server_request *r, const char *cors)
+                       const struct http_server_request *r, const char *cors,
+                       const struct mcp_http_identity *id)
 {
-    struct http_session *s = session_of(h, x, r, cors);
+    struct http_session *s = session_of(h, x, r, cors, id);
     if (s == NULL)
         return;
     mcp_http__session_free(s);
@@ -347,14 +377,15 @@ static void delete_mcp(struct mcp_http *h, struct http_exchange *x,
 }
 
 void mcp_http__route_mcp(struct mcp_http *h, struct http_exchange *x,
-                         const struct http_server_request *r, const char *cors)
+                         const struct http_server_request *r, const char *cors,
+                         const struct mcp_http_identity *id)
 {
     if (strcmp(r->method, "POST") == 0)
-        post_mcp(h, x, r, cors);
+        post_mcp(h, x, r, cors, id);
     else if (strcmp(r->method, "GET") == 0)
-        get_mcp(h, x, r, cors);
+        get_mcp(h, x, r, cors, id);
     else if (strcmp(r->method, "DELETE") == 0)
-        delete_mcp(h, x, r, cors);
+        delete_mcp(h, x, r, cors, id);
     else
         reply_allow(x, cors, "GET, POST, DELETE");
 }
@@ -369,13 +400,14 @@ static void sse_stream_gone(void *ud)
 }
 
 void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
-                         const struct http_server_request *r, const char *cors)
+                         const struct http_server_request *r, const char *cors,
+                         const struct mcp_http_identity *id)
 {
     if (strcmp(r->method, "GET") != 0) {
         reply_allow(x, cors, "GET");
         return;
     }
-    struct http_session *s = mcp_http__session_new(h, SESSION_SSE);
+    struct http_session *s = mcp_http__session_new(h, SESSION_SSE, id);
     if (s == NULL) {
         mcp_http__reply_error(x, 503, cors, NULL, RPC_INVALID_REQUEST,
                               "Service Unavailable: too many sessions");
@@ -389,7 +421,8 @@ void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
 }
 
 void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
-                             const struct http_server_request *r, const char *cors)
+                             const struct http_server_request *r, const char *cors,
+                             const struct mcp_http_identity *id)
 {
     const char *pv = header(r, "mcp-protocol-version");
     enum mcp_revision rev;
@@ -402,9 +435,9 @@ void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
                               "Unsupported Media Type: the body must be application/json");
         return;
     }
-    char *id = mcp_http__query_param(r->query, "sessionId");
-    struct http_session *s = mcp_http__session_find(h, id, SESSION_SSE);
-    if (id == NULL)
+    char *sid = mcp_http__query_param(r->query, "sessionId");
+    struct http_session *s = mcp_http__session_find(h, sid, SESSION_SSE);
+    if (sid == NULL)
         mcp_http__reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
                               "Bad Request: the sessionId query parameter is required");
     else if (s == NULL)
@@ -413,10 +446,12 @@ void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
     else if (pv && mcp_revision_parse(pv, &rev) != 0)
         mcp_http__reply_error(x, 400, cors, NULL, RPC_INVALID_REQUEST,
                               "Bad Request: unsupported MCP-Protocol-Version header");
-    else {
+    else if (owner_ok(x, cors, s, id)) {
+        if (id)
+            mcp_server_set_scopes(s->server, id->scopes);
         s->last_used = now_ms(h);
         mcp_server_handle(s->server, r->body, r->body_len); /* replies go on the stream */
         mcp_http__reply_text(x, 202, cors, "Accepted");
     }
-    free(id);
+    free(sid);
 }

@@ -131,7 +131,8 @@ static void session_send(void *ud, const char *data, size_t len, int final)
         mcp_http__check_drained(s->h);
 }
 
-struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind)
+struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind kind,
+                                           const struct mcp_http_identity *id)
 {
     uint64_t now = uv_now(h->cfg.server.loop);
     if (h->nsessions >= h->cfg.max_sessions)
@@ -156,6 +157,13 @@ struct http_session *mcp_http__session_new(struct mcp_http *h, enum session_kind
     mcp_server_set_principal(s->server, principal);
     if (h->cfg.auth_token) /* the token is who it is, across sessions and restarts */
         mcp_server_set_state_principal(s->server, "http-token");
+    if (id) { /* the token's subject: its state, skills, audit name and rate limits */
+        s->owner = id->principal;
+        mcp_http__principal_ref(s->owner);
+        mcp_server_set_principal(s->server, s->owner->name);
+        mcp_server_set_admission_principal(s->server, s->owner->admission_id);
+        mcp_server_set_scopes(s->server, id->scopes);
+    }
     unsigned b = bucket_of(s->id);
     s->hnext = h->buckets[b];
     h->buckets[b] = s;
@@ -204,6 +212,8 @@ void mcp_http__session_free(struct http_session *s)
     session_unlist(s);
     mcp_http__sse_end(&s->stream);
     mcp_server_free(s->server); /* cancels its requests: their POSTs are answered */
+    if (s->owner)
+        mcp_http__principal_unref(s->h, s->owner);
     log_debug("http", "session %.8s... closed", s->id);
     free(s);
 }

@@ -82,11 +82,11 @@ int main(int argc, char **argv)
     char name[32];
     for (size_t i = 0; i < 36; i++) {
         snprintf(name, sizeof name, "svc%zu.*", i);
-        p.rules[i] = (struct tools_policy_rule){strdup(name), TOOLS_POLICY_ASK};
+        p.rules[i] = (struct tools_policy_rule){strdup(name), TOOLS_POLICY_ASK, NULL};
     }
     const char *tail[] = {"*.delete_*", "*", "echo.*", "echo.echo"};
     for (size_t i = 0; i < 4; i++)
-        p.rules[36 + i] = (struct tools_policy_rule){strdup(tail[i]), TOOLS_POLICY_ALLOW};
+        p.rules[36 + i] = (struct tools_policy_rule){strdup(tail[i]), TOOLS_POLICY_ALLOW, NULL};
     double base = per_call(nothing, NULL, n, rounds);
     double g1 = per_call(granted, first, n, rounds) - base;
     double g8 = per_call(granted, last, n, rounds) - base;

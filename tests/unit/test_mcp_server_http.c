@@ -815,6 +815,38 @@ static void test_check_helpers(void **state)
     assert_null(mcp_http__query_param("sessionIdx=1", "sessionId"));
 }
 
+/* The principal of an OAuth token: "oauth:ISS#SUB", digested when the
+ * subject is long, unprintable, or could be mistaken for a digest, and both
+ * digested when the issuer cannot be kept. Different (iss, sub) pairs never
+ * share a name. */
+static void test_oauth_principal_names(void **state)
+{
+    (void) state;
+    char *a = mcp_http_principal_name("https://auth.example.com", "alice");
+    assert_string_equal(a, "oauth:https://auth.example.com#alice");
+    char longsub[400];
+    memset(longsub, 'x', sizeof longsub - 1);
+    longsub[sizeof longsub - 1] = '\0';
+    char *l = mcp_http_principal_name("https://auth.example.com", longsub);
+    assert_true(strncmp(l, "oauth:https://auth.example.com#sha256:", 38) == 0);
+    assert_int_equal(strlen(l), 38 + 64);
+    char *c = mcp_http_principal_name("https://auth.example.com", "a\nb");
+    assert_true(strncmp(c, "oauth:https://auth.example.com#sha256:", 38) == 0);
+    char *fake = mcp_http_principal_name("https://auth.example.com", l + 31); /* "sha256:..." */
+    assert_string_not_equal(fake, l);
+    char *hash_iss = mcp_http_principal_name("https://a#b", "c");
+    assert_true(strncmp(hash_iss, "oauth:sha256:", 13) == 0);
+    char *other = mcp_http_principal_name("https://a", "b#c");
+    assert_string_not_equal(other, hash_iss);
+    assert_true(strlen(l) <= 256 && strlen(hash_iss) <= 256);
+    free(a);
+    free(l);
+    free(c);
+    free(fake);
+    free(hash_iss);
+    free(other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -835,6 +867,7 @@ int main(void)
         cmocka_unit_test_teardown(test_session_expiry_and_keepalive, teardown),
         cmocka_unit_test_setup_teardown(test_drain, setup_default, teardown),
         cmocka_unit_test(test_check_helpers),
+        cmocka_unit_test(test_oauth_principal_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

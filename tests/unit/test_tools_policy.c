@@ -88,6 +88,7 @@ static enum tools_policy_decision decide_with(const struct tools_policy_names *n
     while ((pat = va_arg(ap, const char *)) != NULL) {
         p.rules = realloc(p.rules, (p.nrules + 1) * sizeof *p.rules);
         p.rules[p.nrules].pattern = strdup(pat);
+        p.rules[p.nrules].scope = NULL;
         assert_int_equal(
             tools_policy_decision_parse(va_arg(ap, const char *), &p.rules[p.nrules].decision), 0);
         p.nrules++;
@@ -178,8 +179,8 @@ static void test_defaults_from_annotations(void **state)
 static void test_server_rules(void **state)
 {
     (void) state;
-    struct tools_policy_rule rules[] = {{(char *) "delete-*", TOOLS_POLICY_DENY},
-                                        {(char *) "*", TOOLS_POLICY_ASK}};
+    struct tools_policy_rule rules[] = {{(char *) "delete-*", TOOLS_POLICY_DENY, NULL},
+                                        {(char *) "*", TOOLS_POLICY_ASK, NULL}};
     struct tools_server_config srv;
     memset(&srv, 0, sizeof srv);
     srv.name = (char *) "my-crm";
@@ -195,8 +196,8 @@ static void test_server_rules(void **state)
      * characters than the global "my-crm.*" */
     struct tools_policy p;
     tools_policy_init(&p);
-    struct tools_policy_rule global[] = {{(char *) "my-crm.*", TOOLS_POLICY_ALLOW},
-                                         {(char *) "my-crm.get", TOOLS_POLICY_ALLOW}};
+    struct tools_policy_rule global[] = {{(char *) "my-crm.*", TOOLS_POLICY_ALLOW, NULL},
+                                         {(char *) "my-crm.get", TOOLS_POLICY_ALLOW, NULL}};
     p.rules = global;
     p.nrules = 2;
     expect("deny", "rule \"delete-*\" of mcpServers.my-crm.policy",
@@ -253,6 +254,46 @@ static void expect_advice(const char *want, struct tools_policy *p, struct tools
     free(a);
 }
 
+/* A rule that requires an OAuth scope: its decision for a caller holding
+ * the scope, deny for one without it; a more specific rule without a
+ * scope wins as before. */
+static void test_scope_rules(void **state)
+{
+    (void) state;
+    struct tools_policy_rule rules[] = {
+        {(char *) "crm.*", TOOLS_POLICY_ALLOW, (char *) "crm:write"},
+        {(char *) "crm.search", TOOLS_POLICY_ALLOW, NULL},
+        {(char *) "crm.purge", TOOLS_POLICY_DENY, (char *) "crm:admin"},
+    };
+    struct tools_policy p;
+    tools_policy_init(&p);
+    p.rules = rules;
+    p.nrules = 3;
+    struct tools_policy_names del = {"crm", "crm", "delete", "delete"};
+    struct tools_policy_names search = {"crm", "crm", "search", "search"};
+    struct tools_policy_names purge = {"crm", "crm", "purge", "purge"};
+    char *with[] = {(char *) "mcp:tools", (char *) "crm:write", NULL};
+    char *without[] = {(char *) "mcp:tools", NULL};
+    char *src = NULL;
+    assert_string_equal(tools_policy_scope(&p, NULL, &del), "crm:write");
+    assert_null(tools_policy_scope(&p, NULL, &search));
+    assert_true(tools_policy_has_scope(with, "crm:write"));
+    assert_false(tools_policy_has_scope(without, "crm:write"));
+    assert_false(tools_policy_has_scope(NULL, "crm:write"));
+    expect("allow", "rule \"crm.*\"", tools_policy_decide_scoped(&p, NULL, &del, NULL, with, &src),
+           &src);
+    expect("deny", "rule \"crm.*\", which needs scope \"crm:write\"",
+           tools_policy_decide_scoped(&p, NULL, &del, NULL, without, &src), &src);
+    expect("deny", "rule \"crm.*\", which needs scope \"crm:write\"",
+           tools_policy_decide_scoped(&p, NULL, &del, NULL, NULL, &src), &src);
+    expect("allow", "rule \"crm.search\"",
+           tools_policy_decide_scoped(&p, NULL, &search, NULL, without, &src), &src);
+    /* deny stays deny with the scope */
+    char *admin[] = {(char *) "crm:admin", NULL};
+    expect("deny", "rule \"crm.purge\"",
+           tools_policy_decide_scoped(&p, NULL, &purge, NULL, admin, &src), &src);
+}
+
 static void test_allow_advice(void **state)
 {
     (void) state;
@@ -263,18 +304,18 @@ static void test_allow_advice(void **state)
     /* a broader ask rule loses to the exact allow */
     struct tools_policy p;
     tools_policy_init(&p);
-    struct tools_policy_rule global[] = {{(char *) "files.*", TOOLS_POLICY_ASK},
-                                         {(char *) "*", TOOLS_POLICY_ASK}};
+    struct tools_policy_rule global[] = {{(char *) "files.*", TOOLS_POLICY_ASK, NULL},
+                                         {(char *) "*", TOOLS_POLICY_ASK, NULL}};
     p.rules = global;
     p.nrules = 2;
     expect_advice("add \"files.write_file\": \"allow\" to codemode.policy.rules", &p, NULL, &wf,
                   NULL);
     /* an exact ask rule ties with it and wins: change it */
-    struct tools_policy_rule exact[] = {{(char *) "files.write_file", TOOLS_POLICY_ASK}};
+    struct tools_policy_rule exact[] = {{(char *) "files.write_file", TOOLS_POLICY_ASK, NULL}};
     p.rules = exact;
     p.nrules = 1;
     expect_advice("change rule \"files.write_file\" to \"allow\"", &p, NULL, &wf, NULL);
-    struct tools_policy_rule per[] = {{(char *) "write_file", TOOLS_POLICY_ASK}};
+    struct tools_policy_rule per[] = {{(char *) "write_file", TOOLS_POLICY_ASK, NULL}};
     struct tools_server_config srv;
     memset(&srv, 0, sizeof srv);
     srv.name = (char *) "files";
@@ -287,8 +328,8 @@ static void test_allow_advice(void **state)
     expect_advice("add \"rm \\\"x\\\"\": \"allow\" to mcpServers[\"a.b\"].policy", NULL, NULL,
                   &dotted, destr);
     /* the advice holds: with the rule added, the tool is allowed */
-    struct tools_policy_rule added[] = {{(char *) "files.write_file", TOOLS_POLICY_ALLOW},
-                                        {(char *) "files.*", TOOLS_POLICY_ASK}};
+    struct tools_policy_rule added[] = {{(char *) "files.write_file", TOOLS_POLICY_ALLOW, NULL},
+                                        {(char *) "files.*", TOOLS_POLICY_ASK, NULL}};
     p.rules = added;
     p.nrules = 2;
     assert_int_equal(tools_policy_decide(&p, NULL, &wf, destr, NULL), TOOLS_POLICY_ALLOW);
@@ -307,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_decision_names),
         cmocka_unit_test(test_grants),
         cmocka_unit_test(test_allow_advice),
+        cmocka_unit_test(test_scope_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

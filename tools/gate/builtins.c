@@ -195,11 +195,17 @@ static int granted(const struct tools_exec *x, const char *server, const char *n
 
 /* Replies ToolPolicyError for a denied or not granted built-in; finishes
  * the audit event (consumed). */
-static void refuse(struct tools_registry *r, const char *qualified, int denied, cJSON *ev,
-                   uint64_t t0, tools_reply_cb *cb, void *ud)
+static void refuse(struct tools_registry *r, const char *qualified, int denied, const char *source,
+                   cJSON *ev, uint64_t t0, tools_reply_cb *cb, void *ud)
 {
-    char msg[300];
-    if (denied)
+    char msg[600];
+    if (denied && source && strstr(source, "needs scope"))
+        snprintf(msg, sizeof msg,
+                 "\"%s\" is denied by this server's policy (%s): the caller's access token "
+                 "lacks that OAuth scope; nothing was done. Retrying will not help: the user must "
+                 "sign in with that scope.",
+                 qualified, source);
+    else if (denied)
         snprintf(msg, sizeof msg,
                  "\"%s\" is denied by this server's policy; nothing was done. Retrying will not "
                  "help.",
@@ -233,14 +239,16 @@ static void plan(struct tools_exec *x, const char *qualified, const cJSON *args,
 
 /* The policy's decision for a built-in; *source (may be NULL) gets what
  * decided it (malloc'd). */
-static enum tools_policy_decision decide(const struct tools_registry *r, const char *server,
-                                         const char *name, int read, char **source)
+static enum tools_policy_decision decide(const struct tools_registry *r, const struct tools_exec *x,
+                                         const char *server, const char *name, int read,
+                                         char **source)
 {
     struct tools_policy_names n = {server, server, name, name};
     cJSON *tool = cJSON_CreateObject();
     if (read)
         cJSON_AddTrueToObject(cJSON_AddObjectToObject(tool, "annotations"), "readOnlyHint");
-    enum tools_policy_decision d = tools_policy_decide(r->o.policy, NULL, &n, tool, source);
+    enum tools_policy_decision d =
+        tools_policy_decide_scoped(r->o.policy, NULL, &n, tool, x ? x->scopes : NULL, source);
     cJSON_Delete(tool);
     return d;
 }
@@ -287,11 +295,14 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);
         return;
     }
-    enum tools_policy_decision d = decide(r, server, name, read, NULL);
+    char *why = NULL;
+    enum tools_policy_decision d = decide(r, x, server, name, read, &why);
     if (d == TOOLS_POLICY_DENY || !granted(x, server, name)) {
-        refuse(r, qualified, d == TOOLS_POLICY_DENY, ev, t0, cb, ud);
+        refuse(r, qualified, d == TOOLS_POLICY_DENY, why, ev, t0, cb, ud);
+        free(why);
         return;
     }
+    free(why);
     struct buf invalid;
     buf_init(&invalid, 0);
     if (!is_stash(op) && !tools_state_service_check(op, name, args, &invalid)) {
@@ -304,7 +315,7 @@ void tools__builtin_call(struct tools_call *c, const char *op, const char *name,
     buf_free(&invalid);
     if (x && x->dry_run && !read) {
         char *source = NULL;
-        decide(r, server, name, read, &source);
+        decide(r, x, server, name, read, &source);
         plan(x, qualified, args, d, source, cb, ud);
         audit_decision(ev, "dry_run");
         tools_audit_call_end(r->o.audit, ev, "not_sent", t0, 0);

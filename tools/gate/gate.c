@@ -61,13 +61,22 @@ static int refuse(struct tools_registry *r, struct tools_exec *x,
                   void *ud)
 {
     int denied = t->decision == TOOLS_POLICY_DENY;
-    if (!denied && granted(x, t))
+    int unscoped = !denied && t->required_scope &&
+                   !tools_policy_has_scope(x ? x->scopes : NULL, t->required_scope);
+    if (!denied && !unscoped && granted(x, t))
         return 0;
     struct buf q, m;
     buf_init(&q, 0);
     buf_init(&m, 0);
     qualified_name(t, &q);
-    if (denied)
+    if (unscoped) {
+        buf_printf(&m,
+                   "Tool \"%s\" is denied: this server's policy (%s) requires the OAuth scope "
+                   "\"%s\", which the caller's access token does not have; the call was not "
+                   "sent. Retrying will not help: the user must sign in with that scope.",
+                   q.data, t->decision_source ? t->decision_source : "policy", t->required_scope);
+        denied = 1;
+    } else if (denied)
         buf_printf(&m,
                    "Tool \"%s\" is denied by this server's policy (%s); the call was not sent. "
                    "Retrying will not help: do without this tool, or tell the user.",
@@ -424,6 +433,7 @@ struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_e
         x->execution_id = o->execution_id ? xstrdup(o->execution_id) : NULL;
         x->approver = o->approver;
         x->principal = o->principal ? xstrdup(o->principal) : NULL;
+        x->scopes = o->scopes ? copy_list(o->scopes) : NULL;
         x->stash = o->stash;
         x->stash_ud = o->stash_ud;
     }
@@ -437,6 +447,9 @@ void tools_exec_free(struct tools_exec *x)
     for (size_t i = 0; x->grant && x->grant[i]; i++)
         free(x->grant[i]);
     free(x->grant);
+    for (size_t i = 0; x->scopes && x->scopes[i]; i++)
+        free(x->scopes[i]);
+    free(x->scopes);
     for (size_t i = 0; i < x->napproved; i++)
         free(x->approved[i]);
     free(x->approved);

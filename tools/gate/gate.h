@@ -47,6 +47,8 @@ struct tools_exec_options {
     const char *execution_id;              /* copied; for the audit log (may be NULL) */
     const struct tools_approver *approver; /* borrowed; NULL: nobody can be asked */
     const char *principal;                 /* copied; whose state (codemode.state.scope) */
+    char *const *scopes;                   /* copied; the caller's OAuth scopes (NULL: none):
+                                              rules that require a scope deny without it */
     /* content.stash(value) (op "stash"): keeps value for the client and writes
      * the reply JSON (its link, or an error) to out; returns 1 (ok) or 0. Called
      * after the gate (policy "content.stash", approval, audit). NULL: no stash. */

@@ -64,6 +64,7 @@ struct tools_exec {
     char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;
     char *principal; /* whose state, or NULL */
+    char **scopes;   /* the caller's OAuth scopes (NULL-terminated), or NULL: none */
     int (*stash)(void *ud, const cJSON *value, struct buf *out);
     void *stash_ud;
     struct tools__link *links; /* resources seen in tool results (resources.c) */

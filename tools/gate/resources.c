@@ -537,7 +537,8 @@ static enum tools_policy_decision decide(const struct tools_call *c, char **sour
     struct tools_policy_names n = names_of(c);
     cJSON *tool = read_only_tool();
     enum tools_policy_decision d =
-        tools_policy_decide(c->r->o.policy, c->r->slots[c->res->server].cfg, &n, tool, source);
+        tools_policy_decide_scoped(c->r->o.policy, c->r->slots[c->res->server].cfg, &n, tool,
+                                   c->x ? c->x->scopes : NULL, source);
     cJSON_Delete(tool);
     return d;
 }

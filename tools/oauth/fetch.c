@@ -17,7 +17,8 @@ struct tools_oauth_fetch {
     void *ud;
     struct buf body;
     char *www;
-    char *url; /* for the error phrase */
+    char *cache_control;
+    char *url; /* the answer names it */
     uint64_t timeout_ms;
 };
 
@@ -25,9 +26,12 @@ static void on_response(void *ud, struct http_request *r, int status)
 {
     struct tools_oauth_fetch *f = ud;
     const char *www = http_request_header(r, "www-authenticate");
+    const char *cc = http_request_header(r, "cache-control");
     (void) status;
     if (www)
         f->www = xstrdup(www);
+    if (cc)
+        f->cache_control = xstrdup(cc);
 }
 
 static void on_data(void *ud, struct http_request *r, const char *data, size_t len)
@@ -66,11 +70,13 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
         json = f->body.len ? json_parse(f->body.data, f->body.len) : NULL;
         a.json = json;
         a.www = f->www;
+        a.cache_control = f->cache_control;
     }
-    struct buf why; /* "URL timed out after N ms" */
+    struct buf why; /* "timed out after N ms" */
     buf_init(&why, 0);
+    a.url = f->url;
     if (err != HTTP_OK) {
-        buf_printf(&why, "%s %s", f->url, failure(err));
+        buf_append_str(&why, failure(err));
         if (err == HTTP_ERR_TIMEOUT)
             buf_printf(&why, " after %llu ms", (unsigned long long) f->timeout_ms);
         a.error = why.data;
@@ -81,6 +87,7 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
     buf_free(&f->body);
     free(f->www);
     free(f->url);
+    free(f->cache_control);
     free(f);
 }
 
@@ -138,6 +145,7 @@ void tools_oauth_fetch_cancel(struct tools_oauth_fetch *f)
     buf_free(&f->body);
     free(f->www);
     free(f->url);
+    free(f->cache_control);
     free(f);
 }
 

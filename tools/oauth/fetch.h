@@ -13,10 +13,12 @@ struct http_client;
 struct tools_oauth_fetch;
 
 struct tools_oauth_answer {
-    int status;        /* HTTP status, 0 when the exchange failed */
-    const cJSON *json; /* the body parsed as JSON, or NULL (borrowed for the callback) */
-    const char *www;   /* WWW-Authenticate, or NULL */
-    const char *error; /* a phrase when the exchange failed ("timed out ..."), else NULL */
+    int status;                /* HTTP status, 0 when the exchange failed */
+    const cJSON *json;         /* the body parsed as JSON, or NULL (borrowed for the callback) */
+    const char *www;           /* WWW-Authenticate, or NULL */
+    const char *error;         /* a phrase when the exchange failed ("timed out ..."), else NULL */
+    const char *cache_control; /* Cache-Control, or NULL (for JWKS caching) */
+    const char *url;           /* the URL requested (for messages), or NULL */
 };
 
 typedef void tools_oauth_fetch_cb(void *ud, const struct tools_oauth_answer *a);

@@ -220,7 +220,7 @@ static void note_tried(struct tools_oauth_login *l, const struct tools_oauth_ans
     buf_init(&b, 0);
     const char *url = l->urls && l->next ? l->urls[l->next - 1] : "";
     if (a->error)
-        buf_append_str(&b, a->error);
+        buf_printf(&b, "%s %s", url, a->error);
     else if (a->status == 200)
         buf_printf(&b, "%s is not a JSON object", url);
     else
@@ -346,11 +346,13 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
     const char *id = tools_oauth_str(a->json, "client_id");
     if ((a->status != 200 && a->status != 201) || id == NULL) {
         const char *e = tools_oauth_str(a->json, "error_description");
+        char what[64];
+        snprintf(what, sizeof what, "HTTP %d", a->status);
         end(l, 0,
             "dynamic client registration at %s failed (%s%s%s); register an OAuth app with "
             "the provider and set \"oauth\": {\"clientId\": ...} in the entry",
-            tools_oauth_str(l->meta, "registration_endpoint"), a->error ? a->error : "HTTP ",
-            a->error ? "" : "", e ? e : "");
+            tools_oauth_str(l->meta, "registration_endpoint"), a->error ? a->error : what,
+            e ? ": " : "", e ? e : "");
         return;
     }
     l->client_id = xstrdup(id);
@@ -793,7 +795,7 @@ static void answered(void *ud, const struct tools_oauth_answer *a)
     struct tools_oauth_login *l = ud;
     l->fetch = NULL;
     if (a->error && l->phase != P_PROBE && l->phase != P_PRM && l->phase != P_AS) {
-        end(l, 0, "%s", a->error);
+        end(l, 0, "%s %s", a->url ? a->url : "its authorization server", a->error);
         return;
     }
     switch (l->phase) {

@@ -39,7 +39,8 @@ static void answered(void *ud, const struct tools_oauth_answer *a)
     const char *e = tools_oauth_str(a->json, "error");
     if (a->status != 200 && r->ok && !(e && strcmp(e, "unsupported_token_type") == 0)) {
         if (a->error)
-            snprintf(r->why, sizeof r->why, "%s", a->error);
+            snprintf(r->why, sizeof r->why, "its revocation endpoint %s %s", a->url ? a->url : "",
+                     a->error);
         else
             snprintf(r->why, sizeof r->why, "the revocation endpoint answered HTTP %d%s%s",
                      a->status, e ? ": " : "", e ? e : "");

@@ -24,8 +24,10 @@ void tools_policy_init(struct tools_policy *p)
 
 void tools_policy_rules_free(struct tools_policy_rule *rules, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(rules[i].pattern);
+        free(rules[i].scope);
+    }
     free(rules);
 }
 
@@ -172,16 +174,19 @@ struct pick {
     struct rank rank;
     enum tools_policy_decision decision;
     const char *pattern, *server; /* server: per-server rule of this server */
+    const char *scope;            /* the rule's required scope, or NULL */
 };
 
-static void consider(struct pick *best, struct rank r, enum tools_policy_decision d,
-                     const char *pattern, const char *server)
+static void consider(struct pick *best, struct rank r, const struct tools_policy_rule *rule,
+                     const char *server)
 {
+    enum tools_policy_decision d = rule->decision;
     if (best->decision == TOOLS_POLICY_UNSET || better(r, d, best->rank, best->decision)) {
         best->rank = r;
         best->decision = d;
-        best->pattern = pattern;
+        best->pattern = rule->pattern;
         best->server = server;
+        best->scope = rule->scope;
     }
 }
 
@@ -196,7 +201,7 @@ static void global_rules(struct pick *best, const struct tools_policy *p,
         struct rank r = {0, 0};
         if (dot)
             r = rank_glob(dot + 1, !(dot - pat == 1 && pat[0] == '*'));
-        consider(best, r, p->rules[i].decision, pat, NULL);
+        consider(best, r, &p->rules[i], NULL);
     }
 }
 
@@ -206,7 +211,7 @@ static void server_rules(struct pick *best, const struct tools_server_config *sr
     for (size_t i = 0; srv && i < srv->npolicy; i++) {
         const char *glob = srv->policy[i].pattern;
         if (tool_matches(glob, n))
-            consider(best, rank_glob(glob, 1), srv->policy[i].decision, glob, srv->name);
+            consider(best, rank_glob(glob, 1), &srv->policy[i], srv->name);
     }
 }
 
@@ -262,6 +267,44 @@ enum tools_policy_decision tools_policy_decide(const struct tools_policy *p,
     return best.decision;
 }
 
+const char *tools_policy_scope(const struct tools_policy *p, const struct tools_server_config *srv,
+                               const struct tools_policy_names *n)
+{
+    struct pick best;
+    memset(&best, 0, sizeof best);
+    global_rules(&best, p, n);
+    server_rules(&best, srv, n);
+    return best.decision != TOOLS_POLICY_UNSET ? best.scope : NULL;
+}
+
+int tools_policy_has_scope(char *const *scopes, const char *scope)
+{
+    for (; scopes && *scopes; scopes++)
+        if (strcmp(*scopes, scope) == 0)
+            return 1;
+    return 0;
+}
+
+enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy *p,
+                                                      const struct tools_server_config *srv,
+                                                      const struct tools_policy_names *n,
+                                                      const cJSON *tool, char *const *scopes,
+                                                      char **source)
+{
+    enum tools_policy_decision d = tools_policy_decide(p, srv, n, tool, source);
+    const char *scope = tools_policy_scope(p, srv, n);
+    if (scope == NULL || d == TOOLS_POLICY_DENY || tools_policy_has_scope(scopes, scope))
+        return d;
+    if (source) {
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b, "%s, which needs scope \"%s\"", *source, scope);
+        free(*source);
+        *source = buf_steal(&b);
+    }
+    return TOOLS_POLICY_DENY;
+}
+
 /* s as a JSON string, quotes included. */
 static void quoted(struct buf *b, const char *s)
 {
@@ -282,7 +325,7 @@ char *tools_policy_allow_advice(const struct tools_policy *p, const struct tools
     if (!per_server)
         buf_printf(&key, "%s.", n->server);
     buf_printf(&key, "%s", n->tool);
-    struct tools_policy_rule extra = {key.data, TOOLS_POLICY_ALLOW};
+    struct tools_policy_rule extra = {key.data, TOOLS_POLICY_ALLOW, NULL};
     struct tools_policy pol;
     struct tools_server_config sc;
     struct tools_policy_rule *rules;

@@ -24,6 +24,8 @@ enum tools_policy_decision {
 struct tools_policy_rule {
     char *pattern; /* global rules: "server.toolglob" or "*"; per-server: "toolglob" */
     enum tools_policy_decision decision;
+    char *scope;   /* the OAuth scope the caller's token needs, or NULL: without it the
+                    * rule's decision is deny (docs/http-oauth.md) */
 };
 
 /* codemode.policy. tools_policy_init gives the defaults. */
@@ -70,6 +72,24 @@ enum tools_policy_decision tools_policy_decide(const struct tools_policy *p,
                                                const struct tools_server_config *srv,
                                                const struct tools_policy_names *n,
                                                const cJSON *tool, char **source);
+
+/* The scope the rule that decides for n requires (tools_policy_decide's
+ * winning rule), or NULL when it needs none or no rule decides. Borrowed
+ * from p or srv. */
+const char *tools_policy_scope(const struct tools_policy *p, const struct tools_server_config *srv,
+                               const struct tools_policy_names *n);
+
+/* 1 when the NULL-terminated scopes (may be NULL: none) hold scope. */
+int tools_policy_has_scope(char *const *scopes, const char *scope);
+
+/* tools_policy_decide for a caller holding `scopes` (NULL: none): deny when
+ * the deciding rule requires a scope the caller lacks (*source then says
+ * which). */
+enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy *p,
+                                                      const struct tools_server_config *srv,
+                                                      const struct tools_policy_names *n,
+                                                      const cJSON *tool, char *const *scopes,
+                                                      char **source);
 
 /* How a person lets the tool named n be called without approval (for a
  * tool whose decision is ask, in a client that cannot approve): a malloc'd
