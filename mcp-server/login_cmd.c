@@ -1,9 +1,11 @@
 /* `mcp-codemode login SERVER` and `logout SERVER` (see login_cmd.h). The
  * login runs tools/oauth/login.c on a loop of its own; this file is the
- * person's side: the URL on stderr, the browser, the pasted redirect. */
+ * person's side: the URL on stderr, the browser, the pasted redirect. The
+ * logout forgets the tokens, then revokes them (tools/oauth/revoke.c). */
 #include "mcp-server/login_cmd.h"
 #include "mcp-server/config/config.h"
 #include "tools/oauth/login.h"
+#include "tools/oauth/revoke.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -46,9 +48,10 @@ static void open_browser(uv_loop_t *loop, const char *url)
         args[2] = NULL;
     }
     uv_process_t *p = xcalloc(1, sizeof *p);
-    uv_stdio_container_t io[3] = {{.flags = UV_IGNORE}, {.flags = UV_IGNORE}, {.flags = UV_INHERIT_FD, .data.fd = 2}};
-    uv_process_options_t o = {.file = args[0], .args = args, .stdio = io, .stdio_count = 3,
-                              .flags = UV_PROCESS_DETACHED};
+    uv_stdio_container_t io[3] = {
+        {.flags = UV_IGNORE}, {.flags = UV_IGNORE}, {.flags = UV_INHERIT_FD, .data.fd = 2}};
+    uv_process_options_t o = {
+        .file = args[0], .args = args, .stdio = io, .stdio_count = 3, .flags = UV_PROCESS_DETACHED};
     if (uv_spawn(loop, p, &o) == 0) {
         uv_unref((uv_handle_t *) p);
         uv_close((uv_handle_t *) p, (uv_close_cb) free);
@@ -116,9 +119,10 @@ static void on_authorize(void *ud, const char *url)
     struct session *s = ud;
     s->authorizing = 1;
     if (s->no_browser) {
-        fprintf(stderr, "Open this URL in a browser on any machine and log in:\n\n  %s\n\n"
-                        "Then paste here the whole URL the browser was sent to "
-                        "(it starts with http://127.0.0.1 and may show an error page):\n",
+        fprintf(stderr,
+                "Open this URL in a browser on any machine and log in:\n\n  %s\n\n"
+                "Then paste here the whole URL the browser was sent to "
+                "(it starts with http://127.0.0.1 and may show an error page):\n",
                 url);
         read_stdin(s);
         deliver_line(s);
@@ -165,6 +169,38 @@ static int login(const struct tools_server_config *srv, int no_browser)
     return s.ok ? 0 : 1;
 }
 
+struct revoking {
+    int ok;
+    char *why;
+};
+
+static void revoked(void *ud, int ok, const char *why)
+{
+    struct revoking *r = ud;
+    r->ok = ok;
+    r->why = why ? xstrdup(why) : NULL;
+}
+
+/* Revokes the tokens of a forgotten row where the server offers it: 1 when
+ * revoked, 0 when there was nothing to revoke, -1 with *why (malloc'd). */
+static int revoke_tokens(const struct tools_server_config *srv, const cJSON *row, char **why)
+{
+    uv_loop_t loop;
+    struct revoking r = {0, NULL};
+    uv_loop_init(&loop);
+    struct tools_oauth_revoke *rv = tools_oauth_revoke_start(
+        &loop, row, srv->oauth->client_credentials ? srv->oauth->client_secret : NULL,
+        srv->oauth->private_key_file, revoked, &r);
+    if (rv) {
+        uv_run(&loop, UV_RUN_DEFAULT);
+        tools_oauth_revoke_free(rv);
+        uv_run(&loop, UV_RUN_DEFAULT); /* let the handles close */
+    }
+    uv_loop_close(&loop);
+    *why = r.why;
+    return rv == NULL ? 0 : r.ok ? 1 : -1;
+}
+
 int login_cmd_run(const struct config *cfg, const struct cli *cli)
 {
     const struct tools_server_config *srv = find_server(cfg, cli->server);
@@ -182,12 +218,28 @@ int login_cmd_run(const struct config *cfg, const struct cli *cli)
     }
     if (cli->cmd == CLI_LOGIN)
         return login(srv, cli->no_browser);
-    char err[512];
-    int rc = tools_oauth_logout(srv, err, sizeof err);
+    char err[512], *why = NULL;
+    cJSON *row = NULL;
+    int rc = tools_oauth_logout(srv, &row, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "mcp-codemode: %s\n", err);
         return 1;
     }
-    printf(rc == 0 ? "logged out of %s\n" : "%s was not logged in\n", srv->name);
+    if (rc != 0) {
+        printf("%s was not logged in\n", srv->name);
+        return 0;
+    }
+    int revoked_rc = revoke_tokens(srv, row, &why);
+    cJSON_Delete(row);
+    if (revoked_rc > 0)
+        printf("logged out of %s; its tokens were revoked\n", srv->name);
+    else
+        printf("logged out of %s\n", srv->name);
+    if (revoked_rc < 0)
+        fprintf(stderr,
+                "mcp-codemode: server %s: revoking its tokens failed (%s); they are forgotten "
+                "here, and expire at the server\n",
+                srv->name, why ? why : "unknown reason");
+    free(why);
     return 0;
 }

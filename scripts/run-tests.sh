@@ -42,6 +42,8 @@ for s in $suites; do
     conformance)
         echo "== conformance (official MCP conformance suite, tests/conformance/run.mjs)"
         node tests/conformance/run.mjs || fail=1
+        echo "== conformance: client authorization (tests/conformance/auth.mjs)"
+        node tests/conformance/auth.mjs || fail=1
         ;;
     fuzz)
         # every libFuzzer target over its corpus and regressions, plus a few

@@ -4,13 +4,15 @@
 // stored token, check's login line, refresh of an expired token with
 // rotation, two processes refreshing one rotating token without spending it
 // twice, ToolAuthError after the tokens are refused, logout, and discovery
-// refusals (issuer mismatch, no S256).
+// refusals (issuer mismatch, no S256), bad input (malformed, oversized or
+// cross-origin metadata, plain HTTP, access_denied, a hanging token endpoint)
+// and a server needing a login beside working ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { statSync } from 'node:fs';
-import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
+import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport, entry } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 
 const FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/servers/oauth-protected.mjs');
@@ -149,3 +151,57 @@ for (const [mode, why] of [['badissuer', /names issuer "https:\/\/evil.example":
     assert.equal((await log()).registrations, 0);
   });
 }
+
+for (const [mode, why] of [
+  ['malformed', /no usable metadata of authorization server http:\/\/127\.0\.0\.1:\d+ was found .*oauth-authorization-server is not a JSON object/],
+  ['oversized', /no usable metadata .*oauth-authorization-server answered more than 256 KiB/],
+  ['crossredirect', /no usable metadata .*oauth-authorization-server redirected to another origin \(refused\)/],
+  ['plainhttp', /http:\/\/auth\.example\.com\/token.*(HTTPS|https)/],
+  ['denied', /the authorization server refused the login: access_denied: the person said no/],
+]) {
+  test(`bad input: ${mode} gives a clear error naming the server`, async (t) => {
+    const { base } = await provider(t, { MODE: mode });
+    const { file } = setup(base);
+    const r = await runBin(['login', 'prot', file], { env: browserEnv });
+    assertNoSanitizerReport(r.stderr);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /mcp-codemode: server prot: /);
+    assert.match(r.stderr, why);
+  });
+}
+
+test('bad input: a token endpoint that hangs times out with a clear error', { timeout: 40000 }, async (t) => {
+  const { base } = await provider(t, { MODE: 'hangtoken' });
+  const { file } = setup(base);
+  const r = await runBin(['login', 'prot', file], { env: browserEnv, timeout: 35000 });
+  assertNoSanitizerReport(r.stderr);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /server prot: .*\/token timed out after 15000 ms/);
+});
+
+test('a server that needs a login does not stop the others; over SSE too its calls throw ToolAuthError', async (t) => {
+  const { base } = await provider(t);
+  const dir = tempDir('codemode-oauth-');
+  const file = writeConfig(dir, {
+    mcpServers: {
+      prot: { url: `${base}/mcp`, oauth: {} },
+      legacy: { type: 'sse', url: `${base}/sse`, oauth: {} },
+      other: entry.recorder(),
+    },
+    codemode: { state: { path: path.join(dir, 'state.db') } },
+  });
+  const check = await runBin(['check', file]);
+  assert.match(check.stdout, /prot: failed.*\n  login: needs login: mcp-codemode login prot/);
+  assert.match(check.stdout, /legacy: failed.*\n  login: needs login: mcp-codemode login legacy/);
+  const r = await program(file, dir, `const e = await tools.other.echo({ i: 7 }); const out = [JSON.stringify(e)];
+    for (const f of [() => tools.prot.whoami({}), () => tools.legacy.whoami({})]) {
+      try { await f(); out.push('no error'); } catch (e) { out.push([e.name, e.message]); }
+    }
+    out`);
+  const [echoed, prot, legacy] = JSON.parse(r.stdout).result ?? assert.fail(r.stdout);
+  assert.match(echoed, /"i":7/); // the other server works
+  assert.equal(prot[0], 'ToolAuthError');
+  assert.match(prot[1], /run: mcp-codemode login prot$/);
+  assert.equal(legacy[0], 'ToolAuthError');
+  assert.match(legacy[1], /run: mcp-codemode login legacy$/);
+});

@@ -2,8 +2,10 @@
  * quoted strings with escapes, token68, malformed and oversized headers),
  * the discovery URL orders (RFC 9728 paths, RFC 8414/OIDC path insertion of
  * MCP 2025-11-25), the metadata checks (issuer identity, S256, HTTPS except
- * loopback), PKCE S256 (RFC 7636 appendix B), and the OAuth rows of the
- * state store (compare-and-set, delete, mode 0600). */
+ * loopback), PKCE S256 (RFC 7636 appendix B), the OAuth rows of the
+ * state store (compare-and-set, delete, mode 0600), and client
+ * authentication at the token endpoint (method choice, RFC 6749 2.3.1
+ * encoding of client_secret_basic, client_secret_post, key file errors). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,8 @@
 #include <cmocka.h>
 
 #include "tools/oauth/challenge.h"
+#include "tools/oauth/client_auth.h"
+#include "common/buf.h"
 #include "tools/oauth/metadata.h"
 #include "tools/oauth/pkce.h"
 #include "tools/state/store.h"
@@ -228,13 +232,73 @@ static void test_store_rows(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static void test_client_auth(void **state)
+{
+    (void) state;
+    cJSON *both = cJSON_Parse("{\"token_endpoint_auth_methods_supported\":"
+                              "[\"client_secret_post\",\"client_secret_basic\"]}");
+    cJSON *post = cJSON_Parse("{\"token_endpoint_auth_methods_supported\":"
+                              "[\"client_secret_post\",\"private_key_jwt\"]}");
+    assert_string_equal(tools_oauth_auth_method(both, 1, 0), "client_secret_basic");
+    assert_string_equal(tools_oauth_auth_method(post, 1, 0), "client_secret_post");
+    assert_string_equal(tools_oauth_auth_method(NULL, 1, 0), "client_secret_basic");
+    assert_string_equal(tools_oauth_auth_method(both, 0, 0), "none");
+    assert_string_equal(tools_oauth_auth_method(both, 1, 1), "private_key_jwt");
+    cJSON_Delete(both);
+    cJSON_Delete(post);
+
+    struct buf form;
+    char *authz = NULL, why[256];
+    buf_init(&form, 0);
+    /* RFC 6749 2.3.1: form-encoded id and secret, then base64 of "id:secret" */
+    assert_int_equal(tools_oauth_client_auth("client_secret_basic", "my id", "s:c/r", NULL,
+                                             "https://as", &form, &authz, why, sizeof why),
+                     0);
+    assert_string_equal(authz, "Basic bXklMjBpZDpzJTNBYyUyRnI="); /* my%20id:s%3Ac%2Fr */
+    assert_int_equal(form.len, 0);
+    free(authz);
+    assert_int_equal(tools_oauth_client_auth("client_secret_post", "my id", "sec", NULL,
+                                             "https://as", &form, &authz, why, sizeof why),
+                     0);
+    assert_null(authz);
+    assert_string_equal(form.data, "client_id=my%20id&client_secret=sec");
+    buf_reset(&form);
+    assert_int_equal(tools_oauth_client_auth("none", "pub", NULL, NULL, "https://as", &form, &authz,
+                                             why, sizeof why),
+                     0);
+    assert_string_equal(form.data, "client_id=pub");
+    buf_reset(&form);
+    /* a key file that is missing, then one that holds no key */
+    assert_int_equal(tools_oauth_client_auth("private_key_jwt", "c", NULL, "/nonexistent/key.pem",
+                                             "https://as", &form, &authz, why, sizeof why),
+                     -1);
+    assert_non_null(strstr(why, "cannot read its privateKeyFile /nonexistent/key.pem"));
+    char path[] = "/tmp/test-oauth-key-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "not a key\n", 10), 10);
+    close(fd);
+    buf_reset(&form);
+    assert_int_equal(tools_oauth_client_auth("private_key_jwt", "c", NULL, path, "https://as",
+                                             &form, &authz, why, sizeof why),
+                     -1);
+    assert_non_null(strstr(why, "holds no unencrypted PEM private key"));
+    unlink(path);
+    buf_free(&form);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_challenge_bearer), cmocka_unit_test(test_challenge_bad),
-        cmocka_unit_test(test_urls),             cmocka_unit_test(test_url_ok),
-        cmocka_unit_test(test_as_check),         cmocka_unit_test(test_prm_check),
-        cmocka_unit_test(test_pkce),             cmocka_unit_test(test_store_rows),
+        cmocka_unit_test(test_challenge_bearer),
+        cmocka_unit_test(test_challenge_bad),
+        cmocka_unit_test(test_urls),
+        cmocka_unit_test(test_url_ok),
+        cmocka_unit_test(test_as_check),
+        cmocka_unit_test(test_prm_check),
+        cmocka_unit_test(test_pkce),
+        cmocka_unit_test(test_store_rows),
+        cmocka_unit_test(test_client_auth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,9 @@ static const struct part parts[] = {
      "/** Refused by policy or not granted; retrying does not help. */\n"
      "declare class ToolPolicyError extends ToolError { decision: \"deny\" | \"not_granted\" }\n"
      "/** A call that \"Needs approval\" was not approved (reason says why). */\n"
-     "declare class ToolApprovalError extends ToolError { reason: string }\n"},
+     "declare class ToolApprovalError extends ToolError { reason: string }\n"
+     "/** The server needs an OAuth login; message names the command to run. */\n"
+     "declare class ToolAuthError extends ToolError {}\n"},
     {"helpers",
      "/** By \"server.tool\" (original or sanitised names). */\n"
      "declare function callTool(name: string, args?: object): Promise<unknown>;\n"

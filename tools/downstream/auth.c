@@ -1,11 +1,14 @@
 /* OAuth for a remote downstream whose entry has "oauth": before each
  * connection attempt, the access token (tools/oauth/tokens.c) goes into an
  * "Authorization: Bearer" header of every request of the attempt; a token
- * that is about to expire, or that got a 401, is refreshed first. With no
+ * that is about to expire, or that got a 401, is refreshed first. During a
+ * session the token is refreshed shortly before it expires and the
+ * connection's later requests carry the new one. With no
  * token the attempt fails with the login command in its reason and the
  * server "needs login": its calls fail with ToolAuthError until a login
  * (each new attempt reads the database again). */
 #include "tools/downstream/internal.h"
+#include "tools/oauth/challenge.h"
 #include "tools/oauth/tokens.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
@@ -14,13 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REFRESH_MARGIN_MS 60000 /* refresh a token that expires sooner than this */
+#define REFRESH_MARGIN_MS 60000 /* at connect: refresh a token that expires sooner than this */
+/* during a session: refresh this long before expiry (a token that lives
+ * less than twice this is refreshed at half its life, see tokens_watch) */
+#define REFRESH_AHEAD_MS 30000
 
 void tools__downstream_auth_init(struct tools_downstream *d, const struct tools_server_config *s)
 {
     if (s->oauth == NULL || s->transport == TOOLS_TRANSPORT_STDIO || s->url == NULL)
         return;
-    d->oauth = tools_oauth_tokens_new(d->loop, s->name, s->url, s->oauth);
+    d->oauth = tools_oauth_tokens_new(d->loop, s);
     d->config_headers = tools__downstream_dup_vector(d->headers);
 }
 
@@ -48,6 +54,66 @@ static void attach(struct tools_downstream *d, const char *token)
     d->headers[n] = buf_steal(&b);
 }
 
+static void watched(void *ud, int ok);
+
+/* A server that needs a login and has listed no tools in this process: the
+ * tools it listed before stay declared, each marked as needing the login
+ * (its calls fail with ToolAuthError until then). */
+static void declare_kept(struct tools_downstream *d)
+{
+    if (cJSON_GetArraySize(d->tools) > 0)
+        return;
+    cJSON *kept = tools_oauth_tokens_kept_tools(d->oauth), *t;
+    if (kept == NULL || cJSON_GetArraySize(kept) == 0) {
+        cJSON_Delete(kept);
+        return;
+    }
+    cJSON_ArrayForEach(t, kept)
+    {
+        const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "description"));
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b,
+                   "Needs login: mcp-codemode login %s (calls throw ToolAuthError until then).%s%s",
+                   d->name, was && *was ? " " : "", was ? was : "");
+        cJSON_DeleteItemFromObjectCaseSensitive(t, "description");
+        cJSON_AddStringToObject(t, "description", b.data);
+        buf_free(&b);
+    }
+    cJSON_Delete(d->tools);
+    d->tools = kept;
+    if (d->ev && d->ev->tools_changed)
+        d->ev->tools_changed(d->ud, d);
+}
+
+void tools__downstream_auth_keep_tools(struct tools_downstream *d)
+{
+    if (d->oauth && !d->needs_login)
+        tools_oauth_tokens_keep_tools(d->oauth, d->tools);
+}
+
+/* Attaches token and keeps it fresh during the session. */
+static void use(struct tools_downstream *d, const char *token)
+{
+    d->needs_login = 0;
+    attach(d, token);
+    tools_oauth_tokens_watch(d->oauth, REFRESH_AHEAD_MS, watched, d);
+}
+
+/* The token was refreshed ahead of its expiry during a session: later
+ * requests of the connection carry the new one. A failed refresh changes
+ * nothing now: the old token is used until it is refused. */
+static void watched(void *ud, int ok)
+{
+    struct tools_downstream *d = ud;
+    const char *token = ok ? tools_oauth_tokens_current(d->oauth) : NULL;
+    if (d->closing || token == NULL)
+        return;
+    use(d, token);
+    if (d->tp && d->ops->set_headers)
+        d->ops->set_headers(d);
+}
+
 static void refreshed(void *ud, int ok)
 {
     struct tools_downstream *d = ud;
@@ -59,11 +125,11 @@ static void refreshed(void *ud, int ok)
     d->rejected_token = NULL;
     if (token == NULL) {
         d->needs_login = 1;
+        declare_kept(d);
         tools__downstream_lost(d, tools_oauth_tokens_problem(d->oauth), 0);
         return;
     }
-    d->needs_login = 0;
-    attach(d, token);
+    use(d, token);
     d->auth_ready(d);
 }
 
@@ -75,8 +141,7 @@ int tools__downstream_auth_prepare(struct tools_downstream *d,
     const char *token = tools_oauth_tokens_current(d->oauth);
     int stale = token && d->rejected_token && strcmp(token, d->rejected_token) == 0;
     if (token && !stale && !tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
-        d->needs_login = 0;
-        attach(d, token);
+        use(d, token);
         return 1;
     }
     d->auth_ready = ready;
@@ -92,4 +157,29 @@ void tools__downstream_auth_rejected(struct tools_downstream *d)
     const char *token = tools_oauth_tokens_current(d->oauth);
     free(d->rejected_token);
     d->rejected_token = token ? xstrdup(token) : NULL;
+}
+
+int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www, struct buf *out)
+{
+    struct tools_oauth_challenge ch;
+    if (d->oauth == NULL || tools_oauth_challenge_parse(www, &ch) != 0)
+        return 0;
+    int step_up = ch.error && strcmp(ch.error, "insufficient_scope") == 0;
+    if (step_up) {
+        char *why = tools_oauth_tokens_step_up(d->oauth, ch.scope);
+        buf_append_str(out, why);
+        free(why);
+    }
+    tools_oauth_challenge_free(&ch);
+    return step_up;
+}
+
+void tools__downstream_auth_refused(struct tools_downstream *d, struct buf *out, const char *url)
+{
+    buf_reset(out);
+    buf_printf(out,
+               "its access token was refused (%s answered HTTP 401 Unauthorized); the next "
+               "connection attempt refreshes it, and if the server keeps refusing: run: "
+               "mcp-codemode login %s",
+               url, d->name);
 }

@@ -19,7 +19,7 @@
 #define MAX_INPUT_RETRIES 3
 
 struct tools_downstream_call {
-    struct ds_link link; /* first member */
+    struct ds_link link;           /* first member */
     struct next_turn_item refused; /* failed at once: answered on the next turn */
     enum tools_downstream_outcome refused_outcome;
     char *refused_message; /* and, for an RPC error, the same as its rpc_message */
@@ -37,6 +37,15 @@ struct tools_downstream_call {
 };
 
 static void send_call(struct tools_downstream_call *c);
+/* 1 when why ends with "; run: mcp-codemode login NAME" for this server. */
+static int login_fixes(const struct tools_downstream *d, const char *why)
+{
+    static const char tail[] = "; run: mcp-codemode login ";
+    size_t n = why ? strlen(why) : 0, k = strlen(d->name);
+    return d->oauth && n > k + sizeof tail - 1 && strcmp(why + n - k, d->name) == 0 &&
+           strncmp(why + n - k - (sizeof tail - 1), tail, sizeof tail - 1) == 0;
+}
+
 static void call_reply(void *ud, const struct rpc_client_reply *r);
 
 /* --- list and timer --------------------------------------------------------------------------- */
@@ -296,7 +305,9 @@ static void call_reply(void *ud, const struct rpc_client_reply *r)
         return;
     case RPC_CLIENT_TIMEOUT:
     case RPC_CLIENT_CLOSED:
-        fail(c, TOOLS_DOWNSTREAM_DOWN, "%s: '%s' failed: %s", label, c->tool, r->message);
+        /* an OAuth refusal that a login fixes (step-up, auth.c): ToolAuthError */
+        fail(c, login_fixes(c->d, r->message) ? TOOLS_DOWNSTREAM_AUTH : TOOLS_DOWNSTREAM_DOWN,
+             "%s: '%s' failed: %s", label, c->tool, r->message);
         return;
     }
 }
@@ -313,7 +324,8 @@ static void send_request(struct tools_downstream_call *c)
         cJSON_AddStringToObject(p, "requestState", c->request_state);
     }
     c->sent = 1;
-    c->req = rpc_client_call(d->rpc, c->method, tools__downstream_params(d, p), 0, 0, call_reply, c);
+    c->req =
+        rpc_client_call(d->rpc, c->method, tools__downstream_params(d, p), 0, 0, call_reply, c);
 }
 
 static void send_call(struct tools_downstream_call *c)
@@ -416,7 +428,8 @@ static char *refusal(struct tools_downstream *d, const char *tool,
 static void answer_refused(struct next_turn_item *it)
 {
     struct tools_downstream_call *c =
-        (struct tools_downstream_call *) ((char *) it - offsetof(struct tools_downstream_call, refused));
+        (struct tools_downstream_call *) ((char *) it -
+                                          offsetof(struct tools_downstream_call, refused));
     char *message = c->refused_message; /* outlives c, which finish frees first */
     c->refused_message = NULL;
     struct tools_downstream_reply r = {.outcome = c->refused_outcome, .message = message};

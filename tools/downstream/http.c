@@ -485,11 +485,19 @@ static void auth_failed(struct hstream *s, struct http_request *r)
     struct tools_downstream *d = s->c->d;
     struct buf b;
     buf_init(&b, 0);
+    if (s->status == 403 && s->kind == S_POST &&
+        tools__downstream_auth_forbidden(d, http_request_header(r, "www-authenticate"), &b)) {
+        log_warn(s->c->label, "%s: %s", s->method, b.data); /* step-up: this call only */
+        fail_request(s, b.data);
+        buf_free(&b);
+        return;
+    }
     tools__downstream_auth_failure(&b, s->c->url, s->status,
                                    http_request_header(r, "www-authenticate"));
     if (s->status == 401)
         tools__downstream_auth_rejected(d);
     if (d->oauth && s->status == 401) {
+        tools__downstream_auth_refused(d, &b, s->c->url);
         /* reconnect: the next attempt refreshes the token (or says to log in) */
         if (s->kind == S_POST)
             fail_request(s, b.data);
@@ -785,6 +793,13 @@ static int http_pid(const struct tools_downstream *d)
     return 0;
 }
 
+static void http_set_headers(struct tools_downstream *d)
+{
+    struct hconn *c = d->tp;
+    tools__downstream_free_vector(c->headers);
+    c->headers = tools__downstream_dup_vector(d->headers);
+}
+
 const struct ds_transport_ops tools__downstream_http = {
     .kind = "http",
     .restart = "reconnecting",
@@ -796,6 +811,7 @@ const struct ds_transport_ops tools__downstream_http = {
     .request_ended = http_request_ended,
     .handshake_done = http_handshake_done,
     .close = http_close,
+    .set_headers = http_set_headers,
     .backlog = http_backlog,
     .pid = http_pid,
 };

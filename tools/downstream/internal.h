@@ -47,6 +47,9 @@ struct ds_transport_ops {
      * a session to be closed); d->tp is NULL afterwards and no report
      * follows. Safe inside a report. */
     void (*close)(struct tools_downstream *d, uint64_t grace_ms);
+    /* d->headers changed (a refreshed OAuth token): the attempt's later
+     * requests carry them. May be NULL. */
+    void (*set_headers)(struct tools_downstream *d);
     size_t (*backlog)(const struct tools_downstream *d); /* bytes not yet written */
     int (*pid)(const struct tools_downstream *d);        /* 0 when none */
 };
@@ -108,10 +111,10 @@ struct tools_downstream {
 
     /* OAuth (auth.c): NULL when the entry has no "oauth" */
     struct tools_oauth_tokens *oauth;
-    char **config_headers;  /* the entry's headers, without the bearer token */
-    char *rejected_token;   /* the token a 401 answered, until a newer one */
-    int needs_login;        /* no token: calls fail with ToolAuthError */
-    void *auth_go;          /* non-NULL while a refresh runs before an attempt */
+    char **config_headers; /* the entry's headers, without the bearer token */
+    char *rejected_token;  /* the token a 401 answered, until a newer one */
+    int needs_login;       /* no token: calls fail with ToolAuthError */
+    void *auth_go;         /* non-NULL while a refresh runs before an attempt */
     void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;
@@ -165,6 +168,18 @@ void tools__downstream_auth_free(struct tools_downstream *d);
 /* Before an attempt: 1 when it can open now (d->headers carry the token),
  * 0 when a refresh runs first and ready(d) follows (or the attempt is lost
  * with the reason, d->needs_login set). */
+/* A 403 from an OAuth server: when its challenge says insufficient_scope,
+ * records the step-up (tools_oauth_tokens_step_up), appends the call's
+ * error sentence to out and returns 1; else 0. */
+struct buf;
+int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www, struct buf *out);
+/* out = the sentence for a 401 from an OAuth server at url (the token was
+ * refused: refreshed on reconnection, else a login), ending with the login
+ * command. */
+void tools__downstream_auth_refused(struct tools_downstream *d, struct buf *out, const char *url);
+/* The server listed its tools: an OAuth server's list is kept in the state
+ * database, declared (marked) while it needs a login later. */
+void tools__downstream_auth_keep_tools(struct tools_downstream *d);
 int tools__downstream_auth_prepare(struct tools_downstream *d,
                                    void (*ready)(struct tools_downstream *d));
 /* A 401 answered the current token: the next attempt refreshes it. */

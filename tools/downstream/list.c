@@ -60,7 +60,7 @@ static int task_only(const cJSON *tool)
 }
 
 static const char *task_why = "it runs only as a task (execution.taskSupport \"required\") and "
-                             "the server does not offer task-augmented tools/call";
+                              "the server does not offer task-augmented tools/call";
 
 static void exclude(struct tools_downstream *d, cJSON *excluded, const char *name, const char *why)
 {
@@ -127,6 +127,8 @@ static void install(struct tools_downstream *d, cJSON *all)
     } else {
         cJSON_Delete(visible);
     }
+    if (changed)
+        tools__downstream_auth_keep_tools(d);
     if (changed && d->ev && d->ev->tools_changed)
         d->ev->tools_changed(d->ud, d);
     if (!d->closing && d->state == TOOLS_DOWNSTREAM_CONNECTING && d->handshaken)

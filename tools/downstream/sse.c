@@ -154,6 +154,7 @@ static void get_done(void *ud, struct http_request *r, enum http_error err, cons
         buf_printf(&b, "its event stream %s ended", c->url);
     int auth = err == HTTP_OK && (c->get_status == 401 || c->get_status == 403);
     if (err == HTTP_OK && c->get_status == 401 && c->d && c->d->oauth) {
+        tools__downstream_auth_refused(c->d, &b, c->url);
         tools__downstream_auth_rejected(c->d); /* the next attempt refreshes the token */
         auth = 0;
     }
@@ -207,10 +208,18 @@ static void post_refused(struct sconn *c, struct spost *p, struct http_request *
 {
     struct buf b;
     buf_init(&b, 0);
+    if (p->status == 403 && p->is_request &&
+        tools__downstream_auth_forbidden(c->d, http_request_header(r, "www-authenticate"), &b)) {
+        log_warn(c->label, "POST %s: %s", p->method, b.data); /* step-up: this call only */
+        tools__downstream_fail_request(c->d, p->id, RPC_CLIENT_CLOSED, b.data, 0);
+        buf_free(&b);
+        return;
+    }
     if (p->status == 401 || p->status == 403) {
         tools__downstream_auth_failure(&b, c->endpoint, p->status,
                                        http_request_header(r, "www-authenticate"));
         if (p->status == 401 && c->d->oauth) {
+            tools__downstream_auth_refused(c->d, &b, c->endpoint);
             tools__downstream_auth_rejected(c->d);
             lost(c, b.data, 0);
             buf_free(&b);
@@ -407,6 +416,13 @@ static int sse_pid(const struct tools_downstream *d)
     return 0;
 }
 
+static void sse_set_headers(struct tools_downstream *d)
+{
+    struct sconn *c = d->tp;
+    tools__downstream_free_vector(c->headers);
+    c->headers = tools__downstream_dup_vector(d->headers);
+}
+
 const struct ds_transport_ops tools__downstream_sse = {
     .kind = "sse",
     .restart = "reconnecting",
@@ -417,6 +433,7 @@ const struct ds_transport_ops tools__downstream_sse = {
     .send = sse_send,
     .request_ended = sse_request_ended,
     .close = sse_close,
+    .set_headers = sse_set_headers,
     .backlog = sse_backlog,
     .pid = sse_pid,
 };

@@ -18,6 +18,8 @@ struct tools_oauth_fetch {
     struct buf body;
     char *www;
     char *cache_control;
+    char *url; /* the answer names it */
+    uint64_t timeout_ms;
 };
 
 static void on_response(void *ud, struct http_request *r, int status)
@@ -69,13 +71,22 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
         a.json = json;
         a.www = f->www;
         a.cache_control = f->cache_control;
-    } else {
-        a.error = failure(err);
+    }
+    struct buf why; /* "timed out after N ms" */
+    buf_init(&why, 0);
+    a.url = f->url;
+    if (err != HTTP_OK) {
+        buf_append_str(&why, failure(err));
+        if (err == HTTP_ERR_TIMEOUT)
+            buf_printf(&why, " after %llu ms", (unsigned long long) f->timeout_ms);
+        a.error = why.data;
     }
     f->cb(f->ud, &a);
+    buf_free(&why);
     cJSON_Delete(json);
     buf_free(&f->body);
     free(f->www);
+    free(f->url);
     free(f->cache_control);
     free(f);
 }
@@ -90,7 +101,9 @@ struct tools_oauth_fetch *tools_oauth_fetch_start(struct http_client *hc,
     char *hdrs[4] = {NULL};
     char ct[128], auth[4096];
     size_t n = 0;
-    hdrs[n++] = "Accept: application/json";
+    char accept[128];
+    snprintf(accept, sizeof accept, "Accept: %s", rq->accept ? rq->accept : "application/json");
+    hdrs[n++] = accept;
     if (rq->content_type) {
         snprintf(ct, sizeof ct, "Content-Type: %s", rq->content_type);
         hdrs[n++] = ct;
@@ -112,9 +125,12 @@ struct tools_oauth_fetch *tools_oauth_fetch_start(struct http_client *hc,
     };
     f->cb = cb;
     f->ud = ud;
+    f->url = xstrdup(rq->url);
+    f->timeout_ms = o.timeout_ms;
     buf_init(&f->body, 0);
     f->req = http_request_start(hc, &o, &events, f);
     if (f->req == NULL) {
+        free(f->url);
         free(f);
         return NULL;
     }
@@ -128,6 +144,7 @@ void tools_oauth_fetch_cancel(struct tools_oauth_fetch *f)
     http_request_cancel(f->req);
     buf_free(&f->body);
     free(f->www);
+    free(f->url);
     free(f->cache_control);
     free(f);
 }

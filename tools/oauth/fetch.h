@@ -18,6 +18,7 @@ struct tools_oauth_answer {
     const char *www;           /* WWW-Authenticate, or NULL */
     const char *error;         /* a phrase when the exchange failed ("timed out ..."), else NULL */
     const char *cache_control; /* Cache-Control, or NULL (for JWKS caching) */
+    const char *url;           /* the URL requested (for messages), or NULL */
 };
 
 typedef void tools_oauth_fetch_cb(void *ud, const struct tools_oauth_answer *a);
@@ -28,6 +29,7 @@ struct tools_oauth_request {
     const char *content_type;  /* POST: "application/x-www-form-urlencoded" or JSON */
     const char *body;          /* POST, NUL-terminated */
     const char *authorization; /* an Authorization header value, or NULL */
+    const char *accept;        /* the Accept header; NULL: application/json */
     uint64_t timeout_ms;       /* 0: 15000 */
     unsigned max_redirects;    /* same-origin redirects followed */
 };

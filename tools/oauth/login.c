@@ -5,6 +5,7 @@
  * sentence naming the server and what to do. */
 #include "tools/oauth/login.h"
 #include "tools/oauth/challenge.h"
+#include "tools/oauth/client_auth.h"
 #include "tools/oauth/fetch.h"
 #include "tools/oauth/loopback.h"
 #include "tools/oauth/metadata.h"
@@ -39,14 +40,17 @@ struct tools_oauth_login {
     struct tools_oauth_challenge ch;
     char **urls; /* the candidates being tried */
     size_t next;
-    int legacy;      /* no resource metadata: 2025-03-26 discovery at the origin */
+    int legacy;  /* no resource metadata: 2025-03-26 discovery at the origin */
+    int unasked; /* the probe was not refused (its status): resource metadata says to log in */
     char *issuer;
     cJSON *prm, *meta;
     char *client_id, *client_secret;
+    const char *auth_method; /* at the token endpoint (client_auth.h) */
     struct tools_oauth_loopback *lb;
     char *redirect_uri;
     struct tools_oauth_pkce pkce;
     char *scope;
+    char *tried;      /* why the last discovery document was not taken */
     uv_timer_t later; /* done is reported from here */
     int ok;
     char *message;
@@ -89,8 +93,7 @@ static void answered(void *ud, const struct tools_oauth_answer *a);
 static void start(struct tools_oauth_login *l, const struct tools_oauth_request *rq)
 {
     char why[300];
-    if (!tools_oauth_url_ok(rq->url, why, sizeof why) && l->phase != P_PROBE &&
-        l->phase != P_PRM) {
+    if (!tools_oauth_url_ok(rq->url, why, sizeof why) && l->phase != P_PROBE && l->phase != P_PRM) {
         end(l, 0, "%s", why);
         return;
     }
@@ -115,6 +118,8 @@ static void probe(struct tools_oauth_login *l)
                                      .url = l->url,
                                      .content_type = l->sse ? NULL : "application/json",
                                      .body = l->sse ? NULL : init,
+                                     .accept = l->sse ? "text/event-stream"
+                                                      : "application/json, text/event-stream",
                                      .timeout_ms = 15000};
     start(l, &rq);
 }
@@ -183,10 +188,9 @@ static void prm_answer(struct tools_oauth_login *l, const struct tools_oauth_ans
         free(l->resource);
         l->resource = xstrdup(res);
     }
-    start_as(l, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(l->prm,
-                                                                     "authorization_servers"),
-                                   0)
-                    ->valuestring);
+    start_as(
+        l, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(l->prm, "authorization_servers"), 0)
+               ->valuestring);
 }
 
 /* 2025-03-26: no resource metadata; the server's origin is the issuer and
@@ -209,10 +213,28 @@ static cJSON *default_metadata(const char *origin)
     return m;
 }
 
+/* Remembers why a discovery document was not taken, for the final error. */
+static void note_tried(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    const char *url = l->urls && l->next ? l->urls[l->next - 1] : "";
+    if (a->error)
+        buf_printf(&b, "%s %s", url, a->error);
+    else if (a->status == 200)
+        buf_printf(&b, "%s is not a JSON object", url);
+    else
+        buf_printf(&b, "%s answered HTTP %d", url, a->status);
+    free(l->tried);
+    l->tried = buf_steal(&b);
+}
+
 static void as_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
 {
     char why[512];
-    if (a->status != 200 || a->json == NULL) {
+    if (a->status != 200 || !cJSON_IsObject(a->json)) {
+        if (l->tried == NULL || a->error || a->status == 200) /* the telling failure, not a 404 */
+            note_tried(l, a);
         try_next_url(l);
         return;
     }
@@ -231,16 +253,18 @@ static int listen_redirect(struct tools_oauth_login *l, unsigned port);
 
 static const char *query_cb(void *ud, const char *query);
 
+/* Registrations are kept per issuer; the one kept holds the redirect URI it
+ * was made for, whose port the next login listens on again. */
 static char *client_key(const struct tools_oauth_login *l)
 {
     struct buf b;
     buf_init(&b, 0);
-    buf_printf(&b, "%s %s", l->issuer, l->redirect_uri);
+    buf_printf(&b, "%s redirect", l->issuer);
     return buf_steal(&b);
 }
 
-/* A registration kept for this issuer and redirect URI. */
-static int stored_client(struct tools_oauth_login *l)
+/* The registration kept for this issuer, or NULL. */
+static cJSON *stored_registration(struct tools_oauth_login *l)
 {
     char err[TOOLS_STATE_ERR_MAX], *json = NULL, *key = client_key(l);
     int64_t v;
@@ -248,14 +272,48 @@ static int stored_client(struct tools_oauth_login *l)
     free(key);
     cJSON *row = rc == TOOLS_STATE_OK ? json_parse(json, strlen(json)) : NULL;
     free(json);
-    const char *id = tools_oauth_str(row, "client_id");
-    if (id) {
-        l->client_id = xstrdup(id);
-        if (tools_oauth_str(row, "client_secret"))
-            l->client_secret = xstrdup(tools_oauth_str(row, "client_secret"));
+    if (tools_oauth_str(row, "client_id") == NULL) {
+        cJSON_Delete(row);
+        return NULL;
     }
-    cJSON_Delete(row);
-    return id != NULL;
+    return row;
+}
+
+/* The port of a registration's loopback redirect URI, or 0. */
+static unsigned registered_port(const cJSON *row)
+{
+    const cJSON *uris = cJSON_GetObjectItemCaseSensitive(row, "redirect_uris");
+    const cJSON *u = cJSON_GetArrayItem(uris, 0);
+    unsigned port = 0;
+    if (cJSON_IsString(u) && sscanf(u->valuestring, "http://127.0.0.1:%u/callback", &port) != 1)
+        port = 0;
+    return port < 65536 ? port : 0;
+}
+
+/* The method a registration says the client authenticates with. */
+static const char *registered_method(const cJSON *reg)
+{
+    const char *m = tools_oauth_str(reg, "token_endpoint_auth_method");
+    static const char *const known[] = {"none", "client_secret_basic", "client_secret_post"};
+    for (size_t i = 0; m && i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(m, known[i]) == 0)
+            return known[i];
+    return NULL;
+}
+
+/* Takes the registration kept for this issuer when its redirect URI is the
+ * one of this login. */
+static int stored_client(struct tools_oauth_login *l, const cJSON *row)
+{
+    const cJSON *uris = cJSON_GetObjectItemCaseSensitive(row, "redirect_uris");
+    const cJSON *u = cJSON_GetArrayItem(uris, 0);
+    if (row == NULL || !cJSON_IsString(u) || strcmp(u->valuestring, l->redirect_uri) != 0)
+        return 0;
+    l->client_id = xstrdup(tools_oauth_str(row, "client_id"));
+    if (tools_oauth_str(row, "client_secret"))
+        l->client_secret = xstrdup(tools_oauth_str(row, "client_secret"));
+    l->auth_method = registered_method(row);
+    return 1;
 }
 
 static void register_client(struct tools_oauth_login *l)
@@ -272,14 +330,12 @@ static void register_client(struct tools_oauth_login *l)
     cJSON *rt = cJSON_AddArrayToObject(req, "response_types");
     cJSON_AddItemToArray(rt, cJSON_CreateString("code"));
     cJSON_AddStringToObject(req, "token_endpoint_auth_method", "none");
-    if (l->scope)
-        cJSON_AddStringToObject(req, "scope", l->scope);
+    /* no "scope": it would bind the client to this login's scopes, and a
+     * step-up authorization asks for more */
     char *body = json_print(req);
     cJSON_Delete(req);
-    struct tools_oauth_request rq = {.method = "POST",
-                                     .url = endpoint,
-                                     .content_type = "application/json",
-                                     .body = body};
+    struct tools_oauth_request rq = {
+        .method = "POST", .url = endpoint, .content_type = "application/json", .body = body};
     l->phase = P_REGISTER;
     start(l, &rq);
     free(body);
@@ -290,26 +346,49 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
     const char *id = tools_oauth_str(a->json, "client_id");
     if ((a->status != 200 && a->status != 201) || id == NULL) {
         const char *e = tools_oauth_str(a->json, "error_description");
+        char what[64];
+        snprintf(what, sizeof what, "HTTP %d", a->status);
         end(l, 0,
             "dynamic client registration at %s failed (%s%s%s); register an OAuth app with "
             "the provider and set \"oauth\": {\"clientId\": ...} in the entry",
-            tools_oauth_str(l->meta, "registration_endpoint"),
-            a->error ? a->error : "HTTP ", a->error ? "" : "", e ? e : "");
+            tools_oauth_str(l->meta, "registration_endpoint"), a->error ? a->error : what,
+            e ? ": " : "", e ? e : "");
         return;
     }
     l->client_id = xstrdup(id);
     if (tools_oauth_str(a->json, "client_secret"))
         l->client_secret = xstrdup(tools_oauth_str(a->json, "client_secret"));
-    char err[TOOLS_STATE_ERR_MAX], *key = client_key(l), *json = json_print(a->json);
+    l->auth_method = registered_method(a->json);
+    cJSON *kept = cJSON_Duplicate(a->json, 1); /* with the redirect URI it is for */
+    cJSON_DeleteItemFromObjectCaseSensitive(kept, "redirect_uris");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(kept, "redirect_uris"),
+                         cJSON_CreateString(l->redirect_uri));
+    char err[TOOLS_STATE_ERR_MAX], *key = client_key(l), *json = json_print(kept);
     int64_t v;
+    cJSON_Delete(kept);
     tools_state_oauth_put(l->store, "client", key, json, -1, &v, err);
     free(key);
     free(json);
     next_phase(l);
 }
 
+/* The scopes a running server found missing (a 403 insufficient_scope,
+ * tokens.h step-up), kept in the token row; NULL when none. */
+static char *step_up_scope(struct tools_oauth_login *l)
+{
+    char err[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(l->url);
+    int64_t v;
+    cJSON *row = key ? tools_oauth_row_read(l->store, key, &v, err) : NULL;
+    free(key);
+    const char *s = tools_oauth_str(row, "step_up_scope");
+    char *out = s && *s ? xstrdup(s) : NULL;
+    cJSON_Delete(row);
+    return out;
+}
+
 /* The scopes to ask for: the entry's, else the challenge's, else the
- * resource's scopes_supported, else none. */
+ * resource's scopes_supported, else none; with a step-up, the union of
+ * those and the scopes a call was refused for. */
 static void choose_scope(struct tools_oauth_login *l)
 {
     struct buf b;
@@ -321,9 +400,20 @@ static void choose_scope(struct tools_oauth_login *l)
         buf_append_str(&b, l->ch.scope);
     } else {
         const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(l->prm, "scopes_supported"))
-            if (cJSON_IsString(e)) buf_printf(&b, "%s%s", b.len ? " " : "", e->valuestring);
+        cJSON_ArrayForEach(
+            e, cJSON_GetObjectItemCaseSensitive(l->prm, "scopes_supported")) if (cJSON_IsString(e))
+            buf_printf(&b, "%s%s", b.len ? " " : "", e->valuestring);
     }
+    char *more = step_up_scope(l);
+    for (char *p = more, *save = NULL, *w; more && (w = strtok_r(p, " ", &save)) != NULL;
+         p = NULL) {
+        int have = 0; /* each scope once */
+        for (const char *q = b.data; q && *q && !have; q += strcspn(q, " "), q += *q == ' ')
+            have = strncmp(q, w, strlen(w)) == 0 && (q[strlen(w)] == ' ' || q[strlen(w)] == '\0');
+        if (!have)
+            buf_printf(&b, "%s%s", b.len ? " " : "", w);
+    }
+    free(more);
     l->scope = b.len ? buf_steal(&b) : NULL;
     buf_free(&b);
 }
@@ -360,24 +450,43 @@ static void choose_client(struct tools_oauth_login *l)
         end(l, 0, "no authorization server metadata was found");
         return;
     }
+    int registering =
+        l->cfg.client_id == NULL &&
+        !(l->cfg.client_metadata_url && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                                            l->meta, "client_id_metadata_document_supported")));
+    cJSON *kept = registering ? stored_registration(l) : NULL;
     unsigned port = l->cfg.redirect_port;
-    if (listen_redirect(l, port) != 0)
+    if (port == 0 && kept && registered_port(kept)) {
+        /* the port registered before, when it is free: the registration is reused */
+        char err[256];
+        l->lb =
+            tools_oauth_loopback_new(l->loop, registered_port(kept), query_cb, l, err, sizeof err);
+        if (l->lb) {
+            struct buf b;
+            buf_init(&b, 0);
+            buf_printf(&b, "http://127.0.0.1:%u/callback", registered_port(kept));
+            l->redirect_uri = buf_steal(&b);
+        }
+    }
+    if (l->lb == NULL && listen_redirect(l, port) != 0) {
+        cJSON_Delete(kept);
         return;
+    }
     choose_scope(l);
     if (l->cfg.client_id) {
         l->client_id = xstrdup(l->cfg.client_id);
         if (l->cfg.client_secret)
             l->client_secret = xstrdup(l->cfg.client_secret);
-    } else if (l->cfg.client_metadata_url &&
-               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-                   l->meta, "client_id_metadata_document_supported"))) {
+    } else if (!registering) {
         l->client_id = xstrdup(l->cfg.client_metadata_url);
-    } else if (stored_client(l)) {
+    } else if (stored_client(l, kept)) {
         /* registered before for this issuer and redirect */
     } else if (tools_oauth_str(l->meta, "registration_endpoint")) {
+        cJSON_Delete(kept);
         register_client(l);
         return;
     } else {
+        cJSON_Delete(kept);
         end(l, 0,
             "authorization server %s offers no dynamic client registration%s: register an OAuth "
             "app with it (redirect URI http://127.0.0.1:PORT/callback, with \"oauth\": "
@@ -385,6 +494,7 @@ static void choose_client(struct tools_oauth_login *l)
             l->issuer, l->cfg.client_metadata_url ? " nor client metadata documents" : "");
         return;
     }
+    cJSON_Delete(kept);
     authorize(l);
 }
 
@@ -392,8 +502,10 @@ static void choose_client(struct tools_oauth_login *l)
 
 static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                        : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* The decoded value of name in an application/x-www-form-urlencoded query. */
@@ -420,6 +532,30 @@ static char *query_get(const char *q, const char *name)
     return NULL;
 }
 
+/* Posts form (with the client's credentials) to the token endpoint. */
+static void token_request(struct tools_oauth_login *l, struct buf *form)
+{
+    const char *endpoint = tools_oauth_str(l->meta, "token_endpoint");
+    char why[512], *authorization = NULL;
+    if (l->auth_method == NULL)
+        l->auth_method = tools_oauth_auth_method(l->meta, l->client_secret != NULL,
+                                                 l->cfg.private_key_file != NULL);
+    if (tools_oauth_client_auth(l->auth_method, l->client_id, l->client_secret,
+                                l->cfg.private_key_file, l->issuer, form, &authorization, why,
+                                sizeof why) != 0) {
+        end(l, 0, "%s", why);
+        return;
+    }
+    struct tools_oauth_request rq = {.method = "POST",
+                                     .url = endpoint,
+                                     .content_type = "application/x-www-form-urlencoded",
+                                     .body = form->data,
+                                     .authorization = authorization};
+    l->phase = P_TOKEN;
+    start(l, &rq);
+    free(authorization);
+}
+
 static void exchange(struct tools_oauth_login *l, const char *code)
 {
     struct buf form;
@@ -427,18 +563,41 @@ static void exchange(struct tools_oauth_login *l, const char *code)
     tools_oauth_form_add(&form, "grant_type", "authorization_code");
     tools_oauth_form_add(&form, "code", code);
     tools_oauth_form_add(&form, "redirect_uri", l->redirect_uri);
-    tools_oauth_form_add(&form, "client_id", l->client_id);
     tools_oauth_form_add(&form, "code_verifier", l->pkce.verifier);
-    if (l->client_secret)
-        tools_oauth_form_add(&form, "client_secret", l->client_secret);
     if (l->resource)
         tools_oauth_form_add(&form, "resource", l->resource);
-    struct tools_oauth_request rq = {.method = "POST",
-                                     .url = tools_oauth_str(l->meta, "token_endpoint"),
-                                     .content_type = "application/x-www-form-urlencoded",
-                                     .body = form.data};
-    l->phase = P_TOKEN;
-    start(l, &rq);
+    token_request(l, &form);
+    buf_free(&form);
+}
+
+/* The client credentials grant (no person): the entry's client. */
+static void client_credentials(struct tools_oauth_login *l)
+{
+    if (l->cfg.client_id == NULL) {
+        end(l, 0,
+            "the client_credentials grant needs \"oauth\": {\"clientId\": ...} and a "
+            "clientSecret or privateKeyFile");
+        return;
+    }
+    if (l->cfg.client_secret == NULL && l->cfg.private_key_file == NULL) {
+        end(l, 0,
+            "the client_credentials grant needs a clientSecret or a privateKeyFile in "
+            "its \"oauth\" entry");
+        return;
+    }
+    l->client_id = xstrdup(l->cfg.client_id);
+    if (l->cfg.client_secret)
+        l->client_secret = xstrdup(l->cfg.client_secret);
+    if (l->cfg.scopes)
+        choose_scope(l);
+    struct buf form;
+    buf_init(&form, 0);
+    tools_oauth_form_add(&form, "grant_type", "client_credentials");
+    if (l->scope)
+        tools_oauth_form_add(&form, "scope", l->scope);
+    if (l->resource)
+        tools_oauth_form_add(&form, "resource", l->resource);
+    token_request(l, &form);
     buf_free(&form);
 }
 
@@ -450,8 +609,8 @@ static const char *redirected(struct tools_oauth_login *l, const char *query)
         return "This login is over; you can close this page.";
     char *state = query_get(query, "state"), *code = query_get(query, "code");
     char *error = query_get(query, "error"), *iss = query_get(query, "iss");
-    int iss_required = cJSON_IsTrue(
-        cJSON_GetObjectItemCaseSensitive(l->meta, "authorization_response_iss_parameter_supported"));
+    int iss_required = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+        l->meta, "authorization_response_iss_parameter_supported"));
     const char *page = "Logged in. You can close this page and return to the terminal.";
     if (state == NULL || strcmp(state, l->pkce.state) != 0) {
         end(l, 0, "the authorization response's state does not match this login: refused");
@@ -462,8 +621,8 @@ static const char *redirected(struct tools_oauth_login *l, const char *query)
         page = "Refused: the response comes from another authorization server.";
     } else if (error) {
         char *desc = query_get(query, "error_description");
-        end(l, 0, "the authorization server refused the login: %s%s%s", error,
-            desc ? ": " : "", desc ? desc : "");
+        end(l, 0, "the authorization server refused the login: %s%s%s", error, desc ? ": " : "",
+            desc ? desc : "");
         free(desc);
         page = "The login was refused.";
     } else if (code == NULL || *code == '\0') {
@@ -514,16 +673,27 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
     if (a->status != 200 || at == NULL) {
         const char *e = tools_oauth_str(a->json, "error");
         const char *d = tools_oauth_str(a->json, "error_description");
-        end(l, 0, "the token endpoint refused the code (%s%s%s)",
-            a->error ? a->error : e ? e : "no access_token", d ? ": " : "", d ? d : "");
+        end(l, 0, "the token endpoint refused %s (%s%s%s)",
+            l->cfg.client_credentials ? "the client credentials" : "the code",
+            a->error ? a->error
+            : e      ? e
+                     : "no access_token",
+            d ? ": " : "", d ? d : "");
         return;
     }
     cJSON *row = cJSON_CreateObject();
     const cJSON *exp = cJSON_GetObjectItemCaseSensitive(a->json, "expires_in");
     cJSON_AddStringToObject(row, "issuer", l->issuer);
     cJSON_AddStringToObject(row, "client_id", l->client_id);
-    if (l->client_secret)
+    cJSON_AddStringToObject(row, "auth_method", l->auth_method);
+    if (l->cfg.client_credentials) {
+        /* the secret or key stays in the config: the row says how to get the next token */
+        cJSON_AddStringToObject(row, "grant", "client_credentials");
+        if (l->scope)
+            cJSON_AddStringToObject(row, "requested_scope", l->scope);
+    } else if (l->client_secret) {
         cJSON_AddStringToObject(row, "client_secret", l->client_secret);
+    }
     cJSON_AddStringToObject(row, "token_endpoint", tools_oauth_str(l->meta, "token_endpoint"));
     if (tools_oauth_str(l->meta, "revocation_endpoint"))
         cJSON_AddStringToObject(row, "revocation_endpoint",
@@ -535,9 +705,12 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         cJSON_AddStringToObject(row, "refresh_token", tools_oauth_str(a->json, "refresh_token"));
     if (tools_oauth_str(a->json, "scope"))
         cJSON_AddStringToObject(row, "scope", tools_oauth_str(a->json, "scope"));
-    double until = cJSON_IsNumber(exp) && exp->valuedouble > 0
-                       ? (double) time(NULL) + exp->valuedouble
-                       : 0;
+    else if (l->scope) /* RFC 6749 5.1: omitted when identical to the request */
+        cJSON_AddStringToObject(row, "scope", l->scope);
+    if (l->scope) /* a later 403 for these does not ask for another login */
+        cJSON_AddStringToObject(row, "asked_scope", l->scope);
+    double until =
+        cJSON_IsNumber(exp) && exp->valuedouble > 0 ? (double) time(NULL) + exp->valuedouble : 0;
     cJSON_AddNumberToObject(row, "expires_at", until);
     char err[TOOLS_STATE_ERR_MAX], *json = json_print(row), *key = tools_oauth_token_key(l->url);
     int64_t v;
@@ -547,10 +720,12 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
     cJSON_Delete(row);
     if (rc != TOOLS_STATE_OK)
         end(l, 0, "the tokens could not be stored: %s", err);
+    else if (l->cfg.client_credentials)
+        end(l, 1, "got a token for %s from %s with the client credentials grant", l->name,
+            l->issuer);
     else
-        end(l, 1, "logged in to %s at %s%s%s", l->name, l->issuer,
-            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "",
-            "");
+        end(l, 1, "logged in to %s at %s%s", l->name, l->issuer,
+            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "");
 }
 
 /* --- the chain -------------------------------------------------------------------------------- */
@@ -559,6 +734,13 @@ static void next_phase(struct tools_oauth_login *l)
 {
     switch (l->phase) {
     case P_PRM: /* every resource metadata URL failed: the origin is the issuer */
+        if (l->unasked) {
+            end(l, 0,
+                "%s answered HTTP %d without asking for authorization and publishes no "
+                "protected resource metadata; no login is needed",
+                l->url, l->unasked);
+            return;
+        }
         l->legacy = 1;
         {
             char *origin = tools_oauth_canonical_uri(l->url);
@@ -576,12 +758,16 @@ static void next_phase(struct tools_oauth_login *l)
         if (l->meta == NULL && l->legacy)
             l->meta = default_metadata(l->issuer);
         if (l->meta == NULL) {
-            end(l, 0, "no metadata of authorization server %s was found (tried its "
-                      "oauth-authorization-server and openid-configuration documents)",
-                l->issuer);
+            end(l, 0,
+                "no usable metadata of authorization server %s was found (tried its "
+                "oauth-authorization-server and openid-configuration documents%s%s)",
+                l->issuer, l->tried ? "; " : "", l->tried ? l->tried : "");
             return;
         }
-        choose_client(l);
+        if (l->cfg.client_credentials)
+            client_credentials(l);
+        else
+            choose_client(l);
         return;
     case P_REGISTER:
         authorize(l);
@@ -597,11 +783,8 @@ static void probe_answer(struct tools_oauth_login *l, const struct tools_oauth_a
         end(l, 0, "%s: %s", l->url, a->error);
         return;
     }
-    if (a->status != 401 && a->status != 403) {
-        end(l, 0, "%s answered HTTP %d without asking for authorization; no login is needed",
-            l->url, a->status);
-        return;
-    }
+    if (a->status != 401 && a->status != 403)
+        l->unasked = a->status; /* some calls may need it: its resource metadata says */
     if (tools_oauth_challenge_parse(a->www, &l->ch) != 0)
         tools_oauth_challenge_free(&l->ch);
     start_prm(l);
@@ -612,7 +795,7 @@ static void answered(void *ud, const struct tools_oauth_answer *a)
     struct tools_oauth_login *l = ud;
     l->fetch = NULL;
     if (a->error && l->phase != P_PROBE && l->phase != P_PRM && l->phase != P_AS) {
-        end(l, 0, "%s", a->error);
+        end(l, 0, "%s %s", a->url ? a->url : "its authorization server", a->error);
         return;
     }
     switch (l->phase) {
@@ -657,7 +840,8 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
     l->sse = s->transport == TOOLS_TRANSPORT_SSE;
     l->cfg = *s->oauth;
     if (l->cfg.send_resource)
-        l->resource = l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
+        l->resource =
+            l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
     struct tools_state_options o = {.path = l->cfg.store_path ? l->cfg.store_path : ""};
     l->store = tools_state_new(&o);
     uv_timer_init(loop, &l->later);
@@ -665,8 +849,6 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
     l->hc = http_client_new(loop, "mcp-codemode", err, sizeof err);
     if (l->hc == NULL)
         end(l, 0, "%s", err);
-    else if (l->cfg.client_credentials)
-        end(l, 0, "the client_credentials grant needs no login, and is not supported yet");
     else
         uv_timer_start(&l->later, kick, 0, 0);
     return l;
@@ -697,20 +879,28 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     free(l->redirect_uri);
     free(l->scope);
     free(l->message);
+    free(l->tried);
     uv_close((uv_handle_t *) &l->later, login_closed);
 }
 
-int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t errlen)
+int tools_oauth_logout(const struct tools_server_config *s, cJSON **row, char *err, size_t errlen)
 {
     struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
     struct tools_state *st = tools_state_new(&o);
     char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
-    int rc = tools_state_local_file_exists(st) && key ? tools_state_oauth_delete(st, "token", key, e)
-                                                : TOOLS_STATE_ABSENT;
+    int64_t v;
+    int exists = tools_state_local_file_exists(st) && key;
+    if (row)
+        *row = exists ? tools_oauth_row_read(st, key, &v, e) : NULL;
+    int rc = exists ? tools_state_oauth_delete(st, "token", key, e) : TOOLS_STATE_ABSENT;
     free(key);
     tools_state_free(st);
     if (rc < 0) {
         snprintf(err, errlen, "%s", e);
+        if (row) {
+            cJSON_Delete(*row);
+            *row = NULL;
+        }
         return -1;
     }
     return rc == TOOLS_STATE_OK ? 0 : 1;

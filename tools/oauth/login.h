@@ -10,6 +10,7 @@
 #ifndef TOOLS_OAUTH_LOGIN_H
 #define TOOLS_OAUTH_LOGIN_H
 
+#include <cjson/cJSON.h>
 #include <uv.h>
 
 struct tools_server_config;
@@ -37,9 +38,9 @@ void tools_oauth_login_paste(struct tools_oauth_login *l, const char *url);
 
 void tools_oauth_login_free(struct tools_oauth_login *l);
 
-/* Forgets the tokens of server s (and revokes them where the server offers
- * RFC 7009 - not yet: see docs/oauth.md). Returns 0 when there were some, 1 when
- * there were none, -1 with a sentence in err (errlen bytes). */
-int tools_oauth_logout(const struct tools_server_config *s, char *err, size_t errlen);
+/* Forgets the tokens of server s. Returns 0 when there were some (their
+ * row in *row when row is not NULL: a new object, for tools/oauth/revoke.h),
+ * 1 when there were none, -1 with a sentence in err (errlen bytes). */
+int tools_oauth_logout(const struct tools_server_config *s, cJSON **row, char *err, size_t errlen);
 
 #endif

@@ -58,7 +58,10 @@ static void answer(struct conn *c, int status, const char *text)
     buf_printf(&b,
                "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: "
                "no-store\r\nConnection: close\r\nContent-Length: %zu\r\n\r\n%s",
-               status, status == 200 ? "OK" : status == 404 ? "Not Found" : "Bad Request",
+               status,
+               status == 200   ? "OK"
+               : status == 404 ? "Not Found"
+                               : "Bad Request",
                strlen(text), text);
     c->out = buf_steal(&b);
     c->answered = 1;
@@ -74,8 +77,7 @@ static void request(struct conn *c)
     const char *line = c->in.data;
     const char *end = strstr(line, "\r\n");
     size_t n = end ? (size_t) (end - line) : strlen(line);
-    if (n < 14 || strncmp(line, "GET /callback", 13) != 0 ||
-        (line[13] != '?' && line[13] != ' ')) {
+    if (n < 14 || strncmp(line, "GET /callback", 13) != 0 || (line[13] != '?' && line[13] != ' ')) {
         answer(c, 404, "Not found.");
         return;
     }

@@ -189,7 +189,8 @@ int tools_oauth_prm_check(const cJSON *prm, const char *server_url, char *why, s
         snprintf(why, n, "its protected resource metadata lists no authorization_servers");
         return -1;
     }
-    if (cJSON_GetObjectItemCaseSensitive(prm, "resource") && (res == NULL || !same_origin(res, server_url))) {
+    if (cJSON_GetObjectItemCaseSensitive(prm, "resource") &&
+        (res == NULL || !same_origin(res, server_url))) {
         snprintf(why, n,
                  "its protected resource metadata is for resource \"%.200s\", not for %.200s",
                  res ? res : "(not a string)", server_url);
@@ -228,7 +229,8 @@ int tools_oauth_as_check(const cJSON *meta, const char *issuer, char *why, size_
 {
     const char *iss = tools_oauth_str(meta, "issuer");
     if (!cJSON_IsObject(meta)) {
-        snprintf(why, n, "the metadata of authorization server %.200s is not a JSON object", issuer);
+        snprintf(why, n, "the metadata of authorization server %.200s is not a JSON object",
+                 issuer);
         return -1;
     }
     if (iss == NULL || strcmp(iss, issuer) != 0) {

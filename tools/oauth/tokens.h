@@ -14,6 +14,7 @@
 #include <uv.h>
 
 struct tools_oauth_config;
+struct tools_server_config;
 struct tools_oauth_tokens;
 struct tools_state;
 
@@ -21,11 +22,12 @@ struct tools_state;
  * when url is not an absolute http(s) URL. */
 char *tools_oauth_token_key(const char *url);
 
-/* Creates the token source of server `name` at url, its tokens in the
- * database of cfg->store_path. Reads nothing yet. */
-struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop, const char *name,
-                                                  const char *url,
-                                                  const struct tools_oauth_config *cfg);
+/* Creates the token source of remote server entry s (with s->oauth; what
+ * it needs is copied), its tokens in the database of s->oauth->store_path.
+ * With "grant": "client_credentials" it gets its tokens itself (discovery,
+ * then the grant, again whenever one expires). Reads nothing yet. */
+struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop,
+                                                  const struct tools_server_config *s);
 /* Cancels a refresh in flight (its callback does not run) and frees t. */
 void tools_oauth_tokens_free(struct tools_oauth_tokens *t);
 
@@ -51,6 +53,28 @@ typedef void tools_oauth_refreshed_cb(void *ud, int ok);
  * at the same time share one refresh. Returns 0. */
 int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
                                tools_oauth_refreshed_cb *cb, void *ud);
+
+/* Refreshes the current token margin_ms before it expires (at half the
+ * time it has left when that is sooner), then cb(ud, ok) from the loop; call again with the new
+ * token to keep watching. cb NULL stops watching. A token without an
+ * expiry is not watched. */
+void tools_oauth_tokens_watch(struct tools_oauth_tokens *t, uint64_t margin_ms,
+                              tools_oauth_refreshed_cb *cb, void *ud);
+
+/* The server's tool list (as it last listed them) is kept beside its
+ * tokens, so that while it needs a login its tools stay declared. */
+void tools_oauth_tokens_keep_tools(struct tools_oauth_tokens *t, const cJSON *tools);
+/* The kept list (a new array), or NULL. */
+cJSON *tools_oauth_tokens_kept_tools(struct tools_oauth_tokens *t);
+
+/* A call was answered 403 insufficient_scope with the scopes it needs
+ * (scope, space-separated; may be NULL): records in the token row the
+ * union of the granted scopes and these, for the next login to ask for
+ * (step-up authorization), and returns the sentence for the call's error
+ * (malloc'd), ending "; run: mcp-codemode login NAME". When a login asked
+ * for these scopes already, the sentence says they were not granted and
+ * names no command: a step-up is tried once, never in a loop. */
+char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope);
 
 /* `check`'s login line for a server: "logged in (until ...)", "needs
  * login: mcp-codemode login NAME", or the reason it cannot tell
