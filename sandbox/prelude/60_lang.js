@@ -606,6 +606,10 @@ def(G, '__pset', function (obj, key, v) {
     return v;
 });
 
+/* A template substitution that is an object or function (sandbox/lower/
+ * emit_lit.c): ToString, whose ToPrimitive asks toString before valueOf. */
+def(G, '__ts', function (x) { return Str(x); });
+
 def(G, '__privIn', function (obj, key) {
     if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
     return hasOwn(obj, key);
