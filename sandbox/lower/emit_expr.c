@@ -707,6 +707,86 @@ static void e_logical_assign(struct emit *E, struct node *n, int loose)
         W(")");
 }
 
+/* An expression the append rewrite below may emit twice (only one copy
+ * runs): no function, class, spread, direct eval, super or private name. */
+static int dup_safe(const struct node *x, int depth)
+{
+    if (depth > 16)
+        return 0;
+    switch (x->kind) {
+    case N_IDENT:
+    case N_STR:
+    case N_NUM:
+    case N_LITERAL:
+    case N_THIS:
+        return 1;
+    case N_PAREN:
+    case N_UNARY:
+        return dup_safe(x->a, depth + 1);
+    case N_BINARY:
+        return dup_safe(x->a, depth + 1) && dup_safe(x->b, depth + 1);
+    case N_MEMBER:
+        return !(x->flags & (NF_PRIVATE | NF_OPTIONAL)) && dup_safe(x->a, depth + 1) &&
+               (!x->b || dup_safe(x->b, depth + 1));
+    case N_TEMPLATE:
+        for (const struct node *q = x->a; q; q = q->next)
+            if (q->kind != N_TPL_PART && !dup_safe(q, depth + 1))
+                return 0;
+        return 1;
+    case N_CALL:
+        if (x->y || (x->flags & NF_OPTIONAL) || !dup_safe(x->a, depth + 1))
+            return 0;
+        for (const struct node *q = x->b; q; q = q->next)
+            if (!dup_safe(q, depth + 1))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int same_ident(const struct node *a, const struct node *b)
+{
+    return a->kind == N_IDENT && b->kind == N_IDENT && a->x == b->x &&
+           a->name->len == b->name->len && memcmp(a->name->s, b->name->s, a->name->len) == 0;
+}
+
+/* The statement `x = x + a + b ...` (two or more appends): each `+` would
+ * copy the whole of x before the engine could append in place, so when x is
+ * a string it becomes `x += "" + a + b ...` (the same concatenation, the
+ * same conversions in the same order, the pieces joined first), else stays
+ * as it was: `if (typeof x === "string") x += "" + a + b; else x = x + a + b`.
+ * Returns 0 (nothing emitted) for any other statement. */
+static int e_append_chain(struct emit *E, struct node *n)
+{
+    struct node *t = n->a, *x = n->b, *ops[64];
+    int nops = 0;
+    if (!E->stmt_start || E->cx->mode == LOWER_MODE_EVAL || n->op != P_ASSIGN ||
+        t->kind != N_IDENT || (t->op == 3 && t->x && lower__e_tdz_checked(t->x)))
+        return 0;
+    while (x->kind == N_BINARY && x->op == P_PLUS && nops < 64) {
+        if (!dup_safe(x->b, 0))
+            return 0;
+        ops[nops++] = x->b;
+        x = x->a;
+    }
+    if (nops < 2 || !same_ident(x, t))
+        return 0;
+    lower__e_tok(E, n->line, "if (typeof ", 11);
+    lower__e_expr(E, t);
+    W(" === \"string\") ");
+    lower__e_expr(E, t);
+    W(" += \"\"");
+    for (int i = nops - 1; i >= 0; i--) {
+        W(" + ");
+        lower__e_expr(E, ops[i]);
+    }
+    W("; else ");
+    lower__e_expr(E, t);
+    W(" = ");
+    lower__e_expr_loose(E, n->b);
+    return 1;
+}
+
 static void e_assign(struct emit *E, struct node *n, int loose)
 {
     if (n->a->kind == N_ARRPAT || n->a->kind == N_OBJPAT) {
@@ -737,6 +817,8 @@ static void e_assign(struct emit *E, struct node *n, int loose)
         lower__e_super_set(E, t, n->b);
         return;
     }
+    if (e_append_chain(E, n))
+        return;
     if (t->kind == N_MEMBER && t->a->kind == N_SUPER) {
         /* super.x op= v assigns on this */
         struct node th = *t->a;

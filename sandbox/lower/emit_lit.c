@@ -183,11 +183,55 @@ static int tpl_operand_tight(const struct node *x)
     return 0;
 }
 
+/* Substitutions whose value is a primitive whatever their operands are
+ * (numbers, strings, literals, nested templates, unary, update and binary
+ * operators): `+` converts them as a template does. */
+static int tpl_operand_primitive(const struct node *x)
+{
+    switch (x->kind) {
+    case N_NUM: case N_STR: case N_LITERAL: case N_TEMPLATE: case N_UNARY: case N_UPDATE: case N_BINARY:
+        return 1;
+    }
+    return 0;
+}
+
+/* A substitution converts with ToString (an object's toString first),
+ * where `+` would call its valueOf first: any other value is kept in a
+ * temporary and an object or function goes through __ts (String). */
+static void tpl_operand(struct emit *E, struct node *p, struct lname **t)
+{
+    if (tpl_operand_primitive(p)) {
+        if (tpl_operand_tight(p)) {
+            lower__e_expr(E, p);
+        } else {
+            W("(");
+            lower__e_expr_loose(E, p);
+            W(")");
+        }
+        return;
+    }
+    if (!*t)
+        *t = lower__e_tmp(E);
+    W("(typeof (");
+    lower__e_name(E, 0, *t);
+    W(" = ");
+    lower__e_expr_loose(E, p);
+    W(") === \"object\" || typeof ");
+    lower__e_name(E, 0, *t);
+    W(" === \"function\" ? __ts(");
+    lower__e_name(E, 0, *t);
+    W(") : ");
+    lower__e_name(E, 0, *t);
+    W(")");
+}
+
 /* `a${x}b${y}` as ("a" + x + "b" + y): empty parts dropped, a leading ""
- * only when the first two operands are not a string (`${x}${y}`, `${x}`). */
+ * only when the first two operands are not a string (`${x}${y}`, `${x}`);
+ * each substitution as tpl_operand converts it. */
 void lower__e_template(struct emit *E, struct node *n, int loose)
 {
     struct node *first = NULL, *second = NULL;
+    struct lname *t = NULL;
     for (struct node *p = n->a; p && !second; p = p->next)
         if (p->kind != N_TPL_PART || !tpl_part_empty(E, p)) {
             if (first)
@@ -220,12 +264,8 @@ void lower__e_template(struct emit *E, struct node *n, int loose)
                 lower__error_at(E->cx, (uint32_t)(bad - E->src),
                                 "Invalid escape sequence in a template (octal, \\8, \\9 or a bad \\x/\\u)");
             lower__e_template_string(E, p, 0);
-        } else if (tpl_operand_tight(p)) {
-            lower__e_expr(E, p);
         } else {
-            W("(");
-            lower__e_expr_loose(E, p);
-            W(")");
+            tpl_operand(E, p, &t);
         }
     }
     if (paren)

@@ -99,9 +99,33 @@ function OfRec(it) { this.i = it; this.n = it.next; this.__o$ = true; this.lengt
 var MAP_NEXT = rt.coll.mapNext, MAP_STEP = rt.coll.mapStep;
 var SET_NEXT = rt.coll.setNext, SET_STEP = rt.coll.setStep;
 
+/* for-of over a string: a record of up to 64 code points at a time (the
+ * string iterator's values), refilled by __more; s marks it. */
+function StrRec(s) { this.s = s; this.p = 0; this.__o$ = true; this.length = 0; }
+function strFill(r) {
+    var s = r.s, p = r.p, n = s.length, k = 0;
+    while (p < n && k < 64) {
+        var c = s.charCodeAt(p), w = 1;
+        if (c >= 0xd800 && c <= 0xdbff && p + 1 < n) {
+            var d = s.charCodeAt(p + 1);
+            if (d >= 0xdc00 && d <= 0xdfff) w = 2;
+        }
+        r[k++] = w === 1 ? s.charAt(p) : s.substr(p, 2);
+        p += w;
+    }
+    r.p = p;
+    r.length = k;
+    return k > 0;
+}
+
 /* The next value into slot 0; false when done (or r is not a record). */
 function ofMore(r) {
     if (r.__o$ !== true) return false;
+    if (r.s !== void 0) {
+        if (strFill(r)) return true;
+        r.__o$ = false;
+        return false;
+    }
     r.__o$ = false;
     var n = r.n;
     if (n === MAP_NEXT || n === SET_NEXT) {
@@ -122,6 +146,11 @@ def(G, '__more', ofMore);
 /* for-of: array-likes (arguments, typed arrays) as they are, else a record
  * holding the first value (the first next() is the loop's first step) */
 def(G, '__of', function (x) {
+    if (typeof x === 'string') {
+        var sr = new StrRec(x);
+        if (!strFill(sr)) sr.__o$ = false;
+        return sr;
+    }
     var it = getIter(x);
     if (it === null) return x;
     var r = new OfRec(it);
@@ -132,7 +161,7 @@ def(G, '__of', function (x) {
 def(G, '__done', function (r) {
     if (r.__o$ === true) {
         r.__o$ = false;
-        closeIter(r.i);
+        if (r.s === void 0) closeIter(r.i);
     }
 });
 
@@ -605,6 +634,10 @@ def(G, '__pset', function (obj, key, v) {
     pchk(obj, key)[key] = v;
     return v;
 });
+
+/* A template substitution that is an object or function (sandbox/lower/
+ * emit_lit.c): ToString, whose ToPrimitive asks toString before valueOf. */
+def(G, '__ts', function (x) { return Str(x); });
 
 def(G, '__privIn', function (obj, key) {
     if (!isObject(obj)) throw new TypeErr("Cannot use 'in' operator to search for a private field in " + describe(obj));
