@@ -15,7 +15,9 @@
 // reported, never fatal; the exit status is 1 only when something is broken.
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_REQUESTS (400 per target per round),
-// BENCH_QUICK=1 (2 rounds of 200), MCP_CODEMODE_BIN (default build/mcp-codemode).
+// BENCH_QUICK=1 (2 rounds of 200), MCP_CODEMODE_BIN (default build/mcp-codemode),
+// BENCH_PIDS=1 (print each server's pid to stderr before the timed rounds, to
+// attach a profiler: `perf record -g -p PID` on the "new JWTs" server).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -109,6 +111,7 @@ const p50s = new Map(cases.map((c) => [c.name, []]));
 const cpu = new Map(); // the server's main thread (the loop): CPU ms over the timed rounds
 try {
   for (const c of cases) for (let i = 0; i < 100; i++) await once(c.t, c.name.includes('new') ? same : c.auth()); // warm up: keys fetched, workers idle
+  if (process.env.BENCH_PIDS === '1') for (const c of cases) console.error(`bench_http_oauth: ${c.name}: pid ${c.t.proc.pid}`);
   for (const c of cases) cpu.set(c.name, -cpuMs(c.t.proc.pid));
   for (let r = 0; r < ROUNDS; r++) {
     const lat = new Map(cases.map((c) => [c.name, []]));

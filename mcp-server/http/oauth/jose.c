@@ -7,6 +7,7 @@
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -221,6 +222,8 @@ static EVP_PKEY *okp_key(const cJSON *jwk, char *why, size_t n)
     return pkey;
 }
 
+static EVP_MD_CTX *verify_ctx(EVP_PKEY *pkey, enum jose_alg alg);
+
 static int ops_allow_verify(const cJSON *jwk)
 {
     const cJSON *ops = cJSON_GetObjectItemCaseSensitive(jwk, "key_ops");
@@ -287,11 +290,17 @@ int jose_key_from_jwk(const cJSON *jwk, struct jose_key *key, char *why, size_t 
         return -1;
     }
     key->kid = kid ? xstrdup(kid) : NULL;
+    for (int a = JOSE_ALG_RS256; a <= JOSE_ALG_EDDSA; a++)
+        if (jose_key_allows(key, (enum jose_alg) a))
+            key->ready[a] = verify_ctx(key->pkey, (enum jose_alg) a);
+    ERR_clear_error(); /* a context that could not be set up is set up per check */
     return 0;
 }
 
 void jose_key_clear(struct jose_key *key)
 {
+    for (size_t a = 0; a < sizeof key->ready / sizeof key->ready[0]; a++)
+        EVP_MD_CTX_free(key->ready[a]);
     EVP_PKEY_free(key->pkey);
     free(key->kid);
     memset(key, 0, sizeof *key);
@@ -335,6 +344,44 @@ static int es256_der(const unsigned char *sig, size_t siglen, unsigned char **de
     return len > 0 ? len : -1;
 }
 
+/* A context ready to verify alg's signatures with pkey, or NULL. */
+static EVP_MD_CTX *verify_ctx(EVP_PKEY *pkey, enum jose_alg alg)
+{
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    if (md == NULL)
+        return NULL;
+    const EVP_MD *digest = alg == JOSE_ALG_EDDSA ? NULL : EVP_sha256();
+    if (EVP_DigestVerifyInit(md, &pctx, digest, NULL, pkey) <= 0)
+        goto fail;
+    if (alg == JOSE_ALG_PS256 &&
+        (EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
+         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0 ||
+         EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, EVP_sha256()) <= 0))
+        goto fail;
+    if (alg == JOSE_ALG_RS256 && EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
+        goto fail;
+    return md;
+fail:
+    EVP_MD_CTX_free(md);
+    return NULL;
+}
+
+/* A context for one check of alg with key: a copy of the one set up when
+ * the key was built, else one set up now. */
+static EVP_MD_CTX *check_ctx(const struct jose_key *key, enum jose_alg alg)
+{
+    const EVP_MD_CTX *ready = key->ready[alg];
+    if (ready) {
+        EVP_MD_CTX *md = EVP_MD_CTX_new();
+        if (md && EVP_MD_CTX_copy_ex(md, ready) == 1)
+            return md;
+        EVP_MD_CTX_free(md);
+        ERR_clear_error();
+    }
+    return verify_ctx(key->pkey, alg);
+}
+
 int jose_verify(const struct jose_key *key, enum jose_alg alg, const unsigned char *input,
                 size_t len, const unsigned char *sig, size_t siglen)
 {
@@ -350,31 +397,33 @@ int jose_verify(const struct jose_key *key, enum jose_alg alg, const unsigned ch
     } else if (alg == JOSE_ALG_EDDSA && siglen != 64) {
         return 0;
     }
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    EVP_PKEY_CTX *pctx = NULL;
     int rc = -1;
-    if (md == NULL)
-        goto out;
-    const EVP_MD *digest = alg == JOSE_ALG_EDDSA ? NULL : EVP_sha256();
-    if (EVP_DigestVerifyInit(md, &pctx, digest, NULL, key->pkey) <= 0)
-        goto out;
-    if (alg == JOSE_ALG_PS256 &&
-        (EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
-         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0 ||
-         EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, EVP_sha256()) <= 0))
-        goto out;
-    if (alg == JOSE_ALG_RS256 && EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
-        goto out;
-    rc = EVP_DigestVerify(md, sig, siglen, input, len) == 1 ? 1 : 0;
-out:
+    EVP_MD_CTX *md = check_ctx(key, alg);
+    if (md) {
+        /* used once: the final step need not keep it reusable (a copy less) */
+        EVP_MD_CTX_set_flags(md, EVP_MD_CTX_FLAG_FINALISE);
+        rc = EVP_DigestVerify(md, sig, siglen, input, len) == 1 ? 1 : 0;
+    }
     EVP_MD_CTX_free(md);
     OPENSSL_free(der);
     ERR_clear_error(); /* a refusal leaves reasons on the thread's queue, where libcurl reads */
     return rc;
 }
 
+/* SHA-256 fetched from the default provider once (EVP_sha256() fetches it
+ * again at every use); kept for the life of the process. */
+static EVP_MD *sha256_md;
+static CRYPTO_ONCE sha256_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void fetch_sha256(void)
+{
+    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
 int jose_sha256(const void *data, size_t len, unsigned char out[32])
 {
     unsigned int n = 0;
-    return EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 && n == 32 ? 0 : -1;
+    if (!CRYPTO_THREAD_run_once(&sha256_once, fetch_sha256) || sha256_md == NULL)
+        return -1;
+    return EVP_Digest(data, len, out, &n, sha256_md, NULL) == 1 && n == 32 ? 0 : -1;
 }
