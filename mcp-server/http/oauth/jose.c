@@ -49,33 +49,43 @@ const char *jose_alg_name(enum jose_alg alg)
     }
 }
 
-static int b64url_digit(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '-')
-        return 62;
-    if (c == '_')
-        return 63;
-    return -1;
-}
+/* One more than the value of each base64url digit, 0 for every other
+ * byte (so that a lookup minus one is over 63 for a byte that is none). */
+/* clang-format off */
+static const unsigned char b64url_plus1[256] = {
+    ['A'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26,
+    ['a'] = 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52,
+    ['0'] = 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,
+    ['-'] = 63,
+    ['_'] = 64,
+};
+/* clang-format on */
 
 long jose_b64url_decode(const char *in, size_t n, unsigned char *out)
 {
     if (n % 4 == 1)
         return -1;
-    size_t o = 0;
+    const unsigned char *u = (const unsigned char *) in;
+    size_t o = 0, i = 0;
+    for (; i + 4 <= n; i += 4) { /* four digits, three bytes */
+        unsigned a = b64url_plus1[u[i]] - 1u, b = b64url_plus1[u[i + 1]] - 1u;
+        unsigned c = b64url_plus1[u[i + 2]] - 1u, d = b64url_plus1[u[i + 3]] - 1u;
+        if ((a | b | c | d) > 63)
+            return -1;
+        unsigned v = a << 18 | b << 12 | c << 6 | d;
+        out[o++] = (unsigned char) (v >> 16);
+        out[o++] = (unsigned char) (v >> 8);
+        out[o++] = (unsigned char) v;
+    }
     unsigned acc = 0;
     int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = b64url_digit((unsigned char) in[i]);
-        if (d < 0)
+    for (; i < n; i++) { /* two or three digits left */
+        unsigned d = b64url_plus1[u[i]] - 1u;
+        if (d > 63)
             return -1;
-        acc = (acc << 6) | (unsigned) d;
+        acc = (acc << 6) | d;
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
@@ -420,10 +430,16 @@ static void fetch_sha256(void)
     sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
 }
 
-int jose_sha256(const void *data, size_t len, unsigned char out[32])
+int jose_sha256(EVP_MD_CTX *reuse, const void *data, size_t len, unsigned char out[32])
 {
     unsigned int n = 0;
     if (!CRYPTO_THREAD_run_once(&sha256_once, fetch_sha256) || sha256_md == NULL)
         return -1;
-    return EVP_Digest(data, len, out, &n, sha256_md, NULL) == 1 && n == 32 ? 0 : -1;
+    if (reuse == NULL)
+        return EVP_Digest(data, len, out, &n, sha256_md, NULL) == 1 && n == 32 ? 0 : -1;
+    return EVP_DigestInit_ex(reuse, sha256_md, NULL) == 1 &&
+                   EVP_DigestUpdate(reuse, data, len) == 1 &&
+                   EVP_DigestFinal_ex(reuse, out, &n) == 1 && n == 32
+               ? 0
+               : -1;
 }

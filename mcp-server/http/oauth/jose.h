@@ -68,7 +68,9 @@ int jose_key_allows(const struct jose_key *key, enum jose_alg alg);
 int jose_verify(const struct jose_key *key, enum jose_alg alg, const unsigned char *input,
                 size_t len, const unsigned char *sig, size_t siglen);
 
-/* SHA-256 of data through libcrypto into out[32]. 0, or -1. */
-int jose_sha256(const void *data, size_t len, unsigned char out[32]);
+/* SHA-256 of data through libcrypto into out[32]. reuse: a context
+ * (EVP_MD_CTX_new) kept by the caller for many digests, which spares
+ * setting one up each time; NULL: a context of its own. 0, or -1. */
+int jose_sha256(EVP_MD_CTX *reuse, const void *data, size_t len, unsigned char out[32]);
 
 #endif

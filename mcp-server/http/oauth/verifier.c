@@ -105,6 +105,7 @@ struct http_token_verifier {
     int have_keys;
     uint64_t keys_gen;       /* bumped with every key set taken */
     struct seen_entry *seen; /* direct-mapped, seen_cap slots */
+    EVP_MD_CTX *sha;         /* the tokens' SHA-256, one context for all */
     size_t seen_cap;
     uint64_t keys_expire_ms;
     uint64_t last_fetch_ms; /* when the last JWKS fetch started */
@@ -212,7 +213,7 @@ static enum eval eval_opaque(struct http_token_verifier *v, const char *token, s
         return EV_INVALID;
     }
     unsigned char digest[32];
-    if (jose_sha256(token, len, digest) != 0) {
+    if (jose_sha256(v->sha, token, len, digest) != 0) {
         snprintf(why, n, "libcrypto could not hash it");
         return EV_UNAVAILABLE;
     }
@@ -241,7 +242,7 @@ static enum eval eval_jwt(struct http_token_verifier *v, const char *token, size
     struct seen_entry *slot = NULL;
     int stale;
     int fresh = keys_usable(v, &stale);
-    if (fresh && v->seen_cap && jose_sha256(token, len, digest) == 0) {
+    if (fresh && v->seen_cap && jose_sha256(v->sha, token, len, digest) == 0) {
         uint64_t h;
         memcpy(&h, digest, sizeof h);
         slot = &v->seen[h % v->seen_cap];
@@ -802,7 +803,7 @@ static void start_introspection(struct http_token_check *c)
 {
     struct http_token_verifier *v = c->v;
     unsigned char digest[32];
-    if (jose_sha256(c->token, c->len, digest) != 0) {
+    if (jose_sha256(v->sha, c->token, c->len, digest) != 0) {
         snprintf(c->reason, sizeof c->reason, "libcrypto could not hash the token");
         answer(c, HTTP_TOKEN_UNAVAILABLE);
         return;
@@ -939,7 +940,7 @@ struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http
         }
     }
     unsigned char probe[32];
-    if (jose_sha256("", 0, probe) != 0 || EVP_sha256() == NULL) {
+    if (jose_sha256(NULL, "", 0, probe) != 0 || EVP_sha256() == NULL) {
         snprintf(err, errlen, "OpenSSL's libcrypto cannot compute SHA-256 here");
         return NULL;
     }
@@ -957,6 +958,7 @@ struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http
     v->intro_cache = xcalloc(v->intro_cap, sizeof *v->intro_cache);
     v->seen_cap = v->lim.verified_entries;
     v->seen = xcalloc(v->seen_cap, sizeof *v->seen);
+    v->sha = EVP_MD_CTX_new(); /* NULL: jose_sha256 makes its own */
     return v;
 }
 
@@ -1043,5 +1045,6 @@ void http_token_verifier_free(struct http_token_verifier *v)
         jwt_identity_clear(&v->intro_cache[i].id);
     free(v->intro_cache);
     free_seen(v);
+    EVP_MD_CTX_free(v->sha);
     next_turn_close(&v->q, on_closed);
 }
