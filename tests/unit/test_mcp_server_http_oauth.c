@@ -1220,12 +1220,21 @@ static void test_jwk_refusals(void **state)
     assert_int_equal(jose_key_from_jwk(j, &key, why, sizeof why), 0);
     assert_true(jose_key_allows(&key, JOSE_ALG_EDDSA));
     assert_false(jose_key_allows(&key, JOSE_ALG_ES256));
+    /* its verification context is set up once, for the one algorithm it allows */
+    assert_non_null(key.ready[JOSE_ALG_EDDSA]);
+    assert_null(key.ready[JOSE_ALG_ES256]);
+    assert_null(key.ready[JOSE_ALG_RS256]);
     jose_key_clear(&key);
     cJSON_Delete(j);
     /* base64url: strict */
     unsigned char out[16];
     assert_int_equal(jose_b64url_decode("Zm9v", 4, out), 3);
     assert_int_equal(jose_b64url_decode("Zm9=", 4, out), -1);
+    assert_int_equal(jose_b64url_decode("Zm+v", 4, out), -1); /* base64, not base64url */
+    assert_int_equal(jose_b64url_decode("Z/9v", 4, out), -1);
+    assert_int_equal(jose_b64url_decode("Zm9v\xc3\xa9Zm", 8, out), -1);
+    assert_int_equal(jose_b64url_decode("-_-_", 4, out), 3);
+    assert_memory_equal(out, "\xfb\xff\xbf", 3);
     assert_int_equal(jose_b64url_decode("Zm9vY", 5, out), -1);
     assert_int_equal(jose_b64url_decode("Zm9vYr", 6, out), -1); /* unused bits set */
     assert_int_equal(jose_b64url_decode("-w", 2, out), 1);
