@@ -261,7 +261,8 @@ static enum eval eval_jwt(struct http_token_verifier *v, const char *token, size
     if (jwt_parse(token, len, &jwt, why, n) != 0)
         goto out;
     if (!fresh) {
-        snprintf(why, n, "the keys of %.200s are not fetched yet", v->s->issuer);
+        snprintf(why, n, "the keys of %.200s are %s", v->s->issuer,
+                 v->have_keys ? "past their lifetime" : "not fetched yet");
         ev = EV_NEED_KEYS;
         goto out;
     }
