@@ -15,7 +15,11 @@
 // reported, never fatal; the exit status is 1 only when something is broken.
 //
 // Knobs (env): BENCH_ROUNDS (5), BENCH_REQUESTS (400 per target per round),
-// BENCH_QUICK=1 (2 rounds of 200), MCP_CODEMODE_BIN (default build/mcp-codemode).
+// BENCH_QUICK=1 (2 rounds of 200), MCP_CODEMODE_BIN (default build/mcp-codemode),
+// BENCH_BASE_BIN (another build, e.g. before a change: its own server and
+// row for the new-JWT case, interleaved with the others in the same run),
+// BENCH_PIDS=1 (print each server's pid to stderr before the timed rounds, to
+// attach a profiler: `perf record -g -p PID` on the "new JWTs" server).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -45,11 +49,11 @@ async function jwksServer() {
   return { url: `http://127.0.0.1:${srv.address().port}/jwks`, privateKey, close: () => srv.close() };
 }
 
-async function start(name, codemode) {
+async function start(name, codemode, bin = BIN) {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-oauth-'));
   const file = path.join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ mcpServers: {}, codemode: { ...codemode, state: { path: path.join(dir, 'state.db') } } }));
-  const proc = spawn(BIN, ['--http', '127.0.0.1:0', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(bin, ['--http', '127.0.0.1:0', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const url = await new Promise((resolve, reject) => {
     proc.stderr.on('data', (b) => {
@@ -90,6 +94,8 @@ const targets = [
 const oauthCfg = { http: { publicUrl: 'https://mcp.example.com/mcp', oauth: { issuer: ISSUER, jwksUri: jwks.url } } };
 const oauth = await start('oauth', oauthCfg);
 const oauth2 = await start('oauth (new JWTs)', oauthCfg);
+const BASE_BIN = process.env.BENCH_BASE_BIN;
+const oauthBase = BASE_BIN ? await start('oauth (new JWTs, BENCH_BASE_BIN)', oauthCfg, BASE_BIN) : null;
 const now = Math.floor(Date.now() / 1000);
 const claims = { iss: ISSUER, sub: 'bench', aud: 'https://mcp.example.com/mcp', iat: now, exp: now + 3600, scope: 'mcp:tools' };
 const sign = (i) => new SignJWT({ ...claims, jti: `j${i}` }).setProtectedHeader({ alg: 'RS256', kid: 'b1', typ: 'at+jwt' }).sign(jwks.privateKey);
@@ -97,18 +103,21 @@ const same = await sign(0);
 const fresh = [];
 for (let i = 0; i < ROUNDS * REQUESTS + 1; i++) fresh.push(await sign(i + 1));
 let next = 0;
+let nextBase = 0;
 const cases = [
   { name: 'no authentication', t: targets[0], auth: () => undefined },
   { name: 'authToken (baseline)', t: targets[1], auth: () => TOKEN },
   { name: 'oauth, the same JWT', t: oauth, auth: () => same },
   { name: 'oauth, a new JWT each request', t: oauth2, auth: () => fresh[next++] },
 ];
+if (oauthBase) cases.push({ name: 'base build: a new JWT each request', t: oauthBase, auth: () => fresh[nextBase++] });
 
 let broken = false;
 const p50s = new Map(cases.map((c) => [c.name, []]));
 const cpu = new Map(); // the server's main thread (the loop): CPU ms over the timed rounds
 try {
   for (const c of cases) for (let i = 0; i < 100; i++) await once(c.t, c.name.includes('new') ? same : c.auth()); // warm up: keys fetched, workers idle
+  if (process.env.BENCH_PIDS === '1') for (const c of cases) console.error(`bench_http_oauth: ${c.name}: pid ${c.t.proc.pid}`);
   for (const c of cases) cpu.set(c.name, -cpuMs(c.t.proc.pid));
   for (let r = 0; r < ROUNDS; r++) {
     const lat = new Map(cases.map((c) => [c.name, []]));
@@ -137,7 +146,8 @@ if (!broken) {
   const sameAdded = median(p50s.get('oauth, the same JWT')) - base;
   console.log(`target: a cached-key JWT adds at most ${TARGET_US} us (p50): the same JWT ${sign(sameAdded)} ${sameAdded <= TARGET_US ? 'met' : 'MISSED'}; a new JWT each request ${sign(added)} ${added <= TARGET_US ? 'met' : 'MISSED'}`);
   console.log(`server CPU per request (the loop's thread, schedstat) is the steadier figure: the same JWT ${sign(perReq('oauth, the same JWT') - cpuBase)}, a new JWT ${sign(perReq('oauth, a new JWT each request') - cpuBase)} over authToken`);
+  if (oauthBase) console.log(`a new JWT each request, this build against BENCH_BASE_BIN: latency ${sign(median(p50s.get('oauth, a new JWT each request')) - median(p50s.get('base build: a new JWT each request')))}, server CPU ${sign(perReq('oauth, a new JWT each request') - perReq('base build: a new JWT each request'))}`);
 }
-for (const t of [...targets, oauth, oauth2]) t.proc.kill('SIGTERM');
+for (const t of [...targets, oauth, oauth2, ...(oauthBase ? [oauthBase] : [])]) t.proc.kill('SIGTERM');
 jwks.close();
 process.exit(broken ? 1 : 0);

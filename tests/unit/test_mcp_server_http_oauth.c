@@ -7,7 +7,9 @@
  * none, HS256 signed with the RSA public key, an alg the key does not
  * allow, malformed base64 and JSON, a 1 MB token); an unknown kid (one
  * refetch, then refusal, then rate-limited), a burst of unknown kids and of
- * first checks (one fetch), the JWKS down (fail closed, logged), discovery
+ * first checks (one fetch), the JWKS down (fail closed, logged), keys past
+ * their lifetime kept while the JWKS is down (stale-if-error, bounded;
+ * an unknown kid refused), discovery
  * through RFC 8414 and OpenID metadata with path insertion, Cache-Control,
  * introspection (cached, shared, bounded) and cancellation; and tokens of a
  * real authorization server (npm oidc-provider, all four algorithms and an
@@ -876,6 +878,96 @@ static void test_jwks_down(void **state)
     log_set_level(old);
 }
 
+/* Keys past their lifetime whose refresh fails stay in use for a bounded
+ * time (stale-if-error): known tokens and new ones signed with a held key
+ * are accepted, logged; an unknown kid is refused; past the bound every
+ * token is refused; while stale, the keys are fetched again in the
+ * background and taken when the JWKS is back. */
+static void test_stale_if_error(void **state)
+{
+    (void) state;
+    enum log_level old = log_get_level();
+    log_set_level(LOG_ERROR);
+    write_file("jwks-cache-control", "max-age=1");
+    struct fixture *f = fx_new(NULL, 1, 0);
+    struct http_token_limits lim = {.jwks_min_seconds = 1,
+                                    .failure_retry_seconds = 1,
+                                    .refetch_seconds = 1,
+                                    .stale_if_error_seconds = 2};
+    http_token_verifier_set_limits(f->v, &lim);
+    struct down_case d = {.f = f};
+    check_down(&d);
+    assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    /* the keys expire (1 s) while the JWKS is down: still in use */
+    write_file("jwks-down", "");
+    loop_run_for(&loop, 1100);
+    char *log = capture_stderr(check_down, &d);
+    if (d.o.status != HTTP_TOKEN_VALID)
+        fail_msg("expected the stale keys to be used, got %d: %s", d.o.status, d.o.reason);
+    assert_non_null(strstr(log, "stale-if-error"));
+    assert_non_null(strstr(log, jwks_url));
+    free(log);
+    char *p = claims(NULL, NULL, 600, NULL);
+    char *t = token_raw(ec, "ES256", "ec1", p); /* never seen: its signature is checked */
+    free(p);
+    struct outcome o = check(f, t);
+    assert_int_equal(o.status, HTTP_TOKEN_VALID);
+    assert_string_equal(o.sub, "alice");
+    struct http_token_stats st;
+    http_token_verifier_stats(f->v, &st);
+    assert_int_equal(st.jwks_failures, 1);
+    assert_int_equal(st.stale_key_checks, 2);
+    /* a bad signature is still refused with stale keys */
+    char *bad = xstrdup(t);
+    char *dot = strrchr(bad, '.');
+    dot[5] = dot[5] == 'A' ? 'B' : 'A';
+    expect_invalid_free(f, bad, "signature does not verify");
+    /* an unknown kid cannot be checked: refused (fail closed) */
+    char *unknown = good_token(rsa_other, "RS256", "rotated");
+    o = check(f, unknown);
+    free(unknown);
+    assert_int_equal(o.status, HTTP_TOKEN_UNAVAILABLE);
+    /* past the bound (2 s after the lifetime): refused */
+    log_set_level(LOG_OFF);
+    loop_run_for(&loop, 2100);
+    check_down(&d);
+    assert_int_equal(d.o.status, HTTP_TOKEN_UNAVAILABLE);
+    o = check(f, t);
+    assert_int_equal(o.status, HTTP_TOKEN_UNAVAILABLE);
+    /* back: fetched again, accepted */
+    remove_file("jwks-down");
+    loop_run_for(&loop, 1100);
+    check_down(&d);
+    assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    /* stale again, then the JWKS returns: the fast path answers from the
+     * stale keys at once and fetches them again in the background */
+    write_file("jwks-down", "");
+    loop_run_for(&loop, 1100);
+    check_down(&d);
+    assert_int_equal(d.o.status, HTTP_TOKEN_VALID);
+    remove_file("jwks-down");
+    loop_run_for(&loop, 1100);
+    http_token_verifier_stats(f->v, &st);
+    uint64_t fetches = st.jwks_fetches, failures = st.jwks_failures;
+    struct http_token_identity id;
+    const char *why;
+    assert_int_equal(http_token_verify_cached(f->v, t, strlen(t), &id, &why), HTTP_TOKEN_VALID);
+    loop_run_for(&loop, 300);
+    http_token_verifier_stats(f->v, &st);
+    assert_int_equal(st.jwks_fetches, fetches + 1);
+    assert_int_equal(st.jwks_failures, failures);
+    assert_int_equal(http_token_verify_cached(f->v, t, strlen(t), &id, &why), HTTP_TOKEN_VALID);
+    http_token_verifier_stats(f->v, &st);
+    uint64_t stale = st.stale_key_checks;
+    assert_int_equal(http_token_verify_cached(f->v, t, strlen(t), &id, &why), HTTP_TOKEN_VALID);
+    http_token_verifier_stats(f->v, &st);
+    assert_int_equal(st.stale_key_checks, stale); /* fresh keys now */
+    free(t);
+    fx_free(f);
+    remove_file("jwks-cache-control");
+    log_set_level(old);
+}
+
 static void test_discovery(void **state)
 {
     (void) state;
@@ -1128,12 +1220,21 @@ static void test_jwk_refusals(void **state)
     assert_int_equal(jose_key_from_jwk(j, &key, why, sizeof why), 0);
     assert_true(jose_key_allows(&key, JOSE_ALG_EDDSA));
     assert_false(jose_key_allows(&key, JOSE_ALG_ES256));
+    /* its verification context is set up once, for the one algorithm it allows */
+    assert_non_null(key.ready[JOSE_ALG_EDDSA]);
+    assert_null(key.ready[JOSE_ALG_ES256]);
+    assert_null(key.ready[JOSE_ALG_RS256]);
     jose_key_clear(&key);
     cJSON_Delete(j);
     /* base64url: strict */
     unsigned char out[16];
     assert_int_equal(jose_b64url_decode("Zm9v", 4, out), 3);
     assert_int_equal(jose_b64url_decode("Zm9=", 4, out), -1);
+    assert_int_equal(jose_b64url_decode("Zm+v", 4, out), -1); /* base64, not base64url */
+    assert_int_equal(jose_b64url_decode("Z/9v", 4, out), -1);
+    assert_int_equal(jose_b64url_decode("Zm9v\xc3\xa9Zm", 8, out), -1);
+    assert_int_equal(jose_b64url_decode("-_-_", 4, out), 3);
+    assert_memory_equal(out, "\xfb\xff\xbf", 3);
     assert_int_equal(jose_b64url_decode("Zm9vY", 5, out), -1);
     assert_int_equal(jose_b64url_decode("Zm9vYr", 6, out), -1); /* unused bits set */
     assert_int_equal(jose_b64url_decode("-w", 2, out), 1);
@@ -1276,6 +1377,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bursts_share_one_fetch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verified_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_jwks_down, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_if_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_discovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cache_control, setup, teardown),
         cmocka_unit_test_setup_teardown(test_introspection, setup, teardown),

@@ -7,6 +7,7 @@
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -48,33 +49,43 @@ const char *jose_alg_name(enum jose_alg alg)
     }
 }
 
-static int b64url_digit(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '-')
-        return 62;
-    if (c == '_')
-        return 63;
-    return -1;
-}
+/* One more than the value of each base64url digit, 0 for every other
+ * byte (so that a lookup minus one is over 63 for a byte that is none). */
+/* clang-format off */
+static const unsigned char b64url_plus1[256] = {
+    ['A'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26,
+    ['a'] = 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52,
+    ['0'] = 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,
+    ['-'] = 63,
+    ['_'] = 64,
+};
+/* clang-format on */
 
 long jose_b64url_decode(const char *in, size_t n, unsigned char *out)
 {
     if (n % 4 == 1)
         return -1;
-    size_t o = 0;
+    const unsigned char *u = (const unsigned char *) in;
+    size_t o = 0, i = 0;
+    for (; i + 4 <= n; i += 4) { /* four digits, three bytes */
+        unsigned a = b64url_plus1[u[i]] - 1u, b = b64url_plus1[u[i + 1]] - 1u;
+        unsigned c = b64url_plus1[u[i + 2]] - 1u, d = b64url_plus1[u[i + 3]] - 1u;
+        if ((a | b | c | d) > 63)
+            return -1;
+        unsigned v = a << 18 | b << 12 | c << 6 | d;
+        out[o++] = (unsigned char) (v >> 16);
+        out[o++] = (unsigned char) (v >> 8);
+        out[o++] = (unsigned char) v;
+    }
     unsigned acc = 0;
     int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = b64url_digit((unsigned char) in[i]);
-        if (d < 0)
+    for (; i < n; i++) { /* two or three digits left */
+        unsigned d = b64url_plus1[u[i]] - 1u;
+        if (d > 63)
             return -1;
-        acc = (acc << 6) | (unsigned) d;
+        acc = (acc << 6) | d;
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
@@ -221,6 +232,8 @@ static EVP_PKEY *okp_key(const cJSON *jwk, char *why, size_t n)
     return pkey;
 }
 
+static EVP_MD_CTX *verify_ctx(EVP_PKEY *pkey, enum jose_alg alg);
+
 static int ops_allow_verify(const cJSON *jwk)
 {
     const cJSON *ops = cJSON_GetObjectItemCaseSensitive(jwk, "key_ops");
@@ -287,11 +300,17 @@ int jose_key_from_jwk(const cJSON *jwk, struct jose_key *key, char *why, size_t 
         return -1;
     }
     key->kid = kid ? xstrdup(kid) : NULL;
+    for (int a = JOSE_ALG_RS256; a <= JOSE_ALG_EDDSA; a++)
+        if (jose_key_allows(key, (enum jose_alg) a))
+            key->ready[a] = verify_ctx(key->pkey, (enum jose_alg) a);
+    ERR_clear_error(); /* a context that could not be set up is set up per check */
     return 0;
 }
 
 void jose_key_clear(struct jose_key *key)
 {
+    for (size_t a = 0; a < sizeof key->ready / sizeof key->ready[0]; a++)
+        EVP_MD_CTX_free(key->ready[a]);
     EVP_PKEY_free(key->pkey);
     free(key->kid);
     memset(key, 0, sizeof *key);
@@ -335,6 +354,44 @@ static int es256_der(const unsigned char *sig, size_t siglen, unsigned char **de
     return len > 0 ? len : -1;
 }
 
+/* A context ready to verify alg's signatures with pkey, or NULL. */
+static EVP_MD_CTX *verify_ctx(EVP_PKEY *pkey, enum jose_alg alg)
+{
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    if (md == NULL)
+        return NULL;
+    const EVP_MD *digest = alg == JOSE_ALG_EDDSA ? NULL : EVP_sha256();
+    if (EVP_DigestVerifyInit(md, &pctx, digest, NULL, pkey) <= 0)
+        goto fail;
+    if (alg == JOSE_ALG_PS256 &&
+        (EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
+         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0 ||
+         EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, EVP_sha256()) <= 0))
+        goto fail;
+    if (alg == JOSE_ALG_RS256 && EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
+        goto fail;
+    return md;
+fail:
+    EVP_MD_CTX_free(md);
+    return NULL;
+}
+
+/* A context for one check of alg with key: a copy of the one set up when
+ * the key was built, else one set up now. */
+static EVP_MD_CTX *check_ctx(const struct jose_key *key, enum jose_alg alg)
+{
+    const EVP_MD_CTX *ready = key->ready[alg];
+    if (ready) {
+        EVP_MD_CTX *md = EVP_MD_CTX_new();
+        if (md && EVP_MD_CTX_copy_ex(md, ready) == 1)
+            return md;
+        EVP_MD_CTX_free(md);
+        ERR_clear_error();
+    }
+    return verify_ctx(key->pkey, alg);
+}
+
 int jose_verify(const struct jose_key *key, enum jose_alg alg, const unsigned char *input,
                 size_t len, const unsigned char *sig, size_t siglen)
 {
@@ -350,31 +407,39 @@ int jose_verify(const struct jose_key *key, enum jose_alg alg, const unsigned ch
     } else if (alg == JOSE_ALG_EDDSA && siglen != 64) {
         return 0;
     }
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    EVP_PKEY_CTX *pctx = NULL;
     int rc = -1;
-    if (md == NULL)
-        goto out;
-    const EVP_MD *digest = alg == JOSE_ALG_EDDSA ? NULL : EVP_sha256();
-    if (EVP_DigestVerifyInit(md, &pctx, digest, NULL, key->pkey) <= 0)
-        goto out;
-    if (alg == JOSE_ALG_PS256 &&
-        (EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
-         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0 ||
-         EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, EVP_sha256()) <= 0))
-        goto out;
-    if (alg == JOSE_ALG_RS256 && EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
-        goto out;
-    rc = EVP_DigestVerify(md, sig, siglen, input, len) == 1 ? 1 : 0;
-out:
+    EVP_MD_CTX *md = check_ctx(key, alg);
+    if (md) {
+        /* used once: the final step need not keep it reusable (a copy less) */
+        EVP_MD_CTX_set_flags(md, EVP_MD_CTX_FLAG_FINALISE);
+        rc = EVP_DigestVerify(md, sig, siglen, input, len) == 1 ? 1 : 0;
+    }
     EVP_MD_CTX_free(md);
     OPENSSL_free(der);
     ERR_clear_error(); /* a refusal leaves reasons on the thread's queue, where libcurl reads */
     return rc;
 }
 
-int jose_sha256(const void *data, size_t len, unsigned char out[32])
+/* SHA-256 fetched from the default provider once (EVP_sha256() fetches it
+ * again at every use); kept for the life of the process. */
+static EVP_MD *sha256_md;
+static CRYPTO_ONCE sha256_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void fetch_sha256(void)
+{
+    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
+int jose_sha256(EVP_MD_CTX *reuse, const void *data, size_t len, unsigned char out[32])
 {
     unsigned int n = 0;
-    return EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) == 1 && n == 32 ? 0 : -1;
+    if (!CRYPTO_THREAD_run_once(&sha256_once, fetch_sha256) || sha256_md == NULL)
+        return -1;
+    if (reuse == NULL)
+        return EVP_Digest(data, len, out, &n, sha256_md, NULL) == 1 && n == 32 ? 0 : -1;
+    return EVP_DigestInit_ex(reuse, sha256_md, NULL) == 1 &&
+                   EVP_DigestUpdate(reuse, data, len) == 1 &&
+                   EVP_DigestFinal_ex(reuse, out, &n) == 1 && n == 32
+               ? 0
+               : -1;
 }

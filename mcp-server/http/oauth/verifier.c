@@ -5,7 +5,11 @@
  * again when that ends. Every answer reaches its callback through the
  * next-turn queue. A JWKS refetch for an unknown kid happens at most once
  * per refetch_seconds; a failed fetch is not retried for
- * failure_retry_seconds, and tokens are refused (fail closed) meanwhile. */
+ * failure_retry_seconds, and tokens needing keys that are not held are
+ * refused (fail closed) meanwhile. Keys past their lifetime whose refresh
+ * failed stay in use for stale_if_error_seconds more (stale-if-error),
+ * refreshed in the background every failure_retry_seconds; a kid they lack
+ * is refused all the same. */
 #include "mcp-server/http/oauth/verifier.h"
 #include "mcp-server/http/oauth/jose.h"
 #include "mcp-server/http/oauth/jwks.h"
@@ -101,10 +105,12 @@ struct http_token_verifier {
     int have_keys;
     uint64_t keys_gen;       /* bumped with every key set taken */
     struct seen_entry *seen; /* direct-mapped, seen_cap slots */
+    EVP_MD_CTX *sha;         /* the tokens' SHA-256, one context for all */
     size_t seen_cap;
     uint64_t keys_expire_ms;
     uint64_t last_fetch_ms; /* when the last JWKS fetch started */
     uint64_t fail_ms;       /* when the last fetch failed, 0: it did not */
+    int refresh_failed;     /* fetching the held keys again failed (until a fetch succeeds) */
     char fail_reason[300];
     char *discovered_jwks_uri;
     char **metadata_urls; /* discovery in progress: the URLs to try */
@@ -128,6 +134,7 @@ static const struct http_token_limits default_limits = {
     .jwks_default_seconds = 300,
     .refetch_seconds = 30,
     .failure_retry_seconds = 5,
+    .stale_if_error_seconds = 600,
     .introspection_seconds = 300,
     .introspection_negative_seconds = 30,
     .introspection_entries = 1024,
@@ -142,6 +149,29 @@ static uint64_t now_ms(const struct http_token_verifier *v)
 static int64_t wall_now(void)
 {
     return (int64_t) time(NULL);
+}
+
+static uint64_t stale_ms(const struct http_token_verifier *v)
+{
+    unsigned s = v->lim.stale_if_error_seconds;
+    return s == HTTP_TOKEN_LIMIT_NONE ? 0 : (uint64_t) s * 1000;
+}
+
+/* 1 when the held keys may check a token: within their lifetime, or past it
+ * by less than stale_if_error_seconds once fetching them again failed
+ * (*stale set then). */
+static int keys_usable(const struct http_token_verifier *v, int *stale)
+{
+    uint64_t now = now_ms(v);
+    *stale = 0;
+    if (!v->have_keys)
+        return 0;
+    if (now < v->keys_expire_ms)
+        return 1;
+    if (!v->refresh_failed || now >= v->keys_expire_ms + stale_ms(v))
+        return 0;
+    *stale = 1;
+    return 1;
 }
 
 /* --- evaluation against the caches --------------------------------------------------------- */
@@ -183,7 +213,7 @@ static enum eval eval_opaque(struct http_token_verifier *v, const char *token, s
         return EV_INVALID;
     }
     unsigned char digest[32];
-    if (jose_sha256(token, len, digest) != 0) {
+    if (jose_sha256(v->sha, token, len, digest) != 0) {
         snprintf(why, n, "libcrypto could not hash it");
         return EV_UNAVAILABLE;
     }
@@ -210,8 +240,9 @@ static enum eval eval_jwt(struct http_token_verifier *v, const char *token, size
     enum eval ev = EV_INVALID;
     unsigned char digest[32];
     struct seen_entry *slot = NULL;
-    int fresh = v->have_keys && now_ms(v) < v->keys_expire_ms;
-    if (fresh && v->seen_cap && jose_sha256(token, len, digest) == 0) {
+    int stale;
+    int fresh = keys_usable(v, &stale);
+    if (fresh && v->seen_cap && jose_sha256(v->sha, token, len, digest) == 0) {
         uint64_t h;
         memcpy(&h, digest, sizeof h);
         slot = &v->seen[h % v->seen_cap];
@@ -219,6 +250,7 @@ static enum eval eval_jwt(struct http_token_verifier *v, const char *token, size
             int64_t now = wall_now();
             if (now < slot->id.exp + (int64_t) v->rules.clock_skew_seconds) {
                 v->stats.verified_hits++;
+                v->stats.stale_key_checks += (uint64_t) stale;
                 jwt_identity_copy(id, &slot->id);
                 return EV_VALID;
             }
@@ -229,7 +261,8 @@ static enum eval eval_jwt(struct http_token_verifier *v, const char *token, size
     if (jwt_parse(token, len, &jwt, why, n) != 0)
         goto out;
     if (!fresh) {
-        snprintf(why, n, "the keys of %.200s are not fetched yet", v->s->issuer);
+        snprintf(why, n, "the keys of %.200s are %s", v->s->issuer,
+                 v->have_keys ? "past their lifetime" : "not fetched yet");
         ev = EV_NEED_KEYS;
         goto out;
     }
@@ -268,6 +301,7 @@ static enum eval eval_jwt(struct http_token_verifier *v, const char *token, size
     }
     if (jwt_check_claims(jwt.payload, &v->rules, wall_now(), id, why, n) == 0) {
         ev = EV_VALID;
+        v->stats.stale_key_checks += (uint64_t) stale;
         if (slot) {
             jwt_identity_clear(&slot->id);
             memcpy(slot->digest, digest, 32);
@@ -302,6 +336,19 @@ static enum eval evaluate(struct http_token_verifier *v, const char *token, size
     return eval_opaque(v, token, len, id, why, n);
 }
 
+static void start_keys_fetch(struct http_token_verifier *v);
+
+/* Keys in use past their lifetime (stale-if-error) are fetched again every
+ * failure_retry_seconds, in the background: no check waits for it. */
+static void refresh_stale(struct http_token_verifier *v)
+{
+    int stale;
+    uint64_t now = now_ms(v);
+    if (v->fetch == NULL && keys_usable(v, &stale) && stale &&
+        now - v->fail_ms >= (uint64_t) v->lim.failure_retry_seconds * 1000)
+        start_keys_fetch(v);
+}
+
 /* --- the fast path ----------------------------------------------------------------------- */
 
 static void fill_identity(struct http_token_identity *out, const struct jwt_identity *id)
@@ -317,6 +364,7 @@ int http_token_verify_cached(struct http_token_verifier *v, const char *token, s
                              struct http_token_identity *id, const char **reason)
 {
     char *why = v->last_why;
+    refresh_stale(v);
     jwt_identity_clear(&v->last);
     enum eval ev = evaluate(v, token, len, &v->last, why, sizeof v->last_why);
     if (ev == EV_VALID) {
@@ -367,7 +415,6 @@ static void answer(struct http_token_check *c, enum http_token_status status)
     next_turn_push(&c->v->q, &c->item, deliver);
 }
 
-static void start_keys_fetch(struct http_token_verifier *v);
 static void start_introspection(struct http_token_check *c);
 
 /* Evaluates c again (after a fetch ended, or at first) and answers it or
@@ -479,10 +526,29 @@ static void keys_failed(struct http_token_verifier *v, const char *fmt, const ch
     if (v->fail_ms == 0)
         v->fail_ms = 1;
     v->stats.jwks_failures++;
-    log_error(LOG_COMP,
-              "cannot verify access tokens of %s: %s; every token needing its keys is refused "
-              "(fail closed) until they can be fetched",
-              v->s->issuer, what);
+    uint64_t now = v->fail_ms, until = v->keys_expire_ms + stale_ms(v);
+    if (v->have_keys) /* the keys held stay usable for a while: stale-if-error */
+        v->refresh_failed = 1;
+    if (v->have_keys && now < until && stale_ms(v)) {
+        char left[120];
+        if (now < v->keys_expire_ms)
+            snprintf(left, sizeof left,
+                     "for the %llu s left of their lifetime and up to %u s past it",
+                     (unsigned long long) ((v->keys_expire_ms - now) / 1000),
+                     v->lim.stale_if_error_seconds);
+        else
+            snprintf(left, sizeof left, "for %llu s more, past their lifetime",
+                     (unsigned long long) ((until - now) / 1000));
+        log_error(LOG_COMP,
+                  "cannot fetch the keys of %s again: %s; the keys fetched before stay in use "
+                  "%s (stale-if-error), and a token with a kid they lack is refused (fail "
+                  "closed)",
+                  v->s->issuer, what, left);
+    } else
+        log_error(LOG_COMP,
+                  "cannot verify access tokens of %s: %s; every token needing its keys is "
+                  "refused (fail closed) until they can be fetched",
+                  v->s->issuer, what);
     free(v->discovered_jwks_uri); /* discover again next time */
     v->discovered_jwks_uri = NULL;
     keys_settled(v);
@@ -529,6 +595,7 @@ static void on_jwks(void *ud, const struct tools_oauth_answer *a)
     v->keys_gen++; /* tokens verified with the old set are checked again */
     v->keys_expire_ms = now_ms(v) + (uint64_t) age * 1000;
     v->fail_ms = 0;
+    v->refresh_failed = 0;
     log_info(LOG_COMP, "fetched %zu key(s) from %s, kept for %ld s", set.n, url, age);
     keys_settled(v);
 }
@@ -737,7 +804,7 @@ static void start_introspection(struct http_token_check *c)
 {
     struct http_token_verifier *v = c->v;
     unsigned char digest[32];
-    if (jose_sha256(c->token, c->len, digest) != 0) {
+    if (jose_sha256(v->sha, c->token, c->len, digest) != 0) {
         snprintf(c->reason, sizeof c->reason, "libcrypto could not hash the token");
         answer(c, HTTP_TOKEN_UNAVAILABLE);
         return;
@@ -792,6 +859,7 @@ static void start_introspection(struct http_token_check *c)
 struct http_token_check *http_token_verify(struct http_token_verifier *v, const char *token,
                                            size_t len, http_token_cb *cb, void *ud)
 {
+    refresh_stale(v);
     struct http_token_check *c = xcalloc(1, sizeof *c);
     c->v = v;
     c->cb = cb;
@@ -873,7 +941,7 @@ struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http
         }
     }
     unsigned char probe[32];
-    if (jose_sha256("", 0, probe) != 0 || EVP_sha256() == NULL) {
+    if (jose_sha256(NULL, "", 0, probe) != 0 || EVP_sha256() == NULL) {
         snprintf(err, errlen, "OpenSSL's libcrypto cannot compute SHA-256 here");
         return NULL;
     }
@@ -891,6 +959,7 @@ struct http_token_verifier *http_token_verifier_new(uv_loop_t *loop, struct http
     v->intro_cache = xcalloc(v->intro_cap, sizeof *v->intro_cache);
     v->seen_cap = v->lim.verified_entries;
     v->seen = xcalloc(v->seen_cap, sizeof *v->seen);
+    v->sha = EVP_MD_CTX_new(); /* NULL: jose_sha256 makes its own */
     return v;
 }
 
@@ -977,5 +1046,6 @@ void http_token_verifier_free(struct http_token_verifier *v)
         jwt_identity_clear(&v->intro_cache[i].id);
     free(v->intro_cache);
     free_seen(v);
+    EVP_MD_CTX_free(v->sha);
     next_turn_close(&v->q, on_closed);
 }

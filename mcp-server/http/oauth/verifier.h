@@ -5,7 +5,9 @@
  * alone), or an opaque token introspected (RFC 7662) when introspection is
  * configured. The issuer's metadata (RFC 8414 / OpenID discovery) names the
  * JWKS when jwksUri is not set. Keys are cached with their HTTP caching
- * headers and refreshed on an unknown kid, rate-limited. A JWT once
+ * headers and refreshed on an unknown kid, rate-limited; when a refresh
+ * fails, the last good keys stay in use for a bounded time past their
+ * lifetime (stale-if-error; an unknown kid is still refused). A JWT once
  * verified is remembered by its SHA-256 until it expires or the key set
  * changes; introspection answers likewise, for a bounded time. Runs on the
  * libuv loop and never blocks it. The verifier does not check
@@ -85,12 +87,15 @@ void http_token_check_cancel(struct http_token_check *c);
 /* Tuning of the caches and of the rate limit (seconds; 0 keeps the
  * default). For tests and for the config's future knobs. */
 struct http_token_limits {
-    unsigned jwks_min_seconds;      /* floor on a JWKS's Cache-Control max-age [60] */
-    unsigned jwks_max_seconds;      /* ceiling [86400] */
-    unsigned jwks_default_seconds;  /* without a usable Cache-Control [300] */
-    unsigned refetch_seconds;       /* an unknown kid refetches the JWKS at most this often [30] */
-    unsigned failure_retry_seconds; /* after a failed JWKS fetch, refuse without fetching [5] */
-    unsigned introspection_seconds; /* an active answer is kept at most this long [300] */
+    unsigned jwks_min_seconds;       /* floor on a JWKS's Cache-Control max-age [60] */
+    unsigned jwks_max_seconds;       /* ceiling [86400] */
+    unsigned jwks_default_seconds;   /* without a usable Cache-Control [300] */
+    unsigned refetch_seconds;        /* an unknown kid refetches the JWKS at most this often [30] */
+    unsigned failure_retry_seconds;  /* after a failed JWKS fetch, refuse without fetching [5] */
+    unsigned stale_if_error_seconds; /* keys past their lifetime whose refresh failed stay in
+                                        use this long past it [600]; HTTP_TOKEN_LIMIT_NONE:
+                                        not at all (refused as soon as they expire) */
+    unsigned introspection_seconds;  /* an active answer is kept at most this long [300] */
     unsigned introspection_negative_seconds; /* an inactive one [30] */
     unsigned introspection_entries;          /* answers kept [1024] */
     unsigned verified_entries;               /* JWTs kept once verified (by SHA-256) [1024];
@@ -105,6 +110,8 @@ struct http_token_stats {
     uint64_t metadata_fetches;   /* authorization server metadata requests */
     uint64_t jwks_fetches;       /* JWKS requests */
     uint64_t jwks_failures;      /* of which failed */
+    uint64_t stale_key_checks;   /* tokens checked with keys past their lifetime whose
+                                    refresh failed (stale-if-error) */
     uint64_t introspections;     /* introspection requests */
     uint64_t introspection_hits; /* answers taken from the cache */
     uint64_t verified_hits;      /* JWTs found already verified */
