@@ -27,9 +27,9 @@
 #include <time.h>
 
 #define PG_SCHEMA_VERSION 2
-#define BACKOFF_MIN_MS 100
-#define BACKOFF_MAX_MS 5000
-#define SCHEMA_LOCK "7243021900501"   /* pg_advisory_xact_lock key of migrations */
+#define BACKOFF_MIN_MS    100
+#define BACKOFF_MAX_MS    5000
+#define SCHEMA_LOCK       "7243021900501" /* pg_advisory_xact_lock key of migrations */
 
 /* The migrations, one per version: migrations[i] brings version i to i + 1. */
 static const char *const migrations[PG_SCHEMA_VERSION] = {
@@ -72,10 +72,10 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
 };
 
 struct conn {
-    PGconn *pg;  /* NULL: not connected */
-    int busy;    /* taken by a thread */
-    int reused;  /* served an operation before: it may have died since */
-    int broken;  /* lost during the operation */
+    PGconn *pg; /* NULL: not connected */
+    int busy;   /* taken by a thread */
+    int reused; /* served an operation before: it may have died since */
+    int broken; /* lost during the operation */
 };
 
 struct tools__pg {
@@ -86,8 +86,8 @@ struct tools__pg {
     pthread_cond_t freed;
     struct conn *conns;
     unsigned n;
-    int schema_ok;          /* the tables were checked by this process */
-    uint64_t retry_at;      /* ms (monotonic): no connection attempt before */
+    int schema_ok;     /* the tables were checked by this process */
+    uint64_t retry_at; /* ms (monotonic): no connection attempt before */
     unsigned backoff_ms;
     char down[TOOLS_STATE_ERR_MAX - 64]; /* why the last attempt failed */
 };
@@ -182,8 +182,7 @@ void tools__pg_failure(const struct tools__pg *p, PGconn *c, PGresult *r, const 
     first_line(r ? p->pq->resultErrorMessage(r) : p->pq->errorMessage(c), why, sizeof why);
     if (why[0] == '\0')
         first_line(p->pq->errorMessage(c), why, sizeof why);
-    const char *hint = state && strcmp(state, "57014") == 0
-                           ? " (codemode.store.statementTimeoutMs)"
+    const char *hint = state && strcmp(state, "57014") == 0 ? " (codemode.store.statementTimeoutMs)"
                        : state && strcmp(state, "55P03") == 0 ? " (a lock held too long)"
                                                               : "";
     snprintf(err, TOOLS_STATE_ERR_MAX,
@@ -379,12 +378,12 @@ static PGresult *q(struct tools__pg *p, struct conn *k, const char *sql, int n,
         first_line(p->pq->errorMessage(k->pg), why, sizeof why);
     if (p->pq->status(k->pg) != CONNECTION_OK)
         k->broken = 1;
-    const char *hint = state && strcmp(state, "57014") == 0
-                           ? " (codemode.store.statementTimeoutMs)"
+    const char *hint = state && strcmp(state, "57014") == 0 ? " (codemode.store.statementTimeoutMs)"
                        : state && strcmp(state, "55P03") == 0 ? " (a lock held too long)"
                                                               : "";
-    snprintf(err, TOOLS_STATE_ERR_MAX, "state database (PostgreSQL, codemode.store): cannot %s (%s)%s",
-             doing, why[0] ? why : "the connection was lost", hint);
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state database (PostgreSQL, codemode.store): cannot %s (%s)%s", doing,
+             why[0] ? why : "the connection was lost", hint);
     if (r)
         p->pq->clear(r);
     return NULL;
@@ -416,8 +415,8 @@ static int run_migrations(struct tools__pg *p, PGconn *c, char *err)
     if (run(p, &k, "BEGIN", 0, NULL, "open the tables", err) != 0)
         return TOOLS_STATE_FAILED;
     PGresult *r = NULL;
-    int rc = run(p, &k, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL,
-                 "open the tables", err);
+    int rc = run(p, &k, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL, "open the tables",
+                 err);
     if (rc == 0)
         rc = run(p, &k,
                  "CREATE TABLE IF NOT EXISTS codemode_meta(name TEXT PRIMARY KEY, value BIGINT "
@@ -571,8 +570,8 @@ static int set_op(struct tools__pg *p, struct conn *k, void *ud, int *started, c
 int tools__pg_set(struct tools__pg *p, const char *scope, const char *key, const char *json,
                   int64_t if_version, int64_t *version, char *err)
 {
-    struct kv_args a = {.scope = scope, .key = key, .json = json, .if_version = if_version,
-                        .version = version};
+    struct kv_args a = {
+        .scope = scope, .key = key, .json = json, .if_version = if_version, .version = version};
     return with_conn(p, set_op, &a, err);
 }
 
@@ -587,8 +586,8 @@ static int delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started
 {
     struct kv_args *a = ud;
     const char *params[] = {a->scope, a->key};
-    PGresult *r = q(p, k, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2", 2, params,
-                    "delete", err);
+    PGresult *r =
+        q(p, k, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2", 2, params, "delete", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
@@ -753,8 +752,8 @@ static int stash_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
     const char *put[] = {e->uri, e->owner, e->mime, e->blob ? "t" : "f", e->data, bytes, ttl};
     const char *bounds[] = {entries, total};
     /* one writer at a time: the bounds are the whole table's */
-    int rc = run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value",
-                 err);
+    int rc =
+        run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value", err);
     if (rc == 0)
         rc = run(p, k, "DELETE FROM codemode_stash WHERE expires <= now()", 0, NULL,
                  "keep the stashed value", err);
@@ -810,8 +809,8 @@ static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
                         size_t *len, char **mime, int *blob, char *err)
 {
-    struct stash_args a = {.uri = uri, .owner = owner, .data = data, .mime = mime, .len = len,
-                           .blob = blob};
+    struct stash_args a = {
+        .uri = uri, .owner = owner, .data = data, .mime = mime, .len = len, .blob = blob};
     return with_conn(p, stash_get_op, &a, err);
 }
 
@@ -828,8 +827,8 @@ static int oauth_get_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 {
     struct oauth_args *a = ud;
     const char *params[] = {a->kind, a->key};
-    PGresult *r = q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2",
-                    2, params, "read the OAuth row", err);
+    PGresult *r = q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2", 2,
+                    params, "read the OAuth row", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
@@ -860,12 +859,12 @@ static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
         return TOOLS_STATE_FAILED;
     *started = 1;
     const char *params[4] = {a->kind, a->key};
-    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))",
-                 2, params, "write the OAuth row", err);
+    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))", 2,
+                 params, "write the OAuth row", err);
     PGresult *r = NULL;
-    if (rc == 0 && (r = q(p, k,
-                          "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE",
-                          2, params, "write the OAuth row", err)) == NULL)
+    if (rc == 0 &&
+        (r = q(p, k, "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE", 2,
+               params, "write the OAuth row", err)) == NULL)
         rc = TOOLS_STATE_FAILED;
     int64_t have = 0;
     if (rc == 0 && p->pq->ntuples(r) == 1)
@@ -874,9 +873,9 @@ static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
         p->pq->clear(r);
     if (rc == 0 && a->if_version >= 0 && a->if_version != have) {
         snprintf(err, TOOLS_STATE_ERR_MAX,
-                 "the OAuth row was written by another instance first (version %lld, expected "
-                 "%lld): read it again",
-                 (long long) have, (long long) a->if_version);
+                 "the OAuth %s row was written by another instance or process first (version "
+                 "%lld, expected %lld): read it again",
+                 a->kind, (long long) have, (long long) a->if_version);
         rc = TOOLS_STATE_CONFLICT;
     }
     char vs[24];
@@ -902,8 +901,8 @@ static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,
                         int64_t if_version, int64_t *version, char *err)
 {
-    struct oauth_args a = {.kind = kind, .key = key, .json = json, .if_version = if_version,
-                           .version = version};
+    struct oauth_args a = {
+        .kind = kind, .key = key, .json = json, .if_version = if_version, .version = version};
     return with_conn(p, oauth_put_op, &a, err);
 }
 
