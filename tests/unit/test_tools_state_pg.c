@@ -1,6 +1,7 @@
 /* Unit tests of the PostgreSQL store's shared stash (tools/state/pg.c) on a
  * throwaway cluster (tests/lib/pg_cluster.sh; skipped without initdb): its
  * owner, expiry and bounds, seen from two stores as two instances would.
+ * The learned result types, shared the same way and written off the loop.
  * The OAuth rows, on both backends: test_tools_state_oauth.c. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,10 +136,52 @@ static void test_stash(void **state)
     tools_state_free(b);
 }
 
+/* --- learned result types --------------------------------------------------------------------- */
+
+static void shapes_saved(void *ud, int rc, const char *err)
+{
+    int *out = ud;
+    *out = rc == 0 && err == NULL ? 1 : -1;
+}
+
+static void test_shapes_shared(void **state)
+{
+    (void) state;
+    if (!have_pg)
+        skip();
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct tools_state *a = store(), *b = store();
+    char err[TOOLS_STATE_ERR_MAX];
+    struct tools_state_shape_row rows[] = {{"srv", "t1", "h1", "{\"k\":1}"},
+                                           {"srv", "t0", "h0", "{\"k\":0}"}};
+    int saved = 0;
+    tools_state_shapes_save_start(a, &loop, rows, 2, shapes_saved, &saved);
+    assert_int_equal(saved, 0); /* never inside the call */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(saved, 1);
+    rows[0].shape = "{\"k\":2}"; /* a later write replaces the row */
+    assert_int_equal(tools_state_shapes_save(b, rows, 1, err), TOOLS_STATE_OK);
+    cJSON *got = NULL;
+    assert_int_equal(tools_state_shapes_load(a, &got, err), TOOLS_STATE_OK);
+    char *text = cJSON_PrintUnformatted(got);
+    assert_string_equal(text, "[{\"server\":\"srv\",\"tool\":\"t0\",\"schemaHash\":\"h0\","
+                              "\"shape\":\"{\\\"k\\\":0}\"},{\"server\":\"srv\",\"tool\":\"t1\","
+                              "\"schemaHash\":\"h1\",\"shape\":\"{\\\"k\\\":2}\"}]");
+    free(text);
+    cJSON_Delete(got);
+    rows[0].tool = NULL;
+    assert_int_equal(tools_state_shapes_save(a, rows, 1, err), TOOLS_STATE_INVALID);
+    tools_state_free(a);
+    tools_state_free(b);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stash),
+        cmocka_unit_test(test_shapes_shared),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PG_SCHEMA_VERSION 2
+#define PG_SCHEMA_VERSION 3
 #define BACKOFF_MIN_MS    100
 #define BACKOFF_MAX_MS    5000
 #define SCHEMA_LOCK       "7243021900501" /* pg_advisory_xact_lock key of migrations */
@@ -69,6 +69,10 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "p_value, v_have + 1, v_bytes) ON CONFLICT(scope, key) DO UPDATE SET value = "
     "EXCLUDED.value, version = EXCLUDED.version, bytes = EXCLUDED.bytes; "
     "RETURN QUERY SELECT 0, v_have + 1, v_others + v_bytes; END $f$;",
+    /* 3: the learned result types (shapes_db.c), shared like the rest */
+    "CREATE TABLE IF NOT EXISTS codemode_result_shapes(server TEXT COLLATE \"C\" NOT NULL, "
+    "tool TEXT COLLATE \"C\" NOT NULL, schema_hash TEXT NOT NULL, shape TEXT NOT NULL, "
+    "updated BIGINT NOT NULL, PRIMARY KEY(server, tool));",
 };
 
 struct conn {
@@ -924,4 +928,74 @@ int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *ke
 {
     struct oauth_args a = {.kind = kind, .key = key};
     return with_conn(p, oauth_delete_op, &a, err);
+}
+
+/* --- learned result types ------------------------------------------------------------------- */
+
+struct shapes_args {
+    const struct tools_state_shape_row *rows;
+    size_t n;
+    cJSON **out;
+};
+
+static int shapes_save_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct shapes_args *a = ud;
+    if (run(p, k, "BEGIN", 0, NULL, "save the learned result types", err) != 0)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    int rc = 0;
+    for (size_t i = 0; i < a->n && rc == 0; i++) {
+        const struct tools_state_shape_row *r = &a->rows[i];
+        const char *params[] = {r->server, r->tool, r->schema_hash, r->shape};
+        rc = run(p, k,
+                 "INSERT INTO codemode_result_shapes(server, tool, schema_hash, shape, updated) "
+                 "VALUES($1,$2,$3,$4, extract(epoch FROM now())::bigint) ON CONFLICT(server, "
+                 "tool) DO UPDATE SET schema_hash = EXCLUDED.schema_hash, shape = "
+                 "EXCLUDED.shape, updated = EXCLUDED.updated",
+                 4, params, "save the learned result types", err);
+    }
+    if (rc != 0) {
+        rollback(p, k);
+        return rc;
+    }
+    return run(p, k, "COMMIT", 0, NULL, "save the learned result types", err);
+}
+
+int tools__pg_shapes_save(struct tools__pg *p, const struct tools_state_shape_row *rows, size_t n,
+                          char *err)
+{
+    struct shapes_args a = {.rows = rows, .n = n};
+    return n == 0 ? TOOLS_STATE_OK : with_conn(p, shapes_save_op, &a, err);
+}
+
+static int shapes_load_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct shapes_args *a = ud;
+    _Static_assert(TOOLS_STATE_SHAPES_MAX == 4096, "the LIMIT below");
+    PGresult *r = q(p, k,
+                    "SELECT server, tool, schema_hash, shape FROM codemode_result_shapes ORDER BY "
+                    "server, tool LIMIT 4096",
+                    0, NULL, "read the learned result types", err);
+    if (r == NULL)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    cJSON *rows = cJSON_CreateArray();
+    for (int i = 0; i < p->pq->ntuples(r); i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "server", p->pq->getvalue(r, i, 0));
+        cJSON_AddStringToObject(o, "tool", p->pq->getvalue(r, i, 1));
+        cJSON_AddStringToObject(o, "schemaHash", p->pq->getvalue(r, i, 2));
+        cJSON_AddStringToObject(o, "shape", p->pq->getvalue(r, i, 3));
+        cJSON_AddItemToArray(rows, o);
+    }
+    p->pq->clear(r);
+    *a->out = rows;
+    return TOOLS_STATE_OK;
+}
+
+int tools__pg_shapes_load(struct tools__pg *p, cJSON **out, char *err)
+{
+    struct shapes_args a = {.out = out};
+    return with_conn(p, shapes_load_op, &a, err);
 }

@@ -191,6 +191,17 @@ int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shap
  * gets a new array of {server, tool, schemaHash, shape} (the caller
  * deletes it). */
 int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err);
+/* tools_state_shapes_save on libuv's thread pool (rows copied): cb(ud, rc,
+ * err) on the loop afterwards (err NULL when rc is 0), never inside this
+ * call. Cancelling (on the loop, before cb ran) keeps cb from being called;
+ * the write itself still completes. */
+typedef void tools_state_shapes_cb(void *ud, int rc, const char *err);
+struct tools_state_shapes_op;
+struct tools_state_shapes_op *
+tools_state_shapes_save_start(struct tools_state *s, uv_loop_t *loop,
+                              const struct tools_state_shape_row *rows, size_t n,
+                              tools_state_shapes_cb *cb, void *ud);
+void tools_state_shapes_cancel(struct tools_state_shapes_op *op);
 
 /* --- the shared stash (PostgreSQL only; pg.c) ----------------------------------
  * What mcp-server/stash.c keeps in memory, shared by the instances: entries
