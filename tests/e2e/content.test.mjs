@@ -285,6 +285,17 @@ describe('each stash bound evicts', () => {
     assert.deepEqual(await stashThree(h, 10), [false, true, true]);
   }));
 
+  test('count: a read makes an entry the most recently used (on PostgreSQL, across instances)', () => withStash({ maxEntries: 2 }, 'stash-lru', async (h) => {
+    const stash = async (v) => (await exec(h.client, `return await content.stash('${v}')`)).raw.content[0].uri;
+    const first = await stash('first');
+    const second = await stash('second');
+    // read through this instance only: answered from its memory, the shared entry is used too
+    assert.equal((await readThrough(h.client, first)).contents[0].text, 'first');
+    const third = await stash('third');
+    const kept = await Promise.all([first, second, third].map(async (u) => (await read(h, u)).contents !== undefined));
+    assert.deepEqual(kept, [true, false, true]);
+  }));
+
   test('bytes (maxBytes)', () => withStash({ maxBytes: 2048 }, 'stash-bytes', async (h) => {
     assert.deepEqual(await stashThree(h, 900), [false, true, true]);
     const tooBig = await exec(h.client, `return await content.stash('x'.repeat(3000))`);

@@ -1,6 +1,7 @@
 /* Unit tests of the PostgreSQL store's shared stash (tools/state/pg.c) on a
  * throwaway cluster (tests/lib/pg_cluster.sh; skipped without initdb): its
- * owner, expiry and bounds, seen from two stores as two instances would.
+ * owner, expiry and bounds (least recently used first), seen from two
+ * stores as two instances would.
  * The learned result types, shared the same way and written off the loop.
  * The OAuth rows, on both backends: test_tools_state_oauth.c. */
 #include <setjmp.h>
@@ -109,6 +110,33 @@ static void test_stash(void **state)
         tools_state_stash_get(a, "codemode://stash/2", "alice", &data, &len, &mime, &blob, err),
         TOOLS_STATE_OK);
     assert_int_equal(blob, 1);
+    free(data);
+    free(mime);
+    /* least recently used first: a touch (a read answered from an instance's
+     * memory) keeps 2 over 3, which was written later */
+    assert_int_equal(tools_state_stash_touch(b, "codemode://stash/2", "alice", err),
+                     TOOLS_STATE_OK);
+    assert_int_equal(tools_state_stash_touch(b, "codemode://stash/2", "bob", err),
+                     TOOLS_STATE_ABSENT);
+    e.uri = "codemode://stash/6";
+    assert_int_equal(tools_state_stash_put(a, &e, err), TOOLS_STATE_OK);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/3", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_ABSENT);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/2", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_OK);
+    free(data);
+    free(mime);
+    /* and a read: 2 (just read) stays, 6 goes */
+    e.uri = "codemode://stash/7";
+    assert_int_equal(tools_state_stash_put(b, &e, err), TOOLS_STATE_OK);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/6", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_ABSENT);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/2", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_OK);
     free(data);
     free(mime);
     /* bytes: an entry that fills maxBytes alone leaves only itself */

@@ -42,6 +42,7 @@ int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err);
 int tools__pg_stash_put(struct tools__pg *p, const struct tools_state_stash_entry *e, char *err);
 int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
                         size_t *len, char **mime, int *blob, char *err);
+int tools__pg_stash_touch(struct tools__pg *p, const char *uri, const char *owner, char *err);
 int tools__pg_oauth_get(struct tools__pg *p, const char *kind, const char *key, char **json,
                         int64_t *version, char *err);
 int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,

@@ -39,7 +39,8 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "CREATE TABLE IF NOT EXISTS codemode_skills(owner TEXT COLLATE \"C\" NOT NULL, "
     "name TEXT COLLATE \"C\" NOT NULL, description TEXT NOT NULL, input_schema TEXT NOT NULL, "
     "code TEXT NOT NULL, saved BIGINT NOT NULL, PRIMARY KEY(owner, name));",
-    /* 2: the shared stash; created orders eviction (oldest first) */
+    /* 2: the shared stash; created orders eviction (oldest first; from 3 on,
+     * a read moves it to the sequence's next value: least recently used first) */
     "CREATE TABLE IF NOT EXISTS codemode_stash(uri TEXT COLLATE \"C\" PRIMARY KEY, "
     "owner TEXT NOT NULL, mime TEXT NOT NULL, blob BOOLEAN NOT NULL, data TEXT NOT NULL, "
     "bytes BIGINT NOT NULL, created BIGSERIAL, expires TIMESTAMPTZ);"
@@ -791,15 +792,26 @@ static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 {
     struct stash_args *a = ud;
     const char *params[] = {a->uri, a->owner};
+    /* a read (or a touch: a read another instance answered from its memory)
+     * moves the entry to the end of the eviction order: least recently used
+     * first. One row written per read: its data, when big, stays in TOAST. */
     PGresult *r = q(p, k,
-                    "SELECT data, mime, blob FROM codemode_stash WHERE uri=$1 AND owner=$2 AND "
-                    "(expires IS NULL OR expires > now())",
+                    a->data ? "UPDATE codemode_stash SET created = "
+                              "nextval(pg_get_serial_sequence('codemode_stash', 'created')) "
+                              "WHERE uri=$1 AND owner=$2 AND (expires IS NULL OR expires > now()) "
+                              "RETURNING data, mime, blob"
+                            : "UPDATE codemode_stash SET created = "
+                              "nextval(pg_get_serial_sequence('codemode_stash', 'created')) "
+                              "WHERE uri=$1 AND owner=$2 AND (expires IS NULL OR expires > now()) "
+                              "RETURNING 1",
                     2, params, "read the stashed value", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
     int rc = TOOLS_STATE_ABSENT;
-    if (p->pq->ntuples(r) == 1) {
+    if (p->pq->ntuples(r) == 1 && a->data == NULL) {
+        rc = TOOLS_STATE_OK;
+    } else if (p->pq->ntuples(r) == 1) {
         *a->len = (size_t) p->pq->getlength(r, 0, 0);
         *a->data = xstrndup(p->pq->getvalue(r, 0, 0), *a->len);
         *a->mime = xstrdup(p->pq->getvalue(r, 0, 1));
@@ -815,6 +827,12 @@ int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner,
 {
     struct stash_args a = {
         .uri = uri, .owner = owner, .data = data, .mime = mime, .len = len, .blob = blob};
+    return with_conn(p, stash_get_op, &a, err);
+}
+
+int tools__pg_stash_touch(struct tools__pg *p, const char *uri, const char *owner, char *err)
+{
+    struct stash_args a = {.uri = uri, .owner = owner};
     return with_conn(p, stash_get_op, &a, err);
 }
 

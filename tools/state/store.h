@@ -206,7 +206,7 @@ void tools_state_shapes_cancel(struct tools_state_shapes_op *op);
 /* --- the shared stash (PostgreSQL only; pg.c) ----------------------------------
  * What mcp-server/stash.c keeps in memory, shared by the instances: entries
  * named by their URI, readable only by their owner (a principal), gone after
- * ttl_ms, the oldest evicted first so that at most max_entries entries and
+ * ttl_ms, the least recently used evicted first so that at most max_entries entries and
  * max_bytes bytes of data are kept in all. On SQLite the stash stays in
  * each instance's memory: both functions fail with INVALID. */
 struct tools_state_stash_entry {
@@ -221,8 +221,12 @@ struct tools_state_stash_entry {
 int tools_state_stash_put(struct tools_state *s, const struct tools_state_stash_entry *e,
                           char *err);
 /* The entry's data (malloc'd, *len bytes, NUL after), MIME type (malloc'd)
- * and blob flag, or ABSENT (never was, expired, evicted, another owner's). */
+ * and blob flag, or ABSENT (never was, expired, evicted, another owner's).
+ * A read makes the entry the most recently used (eviction is least
+ * recently used first); so does stash_touch, for a read an instance
+ * answered from its memory: OK, or ABSENT. */
 int tools_state_stash_get(struct tools_state *s, const char *uri, const char *owner, char **data,
                           size_t *len, char **mime, int *blob, char *err);
+int tools_state_stash_touch(struct tools_state *s, const char *uri, const char *owner, char *err);
 
 #endif
