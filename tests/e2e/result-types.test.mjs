@@ -61,7 +61,8 @@ function assertNoValues(text) {
   for (const v of VALUES) assert.ok(!text.includes(v), `a value reached the declarations: ${v}`);
 }
 
-test('a call types its tool: announced with list_changed, no values, outputSchema kept', async () => {
+// learning and announcing do not depend on the store: on SQLite only (make test's PostgreSQL pass is for the store)
+test('a call types its tool: announced with list_changed, no values, outputSchema kept', { skip: ON_POSTGRES && 'the same on either store: run on SQLite' }, async () => {
   const s = await serve(config('live'), { label: 'learn-live' });
   let changed = 0;
   s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
