@@ -21,13 +21,15 @@ for s in $suites; do
         if ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
             echo "== e2e"
             node --test --test-concurrency=2 tests/e2e/*.test.mjs || fail=1
-            # the state and skills suites again on PostgreSQL (codemode.store), on a
-            # throwaway cluster (tests/lib/pg_cluster.sh), when the server binaries are there
+            # the state, skills, stash and learned-types suites again on PostgreSQL (codemode.store),
+            # on a throwaway cluster (tests/lib/pg_cluster.sh), when the server binaries
+            # are there (the OAuth rows' unit test runs on both backends by itself)
             if sh tests/lib/pg_cluster.sh available; then
-                echo "== e2e on PostgreSQL (state, skills)"
+                echo "== e2e on PostgreSQL (state, skills, stash, result types)"
                 MCP_CODEMODE_TEST_STORE=postgres node --test --test-concurrency=2 \
                     tests/e2e/state.test.mjs tests/e2e/skills.test.mjs \
-                    tests/e2e/skills-errors.test.mjs tests/e2e/skills-maze.test.mjs || fail=1
+                    tests/e2e/skills-errors.test.mjs tests/e2e/skills-maze.test.mjs \
+                    tests/e2e/content.test.mjs tests/e2e/result-types.test.mjs || fail=1
             else
                 echo "== e2e on PostgreSQL: skipped (no initdb/pg_ctl; scripts/setup.sh installs postgresql)"
             fi

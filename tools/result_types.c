@@ -1,7 +1,7 @@
 /* The learned result types of the downstream tools (see result_types.h):
  * a sorted table of (server, tool) entries, each with the schema hash it
- * was learned under and its shape; the timer that writes and announces
- * changes; the reading at start. */
+ * was learned under and its shape; the timer that writes (on the thread
+ * pool) and announces changes; the reading at start. */
 #include "tools/result_types.h"
 #include "tools/result_shape.h"
 #include "tools/state/store.h"
@@ -24,9 +24,11 @@ struct tools_result_types {
     struct tools_result_types_options o;
     struct entry *v; /* sorted by server, then tool */
     size_t n;
-    uv_timer_t *timer;  /* allocated: closed asynchronously */
-    int pending;        /* a change waits for the timer */
-    uint64_t announced; /* uv_now of the last announcement (0: none) */
+    uv_timer_t *timer;                    /* allocated: closed asynchronously */
+    int pending;                          /* a change waits for the timer */
+    uint64_t announced;                   /* uv_now of the last announcement (0: none) */
+    struct tools_state_shapes_op *saving; /* a write on the thread pool */
+    int save_again;                       /* changes came while it ran */
 };
 
 static int entry_cmp(const struct entry *e, const char *server, const char *tool)
@@ -77,7 +79,9 @@ static const char *row_str(const cJSON *row, const char *key)
 
 static void load(struct tools_result_types *t)
 {
-    if (t->o.store == NULL || !tools_state_local_file_exists(t->o.store))
+    /* a SQLite file that is not there is not created to read nothing; on
+     * PostgreSQL (codemode.store) the rows are the instances' shared ones */
+    if (t->o.store == NULL || !tools_state_file_exists(t->o.store))
         return;
     char err[TOOLS_STATE_ERR_MAX];
     cJSON *rows = NULL;
@@ -103,9 +107,11 @@ static void load(struct tools_result_types *t)
     cJSON_Delete(rows);
     if (dropped)
         log_warn("tools", "%zu learned result types in %s were not usable and are ignored", dropped,
-                 tools_state_path(t->o.store));
+                 tools_state_is_shared(t->o.store) ? "codemode.store"
+                                                   : tools_state_path(t->o.store));
     log_debug("tools", "%zu learned result types read", t->n);
-    tools_state_release(t->o.store); /* loaded again when something is written */
+    if (!tools_state_is_shared(t->o.store))
+        tools_state_release(t->o.store); /* loaded again when something is written */
 }
 
 struct tools_result_types *tools_result_types_new(const struct tools_result_types_options *o)
@@ -130,6 +136,8 @@ void tools_result_types_free(struct tools_result_types *t)
 {
     if (t == NULL)
         return;
+    if (t->saving) /* what it writes is older than what the flush below writes */
+        tools_state_shapes_cancel(t->saving);
     tools_result_types_flush(t);
     if (t->timer)
         uv_close((uv_handle_t *) t->timer, timer_closed);
@@ -145,7 +153,11 @@ void tools_result_types_free(struct tools_result_types *t)
 
 /* --- writing and announcing ------------------------------------------------------------------ */
 
-int tools_result_types_flush(struct tools_result_types *t)
+/* The rows of the changed entries (their shapes' texts in *texts), marked
+ * clean: on a failed write they stay in memory and the next change tries
+ * again. Returns their number (0: nothing to write, nothing allocated). */
+static size_t take_dirty(struct tools_result_types *t, struct tools_state_shape_row **rows,
+                         char ***texts)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->n; i++)
@@ -155,28 +167,73 @@ int tools_result_types_flush(struct tools_result_types *t)
             t->v[i].dirty = 0;
         return 0;
     }
-    struct tools_state_shape_row *rows = xcalloc(n, sizeof *rows);
-    char **texts = xcalloc(n, sizeof *texts);
+    *rows = xcalloc(n, sizeof **rows);
+    *texts = xcalloc(n, sizeof **texts);
     size_t k = 0;
     for (size_t i = 0; i < t->n; i++) {
         struct entry *e = &t->v[i];
         if (!e->dirty)
             continue;
-        texts[k] = tools_shape_to_json(e->shape);
-        rows[k] = (struct tools_state_shape_row){e->server, e->tool, e->hash, texts[k]};
+        e->dirty = 0;
+        (*texts)[k] = tools_shape_to_json(e->shape);
+        (*rows)[k] = (struct tools_state_shape_row){e->server, e->tool, e->hash, (*texts)[k]};
         k++;
     }
+    return n;
+}
+
+static void free_rows(struct tools_state_shape_row *rows, char **texts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(rows);
+}
+
+int tools_result_types_flush(struct tools_result_types *t)
+{
+    struct tools_state_shape_row *rows;
+    char **texts;
+    size_t n = take_dirty(t, &rows, &texts);
+    if (n == 0)
+        return 0;
     char err[TOOLS_STATE_ERR_MAX];
     int rc = tools_state_shapes_save(t->o.store, rows, n, err);
     if (rc != 0)
         log_warn("tools", "learned result types not saved: %s", err);
-    for (size_t i = 0; i < t->n; i++)
-        t->v[i].dirty = 0; /* on failure, kept in memory; the next change tries again */
-    for (size_t i = 0; i < k; i++)
-        free(texts[i]);
-    free(texts);
-    free(rows);
+    free_rows(rows, texts, n);
     return rc == 0 ? 0 : -1;
+}
+
+static void save_async(struct tools_result_types *t);
+
+static void saved(void *ud, int rc, const char *err)
+{
+    struct tools_result_types *t = ud;
+    t->saving = NULL;
+    if (rc != 0)
+        log_warn("tools", "learned result types not saved: %s", err);
+    if (t->save_again) {
+        t->save_again = 0;
+        save_async(t);
+    }
+}
+
+/* Writes the changed entries on the thread pool, one write at a time so
+ * that an older one never lands after a newer one. */
+static void save_async(struct tools_result_types *t)
+{
+    if (t->saving) {
+        t->save_again = 1;
+        return;
+    }
+    struct tools_state_shape_row *rows;
+    char **texts;
+    size_t n = take_dirty(t, &rows, &texts);
+    if (n == 0)
+        return;
+    t->saving = tools_state_shapes_save_start(t->o.store, t->o.loop, rows, n, saved, t);
+    free_rows(rows, texts, n);
 }
 
 static void on_timer(uv_timer_t *h)
@@ -184,7 +241,7 @@ static void on_timer(uv_timer_t *h)
     struct tools_result_types *t = h->data;
     t->pending = 0;
     t->announced = uv_now(t->o.loop);
-    tools_result_types_flush(t);
+    save_async(t);
     if (t->o.changed)
         t->o.changed(t->o.changed_ud);
 }

@@ -39,6 +39,7 @@ struct mcp_stash_wait {
     struct mcp_request *r;
     struct stash_op *ops;
     cJSON *result; /* execute_code's, sent once the writes are done */
+    char *warn;    /* why a write failed: told in the result */
     void (*prev_on_end)(struct mcp_request *r);
 };
 
@@ -71,6 +72,7 @@ static void wait_ended(struct mcp_request *r)
         unlink_op(w->ops);
     }
     cJSON_Delete(w->result);
+    free(w->warn);
     r->stash_wait = NULL;
     r->on_end = w->prev_on_end;
     free(w);
@@ -97,17 +99,44 @@ static struct stash_op *new_op(struct mcp_request *r)
     return op;
 }
 
+/* The result says when a link in it cannot be read through the other
+ * instances (a text block at the end of its content). */
+static void tell_warning(const struct mcp_stash_wait *w, cJSON *result)
+{
+    cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    if (w->warn == NULL || !cJSON_IsArray(content))
+        return;
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b,
+               "[warning: a stash link of this result can be read through this server instance "
+               "only, for as long as it keeps it: the shared stash (codemode.store) did not take "
+               "it: %s]",
+               w->warn);
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "text");
+    cJSON_AddStringToObject(block, "text", b.data);
+    cJSON_AddItemToArray(content, block);
+    buf_free(&b);
+}
+
 static void written(void *ud, int ok, const char *json, size_t len)
 {
     struct stash_op *op = ud;
     struct mcp_stash_wait *w = op->w;
-    (void) len;
-    if (!ok)
+    if (!ok) {
         log_warn("stash", "a stashed value is readable through this instance only: %s", json);
+        cJSON *e = json_parse(json, len);
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "message");
+        if (w->warn == NULL)
+            w->warn = xstrdup(cJSON_IsString(m) ? m->valuestring : "the write failed");
+        cJSON_Delete(e);
+    }
     unlink_op(op);
     if (w->ops == NULL && w->result) {
         cJSON *res = w->result;
         w->result = NULL;
+        tell_warning(w, res);
         mcp_request_result(w->r, res); /* ends r: w is freed */
     }
 }
@@ -147,6 +176,8 @@ void mcp_stash_link_finish(struct mcp_request *r, cJSON *result)
         r->stash_wait->result = result;
         return;
     }
+    if (r->stash_wait)
+        tell_warning(r->stash_wait, result);
     mcp_request_result(r, result);
 }
 
@@ -191,8 +222,8 @@ static int put(struct mcp_request *r, const char *mime, int blob, const char *da
     struct mcp_stash *s = r->server->cfg.stash;
     if (s == NULL)
         return -1;
-    if (mcp_stash_put(s, r->server->stash_owner, mime, blob, data, len,
-                      uv_now(r->server->cfg.loop), uri) != 0)
+    if (mcp_stash_put(s, r->server->stash_owner, mime, blob, data, len, uv_now(r->server->cfg.loop),
+                      uri) != 0)
         return -1;
     write_through(r, uri);
     return 0;
@@ -264,6 +295,10 @@ cJSON *mcp_stash_link_contents(struct mcp_request *r, const char *uri)
                          : NULL;
     if (data == NULL)
         return NULL;
+    struct tools_state_service *st = shared(r);
+    if (st) /* the shared entry is used too: least recently used goes first */
+        tools_state_service_stash_touch(st, r->server->cfg.loop, uri,
+                                        mcp_state_principal(r->server));
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "uri", uri);
     cJSON_AddStringToObject(c, "mimeType", mime);

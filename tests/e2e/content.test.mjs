@@ -15,6 +15,7 @@ import { auditSchemas } from './lib/audit.mjs';
 import { HttpServer, modernCall, RawSession } from './lib/http.mjs';
 import { assertClean, EVERYTHING, exec, NODE, serve, tempDir, valueOf, writeConfig } from './lib/downstream.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
+import { ON_POSTGRES, storeFor } from './lib/pg.mjs';
 import { sleep, startServer } from './lib/raw.mjs';
 import { connectSdk } from './lib/sdk.mjs';
 import { Wire } from './lib/wire.mjs';
@@ -26,36 +27,68 @@ const dir = tempDir('codemode-content-');
 const OUT = path.join(dir, 'files');
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
+/** A config `name` in dir; with MCP_CODEMODE_TEST_STORE=postgres, on a database of its own (the shared stash). */
 function config(codemode = {}, name) {
+  const store = ON_POSTGRES ? { store: storeFor(`content_${name}`) } : {};
   return writeConfig(dir, {
     mcpServers: {
       images: { command: NODE, args: [IMAGES, '--out', OUT] },
       everything: { command: NODE, args: [EVERYTHING, 'stdio'] },
     },
-    codemode: { maxResultBytes: 16384, ...codemode },
+    codemode: { maxResultBytes: 16384, ...store, ...codemode },
   }, name);
 }
 const sha256 = (b) => createHash('sha256').update(b).digest('hex');
 
-/** Reads a stash URI: {contents} or {error: {code, message}}. */
-async function read(h, uri) {
+/** Reads a stash URI through client: {contents} or {error: {code, message}}. */
+async function readThrough(client, uri) {
   try {
-    return await h.client.readResource({ uri });
+    return await client.readResource({ uri });
   } catch (e) {
     return { error: { code: e.code, message: e.message } };
   }
 }
 
+/**
+ * Reads a stash URI through h: {contents} or {error: {code, message}}. On
+ * PostgreSQL, a stdio server's twin (another instance of its config, the same
+ * principal) reads it too, from the shared stash only, and must get the same.
+ */
+async function read(h, uri) {
+  const got = await readThrough(h.client, uri);
+  if (h.twin) {
+    const shared = await readThrough(h.twin.client, uri);
+    assert.deepEqual(shared.contents ?? shared.error?.code, got.contents ?? got.error?.code, `${uri} through the shared stash`);
+  }
+  return got;
+}
+
+/** On PostgreSQL, starts h's twin for read() (a stdio server of the same config). */
+async function addTwin(h, file, label) {
+  if (!ON_POSTGRES) return h;
+  h.twin = await serve(file, { label: `${label}-twin` });
+  // its first read opens its connection: done now, so that reads race no clock (ttlMs)
+  const none = await readThrough(h.twin.client, 'codemode://stash/00000000000000000000000000000000');
+  assert.equal(none.error?.code, -32002, JSON.stringify(none));
+  return h;
+}
+
+/** Closes h (and its twin) and checks them clean. */
+async function closeClean(h) {
+  await h.close();
+  if (h.twin) await h.twin.close();
+  await assertClean(h, ...(h.twin ? [h.twin] : []));
+}
+
 function contentCases(kind) {
   let h;
   before(async () => {
-    h = await connectSdk(['--config', config({}, `content-${kind}.json`), '--pool-size', '2'], { label: `content-${kind}`, transport: kind });
+    const file = config({}, `content-${kind}.json`);
+    h = await connectSdk(['--config', file, '--pool-size', '2'], { label: `content-${kind}`, transport: kind });
     h.exec = (code, opts) => exec(h.client, code, opts);
+    if (kind === 'stdio') await addTwin(h, file, `content-${kind}`);
   });
-  after(async () => {
-    await h.close();
-    await assertClean(h);
-  });
+  after(() => closeClean(h));
 
   test('screenshot to file in one program: the bytes on disk are the bytes the tool made', async () => {
     const saved = valueOf(await h.exec(`
@@ -231,12 +264,12 @@ async function connectSdkTo(url) {
 describe('each stash bound evicts', () => {
   /** Runs fn(h) against a stdio server whose codemode.stash is `stash`. */
   async function withStash(stash, label, fn) {
-    const h = await serve(config({ stash }, `${label}.json`), { label });
+    const file = config({ stash }, `${label}.json`);
+    const h = await addTwin(await serve(file, { label }), file, label);
     try {
       await fn(h);
     } finally {
-      await h.close();
-      await assertClean(h);
+      await closeClean(h);
     }
   }
   const stashThree = async (h, size) => {
@@ -250,6 +283,17 @@ describe('each stash bound evicts', () => {
 
   test('count (maxEntries): the least recently used goes first', () => withStash({ maxEntries: 2 }, 'stash-count', async (h) => {
     assert.deepEqual(await stashThree(h, 10), [false, true, true]);
+  }));
+
+  test('count: a read makes an entry the most recently used (on PostgreSQL, across instances)', () => withStash({ maxEntries: 2 }, 'stash-lru', async (h) => {
+    const stash = async (v) => (await exec(h.client, `return await content.stash('${v}')`)).raw.content[0].uri;
+    const first = await stash('first');
+    const second = await stash('second');
+    // read through this instance only: answered from its memory, the shared entry is used too
+    assert.equal((await readThrough(h.client, first)).contents[0].text, 'first');
+    const third = await stash('third');
+    const kept = await Promise.all([first, second, third].map(async (u) => (await read(h, u)).contents !== undefined));
+    assert.deepEqual(kept, [true, false, true]);
   }));
 
   test('bytes (maxBytes)', () => withStash({ maxBytes: 2048 }, 'stash-bytes', async (h) => {

@@ -5,7 +5,9 @@
 // fails with StateError "storage", other programs answer, and once it is back
 // the pool reconnects with every acknowledged write there; a row lock held by
 // another connection does not stall the loop (ping and a program without
-// state answer at once), nor does skills.list waiting on a locked table.
+// state answer at once), nor does skills.list waiting on a locked table; a
+// value the shared stash does not take is readable through its instance, and
+// the result says so.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -60,7 +62,7 @@ test('a database written by a newer version is refused', { skip }, () => {
   c.psql("UPDATE codemode_meta SET value = 99 WHERE name = 'schema'", db);
   const r = start(file);
   assert.notEqual(r.status, 0);
-  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 2\)/);
+  assert.match(r.stderr, /written by a newer mcp-codemode \(schema version 99; this one reads versions up to 3\)/);
 });
 
 test('PostgreSQL down: StateError "storage", other programs answer, the pool reconnects, no write lost', { skip }, async () => {
@@ -143,4 +145,22 @@ test('a URL of several hosts, the first one down: libpq moves to another socket 
   const db = c.database(`store_pg_${process.pid}_multi`);
   const h = await open(config({ url: `postgresql://postgres@127.0.0.1:1,127.0.0.1:${c.port}/${db}` }), 'stdio');
   assert.equal(valueOf(await h.exec('await state.set("k", 41); return (await state.get("k")) + 1')), 42);
+});
+
+test('the shared stash does not take a value: the link works through this instance, and the result says so', { skip }, async () => {
+  const { c, db, file } = fresh();
+  const h = await open(file, 'stdio');
+  const ok = await h.exec(`return await content.stash('shared')`);
+  assert.equal(ok.raw.content.length, 1, 'no warning while the shared stash works');
+  c.psql('ALTER TABLE codemode_stash RENAME TO codemode_stash_gone', db);
+  try {
+    const r = await h.exec(`return await content.stash('here only')`);
+    const [link, warning] = r.raw.content;
+    assert.equal(link.type, 'resource_link');
+    assert.match(warning.text, /^\[warning: a stash link of this result can be read through this server instance only, .*: .*codemode_stash.* does not exist/);
+    const got = await h.client.readResource({ uri: link.uri });
+    assert.equal(got.contents[0].text, 'here only');
+  } finally {
+    c.psql('ALTER TABLE codemode_stash_gone RENAME TO codemode_stash', db);
+  }
 });

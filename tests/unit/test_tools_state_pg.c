@@ -1,9 +1,9 @@
-/* Unit tests of the PostgreSQL store's shared rows (tools/state/pg.c) on a
- * throwaway cluster (tests/lib/pg_cluster.sh; every test is skipped without
- * initdb): OAuth rows compare-and-set across two stores, as two instances
- * would be; a rotating refresh token claimed 100 times by two racing
- * threads is never spent twice; the OAuth operations off the loop
- * (oauth_async.c); the shared stash's owner, expiry and bounds. */
+/* Unit tests of the PostgreSQL store's shared stash (tools/state/pg.c) on a
+ * throwaway cluster (tests/lib/pg_cluster.sh; skipped without initdb): its
+ * owner, expiry and bounds (least recently used first), seen from two
+ * stores as two instances would.
+ * The learned result types, shared the same way and written off the loop.
+ * The OAuth rows, on both backends: test_tools_state_oauth.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,6 @@
 
 #include "tools/state/store.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,148 +65,6 @@ static struct tools_state *store(void)
     return tools_state_new(&o);
 }
 
-static void test_oauth_cas_across_stores(void **state)
-{
-    (void) state;
-    if (!have_pg)
-        skip();
-    struct tools_state *a = store(), *b = store();
-    char err[TOOLS_STATE_ERR_MAX], *json = NULL;
-    int64_t v = 0, va = 0, vb = 0;
-    tools_state_oauth_delete(a, "token", "https://cas.example", err);
-    assert_int_equal(
-        tools_state_oauth_put(a, "token", "https://cas.example", "{\"n\":0}", 0, &v, err),
-        TOOLS_STATE_OK);
-    assert_int_equal(v, 1);
-    assert_int_equal(tools_state_oauth_put(b, "token", "https://cas.example", "{}", 0, &vb, err),
-                     TOOLS_STATE_CONFLICT); /* it exists: "only when absent" fails */
-    assert_int_equal(tools_state_oauth_get(b, "token", "https://cas.example", &json, &vb, err),
-                     TOOLS_STATE_OK);
-    assert_string_equal(json, "{\"n\":0}");
-    free(json);
-    va = vb;
-    assert_int_equal(
-        tools_state_oauth_put(a, "token", "https://cas.example", "{\"n\":1}", va, &va, err),
-        TOOLS_STATE_OK);
-    assert_int_equal(
-        tools_state_oauth_put(b, "token", "https://cas.example", "{\"n\":2}", vb, &vb, err),
-        TOOLS_STATE_CONFLICT);
-    assert_non_null(strstr(err, "another instance"));
-    assert_int_equal(tools_state_oauth_delete(b, "token", "https://cas.example", err),
-                     TOOLS_STATE_OK);
-    assert_int_equal(tools_state_oauth_get(a, "token", "https://cas.example", &json, &va, err),
-                     TOOLS_STATE_ABSENT);
-    assert_int_equal(tools_state_oauth_put(a, "", "k", "{}", -1, &v, err), TOOLS_STATE_INVALID);
-    tools_state_free(a);
-    tools_state_free(b);
-}
-
-/* --- a rotating refresh token, claimed by two instances ----------------------------------------
- * The row holds the refresh token "rt-N". A refresh reads the row, and
- * spends rt-N only once its compare-and-set to rt-(N+1) won (the token
- * endpoint of the fixture counts how often each token is spent); the loser
- * reads the winner's row and carries on with it. */
-
-#define ROUNDS 100
-static int spent[ROUNDS + 2];
-static pthread_mutex_t spent_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void *refresher(void *arg)
-{
-    struct tools_state *s = arg;
-    char err[TOOLS_STATE_ERR_MAX];
-    for (;;) {
-        char *json = NULL;
-        int64_t v = 0;
-        if (tools_state_oauth_get(s, "token", "https://rotate.example", &json, &v, err) != 0)
-            return "read failed";
-        int n = atoi(strchr(json, '-') + 1);
-        free(json);
-        if (n >= ROUNDS)
-            return NULL;
-        char next[64];
-        snprintf(next, sizeof next, "{\"refresh_token\":\"rt-%d\"}", n + 1);
-        int rc = tools_state_oauth_put(s, "token", "https://rotate.example", next, v, &v, err);
-        if (rc == TOOLS_STATE_CONFLICT)
-            continue; /* the other one claimed it: read its result */
-        if (rc != 0)
-            return "write failed";
-        pthread_mutex_lock(&spent_lock); /* the token endpoint: rt-n spent */
-        spent[n]++;
-        pthread_mutex_unlock(&spent_lock);
-    }
-}
-
-static void test_rotating_refresh_spent_once(void **state)
-{
-    (void) state;
-    if (!have_pg)
-        skip();
-    struct tools_state *a = store(), *b = store();
-    char err[TOOLS_STATE_ERR_MAX];
-    int64_t v;
-    tools_state_oauth_put(a, "token", "https://rotate.example", "{\"refresh_token\":\"rt-0\"}", -1,
-                          &v, err);
-    pthread_t ta, tb;
-    pthread_create(&ta, NULL, refresher, a);
-    pthread_create(&tb, NULL, refresher, b);
-    void *ra, *rb;
-    pthread_join(ta, &ra);
-    pthread_join(tb, &rb);
-    assert_null(ra);
-    assert_null(rb);
-    for (int n = 0; n < ROUNDS; n++)
-        assert_int_equal(spent[n], 1); /* each token spent exactly once, never twice */
-    tools_state_free(a);
-    tools_state_free(b);
-}
-
-/* --- off the loop ---------------------------------------------------------------------------- */
-
-struct answer {
-    int called, rc;
-    int64_t version;
-    char json[64];
-};
-
-static void answered(void *ud, int rc, const char *json, int64_t version, const char *err)
-{
-    struct answer *a = ud;
-    a->called++;
-    a->rc = rc;
-    a->version = version;
-    snprintf(a->json, sizeof a->json, "%s", json ? json : (err ? err : ""));
-}
-
-static void test_oauth_async(void **state)
-{
-    (void) state;
-    if (!have_pg)
-        skip();
-    uv_loop_t loop;
-    uv_loop_init(&loop);
-    struct tools_state *s = store();
-    struct answer w = {0}, r = {0}, c = {0}, gone = {0};
-    tools_state_oauth_start(s, &loop, "client", "async", "{\"id\":1}", -1, answered, &w);
-    assert_int_equal(w.called, 0); /* never inside the call */
-    uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(w.called, 1);
-    assert_int_equal(w.rc, TOOLS_STATE_OK);
-    tools_state_oauth_start(s, &loop, "client", "async", NULL, -1, answered, &r);
-    tools_state_oauth_start(s, &loop, "client", "async", "{\"id\":2}", w.version + 5, answered, &c);
-    struct tools_state_oauth_op *op =
-        tools_state_oauth_start(s, &loop, "client", "nothing", NULL, -1, answered, &gone);
-    tools_state_oauth_cancel(op);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(r.rc, TOOLS_STATE_OK);
-    assert_string_equal(r.json, "{\"id\":1}");
-    assert_int_equal(r.version, w.version);
-    assert_int_equal(c.rc, TOOLS_STATE_CONFLICT);
-    assert_int_equal(gone.called, 0);
-    tools_state_free(s);
-    uv_loop_close(&loop);
-}
-
 /* --- the shared stash ------------------------------------------------------------------------- */
 
 static void test_stash(void **state)
@@ -255,6 +112,33 @@ static void test_stash(void **state)
     assert_int_equal(blob, 1);
     free(data);
     free(mime);
+    /* least recently used first: a touch (a read answered from an instance's
+     * memory) keeps 2 over 3, which was written later */
+    assert_int_equal(tools_state_stash_touch(b, "codemode://stash/2", "alice", err),
+                     TOOLS_STATE_OK);
+    assert_int_equal(tools_state_stash_touch(b, "codemode://stash/2", "bob", err),
+                     TOOLS_STATE_ABSENT);
+    e.uri = "codemode://stash/6";
+    assert_int_equal(tools_state_stash_put(a, &e, err), TOOLS_STATE_OK);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/3", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_ABSENT);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/2", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_OK);
+    free(data);
+    free(mime);
+    /* and a read: 2 (just read) stays, 6 goes */
+    e.uri = "codemode://stash/7";
+    assert_int_equal(tools_state_stash_put(b, &e, err), TOOLS_STATE_OK);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/6", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_ABSENT);
+    assert_int_equal(
+        tools_state_stash_get(a, "codemode://stash/2", "alice", &data, &len, &mime, &blob, err),
+        TOOLS_STATE_OK);
+    free(data);
+    free(mime);
     /* bytes: an entry that fills maxBytes alone leaves only itself */
     char big[1001];
     memset(big, 'x', 1000);
@@ -280,13 +164,52 @@ static void test_stash(void **state)
     tools_state_free(b);
 }
 
+/* --- learned result types --------------------------------------------------------------------- */
+
+static void shapes_saved(void *ud, int rc, const char *err)
+{
+    int *out = ud;
+    *out = rc == 0 && err == NULL ? 1 : -1;
+}
+
+static void test_shapes_shared(void **state)
+{
+    (void) state;
+    if (!have_pg)
+        skip();
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct tools_state *a = store(), *b = store();
+    char err[TOOLS_STATE_ERR_MAX];
+    struct tools_state_shape_row rows[] = {{"srv", "t1", "h1", "{\"k\":1}"},
+                                           {"srv", "t0", "h0", "{\"k\":0}"}};
+    int saved = 0;
+    tools_state_shapes_save_start(a, &loop, rows, 2, shapes_saved, &saved);
+    assert_int_equal(saved, 0); /* never inside the call */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(saved, 1);
+    rows[0].shape = "{\"k\":2}"; /* a later write replaces the row */
+    assert_int_equal(tools_state_shapes_save(b, rows, 1, err), TOOLS_STATE_OK);
+    cJSON *got = NULL;
+    assert_int_equal(tools_state_shapes_load(a, &got, err), TOOLS_STATE_OK);
+    char *text = cJSON_PrintUnformatted(got);
+    assert_string_equal(text, "[{\"server\":\"srv\",\"tool\":\"t0\",\"schemaHash\":\"h0\","
+                              "\"shape\":\"{\\\"k\\\":0}\"},{\"server\":\"srv\",\"tool\":\"t1\","
+                              "\"schemaHash\":\"h1\",\"shape\":\"{\\\"k\\\":2}\"}]");
+    free(text);
+    cJSON_Delete(got);
+    rows[0].tool = NULL;
+    assert_int_equal(tools_state_shapes_save(a, rows, 1, err), TOOLS_STATE_INVALID);
+    tools_state_free(a);
+    tools_state_free(b);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oauth_cas_across_stores),
-        cmocka_unit_test(test_rotating_refresh_spent_once),
-        cmocka_unit_test(test_oauth_async),
         cmocka_unit_test(test_stash),
+        cmocka_unit_test(test_shapes_shared),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

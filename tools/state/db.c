@@ -353,6 +353,16 @@ int tools_state_stash_get(struct tools_state *s, const char *uri, const char *ow
     return tools__pg_stash_get(s->pg, uri, owner, data, len, mime, blob, err);
 }
 
+int tools_state_stash_touch(struct tools_state *s, const char *uri, const char *owner, char *err)
+{
+    if (s->pg == NULL) {
+        snprintf(err, TOOLS_STATE_ERR_MAX,
+                 "the stash is shared only on PostgreSQL (codemode.store)");
+        return TOOLS_STATE_INVALID;
+    }
+    return tools__pg_stash_touch(s->pg, uri, owner, err);
+}
+
 struct tools__pga *tools__state_pool(struct tools_state *s, uv_loop_t *loop)
 {
     char err[TOOLS_STATE_ERR_MAX];

@@ -42,11 +42,15 @@ int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err);
 int tools__pg_stash_put(struct tools__pg *p, const struct tools_state_stash_entry *e, char *err);
 int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
                         size_t *len, char **mime, int *blob, char *err);
+int tools__pg_stash_touch(struct tools__pg *p, const char *uri, const char *owner, char *err);
 int tools__pg_oauth_get(struct tools__pg *p, const char *kind, const char *key, char **json,
                         int64_t *version, char *err);
 int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,
                         int64_t if_version, int64_t *version, char *err);
 int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *key, char *err);
+int tools__pg_shapes_save(struct tools__pg *p, const struct tools_state_shape_row *rows, size_t n,
+                          char *err);
+int tools__pg_shapes_load(struct tools__pg *p, cJSON **out, char *err);
 /* For the pool on the loop (pg_async.c): the keywords and values of a
  * connection (options: a buffer for the session's settings), the options,
  * libpq (loaded on first use, else NULL with err), and the sentences of a

@@ -118,8 +118,9 @@ static int oauth_put_unlocked(struct tools_state *s, const char *kind, const cha
         rc = TOOLS_STATE_FAILED;
     } else if (if_version >= 0 && have != if_version) {
         snprintf(err, TOOLS_STATE_ERR_MAX,
-                 "the OAuth %s row changed meanwhile (version %lld, expected %lld)", kind,
-                 (long long) have, (long long) if_version);
+                 "the OAuth %s row was written by another instance or process first (version "
+                 "%lld, expected %lld): read it again",
+                 kind, (long long) have, (long long) if_version);
         rc = TOOLS_STATE_CONFLICT;
     } else {
         rc = write_row(s, kind, key, json, have + 1, err);

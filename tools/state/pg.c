@@ -26,10 +26,10 @@
 #include <string.h>
 #include <time.h>
 
-#define PG_SCHEMA_VERSION 2
-#define BACKOFF_MIN_MS 100
-#define BACKOFF_MAX_MS 5000
-#define SCHEMA_LOCK "7243021900501"   /* pg_advisory_xact_lock key of migrations */
+#define PG_SCHEMA_VERSION 3
+#define BACKOFF_MIN_MS    100
+#define BACKOFF_MAX_MS    5000
+#define SCHEMA_LOCK       "7243021900501" /* pg_advisory_xact_lock key of migrations */
 
 /* The migrations, one per version: migrations[i] brings version i to i + 1. */
 static const char *const migrations[PG_SCHEMA_VERSION] = {
@@ -39,7 +39,8 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "CREATE TABLE IF NOT EXISTS codemode_skills(owner TEXT COLLATE \"C\" NOT NULL, "
     "name TEXT COLLATE \"C\" NOT NULL, description TEXT NOT NULL, input_schema TEXT NOT NULL, "
     "code TEXT NOT NULL, saved BIGINT NOT NULL, PRIMARY KEY(owner, name));",
-    /* 2: the shared stash; created orders eviction (oldest first) */
+    /* 2: the shared stash; created orders eviction (oldest first; from 3 on,
+     * a read moves it to the sequence's next value: least recently used first) */
     "CREATE TABLE IF NOT EXISTS codemode_stash(uri TEXT COLLATE \"C\" PRIMARY KEY, "
     "owner TEXT NOT NULL, mime TEXT NOT NULL, blob BOOLEAN NOT NULL, data TEXT NOT NULL, "
     "bytes BIGINT NOT NULL, created BIGSERIAL, expires TIMESTAMPTZ);"
@@ -69,13 +70,17 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "p_value, v_have + 1, v_bytes) ON CONFLICT(scope, key) DO UPDATE SET value = "
     "EXCLUDED.value, version = EXCLUDED.version, bytes = EXCLUDED.bytes; "
     "RETURN QUERY SELECT 0, v_have + 1, v_others + v_bytes; END $f$;",
+    /* 3: the learned result types (shapes_db.c), shared like the rest */
+    "CREATE TABLE IF NOT EXISTS codemode_result_shapes(server TEXT COLLATE \"C\" NOT NULL, "
+    "tool TEXT COLLATE \"C\" NOT NULL, schema_hash TEXT NOT NULL, shape TEXT NOT NULL, "
+    "updated BIGINT NOT NULL, PRIMARY KEY(server, tool));",
 };
 
 struct conn {
-    PGconn *pg;  /* NULL: not connected */
-    int busy;    /* taken by a thread */
-    int reused;  /* served an operation before: it may have died since */
-    int broken;  /* lost during the operation */
+    PGconn *pg; /* NULL: not connected */
+    int busy;   /* taken by a thread */
+    int reused; /* served an operation before: it may have died since */
+    int broken; /* lost during the operation */
 };
 
 struct tools__pg {
@@ -86,8 +91,8 @@ struct tools__pg {
     pthread_cond_t freed;
     struct conn *conns;
     unsigned n;
-    int schema_ok;          /* the tables were checked by this process */
-    uint64_t retry_at;      /* ms (monotonic): no connection attempt before */
+    int schema_ok;     /* the tables were checked by this process */
+    uint64_t retry_at; /* ms (monotonic): no connection attempt before */
     unsigned backoff_ms;
     char down[TOOLS_STATE_ERR_MAX - 64]; /* why the last attempt failed */
 };
@@ -182,8 +187,7 @@ void tools__pg_failure(const struct tools__pg *p, PGconn *c, PGresult *r, const 
     first_line(r ? p->pq->resultErrorMessage(r) : p->pq->errorMessage(c), why, sizeof why);
     if (why[0] == '\0')
         first_line(p->pq->errorMessage(c), why, sizeof why);
-    const char *hint = state && strcmp(state, "57014") == 0
-                           ? " (codemode.store.statementTimeoutMs)"
+    const char *hint = state && strcmp(state, "57014") == 0 ? " (codemode.store.statementTimeoutMs)"
                        : state && strcmp(state, "55P03") == 0 ? " (a lock held too long)"
                                                               : "";
     snprintf(err, TOOLS_STATE_ERR_MAX,
@@ -379,12 +383,12 @@ static PGresult *q(struct tools__pg *p, struct conn *k, const char *sql, int n,
         first_line(p->pq->errorMessage(k->pg), why, sizeof why);
     if (p->pq->status(k->pg) != CONNECTION_OK)
         k->broken = 1;
-    const char *hint = state && strcmp(state, "57014") == 0
-                           ? " (codemode.store.statementTimeoutMs)"
+    const char *hint = state && strcmp(state, "57014") == 0 ? " (codemode.store.statementTimeoutMs)"
                        : state && strcmp(state, "55P03") == 0 ? " (a lock held too long)"
                                                               : "";
-    snprintf(err, TOOLS_STATE_ERR_MAX, "state database (PostgreSQL, codemode.store): cannot %s (%s)%s",
-             doing, why[0] ? why : "the connection was lost", hint);
+    snprintf(err, TOOLS_STATE_ERR_MAX,
+             "state database (PostgreSQL, codemode.store): cannot %s (%s)%s", doing,
+             why[0] ? why : "the connection was lost", hint);
     if (r)
         p->pq->clear(r);
     return NULL;
@@ -416,8 +420,8 @@ static int run_migrations(struct tools__pg *p, PGconn *c, char *err)
     if (run(p, &k, "BEGIN", 0, NULL, "open the tables", err) != 0)
         return TOOLS_STATE_FAILED;
     PGresult *r = NULL;
-    int rc = run(p, &k, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL,
-                 "open the tables", err);
+    int rc = run(p, &k, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL, "open the tables",
+                 err);
     if (rc == 0)
         rc = run(p, &k,
                  "CREATE TABLE IF NOT EXISTS codemode_meta(name TEXT PRIMARY KEY, value BIGINT "
@@ -571,8 +575,8 @@ static int set_op(struct tools__pg *p, struct conn *k, void *ud, int *started, c
 int tools__pg_set(struct tools__pg *p, const char *scope, const char *key, const char *json,
                   int64_t if_version, int64_t *version, char *err)
 {
-    struct kv_args a = {.scope = scope, .key = key, .json = json, .if_version = if_version,
-                        .version = version};
+    struct kv_args a = {
+        .scope = scope, .key = key, .json = json, .if_version = if_version, .version = version};
     return with_conn(p, set_op, &a, err);
 }
 
@@ -587,8 +591,8 @@ static int delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started
 {
     struct kv_args *a = ud;
     const char *params[] = {a->scope, a->key};
-    PGresult *r = q(p, k, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2", 2, params,
-                    "delete", err);
+    PGresult *r =
+        q(p, k, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2", 2, params, "delete", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
@@ -753,8 +757,8 @@ static int stash_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
     const char *put[] = {e->uri, e->owner, e->mime, e->blob ? "t" : "f", e->data, bytes, ttl};
     const char *bounds[] = {entries, total};
     /* one writer at a time: the bounds are the whole table's */
-    int rc = run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value",
-                 err);
+    int rc =
+        run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value", err);
     if (rc == 0)
         rc = run(p, k, "DELETE FROM codemode_stash WHERE expires <= now()", 0, NULL,
                  "keep the stashed value", err);
@@ -788,15 +792,26 @@ static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 {
     struct stash_args *a = ud;
     const char *params[] = {a->uri, a->owner};
+    /* a read (or a touch: a read another instance answered from its memory)
+     * moves the entry to the end of the eviction order: least recently used
+     * first. One row written per read: its data, when big, stays in TOAST. */
     PGresult *r = q(p, k,
-                    "SELECT data, mime, blob FROM codemode_stash WHERE uri=$1 AND owner=$2 AND "
-                    "(expires IS NULL OR expires > now())",
+                    a->data ? "UPDATE codemode_stash SET created = "
+                              "nextval(pg_get_serial_sequence('codemode_stash', 'created')) "
+                              "WHERE uri=$1 AND owner=$2 AND (expires IS NULL OR expires > now()) "
+                              "RETURNING data, mime, blob"
+                            : "UPDATE codemode_stash SET created = "
+                              "nextval(pg_get_serial_sequence('codemode_stash', 'created')) "
+                              "WHERE uri=$1 AND owner=$2 AND (expires IS NULL OR expires > now()) "
+                              "RETURNING 1",
                     2, params, "read the stashed value", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
     int rc = TOOLS_STATE_ABSENT;
-    if (p->pq->ntuples(r) == 1) {
+    if (p->pq->ntuples(r) == 1 && a->data == NULL) {
+        rc = TOOLS_STATE_OK;
+    } else if (p->pq->ntuples(r) == 1) {
         *a->len = (size_t) p->pq->getlength(r, 0, 0);
         *a->data = xstrndup(p->pq->getvalue(r, 0, 0), *a->len);
         *a->mime = xstrdup(p->pq->getvalue(r, 0, 1));
@@ -810,8 +825,14 @@ static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
                         size_t *len, char **mime, int *blob, char *err)
 {
-    struct stash_args a = {.uri = uri, .owner = owner, .data = data, .mime = mime, .len = len,
-                           .blob = blob};
+    struct stash_args a = {
+        .uri = uri, .owner = owner, .data = data, .mime = mime, .len = len, .blob = blob};
+    return with_conn(p, stash_get_op, &a, err);
+}
+
+int tools__pg_stash_touch(struct tools__pg *p, const char *uri, const char *owner, char *err)
+{
+    struct stash_args a = {.uri = uri, .owner = owner};
     return with_conn(p, stash_get_op, &a, err);
 }
 
@@ -828,8 +849,8 @@ static int oauth_get_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 {
     struct oauth_args *a = ud;
     const char *params[] = {a->kind, a->key};
-    PGresult *r = q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2",
-                    2, params, "read the OAuth row", err);
+    PGresult *r = q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2", 2,
+                    params, "read the OAuth row", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
@@ -860,12 +881,12 @@ static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
         return TOOLS_STATE_FAILED;
     *started = 1;
     const char *params[4] = {a->kind, a->key};
-    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))",
-                 2, params, "write the OAuth row", err);
+    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))", 2,
+                 params, "write the OAuth row", err);
     PGresult *r = NULL;
-    if (rc == 0 && (r = q(p, k,
-                          "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE",
-                          2, params, "write the OAuth row", err)) == NULL)
+    if (rc == 0 &&
+        (r = q(p, k, "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE", 2,
+               params, "write the OAuth row", err)) == NULL)
         rc = TOOLS_STATE_FAILED;
     int64_t have = 0;
     if (rc == 0 && p->pq->ntuples(r) == 1)
@@ -874,9 +895,9 @@ static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
         p->pq->clear(r);
     if (rc == 0 && a->if_version >= 0 && a->if_version != have) {
         snprintf(err, TOOLS_STATE_ERR_MAX,
-                 "the OAuth row was written by another instance first (version %lld, expected "
-                 "%lld): read it again",
-                 (long long) have, (long long) a->if_version);
+                 "the OAuth %s row was written by another instance or process first (version "
+                 "%lld, expected %lld): read it again",
+                 a->kind, (long long) have, (long long) a->if_version);
         rc = TOOLS_STATE_CONFLICT;
     }
     char vs[24];
@@ -902,8 +923,8 @@ static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *star
 int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,
                         int64_t if_version, int64_t *version, char *err)
 {
-    struct oauth_args a = {.kind = kind, .key = key, .json = json, .if_version = if_version,
-                           .version = version};
+    struct oauth_args a = {
+        .kind = kind, .key = key, .json = json, .if_version = if_version, .version = version};
     return with_conn(p, oauth_put_op, &a, err);
 }
 
@@ -925,4 +946,74 @@ int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *ke
 {
     struct oauth_args a = {.kind = kind, .key = key};
     return with_conn(p, oauth_delete_op, &a, err);
+}
+
+/* --- learned result types ------------------------------------------------------------------- */
+
+struct shapes_args {
+    const struct tools_state_shape_row *rows;
+    size_t n;
+    cJSON **out;
+};
+
+static int shapes_save_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct shapes_args *a = ud;
+    if (run(p, k, "BEGIN", 0, NULL, "save the learned result types", err) != 0)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    int rc = 0;
+    for (size_t i = 0; i < a->n && rc == 0; i++) {
+        const struct tools_state_shape_row *r = &a->rows[i];
+        const char *params[] = {r->server, r->tool, r->schema_hash, r->shape};
+        rc = run(p, k,
+                 "INSERT INTO codemode_result_shapes(server, tool, schema_hash, shape, updated) "
+                 "VALUES($1,$2,$3,$4, extract(epoch FROM now())::bigint) ON CONFLICT(server, "
+                 "tool) DO UPDATE SET schema_hash = EXCLUDED.schema_hash, shape = "
+                 "EXCLUDED.shape, updated = EXCLUDED.updated",
+                 4, params, "save the learned result types", err);
+    }
+    if (rc != 0) {
+        rollback(p, k);
+        return rc;
+    }
+    return run(p, k, "COMMIT", 0, NULL, "save the learned result types", err);
+}
+
+int tools__pg_shapes_save(struct tools__pg *p, const struct tools_state_shape_row *rows, size_t n,
+                          char *err)
+{
+    struct shapes_args a = {.rows = rows, .n = n};
+    return n == 0 ? TOOLS_STATE_OK : with_conn(p, shapes_save_op, &a, err);
+}
+
+static int shapes_load_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+{
+    struct shapes_args *a = ud;
+    _Static_assert(TOOLS_STATE_SHAPES_MAX == 4096, "the LIMIT below");
+    PGresult *r = q(p, k,
+                    "SELECT server, tool, schema_hash, shape FROM codemode_result_shapes ORDER BY "
+                    "server, tool LIMIT 4096",
+                    0, NULL, "read the learned result types", err);
+    if (r == NULL)
+        return TOOLS_STATE_FAILED;
+    *started = 1;
+    cJSON *rows = cJSON_CreateArray();
+    for (int i = 0; i < p->pq->ntuples(r); i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "server", p->pq->getvalue(r, i, 0));
+        cJSON_AddStringToObject(o, "tool", p->pq->getvalue(r, i, 1));
+        cJSON_AddStringToObject(o, "schemaHash", p->pq->getvalue(r, i, 2));
+        cJSON_AddStringToObject(o, "shape", p->pq->getvalue(r, i, 3));
+        cJSON_AddItemToArray(rows, o);
+    }
+    p->pq->clear(r);
+    *a->out = rows;
+    return TOOLS_STATE_OK;
+}
+
+int tools__pg_shapes_load(struct tools__pg *p, cJSON **out, char *err)
+{
+    struct shapes_args a = {.out = out};
+    return with_conn(p, shapes_load_op, &a, err);
 }

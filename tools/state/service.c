@@ -189,7 +189,7 @@ static int call_skills(struct tools_state_service *s, struct skills_view *v, con
 static const char *str_arg(const cJSON *args, const char *key);
 static int store_error(struct buf *out, int rc, const char *err);
 
-/* The shared stash's operations (tools_state_service_stash_put, _get). */
+/* The shared stash's operations (tools_state_service_stash_put, _get, _touch). */
 static int stash_job(struct tools_state_service *s, const char *op, const cJSON *args,
                      struct buf *out)
 {
@@ -214,10 +214,17 @@ static int stash_job(struct tools_state_service *s, const char *op, const cJSON 
         buf_append_str(out, "true");
         return 1;
     }
+    const char *uri = str_arg(args, "uri");
+    if (strcmp(op, "stash-touch") == 0) {
+        int rc = tools_state_stash_touch(s->store, uri, str_arg(args, "owner"), err);
+        if (rc < 0)
+            return store_error(out, rc, err);
+        buf_append_str(out, rc == TOOLS_STATE_ABSENT ? "false" : "true");
+        return 1;
+    }
     char *text = NULL, *mime = NULL;
     size_t len = 0;
     int blob = 0;
-    const char *uri = str_arg(args, "uri");
     int rc = tools_state_stash_get(s->store, uri, str_arg(args, "owner"), &text, &len, &mime, &blob,
                                    err);
     if (rc < 0)
@@ -1069,4 +1076,25 @@ struct tools_state_job *tools_state_service_stash_get(struct tools_state_service
     cJSON_AddStringToObject(a, "uri", uri);
     cJSON_AddStringToObject(a, "owner", owner);
     return tools__state_jobs_adopt(&s->jobs, "stash-get", "", NULL, a, 0, cb, ud);
+}
+
+static void touched(void *ud, int ok, const char *json, size_t len)
+{
+    (void) ud;
+    if (!ok)
+        log_warn("stash",
+                 "a read was not recorded in the shared stash (its entry may be evicted "
+                 "before others that were read less recently): %.*s",
+                 (int) len, json);
+}
+
+void tools_state_service_stash_touch(struct tools_state_service *s, uv_loop_t *loop,
+                                     const char *uri, const char *owner)
+{
+    if (s->jobs.loop == NULL)
+        s->jobs.loop = loop;
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", uri);
+    cJSON_AddStringToObject(a, "owner", owner);
+    tools__state_jobs_adopt(&s->jobs, "stash-touch", "", NULL, a, 0, touched, NULL);
 }

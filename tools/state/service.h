@@ -127,6 +127,11 @@ struct tools_state_job *tools_state_service_stash_get(struct tools_state_service
                                                       uv_loop_t *loop, const char *uri,
                                                       const char *owner, tools_state_done_cb *cb,
                                                       void *ud);
+/* A read this instance answered from its memory: the shared entry becomes
+ * the most recently used too (eviction is least recently used first,
+ * across the instances). Nothing is answered; a failure is only logged. */
+void tools_state_service_stash_touch(struct tools_state_service *s, uv_loop_t *loop,
+                                     const char *uri, const char *owner);
 
 /* The checks of the arguments of a state.* or skills.* operation (a key
  * of 1 to TOOLS_STATE_KEY_MAX bytes, a value for set, a well-formed skill for save, ...),

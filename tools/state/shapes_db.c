@@ -1,7 +1,12 @@
 /* The result_shapes table of the state database: the types learned from
  * downstream tools' results (tools/result_types.c), one row per tool,
- * written in batches (one transaction) and read back at start-up. */
+ * written in batches (one transaction) and read back at start-up. On
+ * PostgreSQL (codemode.store) the rows are the instances' shared
+ * codemode_result_shapes (pg.c); shapes_save_start writes off the loop. */
 #include "tools/state/internal.h"
+#include "common/alloc.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 #include <time.h>
@@ -29,7 +34,7 @@ static int save_row(struct tools_state *s, const struct tools_state_shape_row *r
 }
 
 static int shapes_save_unlocked(struct tools_state *s, const struct tools_state_shape_row *rows,
-                            size_t n, char *err)
+                                size_t n, char *err)
 {
     for (size_t i = 0; i < n; i++)
         if (!rows[i].server || !rows[i].tool || !rows[i].schema_hash || !rows[i].shape) {
@@ -95,6 +100,14 @@ static int shapes_load_unlocked(struct tools_state *s, cJSON **out, char *err)
 int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shape_row *rows,
                             size_t n, char *err)
 {
+    if (s->pg) {
+        for (size_t i = 0; i < n; i++)
+            if (!rows[i].server || !rows[i].tool || !rows[i].schema_hash || !rows[i].shape) {
+                strcpy(err, "a learned result type needs server, tool, schema hash and shape");
+                return TOOLS_STATE_INVALID;
+            }
+        return tools__pg_shapes_save(s->pg, rows, n, err);
+    }
     tools_state_lock(s);
     int rc = shapes_save_unlocked(s, rows, n, err);
     tools_state_unlock(s);
@@ -103,8 +116,76 @@ int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shap
 
 int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err)
 {
+    if (s->pg)
+        return tools__pg_shapes_load(s->pg, out, err);
     tools_state_lock(s);
     int rc = shapes_load_unlocked(s, out, err);
     tools_state_unlock(s);
     return rc;
+}
+
+/* --- off the loop ---------------------------------------------------------------------------- */
+
+struct tools_state_shapes_op {
+    uv_work_t work;
+    struct tools_state *s;
+    struct tools_state_shape_row *rows; /* their strings: copies, freed with the op */
+    size_t n;
+    int rc, cancelled;
+    char err[TOOLS_STATE_ERR_MAX];
+    tools_state_shapes_cb *cb;
+    void *ud;
+};
+
+static void save_work(uv_work_t *w)
+{
+    struct tools_state_shapes_op *op = w->data;
+    op->err[0] = '\0';
+    op->rc = tools_state_shapes_save(op->s, op->rows, op->n, op->err);
+}
+
+static void save_done(uv_work_t *w, int status)
+{
+    struct tools_state_shapes_op *op = w->data;
+    (void) status;
+    if (!op->cancelled && op->cb)
+        op->cb(op->ud, op->rc, op->rc < 0 ? op->err : NULL);
+    for (size_t i = 0; i < op->n; i++) {
+        free((char *) op->rows[i].server);
+        free((char *) op->rows[i].tool);
+        free((char *) op->rows[i].schema_hash);
+        free((char *) op->rows[i].shape);
+    }
+    free(op->rows);
+    free(op);
+}
+
+static char *dup_or_null(const char *t)
+{
+    return t ? xstrdup(t) : NULL;
+}
+
+struct tools_state_shapes_op *
+tools_state_shapes_save_start(struct tools_state *s, uv_loop_t *loop,
+                              const struct tools_state_shape_row *rows, size_t n,
+                              tools_state_shapes_cb *cb, void *ud)
+{
+    struct tools_state_shapes_op *op = xcalloc(1, sizeof *op);
+    op->s = s;
+    op->rows = xcalloc(n ? n : 1, sizeof *op->rows);
+    op->n = n;
+    for (size_t i = 0; i < n; i++)
+        op->rows[i] = (struct tools_state_shape_row){
+            dup_or_null(rows[i].server), dup_or_null(rows[i].tool),
+            dup_or_null(rows[i].schema_hash), dup_or_null(rows[i].shape)};
+    op->cb = cb;
+    op->ud = ud;
+    op->work.data = op;
+    uv_queue_work(loop, &op->work, save_work, save_done);
+    return op;
+}
+
+void tools_state_shapes_cancel(struct tools_state_shapes_op *op)
+{
+    op->cancelled = 1; /* the write in flight still completes */
 }

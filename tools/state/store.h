@@ -191,11 +191,22 @@ int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shap
  * gets a new array of {server, tool, schemaHash, shape} (the caller
  * deletes it). */
 int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err);
+/* tools_state_shapes_save on libuv's thread pool (rows copied): cb(ud, rc,
+ * err) on the loop afterwards (err NULL when rc is 0), never inside this
+ * call. Cancelling (on the loop, before cb ran) keeps cb from being called;
+ * the write itself still completes. */
+typedef void tools_state_shapes_cb(void *ud, int rc, const char *err);
+struct tools_state_shapes_op;
+struct tools_state_shapes_op *
+tools_state_shapes_save_start(struct tools_state *s, uv_loop_t *loop,
+                              const struct tools_state_shape_row *rows, size_t n,
+                              tools_state_shapes_cb *cb, void *ud);
+void tools_state_shapes_cancel(struct tools_state_shapes_op *op);
 
 /* --- the shared stash (PostgreSQL only; pg.c) ----------------------------------
  * What mcp-server/stash.c keeps in memory, shared by the instances: entries
  * named by their URI, readable only by their owner (a principal), gone after
- * ttl_ms, the oldest evicted first so that at most max_entries entries and
+ * ttl_ms, the least recently used evicted first so that at most max_entries entries and
  * max_bytes bytes of data are kept in all. On SQLite the stash stays in
  * each instance's memory: both functions fail with INVALID. */
 struct tools_state_stash_entry {
@@ -210,8 +221,12 @@ struct tools_state_stash_entry {
 int tools_state_stash_put(struct tools_state *s, const struct tools_state_stash_entry *e,
                           char *err);
 /* The entry's data (malloc'd, *len bytes, NUL after), MIME type (malloc'd)
- * and blob flag, or ABSENT (never was, expired, evicted, another owner's). */
+ * and blob flag, or ABSENT (never was, expired, evicted, another owner's).
+ * A read makes the entry the most recently used (eviction is least
+ * recently used first); so does stash_touch, for a read an instance
+ * answered from its memory: OK, or ABSENT. */
 int tools_state_stash_get(struct tools_state *s, const char *uri, const char *owner, char **data,
                           size_t *len, char **mime, int *blob, char *err);
+int tools_state_stash_touch(struct tools_state *s, const char *uri, const char *owner, char *err);
 
 #endif
