@@ -9,12 +9,13 @@
  * 100 ms doubling to 5 s. A write is acknowledged only after its COMMIT
  * answered. Writes of one scope are serialised by an advisory lock, so that
  * compare-and-set and the scope's quota hold across instances. The schema is
- * versioned (codemode_meta); a newer one is refused. These synchronous
- * operations serve the CLI, skills.*, the shared stash and the OAuth rows
- * (on threads); the server's state.* goes through the pool on the loop
- * (pg_async.c), on the same tables. */
-#include "tools/state/internal.h"
-#include "tools/state/pg_lib.h"
+ * versioned (codemode_meta); a newer one is refused. This file holds the
+ * pool, the statements, the migrations and the state rows; the other tables'
+ * operations are in pg_skills.c, pg_stash.c, pg_oauth.c and pg_shapes.c.
+ * These synchronous operations serve the CLI, skills.*, the shared stash,
+ * the OAuth rows and the learned types (on threads); the server's state.*
+ * goes through the pool on the loop (pg_async.c), on the same tables. */
+#include "tools/state/pg_internal.h"
 #include "common/alloc.h"
 #include "common/json.h"
 
@@ -74,27 +75,6 @@ static const char *const migrations[PG_SCHEMA_VERSION] = {
     "CREATE TABLE IF NOT EXISTS codemode_result_shapes(server TEXT COLLATE \"C\" NOT NULL, "
     "tool TEXT COLLATE \"C\" NOT NULL, schema_hash TEXT NOT NULL, shape TEXT NOT NULL, "
     "updated BIGINT NOT NULL, PRIMARY KEY(server, tool));",
-};
-
-struct conn {
-    PGconn *pg; /* NULL: not connected */
-    int busy;   /* taken by a thread */
-    int reused; /* served an operation before: it may have died since */
-    int broken; /* lost during the operation */
-};
-
-struct tools__pg {
-    char *url;
-    struct tools_state_options o; /* quotas and timeouts (url not kept there) */
-    const struct pg_lib *pq;
-    pthread_mutex_t lock;
-    pthread_cond_t freed;
-    struct conn *conns;
-    unsigned n;
-    int schema_ok;     /* the tables were checked by this process */
-    uint64_t retry_at; /* ms (monotonic): no connection attempt before */
-    unsigned backoff_ms;
-    char down[TOOLS_STATE_ERR_MAX - 64]; /* why the last attempt failed */
 };
 
 static uint64_t now_ms(void)
@@ -244,17 +224,15 @@ static PGconn *connect_now(struct tools__pg *p, char *err)
 }
 
 static int run_migrations(struct tools__pg *p, PGconn *c, char *err);
-static int run(struct tools__pg *p, struct conn *k, const char *sql, int n,
-               const char *const *params, const char *doing, char *err);
 
 /* A connection for one operation: NULL with err (FAILED) while the server
  * cannot be reached. Waits for a free one when every one is taken. */
-static struct conn *take(struct tools__pg *p, char *err)
+static struct tools__pg_conn *take(struct tools__pg *p, char *err)
 {
     if (p->pq == NULL && (p->pq = pg_lib_load(err, TOOLS_STATE_ERR_MAX)) == NULL)
         return NULL;
     pthread_mutex_lock(&p->lock);
-    struct conn *k = NULL;
+    struct tools__pg_conn *k = NULL;
     for (;;) {
         for (unsigned i = 0; i < p->n && k == NULL; i++) /* an open one first */
             if (!p->conns[i].busy && p->conns[i].pg)
@@ -313,7 +291,7 @@ static struct conn *take(struct tools__pg *p, char *err)
 }
 
 /* Gives the connection back (closed when it was lost). */
-static void give(struct tools__pg *p, struct conn *k)
+static void give(struct tools__pg *p, struct tools__pg_conn *k)
 {
     if (k->broken || p->pq->status(k->pg) != CONNECTION_OK) {
         p->pq->finish(k->pg);
@@ -340,8 +318,8 @@ PGconn *tools__pg_open_listener(struct tools__pg *p, const char *channel, char *
         return NULL;
     char sql[96];
     snprintf(sql, sizeof sql, "LISTEN %s", channel);
-    struct conn k = {c, 1, 0, 0};
-    if (run(p, &k, sql, 0, NULL, "listen for skill changes", err) != 0) {
+    struct tools__pg_conn k = {c, 1, 0, 0};
+    if (tools__pg_run(p, &k, sql, 0, NULL, "listen for skill changes", err) != 0) {
         p->pq->finish(c);
         return NULL;
     }
@@ -356,7 +334,7 @@ void tools__pg_close_conn(struct tools__pg *p, PGconn *c)
 
 int tools__pg_connect(struct tools__pg *p, char *err)
 {
-    struct conn *k = take(p, err);
+    struct tools__pg_conn *k = take(p, err);
     if (k == NULL)
         return TOOLS_STATE_FAILED;
     give(p, k);
@@ -368,8 +346,8 @@ int tools__pg_connect(struct tools__pg *p, char *err)
 /* Runs sql with text parameters: the result (COMMAND_OK or TUPLES_OK), or
  * NULL with err ("... cannot <doing> (...)") and the connection marked lost
  * when it was. */
-static PGresult *q(struct tools__pg *p, struct conn *k, const char *sql, int n,
-                   const char *const *params, const char *doing, char *err)
+PGresult *tools__pg_q(struct tools__pg *p, struct tools__pg_conn *k, const char *sql, int n,
+                      const char *const *params, const char *doing, char *err)
 {
     PGresult *r = n ? p->pq->execParams(k->pg, sql, n, NULL, params, NULL, NULL, 0)
                     : p->pq->exec(k->pg, sql); /* several commands: the migrations */
@@ -395,17 +373,17 @@ static PGresult *q(struct tools__pg *p, struct conn *k, const char *sql, int n,
 }
 
 /* A statement whose result is not needed: 0, or FAILED with err. */
-static int run(struct tools__pg *p, struct conn *k, const char *sql, int n,
-               const char *const *params, const char *doing, char *err)
+int tools__pg_run(struct tools__pg *p, struct tools__pg_conn *k, const char *sql, int n,
+                  const char *const *params, const char *doing, char *err)
 {
-    PGresult *r = q(p, k, sql, n, params, doing, err);
+    PGresult *r = tools__pg_q(p, k, sql, n, params, doing, err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     p->pq->clear(r);
     return 0;
 }
 
-static void rollback(struct tools__pg *p, struct conn *k)
+void tools__pg_rollback(struct tools__pg *p, struct tools__pg_conn *k)
 {
     if (!k->broken) {
         PGresult *r = p->pq->exec(k->pg, "ROLLBACK");
@@ -416,19 +394,20 @@ static void rollback(struct tools__pg *p, struct conn *k)
 
 static int run_migrations(struct tools__pg *p, PGconn *c, char *err)
 {
-    struct conn k = {c, 1, 0, 0};
-    if (run(p, &k, "BEGIN", 0, NULL, "open the tables", err) != 0)
+    struct tools__pg_conn k = {c, 1, 0, 0};
+    if (tools__pg_run(p, &k, "BEGIN", 0, NULL, "open the tables", err) != 0)
         return TOOLS_STATE_FAILED;
     PGresult *r = NULL;
-    int rc = run(p, &k, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL, "open the tables",
-                 err);
+    int rc = tools__pg_run(p, &k, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL,
+                           "open the tables", err);
     if (rc == 0)
-        rc = run(p, &k,
-                 "CREATE TABLE IF NOT EXISTS codemode_meta(name TEXT PRIMARY KEY, value BIGINT "
-                 "NOT NULL)",
-                 0, NULL, "create the tables", err);
-    if (rc == 0 && (r = q(p, &k, "SELECT value FROM codemode_meta WHERE name='schema'", 0, NULL,
-                          "read the schema version", err)) == NULL)
+        rc = tools__pg_run(
+            p, &k,
+            "CREATE TABLE IF NOT EXISTS codemode_meta(name TEXT PRIMARY KEY, value BIGINT "
+            "NOT NULL)",
+            0, NULL, "create the tables", err);
+    if (rc == 0 && (r = tools__pg_q(p, &k, "SELECT value FROM codemode_meta WHERE name='schema'", 0,
+                                    NULL, "read the schema version", err)) == NULL)
         rc = TOOLS_STATE_FAILED;
     long long version = 0;
     if (rc == 0 && p->pq->ntuples(r) == 1)
@@ -444,32 +423,31 @@ static int run_migrations(struct tools__pg *p, PGconn *c, char *err)
         rc = TOOLS_STATE_FAILED;
     }
     for (long long v = version; rc == 0 && v < PG_SCHEMA_VERSION; v++)
-        rc = run(p, &k, migrations[v], 0, NULL, "create the tables", err);
+        rc = tools__pg_run(p, &k, migrations[v], 0, NULL, "create the tables", err);
     if (rc == 0 && version < PG_SCHEMA_VERSION) {
         char vs[24];
         snprintf(vs, sizeof vs, "%d", PG_SCHEMA_VERSION);
         const char *params[] = {vs};
-        rc = run(p, &k,
-                 "INSERT INTO codemode_meta(name, value) VALUES('schema', $1) ON CONFLICT(name) "
-                 "DO UPDATE SET value = EXCLUDED.value",
-                 1, params, "record the schema version", err);
+        rc = tools__pg_run(
+            p, &k,
+            "INSERT INTO codemode_meta(name, value) VALUES('schema', $1) ON CONFLICT(name) "
+            "DO UPDATE SET value = EXCLUDED.value",
+            1, params, "record the schema version", err);
     }
     if (rc == 0)
-        rc = run(p, &k, "COMMIT", 0, NULL, "create the tables", err);
+        rc = tools__pg_run(p, &k, "COMMIT", 0, NULL, "create the tables", err);
     else
-        rollback(p, &k);
+        tools__pg_rollback(p, &k);
     return rc;
 }
 
 /* Runs op on a connection; once more on a new connection when a reused one
  * turned out lost before the operation did anything (its first statement
  * failed with the connection: nothing was written). */
-typedef int pg_op(struct tools__pg *p, struct conn *k, void *args, int *started, char *err);
-
-static int with_conn(struct tools__pg *p, pg_op *op, void *args, char *err)
+int tools__pg_with_conn(struct tools__pg *p, tools__pg_op *op, void *args, char *err)
 {
     for (int attempt = 0;; attempt++) {
-        struct conn *k = take(p, err);
+        struct tools__pg_conn *k = take(p, err);
         if (k == NULL)
             return TOOLS_STATE_FAILED;
         int started = 0, reused = k->reused;
@@ -492,11 +470,12 @@ struct kv_args {
     cJSON **out;
 };
 
-static int get_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+static int get_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started, char *err)
 {
     struct kv_args *a = ud;
     const char *params[] = {a->scope, a->key};
-    PGresult *r = q(p, k, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", 2,
+    PGresult *r =
+        tools__pg_q(p, k, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", 2,
                     params, "read", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
@@ -515,14 +494,15 @@ int tools__pg_get(struct tools__pg *p, const char *scope, const char *key, char 
                   int64_t *version, char *err)
 {
     struct kv_args a = {.scope = scope, .key = key, .out_json = json, .version = version};
-    return with_conn(p, get_op, &a, err);
+    return tools__pg_with_conn(p, get_op, &a, err);
 }
 
 /* Inside the transaction, the scope locked: the checks, then the row. */
-static int set_locked(struct tools__pg *p, struct conn *k, struct kv_args *a, char *err)
+static int set_locked(struct tools__pg *p, struct tools__pg_conn *k, struct kv_args *a, char *err)
 {
     const char *params[5] = {a->scope, a->key};
-    PGresult *r = q(p, k,
+    PGresult *r =
+        tools__pg_q(p, k,
                     "SELECT (SELECT version FROM codemode_state WHERE scope=$1 AND key=$2), "
                     "(SELECT COALESCE(SUM(bytes), 0) FROM codemode_state WHERE scope=$1 AND "
                     "key<>$2)",
@@ -544,32 +524,33 @@ static int set_locked(struct tools__pg *p, struct conn *k, struct kv_args *a, ch
     params[2] = a->json;
     params[3] = vs;
     params[4] = bs;
-    rc = run(p, k,
-             "INSERT INTO codemode_state(scope, key, value, version, bytes) VALUES($1,$2,$3,$4,$5) "
-             "ON CONFLICT(scope, key) DO UPDATE SET value=EXCLUDED.value, "
-             "version=EXCLUDED.version, bytes=EXCLUDED.bytes",
-             5, params, "write", err);
+    rc = tools__pg_run(
+        p, k,
+        "INSERT INTO codemode_state(scope, key, value, version, bytes) VALUES($1,$2,$3,$4,$5) "
+        "ON CONFLICT(scope, key) DO UPDATE SET value=EXCLUDED.value, "
+        "version=EXCLUDED.version, bytes=EXCLUDED.bytes",
+        5, params, "write", err);
     if (rc == 0)
         *a->version = have + 1;
     return rc;
 }
 
-static int set_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+static int set_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started, char *err)
 {
     struct kv_args *a = ud;
-    if (run(p, k, "BEGIN", 0, NULL, "write", err) != 0)
+    if (tools__pg_run(p, k, "BEGIN", 0, NULL, "write", err) != 0)
         return TOOLS_STATE_FAILED;
     *started = 1;
     const char *params[] = {a->scope};
-    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1, 7243))", 1, params,
-                 "write", err);
+    int rc = tools__pg_run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1, 7243))", 1,
+                           params, "write", err);
     if (rc == 0)
         rc = set_locked(p, k, a, err);
     if (rc != 0) {
-        rollback(p, k);
+        tools__pg_rollback(p, k);
         return rc;
     }
-    return run(p, k, "COMMIT", 0, NULL, "write", err);
+    return tools__pg_run(p, k, "COMMIT", 0, NULL, "write", err);
 }
 
 int tools__pg_set(struct tools__pg *p, const char *scope, const char *key, const char *json,
@@ -577,26 +558,26 @@ int tools__pg_set(struct tools__pg *p, const char *scope, const char *key, const
 {
     struct kv_args a = {
         .scope = scope, .key = key, .json = json, .if_version = if_version, .version = version};
-    return with_conn(p, set_op, &a, err);
+    return tools__pg_with_conn(p, set_op, &a, err);
 }
 
-/* The number of rows a DELETE removed. */
-static int deleted(struct tools__pg *p, PGresult *r)
+int tools__pg_deleted(struct tools__pg *p, PGresult *r)
 {
     const char *n = p->pq->cmdTuples(r);
     return n && atoi(n) > 0;
 }
 
-static int delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+static int delete_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started,
+                     char *err)
 {
     struct kv_args *a = ud;
     const char *params[] = {a->scope, a->key};
-    PGresult *r =
-        q(p, k, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2", 2, params, "delete", err);
+    PGresult *r = tools__pg_q(p, k, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2", 2,
+                              params, "delete", err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
-    int rc = deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
+    int rc = tools__pg_deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
     p->pq->clear(r);
     return rc;
 }
@@ -604,15 +585,16 @@ static int delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started
 int tools__pg_delete(struct tools__pg *p, const char *scope, const char *key, char *err)
 {
     struct kv_args a = {.scope = scope, .key = key};
-    return with_conn(p, delete_op, &a, err);
+    return tools__pg_with_conn(p, delete_op, &a, err);
 }
 
-static int list_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
+static int list_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started, char *err)
 {
     struct kv_args *a = ud;
     const char *params[] = {a->scope, a->prefix};
     /* bytes counts the key and the value (the quota's measure): the value's is the rest */
-    PGresult *r = q(p, k,
+    PGresult *r =
+        tools__pg_q(p, k,
                     "SELECT key, version, bytes - octet_length(key) FROM codemode_state WHERE "
                     "scope=$1 AND key>=$2 AND starts_with(key, $2) ORDER BY key",
                     2, params, "list", err);
@@ -641,379 +623,5 @@ int tools__pg_list(struct tools__pg *p, const char *scope, const char *prefix, i
                    cJSON **keys, char *err)
 {
     struct kv_args a = {.scope = scope, .prefix = prefix, .sizes = sizes, .out = keys};
-    return with_conn(p, list_op, &a, err);
-}
-
-/* --- skills ----------------------------------------------------------------------------------- */
-
-struct skill_args {
-    const char *owner, *name, *description, *schema_json, *code;
-    cJSON **out;
-};
-
-static int skill_save_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct skill_args *a = ud;
-    char saved[24];
-    snprintf(saved, sizeof saved, "%lld", (long long) time(NULL));
-    const char *params[] = {a->owner, a->name, a->description, a->schema_json, a->code, saved};
-    int rc = run(p, k,
-                 "INSERT INTO codemode_skills(owner, name, description, input_schema, code, saved) "
-                 "VALUES($1,$2,$3,$4,$5,$6) ON CONFLICT(owner, name) DO UPDATE SET "
-                 "description=EXCLUDED.description, input_schema=EXCLUDED.input_schema, "
-                 "code=EXCLUDED.code, saved=EXCLUDED.saved",
-                 6, params, "save the skill", err);
-    *started = rc == 0;
-    if (rc == 0) /* the other instances read the skills again (pg_listen.c) */
-        rc = run(p, k, "NOTIFY codemode_skills", 0, NULL, "announce the skill", err);
-    return rc;
-}
-
-int tools__pg_skill_save(struct tools__pg *p, const char *owner, const char *name,
-                         const char *description, const char *schema_json, const char *code,
-                         char *err)
-{
-    struct skill_args a = {owner, name, description, schema_json, code, NULL};
-    return with_conn(p, skill_save_op, &a, err);
-}
-
-static int skill_delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct skill_args *a = ud;
-    const char *params[] = {a->owner, a->name};
-    PGresult *r = q(p, k, "DELETE FROM codemode_skills WHERE owner=$1 AND name=$2", 2, params,
-                    "delete the skill", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    int rc = deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
-    p->pq->clear(r);
-    if (rc == TOOLS_STATE_OK)
-        rc = run(p, k, "NOTIFY codemode_skills", 0, NULL, "announce the deletion", err);
-    return rc;
-}
-
-int tools__pg_skill_delete(struct tools__pg *p, const char *owner, const char *name, char *err)
-{
-    struct skill_args a = {.owner = owner, .name = name};
-    return with_conn(p, skill_delete_op, &a, err);
-}
-
-static int skill_load_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct skill_args *a = ud;
-    PGresult *r = q(p, k,
-                    "SELECT name, description, input_schema, code, owner FROM codemode_skills "
-                    "ORDER BY name, owner",
-                    0, NULL, "read the skills", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    cJSON *rows = cJSON_CreateArray();
-    for (int i = 0; i < p->pq->ntuples(r); i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "owner", p->pq->getvalue(r, i, 4));
-        cJSON_AddStringToObject(o, "name", p->pq->getvalue(r, i, 0));
-        cJSON_AddStringToObject(o, "description", p->pq->getvalue(r, i, 1));
-        const char *schema = p->pq->getvalue(r, i, 2);
-        cJSON *parsed = json_parse(schema, strlen(schema));
-        cJSON_AddItemToObject(o, "inputSchema", parsed ? parsed : cJSON_CreateObject());
-        cJSON_AddStringToObject(o, "code", p->pq->getvalue(r, i, 3));
-        cJSON_AddItemToArray(rows, o);
-    }
-    p->pq->clear(r);
-    *a->out = rows;
-    return TOOLS_STATE_OK;
-}
-
-int tools__pg_skill_load(struct tools__pg *p, cJSON **out, char *err)
-{
-    struct skill_args a = {.out = out};
-    return with_conn(p, skill_load_op, &a, err);
-}
-
-/* --- the stash ------------------------------------------------------------------------------- */
-
-struct stash_args {
-    const struct tools_state_stash_entry *e;
-    const char *uri, *owner;
-    char **data, **mime;
-    size_t *len;
-    int *blob;
-};
-
-static int stash_put_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct stash_args *a = ud;
-    const struct tools_state_stash_entry *e = a->e;
-    if (run(p, k, "BEGIN", 0, NULL, "keep the stashed value", err) != 0)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    char bytes[24], ttl[24], entries[24], total[24];
-    snprintf(bytes, sizeof bytes, "%zu", e->len);
-    snprintf(ttl, sizeof ttl, "%llu", (unsigned long long) e->ttl_ms);
-    snprintf(entries, sizeof entries, "%u", e->max_entries);
-    snprintf(total, sizeof total, "%llu", (unsigned long long) e->max_bytes);
-    const char *put[] = {e->uri, e->owner, e->mime, e->blob ? "t" : "f", e->data, bytes, ttl};
-    const char *bounds[] = {entries, total};
-    /* one writer at a time: the bounds are the whole table's */
-    int rc =
-        run(p, k, "SELECT pg_advisory_xact_lock(7243022)", 0, NULL, "keep the stashed value", err);
-    if (rc == 0)
-        rc = run(p, k, "DELETE FROM codemode_stash WHERE expires <= now()", 0, NULL,
-                 "keep the stashed value", err);
-    if (rc == 0)
-        rc = run(p, k,
-                 "INSERT INTO codemode_stash(uri, owner, mime, blob, data, bytes, expires) "
-                 "VALUES($1,$2,$3,$4,$5,$6, CASE WHEN $7::bigint = 0 THEN NULL ELSE now() + "
-                 "$7::bigint * interval '1 millisecond' END)",
-                 7, put, "keep the stashed value", err);
-    if (rc == 0) /* the oldest go first until the bounds hold */
-        rc = run(p, k,
-                 "DELETE FROM codemode_stash WHERE uri IN (SELECT uri FROM (SELECT uri, "
-                 "row_number() OVER w AS n, sum(bytes) OVER w AS total FROM codemode_stash "
-                 "WINDOW w AS (ORDER BY created DESC)) t WHERE n > $1::bigint OR total > "
-                 "$2::bigint)",
-                 2, bounds, "keep the stashed value", err);
-    if (rc != 0) {
-        rollback(p, k);
-        return rc;
-    }
-    return run(p, k, "COMMIT", 0, NULL, "keep the stashed value", err);
-}
-
-int tools__pg_stash_put(struct tools__pg *p, const struct tools_state_stash_entry *e, char *err)
-{
-    struct stash_args a = {.e = e};
-    return with_conn(p, stash_put_op, &a, err);
-}
-
-static int stash_get_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct stash_args *a = ud;
-    const char *params[] = {a->uri, a->owner};
-    /* a read (or a touch: a read another instance answered from its memory)
-     * moves the entry to the end of the eviction order: least recently used
-     * first. One row written per read: its data, when big, stays in TOAST. */
-    PGresult *r = q(p, k,
-                    a->data ? "UPDATE codemode_stash SET created = "
-                              "nextval(pg_get_serial_sequence('codemode_stash', 'created')) "
-                              "WHERE uri=$1 AND owner=$2 AND (expires IS NULL OR expires > now()) "
-                              "RETURNING data, mime, blob"
-                            : "UPDATE codemode_stash SET created = "
-                              "nextval(pg_get_serial_sequence('codemode_stash', 'created')) "
-                              "WHERE uri=$1 AND owner=$2 AND (expires IS NULL OR expires > now()) "
-                              "RETURNING 1",
-                    2, params, "read the stashed value", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    int rc = TOOLS_STATE_ABSENT;
-    if (p->pq->ntuples(r) == 1 && a->data == NULL) {
-        rc = TOOLS_STATE_OK;
-    } else if (p->pq->ntuples(r) == 1) {
-        *a->len = (size_t) p->pq->getlength(r, 0, 0);
-        *a->data = xstrndup(p->pq->getvalue(r, 0, 0), *a->len);
-        *a->mime = xstrdup(p->pq->getvalue(r, 0, 1));
-        *a->blob = p->pq->getvalue(r, 0, 2)[0] == 't';
-        rc = TOOLS_STATE_OK;
-    }
-    p->pq->clear(r);
-    return rc;
-}
-
-int tools__pg_stash_get(struct tools__pg *p, const char *uri, const char *owner, char **data,
-                        size_t *len, char **mime, int *blob, char *err)
-{
-    struct stash_args a = {
-        .uri = uri, .owner = owner, .data = data, .mime = mime, .len = len, .blob = blob};
-    return with_conn(p, stash_get_op, &a, err);
-}
-
-int tools__pg_stash_touch(struct tools__pg *p, const char *uri, const char *owner, char *err)
-{
-    struct stash_args a = {.uri = uri, .owner = owner};
-    return with_conn(p, stash_get_op, &a, err);
-}
-
-/* --- OAuth rows ------------------------------------------------------------------------------ */
-
-struct oauth_args {
-    const char *kind, *key, *json;
-    int64_t if_version;
-    char **out_json;
-    int64_t *version;
-};
-
-static int oauth_get_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct oauth_args *a = ud;
-    const char *params[] = {a->kind, a->key};
-    PGresult *r = q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2", 2,
-                    params, "read the OAuth row", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    int rc = TOOLS_STATE_ABSENT;
-    if (p->pq->ntuples(r) == 1) {
-        *a->out_json = xstrndup(p->pq->getvalue(r, 0, 0), (size_t) p->pq->getlength(r, 0, 0));
-        *a->version = strtoll(p->pq->getvalue(r, 0, 1), NULL, 10);
-        rc = TOOLS_STATE_OK;
-    }
-    p->pq->clear(r);
-    return rc;
-}
-
-int tools__pg_oauth_get(struct tools__pg *p, const char *kind, const char *key, char **json,
-                        int64_t *version, char *err)
-{
-    struct oauth_args a = {.kind = kind, .key = key, .out_json = json, .version = version};
-    return with_conn(p, oauth_get_op, &a, err);
-}
-
-/* Compare-and-set: the row is locked (FOR UPDATE), or, absent, its key is
- * (an advisory lock), so that of two writers at one version exactly one
- * wins - the way one instance alone spends a rotating refresh token. */
-static int oauth_put_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct oauth_args *a = ud;
-    if (run(p, k, "BEGIN", 0, NULL, "write the OAuth row", err) != 0)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    const char *params[4] = {a->kind, a->key};
-    int rc = run(p, k, "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))", 2,
-                 params, "write the OAuth row", err);
-    PGresult *r = NULL;
-    if (rc == 0 &&
-        (r = q(p, k, "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE", 2,
-               params, "write the OAuth row", err)) == NULL)
-        rc = TOOLS_STATE_FAILED;
-    int64_t have = 0;
-    if (rc == 0 && p->pq->ntuples(r) == 1)
-        have = strtoll(p->pq->getvalue(r, 0, 0), NULL, 10);
-    if (r)
-        p->pq->clear(r);
-    if (rc == 0 && a->if_version >= 0 && a->if_version != have) {
-        snprintf(err, TOOLS_STATE_ERR_MAX,
-                 "the OAuth %s row was written by another instance or process first (version "
-                 "%lld, expected %lld): read it again",
-                 a->kind, (long long) have, (long long) a->if_version);
-        rc = TOOLS_STATE_CONFLICT;
-    }
-    char vs[24];
-    snprintf(vs, sizeof vs, "%" PRId64, have + 1);
-    params[2] = a->json;
-    params[3] = vs;
-    if (rc == 0)
-        rc = run(p, k,
-                 "INSERT INTO codemode_oauth(kind, key, value, version) VALUES($1,$2,$3,$4) "
-                 "ON CONFLICT(kind, key) DO UPDATE SET value=EXCLUDED.value, "
-                 "version=EXCLUDED.version",
-                 4, params, "write the OAuth row", err);
-    if (rc != 0) {
-        rollback(p, k);
-        return rc;
-    }
-    rc = run(p, k, "COMMIT", 0, NULL, "write the OAuth row", err);
-    if (rc == 0)
-        *a->version = have + 1;
-    return rc;
-}
-
-int tools__pg_oauth_put(struct tools__pg *p, const char *kind, const char *key, const char *json,
-                        int64_t if_version, int64_t *version, char *err)
-{
-    struct oauth_args a = {
-        .kind = kind, .key = key, .json = json, .if_version = if_version, .version = version};
-    return with_conn(p, oauth_put_op, &a, err);
-}
-
-static int oauth_delete_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct oauth_args *a = ud;
-    const char *params[] = {a->kind, a->key};
-    PGresult *r = q(p, k, "DELETE FROM codemode_oauth WHERE kind=$1 AND key=$2", 2, params,
-                    "delete the OAuth row", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    int rc = deleted(p, r) ? TOOLS_STATE_OK : TOOLS_STATE_ABSENT;
-    p->pq->clear(r);
-    return rc;
-}
-
-int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *key, char *err)
-{
-    struct oauth_args a = {.kind = kind, .key = key};
-    return with_conn(p, oauth_delete_op, &a, err);
-}
-
-/* --- learned result types ------------------------------------------------------------------- */
-
-struct shapes_args {
-    const struct tools_state_shape_row *rows;
-    size_t n;
-    cJSON **out;
-};
-
-static int shapes_save_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct shapes_args *a = ud;
-    if (run(p, k, "BEGIN", 0, NULL, "save the learned result types", err) != 0)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    int rc = 0;
-    for (size_t i = 0; i < a->n && rc == 0; i++) {
-        const struct tools_state_shape_row *r = &a->rows[i];
-        const char *params[] = {r->server, r->tool, r->schema_hash, r->shape};
-        rc = run(p, k,
-                 "INSERT INTO codemode_result_shapes(server, tool, schema_hash, shape, updated) "
-                 "VALUES($1,$2,$3,$4, extract(epoch FROM now())::bigint) ON CONFLICT(server, "
-                 "tool) DO UPDATE SET schema_hash = EXCLUDED.schema_hash, shape = "
-                 "EXCLUDED.shape, updated = EXCLUDED.updated",
-                 4, params, "save the learned result types", err);
-    }
-    if (rc != 0) {
-        rollback(p, k);
-        return rc;
-    }
-    return run(p, k, "COMMIT", 0, NULL, "save the learned result types", err);
-}
-
-int tools__pg_shapes_save(struct tools__pg *p, const struct tools_state_shape_row *rows, size_t n,
-                          char *err)
-{
-    struct shapes_args a = {.rows = rows, .n = n};
-    return n == 0 ? TOOLS_STATE_OK : with_conn(p, shapes_save_op, &a, err);
-}
-
-static int shapes_load_op(struct tools__pg *p, struct conn *k, void *ud, int *started, char *err)
-{
-    struct shapes_args *a = ud;
-    _Static_assert(TOOLS_STATE_SHAPES_MAX == 4096, "the LIMIT below");
-    PGresult *r = q(p, k,
-                    "SELECT server, tool, schema_hash, shape FROM codemode_result_shapes ORDER BY "
-                    "server, tool LIMIT 4096",
-                    0, NULL, "read the learned result types", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    cJSON *rows = cJSON_CreateArray();
-    for (int i = 0; i < p->pq->ntuples(r); i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "server", p->pq->getvalue(r, i, 0));
-        cJSON_AddStringToObject(o, "tool", p->pq->getvalue(r, i, 1));
-        cJSON_AddStringToObject(o, "schemaHash", p->pq->getvalue(r, i, 2));
-        cJSON_AddStringToObject(o, "shape", p->pq->getvalue(r, i, 3));
-        cJSON_AddItemToArray(rows, o);
-    }
-    p->pq->clear(r);
-    *a->out = rows;
-    return TOOLS_STATE_OK;
-}
-
-int tools__pg_shapes_load(struct tools__pg *p, cJSON **out, char *err)
-{
-    struct shapes_args a = {.out = out};
-    return with_conn(p, shapes_load_op, &a, err);
+    return tools__pg_with_conn(p, list_op, &a, err);
 }
