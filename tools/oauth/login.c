@@ -842,8 +842,7 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
     if (l->cfg.send_resource)
         l->resource =
             l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
-    struct tools_state_options o = {.path = l->cfg.store_path ? l->cfg.store_path : ""};
-    l->store = tools_state_new(&o);
+    l->store = tools_oauth_store_new(&l->cfg);
     uv_timer_init(loop, &l->later);
     l->later.data = l;
     l->hc = http_client_new(loop, "mcp-codemode", err, sizeof err);
@@ -885,11 +884,10 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
 
 int tools_oauth_logout(const struct tools_server_config *s, cJSON **row, char *err, size_t errlen)
 {
-    struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
-    struct tools_state *st = tools_state_new(&o);
+    struct tools_state *st = tools_oauth_store_new(s->oauth);
     char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
     int64_t v;
-    int exists = tools_state_local_file_exists(st) && key;
+    int exists = tools_state_file_exists(st) && key;
     if (row)
         *row = exists ? tools_oauth_row_read(st, key, &v, e) : NULL;
     int rc = exists ? tools_state_oauth_delete(st, "token", key, e) : TOOLS_STATE_ABSENT;
