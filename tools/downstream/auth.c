@@ -125,6 +125,13 @@ static void refreshed(void *ud, int ok)
         return;
     free(d->rejected_token);
     d->rejected_token = NULL;
+    if (token && d->auth_read && tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
+        /* the stored token was read, and it expires too soon for an attempt */
+        d->auth_read = 0;
+        d->auth_go = d;
+        tools_oauth_tokens_refresh(d->oauth, token, refreshed, d);
+        return;
+    }
     if (token == NULL) {
         d->needs_login = 1;
         declare_kept(d);
@@ -147,7 +154,8 @@ int tools__downstream_auth_prepare(struct tools_downstream *d,
         return 1;
     }
     d->auth_ready = ready;
-    d->auth_go = d; /* a refresh runs */
+    d->auth_go = d;                         /* a refresh runs */
+    d->auth_read = token == NULL && !stale; /* nothing known yet: it reads the stored token */
     tools_oauth_tokens_refresh(d->oauth, stale ? d->rejected_token : NULL, refreshed, d);
     return 0;
 }

@@ -120,6 +120,7 @@ struct tools_downstream {
     int needs_login;       /* no token: calls fail with ToolAuthError */
     void *auth_go;         /* non-NULL while a refresh runs before an attempt */
     int auth_retrying;     /* a refresh for requests refused with 401 runs */
+    int auth_read;         /* the attempt's refresh read the stored token (not refreshed yet) */
     void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;
