@@ -125,7 +125,8 @@ static void refreshed(void *ud, int ok)
         return;
     free(d->rejected_token);
     d->rejected_token = NULL;
-    if (token && d->auth_read && tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
+    if (token && d->auth_read && !tools_oauth_tokens_obtained(d->oauth) &&
+        tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
         /* the stored token was read, and it expires too soon for an attempt */
         d->auth_read = 0;
         d->auth_go = d;

@@ -57,9 +57,10 @@ struct tools_oauth_tokens {
     int kept_known;       /* kept is what the store holds */
     uint64_t started;     /* uv_now when the refresh began */
     int busy;
-    int pending; /* store operations in flight */
-    int handles; /* timers not yet closed */
-    int dead;    /* freed by its owner: gone once pending and handles are 0 */
+    int obtained; /* the current token came from our own token request */
+    int pending;  /* store operations in flight */
+    int handles;  /* timers not yet closed */
+    int dead;     /* freed by its owner: gone once pending and handles are 0 */
     /* the entry, copied: the client credentials grant gets its tokens itself */
     struct tools_server_config srv;
     struct tools_oauth_config cfg;
@@ -128,6 +129,7 @@ static void adopt(struct tools_oauth_tokens *t, const cJSON *row)
     const char *at = tools_oauth_str(row, "access_token");
     const cJSON *exp = cJSON_GetObjectItemCaseSensitive(row, "expires_at");
     forget_access(t);
+    t->obtained = 0;
     if (at && *at) {
         t->access = xstrdup(at);
         t->expires = cJSON_IsNumber(exp) ? (int64_t) exp->valuedouble : 0;
@@ -366,6 +368,11 @@ int tools_oauth_tokens_due(struct tools_oauth_tokens *t, uint64_t margin_ms)
     return tools_oauth_tokens_current(t) == NULL || expired(t, (int64_t) (margin_ms / 1000));
 }
 
+int tools_oauth_tokens_obtained(const struct tools_oauth_tokens *t)
+{
+    return t->obtained;
+}
+
 const char *tools_oauth_tokens_problem(const struct tools_oauth_tokens *t)
 {
     return t->problem;
@@ -415,6 +422,7 @@ static void written(struct tools_oauth_tokens *t, int rc, cJSON *value, int64_t 
         t->version = v;
         remember(t, t->row, v);
         adopt(t, t->row);
+        t->obtained = t->access != NULL;
         refresh_over(t);
         return;
     }
@@ -540,6 +548,7 @@ static void cc_read(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v,
                     rc < 0 ? err : "");
     }
     cJSON_Delete(row);
+    t->obtained = t->access != NULL && t->failure == NULL; /* the grant just wrote it */
     if (t->failure) /* `login` runs the same grant and says what went wrong */
         set_problem(t, "%s", t->failure);
     finish(t, t->access != NULL);

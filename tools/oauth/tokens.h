@@ -47,6 +47,10 @@ const char *tools_oauth_tokens_current(struct tools_oauth_tokens *t);
  * refresh is due); 0 when it can be sent. */
 int tools_oauth_tokens_due(struct tools_oauth_tokens *t, uint64_t margin_ms);
 
+/* 1 when the current token came from this process's own token request
+ * (a refresh or a grant), 0 when it was read from the store. */
+int tools_oauth_tokens_obtained(const struct tools_oauth_tokens *t);
+
 /* Why there is no token (a sentence naming the login command), or NULL. */
 const char *tools_oauth_tokens_problem(const struct tools_oauth_tokens *t);
 
