@@ -44,7 +44,9 @@ void config_init(struct config *c)
         .stash_max_bytes = 64u * 1024 * 1024,
         .stash_ttl_ms = 15 * 60 * 1000,
     };
-    c->state = (struct config_state){.state = 1, .skills = 1, .per_principal = 1,
+    c->state = (struct config_state){.state = 1,
+                                     .skills = 1,
+                                     .per_principal = 1,
                                      .skills_per_principal = 1,
                                      .max_value_bytes = 1024 * 1024,
                                      .max_total_bytes = 64u * 1024 * 1024,
@@ -269,8 +271,14 @@ int config_load(struct config *c, const char *path, char **err)
                      more);
     }
     for (size_t i = 0; x.err == NULL && i < c->nservers; i++)
-        if (c->servers[i].oauth) /* the tokens live in the state database */
-            c->servers[i].oauth->store_path = config_state_path(c);
+        if (c->servers[i].oauth) { /* the tokens live in the state store */
+            struct tools_oauth_config *o = c->servers[i].oauth;
+            o->store_path = config_state_path(c);
+            o->store_url = c->state.store_url ? xstrdup(c->state.store_url) : NULL;
+            o->store_max_connections = (unsigned) c->state.store_max_connections;
+            o->store_connect_timeout_ms = (unsigned) c->state.store_connect_timeout_ms;
+            o->store_statement_timeout_ms = (unsigned) c->state.store_statement_timeout_ms;
+        }
     cJSON_Delete(root);
     config_json_pos_free(&x.pos);
     free(data);

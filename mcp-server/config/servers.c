@@ -15,13 +15,27 @@
 
 #define MAX_TIMEOUT_MS 86400000
 
-static const char *const server_keys[] = {
-    "command",    "args",      "env",       "cwd",      "type",     "url", "headers",
-    "allowTools", "denyTools", "readOnlyTools", "timeoutMs", "disabled", "approval", "policy",
-    "maxConcurrentCalls", "callsPerSecond", "oauth", NULL};
+static const char *const server_keys[] = {"command",
+                                          "args",
+                                          "env",
+                                          "cwd",
+                                          "type",
+                                          "url",
+                                          "headers",
+                                          "allowTools",
+                                          "denyTools",
+                                          "readOnlyTools",
+                                          "timeoutMs",
+                                          "disabled",
+                                          "approval",
+                                          "policy",
+                                          "maxConcurrentCalls",
+                                          "callsPerSecond",
+                                          "oauth",
+                                          NULL};
 
-static const char *const oauth_keys[] = {"clientId", "clientSecret", "clientMetadataUrl",
-                                         "scopes",   "redirectPort", "resource",
+static const char *const oauth_keys[] = {"clientId", "clientSecret",   "clientMetadataUrl",
+                                         "scopes",   "redirectPort",   "resource",
                                          "grant",    "privateKeyFile", NULL};
 
 static const struct {
@@ -102,8 +116,9 @@ static int choose_transport(struct config_ctx *x, const cJSON *m, const struct c
         config__error(x, at, p,
                       "needs \"command\" (a local stdio server) or \"url\" (a remote "
                       "http or sse server)%s%s%s%s%s",
-                      typo ? "; \"" : "", typo ? typo : "", typo ? "\" is not a key (did you mean \"" : "",
-                      meant ? meant : "", meant ? "\"?)" : "");
+                      typo ? "; \"" : "", typo ? typo : "",
+                      typo ? "\" is not a key (did you mean \"" : "", meant ? meant : "",
+                      meant ? "\"?)" : "");
         return -1;
     }
     s->transport = cmd ? TOOLS_TRANSPORT_STDIO : TOOLS_TRANSPORT_HTTP;
@@ -363,8 +378,8 @@ static int read_oauth(struct config_ctx *x, cJSON *o, const struct config_kpath 
                       struct tools_server_config *s)
 {
     static const char *const grants[] = {"authorization_code", "client_credentials", NULL};
-    struct config_kpath sp = {p, "scopes", 0}, rp = {p, "redirectPort", 0},
-                        gp = {p, "grant", 0}, up = {p, "resource", 0};
+    struct config_kpath sp = {p, "scopes", 0}, rp = {p, "redirectPort", 0}, gp = {p, "grant", 0},
+                        up = {p, "resource", 0};
     if (config__object(x, o, p) < 0)
         return -1;
     config__unknown_keys(x, o, p, oauth_keys);
@@ -373,8 +388,8 @@ static int read_oauth(struct config_ctx *x, cJSON *o, const struct config_kpath 
     int grant = 0;
     if (oauth_string(x, o, p, "clientId", CONFIG_VARS_REQUIRED, &a->client_id) < 0 ||
         oauth_string(x, o, p, "clientSecret", CONFIG_VARS_REQUIRED, &a->client_secret) < 0 ||
-        oauth_string(x, o, p, "clientMetadataUrl", CONFIG_VARS_REQUIRED,
-                     &a->client_metadata_url) < 0 ||
+        oauth_string(x, o, p, "clientMetadataUrl", CONFIG_VARS_REQUIRED, &a->client_metadata_url) <
+            0 ||
         oauth_string(x, o, p, "privateKeyFile", CONFIG_VARS_REQUIRED, &a->private_key_file) < 0)
         return -1;
     if (get(o, "scopes") && config__string_list(x, get(o, "scopes"), &sp, &a->scopes) < 0)
@@ -407,6 +422,7 @@ static void free_oauth(struct tools_oauth_config *a)
     free(a->resource);
     free(a->private_key_file);
     free(a->store_path);
+    free(a->store_url);
     free(a);
 }
 
@@ -519,7 +535,7 @@ static int read_entry(struct config_ctx *x, cJSON *m, const struct config_kpath 
     int r = choose_transport(x, m, p, s);
     if (r == 0)
         r = s->transport == TOOLS_TRANSPORT_STDIO ? read_stdio(x, m, p, s)
-                                                   : read_remote(x, m, p, s);
+                                                  : read_remote(x, m, p, s);
     if (r == 0)
         r = read_extras(x, m, p, s);
     x->quiet_unset = 0;

@@ -4,7 +4,8 @@
 // (tests/fixtures/oauth/bed.mjs). The person (tests/fixtures/oauth/person.mjs)
 // answers the provider's login and consent forms, as $BROWSER or from the
 // printed URL with --no-browser. Covers dynamic registration, a pre-registered
-// client, PKCE S256, resource and iss, refresh with rotation, a revoked
+// client, a Client ID Metadata Document, PKCE S256, resource and iss, refresh
+// with rotation, a revoked
 // refresh token, step-up scopes, client credentials, revocation at logout,
 // over Streamable HTTP and legacy SSE.
 import { test } from 'node:test';
@@ -154,6 +155,31 @@ test('a pre-registered confidential client with a fixed redirect port and config
   const r2 = await login(bare);
   assert.equal(r2.code, 1);
   assert.match(r2.stderr, /server notes: authorization server .* offers no dynamic client registration.*clientId/);
+});
+
+test('a Client ID Metadata Document: the provider fetches it, no registration, the URL is the client_id', async (t) => {
+  const port = await freePort();
+  const id = 'https://client.example.test/mcp-codemode.json';
+  const b = await bed(t, {
+    registration: false,
+    clientMetadataDocuments: {
+      [id]: {
+        client_id: id, client_name: 'mcp-codemode', application_type: 'native',
+        redirect_uris: [`http://127.0.0.1:${port}/callback`],
+        grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+    },
+  });
+  const { dir, file } = setup(b.mcp, { clientMetadataUrl: id, redirectPort: port });
+  const r = await login(file);
+  assert.equal(r.code, 0, r.stderr);
+  const { provider } = await b.log();
+  assert.equal(provider.filter((e) => e.event === 'register').length, 0);
+  assert.deepEqual(provider.filter((e) => e.event === 'cimd.fetch').map((e) => e.url).slice(0, 1), [id]);
+  assert.equal(provider.find((e) => e.event === 'authorize').clientId, id);
+  assert.equal(provider.find((e) => e.event === 'grant').clientId, id);
+  assert.match(resultOf(await program(dir, file, WHOAMI)), /^you are alice/);
 });
 
 test('refresh with rotation: expired tokens are refreshed at each start, each refresh token spent once', async (t) => {

@@ -3,7 +3,9 @@
  * the discovery URL orders (RFC 9728 paths, RFC 8414/OIDC path insertion of
  * MCP 2025-11-25), the metadata checks (issuer identity, S256, HTTPS except
  * loopback), PKCE S256 (RFC 7636 appendix B), the OAuth rows of the
- * state store (compare-and-set, delete, mode 0600), and client
+ * state store (compare-and-set, delete, mode 0600), the token source of a
+ * running server (the stored token read off the loop, its answer never
+ * inside the call, freed with a read in flight), and client
  * authentication at the token endpoint (method choice, RFC 6749 2.3.1
  * encoding of client_secret_basic, client_secret_post, key file errors). */
 #include <setjmp.h>
@@ -18,13 +20,17 @@
 #include "common/buf.h"
 #include "tools/oauth/metadata.h"
 #include "tools/oauth/pkce.h"
+#include "tools/oauth/tokens.h"
+#include "tools/server_config.h"
 #include "tools/state/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include <uv.h>
 
 static void test_challenge_bearer(void **state)
 {
@@ -232,6 +238,79 @@ static void test_store_rows(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+struct answered {
+    int calls, ok;
+};
+
+static void on_refreshed(void *ud, int ok)
+{
+    struct answered *a = ud;
+    a->calls++;
+    a->ok = ok;
+}
+
+static void test_token_source(void **state)
+{
+    (void) state;
+    char dir[] = "/tmp/oauth-tokens-XXXXXX", path[128], err[TOOLS_STATE_ERR_MAX];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/state.db", dir);
+    struct tools_state_options o = {.path = path};
+    struct tools_state *s = tools_state_new(&o);
+    char row[256];
+    int64_t v;
+    snprintf(row, sizeof row, "{\"access_token\":\"at-1\",\"expires_at\":%lld}",
+             (long long) time(NULL) + 3600);
+    char *key = tools_oauth_token_key("https://mcp.example/mcp");
+    assert_int_equal(tools_state_oauth_put(s, "token", key, row, -1, &v, err), 0);
+    tools_state_free(s);
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct tools_oauth_config cfg = {.store_path = path, .send_resource = 1};
+    struct tools_server_config srv = {.name = "notes",
+                                      .url = "https://mcp.example/mcp",
+                                      .transport = TOOLS_TRANSPORT_HTTP,
+                                      .oauth = &cfg};
+    struct tools_oauth_tokens *t = tools_oauth_tokens_new(&loop, &srv);
+    /* nothing read yet: the store is read by a refresh, off the loop */
+    assert_null(tools_oauth_tokens_current(t));
+    struct answered a = {0}, b = {0};
+    tools_oauth_tokens_refresh(t, NULL, on_refreshed, &a);
+    tools_oauth_tokens_refresh(t, NULL, on_refreshed, &b); /* shares the running one */
+    assert_int_equal(a.calls, 0);                          /* never inside the call */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(b.calls, 1);
+    assert_true(a.ok);
+    assert_string_equal(tools_oauth_tokens_current(t), "at-1");
+    assert_false(tools_oauth_tokens_due(t, 60000));
+    /* freed with a read in flight: its answer is dropped, nothing leaks */
+    struct answered c = {0};
+    tools_oauth_tokens_refresh(t, "at-1", on_refreshed, &c);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    tools_oauth_tokens_free(t);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(c.calls, 0);
+
+    /* a server never logged in to: no token, the reason names the login */
+    struct tools_server_config other = srv;
+    other.url = "https://other.example/mcp";
+    t = tools_oauth_tokens_new(&loop, &other);
+    tools_oauth_tokens_refresh(t, NULL, on_refreshed, &a);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(a.calls, 2);
+    assert_false(a.ok);
+    assert_non_null(strstr(tools_oauth_tokens_problem(t), "run: mcp-codemode login notes"));
+    tools_oauth_tokens_free(t);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+    free(key);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_client_auth(void **state)
 {
     (void) state;
@@ -298,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_prm_check),
         cmocka_unit_test(test_pkce),
         cmocka_unit_test(test_store_rows),
+        cmocka_unit_test(test_token_source),
         cmocka_unit_test(test_client_auth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,9 @@
  * "Authorization: Bearer" header of every request of the attempt; a token
  * that is about to expire, or that got a 401, is refreshed first. During a
  * session the token is refreshed shortly before it expires and the
- * connection's later requests carry the new one. With no
+ * connection's later requests carry the new one; a request refused with 401
+ * is sent again once after a refresh (the server refused it before it
+ * reached the tool). With no
  * token the attempt fails with the login command in its reason and the
  * server "needs login": its calls fail with ToolAuthError until a login
  * (each new attempt reads the database again). */
@@ -123,6 +125,14 @@ static void refreshed(void *ud, int ok)
         return;
     free(d->rejected_token);
     d->rejected_token = NULL;
+    if (token && d->auth_read && !tools_oauth_tokens_obtained(d->oauth) &&
+        tools_oauth_tokens_due(d->oauth, REFRESH_MARGIN_MS)) {
+        /* the stored token was read, and it expires too soon for an attempt */
+        d->auth_read = 0;
+        d->auth_go = d;
+        tools_oauth_tokens_refresh(d->oauth, token, refreshed, d);
+        return;
+    }
     if (token == NULL) {
         d->needs_login = 1;
         declare_kept(d);
@@ -145,7 +155,8 @@ int tools__downstream_auth_prepare(struct tools_downstream *d,
         return 1;
     }
     d->auth_ready = ready;
-    d->auth_go = d; /* a refresh runs */
+    d->auth_go = d;                         /* a refresh runs */
+    d->auth_read = token == NULL && !stale; /* nothing known yet: it reads the stored token */
     tools_oauth_tokens_refresh(d->oauth, stale ? d->rejected_token : NULL, refreshed, d);
     return 0;
 }
@@ -157,6 +168,34 @@ void tools__downstream_auth_rejected(struct tools_downstream *d)
     const char *token = tools_oauth_tokens_current(d->oauth);
     free(d->rejected_token);
     d->rejected_token = token ? xstrdup(token) : NULL;
+}
+
+static void retried(void *ud, int ok)
+{
+    struct tools_downstream *d = ud;
+    const char *token = ok ? tools_oauth_tokens_current(d->oauth) : NULL;
+    d->auth_retrying = 0;
+    if (d->closing)
+        return;
+    if (token) {
+        free(d->rejected_token);
+        d->rejected_token = NULL;
+        use(d, token);
+        if (d->tp && d->ops->set_headers)
+            d->ops->set_headers(d);
+    }
+    if (d->tp && d->ops->auth_retried)
+        d->ops->auth_retried(d, token != NULL);
+}
+
+void tools__downstream_auth_retry(struct tools_downstream *d, const char *stale)
+{
+    free(d->rejected_token);
+    d->rejected_token = stale ? xstrdup(stale) : NULL;
+    if (d->auth_retrying)
+        return; /* the refresh running answers this request too */
+    d->auth_retrying = 1;
+    tools_oauth_tokens_refresh(d->oauth, stale, retried, d);
 }
 
 int tools__downstream_auth_forbidden(struct tools_downstream *d, const char *www, struct buf *out)

@@ -56,6 +56,12 @@ struct hstream {
     unsigned resumes;
     uint64_t due; /* a resume (POST) or reconnect (GET) is due then; 0: none */
     int answered, busy, dead;
+    /* OAuth: a request refused with 401 is sent again once, after a refresh */
+    char *again_body; /* its body and headers, kept for that */
+    size_t again_len;
+    char **again_headers;
+    int auth_retried; /* sent again already */
+    int auth_wait;    /* waiting for the refresh */
 };
 
 struct hconn {
@@ -119,6 +125,8 @@ static void stream_destroy(struct hstream *s)
         s->c->get = NULL;
     free(s->method);
     free(s->last_id);
+    free(s->again_body);
+    tools__downstream_free_vector(s->again_headers);
     free(s);
 }
 
@@ -480,6 +488,16 @@ static void ended_error(struct hstream *s)
     buf_free(&b);
 }
 
+/* The bearer token a kept request carried (malloc'd), or NULL. */
+static char *sent_token(const struct hstream *s)
+{
+    static const char prefix[] = "Authorization: Bearer ";
+    for (size_t i = 0; s->again_headers && s->again_headers[i]; i++)
+        if (strncasecmp(s->again_headers[i], prefix, sizeof prefix - 1) == 0)
+            return xstrdup(s->again_headers[i] + sizeof prefix - 1);
+    return NULL;
+}
+
 static void auth_failed(struct hstream *s, struct http_request *r)
 {
     struct tools_downstream *d = s->c->d;
@@ -490,6 +508,20 @@ static void auth_failed(struct hstream *s, struct http_request *r)
         log_warn(s->c->label, "%s: %s", s->method, b.data); /* step-up: this call only */
         fail_request(s, b.data);
         buf_free(&b);
+        return;
+    }
+    if (s->status == 401 && d->oauth && s->kind == S_POST && s->again_body && !s->auth_retried &&
+        pending(s) && d->state == TOOLS_DOWNSTREAM_READY) {
+        /* refused before it reached the tool: refreshed, then sent again once */
+        buf_free(&b);
+        s->auth_retried = 1;
+        s->auth_wait = 1;
+        body_reset(s);
+        char *stale = sent_token(s);
+        log_info(s->c->label, "%s: its access token was refused (HTTP 401); refreshing it",
+                 s->method);
+        tools__downstream_auth_retry(d, stale);
+        free(stale);
         return;
     }
     tools__downstream_auth_failure(&b, s->c->url, s->status,
@@ -601,7 +633,7 @@ static void on_done(void *ud, struct http_request *r, enum http_error err, const
     s->busy--;
     if (s->dead)
         stream_destroy(s);
-    else if (s->due == 0)
+    else if (s->due == 0 && !s->auth_wait)
         stream_close(s);
 }
 
@@ -640,6 +672,12 @@ static int http_send(struct tools_downstream *d, const char *data, size_t len,
     s->id = m->id;
     struct ds_headers h = {0};
     post_headers(c, &h, m, modern);
+    if (d->oauth && s->is_request) { /* sent again after a 401 */
+        s->again_body = xmalloc(len + 1);
+        memcpy(s->again_body, data, len);
+        s->again_len = len;
+        s->again_headers = tools__downstream_dup_vector(h.v);
+    }
     /* the handshake waits for notifications/initialized: not for ever */
     int gate = s->is_notification && strcmp(m->method, "notifications/initialized") == 0;
     int rc = start(s, "POST", &h, data, len, gate ? d->opt.request_timeout_ms : 0);
@@ -793,6 +831,45 @@ static int http_pid(const struct tools_downstream *d)
     return 0;
 }
 
+/* The requests refused with 401 go again with the refreshed token, or fail. */
+static void http_auth_retried(struct tools_downstream *d, int ok)
+{
+    struct hconn *c = d->tp;
+    struct buf why;
+    buf_init(&why, 0);
+    tools__downstream_auth_refused(d, &why, c->url);
+    for (struct hstream *s = c->streams.next, *next; s != &c->streams; s = next) {
+        if (!s->auth_wait || s->dead) {
+            next = s->next;
+            continue;
+        }
+        s->auth_wait = 0;
+        s->busy++; /* failing a request may close its stream */
+        if (ok && pending(s)) {
+            struct ds_headers h = {0};
+            for (size_t i = 0; s->again_headers[i]; i++)
+                if (strncasecmp(s->again_headers[i], "Authorization:", 14) != 0)
+                    tools__downstream_hdr_add(&h, "%s", s->again_headers[i]);
+            for (size_t i = 0; c->headers && c->headers[i]; i++)
+                if (strncasecmp(c->headers[i], "Authorization:", 14) == 0)
+                    tools__downstream_hdr_add(&h, "%s", c->headers[i]);
+            if (start(s, "POST", &h, s->again_body, s->again_len, 0) != 0)
+                fail_request(s, "could not send it again after refreshing its access token");
+        } else if (pending(s)) {
+            fail_request(s, why.data);
+        }
+        s->busy--;
+        next = s->next;
+        if (s->dead)
+            stream_destroy(s);
+        else if (s->req == NULL)
+            stream_close(s);
+    }
+    if (!ok)
+        tools__downstream_lost(d, why.data, 0);
+    buf_free(&why);
+}
+
 static void http_set_headers(struct tools_downstream *d)
 {
     struct hconn *c = d->tp;
@@ -812,6 +889,7 @@ const struct ds_transport_ops tools__downstream_http = {
     .handshake_done = http_handshake_done,
     .close = http_close,
     .set_headers = http_set_headers,
+    .auth_retried = http_auth_retried,
     .backlog = http_backlog,
     .pid = http_pid,
 };

@@ -50,6 +50,10 @@ struct ds_transport_ops {
     /* d->headers changed (a refreshed OAuth token): the attempt's later
      * requests carry them. May be NULL. */
     void (*set_headers)(struct tools_downstream *d);
+    /* The refresh that tools__downstream_auth_retry asked for is over: ok 1,
+     * the requests refused with 401 are sent again once (with d->headers);
+     * ok 0, they fail and the attempt is lost. May be NULL. */
+    void (*auth_retried)(struct tools_downstream *d, int ok);
     size_t (*backlog)(const struct tools_downstream *d); /* bytes not yet written */
     int (*pid)(const struct tools_downstream *d);        /* 0 when none */
 };
@@ -115,6 +119,8 @@ struct tools_downstream {
     char *rejected_token;  /* the token a 401 answered, until a newer one */
     int needs_login;       /* no token: calls fail with ToolAuthError */
     void *auth_go;         /* non-NULL while a refresh runs before an attempt */
+    int auth_retrying;     /* a refresh for requests refused with 401 runs */
+    int auth_read;         /* the attempt's refresh read the stored token (not refreshed yet) */
     void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;
@@ -184,6 +190,11 @@ int tools__downstream_auth_prepare(struct tools_downstream *d,
                                    void (*ready)(struct tools_downstream *d));
 /* A 401 answered the current token: the next attempt refreshes it. */
 void tools__downstream_auth_rejected(struct tools_downstream *d);
+/* A request sent with token `stale` was refused with 401 during a session
+ * (before it reached the tool: safe to send again): the token is refreshed
+ * (one refresh for every request waiting), then d->ops->auth_retried(d, ok)
+ * from the loop, never inside this call. */
+void tools__downstream_auth_retry(struct tools_downstream *d, const char *stale);
 
 /* headers.c: the 2026-07-28 HTTP request headers */
 /* The header value for v: v itself when it is plain printable ASCII, else

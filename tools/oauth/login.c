@@ -54,6 +54,11 @@ struct tools_oauth_login {
     uv_timer_t later; /* done is reported from here */
     int ok;
     char *message;
+    char *step_up;  /* the token row's step_up_scope, read before discovery */
+    int pending;    /* store operations in flight (off the loop) */
+    int freed;      /* tools_oauth_login_free was called */
+    int closed;     /* and its timer closed: gone once pending is 0 */
+    int refreshing; /* the token got has a refresh token */
 };
 
 static void next_phase(struct tools_oauth_login *l);
@@ -373,17 +378,11 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
 }
 
 /* The scopes a running server found missing (a 403 insufficient_scope,
- * tokens.h step-up), kept in the token row; NULL when none. */
+ * tokens.h step-up), kept in the token row (read at the start); NULL when
+ * none. */
 static char *step_up_scope(struct tools_oauth_login *l)
 {
-    char err[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(l->url);
-    int64_t v;
-    cJSON *row = key ? tools_oauth_row_read(l->store, key, &v, err) : NULL;
-    free(key);
-    const char *s = tools_oauth_str(row, "step_up_scope");
-    char *out = s && *s ? xstrdup(s) : NULL;
-    cJSON_Delete(row);
-    return out;
+    return l->step_up && *l->step_up ? xstrdup(l->step_up) : NULL;
 }
 
 /* The scopes to ask for: the entry's, else the challenge's, else the
@@ -667,6 +666,26 @@ static int listen_redirect(struct tools_oauth_login *l, unsigned port)
 
 /* --- tokens ----------------------------------------------------------------------------------- */
 
+static void gone(struct tools_oauth_login *l);
+
+static void tokens_stored(void *ud, int rc, const char *json, int64_t v, const char *err)
+{
+    struct tools_oauth_login *l = ud;
+    (void) json;
+    (void) v;
+    l->pending--;
+    if (l->freed)
+        gone(l);
+    else if (rc != TOOLS_STATE_OK)
+        end(l, 0, "the tokens could not be stored: %s", err ? err : "");
+    else if (l->cfg.client_credentials)
+        end(l, 1, "got a token for %s from %s with the client credentials grant", l->name,
+            l->issuer);
+    else
+        end(l, 1, "logged in to %s at %s%s", l->name, l->issuer,
+            l->refreshing ? " (the token refreshes itself)" : "");
+}
+
 static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
 {
     const char *at = tools_oauth_str(a->json, "access_token");
@@ -712,20 +731,14 @@ static void token_answer(struct tools_oauth_login *l, const struct tools_oauth_a
     double until =
         cJSON_IsNumber(exp) && exp->valuedouble > 0 ? (double) time(NULL) + exp->valuedouble : 0;
     cJSON_AddNumberToObject(row, "expires_at", until);
-    char err[TOOLS_STATE_ERR_MAX], *json = json_print(row), *key = tools_oauth_token_key(l->url);
-    int64_t v;
-    int rc = tools_state_oauth_put(l->store, "token", key, json, -1, &v, err);
+    char *json = json_print(row), *key = tools_oauth_token_key(l->url);
+    l->refreshing = tools_oauth_str(a->json, "refresh_token") != NULL;
+    l->pending++; /* written off the loop (a running server's client credentials) */
+    tools_state_oauth_start(l->store, l->loop, "token", key ? key : l->url, json, -1, tokens_stored,
+                            l);
     free(json);
     free(key);
     cJSON_Delete(row);
-    if (rc != TOOLS_STATE_OK)
-        end(l, 0, "the tokens could not be stored: %s", err);
-    else if (l->cfg.client_credentials)
-        end(l, 1, "got a token for %s from %s with the client credentials grant", l->name,
-            l->issuer);
-    else
-        end(l, 1, "logged in to %s at %s%s", l->name, l->issuer,
-            tools_oauth_str(a->json, "refresh_token") ? " (the token refreshes itself)" : "");
 }
 
 /* --- the chain -------------------------------------------------------------------------------- */
@@ -825,6 +838,23 @@ static void kick(uv_timer_t *t)
     probe(l);
 }
 
+static void token_row_read(void *ud, int rc, const char *json, int64_t v, const char *err)
+{
+    struct tools_oauth_login *l = ud;
+    (void) v;
+    (void) err; /* unreadable: no step-up scopes; storing the tokens says what is wrong */
+    l->pending--;
+    if (l->freed) {
+        gone(l);
+        return;
+    }
+    cJSON *row = rc == TOOLS_STATE_OK && json ? json_parse(json, strlen(json)) : NULL;
+    const char *s = tools_oauth_str(row, "step_up_scope");
+    l->step_up = s ? xstrdup(s) : NULL;
+    cJSON_Delete(row);
+    probe(l);
+}
+
 struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
                                                   const struct tools_server_config *s,
                                                   const struct tools_oauth_login_events *ev,
@@ -842,21 +872,36 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
     if (l->cfg.send_resource)
         l->resource =
             l->cfg.resource ? xstrdup(l->cfg.resource) : tools_oauth_canonical_uri(s->url);
-    struct tools_state_options o = {.path = l->cfg.store_path ? l->cfg.store_path : ""};
-    l->store = tools_state_new(&o);
+    l->store = tools_oauth_store_new(&l->cfg);
     uv_timer_init(loop, &l->later);
     l->later.data = l;
     l->hc = http_client_new(loop, "mcp-codemode", err, sizeof err);
-    if (l->hc == NULL)
+    char *key = tools_oauth_token_key(s->url);
+    if (l->hc == NULL) {
         end(l, 0, "%s", err);
-    else
+    } else if (key) { /* the step-up scopes first, off the loop; then discovery */
+        l->pending++;
+        tools_state_oauth_start(l->store, loop, "token", key, NULL, 0, token_row_read, l);
+    } else {
         uv_timer_start(&l->later, kick, 0, 0);
+    }
+    free(key);
     return l;
+}
+
+static void gone(struct tools_oauth_login *l)
+{
+    if (!l->closed || l->pending > 0)
+        return;
+    tools_state_free(l->store);
+    free(l);
 }
 
 static void login_closed(uv_handle_t *h)
 {
-    free(h->data);
+    struct tools_oauth_login *l = h->data;
+    l->closed = 1;
+    gone(l);
 }
 
 void tools_oauth_login_free(struct tools_oauth_login *l)
@@ -865,7 +910,7 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     tools_oauth_loopback_free(l->lb);
     if (l->hc)
         http_client_free(l->hc);
-    tools_state_free(l->store);
+    l->freed = 1; /* the store goes once its operations answered */
     tools_oauth_challenge_free(&l->ch);
     tools_oauth_free_vector(l->urls);
     cJSON_Delete(l->prm);
@@ -880,16 +925,16 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     free(l->scope);
     free(l->message);
     free(l->tried);
+    free(l->step_up);
     uv_close((uv_handle_t *) &l->later, login_closed);
 }
 
 int tools_oauth_logout(const struct tools_server_config *s, cJSON **row, char *err, size_t errlen)
 {
-    struct tools_state_options o = {.path = s->oauth->store_path ? s->oauth->store_path : ""};
-    struct tools_state *st = tools_state_new(&o);
+    struct tools_state *st = tools_oauth_store_new(s->oauth);
     char e[TOOLS_STATE_ERR_MAX], *key = tools_oauth_token_key(s->url);
     int64_t v;
-    int exists = tools_state_local_file_exists(st) && key;
+    int exists = tools_state_file_exists(st) && key;
     if (row)
         *row = exists ? tools_oauth_row_read(st, key, &v, e) : NULL;
     int rc = exists ? tools_state_oauth_delete(st, "token", key, e) : TOOLS_STATE_ABSENT;

@@ -1,9 +1,12 @@
 /* A running server's tokens for one remote server (see tokens.h). The row
- * in the state database is the truth; this keeps the access token in
- * memory and coordinates refreshes: a lease (lease_owner, lease_until)
- * written with compare-and-set before the refresh token is spent, so only
- * one process spends it; the others poll the row until the new token is
- * there or the lease expires. */
+ * in the state store (the SQLite file, or PostgreSQL with codemode.store)
+ * is the truth; this keeps the access token in memory and coordinates
+ * refreshes: a lease (lease_owner, lease_until) written with
+ * compare-and-set before the refresh token is spent, so only one process
+ * or instance spends it; the others poll the row until the new token is
+ * there or the lease expires. Every read and write of the store runs on
+ * libuv's thread pool (tools_state_oauth_start): a locked row or a slow
+ * database never holds the loop. */
 #include "tools/oauth/tokens.h"
 #include "tools/oauth/client_auth.h"
 #include "tools/oauth/fetch.h"
@@ -41,26 +44,45 @@ struct tools_oauth_tokens {
     int64_t expires; /* its expiry (Unix seconds), 0: not said */
     char *stale;     /* the token the running refresh replaces */
     char *problem;   /* why there is no token */
+    char *failure;   /* why the running refresh failed (its token request) */
     char owner[33];  /* this process's lease id */
     struct waiter *waiters;
     uv_timer_t timer; /* the next step of a refresh */
     struct tools_oauth_fetch *fetch;
     cJSON *row; /* the leased row during a refresh */
     int64_t version;
-    uint64_t started; /* uv_now when the refresh began */
+    cJSON *last;          /* the row as last read or written (step-up reads it) */
+    int64_t last_version; /* and its version */
+    cJSON *kept;          /* the tool list kept for the server, as last read or written */
+    int kept_known;       /* kept is what the store holds */
+    uint64_t started;     /* uv_now when the refresh began */
     int busy;
+    int obtained; /* the current token came from our own token request */
+    int pending;  /* store operations in flight */
+    int handles;  /* timers not yet closed */
+    int dead;     /* freed by its owner: gone once pending and handles are 0 */
     /* the entry, copied: the client credentials grant gets its tokens itself */
     struct tools_server_config srv;
     struct tools_oauth_config cfg;
     struct tools_oauth_login *login; /* client credentials: discovery and the first token */
-    int login_over;                  /* login reported: to be freed */
     uv_timer_t watch;                /* the refresh shortly before expiry */
     uint64_t watch_margin_ms;
     char *watched; /* the token a watch refresh replaces */
     tools_oauth_refreshed_cb *watch_cb;
     void *watch_ud;
-    int closing;
 };
+
+struct tools_state *tools_oauth_store_new(const struct tools_oauth_config *cfg)
+{
+    struct tools_state_options o = {
+        .path = cfg->store_path ? cfg->store_path : "",
+        .url = cfg->store_url,
+        .max_connections = cfg->store_max_connections,
+        .connect_timeout_ms = cfg->store_connect_timeout_ms,
+        .statement_timeout_ms = cfg->store_statement_timeout_ms,
+    };
+    return tools_state_new(&o);
+}
 
 char *tools_oauth_token_key(const char *url)
 {
@@ -107,6 +129,7 @@ static void adopt(struct tools_oauth_tokens *t, const cJSON *row)
     const char *at = tools_oauth_str(row, "access_token");
     const cJSON *exp = cJSON_GetObjectItemCaseSensitive(row, "expires_at");
     forget_access(t);
+    t->obtained = 0;
     if (at && *at) {
         t->access = xstrdup(at);
         t->expires = cJSON_IsNumber(exp) ? (int64_t) exp->valuedouble : 0;
@@ -120,18 +143,61 @@ static void adopt(struct tools_oauth_tokens *t, const cJSON *row)
     }
 }
 
-static void read_row(struct tools_oauth_tokens *t)
+/* Remembers row (a copy) as the last one seen at version v. */
+static void remember(struct tools_oauth_tokens *t, const cJSON *row, int64_t v)
 {
-    char err[TOOLS_STATE_ERR_MAX];
-    int64_t v;
-    cJSON *row = tools_oauth_row_read(t->store, t->key, &v, err);
-    if (row) {
-        adopt(t, row);
-    } else {
-        forget_access(t);
-        set_problem(t, *err ? "its tokens cannot be read (%s)" : "it needs a login%s", err);
+    cJSON_Delete(t->last);
+    t->last = row ? cJSON_Duplicate(row, 1) : NULL;
+    t->last_version = row ? v : 0;
+}
+
+/* --- the store, off the loop ----------------------------------------------------------------- */
+
+/* What a store operation answers: rc, the value read (owned; NULL unless a
+ * read found one), the version read or written, the sentence (never NULL). */
+typedef void stored_cb(struct tools_oauth_tokens *t, int rc, cJSON *value, int64_t version,
+                       const char *err);
+
+struct store_op {
+    struct tools_oauth_tokens *t;
+    stored_cb *cb;
+};
+
+static void really_free(struct tools_oauth_tokens *t);
+
+static void store_done(void *ud, int rc, const char *json, int64_t version, const char *err)
+{
+    struct store_op *o = ud;
+    struct tools_oauth_tokens *t = o->t;
+    stored_cb *cb = o->cb;
+    free(o);
+    t->pending--;
+    if (t->dead) {
+        really_free(t);
+        return;
     }
-    cJSON_Delete(row);
+    cJSON *value = NULL;
+    if (rc == TOOLS_STATE_OK && json && (value = json_parse(json, strlen(json))) == NULL) {
+        rc = TOOLS_STATE_FAILED;
+        err = "the stored tokens are not readable";
+    }
+    if (cb)
+        cb(t, rc, value, version, err ? err : "");
+    else
+        cJSON_Delete(value);
+}
+
+/* Reads (json NULL) or writes (at if_version, as tools_state_oauth_put) the
+ * row of kind for this server on the thread pool; cb (may be NULL) on the
+ * loop, never after tools_oauth_tokens_free. */
+static void store_op(struct tools_oauth_tokens *t, const char *kind, const char *json,
+                     int64_t if_version, stored_cb *cb)
+{
+    struct store_op *o = xcalloc(1, sizeof *o);
+    o->t = t;
+    o->cb = cb;
+    t->pending++;
+    tools_state_oauth_start(t->store, t->loop, kind, t->key, json, if_version, store_done, o);
 }
 
 static char *dup_or_null(const char *v)
@@ -170,6 +236,10 @@ struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop,
     t->cfg.private_key_file = dup_or_null(cfg->private_key_file);
     t->cfg.resource = dup_or_null(cfg->resource);
     t->cfg.store_path = dup_or_null(cfg->store_path);
+    t->cfg.store_url = dup_or_null(cfg->store_url);
+    t->cfg.store_max_connections = cfg->store_max_connections;
+    t->cfg.store_connect_timeout_ms = cfg->store_connect_timeout_ms;
+    t->cfg.store_statement_timeout_ms = cfg->store_statement_timeout_ms;
     t->cfg.scopes = cfg->scopes ? dup_vector(cfg->scopes) : NULL;
     t->cfg.send_resource = cfg->send_resource;
     t->cfg.client_credentials = cfg->client_credentials;
@@ -178,24 +248,20 @@ struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop,
     t->srv.url = t->url;
     t->srv.transport = s->transport;
     t->srv.oauth = &t->cfg;
-    struct tools_state_options o = {.path = cfg->store_path ? cfg->store_path : ""};
-    t->store = tools_state_new(&o);
+    t->store = tools_oauth_store_new(&t->cfg);
     random_hex(t->owner, 16);
     uv_timer_init(loop, &t->timer);
     t->timer.data = t;
     uv_timer_init(loop, &t->watch);
     t->watch.data = t;
+    t->handles = 2;
     return t;
 }
 
-static void finish(struct tools_oauth_tokens *t, int ok)
+static void deliver(struct tools_oauth_tokens *t, int ok)
 {
     struct waiter *w = t->waiters;
     t->waiters = NULL;
-    cJSON_Delete(t->row);
-    t->row = NULL;
-    free(t->stale);
-    t->stale = NULL;
     t->busy = 0;
     while (w) {
         struct waiter *next = w->next;
@@ -205,11 +271,49 @@ static void finish(struct tools_oauth_tokens *t, int ok)
     }
 }
 
+static void kept_read(struct tools_oauth_tokens *t, int rc, cJSON *value, int64_t v,
+                      const char *err)
+{
+    (void) v;
+    if (rc < 0)
+        log_warn(t->label, "cannot read the tools kept for it: %s", err);
+    cJSON_Delete(t->kept);
+    t->kept = cJSON_IsArray(value) ? value : NULL;
+    if (t->kept == NULL)
+        cJSON_Delete(value);
+    t->kept_known = rc >= 0;
+    deliver(t, 0);
+}
+
+/* The refresh is over: its waiters learn ok. Without a token they are told
+ * once the kept tool list was read (they declare it). */
+static void finish(struct tools_oauth_tokens *t, int ok)
+{
+    cJSON_Delete(t->row);
+    t->row = NULL;
+    free(t->stale);
+    t->stale = NULL;
+    free(t->failure);
+    t->failure = NULL;
+    if (ok || t->kept_known)
+        deliver(t, ok);
+    else
+        store_op(t, "tools", NULL, 0, kept_read);
+}
+
+static void really_free(struct tools_oauth_tokens *t)
+{
+    if (t->pending > 0 || t->handles > 0)
+        return;
+    tools_state_free(t->store);
+    free(t);
+}
+
 static void timer_closed(uv_handle_t *h)
 {
     struct tools_oauth_tokens *t = h->data;
-    if (--t->closing == 0)
-        free(t);
+    t->handles--;
+    really_free(t);
 }
 
 void tools_oauth_tokens_free(struct tools_oauth_tokens *t)
@@ -225,10 +329,12 @@ void tools_oauth_tokens_free(struct tools_oauth_tokens *t)
     }
     if (t->hc)
         http_client_free(t->hc);
-    tools_state_free(t->store);
     cJSON_Delete(t->row);
+    cJSON_Delete(t->last);
+    cJSON_Delete(t->kept);
     forget_access(t);
     free(t->stale);
+    free(t->failure);
     free(t->watched);
     free(t->problem);
     free(t->name);
@@ -240,8 +346,9 @@ void tools_oauth_tokens_free(struct tools_oauth_tokens *t)
     free(t->cfg.private_key_file);
     free(t->cfg.resource);
     free(t->cfg.store_path);
+    free(t->cfg.store_url);
     tools_oauth_free_vector(t->cfg.scopes);
-    t->closing = 2;
+    t->dead = 1; /* the store is freed once its operations answered */
     uv_close((uv_handle_t *) &t->timer, timer_closed);
     uv_close((uv_handle_t *) &t->watch, timer_closed);
 }
@@ -253,14 +360,17 @@ static int expired(const struct tools_oauth_tokens *t, int64_t margin_s)
 
 const char *tools_oauth_tokens_current(struct tools_oauth_tokens *t)
 {
-    if (t->access == NULL || expired(t, 0))
-        read_row(t);
-    return t->access;
+    return t->access && !expired(t, 0) ? t->access : NULL;
 }
 
 int tools_oauth_tokens_due(struct tools_oauth_tokens *t, uint64_t margin_ms)
 {
     return tools_oauth_tokens_current(t) == NULL || expired(t, (int64_t) (margin_ms / 1000));
+}
+
+int tools_oauth_tokens_obtained(const struct tools_oauth_tokens *t)
+{
+    return t->obtained;
 }
 
 const char *tools_oauth_tokens_problem(const struct tools_oauth_tokens *t)
@@ -277,22 +387,48 @@ static void later(struct tools_oauth_tokens *t, uint64_t ms)
     uv_timer_start(&t->timer, step, ms, 0);
 }
 
-/* Writes row at the version we hold; on a conflict the row is read again. */
-static int write_row(struct tools_oauth_tokens *t, cJSON *row, int64_t *version)
-{
-    char err[TOOLS_STATE_ERR_MAX];
-    char *json = json_print(row);
-    int rc = tools_state_oauth_put(t->store, "token", t->key, json, *version, version, err);
-    free(json);
-    if (rc != TOOLS_STATE_OK && rc != TOOLS_STATE_CONFLICT)
-        log_warn(t->label, "cannot store its tokens: %s", err);
-    return rc;
-}
-
 static void replace(cJSON *row, const char *key, cJSON *v)
 {
     cJSON_DeleteItemFromObjectCaseSensitive(row, key);
     cJSON_AddItemToObject(row, key, v);
+}
+
+static void refresh_over(struct tools_oauth_tokens *t)
+{
+    if (t->access == NULL && t->failure)
+        set_problem(t, "refreshing its token failed (%s)", t->failure);
+    finish(t, t->access != NULL && (t->stale == NULL || strcmp(t->access, t->stale) != 0));
+}
+
+/* Our lease was broken meanwhile: whatever is stored now. */
+static void reread(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err)
+{
+    if (rc == TOOLS_STATE_OK && cJSON_IsObject(row)) {
+        remember(t, row, v);
+        adopt(t, row);
+    } else {
+        forget_access(t);
+        set_problem(t, rc < 0 ? "its tokens cannot be read (%s)" : "it needs a login%s",
+                    rc < 0 ? err : "");
+    }
+    cJSON_Delete(row);
+    refresh_over(t);
+}
+
+static void written(struct tools_oauth_tokens *t, int rc, cJSON *value, int64_t v, const char *err)
+{
+    cJSON_Delete(value);
+    if (rc == TOOLS_STATE_OK) {
+        t->version = v;
+        remember(t, t->row, v);
+        adopt(t, t->row);
+        t->obtained = t->access != NULL;
+        refresh_over(t);
+        return;
+    }
+    if (rc != TOOLS_STATE_CONFLICT)
+        log_warn(t->label, "cannot store its tokens: %s", err);
+    store_op(t, "token", NULL, 0, reread);
 }
 
 static void refreshed(void *ud, const struct tools_oauth_answer *a)
@@ -306,7 +442,6 @@ static void refreshed(void *ud, const struct tools_oauth_answer *a)
     const char *rt = tools_oauth_str(a->json, "refresh_token");
     cJSON_DeleteItemFromObjectCaseSensitive(row, "lease_owner");
     cJSON_DeleteItemFromObjectCaseSensitive(row, "lease_until");
-    int ok = 0;
     if (a->status == 200 && at && *at) {
         replace(row, "access_token", cJSON_CreateString(at));
         if (rt)
@@ -315,7 +450,6 @@ static void refreshed(void *ud, const struct tools_oauth_answer *a)
                 cJSON_IsNumber(exp) && exp->valuedouble > 0
                     ? cJSON_CreateNumber((double) time(NULL) + exp->valuedouble)
                     : cJSON_CreateNumber(0));
-        ok = 1;
     } else if (error &&
                (strcmp(error, "invalid_grant") == 0 || strcmp(error, "invalid_client") == 0)) {
         /* the refresh token (or client) is gone: a login is needed, once */
@@ -329,14 +463,11 @@ static void refreshed(void *ud, const struct tools_oauth_answer *a)
                  : error  ? error
                           : "unexpected answer");
     }
-    int rc = write_row(t, row, &t->version);
-    if (rc == TOOLS_STATE_OK)
-        adopt(t, row);
-    else
-        read_row(t); /* our lease was broken: whatever is stored now */
-    if (!ok && t->access == NULL && a->error)
-        set_problem(t, "refreshing its token failed (%s)", a->error);
-    finish(t, t->access != NULL && (t->stale == NULL || strcmp(t->access, t->stale) != 0));
+    free(t->failure);
+    t->failure = a->error ? xstrdup(a->error) : NULL;
+    char *json = json_print(row);
+    store_op(t, "token", json, t->version, written);
+    free(json);
 }
 
 static struct http_client *client(struct tools_oauth_tokens *t)
@@ -404,18 +535,36 @@ static void cc_authorize(void *ud, const char *url)
     (void) url;
 }
 
+static void cc_read(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err)
+{
+    tools_oauth_login_free(t->login); /* a later turn than its own event */
+    t->login = NULL;
+    if (rc == TOOLS_STATE_OK && cJSON_IsObject(row)) {
+        remember(t, row, v);
+        adopt(t, row);
+    } else {
+        forget_access(t);
+        set_problem(t, rc < 0 ? "its tokens cannot be read (%s)" : "it needs a login%s",
+                    rc < 0 ? err : "");
+    }
+    cJSON_Delete(row);
+    t->obtained = t->access != NULL && t->failure == NULL; /* the grant just wrote it */
+    if (t->failure) /* `login` runs the same grant and says what went wrong */
+        set_problem(t, "%s", t->failure);
+    finish(t, t->access != NULL);
+}
+
 static void cc_done(void *ud, int ok, const char *message)
 {
     struct tools_oauth_tokens *t = ud;
-    read_row(t);
-    if (!ok) { /* `login` runs the same grant and says what went wrong */
+    free(t->failure);
+    t->failure = NULL;
+    if (!ok) {
         log_warn(t->label, "%s", message);
         const char *colon = strchr(message, ':');
-        set_problem(t, "%s", strncmp(message, "server ", 7) == 0 && colon ? colon + 2 : message);
+        t->failure = xstrdup(strncmp(message, "server ", 7) == 0 && colon ? colon + 2 : message);
     }
-    t->login_over = 1; /* freed on the next turn (not inside its own event) */
-    later(t, 0);
-    finish(t, t->access != NULL);
+    store_op(t, "token", NULL, 0, cc_read);
 }
 
 static const struct tools_oauth_login_events cc_events = {cc_authorize, cc_done};
@@ -432,42 +581,59 @@ static int newer(const struct tools_oauth_tokens *t, const cJSON *row)
     return t->stale == NULL || strcmp(at, t->stale) != 0;
 }
 
-/* One step: adopt a newer row, wait for another process's lease, or take
- * the lease and spend the refresh token. */
+static void stepped(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err);
+
+/* One step: read the row (then adopt a newer one, wait for another
+ * process's lease, or take the lease and spend the refresh token). */
 static void step(uv_timer_t *timer)
 {
     struct tools_oauth_tokens *t = timer->data;
-    if (t->login_over) {
-        tools_oauth_login_free(t->login);
-        t->login = NULL;
-        t->login_over = 0;
-        if (!t->busy)
-            return;
+    store_op(t, "token", NULL, 0, stepped);
+}
+
+static void leased(struct tools_oauth_tokens *t, int rc, cJSON *value, int64_t v, const char *err)
+{
+    cJSON_Delete(value);
+    if (rc == TOOLS_STATE_CONFLICT) {
+        cJSON_Delete(t->row);
+        t->row = NULL;
+        later(t, 0); /* another process wrote first: look again */
+        return;
     }
-    char err[TOOLS_STATE_ERR_MAX];
-    int64_t v;
-    cJSON *row = tools_oauth_row_read(t->store, t->key, &v, err);
+    if (rc != TOOLS_STATE_OK) {
+        log_warn(t->label, "cannot store its tokens: %s", err);
+        finish(t, 0);
+        return;
+    }
+    t->version = v;
+    spend(t);
+}
+
+static void stepped(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err)
+{
+    if (rc == TOOLS_STATE_OK && !cJSON_IsObject(row)) {
+        rc = TOOLS_STATE_FAILED;
+        err = "the stored tokens are not readable";
+    }
     const cJSON *until = cJSON_GetObjectItemCaseSensitive(row, "lease_until");
     const char *owner = tools_oauth_str(row, "lease_owner");
     int64_t now = (int64_t) time(NULL);
-    if (row == NULL && *err == '\0' && t->cfg.client_credentials) {
+    if (rc == TOOLS_STATE_OK)
+        remember(t, row, v);
+    if (rc == TOOLS_STATE_ABSENT && t->cfg.client_credentials) {
         t->login = tools_oauth_login_start(t->loop, &t->srv, &cc_events, t);
-        return;
-    } else if (row == NULL) {
-        set_problem(t, *err ? "its tokens cannot be read (%s)" : "it needs a login%s", err);
+    } else if (rc != TOOLS_STATE_OK) {
+        set_problem(t, rc < 0 ? "its tokens cannot be read (%s)" : "it needs a login%s",
+                    rc < 0 ? err : "");
         forget_access(t);
         finish(t, 0);
     } else if (newer(t, row)) {
         adopt(t, row);
-        cJSON_Delete(row);
         finish(t, 1);
-        return;
     } else if (owner && strcmp(owner, t->owner) != 0 && cJSON_IsNumber(until) &&
                until->valuedouble > (double) now &&
                uv_now(t->loop) - t->started < LEASE_SECONDS * 1000) {
-        cJSON_Delete(row); /* another process is refreshing: wait for its token */
-        later(t, POLL_MS);
-        return;
+        later(t, POLL_MS); /* another process is refreshing: wait for its token */
     } else if (tools_oauth_str(row, "refresh_token") == NULL &&
                !(tools_oauth_str(row, "grant") &&
                  strcmp(tools_oauth_str(row, "grant"), "client_credentials") == 0)) {
@@ -476,27 +642,15 @@ static void step(uv_timer_t *timer)
             forget_access(t);
         if (t->access == NULL)
             set_problem(t, "its access token expired and it has no refresh token%s", "");
-        cJSON_Delete(row);
         finish(t, t->access != NULL);
-        return;
     } else {
         replace(row, "lease_owner", cJSON_CreateString(t->owner));
         replace(row, "lease_until", cJSON_CreateNumber((double) (now + LEASE_SECONDS)));
-        int rc = write_row(t, row, &v);
-        if (rc == TOOLS_STATE_CONFLICT) {
-            cJSON_Delete(row);
-            later(t, 0); /* another process wrote first: look again */
-            return;
-        }
-        if (rc != TOOLS_STATE_OK) {
-            cJSON_Delete(row);
-            finish(t, 0);
-            return;
-        }
+        char *json = json_print(row);
         t->row = row;
-        t->version = v;
-        spend(t);
-        return;
+        row = NULL;
+        store_op(t, "token", json, v, leased);
+        free(json);
     }
     cJSON_Delete(row);
 }
@@ -522,28 +676,19 @@ int tools_oauth_tokens_refresh(struct tools_oauth_tokens *t, const char *stale,
 
 void tools_oauth_tokens_keep_tools(struct tools_oauth_tokens *t, const cJSON *tools)
 {
-    char err[TOOLS_STATE_ERR_MAX], *json = json_print(tools), *old = NULL;
-    int64_t v;
-    int rc = tools_state_oauth_get(t->store, "tools", t->key, &old, &v, err);
-    if (rc != TOOLS_STATE_OK || strcmp(old, json) != 0)
-        tools_state_oauth_put(t->store, "tools", t->key, json, -1, &v, err);
-    free(old);
+    if (t->kept_known && t->kept && cJSON_Compare(t->kept, tools, 1))
+        return; /* stored already */
+    char *json = json_print(tools);
+    store_op(t, "tools", json, -1, NULL);
     free(json);
+    cJSON_Delete(t->kept);
+    t->kept = cJSON_Duplicate(tools, 1);
+    t->kept_known = 1;
 }
 
 cJSON *tools_oauth_tokens_kept_tools(struct tools_oauth_tokens *t)
 {
-    char err[TOOLS_STATE_ERR_MAX], *json = NULL;
-    int64_t v;
-    if (tools_state_oauth_get(t->store, "tools", t->key, &json, &v, err) != TOOLS_STATE_OK)
-        return NULL;
-    cJSON *tools = json_parse(json, strlen(json));
-    free(json);
-    if (!cJSON_IsArray(tools)) {
-        cJSON_Delete(tools);
-        return NULL;
-    }
-    return tools;
+    return t->kept ? cJSON_Duplicate(t->kept, 1) : NULL;
 }
 
 /* --- step-up ---------------------------------------------------------------------------------- */
@@ -590,14 +735,24 @@ static int scopes_cover(const char *set, const char *need)
     return covered;
 }
 
+static void stepped_up(struct tools_oauth_tokens *t, int rc, cJSON *value, int64_t v,
+                       const char *err)
+{
+    cJSON_Delete(value);
+    if (rc == TOOLS_STATE_OK)
+        t->last_version = v;
+    else if (rc == TOOLS_STATE_CONFLICT)
+        log_debug(t->label, "its token row changed while recording a step-up");
+    else
+        log_warn(t->label, "cannot record the step-up scopes: %s", err);
+}
+
 char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope)
 {
-    char err[TOOLS_STATE_ERR_MAX];
-    int64_t v;
     struct buf b, msg;
     buf_init(&b, 0);
     buf_init(&msg, 0);
-    cJSON *row = tools_oauth_row_read(t->store, t->key, &v, err);
+    cJSON *row = t->last; /* the row of the token in use */
     const char *asked = tools_oauth_str(row, "asked_scope");
     if (scope == NULL || *scope == '\0') {
         buf_printf(&msg, "the server refused the call for want of a scope it did not name");
@@ -613,15 +768,15 @@ char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope
         scope_union(&b, scope);
         if (row) {
             replace(row, "step_up_scope", cJSON_CreateString(b.data));
-            if (write_row(t, row, &v) == TOOLS_STATE_CONFLICT)
-                log_debug(t->label, "its token row changed while recording a step-up");
+            char *json = json_print(row);
+            store_op(t, "token", json, t->last_version, stepped_up);
+            free(json);
         }
         buf_printf(&msg,
                    "the call needs scope \"%s\", which its token lacks (a new login asks "
                    "for \"%s\"); run: mcp-codemode login %s",
                    scope, b.data, t->name);
     }
-    cJSON_Delete(row);
     buf_free(&b);
     return buf_steal(&msg);
 }
@@ -671,15 +826,14 @@ void tools_oauth_tokens_watch(struct tools_oauth_tokens *t, uint64_t margin_ms,
 char *tools_oauth_login_state(const char *name, const char *url,
                               const struct tools_oauth_config *cfg)
 {
-    struct tools_state_options o = {.path = cfg->store_path ? cfg->store_path : ""};
-    struct tools_state *s = tools_state_new(&o);
+    struct tools_state *s = tools_oauth_store_new(cfg);
     char err[TOOLS_STATE_ERR_MAX];
     char *key = tools_oauth_token_key(url);
     int64_t v;
     struct buf b;
     buf_init(&b, 0);
     cJSON *row = NULL;
-    if (tools_state_local_file_exists(s) && key)
+    if (tools_state_file_exists(s) && key)
         row = tools_oauth_row_read(s, key, &v, err);
     else
         err[0] = '\0';

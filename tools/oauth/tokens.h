@@ -22,8 +22,14 @@ struct tools_state;
  * when url is not an absolute http(s) URL. */
 char *tools_oauth_token_key(const char *url);
 
+/* The store that keeps cfg's tokens and registrations: PostgreSQL when
+ * codemode.store names one (shared by the instances), else the state
+ * file. Free with tools_state_free. */
+struct tools_state *tools_oauth_store_new(const struct tools_oauth_config *cfg);
+
 /* Creates the token source of remote server entry s (with s->oauth; what
- * it needs is copied), its tokens in the database of s->oauth->store_path.
+ * it needs is copied), its tokens in the store of tools_oauth_store_new; every
+ * read and write of it runs off the loop.
  * With "grant": "client_credentials" it gets its tokens itself (discovery,
  * then the grant, again whenever one expires). Reads nothing yet. */
 struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop,
@@ -32,13 +38,18 @@ struct tools_oauth_tokens *tools_oauth_tokens_new(uv_loop_t *loop,
 void tools_oauth_tokens_free(struct tools_oauth_tokens *t);
 
 /* The access token to send now (borrowed until the next call on t), or
- * NULL when there is none: never logged in, logged out, or the refresh
- * token was refused. Reads the row again when the one in memory expired. */
+ * NULL when none is known valid (never read yet, expired, logged out, or
+ * the refresh token was refused): tools_oauth_tokens_refresh reads the
+ * store then. Never touches the store. */
 const char *tools_oauth_tokens_current(struct tools_oauth_tokens *t);
 
 /* 1 when the current token is missing or expires within margin_ms (a
  * refresh is due); 0 when it can be sent. */
 int tools_oauth_tokens_due(struct tools_oauth_tokens *t, uint64_t margin_ms);
+
+/* 1 when the current token came from this process's own token request
+ * (a refresh or a grant), 0 when it was read from the store. */
+int tools_oauth_tokens_obtained(const struct tools_oauth_tokens *t);
 
 /* Why there is no token (a sentence naming the login command), or NULL. */
 const char *tools_oauth_tokens_problem(const struct tools_oauth_tokens *t);
@@ -64,7 +75,8 @@ void tools_oauth_tokens_watch(struct tools_oauth_tokens *t, uint64_t margin_ms,
 /* The server's tool list (as it last listed them) is kept beside its
  * tokens, so that while it needs a login its tools stay declared. */
 void tools_oauth_tokens_keep_tools(struct tools_oauth_tokens *t, const cJSON *tools);
-/* The kept list (a new array), or NULL. */
+/* The kept list (a new array), or NULL: as last kept, or as read from the
+ * store before a refresh reported that there is no token. */
 cJSON *tools_oauth_tokens_kept_tools(struct tools_oauth_tokens *t);
 
 /* A call was answered 403 insufficient_scope with the scopes it needs
