@@ -275,18 +275,24 @@ test('a connection killed mid-transaction fails that write only; the next ones s
   assert.ok((await run(a, 'return await state.set("victim", 1)')).ok);
   // hold the scope's write lock so that a's write waits inside its transaction, then kill a's connection
   const scope = cluster.psql("SELECT scope FROM codemode_state WHERE key = 'victim'", db).trim();
+  // the holder keeps the lock until it is terminated below (30 s at most)
   const holder = spawn('sh', [path.join(REPO_ROOT, 'tests/lib/pg_cluster.sh'), 'psql', cluster.dir,
-    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${scope}', 7243)); SELECT pg_sleep(3); COMMIT;`, db], { stdio: 'ignore' });
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${scope}', 7243)); SELECT pg_sleep(30); COMMIT;`, db], { stdio: 'ignore' });
   const released = new Promise((ok) => holder.on('exit', ok));
-  await sleep(300);
+  const until = async (sql) => { // polls sql until it answers 1 (a loaded machine starts psql slowly)
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      const v = cluster.psql(sql, db).trim();
+      if (v === '1' || Date.now() > deadline) return v;
+      await sleep(50);
+    }
+  };
+  assert.equal(await until("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"), '1', 'the holder took the lock');
   const writing = run(a, 'try { await state.set("victim", 2); return "written"; } catch (e) { return [e.name, e.code, e.message]; }');
-  await sleep(300);
-  let killed = '0';
-  for (let i = 0; i < 40 && !/1/.test(killed); i++) { // a's write reaches the lock (slower under sanitizers)
-    killed = cluster.psql(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'mcp-codemode' AND datname = '${db}' AND wait_event = 'advisory'`, db);
-    if (!/1/.test(killed)) await sleep(50);
-  }
+  await until(`SELECT count(*) FROM pg_stat_activity WHERE application_name = 'mcp-codemode' AND datname = '${db}' AND wait_event = 'advisory'`);
+  const killed = cluster.psql(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'mcp-codemode' AND datname = '${db}' AND wait_event = 'advisory'`, db);
   assert.match(killed, /1/, 'the waiting connection was found and terminated');
+  cluster.psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'psql' AND datname = '${db}' AND query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()`, db);
   const r = await writing;
   assert.ok(r.ok, r.error);
   assert.deepEqual(r.value.slice(0, 2), ['StateError', 'storage']);

@@ -33,6 +33,23 @@ function fresh() {
   return { c, db, file: config({ url: c.url(db) }) };
 }
 
+/**
+ * The median latency of 5 pings sent 40 ms apart without waiting for one
+ * another: a loop blocked for the lock's time delays every one of them (all
+ * are sent inside the 2 s window), while one ping delayed by the shared
+ * machine's scheduler does not decide the result.
+ */
+async function pingMedian(client) {
+  const one = async (delay) => {
+    await new Promise((ok) => setTimeout(ok, delay));
+    const t0 = process.hrtime.bigint();
+    await client.ping();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const all = (await Promise.all([0, 40, 80, 120, 160].map(one))).sort((x, y) => x - y);
+  return all[2];
+}
+
 function start(file, env = {}) {
   return spawnSync(BIN, ['--config', file, '--stdio'], { input: '', encoding: 'utf8', timeout: 20000, env: { ...process.env, ...env } });
 }
@@ -105,13 +122,11 @@ test('a row lock held by another connection does not stall the loop', { skip }, 
   await new Promise((ok) => setTimeout(ok, 500));
   const writing = h.exec('return await state.set("locked", 2)');
   await new Promise((ok) => setTimeout(ok, 100));
+  const ping = await pingMedian(h.client);
   let t0 = process.hrtime.bigint();
-  await h.client.ping();
-  const ping = Number(process.hrtime.bigint() - t0) / 1e6;
-  t0 = process.hrtime.bigint();
   assert.equal(valueOf(await h.exec('return 1 + 1')), 2);
   const run = Number(process.hrtime.bigint() - t0) / 1e6;
-  assert.ok(ping < 20, `ping answered in ${ping.toFixed(1)} ms while the lock is held`);
+  assert.ok(ping < 20, `ping answered in ${ping.toFixed(1)} ms (median of 5) while the lock is held`);
   assert.ok(run < 200, `a program without state ran in ${run.toFixed(1)} ms while the lock is held`);
   assert.equal(valueOf(await writing), 2, 'the write waits for the lock, then is done');
   await released;
@@ -128,10 +143,8 @@ test('skills.* waiting on a locked table does not stall the loop either', { skip
   await new Promise((ok) => setTimeout(ok, 500));
   const listing = h.exec('return (await skills.list()).map((s) => s.name)');
   await new Promise((ok) => setTimeout(ok, 100));
+  const ping = await pingMedian(h.client);
   let t0 = process.hrtime.bigint();
-  await h.client.ping();
-  const ping = Number(process.hrtime.bigint() - t0) / 1e6;
-  t0 = process.hrtime.bigint();
   assert.equal(valueOf(await h.exec('return 1 + 1')), 2);
   const run = Number(process.hrtime.bigint() - t0) / 1e6;
   assert.ok(ping < 20, `ping answered in ${ping.toFixed(1)} ms while skills.list waits`);
