@@ -5,6 +5,7 @@
 #include "transport/child.h"
 #include "transport/frame.h"
 #include "common/alloc.h"
+#include "common/buf.h"
 #include "common/colocate.h"
 #include "common/fd_limit.h"
 #include "common/inherit.h"
@@ -45,6 +46,9 @@ struct transport_child {
     int open_handles;
     uint64_t grace_ms;
     size_t write_queue;
+    struct buf later;   /* written to stdin before the loop next waits (flush) */
+    uv_prepare_t flush; /* active while `later` holds bytes */
+    int flush_open;
     char slab[65536];
 };
 
@@ -59,6 +63,7 @@ static void handle_closed(uv_handle_t *h)
         return;
     frame_reader_free(&c->out_frame);
     frame_reader_free(&c->err_frame);
+    buf_free(&c->later);
     free(c->name);
     free(c);
 }
@@ -71,8 +76,12 @@ static void close_handle(struct transport_child *c, uv_handle_t *h, int *open)
     uv_close(h, handle_closed);
 }
 
+static void write_later(struct transport_child *c);
+
 static void close_stdin(struct transport_child *c)
 {
+    write_later(c); /* what was sent before the close goes first */
+    close_handle(c, (uv_handle_t *) &c->flush, &c->flush_open);
     if (c->in_open && !c->in_closing) {
         c->in_closing = 1;
         uv_read_stop((uv_stream_t *) &c->in);
@@ -266,22 +275,46 @@ static void written(void *ud, size_t queued, int status)
         log_debug(c->name, "write to stdin failed: %s", uv_strerror(status));
 }
 
+/* Writes the bytes kept by transport_child_write: what the pipe takes at
+ * once goes without a copy; the rest is queued, and counted in write_queue.
+ * A refusal (the child is gone) is told as a failed queued write is: the
+ * requests fail when its exit is reported. */
+static void write_later(struct transport_child *c)
+{
+    if (c->flush_open)
+        uv_prepare_stop(&c->flush);
+    if (c->later.len == 0)
+        return;
+    if (c->in_open && !c->in_closing) {
+        long n = stream_write((uv_stream_t *) &c->in, c->later.data, c->later.len, 0, written, c);
+        if (n < 0)
+            log_debug(c->name, "write to stdin failed: %s", uv_strerror((int) n));
+        else
+            c->write_queue += (size_t) n;
+    }
+    buf_reset(&c->later);
+}
+
+static void flush_fired(uv_prepare_t *h)
+{
+    write_later(h->data);
+}
+
 int transport_child_write(struct transport_child *c, const char *data, size_t len)
 {
-    if (!c->in_open || c->in_closing || c->exited)
+    if (!c->in_open || c->in_closing || c->exited || !c->flush_open)
         return UV_EPIPE;
-    /* what the pipe takes at once goes without a copy; the rest is queued,
-     * and counted in write_queue */
-    long n = stream_write((uv_stream_t *) &c->in, (char *) data, len, 0, written, c);
-    if (n < 0)
-        return (int) n;
-    c->write_queue += (size_t) n;
+    /* kept until the loop is about to wait: the requests of a burst (a
+     * Promise.all in a program) go in one write, and wake the child once */
+    if (c->later.len == 0)
+        uv_prepare_start(&c->flush, flush_fired);
+    buf_append(&c->later, data, len);
     return 0;
 }
 
 size_t transport_child_write_queue(const struct transport_child *c)
 {
-    return c->write_queue;
+    return c->write_queue + c->later.len;
 }
 
 /* --- spawn ------------------------------------------------------------------------------------ */
@@ -309,6 +342,10 @@ static struct transport_child *child_alloc(uv_loop_t *loop, const struct transpo
     c->timer.data = c;
     c->timer_open = 1;
     c->open_handles++;
+    uv_prepare_init(loop, &c->flush);
+    c->flush.data = c;
+    c->flush_open = 1;
+    c->open_handles++;
     c->proc.data = c;
     return c;
 }
@@ -335,6 +372,7 @@ static void spawn_failed(struct transport_child *c)
     close_handle(c, (uv_handle_t *) &c->out, &c->out_open);
     close_handle(c, (uv_handle_t *) &c->err, &c->err_open);
     close_handle(c, (uv_handle_t *) &c->timer, &c->timer_open);
+    close_handle(c, (uv_handle_t *) &c->flush, &c->flush_open);
 }
 
 int transport_child_spawn(uv_loop_t *loop, const struct transport_child_options *o,

@@ -44,9 +44,10 @@ int transport_child_spawn(uv_loop_t *loop, const struct transport_child_options 
                           const struct transport_child_events *ev, void *ud,
                           struct transport_child **out);
 
-/* Writes bytes to the child's stdin: what the pipe takes at once, the rest
- * copied and queued. Returns 0, or UV_EPIPE when stdin is closed or the
- * child is gone, or another negative libuv error. */
+/* Writes bytes to the child's stdin: copied, and written with the other
+ * writes of this loop turn before the loop next waits (or before stdin
+ * closes), in order; what the pipe does not take then is queued. Returns 0,
+ * or UV_EPIPE when stdin is closed or the child is gone. */
 int transport_child_write(struct transport_child *c, const char *data, size_t len);
 
 /* Bytes queued to stdin and not yet written (backpressure). */

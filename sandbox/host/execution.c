@@ -757,7 +757,7 @@ void sandbox_exec_reply(struct sandbox_exec *x, long id, int ok, const char *jso
     else
         buf_append(&b, json, len);
     buf_append_str(&b, "}\n");
-    sandbox_proc_send(x->worker, b.data, b.len);
+    sandbox_proc_send_later(x->worker, b.data, b.len); /* one write for a burst's results */
     buf_free(&b);
 }
 

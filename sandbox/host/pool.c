@@ -29,6 +29,40 @@ static int write_copy(uv_stream_t *s, const char *data, size_t len)
     return n < 0 ? (int) n : 0;
 }
 
+/* Writes w's kept bytes (sandbox_proc_send_later) and takes it off the
+ * pool's list. Errors are dropped as sandbox_exec_reply's were: the worker's
+ * end is reported through its read side and its exit. */
+static void flush_later(struct sandbox_proc *w)
+{
+    if (w->in_later) {
+        struct sandbox_proc **pp = &w->pool->later;
+        while (*pp && *pp != w)
+            pp = &(*pp)->next_later;
+        if (*pp)
+            *pp = w->next_later;
+        w->in_later = 0;
+        w->next_later = NULL;
+    }
+    if (w->later.len && !w->eof && !w->closing)
+        write_copy((uv_stream_t *) &w->pipe, w->later.data, w->later.len);
+    buf_reset(&w->later);
+}
+
+static void flush_all_later(uv_prepare_t *h)
+{
+    struct sandbox_pool *p = h->data;
+    while (p->later)
+        flush_later(p->later);
+    uv_prepare_stop(h);
+}
+
+/* Closes w's socket, its kept bytes written first. */
+static void close_pipe(struct sandbox_proc *w, uv_close_cb cb)
+{
+    flush_later(w);
+    w->closing = 1;
+    uv_close((uv_handle_t *) &w->pipe, cb);
+}
 
 /* --- workers ------------------------------------------------------------------------- */
 
@@ -55,6 +89,9 @@ static void free_worker(struct sandbox_proc *w)
 {
     remove_idle(w); /* no-op unless it was still idle */
     unlink_worker(w);
+    buf_reset(&w->later);
+    flush_later(w); /* off the list; nothing left to write */
+    buf_free(&w->later);
     buf_free(&w->in);
     free(w);
 }
@@ -133,10 +170,8 @@ void sandbox__worker_settle(struct sandbox_proc *w)
     }
     if (!w->leased)
         remove_idle(w);
-    if ((!w->leased || w->released) && !w->closing) {
-        w->closing = 1;
-        uv_close((uv_handle_t *) &w->pipe, worker_closed);
-    }
+    if ((!w->leased || w->released) && !w->closing)
+        close_pipe(w, worker_closed);
 }
 
 static void worker_lines(struct sandbox_proc *w)
@@ -535,7 +570,26 @@ int sandbox_proc_send(struct sandbox_proc *w, const char *data, size_t len)
 {
     if (w->eof || w->closing)
         return UV_EPIPE;
+    if (w->later.len)
+        flush_later(w); /* in the order sent */
     return write_copy((uv_stream_t *) &w->pipe, data, len);
+}
+
+void sandbox_proc_send_later(struct sandbox_proc *w, const char *data, size_t len)
+{
+    if (w->eof || w->closing)
+        return;
+    if (w->pool->closing) { /* its flush handle is closing too */
+        write_copy((uv_stream_t *) &w->pipe, data, len);
+        return;
+    }
+    buf_append(&w->later, data, len);
+    if (!w->in_later) {
+        w->in_later = 1;
+        w->next_later = w->pool->later;
+        w->pool->later = w;
+        uv_prepare_start(&w->pool->flush, flush_all_later);
+    }
 }
 
 void sandbox_proc_kill(struct sandbox_proc *w)
@@ -594,9 +648,8 @@ void sandbox_proc_release_finished(struct sandbox_proc *w)
      * worker's EOF, saves the host a wake-up and 3 system calls per call; the
      * record stays until the zygote reports the exit (worker_closed). */
     if (!w->closing) {
+        close_pipe(w, worker_closed);
         w->eof = 1;
-        w->closing = 1;
-        uv_close((uv_handle_t *) &w->pipe, worker_closed);
     }
     sandbox__refill(p);
 }
@@ -723,7 +776,9 @@ struct sandbox_pool *sandbox_pool_new(uv_loop_t *loop, const struct sandbox_pool
     uv_timer_init(loop, &p->sweep);
     uv_timer_init(loop, &p->burst);
     uv_timer_init(loop, &p->keep);
+    uv_prepare_init(loop, &p->flush);
     p->deliver.data = p->restart.data = p->sweep.data = p->burst.data = p->keep.data = p;
+    p->flush.data = p;
     sandbox__zygote_start(p);
     return p;
 }
@@ -767,10 +822,8 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
         }
         w->released = 1;
         w->ev = NULL;
-        if (!w->closing) {
-            w->closing = 1;
-            uv_close((uv_handle_t *) &w->pipe, worker_closed);
-        }
+        if (!w->closing)
+            close_pipe(w, worker_closed);
     }
     p->idle = p->idle_tail = NULL; /* every worker is closing */
     p->nidle = 0;
@@ -778,7 +831,8 @@ void sandbox_pool_close(struct sandbox_pool *p, void (*cb)(void *ud), void *ud)
         w->kept = 0;
     p->kept = p->kept_tail = NULL;
     p->nkept = 0;
-    p->open_handles += 5;
+    p->open_handles += 6;
+    uv_close((uv_handle_t *) &p->flush, sandbox__handle_closed);
     uv_close((uv_handle_t *) &p->deliver, sandbox__handle_closed);
     uv_close((uv_handle_t *) &p->restart, sandbox__handle_closed);
     uv_close((uv_handle_t *) &p->sweep, sandbox__handle_closed);

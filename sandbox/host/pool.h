@@ -127,6 +127,14 @@ void sandbox_proc_attach(struct sandbox_proc *w, const struct sandbox_proc_event
  * gone and got none of these bytes). */
 int sandbox_proc_send(struct sandbox_proc *w, const char *data, size_t len);
 
+/* Like sandbox_proc_send, without an answer: the bytes are kept and written
+ * with every other kept byte for this worker in one write before the loop
+ * next waits (a uv_prepare), or before anything sent with sandbox_proc_send
+ * after them. A burst of tool results then costs the host one write, and
+ * the worker one wake-up, instead of one per result. Dropped, as
+ * sandbox_proc_send refuses them, once the worker is gone. */
+void sandbox_proc_send_later(struct sandbox_proc *w, const char *data, size_t len);
+
 /* Asks the zygote to SIGKILL the worker; `gone` follows. */
 void sandbox_proc_kill(struct sandbox_proc *w);
 

@@ -40,6 +40,9 @@ struct sandbox_proc {
     uint64_t kept_until;  /* retired then if still kept */
     struct sandbox_proc *next; /* all workers */
     struct sandbox_proc *next_idle; /* in the idle list, or in the kept list */
+    struct buf later; /* sandbox_proc_send_later's bytes, written before the loop next waits */
+    struct sandbox_proc *next_later; /* in the pool's list of workers with bytes in `later` */
+    int in_later;
 };
 
 struct sandbox_pool {
@@ -61,6 +64,8 @@ struct sandbox_pool {
     unsigned nleases;
     struct sandbox_lease *leases, *leases_tail;
     uv_timer_t deliver, restart, sweep, burst, keep;
+    uv_prepare_t flush;         /* writes the workers' `later` bytes before the loop waits */
+    struct sandbox_proc *later; /* workers with bytes in `later` */
     int closing, open_handles;
     void (*close_cb)(void *);
     void *close_ud;
