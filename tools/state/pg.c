@@ -470,24 +470,31 @@ struct kv_args {
     cJSON **out;
 };
 
-static int get_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started, char *err)
+int tools__pg_read_versioned(struct tools__pg *p, struct tools__pg_conn *k, const char *sql,
+                             const char *const params[2], const char *doing, int *started,
+                             char **json, int64_t *version, char *err)
 {
-    struct kv_args *a = ud;
-    const char *params[] = {a->scope, a->key};
-    PGresult *r =
-        tools__pg_q(p, k, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", 2,
-                    params, "read", err);
+    PGresult *r = tools__pg_q(p, k, sql, 2, params, doing, err);
     if (r == NULL)
         return TOOLS_STATE_FAILED;
     *started = 1;
     int rc = TOOLS_STATE_ABSENT;
     if (p->pq->ntuples(r) == 1) {
-        *a->out_json = xstrndup(p->pq->getvalue(r, 0, 0), (size_t) p->pq->getlength(r, 0, 0));
-        *a->version = strtoll(p->pq->getvalue(r, 0, 1), NULL, 10);
+        *json = xstrndup(p->pq->getvalue(r, 0, 0), (size_t) p->pq->getlength(r, 0, 0));
+        *version = strtoll(p->pq->getvalue(r, 0, 1), NULL, 10);
         rc = TOOLS_STATE_OK;
     }
     p->pq->clear(r);
     return rc;
+}
+
+static int get_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started, char *err)
+{
+    struct kv_args *a = ud;
+    const char *params[] = {a->scope, a->key};
+    return tools__pg_read_versioned(
+        p, k, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", params, "read",
+        started, a->out_json, a->version, err);
 }
 
 int tools__pg_get(struct tools__pg *p, const char *scope, const char *key, char **json,

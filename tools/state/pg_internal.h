@@ -49,6 +49,12 @@ int tools__pg_run(struct tools__pg *p, struct tools__pg_conn *k, const char *sql
 /* Ends the connection's open transaction, unless the connection is lost. */
 void tools__pg_rollback(struct tools__pg *p, struct tools__pg_conn *k);
 
+/* Runs sql, a SELECT of (value, version) with two parameters: OK with
+ * *json (malloc'd) and *version, ABSENT, or FAILED with err. */
+int tools__pg_read_versioned(struct tools__pg *p, struct tools__pg_conn *k, const char *sql,
+                             const char *const params[2], const char *doing, int *started,
+                             char **json, int64_t *version, char *err);
+
 /* Whether a DELETE removed a row. */
 int tools__pg_deleted(struct tools__pg *p, PGresult *r);
 

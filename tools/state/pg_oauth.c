@@ -23,20 +23,9 @@ static int oauth_get_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud,
 {
     struct oauth_args *a = ud;
     const char *params[] = {a->kind, a->key};
-    PGresult *r =
-        tools__pg_q(p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2", 2,
-                    params, "read the OAuth row", err);
-    if (r == NULL)
-        return TOOLS_STATE_FAILED;
-    *started = 1;
-    int rc = TOOLS_STATE_ABSENT;
-    if (p->pq->ntuples(r) == 1) {
-        *a->out_json = xstrndup(p->pq->getvalue(r, 0, 0), (size_t) p->pq->getlength(r, 0, 0));
-        *a->version = strtoll(p->pq->getvalue(r, 0, 1), NULL, 10);
-        rc = TOOLS_STATE_OK;
-    }
-    p->pq->clear(r);
-    return rc;
+    return tools__pg_read_versioned(
+        p, k, "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2", params,
+        "read the OAuth row", started, a->out_json, a->version, err);
 }
 
 int tools__pg_oauth_get(struct tools__pg *p, const char *kind, const char *key, char **json,
