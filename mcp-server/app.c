@@ -400,6 +400,23 @@ int app_serve_stdio(const struct config *cfg, const char *exe)
 
 /* --- serve over HTTP ------------------------------------------------------------------------ */
 
+/* The token verifier's settings from codemode.http.oauth (borrowed). */
+static struct http_oauth_settings oauth_settings(const struct config_http_oauth *o,
+                                                 const char *audience)
+{
+    return (struct http_oauth_settings){
+        .issuer = o->issuer,
+        .audience = audience,
+        .jwks_uri = o->jwks_uri,
+        .introspection_url = o->introspection_url,
+        .introspection_client_id = o->introspection_client_id,
+        .introspection_client_secret = o->introspection_client_secret,
+        .required_scopes = o->required_scopes,
+        .scopes_supported = o->scopes_supported,
+        .clock_skew_seconds = o->clock_skew_seconds,
+    };
+}
+
 int app_serve_http(const struct config *cfg, const char *exe)
 {
     struct app a;
@@ -429,17 +446,7 @@ int app_serve_http(const struct config *cfg, const char *exe)
     };
     const struct config_http_oauth *o = &cfg->http_oauth;
     if (o->enabled) {
-        a.oauth = (struct http_oauth_settings){
-            .issuer = o->issuer,
-            .audience = o->audience,
-            .jwks_uri = o->jwks_uri,
-            .introspection_url = o->introspection_url,
-            .introspection_client_id = o->introspection_client_id,
-            .introspection_client_secret = o->introspection_client_secret,
-            .required_scopes = o->required_scopes,
-            .scopes_supported = o->scopes_supported,
-            .clock_skew_seconds = o->clock_skew_seconds,
-        };
+        a.oauth = oauth_settings(o, o->audience);
         hc.oauth = &a.oauth;
     }
     char *err = NULL;
@@ -719,17 +726,7 @@ static int check_token(struct app *a, const char *token, char ***scopes)
                               "the resource tokens must be issued for");
         return 2;
     }
-    struct http_oauth_settings s = {
-        .issuer = o->issuer,
-        .audience = audience,
-        .jwks_uri = o->jwks_uri,
-        .introspection_url = o->introspection_url,
-        .introspection_client_id = o->introspection_client_id,
-        .introspection_client_secret = o->introspection_client_secret,
-        .required_scopes = o->required_scopes,
-        .scopes_supported = o->scopes_supported,
-        .clock_skew_seconds = o->clock_skew_seconds,
-    };
+    struct http_oauth_settings s = oauth_settings(o, audience);
     char why[300] = "";
     struct http_client *hc = http_client_new(&a->loop, "mcp-codemode", why, sizeof why);
     struct http_token_verifier *v =
