@@ -9,7 +9,6 @@
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "common/sha256.h"
 #include "common/log.h"
 #include "common/utf8.h"
 #include "common/json.h"
@@ -548,7 +547,9 @@ struct mcp_server *mcp_server_new(const struct mcp_server_config *cfg,
     s->cfg = *cfg;
     s->worker_principal = ++last_principal; /* one connection: the stdio client, a session, or all
                                         stateless requests (one bearer token at most) */
-    s->stash_owner = s->worker_principal;
+    char owner[40];
+    snprintf(owner, sizeof owner, "connection %llu", (unsigned long long) s->worker_principal);
+    s->stash_owner = xstrdup(owner);
     s->session = *session;
     s->session.release = NULL;
     s->log_level = -1;
@@ -653,6 +654,7 @@ void mcp_server_free(struct mcp_server *s)
     mcp_server_detach_pool(s); /* its kept workers end */
     if (s->cfg.stash && !s->stash_shared)
         mcp_stash_forget(s->cfg.stash, s->stash_owner); /* and what it stashed */
+    free(s->stash_owner);
     free(s->principal);
     free(s->state_principal);
     for (char **sc = s->scopes; sc && *sc; sc++)
@@ -683,18 +685,11 @@ void mcp_server_set_admission_principal(struct mcp_server *s, uint64_t id)
 
 void mcp_server_share_stash(struct mcp_server *s)
 {
-    /* 63 bits of the principal's digest, the top bit set: never one of the
-     * connection counters (worker principals), never another subject's */
-    const char *p = mcp_state_principal(s);
-    struct sha256 h;
-    unsigned char d[32];
-    sha256_init(&h);
-    sha256_update(&h, p, strlen(p));
-    sha256_final(&h, d);
-    uint64_t owner = 0;
-    for (int i = 0; i < 8; i++)
-        owner = owner << 8 | d[i];
-    s->stash_owner = owner | UINT64_C(1) << 63;
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "principal %s", mcp_state_principal(s));
+    free(s->stash_owner);
+    s->stash_owner = buf_steal(&b);
     s->stash_shared = 1;
 }
 

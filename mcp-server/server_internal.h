@@ -46,8 +46,9 @@ struct mcp_server {
     uint64_t admission_principal; /* whose rate limits an execution counts against (0: the
                                      worker principal); an OAuth subject's, across sessions */
     char **scopes;              /* the OAuth token's scopes (NULL-terminated), or NULL: none */
-    uint64_t stash_owner;       /* whose in-memory stash entries this connection reads and
-                                   writes: its worker principal, or its OAuth subject's */
+    char *stash_owner;          /* whose in-memory stash entries this connection reads and
+                                   writes: "connection N", or "principal " and its OAuth
+                                   subject's whole principal */
     int stash_shared;           /* the entries outlive the connection (an OAuth subject's) */
 };
 

@@ -12,7 +12,8 @@
 
 struct entry {
     char uri[MCP_STASH_URI_MAX];
-    uint64_t owner, created_ms;
+    char *owner; /* the whole owner string, compared in full */
+    uint64_t created_ms;
     int blob;
     char *mime, *data;
     size_t len;
@@ -62,6 +63,7 @@ static void drop(struct mcp_stash *s, struct entry *e)
     unlink_entry(s, e);
     s->count--;
     s->bytes -= e->len;
+    free(e->owner);
     free(e->mime);
     free(e->data);
     free(e);
@@ -92,7 +94,7 @@ static void drop_expired(struct mcp_stash *s, uint64_t now_ms)
     }
 }
 
-int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, char *data,
+int mcp_stash_adopt(struct mcp_stash *s, const char *owner, const char *mime, int blob, char *data,
                     size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX])
 {
     if (s->lim.max_entries == 0 || len > s->lim.max_bytes) {
@@ -107,7 +109,7 @@ int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int b
     random_hex(hex, ID_BYTES);
     memcpy(e->uri, MCP_STASH_PREFIX, sizeof MCP_STASH_PREFIX - 1);
     memcpy(e->uri + sizeof MCP_STASH_PREFIX - 1, hex, sizeof hex);
-    e->owner = owner;
+    e->owner = xstrdup(owner);
     e->created_ms = now_ms;
     e->blob = blob;
     e->mime = xstrdup(mime ? mime : "application/octet-stream");
@@ -120,7 +122,7 @@ int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int b
     return 0;
 }
 
-int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
+int mcp_stash_put(struct mcp_stash *s, const char *owner, const char *mime, int blob, const char *data,
                   size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX])
 {
     if (s->lim.max_entries == 0 || len > s->lim.max_bytes)
@@ -141,7 +143,7 @@ static int same_uri(const char *a, const char *b)
     return diff == 0;
 }
 
-const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, uint64_t now_ms,
+const char *mcp_stash_get(struct mcp_stash *s, const char *owner, const char *uri, uint64_t now_ms,
                           size_t *len, const char **mime, int *blob)
 {
     if (strlen(uri) >= MCP_STASH_URI_MAX)
@@ -149,7 +151,7 @@ const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, 
     for (struct entry *e = s->head; e; e = e->next) {
         if (!same_uri(e->uri, uri))
             continue;
-        if (e->owner != owner || expired(s, e, now_ms))
+        if (strcmp(e->owner, owner) != 0 || expired(s, e, now_ms))
             return NULL;
         unlink_entry(s, e);
         push_front(s, e);
@@ -163,12 +165,12 @@ const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, 
     return NULL;
 }
 
-void mcp_stash_forget(struct mcp_stash *s, uint64_t owner)
+void mcp_stash_forget(struct mcp_stash *s, const char *owner)
 {
     struct entry *e = s->head;
     while (e) {
         struct entry *next = e->next;
-        if (e->owner == owner)
+        if (strcmp(e->owner, owner) == 0)
             drop(s, e);
         e = next;
     }

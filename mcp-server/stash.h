@@ -2,7 +2,8 @@
  * resources (results past maxResultBytes, and content.stash(value)). An
  * in-memory store bounded by entry count, total bytes and age, evicting the
  * least recently used first; each entry is visible only to its owner (the
- * principal that produced it) and named by 128 random bits. */
+ * principal that produced it: its whole name, compared in full) and named
+ * by 128 random bits. */
 #ifndef MCP_SERVER_STASH_H
 #define MCP_SERVER_STASH_H
 
@@ -32,12 +33,12 @@ void mcp_stash_free(struct mcp_stash *s);
  * or -1 when the entry alone is over max_bytes or the stash is off (nothing
  * kept, nothing evicted). blob: data is base64 of binary content (a
  * resource read answers it as "blob", else as "text"). */
-int mcp_stash_put(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, const char *data,
+int mcp_stash_put(struct mcp_stash *s, const char *owner, const char *mime, int blob, const char *data,
                   size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX]);
 
 /* The same for data that the caller gives up: malloc'd, with a NUL at
  * data[len]; kept as it is (no copy), or freed when it is not kept. */
-int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int blob, char *data,
+int mcp_stash_adopt(struct mcp_stash *s, const char *owner, const char *mime, int blob, char *data,
                   size_t len, uint64_t now_ms, char uri[MCP_STASH_URI_MAX]);
 
 /* The entry behind uri, when it exists, has not expired at now_ms and
@@ -45,11 +46,11 @@ int mcp_stash_adopt(struct mcp_stash *s, uint64_t owner, const char *mime, int b
  * store), length, MIME type and blob flag (mime and blob may be NULL); the
  * read makes it the most recently used.
  * NULL otherwise (a foreign entry looks exactly like a missing one). */
-const char *mcp_stash_get(struct mcp_stash *s, uint64_t owner, const char *uri, uint64_t now_ms,
+const char *mcp_stash_get(struct mcp_stash *s, const char *owner, const char *uri, uint64_t now_ms,
                           size_t *len, const char **mime, int *blob);
 
 /* Drops every entry of owner (the connection or session ended). */
-void mcp_stash_forget(struct mcp_stash *s, uint64_t owner);
+void mcp_stash_forget(struct mcp_stash *s, const char *owner);
 
 /* Entries and bytes held now (expired ones included until the next put). */
 size_t mcp_stash_count(const struct mcp_stash *s);
