@@ -214,14 +214,14 @@ static void build(const cJSON *arr, struct list *l)
             const cJSON *e = cJSON_GetArrayItem(arr, (int) at[j]);
             const cJSON *in = cJSON_GetObjectItemCaseSensitive(e, "inputSchema");
             const cJSON *out = cJSON_GetObjectItemCaseSensitive(e, "outputSchema");
-            l->tools[at[j]] = (struct tools_decl_tool){servers[s],
-                                                       sids[s],
-                                                       get_string(e, "name"),
-                                                       tids[j],
-                                                       get_string(e, "title"),
-                                                       get_string(e, "description"),
-                                                       in,
-                                                       out};
+            l->tools[at[j]] = (struct tools_decl_tool){.server = servers[s],
+                                                       .server_id = sids[s],
+                                                       .name = get_string(e, "name"),
+                                                       .id = tids[j],
+                                                       .title = get_string(e, "title"),
+                                                       .description = get_string(e, "description"),
+                                                       .input_schema = in,
+                                                       .output_schema = out};
             l->ids[at[j]] = tids[j];
         }
         free(tids);

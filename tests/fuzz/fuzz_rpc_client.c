@@ -49,7 +49,8 @@ static void on_reply(void *ud, const struct rpc_client_reply *r)
     FUZZ_CHECK(p->replies == 1, "a request answered twice");
     FUZZ_CHECK(r->message || r->status == RPC_CLIENT_OK, "error reply without a message");
     if (r->status == RPC_CLIENT_OK) {
-        struct tools_catalog_tool t = {"srv", "srv", "t", "t", tool_json, NULL, NULL, NULL, 0};
+        struct tools_catalog_tool t = {
+            .server = "srv", .server_id = "srv", .name = "t", .id = "t", .tool = tool_json};
         struct buf out;
         buf_init(&out, 0);
         tools_result_map(&t, r->result, &out);

@@ -132,7 +132,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ctx c = {0};
-    struct mcp_server_config sc = {NULL, NULL, tools, &cfg.limits};
+    struct mcp_server_config sc = {.tools = tools, .limits = &cfg.limits};
     struct mcp_channel ch = {&c, sink, NULL};
     c.s = mcp_server_new(&sc, &ch);
     struct frame_reader r;

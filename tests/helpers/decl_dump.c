@@ -74,15 +74,15 @@ static size_t build(const cJSON *list, struct tools_decl_tool *tools, char ***id
         char **tids = tools_names_assign(names, k);
         for (size_t j = 0; j < k; j++) {
             const cJSON *e = cJSON_GetArrayItem(list, (int) at[j]);
-            tools[at[j]] =
-                (struct tools_decl_tool){servers[s],
-                                         sids[s],
-                                         get_string(e, "name"),
-                                         tids[j],
-                                         get_string(e, "title"),
-                                         get_string(e, "description"),
-                                         cJSON_GetObjectItemCaseSensitive(e, "inputSchema"),
-                                         cJSON_GetObjectItemCaseSensitive(e, "outputSchema")};
+            tools[at[j]] = (struct tools_decl_tool){
+                .server = servers[s],
+                .server_id = sids[s],
+                .name = get_string(e, "name"),
+                .id = tids[j],
+                .title = get_string(e, "title"),
+                .description = get_string(e, "description"),
+                .input_schema = cJSON_GetObjectItemCaseSensitive(e, "inputSchema"),
+                .output_schema = cJSON_GetObjectItemCaseSensitive(e, "outputSchema")};
             ids[at[j]] = tids[j];
         }
         free(tids);

@@ -48,7 +48,8 @@ struct reply {
 static void start(struct fixture *f, struct mcp_http_config *hc)
 {
     char *err = NULL;
-    hc->server = (struct mcp_server_config){&f->loop, NULL, f->tools, &f->cfg.limits};
+    hc->server =
+        (struct mcp_server_config){.loop = &f->loop, .tools = f->tools, .limits = &f->cfg.limits};
     if (hc->listen == NULL)
         hc->listen = "127.0.0.1:0";
     assert_int_equal(mcp_http_start(hc, &f->h, &err), 0);

@@ -46,9 +46,9 @@ static int setup(void **state)
     f->deny[0] = "delete_*";
     f->policy.deny_tools = f->deny;
     struct tools_catalog_server servers[] = {
-        {"my-weather", &f->policy, f->weather, 0, NULL, NULL},
-        {"kv", NULL, f->kv, 0, NULL, NULL},
-        {"empty", NULL, NULL, 0, NULL, "it is not running"},
+        {.name = "my-weather", .policy = &f->policy, .tools = f->weather},
+        {.name = "kv", .tools = f->kv},
+        {.name = "empty", .unavailable = "it is not running"},
     };
     f->c = tools_catalog_build(servers, 3, TOOLS_DECLARATIONS_BUDGET_DEFAULT);
     *state = f;
@@ -208,8 +208,8 @@ static void test_argument_error(void **state)
 static struct tools_catalog *build_with(struct fx *f, size_t budget, char *const *preferred)
 {
     struct tools_catalog_server servers[] = {
-        {"my-weather", &f->policy, f->weather, 0, NULL, NULL, NULL, preferred},
-        {"kv", NULL, f->kv, 0, NULL, NULL, NULL, preferred},
+        {.name = "my-weather", .policy = &f->policy, .tools = f->weather, .preferred = preferred},
+        {.name = "kv", .tools = f->kv, .preferred = preferred},
     };
     return tools_catalog_build(servers, 2, budget);
 }

@@ -30,7 +30,13 @@ static cJSON *parse(const char *text)
 static char *decl(const char *in, const char *out, const char *description)
 {
     cJSON *i = in ? parse(in) : NULL, *o = out ? parse(out) : NULL;
-    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, description, i, o};
+    struct tools_decl_tool t = {.server = "s",
+                                .server_id = "s",
+                                .name = "t",
+                                .id = "t",
+                                .description = description,
+                                .input_schema = i,
+                                .output_schema = o};
     struct buf b;
     buf_init(&b, 0);
     assert_int_equal(tools_declarations_server(&t, 1, "s", &b), 0);
@@ -278,7 +284,11 @@ static void test_comment_escaping(void **state)
 static void test_original_names(void **state)
 {
     (void) state;
-    struct tools_decl_tool t = {"my-srv", "my_srv", "get-x", "get_x", "Title", NULL, NULL, NULL};
+    struct tools_decl_tool t = {.server = "my-srv",
+                                .server_id = "my_srv",
+                                .name = "get-x",
+                                .id = "get_x",
+                                .title = "Title"};
     struct buf b;
     buf_init(&b, 0);
     assert_int_equal(tools_declarations_tool(&t, 1, 0, &b), 0);
@@ -380,8 +390,9 @@ static void test_alias_names(void **state)
     cJSON *in2 = parse("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/string\"},"
                        "\"b\":{\"$ref\":\"#/$defs/string\"}},\"$defs\":{\"string\":{\"type\":"
                        "\"number\"}}}");
-    struct tools_decl_tool t[] = {{"s", "s", "b", "b", NULL, NULL, in2, NULL},
-                                  {"s", "s", "a", "a", NULL, NULL, in1, NULL}};
+    struct tools_decl_tool t[] = {
+        {.server = "s", .server_id = "s", .name = "b", .id = "b", .input_schema = in2},
+        {.server = "s", .server_id = "s", .name = "a", .id = "a", .input_schema = in1}};
     struct buf b;
     buf_init(&b, 0);
     assert_int_equal(tools_declarations_tool(t, 2, 0, &b), 0);
@@ -409,14 +420,13 @@ static size_t load(const cJSON *list, struct tools_decl_tool *t, size_t max)
     size_t n = 0;
     for (const cJSON *e = list->child; e && n < max; e = e->next, n++) {
         const cJSON *d = cJSON_GetObjectItem(e, "description");
-        t[n] = (struct tools_decl_tool){cJSON_GetObjectItem(e, "server")->valuestring,
-                                        cJSON_GetObjectItem(e, "server")->valuestring,
-                                        cJSON_GetObjectItem(e, "name")->valuestring,
-                                        cJSON_GetObjectItem(e, "name")->valuestring,
-                                        NULL,
-                                        d ? d->valuestring : NULL,
-                                        cJSON_GetObjectItem(e, "inputSchema"),
-                                        cJSON_GetObjectItem(e, "outputSchema")};
+        t[n] = (struct tools_decl_tool){.server = cJSON_GetObjectItem(e, "server")->valuestring,
+                                        .server_id = cJSON_GetObjectItem(e, "server")->valuestring,
+                                        .name = cJSON_GetObjectItem(e, "name")->valuestring,
+                                        .id = cJSON_GetObjectItem(e, "name")->valuestring,
+                                        .description = d ? d->valuestring : NULL,
+                                        .input_schema = cJSON_GetObjectItem(e, "inputSchema"),
+                                        .output_schema = cJSON_GetObjectItem(e, "outputSchema")};
     }
     return n;
 }
@@ -597,7 +607,8 @@ static void test_long_ref_chain(void **state)
         cJSON_AddItemToObject(defs, name, d);
     }
     cJSON_AddStringToObject(root, "$ref", "#/$defs/D0");
-    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, NULL, root, NULL};
+    struct tools_decl_tool t = {
+        .server = "s", .server_id = "s", .name = "t", .id = "t", .input_schema = root};
     struct buf b;
     buf_init(&b, 0);
     double t0 = now();
@@ -631,7 +642,8 @@ static void test_huge_object_and_enum(void **state)
     }
     cJSON_AddItemToObject(props, "p1", cJSON_CreateObject()); /* a repeated key */
     cJSON_AddItemToObject(props, "e", e);
-    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, NULL, root, NULL};
+    struct tools_decl_tool t = {
+        .server = "s", .server_id = "s", .name = "t", .id = "t", .input_schema = root};
     struct buf b;
     buf_init(&b, 0);
     double t0 = now();
@@ -657,7 +669,8 @@ static void test_deep_nesting(void **state)
         cJSON *props = cJSON_AddObjectToObject(cur, "properties");
         cur = cJSON_AddObjectToObject(props, "n");
     }
-    struct tools_decl_tool t = {"s", "s", "t", "t", NULL, NULL, root, NULL};
+    struct tools_decl_tool t = {
+        .server = "s", .server_id = "s", .name = "t", .id = "t", .input_schema = root};
     struct buf b;
     buf_init(&b, 0);
     assert_int_equal(tools_declarations_full(&t, 1, &b), 0);
@@ -727,14 +740,15 @@ static void name_list(const cJSON *list, struct named *nm)
             const cJSON *e = cJSON_GetArrayItem(list, (int) at[j]);
             const cJSON *d = cJSON_GetObjectItem(e, "description");
             const cJSON *ti = cJSON_GetObjectItem(e, "title");
-            nm->t[at[j]] = (struct tools_decl_tool){servers[s],
-                                                    sids[s],
-                                                    tools[j],
-                                                    tids[j],
-                                                    cJSON_IsString(ti) ? ti->valuestring : NULL,
-                                                    cJSON_IsString(d) ? d->valuestring : NULL,
-                                                    cJSON_GetObjectItem(e, "inputSchema"),
-                                                    cJSON_GetObjectItem(e, "outputSchema")};
+            nm->t[at[j]] =
+                (struct tools_decl_tool){.server = servers[s],
+                                         .server_id = sids[s],
+                                         .name = tools[j],
+                                         .id = tids[j],
+                                         .title = cJSON_IsString(ti) ? ti->valuestring : NULL,
+                                         .description = cJSON_IsString(d) ? d->valuestring : NULL,
+                                         .input_schema = cJSON_GetObjectItem(e, "inputSchema"),
+                                         .output_schema = cJSON_GetObjectItem(e, "outputSchema")};
             nm->ids[at[j]] = tids[j];
         }
         free(tids);
@@ -852,9 +866,15 @@ static void test_repeated_shapes_are_named_once(void **state)
              "\"x\":{\"$ref\":\"#/$defs/X\"},\"y\":{\"$ref\":\"#/$defs/X\"},\"zzzzzzzzzzzzzzzz\":"
              "{\"type\":\"string\"}}}},\"$defs\":{\"X\":{\"type\":\"string\"}}}");
     cJSON *a_in = parse(in1), *b_out = parse(out2), *b_in = parse(in2), *c_in = parse(in2);
-    struct tools_decl_tool t[] = {{"s", "s", "a", "a", NULL, NULL, a_in, NULL},
-                                  {"s", "s", "b", "b", NULL, NULL, b_in, b_out},
-                                  {"s", "s", "c", "c", NULL, NULL, c_in, NULL}};
+    struct tools_decl_tool t[] = {
+        {.server = "s", .server_id = "s", .name = "a", .id = "a", .input_schema = a_in},
+        {.server = "s",
+         .server_id = "s",
+         .name = "b",
+         .id = "b",
+         .input_schema = b_in,
+         .output_schema = b_out},
+        {.server = "s", .server_id = "s", .name = "c", .id = "c", .input_schema = c_in}};
     struct buf one;
     buf_init(&one, 0);
     for (int level = TOOLS_DECL_FULL; level <= TOOLS_DECL_SIGNATURE; level++) {
@@ -888,10 +908,15 @@ static void test_docs_level_cuts_prose_not_signatures(void **state)
                       "\"mode\":{\"enum\":[\"text\",\"base64\"],\"default\":\"text\"},"
                       "\"strict\":{\"type\":\"boolean\",\"default\":false}},\"required\":"
                       "[\"path\"]}");
-    struct tools_decl_tool t = {"s", "s", "read-it", "read_it", NULL,
-                                "Reads a file and returns its contents as text or base64. Files "
-                                "over the size limit are refused. Use list first to find paths.",
-                                in, NULL, "Needs approval: a person approves each call."};
+    struct tools_decl_tool t = {
+        .server = "s",
+        .server_id = "s",
+        .name = "read-it",
+        .id = "read_it",
+        .description = "Reads a file and returns its contents as text or base64. Files "
+                       "over the size limit are refused. Use list first to find paths.",
+        .input_schema = in,
+        .policy_note = "Needs approval: a person approves each call."};
     char *full = text_at(&t, 1, TOOLS_DECL_FULL);
     char *docs = text_at(&t, 1, TOOLS_DECL_DOCS);
     char *summary = text_at(&t, 1, TOOLS_DECL_SUMMARY);
@@ -937,12 +962,16 @@ static void six_init(struct six *x, const size_t *rank)
                          "to look for, in a few words or a whole sentence.\"},\"limit\":{\"type\":"
                          "\"integer\",\"description\":\"How many results to return at most.\"}},"
                          "\"required\":[\"query\"]}");
-        x->t[i] = (struct tools_decl_tool){i < 3 ? "first" : "second", i < 3 ? "first" : "second",
-                                           names[i], names[i], NULL,
-                                           "Searches the index for matching documents. It ranks "
-                                           "them by relevance and recency, and returns their "
-                                           "titles and links.",
-                                           x->in[i], NULL, NULL, rank ? rank[i] : i};
+        x->t[i] = (struct tools_decl_tool){
+            .server = i < 3 ? "first" : "second",
+            .server_id = i < 3 ? "first" : "second",
+            .name = names[i],
+            .id = names[i],
+            .description = "Searches the index for matching documents. It ranks "
+                           "them by relevance and recency, and returns their "
+                           "titles and links.",
+            .input_schema = x->in[i],
+            .rank = rank ? rank[i] : i};
     }
 }
 

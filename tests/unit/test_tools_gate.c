@@ -172,7 +172,8 @@ static void expect(const char *op, const char *name, const char *args, char *con
 static void add_rule(const char *pattern, enum tools_policy_decision d)
 {
     policy.rules = realloc(policy.rules, (policy.nrules + 1) * sizeof *policy.rules);
-    policy.rules[policy.nrules++] = (struct tools_policy_rule){strdup(pattern), d};
+    policy.rules[policy.nrules++] =
+        (struct tools_policy_rule){.pattern = strdup(pattern), .decision = d};
 }
 
 static int setup(void **st)

@@ -54,9 +54,10 @@ static void parse_all(const char *text, size_t len, int bytewise,
         }
         if (ev == HTTP_PARSE_REQUEST) {
             const struct http_server_request *r = http_parser_request(p);
-            size_t used = strlen(out->log);
-            snprintf(out->log + used, sizeof out->log - used, "%s %s|%s|%s|%.*s|%d\n", r->method,
-                     r->target, r->path, r->query, (int) r->body_len, r->body, r->keep_alive);
+            size_t logged = strlen(out->log);
+            snprintf(out->log + logged, sizeof out->log - logged, "%s %s|%s|%s|%.*s|%d\n",
+                     r->method, r->target, r->path, r->query, (int) r->body_len, r->body,
+                     r->keep_alive);
             out->nrequests++;
             http_parser_next(p);
         }
