@@ -257,26 +257,16 @@ static int read_instance_id(struct config_ctx *x, const cJSON *v, const struct c
     return 0;
 }
 
-static int read_origins(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
-                        char ***out)
+/* An item of codemode.http.allowedOrigins (config__checked_list). */
+static int check_origin(struct config_ctx *x, const cJSON *e, const struct config_kpath *p,
+                        const char *origin)
 {
-    char **list;
-    if (config__string_list(x, v, p, &list) < 0)
-        return -1;
-    size_t i = 0;
-    for (const cJSON *e = v->child; e != NULL; e = e->next, i++) {
-        struct config_kpath kp = {p, NULL, i};
-        if (!origin_ok(list[i])) {
-            config__error(x, config__at(x, e, 0), &kp,
-                          "expected an origin such as http://localhost:6274 (scheme://host[:port], "
-                          "no path or trailing slash)");
-            config__free_list(list);
-            return -1;
-        }
-    }
-    config__free_list(*out);
-    *out = list;
-    return 0;
+    if (origin_ok(origin))
+        return 0;
+    config__error(x, config__at(x, e, 0), p,
+                  "expected an origin such as http://localhost:6274 (scheme://host[:port], "
+                  "no path or trailing slash)");
+    return -1;
 }
 
 static int read_http_timeouts(struct config_ctx *x, const cJSON *v, const struct config_kpath *p)
@@ -326,7 +316,8 @@ static int read_http(struct config_ctx *x, cJSON *v, const struct config_kpath *
         return -1;
     if (token != NULL && read_token(x, token, &tp, &c->http_auth_token) < 0)
         return -1;
-    if (origins != NULL && read_origins(x, origins, &op, &c->http_allowed_origins) < 0)
+    if (origins != NULL &&
+        config__checked_list(x, origins, &op, check_origin, &c->http_allowed_origins) < 0)
         return -1;
     if (read_max_connections(x, v, p) < 0)
         return -1;

@@ -19,24 +19,15 @@
 
 static const char *const declarations_keys[] = {"budget", "preferred", "learnResultTypes", NULL};
 
-static int read_preferred(struct config_ctx *x, const cJSON *v, const struct config_kpath *p)
+/* An item of codemode.declarations.preferred (config__checked_list). */
+static int check_pattern(struct config_ctx *x, const cJSON *e, const struct config_kpath *p,
+                         const char *pattern)
 {
-    char **list;
-    if (config__string_list(x, v, p, &list) < 0)
-        return -1;
-    size_t i = 0;
-    for (const cJSON *e = v->child; e != NULL; e = e->next, i++) {
-        const char *why = tools_policy_pattern_problem(list[i], 0);
-        if (why != NULL) {
-            struct config_kpath kp = {p, NULL, i};
-            config__error(x, config__at(x, e, 0), &kp, "%s", why);
-            config__free_list(list);
-            return -1;
-        }
-    }
-    config__free_list(x->c->declarations_preferred);
-    x->c->declarations_preferred = list;
-    return 0;
+    const char *why = tools_policy_pattern_problem(pattern, 0);
+    if (why == NULL)
+        return 0;
+    config__error(x, config__at(x, e, 0), p, "%s", why);
+    return -1;
 }
 
 int config__declarations_budget_bytes(struct config_ctx *x, const cJSON *v,
@@ -80,5 +71,7 @@ int config__declarations(struct config_ctx *x, cJSON *codemode, const struct con
         return -1;
     if (learn != NULL && config__bool(x, learn, &lp, &x->c->learn_result_types) < 0)
         return -1;
-    return preferred != NULL ? read_preferred(x, preferred, &pp) : 0;
+    return preferred != NULL ? config__checked_list(x, preferred, &pp, check_pattern,
+                                                    &x->c->declarations_preferred)
+                             : 0;
 }

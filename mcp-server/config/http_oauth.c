@@ -74,32 +74,17 @@ static int read_text(struct config_ctx *x, const cJSON *v, const struct config_k
     return 0;
 }
 
-/* A list of scopes: each non-empty, printable ASCII without spaces, quotes
- * or backslashes (RFC 6749 scope-token). */
-static int read_scopes(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
-                       char ***out)
+/* An item of a list of scopes (config__checked_list). */
+static int check_scope(struct config_ctx *x, const cJSON *e, const struct config_kpath *p,
+                       const char *scope)
 {
-    char **list;
-    if (config__string_list(x, v, p, &list) < 0)
-        return -1;
-    size_t i = 0;
-    for (const cJSON *e = v->child; e != NULL; e = e->next, i++) {
-        struct config_kpath kp = {p, NULL, i};
-        int ok = list[i][0] != '\0';
-        for (const unsigned char *q = (const unsigned char *) list[i]; ok && *q; q++)
-            ok = *q > 0x20 && *q < 0x7f && *q != '"' && *q != '\\';
-        if (!ok) {
-            config__error(x, config__at(x, e, 0), &kp,
-                          "\"%s\" is not a scope (printable ASCII without spaces, quotes or "
-                          "backslashes, such as \"mcp:tools\")",
-                          list[i]);
-            config__free_list(list);
-            return -1;
-        }
-    }
-    config__free_list(*out);
-    *out = list;
-    return 0;
+    if (config__scope_ok(scope))
+        return 0;
+    config__error(x, config__at(x, e, 0), p,
+                  "\"%s\" is not a scope (printable ASCII without spaces, quotes or "
+                  "backslashes, such as \"mcp:tools\")",
+                  scope);
+    return -1;
 }
 
 static int read_introspection(struct config_ctx *x, cJSON *v, const struct config_kpath *p)
@@ -165,9 +150,9 @@ int config__http_oauth(struct config_ctx *x, cJSON *v, const struct config_kpath
         return -1;
     if (introspection && read_introspection(x, introspection, &inp) < 0)
         return -1;
-    if (required && read_scopes(x, required, &rp, &o->required_scopes) < 0)
+    if (required && config__checked_list(x, required, &rp, check_scope, &o->required_scopes) < 0)
         return -1;
-    if (supported && read_scopes(x, supported, &sp, &o->scopes_supported) < 0)
+    if (supported && config__checked_list(x, supported, &sp, check_scope, &o->scopes_supported) < 0)
         return -1;
     if (skew) {
         int64_t n;

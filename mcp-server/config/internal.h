@@ -88,6 +88,18 @@ int config__enum(struct config_ctx *x, const struct cJSON *v, const struct confi
 /* A NULL-terminated list of expanded strings from an array of strings. */
 int config__string_list(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
                         char ***out);
+/* Checks one item of a config__checked_list: 0 when item (the string at e,
+ * path p) is accepted, else -1 after a config__error at e. */
+typedef int config__item_check(struct config_ctx *x, const struct cJSON *e,
+                               const struct config_kpath *p, const char *item);
+/* config__string_list whose every item check accepts (the first refused one
+ * is the error). On success the list replaces *out, whose old list is freed;
+ * on failure *out is left as it was. */
+int config__checked_list(struct config_ctx *x, const struct cJSON *v, const struct config_kpath *p,
+                         config__item_check *check, char ***out);
+/* 1 when s is an OAuth scope-token (RFC 6749 section 3.3): non-empty
+ * printable ASCII without spaces, quotes or backslashes. */
+int config__scope_ok(const char *s);
 /* Checks v is an object and removes duplicate keys (the last one wins, as in
  * JavaScript's JSON.parse), warning about each removed member. */
 int config__object(struct config_ctx *x, struct cJSON *v, const struct config_kpath *p);

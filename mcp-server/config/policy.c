@@ -63,10 +63,7 @@ static int read_rule(struct config_ctx *x, cJSON *e, const struct config_kpath *
         return 0;
     if (config__string(x, scope, &sp, CONFIG_VARS_WARN, &rule->scope) < 0)
         return -1;
-    int ok = rule->scope[0] != '\0';
-    for (const unsigned char *q = (const unsigned char *) rule->scope; ok && *q; q++)
-        ok = *q > 0x20 && *q < 0x7f && *q != '"' && *q != '\\';
-    if (!ok) {
+    if (!config__scope_ok(rule->scope)) {
         config__error(x, config__at(x, scope, 0), &sp,
                       "\"%s\" is not an OAuth scope (printable ASCII without spaces, quotes or "
                       "backslashes, such as \"crm:write\")",

@@ -170,6 +170,33 @@ int config__string_list(struct config_ctx *x, const cJSON *v, const struct confi
     return 0;
 }
 
+int config__checked_list(struct config_ctx *x, const cJSON *v, const struct config_kpath *p,
+                         config__item_check *check, char ***out)
+{
+    char **list;
+    if (config__string_list(x, v, p, &list) < 0)
+        return -1;
+    size_t i = 0;
+    for (const cJSON *e = v->child; e != NULL; e = e->next, i++) {
+        struct config_kpath kp = {p, NULL, i};
+        if (check(x, e, &kp, list[i]) < 0) {
+            config__free_list(list);
+            return -1;
+        }
+    }
+    config__free_list(*out);
+    *out = list;
+    return 0;
+}
+
+int config__scope_ok(const char *s)
+{
+    int ok = s[0] != '\0';
+    for (const unsigned char *q = (const unsigned char *) s; ok && *q; q++)
+        ok = *q > 0x20 && *q < 0x7f && *q != '"' && *q != '\\';
+    return ok;
+}
+
 struct member {
     const char *key;
     size_t idx;
