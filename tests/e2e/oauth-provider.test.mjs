@@ -10,34 +10,15 @@
 // over Streamable HTTP and legacy SSE.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport, serve, valueOf, assertClean } from './lib/downstream.mjs';
-import { REPO_ROOT, BIN } from './lib/paths.mjs';
+import { tempDir, writeConfig, runBin, assertNoSanitizerReport, serve, valueOf, assertClean } from './lib/downstream.mjs';
+import { loginPasted as pastedLogin, PERSON, startBed } from './lib/oauth-client.mjs';
+import { freePort } from './lib/ports.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
 
-const BED = path.join(REPO_ROOT, 'tests/fixtures/oauth/bed.mjs');
-const PERSON = path.join(REPO_ROOT, 'tests/fixtures/oauth/person.mjs');
 const browserEnv = { ...process.env, BROWSER: PERSON };
-
-/** Starts the bed with opts; { issuer, mcp, sse, control, log() }. */
-async function bed(t, opts = {}) {
-  const p = spawn(NODE, [BED, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'ignore'] });
-  t.after(() => p.kill());
-  const info = await new Promise((resolve, reject) => {
-    let out = '';
-    p.stdout.on('data', (b) => {
-      out += b;
-      const line = out.split('\n').find((l) => l.startsWith('{"issuer"'));
-      if (line) resolve(JSON.parse(line));
-    });
-    p.on('exit', () => reject(new Error(`the bed exited: ${out}`)));
-  });
-  return { ...info, log: async () => (await fetch(`${info.control}/log`)).json() };
-}
 
 function setup(url, oauth = {}, extra = {}) {
   const dir = tempDir('codemode-op-');
@@ -66,32 +47,13 @@ async function login(file, env = browserEnv) {
 }
 
 /** login --no-browser: the person opens the printed URL elsewhere, the redirect is pasted. */
-async function loginPasted(file, person = {}) {
-  const p = spawn(BIN, ['login', 'notes', file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '', stdout = '';
-  p.stdout.on('data', (b) => { stdout += b; });
-  const url = await new Promise((resolve) => p.stderr.on('data', (b) => {
-    stderr += b;
-    const m = /(http:\/\/\S+\/auth\?\S+)/.exec(stderr);
-    if (m) resolve(m[1]);
-  }));
-  const { redirect } = await authorize(url, { ...person, deliver: false });
-  p.stdin.write(`${redirect}\n`);
-  const code = await new Promise((resolve) => p.on('exit', resolve));
-  assertNoSanitizerReport(stderr);
-  return { code, stdout, stderr, url, redirect };
-}
-
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
+function loginPasted(file, person = {}) {
+  return pastedLogin('notes', file, /(http:\/\/\S+\/auth\?\S+)/,
+    async (url) => (await authorize(url, { ...person, deliver: false })).redirect);
 }
 
 test('dynamic registration, PKCE S256, resource and iss through $BROWSER over Streamable HTTP', async (t) => {
-  const b = await bed(t);
+  const b = await startBed(t);
   const { dir, file } = setup(b.mcp);
   const r = await login(file);
   assert.equal(r.code, 0, r.stderr);
@@ -119,7 +81,7 @@ test('dynamic registration, PKCE S256, resource and iss through $BROWSER over St
 });
 
 test('--no-browser over legacy SSE: the pasted redirect completes the login', async (t) => {
-  const b = await bed(t);
+  const b = await startBed(t);
   const { dir, file } = setup(b.sse);
   const r = await loginPasted(file, { login: 'bob' });
   assert.equal(r.code, 0, r.stderr);
@@ -132,7 +94,7 @@ test('--no-browser over legacy SSE: the pasted redirect completes the login', as
 
 test('a pre-registered confidential client with a fixed redirect port and configured scopes', async (t) => {
   const port = await freePort();
-  const b = await bed(t, {
+  const b = await startBed(t, {
     registration: false,
     clients: [{
       client_id: 'codemode-app', client_secret: 'app-secret-1',
@@ -160,7 +122,7 @@ test('a pre-registered confidential client with a fixed redirect port and config
 test('a Client ID Metadata Document: the provider fetches it, no registration, the URL is the client_id', async (t) => {
   const port = await freePort();
   const id = 'https://client.example.test/mcp-codemode.json';
-  const b = await bed(t, {
+  const b = await startBed(t, {
     registration: false,
     clientMetadataDocuments: {
       [id]: {
@@ -183,7 +145,7 @@ test('a Client ID Metadata Document: the provider fetches it, no registration, t
 });
 
 test('refresh with rotation: expired tokens are refreshed at each start, each refresh token spent once', async (t) => {
-  const b = await bed(t, { accessTokenTTL: 2, rotateRefreshToken: true });
+  const b = await startBed(t, { accessTokenTTL: 2, rotateRefreshToken: true });
   const { dir, file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   for (let i = 0; i < 3; i++) {
@@ -200,7 +162,7 @@ test('refresh with rotation: expired tokens are refreshed at each start, each re
 });
 
 test('a revoked refresh token: one refused refresh, ToolAuthError naming login, no loop; login again works', async (t) => {
-  const b = await bed(t, { accessTokenTTL: 3 });
+  const b = await startBed(t, { accessTokenTTL: 3 });
   const { dir, file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   await fetch(`${b.control}/revoke-refresh`, { method: 'POST' });
@@ -234,7 +196,7 @@ for (const [method, offered] of [
   ['client_secret_post', ['client_secret_post', 'private_key_jwt']],
 ]) {
   test(`client credentials with ${method}: no login, a new token whenever one expires`, async (t) => {
-    const b = await bed(t, { accessTokenTTL: 2, clientAuthMethods: offered, clients: [ccClient('robot', method, { client_secret: 'robot-secret-123' })] });
+    const b = await startBed(t, { accessTokenTTL: 2, clientAuthMethods: offered, clients: [ccClient('robot', method, { client_secret: 'robot-secret-123' })] });
     const { dir, file } = setup(b.mcp, { grant: 'client_credentials', clientId: 'robot', clientSecret: '${ROBOT_SECRET}', scopes: ['notes:read'] });
     const env = { ...process.env, ROBOT_SECRET: 'robot-secret-123' };
     const first = await program(dir, file, WHOAMI, env);
@@ -264,7 +226,7 @@ for (const [kind, options] of [['rsa', { modulusLength: 2048 }], ['ec', { namedC
   test(`client credentials with private_key_jwt (${kind} key) over SSE`, async (t) => {
     const { privateKey, publicKey } = crypto.generateKeyPairSync(kind, options);
     const jwk = { ...publicKey.export({ format: 'jwk' }), use: 'sig' };
-    const b = await bed(t, { clients: [ccClient('signer', 'private_key_jwt', { jwks: { keys: [jwk] } })] });
+    const b = await startBed(t, { clients: [ccClient('signer', 'private_key_jwt', { jwks: { keys: [jwk] } })] });
     const dir0 = tempDir('codemode-key-');
     const keyFile = path.join(dir0, 'key.pem');
     fs.writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
@@ -278,7 +240,7 @@ for (const [kind, options] of [['rsa', { modulusLength: 2048 }], ['ec', { namedC
 }
 
 test('logout revokes the tokens at the revocation endpoint (RFC 7009)', async (t) => {
-  const b = await bed(t);
+  const b = await startBed(t);
   const { file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   const out = await runBin(['logout', 'notes', file]);
@@ -289,14 +251,14 @@ test('logout revokes the tokens at the revocation endpoint (RFC 7009)', async (t
   assert.ok(revoked.some((e) => e.kind === 'RefreshToken'), JSON.stringify(revoked));
   assert.equal((await runBin(['logout', 'notes', file])).stdout, 'notes was not logged in\n');
   // a server without a revocation endpoint: forgotten only
-  const b2 = await bed(t, { revocation: false });
+  const b2 = await startBed(t, { revocation: false });
   const { file: f2 } = setup(b2.mcp);
   assert.equal((await login(f2)).code, 0);
   assert.equal((await runBin(['logout', 'notes', f2])).stdout, 'logged out of notes\n');
 });
 
 test('during a session the token is refreshed before it expires: no 401, no reconnection', async (t) => {
-  const b = await bed(t, { accessTokenTTL: 4 });
+  const b = await startBed(t, { accessTokenTTL: 4 });
   const { file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   const probes = (await b.log()).mcp.rejected; // login's unauthenticated probe
@@ -323,7 +285,7 @@ const WRITE = `let out;
 
 for (const kind of ['mcp', 'sse']) {
   test(`step-up over ${kind}: 403 insufficient_scope gives ToolAuthError; the next login asks for the union, once`, async (t) => {
-    const b = await bed(t, { toolScopes: { write_note: 'notes:write' } });
+    const b = await startBed(t, { toolScopes: { write_note: 'notes:write' } });
     const { dir, file } = setup(b[kind], { scopes: ['notes:read'] });
     assert.equal((await login(file)).code, 0);
     const first = resultOf(await program(dir, file, WRITE));
@@ -339,7 +301,7 @@ for (const kind of ['mcp', 'sse']) {
 }
 
 test('step-up is bounded: a scope the provider does not grant is not asked for again and again', async (t) => {
-  const b = await bed(t, { scopes: ['notes:read'], scopesSupported: ['notes:read'], toolScopes: { write_note: 'notes:write' } });
+  const b = await startBed(t, { scopes: ['notes:read'], scopesSupported: ['notes:read'], toolScopes: { write_note: 'notes:write' } });
   const { dir, file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   const first = resultOf(await program(dir, file, WRITE));
@@ -354,7 +316,7 @@ test('step-up is bounded: a scope the provider does not grant is not asked for a
 });
 
 test('a server that needs a login keeps the tools it listed before declared, marked as needing login', async (t) => {
-  const b = await bed(t);
+  const b = await startBed(t);
   const { dir, file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   assert.match(resultOf(await program(dir, file, WHOAMI)), /^you are alice/); // lists its tools
@@ -372,7 +334,7 @@ test('a server that needs a login keeps the tools it listed before declared, mar
 });
 
 test('two processes sharing one state database, tokens expiring every 2 s with rotation, 200 calls each: no invalid_grant, no lost token', { timeout: 90000 }, async (t) => {
-  const b = await bed(t, { accessTokenTTL: 2, rotateRefreshToken: true });
+  const b = await startBed(t, { accessTokenTTL: 2, rotateRefreshToken: true });
   const { dir, file } = setup(b.mcp);
   assert.equal((await login(file)).code, 0);
   const code = `let ok = 0, failed = [];

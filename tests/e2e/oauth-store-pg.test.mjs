@@ -9,36 +9,18 @@
 // with the reason, without the PostgreSQL server binaries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
-import { REPO_ROOT } from './lib/paths.mjs';
+import { tempDir, writeConfig, runBin, assertNoSanitizerReport } from './lib/downstream.mjs';
+import { PERSON, startBed } from './lib/oauth-client.mjs';
 import { pgAvailable, startCluster } from './lib/pg.mjs';
 
-const BED = path.join(REPO_ROOT, 'tests/fixtures/oauth/bed.mjs');
-const PERSON = path.join(REPO_ROOT, 'tests/fixtures/oauth/person.mjs');
 const skip = pgAvailable() ? false : 'PostgreSQL (initdb, pg_ctl) is not installed: scripts/setup.sh --npm';
-
-async function bed(t, opts) {
-  const p = spawn(NODE, [BED, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'ignore'] });
-  t.after(() => p.kill());
-  const info = await new Promise((resolve, reject) => {
-    let out = '';
-    p.stdout.on('data', (b) => {
-      out += b;
-      const line = out.split('\n').find((l) => l.startsWith('{"issuer"'));
-      if (line) resolve(JSON.parse(line));
-    });
-    p.on('exit', () => reject(new Error(`the bed exited: ${out}`)));
-  });
-  return { ...info, log: async () => (await fetch(`${info.control}/log`)).json() };
-}
 
 test('two processes on one PostgreSQL refresh one rotating token over 100 times on 401s mid-session: every call answered, no refresh token spent twice', { skip, timeout: 180000 }, async (t) => {
   const cluster = startCluster();
   const db = cluster.database('oauth_shared');
-  const b = await bed(t, { rotateRefreshToken: true, tokenUses: 2 });
+  const b = await startBed(t, { rotateRefreshToken: true, tokenUses: 2 });
   const dir = tempDir('codemode-opg-');
   const file = writeConfig(dir, {
     mcpServers: { notes: { url: b.mcp, oauth: {} } },

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { statSync } from 'node:fs';
 import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport, entry } from './lib/downstream.mjs';
+import { loginPasted } from './lib/oauth-client.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 
 const FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/servers/oauth-protected.mjs');
@@ -37,6 +38,8 @@ function setup(base) {
 }
 
 const browserEnv = { ...process.env, BROWSER: BROWSER };
+/** The provider's authorization URL, as `login --no-browser` prints it. */
+const AUTHORIZE_URL = /(http:\/\/\S+\/authorize\?\S+)/;
 
 async function program(file, dir, code) {
   const p = path.join(dir, `p${Math.random().toString(36).slice(2)}.js`);
@@ -78,35 +81,16 @@ test('--no-browser: the pasted redirect URL completes the login; a wrong state i
   const { file } = setup(base);
   // the "person" runs on another machine: we follow the URL ourselves, but do
   // not let the redirect reach the listener; the URL is pasted instead
-  const p = spawn((await import('./lib/paths.mjs')).BIN, ['login', 'prot', file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '', stdout = '';
-  p.stdout.on('data', (b) => { stdout += b; });
-  const url = await new Promise((resolve) => p.stderr.on('data', (b) => {
-    stderr += b;
-    const m = /(http:\/\/\S+\/authorize\?\S+)/.exec(stderr);
-    if (m) resolve(m[1]);
-  }));
-  const r = await fetch(url, { redirect: 'manual' });
-  const redirected = r.headers.get('location');
-  const bad = redirected.replace(/state=[^&]+/, 'state=forged');
-  p.stdin.write(bad + '\n');
-  const code = await new Promise((resolve) => p.on('exit', resolve));
-  assert.equal(code, 1);
-  assert.match(stderr, /state does not match this login: refused/);
-  assert.equal(stdout, '');
+  const redirected = async (url) => (await fetch(url, { redirect: 'manual' })).headers.get('location');
+  const forged = await loginPasted('prot', file, AUTHORIZE_URL,
+    async (url) => (await redirected(url)).replace(/state=[^&]+/, 'state=forged'));
+  assert.equal(forged.code, 1);
+  assert.match(forged.stderr, /state does not match this login: refused/);
+  assert.equal(forged.stdout, '');
   // the right one
-  const p2 = spawn((await import('./lib/paths.mjs')).BIN, ['login', 'prot', file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let err2 = '', out2 = '';
-  p2.stdout.on('data', (b) => { out2 += b; });
-  const url2 = await new Promise((resolve) => p2.stderr.on('data', (b) => {
-    err2 += b;
-    const m = /(http:\/\/\S+\/authorize\?\S+)/.exec(err2);
-    if (m) resolve(m[1]);
-  }));
-  const r2 = await fetch(url2, { redirect: 'manual' });
-  p2.stdin.write(r2.headers.get('location') + '\n');
-  assert.equal(await new Promise((resolve) => p2.on('exit', resolve)), 0, err2);
-  assert.match(out2, /logged in to prot/);
+  const right = await loginPasted('prot', file, AUTHORIZE_URL, redirected);
+  assert.equal(right.code, 0, right.stderr);
+  assert.match(right.stdout, /logged in to prot/);
 });
 
 test('an expired token is refreshed with rotation; two processes never spend one refresh token twice', async (t) => {

@@ -1,0 +1,52 @@
+// mcp-codemode as an OAuth client (docs/oauth.md): the test bed
+// (tests/fixtures/oauth/bed.mjs, npm oidc-provider in front of an SDK server
+// that requires its tokens), the person who answers its forms
+// (tests/fixtures/oauth/person.mjs, also a $BROWSER), and `login
+// --no-browser` with the redirect pasted back.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { NODE, assertNoSanitizerReport } from './downstream.mjs';
+import { BIN, REPO_ROOT } from './paths.mjs';
+
+const BED = path.join(REPO_ROOT, 'tests/fixtures/oauth/bed.mjs');
+/** The person as a $BROWSER program. */
+export const PERSON = path.join(REPO_ROOT, 'tests/fixtures/oauth/person.mjs');
+
+/** Starts the bed with opts (stopped after test t); { issuer, mcp, sse, control, log() }. */
+export async function startBed(t, opts = {}) {
+  const p = spawn(NODE, [BED, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  t.after(() => p.kill());
+  const info = await new Promise((resolve, reject) => {
+    let out = '';
+    p.stdout.on('data', (b) => {
+      out += b;
+      const line = out.split('\n').find((l) => l.startsWith('{"issuer"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    p.on('exit', () => reject(new Error(`the bed exited: ${out}`)));
+  });
+  return { ...info, log: async () => (await fetch(`${info.control}/log`)).json() };
+}
+
+/**
+ * `login server file --no-browser`: the person opens the printed URL (the
+ * first match of urlPattern) elsewhere; answer(url) resolves with the
+ * redirect, which is pasted. Resolves with { code, stdout, stderr, url,
+ * redirect } once the login exits; its stderr has no sanitizer report.
+ */
+export async function loginPasted(server, file, urlPattern, answer) {
+  const p = spawn(BIN, ['login', server, file, '--no-browser'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '', stdout = '';
+  p.stdout.on('data', (b) => { stdout += b; });
+  const exited = new Promise((resolve) => p.on('exit', resolve));
+  const url = await new Promise((resolve) => p.stderr.on('data', (b) => {
+    stderr += b;
+    const m = urlPattern.exec(stderr);
+    if (m) resolve(m[1]);
+  }));
+  const redirect = await answer(url);
+  p.stdin.write(`${redirect}\n`);
+  const code = await exited;
+  assertNoSanitizerReport(stderr);
+  return { code, stdout, stderr, url, redirect };
+}
