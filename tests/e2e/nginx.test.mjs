@@ -8,25 +8,22 @@
 // on it fail. Skipped, with the reason, when nginx is not installed
 // (scripts/setup.sh --npm installs it).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auditSchemas } from './lib/audit.mjs';
 import { CLIENT_CAPABILITIES_KEY, HttpServer, JSON_HEADERS, RawSession, fetchAll, modernCall, request, writeConfig } from './lib/http.mjs';
+import { NGINX, startNginx } from './lib/nginx.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { freePort } from './lib/ports.mjs';
 import { allServers, sleep } from './lib/raw.mjs';
 import { Wire } from './lib/wire.mjs';
 
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
 const skip = NGINX ? false : 'nginx is not installed (scripts/setup.sh --npm installs it)';
 const RECORDER = path.join(REPO_ROOT, 'tests/fixtures/servers/recorder.mjs');
 
-let a, b, proxy, stickyProxy, nginx, dir;
+let a, b, proxy, stickyProxy, nginx;
 
 /** One instance: its instanceId, and a downstream server named after it, so
  *  that `Object.keys(tools)` tells a program which instance runs it. */
@@ -42,17 +39,6 @@ function startInstance(id, publicOrigins) {
  *  port `sticky` the same instances balanced by client (hash $remote_addr). */
 function nginxConf(port, sticky, ua, ub) {
   return `
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 512; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
   upstream mcp_all { server 127.0.0.1:${ua} max_fails=1 fail_timeout=30s; server 127.0.0.1:${ub} max_fails=1 fail_timeout=30s; keepalive 16; }
   upstream mcp_a { server 127.0.0.1:${ua}; keepalive 4; }
   upstream mcp_b { server 127.0.0.1:${ub}; keepalive 4; }
@@ -60,9 +46,7 @@ http {
   map $arg_sessionId $mcp_by_query { "~^a[.]" mcp_a; "~^b[.]" mcp_b; default mcp_all; }
   map $http_mcp_session_id $mcp_upstream { "~^a[.]" mcp_a; "~^b[.]" mcp_b; default $mcp_by_query; }
   ${server(port, '$mcp_upstream')}
-  ${server(sticky, 'mcp_sticky')}
-}
-`;
+  ${server(sticky, 'mcp_sticky')}`;
 }
 
 /** A server block of nginxConf: every request to the upstream, unbuffered. */
@@ -84,41 +68,17 @@ function server(port, upstream) {
 
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'mcp-codemode-nginx-'));
   const port = await freePort();
   const stickyPort = await freePort();
   const origins = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${stickyPort}`];
   [a, b] = await Promise.all([startInstance('a', origins), startInstance('b', origins)]);
-  writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(port, stickyPort, a.port, b.port));
-  nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  nginx.stderr.on('data', (d) => (err += d));
+  nginx = await startNginx(port, nginxConf(port, stickyPort, a.port, b.port));
   proxy = { label: 'nginx', port, transportWire: new Wire('nginx (HTTP-level errors)') };
   stickyProxy = { label: 'nginx sticky', port: stickyPort, transportWire: new Wire('nginx sticky (HTTP-level errors)') };
-  for (let i = 0; ; i++) {
-    try {
-      const r = await fetchAll(proxy, { method: 'GET', path: '/nope' });
-      if (r.status === 404) break;
-    } catch (e) {
-      if (i > 100 || nginx.exitCode !== null) throw new Error(`nginx did not start: ${err}${readLog()}`);
-      await sleep(50);
-    }
-  }
 });
 
-function readLog() {
-  try {
-    return readFileSync(path.join(dir, 'error.log'), 'utf8');
-  } catch {
-    return '';
-  }
-}
-
 after(async () => {
-  if (nginx && nginx.exitCode === null) {
-    nginx.kill('SIGTERM');
-    await new Promise((r) => nginx.once('exit', r));
-  }
+  await nginx?.stop();
 });
 
 const whoCode = 'await sleep(5); return Object.keys(tools)[0];';

@@ -9,25 +9,23 @@
 // (pg_terminate_backend) fails that one write, and the next ones succeed.
 // Skipped, with the reason, without nginx or the PostgreSQL server binaries.
 import assert from 'node:assert/strict';
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { HttpServer, fetchAll, modernCall, writeConfig } from './lib/http.mjs';
+import { HttpServer, modernCall, writeConfig } from './lib/http.mjs';
+import { NGINX, startNginx } from './lib/nginx.mjs';
 import { REPO_ROOT } from './lib/paths.mjs';
 import { pgAvailable, startCluster } from './lib/pg.mjs';
 import { freePort } from './lib/ports.mjs';
 import { sleep } from './lib/raw.mjs';
 import { Wire } from './lib/wire.mjs';
 
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
 const skip = !NGINX ? 'nginx is not installed (scripts/setup.sh --npm installs it)'
   : !pgAvailable() ? 'PostgreSQL (initdb, pg_ctl) is not installed: scripts/setup.sh --npm' : false;
 const RECORDER = path.join(REPO_ROOT, 'tests/fixtures/servers/recorder.mjs');
 
-let a, b, nginx, dir, cluster, db, proxy;
+let a, b, nginx, cluster, db, proxy;
 
 function startInstance(id, origin) {
   const cfg = writeConfig(
@@ -39,23 +37,11 @@ function startInstance(id, origin) {
 
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'mcp-codemode-pg-nginx-'));
   cluster = startCluster();
   db = cluster.database('shared');
   const port = await freePort();
   [a, b] = await Promise.all([startInstance('a', `http://127.0.0.1:${port}`), startInstance('b', `http://127.0.0.1:${port}`)]);
-  writeFileSync(path.join(dir, 'nginx.conf'), `
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 512; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
+  nginx = await startNginx(port, `
   upstream mcp_all { server 127.0.0.1:${a.port}; server 127.0.0.1:${b.port}; keepalive 16; }
   server {
     listen 127.0.0.1:${port};
@@ -67,27 +53,13 @@ http {
       proxy_buffering off;
       proxy_request_buffering off;
     }
-  }
-}
-`);
-  nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+  }`);
   proxy = { label: 'nginx', port, transportWire: new Wire('nginx (HTTP-level errors)') };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetchAll(proxy, { method: 'GET', path: '/nope' })).status === 404) break;
-    } catch (e) {
-      if (i > 100 || nginx.exitCode !== null) throw new Error('nginx did not start');
-      await sleep(50);
-    }
-  }
 });
 
 after(async () => {
   if (skip) return;
-  if (nginx && nginx.exitCode === null) {
-    nginx.kill('SIGTERM');
-    await new Promise((r) => nginx.once('exit', r));
-  }
+  await nginx?.stop();
   await Promise.all([a?.stop(), b?.stop()]);
   const problems = [...(a ? await a.exitProblems() : []), ...(b ? await b.exitProblems() : [])];
   assert.deepEqual(problems, [], 'both instances exit cleanly (status 0, no sanitizer report)');
