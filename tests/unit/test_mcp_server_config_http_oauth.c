@@ -17,20 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void expect_error(const char *json, const char *want)
-{
-    struct config c;
-    char *err = NULL;
-    int r = config_file_load(&c, json, &err);
-    if (r != -1 || err == NULL || strcmp(config_file_rel(err), want) != 0)
-        print_error("json: %s\nwant: %s\ngot:  %s\n", json, want,
-                    err ? config_file_rel(err) : "(null)");
-    assert_int_equal(r, -1);
-    assert_string_equal(config_file_rel(err), want);
-    free(err);
-    config_free(&c);
-}
-
 static void test_every_member(void **state)
 {
     (void) state;
@@ -93,37 +79,43 @@ static void test_defaults(void **state)
 static void test_errors(void **state)
 {
     (void) state;
-    expect_error("{\"codemode\": {\"http\": {\"oauth\": {}}}}",
-                 "config.json:1:33: codemode.http.oauth: \"issuer\" is required: the "
-                 "authorization server whose tokens this server accepts, such as "
-                 "https://auth.example.com/realms/team");
-    expect_error("{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"auth.example.com\"}}}}",
-                 "config.json:1:44: codemode.http.oauth.issuer: \"auth.example.com\" is not an "
-                 "http(s) URL such as https://auth.example.com/realms/team (no fragment or "
-                 "query, no spaces)");
-    expect_error("{\"codemode\": {\"http\": {\"publicUrl\": \"https://x/mcp#f\"}}}",
-                 "config.json:1:37: codemode.http.publicUrl: \"https://x/mcp#f\" is not an "
-                 "http(s) URL such as https://mcp.example.com/mcp (no fragment or query, no "
-                 "spaces)");
-    expect_error("{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"https://a\", "
-                 "\"requiredScopes\": [\"mcp tools\"]}}}}",
-                 "config.json:1:76: codemode.http.oauth.requiredScopes[0]: \"mcp tools\" is not "
-                 "a scope (printable ASCII without spaces, quotes or backslashes, such as "
-                 "\"mcp:tools\")");
-    expect_error("{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"https://a\", "
-                 "\"introspection\": {\"url\": \"https://a/i\", \"clientId\": \"x\"}}}}}",
-                 "config.json:1:74: codemode.http.oauth.introspection: clientId and clientSecret "
-                 "go together: the credentials this server presents to the introspection "
-                 "endpoint");
-    expect_error("{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"https://a\", "
-                 "\"clockSkewSeconds\": 3600}}}}",
-                 "config.json:1:77: codemode.http.oauth.clockSkewSeconds: expected an integer "
-                 "from 0 to 600, got 3600");
-    expect_error("{\"codemode\": {\"http\": {\"authToken\": \"t\", \"oauth\": {\"issuer\": "
-                 "\"https://a\"}}}}",
-                 "config.json:1:42: codemode.http: authToken and oauth exclude each other: one "
-                 "shared token, or a token per user from the authorization server; remove one "
-                 "of them");
+    config_file_expect_error("{\"codemode\": {\"http\": {\"oauth\": {}}}}",
+                             "config.json:1:33: codemode.http.oauth: \"issuer\" is required: the "
+                             "authorization server whose tokens this server accepts, such as "
+                             "https://auth.example.com/realms/team");
+    config_file_expect_error(
+        "{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"auth.example.com\"}}}}",
+        "config.json:1:44: codemode.http.oauth.issuer: \"auth.example.com\" is not an "
+        "http(s) URL such as https://auth.example.com/realms/team (no fragment or "
+        "query, no spaces)");
+    config_file_expect_error(
+        "{\"codemode\": {\"http\": {\"publicUrl\": \"https://x/mcp#f\"}}}",
+        "config.json:1:37: codemode.http.publicUrl: \"https://x/mcp#f\" is not an "
+        "http(s) URL such as https://mcp.example.com/mcp (no fragment or query, no "
+        "spaces)");
+    config_file_expect_error(
+        "{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"https://a\", "
+        "\"requiredScopes\": [\"mcp tools\"]}}}}",
+        "config.json:1:76: codemode.http.oauth.requiredScopes[0]: \"mcp tools\" is not "
+        "a scope (printable ASCII without spaces, quotes or backslashes, such as "
+        "\"mcp:tools\")");
+    config_file_expect_error(
+        "{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"https://a\", "
+        "\"introspection\": {\"url\": \"https://a/i\", \"clientId\": \"x\"}}}}}",
+        "config.json:1:74: codemode.http.oauth.introspection: clientId and clientSecret "
+        "go together: the credentials this server presents to the introspection "
+        "endpoint");
+    config_file_expect_error(
+        "{\"codemode\": {\"http\": {\"oauth\": {\"issuer\": \"https://a\", "
+        "\"clockSkewSeconds\": 3600}}}}",
+        "config.json:1:77: codemode.http.oauth.clockSkewSeconds: expected an integer "
+        "from 0 to 600, got 3600");
+    config_file_expect_error(
+        "{\"codemode\": {\"http\": {\"authToken\": \"t\", \"oauth\": {\"issuer\": "
+        "\"https://a\"}}}}",
+        "config.json:1:42: codemode.http: authToken and oauth exclude each other: one "
+        "shared token, or a token per user from the authorization server; remove one "
+        "of them");
 }
 
 static void test_override_token_with_oauth(void **state)
@@ -165,14 +157,16 @@ static void test_scoped_rules(void **state)
     assert_string_equal(c.servers[0].policy[0].scope, "crm:admin");
     assert_int_equal(c.servers[0].policy[0].decision, TOOLS_POLICY_ASK);
     config_free(&c);
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": {\"scope\": \"x\"}}}}}",
-                 "config.json:1:45: codemode.policy.rules[\"crm.*\"]: \"decision\" is required "
-                 "(allow, ask or deny), as in {\"decision\": \"allow\", \"scope\": \"crm:write\"}");
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": {\"decision\": \"allow\", "
-                 "\"scope\": \"a b\"}}}}}",
-                 "config.json:1:76: codemode.policy.rules[\"crm.*\"].scope: \"a b\" is not an "
-                 "OAuth scope (printable ASCII without spaces, quotes or backslashes, such as "
-                 "\"crm:write\")");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": {\"scope\": \"x\"}}}}}",
+        "config.json:1:45: codemode.policy.rules[\"crm.*\"]: \"decision\" is required "
+        "(allow, ask or deny), as in {\"decision\": \"allow\", \"scope\": \"crm:write\"}");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": {\"decision\": \"allow\", "
+        "\"scope\": \"a b\"}}}}}",
+        "config.json:1:76: codemode.policy.rules[\"crm.*\"].scope: \"a b\" is not an "
+        "OAuth scope (printable ASCII without spaces, quotes or backslashes, such as "
+        "\"crm:write\")");
 }
 
 int main(void)

@@ -20,20 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void expect_error(const char *json, const char *want)
-{
-    struct config c;
-    char *err;
-    int r = config_file_load(&c, json, &err);
-    if (r != -1 || err == NULL || strcmp(config_file_rel(err), want) != 0)
-        print_error("json: %s\nwant: %s\ngot:  %s\n", json, want,
-                    err ? config_file_rel(err) : "(null)");
-    assert_int_equal(r, -1);
-    assert_string_equal(config_file_rel(err), want);
-    free(err);
-    config_free(&c);
-}
-
 static void test_defaults(void **state)
 {
     (void) state;
@@ -85,44 +71,54 @@ static void test_the_issue_example(void **state)
 static void test_bad_patterns(void **state)
 {
     (void) state;
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm\": \"deny\"}}}}",
-                 "config.json:1:36: codemode.policy.rules.crm: malformed pattern: no server part "
-                 "(expected \"server.tool\", \"server.*\" or \"*\")");
-    expect_error(
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"crm\": \"deny\"}}}}",
+        "config.json:1:36: codemode.policy.rules.crm: malformed pattern: no server part "
+        "(expected \"server.tool\", \"server.*\" or \"*\")");
+    config_file_expect_error(
         "{\"codemode\": {\"policy\": {\"rules\": {\"a.b\": \"allow\",\n \"\": \"deny\"}}}}",
         "config.json:2:2: codemode.policy.rules[\"\"]: malformed pattern: empty pattern "
         "(expected \"server.tool\", \"server.*\" or \"*\")");
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"cr*.x\": \"deny\"}}}}",
-                 "config.json:1:36: codemode.policy.rules[\"cr*.x\"]: malformed pattern: a server "
-                 "is named exactly or with \"*\" alone, not with a partial glob");
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.\": \"deny\"}}}}",
-                 "config.json:1:36: codemode.policy.rules[\"crm.\"]: malformed pattern: the tool "
-                 "part is empty (write \"*\" for every tool)");
-    expect_error("{\"mcpServers\": {\"crm\": {\"command\": \"x\", \"policy\": {\"\": \"deny\"}}}}",
-                 "config.json:1:52: mcpServers.crm.policy[\"\"]: malformed pattern: empty pattern "
-                 "(expected \"server.tool\", \"server.*\" or \"*\")");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"cr*.x\": \"deny\"}}}}",
+        "config.json:1:36: codemode.policy.rules[\"cr*.x\"]: malformed pattern: a server "
+        "is named exactly or with \"*\" alone, not with a partial glob");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"crm.\": \"deny\"}}}}",
+        "config.json:1:36: codemode.policy.rules[\"crm.\"]: malformed pattern: the tool "
+        "part is empty (write \"*\" for every tool)");
+    config_file_expect_error(
+        "{\"mcpServers\": {\"crm\": {\"command\": \"x\", \"policy\": {\"\": \"deny\"}}}}",
+        "config.json:1:52: mcpServers.crm.policy[\"\"]: malformed pattern: empty pattern "
+        "(expected \"server.tool\", \"server.*\" or \"*\")");
 }
 
 static void test_bad_decisions(void **state)
 {
     (void) state;
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": \"block\"}}}}",
-                 "config.json:1:45: codemode.policy.rules[\"crm.*\"]: unknown decision \"block\" "
-                 "(expected allow, ask or deny)");
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": true}}}}",
-                 "config.json:1:45: codemode.policy.rules[\"crm.*\"]: expected a string, got true");
-    expect_error("{\"codemode\": {\"policy\": {\"default\": \"Allow\"}}}",
-                 "config.json:1:37: codemode.policy.default: unknown decision \"Allow\" (expected "
-                 "allow, ask or deny)");
-    expect_error("{\"codemode\": {\"policy\": {\"noApprover\": \"ask\"}}}",
-                 "config.json:1:40: codemode.policy.noApprover: unknown decision \"ask\" (expected "
-                 "allow or deny)");
-    expect_error("{\"codemode\": {\"policy\": {\"approvalTimeoutMs\": 0}}}",
-                 "config.json:1:47: codemode.policy.approvalTimeoutMs: expected an integer from 1 "
-                 "to 86400000, got 0");
-    expect_error("{\"codemode\": {\"policy\": {\"rules\": [\"crm.*\"]}}}",
-                 "config.json:1:35: codemode.policy.rules: expected an object, got an array");
-    expect_error(
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": \"block\"}}}}",
+        "config.json:1:45: codemode.policy.rules[\"crm.*\"]: unknown decision \"block\" "
+        "(expected allow, ask or deny)");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": {\"crm.*\": true}}}}",
+        "config.json:1:45: codemode.policy.rules[\"crm.*\"]: expected a string, got true");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"default\": \"Allow\"}}}",
+        "config.json:1:37: codemode.policy.default: unknown decision \"Allow\" (expected "
+        "allow, ask or deny)");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"noApprover\": \"ask\"}}}",
+        "config.json:1:40: codemode.policy.noApprover: unknown decision \"ask\" (expected "
+        "allow or deny)");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"approvalTimeoutMs\": 0}}}",
+        "config.json:1:47: codemode.policy.approvalTimeoutMs: expected an integer from 1 "
+        "to 86400000, got 0");
+    config_file_expect_error(
+        "{\"codemode\": {\"policy\": {\"rules\": [\"crm.*\"]}}}",
+        "config.json:1:35: codemode.policy.rules: expected an object, got an array");
+    config_file_expect_error(
         "{\"mcpServers\": {\"crm\": {\"command\": \"x\", \"policy\": {\"get\": \"maybe\"}}}}",
         "config.json:1:59: mcpServers.crm.policy.get: unknown decision \"maybe\" "
         "(expected allow, ask or deny)");
@@ -131,14 +127,17 @@ static void test_bad_decisions(void **state)
 static void test_audit(void **state)
 {
     (void) state;
-    expect_error("{\"codemode\": {\"audit\": {\"arguments\": \"some\"}}}",
-                 "config.json:1:38: codemode.audit.arguments: unknown value \"some\" (expected "
-                 "full, hash or none)");
-    expect_error("{\"codemode\": {\"audit\": {\"path\": \"\"}}}",
-                 "config.json:1:33: codemode.audit.path: empty path (remove \"audit\" to write no "
-                 "audit log)");
-    expect_error("{\"codemode\": {\"audit\": \"/tmp/x\"}}",
-                 "config.json:1:24: codemode.audit: expected an object, got \"/tmp/x\"");
+    config_file_expect_error(
+        "{\"codemode\": {\"audit\": {\"arguments\": \"some\"}}}",
+        "config.json:1:38: codemode.audit.arguments: unknown value \"some\" (expected "
+        "full, hash or none)");
+    config_file_expect_error(
+        "{\"codemode\": {\"audit\": {\"path\": \"\"}}}",
+        "config.json:1:33: codemode.audit.path: empty path (remove \"audit\" to write no "
+        "audit log)");
+    config_file_expect_error(
+        "{\"codemode\": {\"audit\": \"/tmp/x\"}}",
+        "config.json:1:24: codemode.audit: expected an object, got \"/tmp/x\"");
     struct config c;
     char *err;
     assert_int_equal(config_file_load(&c,

@@ -1,7 +1,8 @@
 /* The config file of the config loader's unit tests: a temporary directory
  * made by config_file_setup (a cmocka group setup) and removed by
  * config_file_teardown; config_file_load writes a JSON text there and loads
- * it; config_file_rel strips the directory from a message. Include after
+ * it; config_file_rel strips the directory from a message;
+ * config_file_expect_error checks the whole message of a refused file. Include after
  * <cmocka.h> and "mcp-server/config/config.h". */
 #ifndef TESTS_UNIT_CONFIG_FILE_H
 #define TESTS_UNIT_CONFIG_FILE_H
@@ -50,6 +51,21 @@ static inline const char *config_file_rel(const char *msg)
     if (msg != NULL && strncmp(msg, config_file_dir, n) == 0 && msg[n] == '/')
         return msg + n + 1;
     return msg;
+}
+
+/* json is refused with exactly the message want (without the directory). */
+static inline void config_file_expect_error(const char *json, const char *want)
+{
+    struct config c;
+    char *err = NULL;
+    int r = config_file_load(&c, json, &err);
+    if (r != -1 || err == NULL || strcmp(config_file_rel(err), want) != 0)
+        print_error("json: %s\nwant: %s\ngot:  %s\n", json, want,
+                    err ? config_file_rel(err) : "(null)");
+    assert_int_equal(r, -1);
+    assert_string_equal(config_file_rel(err), want);
+    free(err);
+    config_free(&c);
 }
 
 #endif
