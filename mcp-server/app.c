@@ -118,13 +118,11 @@ static struct tools_state_service *start_state(struct app *a)
         .per_principal = c->per_principal,
         .skills_per_principal = c->skills_per_principal,
         .skill_admins = c->skill_admins,
-        .store = {path, c->max_value_bytes, c->max_total_bytes, (unsigned) c->busy_timeout_ms,
-                  c->store_url, (unsigned) c->store_max_connections,
-                  (unsigned) c->store_connect_timeout_ms, (unsigned) c->store_statement_timeout_ms},
         .skills_changed = tools_changed,
         .skills_changed_ud = a,
         .loop = &a->loop,
     };
+    config_state_store(a->cfg, path, &o.store);
     /* PostgreSQL operations (and the skills listener's connection attempts)
      * hold libuv's pool threads while they wait on the database: enough more
      * that JSON parses and name lookups never queue behind them (the pool

@@ -104,12 +104,8 @@ static struct tools_state_service *open_service(const struct config *cfg, const 
     struct tools_state_service_options o = {
         .state = 1, /* also when programs have it off: the keys are still there */
         .per_principal = scope[0] != '\0',
-        .store = {path, cfg->state.max_value_bytes, cfg->state.max_total_bytes,
-                  (unsigned) cfg->state.busy_timeout_ms, cfg->state.store_url,
-                  (unsigned) cfg->state.store_max_connections,
-                  (unsigned) cfg->state.store_connect_timeout_ms,
-                  (unsigned) cfg->state.store_statement_timeout_ms},
     };
+    config_state_store(cfg, path, &o.store);
     struct tools_state_service *s = tools_state_service_new(&o);
     free(path);
     return s;

@@ -136,6 +136,12 @@ int config_override(struct config *c, const char *key, const char *value, char *
  * $HOME/.local/state/mcp-codemode/state.db (else under /tmp). malloc'd. */
 char *config_state_path(const struct config *c);
 
+struct tools_state_options;
+/* The state store's options from codemode.state and codemode.store into *o
+ * (every member): the SQLite file at path (config_state_path's, borrowed by
+ * *o, as is the store's URL) or the PostgreSQL database of codemode.store. */
+void config_state_store(const struct config *c, const char *path, struct tools_state_options *o);
+
 /* Releases everything c owns; c may be reused after config_init. */
 void config_free(struct config *c);
 

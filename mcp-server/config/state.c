@@ -6,6 +6,7 @@
 #include "mcp-server/config/internal.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "tools/state/store.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -109,4 +110,19 @@ char *config_state_path(const struct config *c)
     else
         buf_append_str(&b, "/tmp/mcp-codemode-state/state.db");
     return buf_steal(&b);
+}
+
+void config_state_store(const struct config *c, const char *path, struct tools_state_options *o)
+{
+    const struct config_state *st = &c->state;
+    *o = (struct tools_state_options){
+        .path = path,
+        .max_value_bytes = st->max_value_bytes,
+        .max_total_bytes = st->max_total_bytes,
+        .busy_timeout_ms = (unsigned) st->busy_timeout_ms,
+        .url = st->store_url,
+        .max_connections = (unsigned) st->store_max_connections,
+        .connect_timeout_ms = (unsigned) st->store_connect_timeout_ms,
+        .statement_timeout_ms = (unsigned) st->store_statement_timeout_ms,
+    };
 }
