@@ -32,6 +32,7 @@
 #include "common/log.h"
 #include "support/loop_wait.h"
 #include "support/node_server.h"
+#include "support/repo_root.h"
 
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -338,26 +339,6 @@ static void expect_invalid_free(struct fixture *f, char *token, const char *why)
 }
 
 /* --- harness -------------------------------------------------------------------------------- */
-
-static void go_to_root(void)
-{
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    for (int up = 0; n > 0 && access(SERVER, R_OK) != 0 && up < 4; up++) {
-        path[n] = '\0';
-        char *slash = strrchr(path, '/');
-        if (slash == NULL)
-            break;
-        *slash = '\0';
-        n = (ssize_t) strlen(path);
-        if (chdir(path) != 0)
-            break;
-    }
-    if (access(SERVER, R_OK) != 0) {
-        fprintf(stderr, "test_mcp_server_http_oauth: run from the repository root\n");
-        exit(1);
-    }
-}
 
 static int group_setup(void **state)
 {
@@ -1366,7 +1347,7 @@ static void test_oidc_provider_interop(void **state)
 
 int main(void)
 {
-    go_to_root();
+    repo_root_enter(SERVER, "test_mcp_server_http_oauth");
     uv_loop_init(&loop);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_valid_algorithms, setup, teardown),

@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "support/loop_wait.h"
 #include "support/node_server.h"
+#include "support/repo_root.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -40,26 +41,6 @@
 static uv_loop_t loop;
 
 /* --- harness ---------------------------------------------------------------------------------- */
-
-static void go_to_root(void)
-{
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    for (int up = 0; n > 0 && access(FIXTURE, R_OK) != 0 && up < 4; up++) {
-        path[n] = '\0';
-        char *slash = strrchr(path, '/');
-        if (slash == NULL)
-            break;
-        *slash = '\0';
-        n = (ssize_t) strlen(path);
-        if (chdir(path) != 0)
-            break;
-    }
-    if (access(FIXTURE, R_OK) != 0) {
-        fprintf(stderr, "test_tools_downstream_http: run from the repository root\n");
-        exit(1);
-    }
-}
 
 static int need_npm(void)
 {
@@ -1043,7 +1024,7 @@ int main(void)
     log_set_level(LOG_OFF);
     if (getenv("DOWNSTREAM_TEST_LOG"))
         log_set_level(LOG_DEBUG);
-    go_to_root();
+    repo_root_enter(FIXTURE, "test_tools_downstream_http");
     if (getenv("TEST_FILTER"))
         cmocka_set_test_filter(getenv("TEST_FILTER"));
     const struct CMUnitTest tests[] = {

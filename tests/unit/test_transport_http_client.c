@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "support/loop_wait.h"
 #include "support/node_server.h"
+#include "support/repo_root.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -34,26 +35,6 @@ static struct http_client *hc;
 static char base[64];
 
 /* --- harness ---------------------------------------------------------------------------------- */
-
-static void go_to_root(void)
-{
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    for (int up = 0; n > 0 && access(SERVER, R_OK) != 0 && up < 4; up++) {
-        path[n] = '\0';
-        char *slash = strrchr(path, '/');
-        if (slash == NULL)
-            break;
-        *slash = '\0';
-        n = (ssize_t) strlen(path);
-        if (chdir(path) != 0)
-            break;
-    }
-    if (access(SERVER, R_OK) != 0) {
-        fprintf(stderr, "test_transport_http_client: run from the repository root\n");
-        exit(1);
-    }
-}
 
 static int start_server(int port)
 {
@@ -635,7 +616,7 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     alloc_install_cjson_hooks();
-    go_to_root();
+    repo_root_enter(SERVER, "test_transport_http_client");
     if (getenv("TEST_FILTER"))
         cmocka_set_test_filter(getenv("TEST_FILTER"));
     const struct CMUnitTest tests[] = {
