@@ -22,6 +22,7 @@
 
 #include "common/buf.h"
 #include "sandbox/worker/engine.h"
+#include "tests/bench/bench_clock.h"
 
 #define MAX_QUEUED 4096
 
@@ -60,19 +61,6 @@ static void host_log(void *ud, const char *level, const char *text, size_t len)
     fprintf(stderr, "[%s] %.*s\n", level, (int) len, text);
 }
 
-static double cpu_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double) ts.tv_sec * 1e6 + (double) ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
 /* Settles everything queued (a settle may queue more calls). */
 static void settle_all(struct sandbox_engine *e)
 {
@@ -99,10 +87,10 @@ static double run(const char *code, unsigned long want_calls)
     }
     struct sandbox_run_limits l = {300000, 256u << 20, 4096};
     calls_made = 0;
-    double t0 = cpu_us();
+    double t0 = bench_cpu_ns() / 1e3;
     sandbox_engine_start(e, code, strlen(code), CATALOG, &l);
     settle_all(e);
-    double t = cpu_us() - t0;
+    double t = bench_cpu_ns() / 1e3 - t0;
     struct buf out;
     buf_init(&out, 0);
     sandbox_engine_outcome(e, 1 << 20, &out);
@@ -159,8 +147,7 @@ static double per_call(char *(*make)(unsigned long), unsigned long n, int rounds
             goto out;
         v[r] = (a - b) / (double) n;
     }
-    qsort(v, (size_t) rounds, sizeof *v, cmp_double);
-    result = v[rounds / 2];
+    result = bench_median(v, rounds);
     *p10 = v[rounds / 10];
     *p90 = v[rounds - 1 - rounds / 10];
 out:

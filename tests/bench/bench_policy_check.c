@@ -15,19 +15,7 @@
 #include <time.h>
 
 #include "tools/policy/policy.h"
-
-static double cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
+#include "tests/bench/bench_clock.h"
 
 static volatile int sink;
 
@@ -36,15 +24,14 @@ static double per_call(int (*f)(void *), void *arg, long n, int rounds)
 {
     double *r = calloc((size_t) rounds, sizeof *r);
     for (int k = 0; k < rounds; k++) {
-        double t0 = cpu_ns();
+        double t0 = bench_cpu_ns();
         int acc = 0;
         for (long i = 0; i < n; i++)
             acc += f(arg);
-        r[k] = (cpu_ns() - t0) / (double) n;
+        r[k] = (bench_cpu_ns() - t0) / (double) n;
         sink = acc;
     }
-    qsort(r, (size_t) rounds, sizeof *r, cmp);
-    double m = r[rounds / 2];
+    double m = bench_median(r, rounds);
     free(r);
     return m;
 }

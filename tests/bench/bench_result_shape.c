@@ -15,25 +15,7 @@
 #include "common/buf.h"
 #include "common/json.h"
 #include "tools/result_types.h"
-
-static double cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t) n, sizeof *v, cmp);
-    return v[n / 2];
-}
+#include "tests/bench/bench_clock.h"
 
 static char *list_of(int items)
 {
@@ -75,17 +57,17 @@ int main(int argc, char **argv)
         long calls = c == 2 ? n / 20 : n;
         tools_result_types_observe(t, "bench", cases[c][0], "h", v); /* learnt once */
         for (int r = 0; r < rounds; r++) {
-            double t0 = cpu_ns();
+            double t0 = bench_cpu_ns();
             for (long i = 0; i < calls; i++)
                 tools_result_types_observe(t, "bench", cases[c][0], "h", v);
-            double t1 = cpu_ns();
+            double t1 = bench_cpu_ns();
             for (long i = 0; i < calls; i++)
                 free(json_print(v));
-            double t2 = cpu_ns();
+            double t2 = bench_cpu_ns();
             learn[r] = (t1 - t0) / (double) calls;
             print[r] = (t2 - t1) / (double) calls;
         }
-        double l = median(learn, rounds), p = median(print, rounds);
+        double l = bench_median(learn, rounds), p = bench_median(print, rounds);
         printf("  %-34s learning %7.0f ns   json_print %7.0f ns   (%.0f%%)\n", cases[c][0], l, p,
                100.0 * l / p);
         free(learn);

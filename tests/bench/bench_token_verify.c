@@ -21,6 +21,7 @@
 
 #include "../unit/support/loop_wait.h"
 #include "../unit/support/node_server.h"
+#include "tests/bench/bench_clock.h"
 
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -130,19 +131,6 @@ static char *token(EVP_PKEY *k, const char *alg, const char *kid)
     return buf_steal(&b);
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
 static volatile int sink;
 
 /* libcrypto's signature check alone (the floor of a first sight): a fresh
@@ -212,15 +200,14 @@ static double median_ns(const struct subject *s, int rounds, int batch)
 {
     double *r = calloc((size_t) rounds, sizeof *r);
     for (int k = 0; k < rounds; k++) {
-        double t0 = now_ns();
+        double t0 = bench_cpu_ns();
         int acc = 0;
         for (int i = 0; i < batch; i++)
             acc += run_one(s);
-        r[k] = (now_ns() - t0) / batch;
+        r[k] = (bench_cpu_ns() - t0) / batch;
         sink = acc;
     }
-    qsort(r, (size_t) rounds, sizeof *r, cmp);
-    double m = r[rounds / 2];
+    double m = bench_median(r, rounds);
     free(r);
     return m;
 }
