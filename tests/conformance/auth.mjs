@@ -10,21 +10,14 @@
 //
 //   node tests/conformance/auth.mjs [--filter SUBSTRING]... [--jobs N]
 // Exit status 0 when every scenario passed, 1 otherwise, 2 on a usage error.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGES, TESTS, cli as packageCli } from './packages.mjs';
 
-const TESTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOOK = path.join(TESTS, 'conformance/node20-hook.mjs');
 const CLIENT = path.join(TESTS, 'conformance/auth-client.mjs');
 const SCENARIO_TIMEOUT_MS = 60000;
-
-const PACKAGES = {
-  stable: { dir: 'node_modules/@modelcontextprotocol/conformance', version: '0.1.16' },
-  alpha: { dir: 'node_modules/conformance-alpha', version: '0.2.0-alpha.12' },
-};
+const cli = (pkg, args) => packageCli(pkg, args, SCENARIO_TIMEOUT_MS);
 
 // Scenarios not run, and why (both packages).
 const EXCLUDED = {
@@ -49,22 +42,6 @@ for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--filter') filters.push(argv[++i]);
   else if (argv[i] === '--jobs') jobs = Number(argv[++i]);
   else { console.error(`usage: node tests/conformance/auth.mjs [--filter S]... [--jobs N] (unknown ${argv[i]})`); process.exit(2); }
-}
-
-function cli(pkg, args, timeoutMs = SCENARIO_TIMEOUT_MS) {
-  const main = path.join(TESTS, PACKAGES[pkg].dir, 'dist/index.js');
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', HOOK, main, ...args], {
-      cwd: TESTS,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    p.stdout.on('data', (b) => { out += b; });
-    p.stderr.on('data', (b) => { out += b; });
-    const timer = setTimeout(() => { out += `\n(killed after ${timeoutMs} ms)`; p.kill('SIGKILL'); }, timeoutMs);
-    p.on('close', (code, signal) => { clearTimeout(timer); resolve({ code: code ?? signal, out }); });
-  });
 }
 
 async function scenarios(pkg) {

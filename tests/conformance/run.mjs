@@ -14,18 +14,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGES, TESTS, cli as packageCli } from './packages.mjs';
 import { BIN } from '../e2e/lib/paths.mjs';
 
-const TESTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOOK = path.join(TESTS, 'conformance/node20-hook.mjs');
 const SCENARIO_TIMEOUT_MS = 90000;
-
-/** The two pinned packages: where each lives, and the version it must report. */
-const PACKAGES = {
-  stable: { dir: 'node_modules/@modelcontextprotocol/conformance', version: '0.1.16' },
-  alpha: { dir: 'node_modules/conformance-alpha', version: '0.2.0-alpha.12' },
-};
+const cli = (pkg, args) => packageCli(pkg, args, SCENARIO_TIMEOUT_MS);
 
 // Scenarios of the dated revisions (the client negotiates 2025-11-25). The
 // others of those revisions call the suite's own test server's fixtures
@@ -152,23 +145,6 @@ function parseArgs(argv) {
 }
 
 // ---- the conformance CLIs ---------------------------------------------------------------------
-
-/** Runs one CLI; resolves with {code, out} (stdout and stderr together). */
-function cli(pkg, args, timeoutMs = SCENARIO_TIMEOUT_MS) {
-  const main = path.join(TESTS, PACKAGES[pkg].dir, 'dist/index.js');
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', HOOK, main, ...args], {
-      cwd: TESTS,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    p.stdout.on('data', (b) => { out += b; });
-    p.stderr.on('data', (b) => { out += b; });
-    const timer = setTimeout(() => { out += `\n(killed after ${timeoutMs} ms)`; p.kill('SIGKILL'); }, timeoutMs);
-    p.on('close', (code, signal) => { clearTimeout(timer); resolve({ code: code ?? signal, out }); });
-  });
-}
 
 function checkPackages() {
   for (const [name, p] of Object.entries(PACKAGES)) {
