@@ -235,6 +235,7 @@ static int app_finish(struct app *a)
     tools_audit_close(a->audit);
     tools_state_service_free(a->state);
     mcp_stash_free(a->stash);
+    uv_run(&a->loop, UV_RUN_DEFAULT); /* the handles they closed (the store's pool) are freed */
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);
