@@ -9,7 +9,9 @@
 // Then CONC operations at once from one program (Promise.all of state.get,
 // of state.set on distinct keys): more than the pool's connections, so
 // PostgreSQL's pool queues them; with pipeline mode (libpq 14+) the queued
-// ones share a connection's pipeline. PostgreSQL runs twice in the same run,
+// ones share a connection's pipeline. And one content.stash per call (the
+// shared stash's write: a transaction of several statements, one round trip
+// in a pipeline). PostgreSQL runs twice in the same run,
 // pipeline on and off (MCP_CODEMODE_PG_PIPELINE=0), and the ratio is printed.
 // A benchmark, not a test: a missed target is reported, never fatal.
 //
@@ -58,8 +60,13 @@ const programs = {
     set: `let v; for (let i = 0; i < ${OPS}; i++) v = await state.set("k", 1); return v > 0 ? 1 : 0;`,
     [`get x${CONC} at once`]: `const v = await Promise.all(Array.from({ length: ${CONC} }, () => state.get("k"))); return v.length;`,
     [`set x${CONC} at once`]: `const v = await Promise.all(Array.from({ length: ${CONC} }, (_, i) => state.set("c" + i, i))); return v.length;`,
+    // one entry kept: on PostgreSQL a transaction of 6 statements (lock,
+    // expiry, insert, eviction), one round trip with a pipeline; on SQLite
+    // the stash stays in memory
+    'stash put': `return await content.stash("v")`,
 };
 const sequential = ['get', 'set'];
+const opsOf = (what) => (sequential.includes(what) ? OPS : what === 'stash put' ? 1 : CONC);
 
 async function timeCalls(client, code) {
     const out = [];
@@ -94,11 +101,11 @@ for (const [name] of targets) {
     const base50 = percentile(r.baseline, 50), base99 = percentile(r.baseline, 99);
     rows.push([name, 'baseline (no state)', fmtMs(base50), fmtMs(base99), '']);
     for (const what of Object.keys(programs).filter((k) => k !== 'baseline')) {
-        const ops = sequential.includes(what) ? OPS : CONC;
+        const ops = opsOf(what);
         const p50 = percentile(r[what], 50), p99 = percentile(r[what], 99);
         const op50 = (p50 - base50) / ops, op99 = (p99 - base99) / ops;
         perOp[`${name} ${what}`] = { p50: op50, p99: op99, call50: p50, call99: p99 };
-        const label = sequential.includes(what) ? `${OPS}x state.${what}` : `state.${what}`;
+        const label = sequential.includes(what) ? `${OPS}x state.${what}` : what === 'stash put' ? 'content.stash' : `state.${what}`;
         rows.push([name, label, fmtMs(p50), fmtMs(p99), `${fmtMs(op50)} p50, ${fmtMs(op99)} p99`]);
     }
 }
