@@ -482,8 +482,15 @@ struct tools_state_job *tools__svc_pg_skills(struct tools_state_service *s, cons
 
 void tools__svc_pg_cancel_all(struct tools_state_service *s)
 {
+    /* their callers are gone: the handles go now (not answered, never cancelled) */
     for (struct pool_op *op = s->pool_ops; op; op = op->next)
-        op->cb = NULL;
+        if (op->cb) {
+            tools__state_job_foreign_done(op->handle);
+            op->cb = NULL;
+        }
     for (struct skills_flow *f = s->flows; f; f = f->next)
-        f->cb = NULL;
+        if (f->cb) {
+            tools__state_job_foreign_done(f->handle);
+            f->cb = NULL;
+        }
 }
