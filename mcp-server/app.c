@@ -125,16 +125,6 @@ static struct tools_state_service *start_state(struct app *a)
         .skills_changed_ud = a,
         .loop = &a->loop,
     };
-    /* PostgreSQL operations (and the skills listener's connection attempts)
-     * hold libuv's pool threads while they wait on the database: enough more
-     * that JSON parses and name lookups never queue behind them (the pool
-     * starts with the first work item, after this) */
-    char threads[16];
-    if (c->store_url && getenv("UV_THREADPOOL_SIZE") == NULL) {
-        unsigned pg = c->store_max_connections ? (unsigned) c->store_max_connections : 4;
-        snprintf(threads, sizeof threads, "%u", pg + 5);
-        setenv("UV_THREADPOOL_SIZE", threads, 0);
-    }
     struct tools_state_service *s = tools_state_service_new(&o);
     free(path);
     return s;
