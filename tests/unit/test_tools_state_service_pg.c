@@ -244,9 +244,18 @@ static void test_cancel_and_free(void **state)
           "{\"name\":\"late\",\"description\":\"l\",\"code\":\"1\"}", &late1);
     start(s, &loop, "skills", "list", NULL, NULL, &late2);
     start(s, &loop, "state", "get", NULL, "{\"key\":\"k\"}", &late3);
+    struct reply bad_state = {0}, bad_skill = {0}; /* answered on the next turn: a timer */
+    start(s, &loop, "state", "get", NULL, "{}", &bad_state);
     tools_state_service_free(s); /* as the server does after its loop stopped */
     uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(late1.called + late2.called + late3.called, 0);
+    assert_int_equal(late1.called + late2.called + late3.called + bad_state.called, 0);
+    /* and a service whose running skills.* waits for its timer */
+    s = service(&loop);
+    start(s, &loop, "skills", "nope", NULL, NULL, &bad_skill);
+    start(s, &loop, "skills", "list", NULL, NULL, &late1);
+    tools_state_service_free(s);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(bad_skill.called + late1.called, 0);
     assert_int_equal(uv_loop_close(&loop), 0);
 }
 

@@ -294,9 +294,9 @@ void tools_state_service_free(struct tools_state_service *s)
 {
     if (s == NULL)
         return;
-    tools_state_listen_stop(s->listener);
     s->closing = 1;
-    tools__svc_pg_cancel_all(s);       /* their callers are gone */
+    tools__svc_pg_cancel_all(s); /* their callers are gone (before the loop runs below) */
+    tools_state_listen_stop(s->listener);
     tools__state_pool_close(s->store); /* what it has not answered fails, answering nobody */
     tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);

@@ -30,6 +30,7 @@ struct pool_op {
     struct buf out; /* an answer known before any statement */
     int ok;
     int64_t if_version;          /* set's */
+    uv_timer_t *later;           /* the next turn of an answer known at once */
     struct pool_op *prev, *next; /* the service's, until answered or cancelled */
 };
 
@@ -72,6 +73,7 @@ static void pool_later(uv_timer_t *t)
 {
     struct pool_op *op = t->data;
     uv_close((uv_handle_t *) t, later_closed);
+    op->later = NULL;
     pool_finish(op);
 }
 
@@ -129,6 +131,7 @@ static struct tools_state_job *pool_answer_later(struct pool_op *op, int ok)
     uv_timer_init(op->s->o.loop, t);
     t->data = op;
     uv_timer_start(t, pool_later, 0, 0);
+    op->later = t;
     return op->handle;
 }
 
@@ -483,14 +486,24 @@ struct tools_state_job *tools__svc_pg_skills(struct tools_state_service *s, cons
 void tools__svc_pg_cancel_all(struct tools_state_service *s)
 {
     /* their callers are gone: the handles go now (not answered, never cancelled) */
-    for (struct pool_op *op = s->pool_ops; op; op = op->next)
-        if (op->cb) {
+    for (struct pool_op *op = s->pool_ops, *next; op; op = next) {
+        next = op->next;
+        if (op->cb)
             tools__state_job_foreign_done(op->handle);
-            op->cb = NULL;
+        op->cb = NULL;
+        if (op->later) { /* answered by no statement: nothing else frees it */
+            uv_close((uv_handle_t *) op->later, later_closed);
+            pool_op_free(op);
         }
+    }
     for (struct skills_flow *f = s->flows; f; f = f->next)
         if (f->cb) {
             tools__state_job_foreign_done(f->handle);
             f->cb = NULL;
         }
+    while (s->flows && s->flows->later) { /* the one running, answered by no statement */
+        uv_close((uv_handle_t *) s->flows->later, timer_freed);
+        s->flows->later = NULL;
+        flow_finish(s->flows); /* and the next one starts: its statements fail with the pool */
+    }
 }
