@@ -123,16 +123,6 @@ static struct tools_state_service *start_state(struct app *a)
         .loop = &a->loop,
     };
     config_state_store(a->cfg, path, &o.store);
-    /* PostgreSQL operations (and the skills listener's connection attempts)
-     * hold libuv's pool threads while they wait on the database: enough more
-     * that JSON parses and name lookups never queue behind them (the pool
-     * starts with the first work item, after this) */
-    char threads[16];
-    if (c->store_url && getenv("UV_THREADPOOL_SIZE") == NULL) {
-        unsigned pg = c->store_max_connections ? (unsigned) c->store_max_connections : 4;
-        snprintf(threads, sizeof threads, "%u", pg + 5);
-        setenv("UV_THREADPOOL_SIZE", threads, 0);
-    }
     struct tools_state_service *s = tools_state_service_new(&o);
     free(path);
     return s;
@@ -233,6 +223,7 @@ static int app_finish(struct app *a)
     tools_audit_close(a->audit);
     tools_state_service_free(a->state);
     mcp_stash_free(a->stash);
+    uv_run(&a->loop, UV_RUN_DEFAULT); /* the handles they closed (the store's pool) are freed */
     if (uv_loop_close(&a->loop) != 0) {
         log_warn("app", "handles left open at exit; closing them");
         uv_walk(&a->loop, close_walk, NULL);

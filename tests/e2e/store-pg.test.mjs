@@ -5,7 +5,8 @@
 // fails with StateError "storage", other programs answer, and once it is back
 // the pool reconnects with every acknowledged write there; a row lock held by
 // another connection does not stall the loop (ping and a program without
-// state answer at once), nor does skills.list waiting on a locked table; a
+// state answer at once), nor does skills.list waiting on a locked table,
+// skills.save on a locked row or the shared stash on a locked table; a
 // value the shared stash does not take is readable through its instance, and
 // the result says so.
 import assert from 'node:assert/strict';
@@ -139,6 +140,52 @@ test('skills.* waiting on a locked table does not stall the loop either', { skip
   await assertLoopFree(h, 'skills.list waits');
   assert.deepEqual(valueOf(await listing), ['one'], 'skills.list waits for the lock, then answers');
   await released;
+});
+
+/**
+ * Runs program on h while another connection runs holderSql (which holds a
+ * lock for 2 s): {ping, run, result}: the median ping and a program without
+ * state answered meanwhile, and the program's own result once the lock went.
+ */
+async function whileLocked(h, c, db, holderSql, program) {
+  const holder = spawn('sh', [path.join(path.dirname(BIN), '../tests/lib/pg_cluster.sh'), 'psql', c.dir, holderSql, db], { stdio: 'ignore' });
+  const released = new Promise((ok) => holder.on('exit', ok));
+  await new Promise((ok) => setTimeout(ok, 500));
+  const waiting = h.exec(program);
+  await new Promise((ok) => setTimeout(ok, 100));
+  const ping = await pingMedian(h.client);
+  const t0 = process.hrtime.bigint();
+  assert.equal(valueOf(await h.exec('return 1 + 1')), 2);
+  const run = Number(process.hrtime.bigint() - t0) / 1e6;
+  const result = await waiting;
+  await released;
+  return { ping, run, result };
+}
+
+test('skills.save and the shared stash waiting on locked rows do not stall the loop', { skip }, async () => {
+  const { c, db, file } = fresh();
+  const h = await open(file, 'stdio');
+  valueOf(await h.exec('return await skills.save({ name: "one", description: "1", code: "return 1;" })'));
+  // the skill's row is locked: replacing it waits
+  const save = await whileLocked(h, c, db,
+    "BEGIN; SELECT 1 FROM codemode_skills WHERE name='one' FOR UPDATE; SELECT pg_sleep(2); COMMIT;",
+    'return await skills.save({ name: "one", description: "2", code: "return 2;" })');
+  assert.ok(save.ping < 20, `ping answered in ${save.ping.toFixed(1)} ms (median of 5) while skills.save waits`);
+  assert.ok(save.run < 200, `a program without state ran in ${save.run.toFixed(1)} ms while skills.save waits`);
+  assert.deepEqual(valueOf(save.result), { name: 'one' }, 'skills.save waits for the lock, then saves');
+  assert.equal(valueOf(await h.exec('return await skills.one({})')), 2);
+  // the stash's table is locked: keeping a value in it waits
+  const stash = await whileLocked(h, c, db,
+    'BEGIN; LOCK TABLE codemode_stash IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT;',
+    "return await content.stash('kept while locked')");
+  assert.ok(stash.ping < 20, `ping answered in ${stash.ping.toFixed(1)} ms (median of 5) while the stash waits`);
+  assert.ok(stash.run < 200, `a program without state ran in ${stash.run.toFixed(1)} ms while the stash waits`);
+  const [link, ...rest] = stash.result.raw.content;
+  assert.equal(link.type, 'resource_link');
+  assert.deepEqual(rest, [], 'no warning: the shared stash took the value once the lock went');
+  assert.match(c.psql(`SELECT count(*) FROM codemode_stash WHERE uri = '${link.uri}'`, db), /\b1\b/);
+  const got = await h.client.readResource({ uri: link.uri });
+  assert.equal(got.contents[0].text, 'kept while locked');
 });
 
 test('a URL of several hosts, the first one down: libpq moves to another socket while connecting', { skip }, async () => {

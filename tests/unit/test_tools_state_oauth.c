@@ -221,7 +221,8 @@ static void test_oauth_async(void **state)
     assert_int_equal(c.rc, TOOLS_STATE_CONFLICT);
     assert_int_equal(gone.called, 0);
     tools_state_free(s);
-    uv_loop_close(&loop);
+    uv_run(&loop, UV_RUN_DEFAULT); /* the handles of the store's pool on the loop close */
+    assert_int_equal(uv_loop_close(&loop), 0);
 }
 
 int main(void)

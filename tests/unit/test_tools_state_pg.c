@@ -202,6 +202,7 @@ static void test_shapes_shared(void **state)
     assert_int_equal(tools_state_shapes_save(a, rows, 1, err), TOOLS_STATE_INVALID);
     tools_state_free(a);
     tools_state_free(b);
+    uv_run(&loop, UV_RUN_DEFAULT); /* the handles of a's pool on the loop close */
     assert_int_equal(uv_loop_close(&loop), 0);
 }
 

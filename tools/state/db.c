@@ -2,7 +2,9 @@
  * (directory, WAL mode, busy timeout, tables), transactions, and turning
  * SQLite's failures into sentences a program can act on. */
 #include "tools/state/internal.h"
+#include "tools/state/pg_async.h"
 #include "common/alloc.h"
+#include "common/log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -135,6 +137,7 @@ void tools_state_free(struct tools_state *s)
     if (s == NULL)
         return;
     close_db(s);
+    tools__pga_free(s->pga);
     tools__pg_free(s->pg);
     uv_mutex_destroy(&s->sqlite_lock);
     free(s->path);
@@ -366,7 +369,18 @@ int tools_state_stash_touch(struct tools_state *s, const char *uri, const char *
 struct tools__pga *tools__state_pool(struct tools_state *s, uv_loop_t *loop)
 {
     char err[TOOLS_STATE_ERR_MAX];
-    return s->pg && loop ? tools__pga_new(s->pg, loop, err) : NULL;
+    if (s->pga || s->pg == NULL || loop == NULL)
+        return s->pga;
+    s->pga = tools__pga_new(s->pg, loop, err);
+    if (s->pga == NULL) /* the operations then run on threads, and fail there with err */
+        log_warn("state", "%s", err);
+    return s->pga;
+}
+
+void tools__state_pool_close(struct tools_state *s)
+{
+    tools__pga_free(s->pga);
+    s->pga = NULL;
 }
 
 const struct pg_lib *tools__state_pq(struct tools_state *s)

@@ -16,6 +16,7 @@ struct tools_state {
     const struct sqlite_lib *sq; /* once loaded */
     sqlite3 *db;                 /* NULL until opened, and after a failure that closed it */
     struct tools__pg *pg;        /* codemode.store on PostgreSQL (pg.c), else NULL */
+    struct tools__pga *pga;      /* its pool on the loop (pg_async.c), once used */
     uv_mutex_t sqlite_lock;      /* one operation at a time on db (tools_state_lock) */
 };
 
@@ -63,24 +64,7 @@ const struct pg_lib *tools__pg_load(struct tools__pg *p, char *err);
 void tools__pg_failure(const struct tools__pg *p, PGconn *c, PGresult *r, const char *doing,
                        char *err);
 void tools__pg_cannot_connect(const struct tools__pg *p, PGconn *c, int timed_out, char *err);
-/* --- the pool on the loop (pg_async.c) ----------------------------------------
- * One statement per request, sent and answered without blocking; cb gets,
- * on the loop and never inside tools__pga_query, the result (borrowed for
- * the call; COMMAND_OK or TUPLES_OK) or NULL and the sentence. */
-struct tools__pga;
-struct tools__pga_req;
-typedef void tools__pga_cb(void *ud, PGresult *r, const char *err);
-/* NULL with err when libpq cannot be loaded. */
-struct tools__pga *tools__pga_new(struct tools__pg *p, uv_loop_t *loop, char *err);
-struct tools__pga_req *tools__pga_query(struct tools__pga *a, const char *sql, int n,
-                                        const char *const *params, const char *doing,
-                                        tools__pga_cb *cb, void *ud);
-/* cb will not be called (a statement sent still completes). */
-void tools__pga_cancel(struct tools__pga_req *r);
-/* After the loop stopped: closes the connections and handles. NULL is fine. */
-void tools__pga_free(struct tools__pga *a);
-/* The pool of s's PostgreSQL store on loop, or NULL (SQLite, or no libpq). */
-struct tools__pga *tools__state_pool(struct tools_state *s, uv_loop_t *loop);
+/* The pool on the loop and the tables' operations on it: pg_async.h. */
 const struct pg_lib *tools__state_pq(struct tools_state *s);
 /* The store's quotas and timeouts, defaults filled in. */
 const struct tools_state_options *tools_state_options_of(const struct tools_state *s);
@@ -91,6 +75,10 @@ const struct tools_state_options *tools_state_options_of(const struct tools_stat
 const struct pg_lib *tools__pg_lib(const struct tools__pg *p);
 PGconn *tools__pg_open_listener(struct tools__pg *p, const char *channel, char *err);
 void tools__pg_close_conn(struct tools__pg *p, PGconn *c);
+
+/* The checks of an OAuth row's kind, key and value (json may be NULL):
+ * 0, or INVALID with err (oauth_db.c). */
+int tools__state_oauth_check(const char *kind, const char *key, const char *json, char *err);
 
 /* The quota checks both backends make before a write (kv.c). */
 int tools__state_check_key(const char *key, char *err);

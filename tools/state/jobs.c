@@ -1,4 +1,5 @@
-/* The state and skills services off the loop (tools_state_service_start in
+/* The state and skills services off the loop on SQLite (and on PostgreSQL
+ * when libpq could not be loaded, to fail there; tools_state_service_start in
  * service.h): a queue of operations in order, run on libuv's thread pool;
  * state.* as many at once as the store allows (one SQLite connection, or
  * the PostgreSQL pool), skills.* alone, what they read installed on the

@@ -1,8 +1,10 @@
-/* The OAuth rows off the loop (tools_state_oauth_start in store.h): one
- * operation of oauth_db.c on libuv's thread pool, its answer delivered on
- * the loop. On PostgreSQL a row lock or an unreachable server then holds a
- * pool thread, never the loop. */
+/* The OAuth rows off the loop (tools_state_oauth_start in store.h): on
+ * PostgreSQL an operation of the store's pool on the loop (pg_oauth.c: a
+ * row lock or an unreachable server holds nothing but a connection); on
+ * SQLite one operation of oauth_db.c on libuv's thread pool, its answer
+ * delivered on the loop. */
 #include "tools/state/internal.h"
+#include "tools/state/pg_async.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
@@ -18,7 +20,17 @@ struct tools_state_oauth_op {
     char err[TOOLS_STATE_ERR_MAX];
     tools_state_oauth_cb *cb;
     void *ud;
+    struct tools__pgo *pg; /* on PostgreSQL's pool */
 };
+
+static void free_op(struct tools_state_oauth_op *op)
+{
+    free(op->kind);
+    free(op->key);
+    free(op->json);
+    free(op->out);
+    free(op);
+}
 
 static void work(uv_work_t *w)
 {
@@ -36,11 +48,15 @@ static void done(uv_work_t *w, int status)
     (void) status;
     if (!op->cancelled)
         op->cb(op->ud, op->rc, op->out, op->version, op->rc < 0 ? op->err : NULL);
-    free(op->kind);
-    free(op->key);
-    free(op->json);
-    free(op->out);
-    free(op);
+    free_op(op);
+}
+
+static void pg_done(void *ud, int rc, const char *json, int64_t version, const char *err)
+{
+    struct tools_state_oauth_op *op = ud;
+    if (!op->cancelled)
+        op->cb(op->ud, rc, json, version, err);
+    free_op(op);
 }
 
 struct tools_state_oauth_op *tools_state_oauth_start(struct tools_state *s, uv_loop_t *loop,
@@ -56,7 +72,12 @@ struct tools_state_oauth_op *tools_state_oauth_start(struct tools_state *s, uv_l
     op->if_version = if_version;
     op->cb = cb;
     op->ud = ud;
-    op->work.data = op;
+    struct tools__pga *pool = tools__state_pool(s, loop);
+    if (pool && tools__state_oauth_check(op->kind, op->key, json, op->err) == 0) {
+        op->pg = tools__pgo_oauth(pool, op->kind, op->key, json, if_version, pg_done, op);
+        return op;
+    }
+    op->work.data = op; /* SQLite, or a row refused by the checks (answered from there) */
     uv_queue_work(loop, &op->work, work, done);
     return op;
 }

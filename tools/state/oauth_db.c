@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static int check(const char *kind, const char *key, const char *json, char *err)
+int tools__state_oauth_check(const char *kind, const char *key, const char *json, char *err)
 {
     size_t k = kind ? strlen(kind) : 0, n = key ? strlen(key) : 0;
     if (k == 0 || k > 64 || n == 0 || n > TOOLS_STATE_KEY_MAX ||
@@ -45,7 +45,7 @@ static void make_private(const char *path)
 static int oauth_get_unlocked(struct tools_state *s, const char *kind, const char *key, char **json,
                               int64_t *version, char *err)
 {
-    int rc = check(kind, key, NULL, err);
+    int rc = tools__state_oauth_check(kind, key, NULL, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
         return rc;
     sqlite3_stmt *st =
@@ -110,7 +110,7 @@ static int write_row(struct tools_state *s, const char *kind, const char *key, c
 static int oauth_put_unlocked(struct tools_state *s, const char *kind, const char *key,
                               const char *json, int64_t if_version, int64_t *version, char *err)
 {
-    int rc = check(kind, key, json, err);
+    int rc = tools__state_oauth_check(kind, key, json, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0 || (rc = tools__state_begin(s, err)) != 0)
         return rc;
     int64_t have = row_version(s, kind, key, err);
@@ -139,7 +139,7 @@ static int oauth_put_unlocked(struct tools_state *s, const char *kind, const cha
 static int oauth_delete_unlocked(struct tools_state *s, const char *kind, const char *key,
                                  char *err)
 {
-    int rc = check(kind, key, NULL, err);
+    int rc = tools__state_oauth_check(kind, key, NULL, err);
     if (rc != 0 || (rc = tools__state_open(s, err)) != 0)
         return rc;
     sqlite3_stmt *st = tools__state_prepare(s, "DELETE FROM oauth WHERE kind=?1 AND key=?2", err);
@@ -160,7 +160,7 @@ static int oauth_delete_unlocked(struct tools_state *s, const char *kind, const 
 int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *key, char **json,
                           int64_t *version, char *err)
 {
-    int rc = check(kind, key, NULL, err);
+    int rc = tools__state_oauth_check(kind, key, NULL, err);
     if (rc != 0 || s->pg)
         return rc ? rc : tools__pg_oauth_get(s->pg, kind, key, json, version, err);
     tools_state_lock(s);
@@ -172,7 +172,7 @@ int tools_state_oauth_get(struct tools_state *s, const char *kind, const char *k
 int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *key,
                           const char *json, int64_t if_version, int64_t *version, char *err)
 {
-    int rc = check(kind, key, json, err);
+    int rc = tools__state_oauth_check(kind, key, json, err);
     if (rc != 0 || s->pg)
         return rc ? rc : tools__pg_oauth_put(s->pg, kind, key, json, if_version, version, err);
     tools_state_lock(s);
@@ -183,7 +183,7 @@ int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *k
 
 int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err)
 {
-    int rc = check(kind, key, NULL, err);
+    int rc = tools__state_oauth_check(kind, key, NULL, err);
     if (rc != 0 || s->pg)
         return rc ? rc : tools__pg_oauth_delete(s->pg, kind, key, err);
     tools_state_lock(s);

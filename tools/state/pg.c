@@ -12,9 +12,9 @@
  * versioned (codemode_meta); a newer one is refused. This file holds the
  * pool, the statements, the migrations and the state rows; the other tables'
  * operations are in pg_skills.c, pg_stash.c, pg_oauth.c and pg_shapes.c.
- * These synchronous operations serve the CLI, skills.*, the shared stash,
- * the OAuth rows and the learned types (on threads); the server's state.*
- * goes through the pool on the loop (pg_async.c), on the same tables. */
+ * These synchronous operations serve the CLI, the server's start and end,
+ * and the tests; the server's operations go through the pool on the loop
+ * (pg_async.c), on the same tables. */
 #include "tools/state/pg_internal.h"
 #include "common/alloc.h"
 #include "common/json.h"

@@ -51,6 +51,16 @@ static const struct {
     SLOT(getResult),
     SLOT(sendQueryParams),
     SLOT(flush),
+    SLOT(transactionStatus),
+};
+
+/* Loaded when the library has them (libpq 14 and later). */
+static const struct {
+    const char *symbol;
+    size_t offset;
+} optional[] = {
+    SLOT(enterPipelineMode),
+    SLOT(pipelineSync),
 };
 
 static const char *library(void)
@@ -69,7 +79,7 @@ static const struct pg_lib *load_locked(char *err, size_t errlen)
                  library(), dlerror());
         return NULL;
     }
-    struct pg_lib l;
+    struct pg_lib l = {0};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
         void *sym = dlsym(h, slots[i].symbol);
         if (sym == NULL) {
@@ -80,6 +90,10 @@ static const struct pg_lib *load_locked(char *err, size_t errlen)
             return NULL;
         }
         memcpy((char *) &l + slots[i].offset, &sym, sizeof sym);
+    }
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+        void *sym = dlsym(h, optional[i].symbol);
+        memcpy((char *) &l + optional[i].offset, &sym, sizeof sym);
     }
     lib = l;
     loaded = 1;

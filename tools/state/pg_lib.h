@@ -46,6 +46,11 @@ struct pg_lib {
                            const char *const *paramValues, const int *paramLengths,
                            const int *paramFormats, int resultFormat);
     int (*flush)(PGconn *conn);
+    PGTransactionStatusType (*transactionStatus)(const PGconn *conn);
+    /* pipeline mode (libpq 14 and later): NULL with an older libpq, where
+     * the statements of a batch go one after the other instead */
+    int (*enterPipelineMode)(PGconn *conn);
+    int (*pipelineSync)(PGconn *conn);
 };
 
 /* The library on the first call, the same table after; NULL when it cannot

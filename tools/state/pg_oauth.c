@@ -1,7 +1,10 @@
 /* OAuth rows on PostgreSQL (codemode_oauth): the clients and tokens of
  * remote servers, read, written with compare-and-set under a row lock (one
- * instance spends a rotating refresh token) and deleted. */
+ * instance spends a rotating refresh token) and deleted; synchronously (the
+ * CLI), and on the pool on the loop (the server: a step machine of two
+ * batches on one connection). */
 #include "tools/state/pg_internal.h"
+#include "tools/state/pg_async.h"
 #include "common/alloc.h"
 #include "common/json.h"
 
@@ -115,4 +118,109 @@ int tools__pg_oauth_delete(struct tools__pg *p, const char *kind, const char *ke
 {
     struct oauth_args a = {.kind = kind, .key = key};
     return tools__pg_with_conn(p, oauth_delete_op, &a, err);
+}
+
+/* --- on the loop ----------------------------------------------------------------------------- */
+
+#define SQL_READ "SELECT value, version FROM codemode_oauth WHERE kind=$1 AND key=$2"
+#define SQL_LOCK "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 7244))"
+#define SQL_HAVE "SELECT version FROM codemode_oauth WHERE kind=$1 AND key=$2 FOR UPDATE"
+#define SQL_WRITE                                                                                  \
+    "INSERT INTO codemode_oauth(kind, key, value, version) VALUES($1,$2,$3,$4) "                   \
+    "ON CONFLICT(kind, key) DO UPDATE SET value=EXCLUDED.value, version=EXCLUDED.version"
+
+struct oauth_op {
+    struct tools__pgo base;
+    struct tools__pga *a;
+    char *kind, *key, *json;
+    int64_t if_version, have;
+    tools_state_oauth_cb *cb;
+    void *ud;
+};
+
+static void oauth_end(struct oauth_op *o, int rc, const char *row, int64_t version, const char *err)
+{
+    if (!o->base.cancelled)
+        o->cb(o->ud, rc, row, version, rc < 0 ? err : NULL);
+    free(o->kind);
+    free(o->key);
+    free(o->json);
+    free(o);
+}
+
+static void oauth_read(void *ud, PGresult *r, const char *err)
+{
+    struct oauth_op *o = ud;
+    const struct pg_lib *pq = tools__pga_pq(o->a);
+    if (r == NULL) {
+        oauth_end(o, TOOLS_STATE_FAILED, NULL, 0, err);
+    } else if (pq->ntuples(r) != 1) {
+        oauth_end(o, TOOLS_STATE_ABSENT, NULL, 0, NULL);
+    } else {
+        char *row = xstrndup(pq->getvalue(r, 0, 0), (size_t) pq->getlength(r, 0, 0));
+        oauth_end(o, TOOLS_STATE_OK, row, strtoll(pq->getvalue(r, 0, 1), NULL, 10), NULL);
+        free(row);
+    }
+}
+
+/* The second batch answered: the row written and committed. */
+static void oauth_written(void *ud, struct tools__pga_req *op, PGresult *const *res, int n,
+                          const char *err)
+{
+    struct oauth_op *o = ud;
+    (void) op, (void) res, (void) n;
+    oauth_end(o, err ? TOOLS_STATE_FAILED : TOOLS_STATE_OK, NULL, err ? 0 : o->have + 1, err);
+}
+
+/* The first batch answered: BEGIN, the key's lock, the row's version
+ * under its row lock. A version other than ifVersion ends it (rolled back
+ * by the pool); else the write and COMMIT follow on the same connection. */
+static void oauth_locked(void *ud, struct tools__pga_req *op, PGresult *const *res, int n,
+                         const char *err)
+{
+    struct oauth_op *o = ud;
+    const struct pg_lib *pq = tools__pga_pq(o->a);
+    char msg[TOOLS_STATE_ERR_MAX];
+    (void) n;
+    if (err) {
+        oauth_end(o, TOOLS_STATE_FAILED, NULL, 0, err);
+        return;
+    }
+    o->have = pq->ntuples(res[2]) == 1 ? strtoll(pq->getvalue(res[2], 0, 0), NULL, 10) : 0;
+    if (o->if_version >= 0 && o->if_version != o->have) {
+        snprintf(msg, sizeof msg,
+                 "the OAuth %s row was written by another instance or process first (version "
+                 "%lld, expected %lld): read it again",
+                 o->kind, (long long) o->have, (long long) o->if_version);
+        oauth_end(o, TOOLS_STATE_CONFLICT, NULL, 0, msg);
+        return;
+    }
+    char vs[24];
+    snprintf(vs, sizeof vs, "%" PRId64, o->have + 1);
+    const char *params[] = {o->kind, o->key, o->json, vs};
+    const struct tools__pga_stmt write[] = {{SQL_WRITE, 4, params}, {"COMMIT", 0, NULL}};
+    tools__pga_next(op, write, 2, oauth_written);
+}
+
+struct tools__pgo *tools__pgo_oauth(struct tools__pga *a, const char *kind, const char *key,
+                                    const char *json, int64_t if_version, tools_state_oauth_cb *cb,
+                                    void *ud)
+{
+    struct oauth_op *o = xcalloc(1, sizeof *o);
+    o->a = a;
+    o->kind = xstrdup(kind);
+    o->key = xstrdup(key);
+    o->json = json ? xstrdup(json) : NULL;
+    o->if_version = if_version;
+    o->cb = cb;
+    o->ud = ud;
+    const char *params[] = {kind, key};
+    if (json == NULL) {
+        tools__pga_query(a, SQL_READ, 2, params, "read the OAuth row", oauth_read, o);
+        return &o->base;
+    }
+    const struct tools__pga_stmt lock[] = {
+        {"BEGIN", 0, NULL}, {SQL_LOCK, 2, params}, {SQL_HAVE, 2, params}};
+    tools__pga_begin(a, "write the OAuth row", lock, 3, oauth_locked, o);
+    return &o->base;
 }

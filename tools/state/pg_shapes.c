@@ -1,6 +1,9 @@
 /* Learned result types on PostgreSQL (codemode_result_shapes), shared by
- * the instances: saved in batches and loaded at start. */
+ * the instances: saved in batches and loaded at start; saved on the pool
+ * on the loop too (the server, while it runs: one transaction in one
+ * batch). */
 #include "tools/state/pg_internal.h"
+#include "tools/state/pg_async.h"
 #include "common/alloc.h"
 #include "common/json.h"
 
@@ -16,6 +19,12 @@ struct shapes_args {
     cJSON **out;
 };
 
+#define SQL_SAVE                                                                                   \
+    "INSERT INTO codemode_result_shapes(server, tool, schema_hash, shape, updated) "               \
+    "VALUES($1,$2,$3,$4, extract(epoch FROM now())::bigint) ON CONFLICT(server, "                  \
+    "tool) DO UPDATE SET schema_hash = EXCLUDED.schema_hash, shape = "                             \
+    "EXCLUDED.shape, updated = EXCLUDED.updated"
+
 static int shapes_save_op(struct tools__pg *p, struct tools__pg_conn *k, void *ud, int *started,
                           char *err)
 {
@@ -27,13 +36,7 @@ static int shapes_save_op(struct tools__pg *p, struct tools__pg_conn *k, void *u
     for (size_t i = 0; i < a->n && rc == 0; i++) {
         const struct tools_state_shape_row *r = &a->rows[i];
         const char *params[] = {r->server, r->tool, r->schema_hash, r->shape};
-        rc = tools__pg_run(
-            p, k,
-            "INSERT INTO codemode_result_shapes(server, tool, schema_hash, shape, updated) "
-            "VALUES($1,$2,$3,$4, extract(epoch FROM now())::bigint) ON CONFLICT(server, "
-            "tool) DO UPDATE SET schema_hash = EXCLUDED.schema_hash, shape = "
-            "EXCLUDED.shape, updated = EXCLUDED.updated",
-            4, params, "save the learned result types", err);
+        rc = tools__pg_run(p, k, SQL_SAVE, 4, params, "save the learned result types", err);
     }
     if (rc != 0) {
         tools__pg_rollback(p, k);
@@ -80,4 +83,48 @@ int tools__pg_shapes_load(struct tools__pg *p, cJSON **out, char *err)
 {
     struct shapes_args a = {.out = out};
     return tools__pg_with_conn(p, shapes_load_op, &a, err);
+}
+
+/* --- on the loop ----------------------------------------------------------------------------- */
+
+struct shapes_op {
+    struct tools__pgo base;
+    tools__pgo_done_cb *cb;
+    void *ud;
+};
+
+static void shapes_saved(void *ud, struct tools__pga_req *op, PGresult *const *res, int n,
+                         const char *err)
+{
+    struct shapes_op *o = ud;
+    (void) op, (void) res, (void) n;
+    if (!o->base.cancelled)
+        o->cb(o->ud, err ? TOOLS_STATE_FAILED : TOOLS_STATE_OK, err);
+    free(o);
+}
+
+struct tools__pgo *tools__pgo_shapes_save(struct tools__pga *a,
+                                          const struct tools_state_shape_row *rows, size_t n,
+                                          tools__pgo_done_cb *cb, void *ud)
+{
+    struct shapes_op *o = xcalloc(1, sizeof *o);
+    o->cb = cb;
+    o->ud = ud;
+    /* BEGIN, the rows, COMMIT: one batch (one round trip in a pipeline) */
+    struct tools__pga_stmt *batch = xcalloc(n + 2, sizeof *batch);
+    const char **params = xcalloc(4 * (n ? n : 1), sizeof *params);
+    batch[0] = (struct tools__pga_stmt){"BEGIN", 0, NULL};
+    for (size_t i = 0; i < n; i++) {
+        const char **p = &params[4 * i];
+        p[0] = rows[i].server;
+        p[1] = rows[i].tool;
+        p[2] = rows[i].schema_hash;
+        p[3] = rows[i].shape;
+        batch[i + 1] = (struct tools__pga_stmt){SQL_SAVE, 4, p};
+    }
+    batch[n + 1] = (struct tools__pga_stmt){"COMMIT", 0, NULL};
+    tools__pga_begin(a, "save the learned result types", batch, (int) n + 2, shapes_saved, o);
+    free(params);
+    free(batch);
+    return &o->base;
 }

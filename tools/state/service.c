@@ -2,8 +2,9 @@
  * program's host calls reach, the checks of a skill before it is saved, the
  * in-memory list of skills with compiled input schemas, and what workers and
  * the search see of them. Declarations are in decl.c. */
-#include "tools/state/service.h"
+#include "tools/state/service_internal.h"
 #include "tools/state/internal.h"
+#include "tools/state/pg_async.h"
 #include "tools/state/jobs.h"
 #include "tools/catalog.h"
 #include "tools/names.h"
@@ -21,25 +22,6 @@
 #include <strings.h>
 
 #define DESCRIPTION_MAX 4096
-
-struct skill {
-    const cJSON *row; /* in s->skills */
-    struct tools_schema *input;
-};
-
-struct tools_state_service {
-    struct tools_state_service_options o;
-    struct tools_state *store;
-    cJSON *skills; /* [{name, description, inputSchema, code}] sorted by name */
-    struct skill *compiled;
-    size_t nskills;
-    struct tools_state_jobs jobs;          /* with a loop: the operations off it (jobs.c) */
-    struct tools_state_listener *listener; /* PostgreSQL: other instances' skill changes */
-    struct tools__pga *pool;               /* PostgreSQL: state.* on the loop (pg_async.c) */
-    struct pool_op *pool_ops;              /* its operations not answered yet */
-};
-
-static void pool_ops_drop(struct tools_state_service *s);
 
 /* --- skills in memory ------------------------------------------------------------------ */
 
@@ -80,14 +62,6 @@ static int reload_skills(struct tools_state_service *s, char *err)
     return rc;
 }
 
-/* What a skills.* operation read and did off the loop, applied on the loop
- * afterwards (land): the rows it read last (NULL: it read none) and whether
- * it changed them. Off the loop, the rows in memory are only read. */
-struct skills_view {
-    cJSON *rows;
-    int changed;
-};
-
 /* Reads the rows into v (from the store, when it exists). */
 static int load_view(struct tools_state_service *s, struct skills_view *v, char *err)
 {
@@ -108,7 +82,7 @@ static const cJSON *view_rows(const struct tools_state_service *s, const struct 
 }
 
 /* On the loop: installs what v read and says the skills changed. */
-static void land(struct tools_state_service *s, struct skills_view *v)
+void tools__svc_land(struct tools_state_service *s, struct skills_view *v)
 {
     if (v->rows)
         install_skills(s, v->rows);
@@ -118,7 +92,7 @@ static void land(struct tools_state_service *s, struct skills_view *v)
     v->changed = 0;
 }
 
-static const char *row_str(const cJSON *row, const char *key)
+const char *tools__svc_row_str(const cJSON *row, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(row, key)->valuestring; /* rows are ours */
 }
@@ -139,8 +113,9 @@ static const struct skill *find_skill(const struct tools_state_service *s, const
     const struct skill *best = NULL;
     int best_rank = 0;
     for (size_t i = 0; i < s->nskills; i++) {
-        const char *owner = row_str(s->compiled[i].row, "owner");
-        if (strcmp(row_str(s->compiled[i].row, "name"), name) != 0 || !sees(s, owner, principal))
+        const char *owner = tools__svc_row_str(s->compiled[i].row, "owner");
+        if (strcmp(tools__svc_row_str(s->compiled[i].row, "name"), name) != 0 ||
+            !sees(s, owner, principal))
             continue;
         int rank = principal && strcmp(owner, principal) == 0 ? 3 : owner[0] == '\0' ? 2 : 1;
         if (rank > best_rank) {
@@ -152,15 +127,15 @@ static const struct skill *find_skill(const struct tools_state_service *s, const
 }
 
 /* The same over rows (a view's): the row, or NULL. */
-static const cJSON *find_row(const struct tools_state_service *s, const cJSON *rows,
-                             const char *name, const char *principal)
+const cJSON *tools__svc_find_row(const struct tools_state_service *s, const cJSON *rows,
+                                 const char *name, const char *principal)
 {
     const cJSON *best = NULL, *row;
     int best_rank = 0;
     cJSON_ArrayForEach(row, rows)
     {
-        const char *owner = row_str(row, "owner");
-        if (strcmp(row_str(row, "name"), name) != 0 || !sees(s, owner, principal))
+        const char *owner = tools__svc_row_str(row, "owner");
+        if (strcmp(tools__svc_row_str(row, "name"), name) != 0 || !sees(s, owner, principal))
             continue;
         int rank = principal && strcmp(owner, principal) == 0 ? 3 : owner[0] == '\0' ? 2 : 1;
         if (rank > best_rank) {
@@ -173,7 +148,8 @@ static const cJSON *find_row(const struct tools_state_service *s, const cJSON *r
 
 /* 1 when principal may replace or delete a skill of owner: its owner, the
  * CLI (NULL) or a principal of codemode.skills.admins. */
-static int may_write(const struct tools_state_service *s, const char *owner, const char *principal)
+int tools__svc_may_write(const struct tools_state_service *s, const char *owner,
+                         const char *principal)
 {
     if (principal == NULL || strcmp(owner, principal) == 0)
         return 1;
@@ -186,8 +162,7 @@ static int may_write(const struct tools_state_service *s, const char *owner, con
 static int call_skills(struct tools_state_service *s, struct skills_view *v, const char *op,
                        const char *name, const char *principal, const cJSON *args, struct buf *out);
 
-static const char *str_arg(const cJSON *args, const char *key);
-static int store_error(struct buf *out, int rc, const char *err);
+int tools__svc_store_error(struct buf *out, int rc, const char *err);
 
 /* The shared stash's operations (tools_state_service_stash_put, _get, _touch). */
 static int stash_job(struct tools_state_service *s, const char *op, const cJSON *args,
@@ -197,9 +172,9 @@ static int stash_job(struct tools_state_service *s, const char *op, const cJSON 
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(args, "data");
     if (strcmp(op, "stash-put") == 0) {
         struct tools_state_stash_entry e = {
-            .uri = str_arg(args, "uri"),
-            .owner = str_arg(args, "owner"),
-            .mime = str_arg(args, "mime"),
+            .uri = tools__svc_str_arg(args, "uri"),
+            .owner = tools__svc_str_arg(args, "owner"),
+            .mime = tools__svc_str_arg(args, "mime"),
             .blob = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "blob")),
             .data = data->valuestring,
             .len = strlen(data->valuestring),
@@ -210,25 +185,25 @@ static int stash_job(struct tools_state_service *s, const char *op, const cJSON 
         };
         int rc = tools_state_stash_put(s->store, &e, err);
         if (rc < 0)
-            return store_error(out, rc, err);
+            return tools__svc_store_error(out, rc, err);
         buf_append_str(out, "true");
         return 1;
     }
-    const char *uri = str_arg(args, "uri");
+    const char *uri = tools__svc_str_arg(args, "uri");
     if (strcmp(op, "stash-touch") == 0) {
-        int rc = tools_state_stash_touch(s->store, uri, str_arg(args, "owner"), err);
+        int rc = tools_state_stash_touch(s->store, uri, tools__svc_str_arg(args, "owner"), err);
         if (rc < 0)
-            return store_error(out, rc, err);
+            return tools__svc_store_error(out, rc, err);
         buf_append_str(out, rc == TOOLS_STATE_ABSENT ? "false" : "true");
         return 1;
     }
     char *text = NULL, *mime = NULL;
     size_t len = 0;
     int blob = 0;
-    int rc = tools_state_stash_get(s->store, uri, str_arg(args, "owner"), &text, &len, &mime, &blob,
-                                   err);
+    int rc = tools_state_stash_get(s->store, uri, tools__svc_str_arg(args, "owner"), &text, &len,
+                                   &mime, &blob, err);
     if (rc < 0)
-        return store_error(out, rc, err);
+        return tools__svc_store_error(out, rc, err);
     if (rc == TOOLS_STATE_ABSENT) {
         buf_append_str(out, "null");
         return 1;
@@ -276,7 +251,7 @@ static void land_job(void *ud, void *ctx)
     struct skills_view *v = ctx;
     if (v == NULL)
         return;
-    land(ud, v);
+    tools__svc_land(ud, v);
     free(v);
 }
 
@@ -285,6 +260,10 @@ static void land_job(void *ud, void *ctx)
 static void skills_announced(void *ud)
 {
     struct tools_state_service *s = ud;
+    if (s->pool) {
+        tools__svc_pg_skills(s, "skills-reload", "", NULL, NULL, NULL, NULL);
+        return;
+    }
     tools__state_jobs_push(&s->jobs, "skills-reload", "", NULL, NULL, 1, NULL, NULL);
 }
 
@@ -304,7 +283,7 @@ struct tools_state_service *tools_state_service_new(const struct tools_state_ser
     }
     tools__state_jobs_init(&s->jobs, o->loop, tools_state_parallelism(s->store), call_job, land_job,
                            s);
-    if (o->state && o->loop) /* PostgreSQL: state.* without threads (pg_async.c) */
+    if (o->loop) /* PostgreSQL: every operation without threads (service_pg.c) */
         s->pool = tools__state_pool(s->store, o->loop);
     if (o->skills && o->loop) /* shared: read the skills again when another instance changes them */
         s->listener = tools_state_listen_skills(s->store, o->loop, skills_announced, s);
@@ -315,9 +294,10 @@ void tools_state_service_free(struct tools_state_service *s)
 {
     if (s == NULL)
         return;
+    s->closing = 1;
+    tools__svc_pg_cancel_all(s); /* their callers are gone (before the loop runs below) */
     tools_state_listen_stop(s->listener);
-    tools__pga_free(s->pool);
-    pool_ops_drop(s);
+    tools__state_pool_close(s->store); /* what it has not answered fails, answering nobody */
     tools__state_jobs_drain(&s->jobs);
     drop_compiled(s);
     cJSON_Delete(s->skills);
@@ -345,7 +325,7 @@ cJSON *tools_state_service_skills(const struct tools_state_service *s, const cha
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < s->nskills; i++) {
         const cJSON *row = s->compiled[i].row;
-        if (find_skill(s, row_str(row, "name"), principal) == &s->compiled[i])
+        if (find_skill(s, tools__svc_row_str(row, "name"), principal) == &s->compiled[i])
             cJSON_AddItemReferenceToArray(a, (cJSON *) row);
     }
     return a;
@@ -364,7 +344,7 @@ char *tools_state_service_worker_json(const struct tools_state_service *s, const
         const cJSON *row;
         cJSON_ArrayForEach(row, rows)
         {
-            const char *n = row_str(row, "name");
+            const char *n = tools__svc_row_str(row, "name");
             if (row != rows->child)
                 buf_append_char(&b, ',');
             json_append_string(&b, n, strlen(n));
@@ -378,7 +358,7 @@ char *tools_state_service_worker_json(const struct tools_state_service *s, const
 
 /* --- replies ------------------------------------------------------------------------- */
 
-static int fail(struct buf *out, const char *name, const char *code, const char *msg)
+int tools__svc_fail(struct buf *out, const char *name, const char *code, const char *msg)
 {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "name", name);
@@ -393,18 +373,18 @@ static int fail(struct buf *out, const char *name, const char *code, const char 
 }
 
 /* A store status (negative) as the program's error. */
-static int store_error(struct buf *out, int rc, const char *err)
+int tools__svc_store_error(struct buf *out, int rc, const char *err)
 {
     if (rc == TOOLS_STATE_CONFLICT)
-        return fail(out, "StateConflictError", "conflict", err);
-    return fail(out, "StateError",
-                rc == TOOLS_STATE_QUOTA     ? "quota"
-                : rc == TOOLS_STATE_INVALID ? "invalid"
-                                            : "storage",
-                err);
+        return tools__svc_fail(out, "StateConflictError", "conflict", err);
+    return tools__svc_fail(out, "StateError",
+                           rc == TOOLS_STATE_QUOTA     ? "quota"
+                           : rc == TOOLS_STATE_INVALID ? "invalid"
+                                                       : "storage",
+                           err);
 }
 
-static int ok_json(struct buf *out, cJSON *v)
+int tools__svc_ok_json(struct buf *out, cJSON *v)
 {
     char *t = json_print(v);
     buf_append_str(out, t);
@@ -415,7 +395,7 @@ static int ok_json(struct buf *out, cJSON *v)
 
 /* --- state.* ---------------------------------------------------------------------------- */
 
-static const char *str_arg(const cJSON *args, const char *key)
+const char *tools__svc_str_arg(const cJSON *args, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, key);
     return cJSON_IsString(v) ? v->valuestring : NULL;
@@ -428,7 +408,7 @@ static int state_get(struct tools_state_service *s, const char *scope, const cha
     int64_t version = 0;
     int rc = tools_state_get(s->store, scope, key, &json, &version, err);
     if (rc < 0)
-        return store_error(out, rc, err);
+        return tools__svc_store_error(out, rc, err);
     if (rc == TOOLS_STATE_ABSENT) {
         buf_append_str(out, "{\"found\":false}");
         return 1;
@@ -439,7 +419,7 @@ static int state_get(struct tools_state_service *s, const char *scope, const cha
 }
 
 /* ifVersion: absent (-1), or a non-negative integer. */
-static int read_if_version(const cJSON *args, int64_t *out)
+int tools__svc_read_if_version(const cJSON *args, int64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, "ifVersion");
     *out = -1;
@@ -457,12 +437,12 @@ static int state_set(struct tools_state_service *s, const char *scope, const cha
 {
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(args, "value"); /* checked */
     int64_t if_version, version = 0;
-    read_if_version(args, &if_version);
+    tools__svc_read_if_version(args, &if_version);
     char err[TOOLS_STATE_ERR_MAX], *json = json_print(value);
     int rc = tools_state_set(s->store, scope, key, json, if_version, &version, err);
     free(json);
     if (rc < 0)
-        return store_error(out, rc, err);
+        return tools__svc_store_error(out, rc, err);
     buf_printf(out, "%lld", (long long) version);
     return 1;
 }
@@ -472,7 +452,7 @@ static int state_args_problem(const char *name, const cJSON *args, char *msg, si
 {
     if (strcmp(name, "list") == 0)
         return 0;
-    const char *key = str_arg(args, "key");
+    const char *key = tools__svc_str_arg(args, "key");
     int64_t if_version;
     if (key == NULL || key[0] == '\0' || strlen(key) > TOOLS_STATE_KEY_MAX)
         snprintf(msg, size, "state.%s: the key must be a string of 1 to %d bytes", name,
@@ -480,7 +460,7 @@ static int state_args_problem(const char *name, const cJSON *args, char *msg, si
     else if (strcmp(name, "set") == 0 && cJSON_GetObjectItemCaseSensitive(args, "value") == NULL)
         snprintf(msg, size,
                  "state.set: the value must be JSON data (undefined and functions are not)");
-    else if (strcmp(name, "set") == 0 && read_if_version(args, &if_version) != 0)
+    else if (strcmp(name, "set") == 0 && tools__svc_read_if_version(args, &if_version) != 0)
         snprintf(msg, size,
                  "state.set: ifVersion must be a version number (an integer >= 0; 0: the key "
                  "must not exist)");
@@ -493,13 +473,13 @@ static int state_op(struct tools_state_service *s, const char *name, const char 
                     const cJSON *args, struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
-    const char *key = str_arg(args, "key");
+    const char *key = tools__svc_str_arg(args, "key");
     int rc;
     if (strcmp(name, "list") == 0) {
-        const char *prefix = str_arg(args, "prefix");
+        const char *prefix = tools__svc_str_arg(args, "prefix");
         cJSON *keys = NULL;
         rc = tools_state_list(s->store, scope, prefix ? prefix : "", &keys, err);
-        return rc < 0 ? store_error(out, rc, err) : ok_json(out, keys);
+        return rc < 0 ? tools__svc_store_error(out, rc, err) : tools__svc_ok_json(out, keys);
     }
     if (strcmp(name, "get") == 0 || strcmp(name, "entry") == 0)
         return state_get(s, scope, key, out);
@@ -508,11 +488,11 @@ static int state_op(struct tools_state_service *s, const char *name, const char 
     if (strcmp(name, "delete") == 0) {
         rc = tools_state_delete(s->store, scope, key, err);
         if (rc < 0)
-            return store_error(out, rc, err);
+            return tools__svc_store_error(out, rc, err);
         buf_append_str(out, rc == TOOLS_STATE_OK ? "true" : "false");
         return 1;
     }
-    return fail(out, "Error", NULL, "unknown state operation");
+    return tools__svc_fail(out, "Error", NULL, "unknown state operation");
 }
 
 /* --- skills.* ----------------------------------------------------------------------------- */
@@ -540,8 +520,9 @@ static int name_problem(const char *name, char *msg, size_t size)
 /* The checks of skills.save: 0, or -1 with msg. *schema gets the schema to store. */
 static int check_skill(const cJSON *skill, const cJSON **schema, char *msg, size_t size)
 {
-    const char *name = str_arg(skill, "name"), *desc = str_arg(skill, "description");
-    const char *code = str_arg(skill, "code");
+    const char *name = tools__svc_str_arg(skill, "name"),
+               *desc = tools__svc_str_arg(skill, "description");
+    const char *code = tools__svc_str_arg(skill, "code");
     *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
     if (!cJSON_IsObject(skill)) {
         snprintf(msg, size,
@@ -579,7 +560,7 @@ static int check_skill(const cJSON *skill, const cJSON **schema, char *msg, size
 }
 
 /* StateError "forbidden": principal may not change the skill `name`. */
-static int not_yours(struct buf *out, const char *op, const char *name)
+int tools__svc_not_yours(struct buf *out, const char *op, const char *name)
 {
     char msg[TOOLS_STATE_ERR_MAX];
     snprintf(msg, sizeof msg,
@@ -587,13 +568,13 @@ static int not_yours(struct buf *out, const char *op, const char *name)
              "admin (codemode.skills.admins, or the skills command) may %s it%s",
              op, name, strcmp(op, "save") == 0 ? "replace" : "delete",
              strcmp(op, "save") == 0 ? ". Save yours under another name" : "");
-    return fail(out, "StateError", "forbidden", msg);
+    return tools__svc_fail(out, "StateError", "forbidden", msg);
 }
 
 /* skills.delete's argument: the name, or {name}. */
-static const char *delete_name(const cJSON *args)
+const char *tools__svc_delete_name(const cJSON *args)
 {
-    return cJSON_IsString(args) ? args->valuestring : str_arg(args, "name");
+    return cJSON_IsString(args) ? args->valuestring : tools__svc_str_arg(args, "name");
 }
 
 /* Saves a skill that passed check_skill (off the loop: into v). */
@@ -602,18 +583,18 @@ static int save_checked(struct tools_state_service *s, struct skills_view *v, co
 {
     char msg[TOOLS_STATE_ERR_MAX];
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(skill, "inputSchema");
-    const char *name = str_arg(skill, "name");
+    const char *name = tools__svc_str_arg(skill, "name");
     int rc = load_view(s, v, msg); /* another process's */
     if (rc < 0)
-        return store_error(out, rc, msg);
-    const cJSON *had = find_row(s, view_rows(s, v), name, principal);
-    const char *owner = had ? row_str(had, "owner") : principal ? principal : "";
-    if (!may_write(s, owner, principal))
-        return not_yours(out, "save", name);
+        return tools__svc_store_error(out, rc, msg);
+    const cJSON *had = tools__svc_find_row(s, view_rows(s, v), name, principal);
+    const char *owner = had ? tools__svc_row_str(had, "owner") : principal ? principal : "";
+    if (!tools__svc_may_write(s, owner, principal))
+        return tools__svc_not_yours(out, "save", name);
     char *owned = xstrdup(owner); /* the rows are replaced below */
     char *schema_json = schema ? json_print(schema) : xstrdup("{\"type\":\"object\"}");
-    rc = tools_state_skill_save(s->store, owned, name, str_arg(skill, "description"), schema_json,
-                                str_arg(skill, "code"), msg);
+    rc = tools_state_skill_save(s->store, owned, name, tools__svc_str_arg(skill, "description"),
+                                schema_json, tools__svc_str_arg(skill, "code"), msg);
     free(owned);
     free(schema_json);
     if (rc == 0) {
@@ -625,10 +606,10 @@ static int save_checked(struct tools_state_service *s, struct skills_view *v, co
         v->rows = rows;
     }
     if (rc < 0)
-        return store_error(out, rc, msg);
+        return tools__svc_store_error(out, rc, msg);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "name", name);
-    return ok_json(out, r);
+    return tools__svc_ok_json(out, r);
 }
 
 /* A skills.* operation on the loop, synchronously (the CLI, tests). */
@@ -637,7 +618,7 @@ static int save_now(struct tools_state_service *s, const cJSON *skill, const cha
 {
     struct skills_view v = {NULL, 0};
     int ok = save_checked(s, &v, skill, principal, out);
-    land(s, &v);
+    tools__svc_land(s, &v);
     return ok;
 }
 
@@ -647,7 +628,7 @@ int tools_state_service_save(struct tools_state_service *s, const cJSON *skill,
     char msg[TOOLS_STATE_ERR_MAX];
     const cJSON *schema;
     if (check_skill(skill, &schema, msg, sizeof msg) != 0)
-        return fail(out, "StateError", "invalid", msg);
+        return tools__svc_fail(out, "StateError", "invalid", msg);
     return save_now(s, skill, principal, out);
 }
 
@@ -659,12 +640,19 @@ static int skills_list(struct tools_state_service *s, struct skills_view *v, con
     char err[TOOLS_STATE_ERR_MAX];
     int rc = load_view(s, v, err);
     if (rc < 0)
-        return store_error(out, rc, err);
+        return tools__svc_store_error(out, rc, err);
+    return tools__svc_skills_list_reply(s, view_rows(s, v), principal, out);
+}
+
+int tools__svc_skills_list_reply(const struct tools_state_service *s, const cJSON *rows,
+                                 const char *principal, struct buf *out)
+{
     cJSON *a = cJSON_CreateArray();
-    const cJSON *rows = view_rows(s, v), *row;
+    const cJSON *row;
     cJSON_ArrayForEach(row, rows)
     {
-        if (principal && find_row(s, rows, row_str(row, "name"), principal) != row)
+        if (principal &&
+            tools__svc_find_row(s, rows, tools__svc_row_str(row, "name"), principal) != row)
             continue;
         cJSON *o = cJSON_Duplicate(row, 1);
         cJSON_DeleteItemFromObjectCaseSensitive(o, "code");
@@ -672,25 +660,25 @@ static int skills_list(struct tools_state_service *s, struct skills_view *v, con
             cJSON_DeleteItemFromObjectCaseSensitive(o, "owner");
         cJSON_AddItemToArray(a, o);
     }
-    return ok_json(out, a);
+    return tools__svc_ok_json(out, a);
 }
 
 static int skills_delete(struct tools_state_service *s, struct skills_view *v, const cJSON *args,
                          const char *principal, struct buf *out)
 {
     char err[TOOLS_STATE_ERR_MAX];
-    const char *name = delete_name(args); /* checked */
+    const char *name = tools__svc_delete_name(args); /* checked */
     int rc = load_view(s, v, err);
     if (rc < 0)
-        return store_error(out, rc, err);
-    const cJSON *k = find_row(s, view_rows(s, v), name, principal);
+        return tools__svc_store_error(out, rc, err);
+    const cJSON *k = tools__svc_find_row(s, view_rows(s, v), name, principal);
     if (k == NULL) {
         buf_append_str(out, "false");
         return 1;
     }
-    if (!may_write(s, row_str(k, "owner"), principal))
-        return not_yours(out, "delete", name);
-    char *owner = xstrdup(row_str(k, "owner"));
+    if (!tools__svc_may_write(s, tools__svc_row_str(k, "owner"), principal))
+        return tools__svc_not_yours(out, "delete", name);
+    char *owner = xstrdup(tools__svc_row_str(k, "owner"));
     rc = tools_state_skill_delete(s->store, owner, name, err);
     free(owner);
     if (rc == TOOLS_STATE_OK) {
@@ -698,7 +686,7 @@ static int skills_delete(struct tools_state_service *s, struct skills_view *v, c
         rc = load_view(s, v, err);
     }
     if (rc < 0)
-        return store_error(out, rc, err);
+        return tools__svc_store_error(out, rc, err);
     buf_append_str(out, rc == TOOLS_STATE_OK ? "true" : "false");
     return 1;
 }
@@ -712,7 +700,7 @@ static int skill_code(struct tools_state_service *s, const char *name, const cha
         char msg[200];
         snprintf(msg, sizeof msg, "Unknown skill \"%.100s\" (skills.list() lists the saved ones)",
                  name);
-        return fail(out, "Error", NULL, msg);
+        return tools__svc_fail(out, "Error", NULL, msg);
     }
     struct tools_schema_result res;
     cJSON *empty = args ? NULL : cJSON_CreateObject();
@@ -742,7 +730,8 @@ static int args_problem(const char *op, const char *name, const cJSON *args, cha
         return state_args_problem(name, args, msg, size);
     if (strcmp(op, "skills") == 0 && strcmp(name, "save") == 0)
         return check_skill(args, &schema, msg, size);
-    if (strcmp(op, "skills") == 0 && strcmp(name, "delete") == 0 && delete_name(args) == NULL) {
+    if (strcmp(op, "skills") == 0 && strcmp(name, "delete") == 0 &&
+        tools__svc_delete_name(args) == NULL) {
         snprintf(msg, size, "skills.delete: expected the skill's name");
         return -1;
     }
@@ -754,7 +743,7 @@ int tools_state_service_check(const char *op, const char *name, const cJSON *arg
     char msg[TOOLS_STATE_ERR_MAX];
     if (args_problem(op, name, args, msg, sizeof msg) == 0)
         return 1;
-    return fail(out, "StateError", "invalid", msg);
+    return tools__svc_fail(out, "StateError", "invalid", msg);
 }
 
 /* skills.* (and the internal "skills-reload"), off the loop: what changes
@@ -779,7 +768,8 @@ static int call_skills(struct tools_state_service *s, struct skills_view *v, con
         if (strcmp(name, "delete") == 0)
             return skills_delete(s, v, args, principal, out);
     }
-    return fail(out, "Error", NULL, "this operation is not available (codemode.state / skills)");
+    return tools__svc_fail(out, "Error", NULL,
+                           "this operation is not available (codemode.state / skills)");
 }
 
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
@@ -796,199 +786,8 @@ int tools_state_service_call(struct tools_state_service *s, const char *op, cons
         return skill_code(s, name, principal, args, out);
     struct skills_view v = {NULL, 0};
     int ok = call_skills(s, &v, op, name, principal, args, out);
-    land(s, &v);
+    tools__svc_land(s, &v);
     return ok;
-}
-
-/* --- state.* on the PostgreSQL pool on the loop ------------------------------------------ */
-
-struct pool_op {
-    struct tools_state_service *s;
-    char name[8], *key;
-    struct tools__pga_req *req;
-    struct tools_state_job *handle;
-    tools_state_done_cb *cb;
-    void *ud;
-    struct buf out; /* an answer known before any statement */
-    int ok;
-    int64_t if_version;          /* set's */
-    struct pool_op *prev, *next; /* the service's, until answered or cancelled */
-};
-
-static void pool_op_free(struct pool_op *op)
-{
-    if (op->prev)
-        op->prev->next = op->next;
-    else
-        op->s->pool_ops = op->next;
-    if (op->next)
-        op->next->prev = op->prev;
-    free(op->key);
-    buf_free(&op->out);
-    free(op);
-}
-
-/* After the pool closed: the operations never answered (their callers are gone). */
-static void pool_ops_drop(struct tools_state_service *s)
-{
-    while (s->pool_ops) {
-        tools__state_job_foreign_done(s->pool_ops->handle);
-        pool_op_free(s->pool_ops);
-    }
-}
-
-static void pool_cancel(void *h)
-{
-    struct pool_op *op = h;
-    op->cb = NULL;
-    if (op->req) { /* its answer never comes: op goes now */
-        tools__pga_cancel(op->req);
-        pool_op_free(op);
-    } /* else the timer frees op */
-}
-
-static void pool_finish(struct pool_op *op)
-{
-    if (op->cb) {
-        tools__state_job_foreign_done(op->handle);
-        op->cb(op->ud, op->ok, op->out.data ? op->out.data : "null",
-               op->out.data ? op->out.len : 4);
-    }
-    pool_op_free(op);
-}
-
-static void later_closed(uv_handle_t *h)
-{
-    free(h);
-}
-
-static void pool_later(uv_timer_t *t)
-{
-    struct pool_op *op = t->data;
-    uv_close((uv_handle_t *) t, later_closed);
-    pool_finish(op);
-}
-
-/* The statement's answer, as state_op would have given it. */
-static void pool_answered(void *ud, PGresult *r, const char *err)
-{
-    struct pool_op *op = ud;
-    struct tools_state_service *s = op->s;
-    const struct pg_lib *pq = tools__state_pq(s->store);
-    op->req = NULL;
-    if (r == NULL) {
-        op->ok = store_error(&op->out, TOOLS_STATE_FAILED, err);
-        pool_finish(op);
-        return;
-    }
-    op->ok = 1;
-    if (strcmp(op->name, "list") == 0) {
-        buf_append_char(&op->out, '[');
-        for (int i = 0; i < pq->ntuples(r); i++) {
-            if (i)
-                buf_append_char(&op->out, ',');
-            json_append_string(&op->out, pq->getvalue(r, i, 0), (size_t) pq->getlength(r, i, 0));
-        }
-        buf_append_char(&op->out, ']');
-    } else if (strcmp(op->name, "delete") == 0) {
-        const char *n = pq->cmdTuples(r);
-        buf_append_str(&op->out, n && atoi(n) > 0 ? "true" : "false");
-    } else if (strcmp(op->name, "set") == 0) {
-        char msg[TOOLS_STATE_ERR_MAX];
-        int status = atoi(pq->getvalue(r, 0, 0));
-        long long version = strtoll(pq->getvalue(r, 0, 1), NULL, 10);
-        long long total = strtoll(pq->getvalue(r, 0, 2), NULL, 10);
-        if (status == 0) {
-            buf_printf(&op->out, "%lld", version);
-        } else {
-            int rc = status == 1 ? tools__state_conflict(op->key, op->if_version, version, msg)
-                                 : tools__state_over_total(tools_state_options_of(s->store),
-                                                           op->key, total, msg);
-            op->ok = store_error(&op->out, rc, msg);
-        }
-    } else if (pq->ntuples(r) == 1) { /* get, entry */
-        buf_printf(&op->out, "{\"found\":true,\"version\":%s,\"value\":", pq->getvalue(r, 0, 1));
-        buf_append(&op->out, pq->getvalue(r, 0, 0), (size_t) pq->getlength(r, 0, 0));
-        buf_append_char(&op->out, '}');
-    } else {
-        buf_append_str(&op->out, "{\"found\":false}");
-    }
-    pool_finish(op);
-}
-/* Answers op with what out holds, on the next turn. */
-static struct tools_state_job *pool_answer_later(struct pool_op *op, int ok)
-{
-    op->ok = ok;
-    uv_timer_t *t = xcalloc(1, sizeof *t);
-    uv_timer_init(op->s->o.loop, t);
-    t->data = op;
-    uv_timer_start(t, pool_later, 0, 0);
-    return op->handle;
-}
-
-/* state.* as one statement on the pool: the same checks, answers and
- * sentences as state_op's, the loop never waiting. */
-static struct tools_state_job *state_on_pool(struct tools_state_service *s, const char *name,
-                                             const char *principal, const cJSON *args,
-                                             tools_state_done_cb *cb, void *ud)
-{
-    struct pool_op *op = xcalloc(1, sizeof *op);
-    op->s = s;
-    op->next = s->pool_ops;
-    if (s->pool_ops)
-        s->pool_ops->prev = op;
-    s->pool_ops = op;
-    snprintf(op->name, sizeof op->name, "%s", name);
-    buf_init(&op->out, 0);
-    op->cb = cb;
-    op->ud = ud;
-    op->handle = tools__state_job_foreign(pool_cancel, op);
-    if (!tools_state_service_check("state", name, args, &op->out))
-        return pool_answer_later(op, 0);
-    const char *scope = s->o.per_principal ? (principal ? principal : "stdio") : "";
-    const char *key = str_arg(args, "key");
-    op->key = xstrdup(key ? key : "");
-    char msg[TOOLS_STATE_ERR_MAX];
-    if (strcmp(name, "list") == 0) {
-        const char *prefix = str_arg(args, "prefix");
-        const char *params[] = {scope, prefix ? prefix : ""};
-        op->req = tools__pga_query(s->pool,
-                                   "SELECT key FROM codemode_state WHERE scope=$1 AND key>=$2 AND "
-                                   "starts_with(key, $2) ORDER BY key",
-                                   2, params, "list", pool_answered, op);
-    } else if (strcmp(name, "get") == 0 || strcmp(name, "entry") == 0) {
-        const char *params[] = {scope, key};
-        op->req = tools__pga_query(
-            s->pool, "SELECT value, version FROM codemode_state WHERE scope=$1 AND key=$2", 2,
-            params, "read", pool_answered, op);
-    } else if (strcmp(name, "delete") == 0) {
-        const char *params[] = {scope, key};
-        op->req = tools__pga_query(s->pool, "DELETE FROM codemode_state WHERE scope=$1 AND key=$2",
-                                   2, params, "delete", pool_answered, op);
-    } else if (strcmp(name, "set") == 0) {
-        char *json = json_print(cJSON_GetObjectItemCaseSensitive(args, "value"));
-        int rc = tools__state_over_value(tools_state_options_of(s->store), key, json, msg);
-        if (rc != 0) {
-            free(json);
-            store_error(&op->out, rc, msg);
-            return pool_answer_later(op, 0);
-        }
-        read_if_version(args, &op->if_version);
-        char iv[24], total[24];
-        snprintf(iv, sizeof iv, "%lld", (long long) op->if_version);
-        snprintf(total, sizeof total, "%llu",
-                 (unsigned long long) tools_state_options_of(s->store)->max_total_bytes);
-        const char *params[] = {scope, key, json, iv, total};
-        op->req = tools__pga_query(s->pool,
-                                   "SELECT status, version, total FROM codemode_state_set($1, $2, "
-                                   "$3, $4::bigint, $5::bigint)",
-                                   5, params, "write", pool_answered, op);
-        free(json);
-    } else {
-        fail(&op->out, "Error", NULL, "unknown state operation");
-        return pool_answer_later(op, 0);
-    }
-    return op->handle;
 }
 
 struct tools_state_job *tools_state_service_start(struct tools_state_service *s, uv_loop_t *loop,
@@ -999,7 +798,9 @@ struct tools_state_job *tools_state_service_start(struct tools_state_service *s,
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
     if (s->pool && strcmp(op, "state") == 0)
-        return state_on_pool(s, name, principal, args, cb, ud);
+        return tools__svc_pg_state(s, name, principal, args, cb, ud);
+    if (s->pool && strcmp(op, "skills") == 0)
+        return tools__svc_pg_skills(s, op, name, principal, args, cb, ud);
     /* state.*: only the store, several at once; skills.*: alone (the rows
      * it reads are installed on the loop after it) */
     return tools__state_jobs_push(&s->jobs, op, name, principal, args, strcmp(op, "state") != 0, cb,
@@ -1026,7 +827,8 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
     const cJSON *row;
     cJSON_ArrayForEach(row, rows)
     {
-        const char *n = row_str(row, "name"), *d = row_str(row, "description");
+        const char *n = tools__svc_row_str(row, "name"),
+                   *d = tools__svc_row_str(row, "description");
         if (!contains(n, query) && !contains(d, query))
             continue;
         cJSON *h = cJSON_CreateObject();
@@ -1053,6 +855,8 @@ struct tools_state_job *tools_state_service_stash_put(struct tools_state_service
 {
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
+    if (s->pool)
+        return tools__svc_pg_stash_put(s, e, cb, ud);
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "uri", e->uri);
     cJSON_AddStringToObject(a, "owner", e->owner);
@@ -1072,6 +876,8 @@ struct tools_state_job *tools_state_service_stash_get(struct tools_state_service
 {
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
+    if (s->pool)
+        return tools__svc_pg_stash_get(s, uri, owner, 1, cb, ud);
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "uri", uri);
     cJSON_AddStringToObject(a, "owner", owner);
@@ -1093,6 +899,10 @@ void tools_state_service_stash_touch(struct tools_state_service *s, uv_loop_t *l
 {
     if (s->jobs.loop == NULL)
         s->jobs.loop = loop;
+    if (s->pool) {
+        tools__svc_pg_stash_get(s, uri, owner, 0, touched, NULL);
+        return;
+    }
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "uri", uri);
     cJSON_AddStringToObject(a, "owner", owner);

@@ -93,13 +93,14 @@ void tools_state_service_search(const struct tools_state_service *s, const char 
 int tools_state_service_call(struct tools_state_service *s, const char *op, const char *name,
                              const char *principal, const cJSON *args, struct buf *out);
 
-/* The same operation without blocking the loop: state.* runs on libuv's
- * thread pool (one at a time on SQLite, up to codemode.store.maxConnections
- * at once on PostgreSQL; the rest wait in order); skills.* runs on the loop
- * once no state.* operation is running (it changes the skills in memory).
- * loop: the service's (options.loop), or the one to use when it has none.
- * cb gets the reply on the loop, always later, never inside; ok and json as
- * tools_state_service_call's. Returns a handle for
+/* The same operation without blocking the loop: on SQLite, state.* runs
+ * on libuv's thread pool, one at a time, and skills.* there once no
+ * state.* operation is running (it changes the skills in memory); on
+ * PostgreSQL both run on the store's connections on the loop (up to
+ * codemode.store.maxConnections at once; skills.* one at a time); the rest
+ * wait in order. loop: the service's (options.loop), or the one to use
+ * when it has none. cb gets the reply on the loop, always later, never
+ * inside; ok and json as tools_state_service_call's. Returns a handle for
  * tools_state_job_cancel, valid until cb. */
 typedef void tools_state_done_cb(void *ud, int ok, const char *json, size_t len);
 struct tools_state_job;
@@ -111,8 +112,8 @@ struct tools_state_job *tools_state_service_start(struct tools_state_service *s,
  * write may be done). */
 void tools_state_job_cancel(struct tools_state_job *j);
 
-/* The stash shared on PostgreSQL (codemode.store), off the loop like
- * state.*: 1 when the store shares it (else the stash stays in each
+/* The stash shared on PostgreSQL (codemode.store), on its connections on
+ * the loop like state.*: 1 when the store shares it (else the stash stays in each
  * instance's memory, mcp-server/stash.c). stash_put keeps an entry (e
  * copied); cb gets "true", or 0 with the StateError JSON. stash_get reads
  * one for its owner; cb gets the resources/read contents entry {uri,

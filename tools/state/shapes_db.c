@@ -4,8 +4,10 @@
  * PostgreSQL (codemode.store) the rows are the instances' shared
  * codemode_result_shapes (pg.c); shapes_save_start writes off the loop. */
 #include "tools/state/internal.h"
+#include "tools/state/pg_async.h"
 #include "common/alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <string.h>
@@ -160,6 +162,15 @@ static void save_done(uv_work_t *w, int status)
     free(op);
 }
 
+static void pg_saved(void *ud, int rc, const char *err)
+{
+    struct tools_state_shapes_op *op = ud;
+    op->rc = rc;
+    if (err)
+        snprintf(op->err, sizeof op->err, "%s", err);
+    save_done(&op->work, 0);
+}
+
 static char *dup_or_null(const char *t)
 {
     return t ? xstrdup(t) : NULL;
@@ -181,6 +192,15 @@ tools_state_shapes_save_start(struct tools_state *s, uv_loop_t *loop,
     op->cb = cb;
     op->ud = ud;
     op->work.data = op;
+    struct tools__pga *pool = tools__state_pool(s, loop);
+    int whole = 1;
+    for (size_t i = 0; i < n; i++)
+        whole = whole && rows[i].server && rows[i].tool && rows[i].schema_hash && rows[i].shape;
+    if (pool && whole && n > 0) { /* PostgreSQL: on its pool on the loop */
+        tools__pgo_shapes_save(pool, op->rows, n, pg_saved, op);
+        return op;
+    }
+    op->work.data = op; /* SQLite (or rows the checks refuse: answered from there) */
     uv_queue_work(loop, &op->work, save_work, save_done);
     return op;
 }

@@ -4,11 +4,14 @@
  * db.c, kv.c, skills_db.c), or a PostgreSQL database shared by several
  * instances (codemode.store; pg.c). Opened lazily on first use (the library
  * itself is loaded then); every operation is one transaction, so a failure
- * never leaves half a value. The functions below are synchronous: the
- * server calls them off the loop (tools/state/jobs.c); a locked SQLite file
- * waits at most the busy timeout, PostgreSQL at most the statement timeout.
- * They may run on any one thread at a time per SQLite store, and on up to
- * max_connections threads at once for PostgreSQL. Errors come back as a
+ * never leaves half a value. The functions below are synchronous (the CLI,
+ * start-up, tests); the server does the same operations without waiting:
+ * on SQLite on libuv's thread pool (tools/state/jobs.c; a locked file waits
+ * at most the busy timeout), on PostgreSQL on the store's pool of
+ * connections on the loop (pg_async.h; a statement waits at most the
+ * statement timeout). They may run on any one thread at a time per SQLite
+ * store, and on up to max_connections threads at once for PostgreSQL. Errors
+ * come back as a
  * class and a sentence naming the file or codemode.store. */
 #ifndef TOOLS_STATE_STORE_H
 #define TOOLS_STATE_STORE_H
@@ -55,7 +58,12 @@ struct tools_state *tools_state_new(const struct tools_state_options *o);
 void tools_state_lock(struct tools_state *s);
 void tools_state_unlock(struct tools_state *s);
 
-/* Closes the database (when open) and frees s. NULL is fine. */
+/* Closes the database (when open) and frees s. NULL is fine. On
+ * PostgreSQL its pool on the loop (made by the first operation started
+ * with a loop) is closed too: its operations not answered yet are answered
+ * with an error first, and its handles are freed by the loop's next run
+ * (run the loop before uv_loop_close). May be called inside a callback of
+ * the loop, even one of the store's own operations. */
 void tools_state_free(struct tools_state *s);
 /* The database file's path (borrowed). */
 const char *tools_state_path(const struct tools_state *s);
@@ -158,8 +166,9 @@ int tools_state_oauth_put(struct tools_state *s, const char *kind, const char *k
 /* Deletes the row: OK, or ABSENT when there was none. */
 int tools_state_oauth_delete(struct tools_state *s, const char *kind, const char *key, char *err);
 
-/* The same off the loop: a read (json NULL) or a write (json, if_version
- * as tools_state_oauth_put's) on libuv's thread pool. cb gets, on the
+/* The same without waiting: a read (json NULL) or a write (json,
+ * if_version as tools_state_oauth_put's) on libuv's thread pool (SQLite)
+ * or on the store's pool of connections on loop (PostgreSQL). cb gets, on the
  * loop and never inside this call, the status, the row read (borrowed for
  * the call; NULL unless a read found one), the version (read or written)
  * and, on a negative status, the sentence. The store must outlive the
@@ -191,7 +200,8 @@ int tools_state_shapes_save(struct tools_state *s, const struct tools_state_shap
  * gets a new array of {server, tool, schemaHash, shape} (the caller
  * deletes it). */
 int tools_state_shapes_load(struct tools_state *s, cJSON **out, char *err);
-/* tools_state_shapes_save on libuv's thread pool (rows copied): cb(ud, rc,
+/* tools_state_shapes_save without waiting (rows copied; SQLite: on
+ * libuv's thread pool, PostgreSQL: on the store's pool on loop): cb(ud, rc,
  * err) on the loop afterwards (err NULL when rc is 0), never inside this
  * call. Cancelling (on the loop, before cb ran) keeps cb from being called;
  * the write itself still completes. */
