@@ -195,6 +195,19 @@ static void start_attempt(uv_timer_t *t)
         open_attempt(d);
 }
 
+void tools_downstream_reconnect(struct tools_downstream *d)
+{
+    if (d->closing || d->state == TOOLS_DOWNSTREAM_CONNECTING || d->state == TOOLS_DOWNSTREAM_READY)
+        return;
+    d->failures = 0;
+    d->permanent = 0;
+    d->restart_at = 0;
+    d->needs_login = 0; /* calls wait for the attempt, which reads the tokens again */
+    uv_timer_stop(&d->timer);
+    tools__downstream_set_state(d, TOOLS_DOWNSTREAM_CONNECTING);
+    uv_timer_start(&d->timer, start_attempt, 0, 0);
+}
+
 /* --- life ------------------------------------------------------------------------------------- */
 
 static void apply_defaults(struct tools_downstream_options *o)

@@ -168,6 +168,12 @@ struct tools_downstream_call *tools_downstream_request(struct tools_downstream *
  * the first. */
 int tools_downstream_offers(const struct tools_downstream *d, const char *capability);
 
+/* The stored tokens changed (a login, docs/oauth.md): a server that is down
+ * (waiting to retry, or given up) tries again now, its state CONNECTING
+ * before this returns, so that calls made now wait for the attempt. A
+ * server connecting or ready is left alone. */
+void tools_downstream_reconnect(struct tools_downstream *d);
+
 /* Cancels a call whose cb has not run: the server gets
  * notifications/cancelled (tasks/cancel for a task) with the reason (may
  * be NULL), and cb is never called. */
