@@ -77,9 +77,9 @@ async function loggedOut(b, codemode = {}) {
 /**
  * An SDK client of the server with `caps`; the person behind it: answer(params)
  * gives the elicitation's answer (default accept) and, when accepting, the
- * person follows the URL after `delay` ms.
+ * person follows the URL after `delay` ms (with person.mjs's options `person`).
  */
-async function client(file, { transport = 'stdio', caps = { elicitation: { url: {} } }, args = [], answer, delay = 0 } = {}) {
+async function client(file, { transport = 'stdio', caps = { elicitation: { url: {} } }, args = [], answer, delay = 0, person = {} } = {}) {
   const c = await connectSdk(['--config', file, '--pool-size', '2', ...args], { label: `elicit ${transport}`, transport, capabilities: caps });
   c.asked = [];
   c.completed = [];
@@ -87,7 +87,7 @@ async function client(file, { transport = 'stdio', caps = { elicitation: { url: 
   c.client.setRequestHandler(ElicitRequestSchema, async (req) => {
     c.asked.push(req.params);
     const a = answer ? answer(req.params) : { action: 'accept' };
-    if (a.action === 'accept') c.people.push(sleep(delay).then(() => authorize(req.params.url)));
+    if (a.action === 'accept') c.people.push(sleep(delay).then(() => authorize(req.params.url, person)));
     return a;
   });
   c.client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => { c.completed.push(n.params.elicitationId); });
@@ -233,6 +233,45 @@ test('Streamable HTTP with publicUrl: the redirect comes back to /oauth/callback
   assert.match(await replay.text(), /not valid/);
   const forged = await fetch(`http://127.0.0.1:${port}/oauth/callback?code=x&state=forged`);
   assert.equal(forged.status, 400);
+  await c.close();
+  await assertClean(c);
+});
+
+test('the person refuses at the authorization server: ToolAuthError with its reason', async (t) => {
+  const b = await bed(t);
+  const { file } = await loggedOut(b);
+  const c = await client(file, { person: { deny: true } });
+  t.after(() => c.close());
+  const r = await c.run(CAUGHT);
+  assert.equal(r.ok, true, r.text);
+  const [name, , message] = r.value;
+  assert.equal(name, 'ToolAuthError');
+  assert.match(message, /the authorization server refused the login: access_denied/);
+  assert.match(message, /run: mcp-codemode login notes$/);
+  assert.equal(c.asked.length, 1);
+  assert.deepEqual(c.completed, []); // never complete
+  await c.close();
+  await assertClean(c);
+});
+
+test('the program ends while the person is asked: the elicitation is cancelled, the server goes on', async (t) => {
+  const b = await bed(t);
+  const { file } = await loggedOut(b);
+  const c = await client(file);
+  t.after(() => c.close());
+  let aborted = false;
+  c.client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
+    c.asked.push(req.params);
+    return new Promise((resolve) => extra.signal.addEventListener('abort', () => { aborted = true; resolve({ action: 'cancel' }); }));
+  });
+  const ac = new AbortController();
+  const call = c.client.callTool({ name: 'execute_code', arguments: { code: WHOAMI } }, undefined, { signal: ac.signal, timeout: 60000 });
+  await eventually(() => c.asked.length === 1, { what: 'the elicitation', timeout: 15000 });
+  ac.abort();
+  await assert.rejects(call);
+  await eventually(() => aborted, { what: 'notifications/cancelled for the elicitation' });
+  const after = await c.run('return 6 * 7');
+  assert.equal(after.value, 42);
   await c.close();
   await assertClean(c);
 });
