@@ -139,8 +139,8 @@ static void answered(void *ud, int accepted, const char *why)
 static void ask(struct tools__login *lg)
 {
     struct tools_call *c = lg->waiters;
-    if (lg->url == NULL || lg->asker || c == NULL)
-        return;
+    if (lg->url == NULL || lg->asker || lg->accepted || c == NULL)
+        return; /* not yet, asked already, or a person is logging in */
     lg->asker = c;
     const struct tools_login_asker *la = c->x->login;
     la->ask(la->self, c->login_handle, cfg_of(lg)->name, lg->url, answered, lg);

@@ -170,8 +170,10 @@ int tools_downstream_offers(const struct tools_downstream *d, const char *capabi
 
 /* The stored tokens changed (a login, docs/oauth.md): a server that is down
  * (waiting to retry, or given up) tries again now, its state CONNECTING
- * before this returns, so that calls made now wait for the attempt. A
- * server connecting or ready is left alone. */
+ * before this returns, so that calls made now wait for the attempt; one
+ * connecting tries again at once if this attempt is lost before it is
+ * ready (it may have read the store before the tokens were there). A
+ * server that is ready is left alone. */
 void tools_downstream_reconnect(struct tools_downstream *d);
 
 /* Cancels a call whose cb has not run: the server gets

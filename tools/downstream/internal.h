@@ -121,6 +121,8 @@ struct tools_downstream {
     void *auth_go;         /* non-NULL while a refresh runs before an attempt */
     int auth_retrying;     /* a refresh for requests refused with 401 runs */
     int auth_read;         /* the attempt's refresh read the stored token (not refreshed yet) */
+    int relogin;           /* new tokens were stored during this attempt: if it is lost
+                              before it is ready, the next starts at once (reconnect) */
     void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;
