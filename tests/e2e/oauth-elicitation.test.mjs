@@ -55,10 +55,10 @@ async function freePort() {
  * before: logged in once (the CLI, the person as $BROWSER), one call (its
  * tools are kept), logged out. Its tools stay declared, marked "Needs login".
  */
-async function loggedOut(b, codemode = {}) {
+async function loggedOut(b, codemode = {}, sse = false) {
   const dir = tempDir('codemode-elicit-');
   const file = writeConfig(dir, {
-    mcpServers: { notes: { url: b.mcp, oauth: {} } },
+    mcpServers: { notes: sse ? { type: 'sse', url: b.sse, oauth: {} } : { url: b.mcp, oauth: {} } },
     codemode: { state: { path: path.join(dir, 'state.db') }, ...codemode },
   });
   const env = { ...process.env, BROWSER: PERSON };
@@ -126,6 +126,21 @@ test('stdio: URL-mode elicitation, the loopback redirect, complete, and the call
   const again = await c.run(WHOAMI);
   assert.equal(again.value, 'you are alice with notes:read notes:write');
   assert.equal(c.asked.length, 1);
+  await c.close();
+  await assertClean(c);
+});
+
+test('a legacy SSE downstream: the same login, then the real result', async (t) => {
+  const b = await bed(t);
+  const { file } = await loggedOut(b, {}, true);
+  const c = await client(file);
+  t.after(() => c.close());
+  const r = await c.run(WHOAMI);
+  assert.equal(r.ok, true, r.text);
+  assert.equal(r.value, 'you are alice with notes:read notes:write');
+  assert.equal(c.asked.length, 1);
+  assert.equal(new URL(c.asked[0].url).searchParams.get('resource'), b.sse);
+  await eventually(() => c.completed.length === 1, { what: 'notifications/elicitation/complete' });
   await c.close();
   await assertClean(c);
 });
