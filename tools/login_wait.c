@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,9 +170,22 @@ static void on_done(void *ud, int ok, const char *message)
 
 static const struct tools_oauth_login_events login_events = {on_authorize, on_done};
 
+static uint64_t bound_ms(const struct tools_registry *r)
+{
+    return r->login_wait_ms ? r->login_wait_ms : LOGIN_WAIT_MS;
+}
+
 static void bound_expired(uv_timer_t *t)
 {
-    finish(t->data, 0, "nobody logged in within 10 minutes");
+    struct tools__login *lg = t->data;
+    char why[96];
+    uint64_t ms = bound_ms(lg->r);
+    if (ms % 60000 == 0)
+        snprintf(why, sizeof why, "nobody logged in within %llu minutes",
+                 (unsigned long long) (ms / 60000));
+    else
+        snprintf(why, sizeof why, "nobody logged in within %llu ms", (unsigned long long) ms);
+    finish(lg, 0, why);
 }
 
 static struct tools__login *start(struct tools_registry *r, size_t server)
@@ -181,7 +195,7 @@ static struct tools__login *start(struct tools_registry *r, size_t server)
     lg->server = server;
     uv_timer_init(r->loop, &lg->bound);
     lg->bound.data = lg;
-    uv_timer_start(&lg->bound, bound_expired, LOGIN_WAIT_MS, 0);
+    uv_timer_start(&lg->bound, bound_expired, bound_ms(r), 0);
     lg->l = tools_oauth_login_start_at(r->loop, r->slots[server].cfg, r->oauth_redirect_uri,
                                        &login_events, lg);
     r->slots[server].login = lg;

@@ -38,6 +38,7 @@ struct tools_registry {
     struct next_turn *later; /* answers the gate had at once (tools__answer_later) */
     struct tools_result_types *types; /* learned result types, or NULL (off) */
     char *oauth_redirect_uri;         /* logins' public redirect URI, or NULL: loopback */
+    uint64_t login_wait_ms;           /* the longest a call waits for a login (0: 10 minutes) */
     int freeing;
 };
 

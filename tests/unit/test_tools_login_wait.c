@@ -4,7 +4,8 @@
  * turn, as mcp-server's does): one person asked for two calls, the waits
  * ended (completed) and both calls sent again once the tokens are stored;
  * a decline fails both with ToolAuthError and is not asked again in the
- * same execution; the asker's call cancelled before an answer hands the
+ * same execution; nobody logging in within the bound fails the call; the
+ * asker's call cancelled before an answer hands the
  * question to the next waiting call; no asker, no wait. The server is
  * tests/fixtures/servers/oauth-protected.mjs (its /authorize approves at
  * once); the "browser" is a curl in the background that follows the
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "tools/gate/gate.h"
+#include "tools/registry_internal.h"
 #include "tools/oauth/tokens.h"
 #include "tools/policy/policy.h"
 #include "tools/server_config.h"
@@ -248,6 +250,29 @@ static void test_asker_leaves(void **state)
     tools_exec_free(x);
 }
 
+/* Nobody logs in: after the bound, ToolAuthError saying so, and the
+ * unanswered question is cancelled (the wait ends, not completed). */
+static void test_bound(void **state)
+{
+    (void) state;
+    reset_asker(ANSWER_NEVER);
+    registry->login_wait_ms = 300;
+    struct tools_exec *x = new_exec(&login_asker);
+    struct reply r[2] = {0};
+    r[1].done = 1;
+    tools_exec_call(x, "tool", "notes.whoami", NULL, on_reply, &r[0]);
+    assert_true(loop_run_while_not(&loop, both_replied, r, 10000));
+    registry->login_wait_ms = 0;
+    assert_false(r[0].ok);
+    assert_string_equal(error_name(&r[0]), "ToolAuthError");
+    assert_non_null(strstr(error_message(&r[0]), "nobody logged in within 300 ms"));
+    assert_int_equal(asker.asks, 1);
+    assert_int_equal(asker.ends, 1);
+    assert_int_equal(asker.completed, 0);
+    free_replies(r, 1);
+    tools_exec_free(x);
+}
+
 /* After the login: the server is connected with the stored tokens, a call
  * waits for nobody. */
 static void test_logged_in_no_wait(void **state)
@@ -329,6 +354,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_asker),
         cmocka_unit_test(test_declined),
+        cmocka_unit_test(test_bound),
         cmocka_unit_test(test_asker_leaves),
         cmocka_unit_test(test_logged_in_no_wait),
     };
