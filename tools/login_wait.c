@@ -69,6 +69,13 @@ static void end_wait(struct tools_call *c, int completed)
         la->end(la->self, h, completed);
 }
 
+/* A login for this server did not complete in x's run: not asked again there. */
+static void remember_failed(struct tools_exec *x, size_t server)
+{
+    x->login_failed = xrealloc(x->login_failed, (x->nlogin_failed + 1) * sizeof *x->login_failed);
+    x->login_failed[x->nlogin_failed++] = server;
+}
+
 /* The login is over: ok, every waiting call is sent again (the server
  * reconnects first); else each fails with ToolAuthError and why. */
 static void finish(struct tools__login *lg, int ok, const char *why)
@@ -99,6 +106,8 @@ static void finish(struct tools__login *lg, int ok, const char *why)
         c->login_next = NULL;
         c->login = NULL;
         end_wait(c, ok);
+        if (!ok)
+            remember_failed(c->x, lg->server);
         if (ok)
             tools__call_resend(c);
         else
@@ -110,13 +119,6 @@ static void finish(struct tools__login *lg, int ok, const char *why)
 /* --- asking the person ------------------------------------------------------------------------ */
 
 static void ask(struct tools__login *lg);
-
-static void remember_declined(struct tools_exec *x, size_t server)
-{
-    x->login_declined =
-        xrealloc(x->login_declined, (x->nlogin_declined + 1) * sizeof *x->login_declined);
-    x->login_declined[x->nlogin_declined++] = server;
-}
 
 static void answered(void *ud, int accepted, const char *why)
 {
@@ -130,8 +132,6 @@ static void answered(void *ud, int accepted, const char *why)
     struct buf b;
     buf_init(&b, 0);
     buf_printf(&b, "the person was asked to log in and did not (%s)", why ? why : "declined");
-    if (lg->asker)
-        remember_declined(lg->asker->x, lg->server); /* not asked again in this run */
     finish(lg, 0, b.data);
     buf_free(&b);
 }
@@ -206,10 +206,10 @@ static struct tools__login *start(struct tools_registry *r, size_t server)
 
 /* --- the calls -------------------------------------------------------------------------------- */
 
-static int declined_in(const struct tools_exec *x, size_t server)
+static int failed_in(const struct tools_exec *x, size_t server)
 {
-    for (size_t i = 0; i < x->nlogin_declined; i++)
-        if (x->login_declined[i] == server)
+    for (size_t i = 0; i < x->nlogin_failed; i++)
+        if (x->login_failed[i] == server)
             return 1;
     return 0;
 }
@@ -224,7 +224,7 @@ int tools__login_join(struct tools_call *c)
     struct slot *s = &r->slots[i];
     struct tools_downstream_status st;
     if (s->cfg->oauth == NULL || s->cfg->oauth->client_credentials || s->d == NULL ||
-        declined_in(c->x, i))
+        failed_in(c->x, i))
         return 0;
     tools_downstream_status(s->d, &st);
     if (st.state == TOOLS_DOWNSTREAM_READY) /* connected: a step-up, left to `login` */

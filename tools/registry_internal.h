@@ -69,8 +69,8 @@ void tools__call_auth_failed(struct tools_call *c, const char *message);
 /* login_wait.c: c's server needs a login (its call was answered so):
  * returns 1 when c waits for one (the server's login, started or joined;
  * its answer comes after the login), 0 when it cannot (nobody can be sent
- * to a URL, a login for it was tried already or refused in this run, the
- * server is connected): answer it as before. */
+ * to a URL, c waited for a login already, one did not complete in this
+ * run, the server is connected): answer it as before. */
 int tools__login_join(struct tools_call *c);
 /* c stops waiting (cancelled). */
 void tools__login_leave(struct tools_call *c);

@@ -76,7 +76,8 @@ static void declare_kept(struct tools_downstream *d)
         struct buf b;
         buf_init(&b, 0);
         buf_printf(&b,
-                   "Needs login: mcp-codemode login %s (calls throw ToolAuthError until then).%s%s",
+                   "Needs login: mcp-codemode login %s (until then a call asks your client to "
+                   "open the login page when it can, else throws ToolAuthError).%s%s",
                    d->name, was && *was ? " " : "", was ? was : "");
         cJSON_DeleteItemFromObjectCaseSensitive(t, "description");
         cJSON_AddStringToObject(t, "description", b.data);

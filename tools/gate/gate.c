@@ -462,7 +462,7 @@ void tools_exec_free(struct tools_exec *x)
     for (size_t i = 0; i < x->napproved; i++)
         free(x->approved[i]);
     free(x->approved);
-    free(x->login_declined);
+    free(x->login_failed);
     free(x->execution_id);
     free(x->principal);
     tools__exec_free_links(x);

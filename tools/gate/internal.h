@@ -65,8 +65,9 @@ struct tools_exec {
     char *execution_id;
     const struct tools_approver *approver;
     const struct tools_login_asker *login;
-    size_t *login_declined; /* servers (slot indexes) whose login was refused in this run */
-    size_t nlogin_declined;
+    size_t *login_failed; /* servers (slot indexes) whose login did not complete in this
+                             run: not asked again */
+    size_t nlogin_failed;
     cJSON *planned;  /* [{"tool","arguments"}] */
     char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;
