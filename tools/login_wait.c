@@ -196,7 +196,9 @@ static struct tools__login *start(struct tools_registry *r, size_t server)
     uv_timer_init(r->loop, &lg->bound);
     lg->bound.data = lg;
     uv_timer_start(&lg->bound, bound_expired, bound_ms(r), 0);
-    lg->l = tools_oauth_login_start_at(r->loop, r->slots[server].cfg, r->oauth_redirect_uri,
+    struct slot *s = &r->slots[server];
+    lg->l = tools_oauth_login_start_at(r->loop, s->cfg, r->oauth_redirect_uri,
+                                       s->d ? tools_downstream_step_up_scope(s->d) : NULL,
                                        &login_events, lg);
     r->slots[server].login = lg;
     log_info("tools", "server %s needs a login: asking the client to open its login page",
@@ -222,12 +224,8 @@ int tools__login_join(struct tools_call *c)
         return 0;
     size_t i = c->tool->server_index;
     struct slot *s = &r->slots[i];
-    struct tools_downstream_status st;
     if (s->cfg->oauth == NULL || s->cfg->oauth->client_credentials || s->d == NULL ||
         failed_in(c->x, i))
-        return 0;
-    tools_downstream_status(s->d, &st);
-    if (st.state == TOOLS_DOWNSTREAM_READY) /* connected: a step-up, left to `login` */
         return 0;
     const struct tools_login_asker *la = c->x->login;
     void *h = la->wait(la->self, s->cfg->name);

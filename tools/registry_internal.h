@@ -70,7 +70,7 @@ void tools__call_auth_failed(struct tools_call *c, const char *message);
  * returns 1 when c waits for one (the server's login, started or joined;
  * its answer comes after the login), 0 when it cannot (nobody can be sent
  * to a URL, c waited for a login already, one did not complete in this
- * run, the server is connected): answer it as before. */
+ * run): answer it as before. A connected server's (a step-up) as well. */
 int tools__login_join(struct tools_call *c);
 /* c stops waiting (cancelled). */
 void tools__login_leave(struct tools_call *c);

@@ -290,3 +290,26 @@ test('the program ends while the person is asked: the elicitation is cancelled, 
   await c.close();
   await assertClean(c);
 });
+
+test('step-up on a connected server: a 403 insufficient_scope asks for the union, the call goes on with the new token', async (t) => {
+  const b = await bed(t, { toolScopes: { write_note: 'notes:write' } });
+  const dir = tempDir('codemode-elicit-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: { url: b.mcp, oauth: { scopes: ['notes:read'] } } },
+    codemode: { state: { path: path.join(dir, 'state.db') } },
+  });
+  const login = await runBin(['login', 'notes', file], { env: { ...process.env, BROWSER: PERSON }, timeout: 30000 });
+  assert.equal(login.code, 0, login.stderr);
+  const c = await client(file);
+  t.after(() => c.close());
+  const r = await c.run(`const w = await tools.notes.write_note({ text: 'hi' });
+    const who = await tools.notes.whoami({});
+    return [w, who].map((x) => x.content ? x.content[0].text : x)`);
+  assert.equal(r.ok, true, r.text);
+  assert.deepEqual(r.value, ['written: hi', 'you are alice with notes:read notes:write']);
+  assert.equal(c.asked.length, 1);
+  assert.equal(new URL(c.asked[0].url).searchParams.get('scope'), 'notes:read notes:write');
+  await eventually(() => c.completed.length === 1, { what: 'notifications/elicitation/complete' });
+  await c.close();
+  await assertClean(c);
+});

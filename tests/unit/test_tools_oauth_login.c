@@ -88,7 +88,7 @@ static const struct tools_oauth_login_events events = {on_authorize, on_done};
 
 static void run_login(uv_loop_t *loop, struct seen *s)
 {
-    s->l = tools_oauth_login_start_at(loop, &srv, CALLBACK, &events, s);
+    s->l = tools_oauth_login_start_at(loop, &srv, CALLBACK, NULL, &events, s);
     assert_non_null(s->l);
     while (!s->done)
         uv_run(loop, UV_RUN_ONCE);

@@ -211,8 +211,12 @@ static void start_attempt(uv_timer_t *t)
 
 void tools_downstream_reconnect(struct tools_downstream *d)
 {
-    if (d->closing || d->state == TOOLS_DOWNSTREAM_READY)
+    if (d->closing)
         return;
+    if (d->state == TOOLS_DOWNSTREAM_READY) {
+        tools__downstream_auth_reload(d); /* a step-up: the new token for later requests */
+        return;
+    }
     d->needs_login = 0; /* calls wait for the attempt, which reads the tokens again */
     if (d->state == TOOLS_DOWNSTREAM_CONNECTING) {
         d->relogin = 1; /* this attempt may have read no token: lost, it starts again */

@@ -173,8 +173,13 @@ int tools_downstream_offers(const struct tools_downstream *d, const char *capabi
  * before this returns, so that calls made now wait for the attempt; one
  * connecting tries again at once if this attempt is lost before it is
  * ready (it may have read the store before the tokens were there). A
- * server that is ready is left alone. */
+ * server that is connected reads the new tokens (a step-up login) and
+ * sends the calls made meanwhile with them. */
 void tools_downstream_reconnect(struct tools_downstream *d);
+
+/* An OAuth server's scopes a call was refused for (403 insufficient_scope),
+ * for the next login to ask for (borrowed, until the next event), or NULL. */
+const char *tools_downstream_step_up_scope(const struct tools_downstream *d);
 
 /* Cancels a call whose cb has not run: the server gets
  * notifications/cancelled (tasks/cancel for a task) with the reason (may

@@ -55,11 +55,12 @@ struct tools_oauth_login {
     uv_timer_t later; /* done is reported from here */
     int ok;
     char *message;
-    char *step_up;  /* the token row's step_up_scope, read before discovery */
-    int pending;    /* store operations in flight (off the loop) */
-    int freed;      /* tools_oauth_login_free was called */
-    int closed;     /* and its timer closed: gone once pending is 0 */
-    int refreshing; /* the token got has a refresh token */
+    char *step_up;      /* the token row's step_up_scope, read before discovery */
+    char *step_up_hint; /* the scopes a running server's call was refused for, or NULL */
+    int pending;        /* store operations in flight (off the loop) */
+    int freed;          /* tools_oauth_login_free was called */
+    int closed;         /* and its timer closed: gone once pending is 0 */
+    int refreshing;     /* the token got has a refresh token */
 };
 
 static void next_phase(struct tools_oauth_login *l);
@@ -902,7 +903,12 @@ static void token_row_read(void *ud, int rc, const char *json, int64_t v, const 
     }
     cJSON *row = rc == TOOLS_STATE_OK && json ? json_parse(json, strlen(json)) : NULL;
     const char *s = tools_oauth_str(row, "step_up_scope");
-    l->step_up = s ? xstrdup(s) : NULL;
+    struct buf b; /* the row's, and the running server's (its write may not be done) */
+    buf_init(&b, 0);
+    buf_printf(&b, "%s%s%s", s ? s : "", s && l->step_up_hint ? " " : "",
+               l->step_up_hint ? l->step_up_hint : "");
+    l->step_up = b.len ? buf_steal(&b) : NULL;
+    buf_free(&b);
     cJSON_Delete(row);
     probe(l);
 }
@@ -912,16 +918,17 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
                                                   const struct tools_oauth_login_events *ev,
                                                   void *ud)
 {
-    return tools_oauth_login_start_at(loop, s, NULL, ev, ud);
+    return tools_oauth_login_start_at(loop, s, NULL, NULL, ev, ud);
 }
 
 struct tools_oauth_login *tools_oauth_login_start_at(uv_loop_t *loop,
                                                      const struct tools_server_config *s,
-                                                     const char *redirect_uri,
+                                                     const char *redirect_uri, const char *step_up,
                                                      const struct tools_oauth_login_events *ev,
                                                      void *ud)
 {
     struct tools_oauth_login *l = xcalloc(1, sizeof *l);
+    l->step_up_hint = step_up && *step_up ? xstrdup(step_up) : NULL;
     l->fixed_redirect = redirect_uri ? xstrdup(redirect_uri) : NULL;
     char err[256];
     l->loop = loop;
@@ -989,6 +996,7 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     free(l->message);
     free(l->tried);
     free(l->step_up);
+    free(l->step_up_hint);
     uv_close((uv_handle_t *) &l->later, login_closed);
 }
 

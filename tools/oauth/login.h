@@ -36,10 +36,13 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
  * waits): redirect_uri (copied) is where the authorization server sends the
  * person back, a route of the server's own HTTP endpoint that hands the
  * query to tools_oauth_login_redirect; NULL: a loopback listener, as for
- * `mcp-codemode login`. A registration made for it is a "web" client's. */
+ * `mcp-codemode login`. A registration made for it is a "web" client's.
+ * step_up (copied; may be NULL): scopes a call was just refused for
+ * (tools_oauth_tokens_step_up_scope), asked for with those the token row
+ * keeps, whose write may not have landed yet. */
 struct tools_oauth_login *tools_oauth_login_start_at(uv_loop_t *loop,
                                                      const struct tools_server_config *s,
-                                                     const char *redirect_uri,
+                                                     const char *redirect_uri, const char *step_up,
                                                      const struct tools_oauth_login_events *ev,
                                                      void *ud);
 
