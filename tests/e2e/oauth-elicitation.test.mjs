@@ -313,3 +313,34 @@ test('step-up on a connected server: a 403 insufficient_scope asks for the union
   await c.close();
   await assertClean(c);
 });
+
+test('two servers that need a login: one login each, both calls return', async (t) => {
+  const [b1, b2] = await Promise.all([bed(t), bed(t)]);
+  const dir = tempDir('codemode-elicit-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: { url: b1.mcp, oauth: {} }, other: { url: b2.mcp, oauth: {} } },
+    codemode: { state: { path: path.join(dir, 'state.db') } },
+  });
+  const env = { ...process.env, BROWSER: PERSON };
+  for (const name of ['notes', 'other']) {
+    const r = await runBin(['login', name, file], { env, timeout: 30000 });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const prog = path.join(dir, 'first.js');
+  fs.writeFileSync(prog, 'await tools.notes.whoami({}); await tools.other.whoami({}); 1');
+  assert.equal((await runBin(['run', prog, file, '--json'], { timeout: 30000 })).code, 0);
+  for (const name of ['notes', 'other']) assert.equal((await runBin(['logout', name, file])).code, 0);
+  const c = await client(file);
+  t.after(() => c.close());
+  const r = await c.run(`const [a, b] = await Promise.all([tools.notes.whoami({}), tools.other.whoami({})]);
+    return [a, b].map((x) => x.content ? x.content[0].text : x)`);
+  assert.equal(r.ok, true, r.text);
+  assert.deepEqual(r.value, ['you are alice with notes:read notes:write', 'you are alice with notes:read notes:write']);
+  assert.equal(c.asked.length, 2);
+  assert.deepEqual(c.asked.map((q) => new URL(q.url).origin).sort(), [b1.issuer, b2.issuer].sort());
+  assert.deepEqual(c.asked.map((q) => /"(\w+)" needs you to log in/.exec(q.message)[1]).sort(), ['notes', 'other']);
+  assert.notEqual(c.asked[0].elicitationId, c.asked[1].elicitationId);
+  await eventually(() => c.completed.length === 2, { what: 'both notifications/elicitation/complete' });
+  await c.close();
+  await assertClean(c);
+});
