@@ -406,6 +406,22 @@ static struct http_oauth_settings oauth_settings(const struct config_http_oauth 
     };
 }
 
+/* The redirect URI of logins while calls wait (docs/oauth.md): the public
+ * URL with its /mcp replaced by /oauth/callback. */
+static void set_login_redirect(struct app *a, const char *public_url)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    size_t n = strlen(public_url);
+    while (n > 0 && public_url[n - 1] == '/')
+        n--;
+    if (n >= 4 && strncmp(public_url + n - 4, "/mcp", 4) == 0)
+        n -= 4;
+    buf_printf(&b, "%.*s/oauth/callback", (int) n, public_url);
+    tools_registry_set_oauth_redirect(a->tools, b.data);
+    buf_free(&b);
+}
+
 int app_serve_http(const struct config *cfg, const char *exe)
 {
     struct app a;
@@ -433,6 +449,8 @@ int app_serve_http(const struct config *cfg, const char *exe)
         .request_timeout_ms = cfg->http_timeouts.request,
         .max_connections = cfg->http_max_connections,
     };
+    if (cfg->http_public_url) /* logins while calls wait come back to /oauth/callback */
+        set_login_redirect(&a, cfg->http_public_url);
     const struct config_http_oauth *o = &cfg->http_oauth;
     if (o->enabled) {
         a.oauth = oauth_settings(o, o->audience);

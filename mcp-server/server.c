@@ -61,6 +61,15 @@ static int form_elicitation(const cJSON *params)
     return caps_have_form_elicitation(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
 }
 
+/* capabilities.elicitation.url declared (2025-11-25): the client can send
+ * the person to a URL (a login, docs/oauth.md). */
+static int url_elicitation(const cJSON *params)
+{
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e, "url"));
+}
+
 static void handle_initialize(struct mcp_request *r, const cJSON *params)
 {
     struct mcp_server *s = r->server;
@@ -78,6 +87,7 @@ static void handle_initialize(struct mcp_request *r, const cJSON *params)
     s->legacy = 1;
     s->legacy_rev = mcp_negotiate_legacy(v->valuestring);
     s->can_elicit = form_elicitation(params);
+    s->can_elicit_url = url_elicitation(params);
     r->rev = s->legacy_rev;
     cJSON *res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "protocolVersion", mcp_revision_name(s->legacy_rev));
@@ -489,7 +499,8 @@ static int handle_one(struct mcp_server *s, const char *text, size_t len, struct
         break;
     case RPC_RESPONSE:
         replies = 0; /* answers to our elicitation requests; others are ignored */
-        mcp_approval_response(s, &m);
+        if (!mcp_approval_response(s, &m))
+            mcp_login_response(s, &m);
         break;
     case RPC_INVALID:
         send_error(s, batch, ch, m.invalid_code == RPC_PARSE_ERROR ? NULL : m.id, m.invalid_code,

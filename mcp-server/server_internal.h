@@ -16,6 +16,7 @@
 struct mcp_batch;
 struct mcp_execution;
 struct mcp_approval;
+struct mcp_login_wait;
 struct mcp_park;
 struct rpc_message;
 
@@ -36,6 +37,8 @@ struct mcp_server {
     char *principal;            /* for the audit log; NULL: "stdio" */
     char *state_principal;      /* codemode.state.scope "principal"; NULL: principal */
     int can_elicit;             /* the client declared elicitation (form mode) at initialize */
+    int can_elicit_url;         /* the client declared URL-mode elicitation at initialize */
+    struct mcp_login_wait *login_waits; /* calls waiting for a login (execute/login_ask.c) */
     struct mcp_approval *approvals; /* elicitation requests waiting for an answer */
     unsigned next_approval;
     char **session_approved;    /* "server\ntool" approved for the session */
@@ -76,6 +79,9 @@ void mcp_execute_cancel(struct mcp_execution *e);
  * requests (returns 1 when m was one); the session's approvals, freed with
  * the server. */
 int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
+/* execute/login_ask.c: the answer to one of the server's URL-mode
+ * elicitation requests (a login, docs/oauth.md); returns 1 when m was one. */
+int mcp_login_response(struct mcp_server *s, const struct rpc_message *m);
 void mcp_approval_free_session(struct mcp_server *s);
 /* execute/park.c: the 2026-07-28 input_required flow. The retry (params
  * with requestState and inputResponses) resumes a parked execution; r is

@@ -342,6 +342,8 @@ void tools_registry_free(struct tools_registry *r)
     }
     while (r->waiters)
         fire(r->waiters);
+    if (r->loop)
+        tools__login_free_all(r);
     for (size_t i = 0; i < r->nslots; i++)
         if (r->slots[i].d) /* NULL: never started (disabled, remote, launches us) */
             tools_downstream_free(r->slots[i].d);
@@ -353,6 +355,7 @@ void tools_registry_free(struct tools_registry *r)
     free(r->decls);
     free(r->worker_json);
     free(r->callable_json);
+    free(r->oauth_redirect_uri);
     free(r);
 }
 
@@ -378,6 +381,9 @@ static void result_seen(void *ud, const cJSON *value)
 static void downstream_replied(void *ud, const struct tools_downstream_reply *rep)
 {
     struct tools_call *c = ud;
+    c->dc = NULL; /* answered: the handle is gone */
+    if (rep->outcome == TOOLS_DOWNSTREAM_AUTH && tools__login_join(c))
+        return; /* sent again after the login, or failed then */
     struct buf b;
     buf_init(&b, 0);
     int ok;
@@ -433,7 +439,23 @@ static void send_now(struct tools_call *c, const cJSON *args)
         return;
     }
     colocate_server(tools_downstream_pid(s->d)); /* when the program waits on this call alone */
+    if (s->cfg->oauth && c->x && c->x->login && c->args_json == NULL && args)
+        c->args_json = json_print(args); /* sent again if it waits for a login */
     c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
+}
+
+void tools__call_resend(struct tools_call *c)
+{
+    struct slot *s = &c->r->slots[c->tool->server_index];
+    cJSON *args = tools__call_args(c);
+    c->dc = tools_downstream_call(s->d, c->tool->name, args, 0, downstream_replied, c);
+    cJSON_Delete(args);
+}
+
+void tools__call_auth_failed(struct tools_call *c, const char *message)
+{
+    struct tools_downstream_reply rep = {.outcome = TOOLS_DOWNSTREAM_AUTH, .message = message};
+    downstream_replied(c, &rep); /* c->login_tried: no second login */
 }
 
 void tools__call_link(struct tools_call *c)

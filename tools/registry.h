@@ -110,6 +110,16 @@ char *tools_registry_report_scoped(struct tools_registry *r, char *const *scopes
 size_t tools_registry_offering(const struct tools_registry *r, const char *capability,
                                const char **names, size_t max);
 
+/* Logins while calls wait (docs/oauth.md): the redirect URI of the
+ * server's own /oauth/callback (from codemode.http.publicUrl; copied), or
+ * NULL for a loopback listener per login (the default). */
+void tools_registry_set_oauth_redirect(struct tools_registry *r, const char *uri);
+
+/* The redirect of a login that waits for it, on /oauth/callback: its
+ * query (borrowed). Returns the sentence for the browser (static), or
+ * NULL when no login expects this state (unknown, used, or expired). */
+const char *tools_registry_oauth_callback(struct tools_registry *r, const char *query);
+
 /* 1 when every server that is meant to run is ready (for `check`'s exit
  * status): disabled entries and entries launching mcp-codemode itself do not count. */
 int tools_registry_all_ready(const struct tools_registry *r);

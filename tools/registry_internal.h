@@ -22,6 +22,7 @@ struct slot {
     struct tools_downstream *d; /* NULL when not started */
     const char *not_started;    /* why d is NULL */
     struct tools_limiter *lim;  /* maxConcurrentCalls / callsPerSecond, or NULL */
+    struct tools__login *login; /* a login calls wait for (login_wait.c), or NULL */
 };
 
 struct tools_registry {
@@ -36,6 +37,8 @@ struct tools_registry {
     struct tools_call *calls;
     struct next_turn *later; /* answers the gate had at once (tools__answer_later) */
     struct tools_result_types *types; /* learned result types, or NULL (off) */
+    char *oauth_redirect_uri;         /* logins' public redirect URI, or NULL: loopback */
+    uint64_t login_wait_ms;           /* the longest a call waits for a login (0: 10 minutes) */
     int freeing;
 };
 
@@ -55,5 +58,23 @@ struct tools_downstream *tools__registry_server(const struct tools_registry *r, 
 
 /* The registry's queue of the gate's own answers (tools__answer_later). */
 struct next_turn *tools__later(struct tools_registry *r);
+
+/* registry.c: sends c (a tool call that waited for a login) to its server
+ * again, with the arguments it kept; its answer comes as the first one's
+ * would have. */
+void tools__call_resend(struct tools_call *c);
+/* registry.c: answers c with ToolAuthError and message, and frees it. */
+void tools__call_auth_failed(struct tools_call *c, const char *message);
+
+/* login_wait.c: c's server needs a login (its call was answered so):
+ * returns 1 when c waits for one (the server's login, started or joined;
+ * its answer comes after the login), 0 when it cannot (nobody can be sent
+ * to a URL, c waited for a login already, one did not complete in this
+ * run): answer it as before. A connected server's (a step-up) as well. */
+int tools__login_join(struct tools_call *c);
+/* c stops waiting (cancelled). */
+void tools__login_leave(struct tools_call *c);
+/* Ends every login (the registry is freed): their calls fail. */
+void tools__login_free_all(struct tools_registry *r);
 
 #endif

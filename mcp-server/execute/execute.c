@@ -32,6 +32,7 @@ struct mcp_execution {
     int dry_run;
     char id[33]; /* execution id (audit log) */
     struct tools_approver approver;
+    struct tools_login_asker login; /* a login while a call waits (login_ask.c) */
     uint64_t t0;
     char code_sha[65]; /* what a 2026-07-28 retry must repeat (park in approval.c) */
     struct sandbox_ticket *ticket; /* its place under the sandbox's caps (admission.h) */
@@ -539,10 +540,12 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     if (mcp_is_modern(r->rev))
         sha256_hex(code->valuestring, strlen(code->valuestring), e->code_sha);
     e->approver = mcp_approval_approver(e);
+    e->login = mcp_login_asker(e);
     struct tools_exec_options xo = {.allow = au.allow,
                                     .dry_run = au.dry_run,
                                     .execution_id = e->id,
                                     .approver = &e->approver,
+                                    .login = &e->login,
                                     .principal = mcp_state_principal(r->server),
                                     .scopes = r->server->scopes,
                                     .stash = stash_value,

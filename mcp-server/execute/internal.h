@@ -47,6 +47,10 @@ void mcp_authority_add_planned(cJSON *result, const cJSON *planned);
  * borrowed); it asks on whatever request e answers at the time. */
 struct tools_approver mcp_approval_approver(struct mcp_execution *e);
 
+/* login_ask.c: the login asker for the calls of execution e (self is e,
+ * borrowed): URL-mode elicitation on whatever request e answers. */
+struct tools_login_asker mcp_login_asker(struct mcp_execution *e);
+
 /* approval.c, for park.c: the inputRequests of the pending 2026-07-28
  * approvals of execution e (NULL when none); deliver the answers a retry
  * carries (keyed like inputRequests). Approvals belong to the execution,

@@ -114,6 +114,10 @@ static void on_request(void *ud, struct http_exchange *x, const struct http_serv
         mcp_http__auth_metadata(h, x, r);
         return;
     }
+    if (h->cfg.public_url && strcmp(r->path, "/oauth/callback") == 0) { /* a browser, no token */
+        mcp_http__route_oauth_callback(h, x, r);
+        return;
+    }
     if (origin && !mcp_http__check_origin(h, origin)) {
         log_info("http", "refused a request from a browser Origin that is not allowed");
         mcp_http__reply_error(x, 403, NULL, NULL, RPC_INVALID_REQUEST,

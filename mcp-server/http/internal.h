@@ -210,6 +210,10 @@ void mcp_http__route_sse(struct mcp_http *h, struct http_exchange *x,
 void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
                              const struct http_server_request *r, const char *cors,
                              const struct mcp_http_identity *id);
+/* GET /oauth/callback (with public_url): a login's redirect, handed to the
+ * tools registry; answers the browser with a short page. */
+void mcp_http__route_oauth_callback(struct mcp_http *h, struct http_exchange *x,
+                                    const struct http_server_request *r);
 
 /* Routes a request that passed the front door's checks (http.c). */
 void mcp_http__route(struct mcp_http *h, struct http_exchange *x,

@@ -7,6 +7,7 @@
  * the transport pages of each revision (docs/protocol.md lists them). */
 #include "mcp-server/http/internal.h"
 #include "mcp-server/protocol.h"
+#include "tools/registry.h"
 #include "transport/jsonrpc.h"
 #include "common/alloc.h"
 #include "common/log.h"
@@ -454,4 +455,30 @@ void mcp_http__route_message(struct mcp_http *h, struct http_exchange *x,
         mcp_http__reply_text(x, 202, cors, "Accepted");
     }
     free(sid);
+}
+
+/* --- /oauth/callback: the redirect of a login a call waits for ------------------------------ */
+
+/* GET /oauth/callback?code=...&state=... (docs/oauth.md): a person's browser
+ * sent back by a remote server's authorization server. Only a login that
+ * waits for this state takes it (tools_registry_oauth_callback: once, while
+ * the login lasts); the page says what happened. Served when
+ * codemode.http.publicUrl is set (the redirect URI is built from it). */
+void mcp_http__route_oauth_callback(struct mcp_http *h, struct http_exchange *x,
+                                    const struct http_server_request *r)
+{
+    if (strcmp(r->method, "GET") != 0) {
+        reply_allow(x, NULL, "GET");
+        return;
+    }
+    const char *page = tools_registry_oauth_callback(h->cfg.server.tools, r->query);
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(&b, "<!doctype html><title>mcp-codemode</title><p>%s</p>",
+               page ? page
+                    : "This sign-in link is not valid: it was used already, its login is over, "
+                      "or it was not made by this server.");
+    http_respond(x, page ? 200 : 400, "Cache-Control: no-store\r\n", "text/html; charset=utf-8",
+                 b.data, b.len);
+    buf_free(&b);
 }

@@ -76,7 +76,8 @@ static void declare_kept(struct tools_downstream *d)
         struct buf b;
         buf_init(&b, 0);
         buf_printf(&b,
-                   "Needs login: mcp-codemode login %s (calls throw ToolAuthError until then).%s%s",
+                   "Needs login: mcp-codemode login %s (until then a call asks your client to "
+                   "open the login page when it can, else throws ToolAuthError).%s%s",
                    d->name, was && *was ? " " : "", was ? was : "");
         cJSON_DeleteItemFromObjectCaseSensitive(t, "description");
         cJSON_AddStringToObject(t, "description", b.data);
@@ -159,6 +160,38 @@ int tools__downstream_auth_prepare(struct tools_downstream *d,
     d->auth_read = token == NULL && !stale; /* nothing known yet: it reads the stored token */
     tools_oauth_tokens_refresh(d->oauth, stale ? d->rejected_token : NULL, refreshed, d);
     return 0;
+}
+
+const char *tools_downstream_step_up_scope(const struct tools_downstream *d)
+{
+    return d->oauth ? tools_oauth_tokens_step_up_scope(d->oauth) : NULL;
+}
+
+static void reloaded(void *ud, int ok)
+{
+    struct tools_downstream *d = ud;
+    const char *token = ok ? tools_oauth_tokens_current(d->oauth) : NULL;
+    d->reloading = 0;
+    if (d->closing)
+        return;
+    if (token) {
+        use(d, token);
+        if (d->tp && d->ops->set_headers)
+            d->ops->set_headers(d);
+    }
+    if (d->state == TOOLS_DOWNSTREAM_READY)
+        tools__downstream_calls_flush(d); /* those that waited for the new token */
+}
+
+void tools__downstream_auth_reload(struct tools_downstream *d)
+{
+    const char *token = d->oauth ? tools_oauth_tokens_current(d->oauth) : NULL;
+    if (d->reloading || token == NULL)
+        return;
+    d->reloading = 1; /* the login's row is newer than the token in use */
+    char *stale = xstrdup(token);
+    tools_oauth_tokens_refresh(d->oauth, stale, reloaded, d);
+    free(stale);
 }
 
 void tools__downstream_auth_rejected(struct tools_downstream *d)

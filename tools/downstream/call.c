@@ -481,7 +481,7 @@ static void go(struct tools_downstream_call *c)
 {
     struct tools_downstream *d = c->d;
     link_push(&d->calls, &c->link);
-    if (d->state == TOOLS_DOWNSTREAM_READY)
+    if (d->state == TOOLS_DOWNSTREAM_READY && !d->reloading)
         send_call(c);
     /* arm() scans every call: only when this deadline comes first (calls
      * share a timeout, so it rarely does; a burst of n calls was O(n^2)). */

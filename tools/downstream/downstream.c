@@ -61,6 +61,8 @@ static void notify_state(struct tools_downstream *d)
 
 void tools__downstream_set_state(struct tools_downstream *d, enum tools_downstream_state s)
 {
+    if (s == TOOLS_DOWNSTREAM_READY)
+        d->relogin = 0;
     d->state = s;
     notify_state(d);
 }
@@ -140,6 +142,18 @@ void tools__downstream_lost(struct tools_downstream *d, const char *why_in, int 
         return;
     char *why = xstrdup(why_in); /* it may point into what is dropped */
     uint64_t now = uv_now(d->loop);
+    if (d->relogin && d->state == TOOLS_DOWNSTREAM_CONNECTING) {
+        /* an attempt begun before a login stored the tokens (it may have read
+         * none): another one now; the calls queued for it wait (none was sent) */
+        d->relogin = 0;
+        d->needs_login = 0;
+        drop_connection(d, 0);
+        tools__downstream_replace(&d->reason, why);
+        log_info(d->label, "%s; connecting again with the tokens of the new login", why);
+        uv_timer_start(&d->timer, start_attempt, 0, 0);
+        free(why);
+        return;
+    }
     /* A process down before the handshake ended, after a probe: the probe
      * may be what it could not take; skip it next time. (An HTTP server
      * that cannot be reached is no sign of that.) */
@@ -193,6 +207,27 @@ static void start_attempt(uv_timer_t *t)
     rpc_client_share_unreadable_count(d->rpc, &d->unreadable_lines);
     if (tools__downstream_auth_prepare(d, open_attempt))
         open_attempt(d);
+}
+
+void tools_downstream_reconnect(struct tools_downstream *d)
+{
+    if (d->closing)
+        return;
+    if (d->state == TOOLS_DOWNSTREAM_READY) {
+        tools__downstream_auth_reload(d); /* a step-up: the new token for later requests */
+        return;
+    }
+    d->needs_login = 0; /* calls wait for the attempt, which reads the tokens again */
+    if (d->state == TOOLS_DOWNSTREAM_CONNECTING) {
+        d->relogin = 1; /* this attempt may have read no token: lost, it starts again */
+        return;
+    }
+    d->failures = 0;
+    d->permanent = 0;
+    d->restart_at = 0;
+    uv_timer_stop(&d->timer);
+    tools__downstream_set_state(d, TOOLS_DOWNSTREAM_CONNECTING);
+    uv_timer_start(&d->timer, start_attempt, 0, 0);
 }
 
 /* --- life ------------------------------------------------------------------------------------- */

@@ -168,6 +168,19 @@ struct tools_downstream_call *tools_downstream_request(struct tools_downstream *
  * the first. */
 int tools_downstream_offers(const struct tools_downstream *d, const char *capability);
 
+/* The stored tokens changed (a login, docs/oauth.md): a server that is down
+ * (waiting to retry, or given up) tries again now, its state CONNECTING
+ * before this returns, so that calls made now wait for the attempt; one
+ * connecting tries again at once if this attempt is lost before it is
+ * ready (it may have read the store before the tokens were there). A
+ * server that is connected reads the new tokens (a step-up login) and
+ * sends the calls made meanwhile with them. */
+void tools_downstream_reconnect(struct tools_downstream *d);
+
+/* An OAuth server's scopes a call was refused for (403 insufficient_scope),
+ * for the next login to ask for (borrowed, until the next event), or NULL. */
+const char *tools_downstream_step_up_scope(const struct tools_downstream *d);
+
 /* Cancels a call whose cb has not run: the server gets
  * notifications/cancelled (tasks/cancel for a task) with the reason (may
  * be NULL), and cb is never called. */

@@ -121,6 +121,9 @@ struct tools_downstream {
     void *auth_go;         /* non-NULL while a refresh runs before an attempt */
     int auth_retrying;     /* a refresh for requests refused with 401 runs */
     int auth_read;         /* the attempt's refresh read the stored token (not refreshed yet) */
+    int relogin;           /* new tokens were stored during this attempt: if it is lost
+                              before it is ready, the next starts at once (reconnect) */
+    int reloading;         /* connected: the tokens of a new login are read; calls wait */
     void (*auth_ready)(struct tools_downstream *d);
     unsigned attempts, failures;
     int closing, open_timers;
@@ -188,6 +191,10 @@ void tools__downstream_auth_refused(struct tools_downstream *d, struct buf *out,
 void tools__downstream_auth_keep_tools(struct tools_downstream *d);
 int tools__downstream_auth_prepare(struct tools_downstream *d,
                                    void (*ready)(struct tools_downstream *d));
+/* A login stored new tokens while the server is connected (a step-up):
+ * they are read (calls wait meanwhile, d->reloading), used for the later
+ * requests, and the waiting calls sent. */
+void tools__downstream_auth_reload(struct tools_downstream *d);
 /* A 401 answered the current token: the next attempt refreshes it. */
 void tools__downstream_auth_rejected(struct tools_downstream *d);
 /* A request sent with token `stale` was refused with 401 during a session

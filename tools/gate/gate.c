@@ -382,6 +382,14 @@ void tools_call_cancel(struct tools_call *c)
         tools__call_free(c);
         return;
     }
+    if (c->login) { /* waiting for a person to log in to its server */
+        tools__login_leave(c);
+        tools_audit_call_end(c->r->o.audit, c->audit, "cancelled", c->t0, 0);
+        c->audit = NULL;
+        tools__call_unlink(c);
+        tools__call_free(c);
+        return;
+    }
     if (c->job) { /* a state.* / skills.* operation: it ends, unanswered */
         tools_state_job_cancel(c->job);
         c->job = NULL;
@@ -432,6 +440,7 @@ struct tools_exec *tools_exec_new(struct tools_registry *r, const struct tools_e
         x->dry_run = o->dry_run;
         x->execution_id = o->execution_id ? xstrdup(o->execution_id) : NULL;
         x->approver = o->approver;
+        x->login = o->login;
         x->principal = o->principal ? xstrdup(o->principal) : NULL;
         x->scopes = o->scopes ? copy_list(o->scopes) : NULL;
         x->stash = o->stash;
@@ -453,6 +462,7 @@ void tools_exec_free(struct tools_exec *x)
     for (size_t i = 0; i < x->napproved; i++)
         free(x->approved[i]);
     free(x->approved);
+    free(x->login_failed);
     free(x->execution_id);
     free(x->principal);
     tools__exec_free_links(x);

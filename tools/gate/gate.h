@@ -46,6 +46,8 @@ struct tools_exec_options {
     int dry_run;
     const char *execution_id;              /* copied; for the audit log (may be NULL) */
     const struct tools_approver *approver; /* borrowed; NULL: nobody can be asked */
+    const struct tools_login_asker *login; /* borrowed; NULL: a call to a server that needs
+                                              a login fails with ToolAuthError at once */
     const char *principal;                 /* copied; whose state (codemode.state.scope) */
     char *const *scopes;                   /* copied; the caller's OAuth scopes (NULL: none):
                                               rules that require a scope deny without it */

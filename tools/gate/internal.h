@@ -42,6 +42,10 @@ struct tools_call {
     size_t later_len;
     struct tools__res *res;         /* a resources.* / prompts.* call (resources.c), or NULL */
     struct tools_state_job *job;    /* a state.* / skills.* operation running (builtins.c) */
+    struct tools__login *login;     /* the login it waits for (login_wait.c), or NULL */
+    void *login_handle;             /* the login asker's handle while it waits */
+    struct tools_call *login_next;  /* the other calls waiting for the same login */
+    int login_tried;                /* it waited for a login already: no second one */
     struct tools_call *prev, *next; /* in the registry's list while in flight or waiting */
 };
 
@@ -60,6 +64,10 @@ struct tools_exec {
     int dry_run;
     char *execution_id;
     const struct tools_approver *approver;
+    const struct tools_login_asker *login;
+    size_t *login_failed; /* servers (slot indexes) whose login did not complete in this
+                             run: not asked again */
+    size_t nlogin_failed;
     cJSON *planned;  /* [{"tool","arguments"}] */
     char **approved; /* "server\ntool" approved for the rest of this execution */
     size_t napproved;

@@ -48,17 +48,19 @@ struct tools_oauth_login {
     const char *auth_method; /* at the token endpoint (client_auth.h) */
     struct tools_oauth_loopback *lb;
     char *redirect_uri;
+    char *fixed_redirect; /* a running server's public /oauth/callback, or NULL: loopback */
     struct tools_oauth_pkce pkce;
     char *scope;
     char *tried;      /* why the last discovery document was not taken */
     uv_timer_t later; /* done is reported from here */
     int ok;
     char *message;
-    char *step_up;  /* the token row's step_up_scope, read before discovery */
-    int pending;    /* store operations in flight (off the loop) */
-    int freed;      /* tools_oauth_login_free was called */
-    int closed;     /* and its timer closed: gone once pending is 0 */
-    int refreshing; /* the token got has a refresh token */
+    char *step_up;      /* the token row's step_up_scope, read before discovery */
+    char *step_up_hint; /* the scopes a running server's call was refused for, or NULL */
+    int pending;        /* store operations in flight (off the loop) */
+    int freed;          /* tools_oauth_login_free was called */
+    int closed;         /* and its timer closed: gone once pending is 0 */
+    int refreshing;     /* the token got has a refresh token */
 };
 
 static void next_phase(struct tools_oauth_login *l);
@@ -268,20 +270,27 @@ static char *client_key(const struct tools_oauth_login *l)
     return buf_steal(&b);
 }
 
-/* The registration kept for this issuer, or NULL. */
-static cJSON *stored_registration(struct tools_oauth_login *l)
+static void gone(struct tools_oauth_login *l);
+static void choose_client_with(struct tools_oauth_login *l, int registering, cJSON *kept);
+
+/* The registration kept for this issuer (read off the loop), then the rest
+ * of the choice of client. */
+static void registration_read(void *ud, int rc, const char *json, int64_t v, const char *err)
 {
-    char err[TOOLS_STATE_ERR_MAX], *json = NULL, *key = client_key(l);
-    int64_t v;
-    int rc = tools_state_oauth_get(l->store, "client", key, &json, &v, err);
-    free(key);
-    cJSON *row = rc == TOOLS_STATE_OK ? json_parse(json, strlen(json)) : NULL;
-    free(json);
+    struct tools_oauth_login *l = ud;
+    (void) v;
+    (void) err; /* unreadable: registered again */
+    l->pending--;
+    if (l->freed) {
+        gone(l);
+        return;
+    }
+    cJSON *row = rc == TOOLS_STATE_OK && json ? json_parse(json, strlen(json)) : NULL;
     if (tools_oauth_str(row, "client_id") == NULL) {
         cJSON_Delete(row);
-        return NULL;
+        row = NULL;
     }
-    return row;
+    choose_client_with(l, 1, row);
 }
 
 /* The port of a registration's loopback redirect URI, or 0. */
@@ -328,7 +337,8 @@ static void register_client(struct tools_oauth_login *l)
     cJSON *uris = cJSON_AddArrayToObject(req, "redirect_uris");
     cJSON_AddItemToArray(uris, cJSON_CreateString(l->redirect_uri));
     cJSON_AddStringToObject(req, "client_name", "mcp-codemode");
-    cJSON_AddStringToObject(req, "application_type", "native");
+    /* a running server's public callback is a web client's redirect */
+    cJSON_AddStringToObject(req, "application_type", l->fixed_redirect ? "web" : "native");
     cJSON *gt = cJSON_AddArrayToObject(req, "grant_types");
     cJSON_AddItemToArray(gt, cJSON_CreateString("authorization_code"));
     cJSON_AddItemToArray(gt, cJSON_CreateString("refresh_token"));
@@ -344,6 +354,19 @@ static void register_client(struct tools_oauth_login *l)
     l->phase = P_REGISTER;
     start(l, &rq);
     free(body);
+}
+
+/* A registration that could not be kept is made again by the next login. */
+static void registration_written(void *ud, int rc, const char *json, int64_t v, const char *err)
+{
+    struct tools_oauth_login *l = ud;
+    (void) rc;
+    (void) json;
+    (void) v;
+    (void) err;
+    l->pending--;
+    if (l->freed)
+        gone(l);
 }
 
 static void register_answer(struct tools_oauth_login *l, const struct tools_oauth_answer *a)
@@ -368,10 +391,10 @@ static void register_answer(struct tools_oauth_login *l, const struct tools_oaut
     cJSON_DeleteItemFromObjectCaseSensitive(kept, "redirect_uris");
     cJSON_AddItemToArray(cJSON_AddArrayToObject(kept, "redirect_uris"),
                          cJSON_CreateString(l->redirect_uri));
-    char err[TOOLS_STATE_ERR_MAX], *key = client_key(l), *json = json_print(kept);
-    int64_t v;
+    char *key = client_key(l), *json = json_print(kept);
     cJSON_Delete(kept);
-    tools_state_oauth_put(l->store, "client", key, json, -1, &v, err);
+    l->pending++; /* written off the loop; the login goes on meanwhile */
+    tools_state_oauth_start(l->store, l->loop, "client", key, json, -1, registration_written, l);
     free(key);
     free(json);
     next_phase(l);
@@ -453,9 +476,26 @@ static void choose_client(struct tools_oauth_login *l)
         l->cfg.client_id == NULL &&
         !(l->cfg.client_metadata_url && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
                                             l->meta, "client_id_metadata_document_supported")));
-    cJSON *kept = registering ? stored_registration(l) : NULL;
+    if (registering) { /* the registration kept for this issuer first, off the loop */
+        char *key = client_key(l);
+        l->pending++;
+        tools_state_oauth_start(l->store, l->loop, "client", key, NULL, 0, registration_read, l);
+        free(key);
+        return;
+    }
+    choose_client_with(l, 0, NULL);
+}
+
+/* The redirect URI (the public callback, else a loopback listener: the
+ * port of the kept registration when it is free), then the client:
+ * configured, metadata document, the kept registration, or a new one. kept
+ * is consumed. */
+static void choose_client_with(struct tools_oauth_login *l, int registering, cJSON *kept)
+{
     unsigned port = l->cfg.redirect_port;
-    if (port == 0 && kept && registered_port(kept)) {
+    if (l->fixed_redirect)
+        l->redirect_uri = xstrdup(l->fixed_redirect);
+    if (l->fixed_redirect == NULL && port == 0 && kept && registered_port(kept)) {
         /* the port registered before, when it is free: the registration is reused */
         char err[256];
         l->lb =
@@ -467,7 +507,7 @@ static void choose_client(struct tools_oauth_login *l)
             l->redirect_uri = buf_steal(&b);
         }
     }
-    if (l->lb == NULL && listen_redirect(l, port) != 0) {
+    if (l->redirect_uri == NULL && listen_redirect(l, port) != 0) {
         cJSON_Delete(kept);
         return;
     }
@@ -649,6 +689,21 @@ void tools_oauth_login_paste(struct tools_oauth_login *l, const char *url)
         redirected(l, q ? q + 1 : url);
 }
 
+const char *tools_oauth_login_redirect(struct tools_oauth_login *l, const char *query)
+{
+    return redirected(l, query);
+}
+
+int tools_oauth_login_expects(const struct tools_oauth_login *l, const char *query)
+{
+    if (l->phase != P_WAIT || l->lb)
+        return 0;
+    char *state = query_get(query, "state");
+    int yes = state && strcmp(state, l->pkce.state) == 0;
+    free(state);
+    return yes;
+}
+
 static int listen_redirect(struct tools_oauth_login *l, unsigned port)
 {
     char err[256];
@@ -665,8 +720,6 @@ static int listen_redirect(struct tools_oauth_login *l, unsigned port)
 }
 
 /* --- tokens ----------------------------------------------------------------------------------- */
-
-static void gone(struct tools_oauth_login *l);
 
 static void tokens_stored(void *ud, int rc, const char *json, int64_t v, const char *err)
 {
@@ -850,7 +903,12 @@ static void token_row_read(void *ud, int rc, const char *json, int64_t v, const 
     }
     cJSON *row = rc == TOOLS_STATE_OK && json ? json_parse(json, strlen(json)) : NULL;
     const char *s = tools_oauth_str(row, "step_up_scope");
-    l->step_up = s ? xstrdup(s) : NULL;
+    struct buf b; /* the row's, and the running server's (its write may not be done) */
+    buf_init(&b, 0);
+    buf_printf(&b, "%s%s%s", s ? s : "", s && l->step_up_hint ? " " : "",
+               l->step_up_hint ? l->step_up_hint : "");
+    l->step_up = b.len ? buf_steal(&b) : NULL;
+    buf_free(&b);
     cJSON_Delete(row);
     probe(l);
 }
@@ -860,7 +918,18 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
                                                   const struct tools_oauth_login_events *ev,
                                                   void *ud)
 {
+    return tools_oauth_login_start_at(loop, s, NULL, NULL, ev, ud);
+}
+
+struct tools_oauth_login *tools_oauth_login_start_at(uv_loop_t *loop,
+                                                     const struct tools_server_config *s,
+                                                     const char *redirect_uri, const char *step_up,
+                                                     const struct tools_oauth_login_events *ev,
+                                                     void *ud)
+{
     struct tools_oauth_login *l = xcalloc(1, sizeof *l);
+    l->step_up_hint = step_up && *step_up ? xstrdup(step_up) : NULL;
+    l->fixed_redirect = redirect_uri ? xstrdup(redirect_uri) : NULL;
     char err[256];
     l->loop = loop;
     l->ev = ev;
@@ -922,10 +991,12 @@ void tools_oauth_login_free(struct tools_oauth_login *l)
     free(l->client_id);
     free(l->client_secret);
     free(l->redirect_uri);
+    free(l->fixed_redirect);
     free(l->scope);
     free(l->message);
     free(l->tried);
     free(l->step_up);
+    free(l->step_up_hint);
     uv_close((uv_handle_t *) &l->later, login_closed);
 }
 

@@ -32,6 +32,31 @@ struct tools_oauth_login *tools_oauth_login_start(uv_loop_t *loop,
                                                   const struct tools_oauth_login_events *ev,
                                                   void *ud);
 
+/* The same for a running server (docs/oauth.md, logging in while a call
+ * waits): redirect_uri (copied) is where the authorization server sends the
+ * person back, a route of the server's own HTTP endpoint that hands the
+ * query to tools_oauth_login_redirect; NULL: a loopback listener, as for
+ * `mcp-codemode login`. A registration made for it is a "web" client's.
+ * step_up (copied; may be NULL): scopes a call was just refused for
+ * (tools_oauth_tokens_step_up_scope), asked for with those the token row
+ * keeps, whose write may not have landed yet. */
+struct tools_oauth_login *tools_oauth_login_start_at(uv_loop_t *loop,
+                                                     const struct tools_server_config *s,
+                                                     const char *redirect_uri, const char *step_up,
+                                                     const struct tools_oauth_login_events *ev,
+                                                     void *ud);
+
+/* 1 when the login waits for the redirect with this query's state (an
+ * application/x-www-form-urlencoded query, borrowed) on the redirect URI
+ * given to tools_oauth_login_start_at; 0 otherwise (another login's, or
+ * already used: a state is good for one redirect). */
+int tools_oauth_login_expects(const struct tools_oauth_login *l, const char *query);
+
+/* Hands the query of the redirect to the login (state, iss and error
+ * checked, the code exchanged) and returns the sentence to show the person
+ * in the browser (static). */
+const char *tools_oauth_login_redirect(struct tools_oauth_login *l, const char *query);
+
 /* The URL the browser was redirected to, pasted by the person (--no-browser):
  * handled like the loopback redirect. Ignored before authorize or after done. */
 void tools_oauth_login_paste(struct tools_oauth_login *l, const char *url);

@@ -781,6 +781,11 @@ char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope
     return buf_steal(&msg);
 }
 
+const char *tools_oauth_tokens_step_up_scope(const struct tools_oauth_tokens *t)
+{
+    return tools_oauth_str(t->last, "step_up_scope");
+}
+
 /* --- the refresh shortly before expiry ------------------------------------------------------ */
 
 static void watch_refreshed(void *ud, int ok)

@@ -88,6 +88,11 @@ cJSON *tools_oauth_tokens_kept_tools(struct tools_oauth_tokens *t);
  * names no command: a step-up is tried once, never in a loop. */
 char *tools_oauth_tokens_step_up(struct tools_oauth_tokens *t, const char *scope);
 
+/* The step-up scopes recorded by the last tools_oauth_tokens_step_up (the
+ * union a new login should ask for; borrowed until the next call on t), or
+ * NULL. Known at once, before the row's write lands. */
+const char *tools_oauth_tokens_step_up_scope(const struct tools_oauth_tokens *t);
+
 /* `check`'s login line for a server: "logged in (until ...)", "needs
  * login: mcp-codemode login NAME", or the reason it cannot tell
  * (malloc'd). */

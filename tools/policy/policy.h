@@ -142,4 +142,26 @@ struct tools_approver {
     void *self;
 };
 
+/* What mcp-server gives tools/ to send a person to a remote server's login
+ * page (URL-mode elicitation, docs/oauth.md) while a call waits for it. */
+struct tools_login_asker {
+    /* The call waits for a login to `server`: the execution's clock stops
+     * until login_end. Returns a handle, or NULL when the client cannot
+     * open a URL for the person (no URL mode) or too many wait already (the
+     * call then fails as it would without a login). */
+    void *(*wait)(void *self, const char *server);
+    /* Asks the person of the waiting call `handle` to open url (the
+     * authorization URL of server): answer(ud, 1, NULL) when the client
+     * accepted (the redirect completes the login), answer(ud, 0, why) when it
+     * declined, cancelled or failed. From the loop, never inside this call,
+     * at most once, and never after end. */
+    void (*ask)(void *self, void *handle, const char *server, const char *url,
+                void (*answer)(void *ud, int accepted, const char *why), void *ud);
+    /* The wait is over: the clock runs again. completed 1: the login
+     * succeeded (an accepted elicitation is told it is complete); 0: an
+     * elicitation still unanswered is cancelled. Frees the handle. */
+    void (*end)(void *self, void *handle, int completed);
+    void *self;
+};
+
 #endif
