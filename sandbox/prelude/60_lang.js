@@ -65,6 +65,10 @@ defProp(Array.prototype, '__arr$', { value: true });
  * 70_iter.js installs the final built-in and reports it here. */
 var ARRAY_ITER = Array.prototype[ITER];
 rt.setArrayIter = function (f) { ARRAY_ITER = f; };
+/* A string is read by code point while String.prototype[Symbol.iterator] is
+ * the built-in one (70_iter.js reports it); a replacement is called. */
+var STRING_ITER = String.prototype[ITER];
+rt.setStringIter = function (f) { STRING_ITER = f; };
 
 function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
 
@@ -73,9 +77,13 @@ function isArguments(x) { return toStr.call(x) === '[object Arguments]'; }
  * index: the fast path of for-of, spread and destructuring. */
 function getIter(x) {
     if (isArray(x) && x[ITER] === ARRAY_ITER) return null;
-    if (typeof x === 'string') return new StringIter(x);
     if (x === null || x === void 0) throw notIterable(x);
     var m = x[ITER];
+    if (m === STRING_ITER && typeof x === 'string') return new StringIter(x);
+    return iterFrom(x, m);
+}
+/* GetIterator's rest, once x[Symbol.iterator] has been read (as m). */
+function iterFrom(x, m) {
     if (typeof m !== 'function') {
         if (isArguments(x) || isView(x)) return null;
         throw notIterable(x);
@@ -146,12 +154,18 @@ def(G, '__more', ofMore);
 /* for-of: array-likes (arguments, typed arrays) as they are, else a record
  * holding the first value (the first next() is the loop's first step) */
 def(G, '__of', function (x) {
+    var it;
     if (typeof x === 'string') {
-        var sr = new StrRec(x);
-        if (!strFill(sr)) sr.__o$ = false;
-        return sr;
+        var m = x[ITER];
+        if (m === STRING_ITER) {
+            var sr = new StrRec(x);
+            if (!strFill(sr)) sr.__o$ = false;
+            return sr;
+        }
+        it = iterFrom(x, m);
+    } else {
+        it = getIter(x);
     }
-    var it = getIter(x);
     if (it === null) return x;
     var r = new OfRec(it);
     if (!ofMore(r)) r.length = 0;

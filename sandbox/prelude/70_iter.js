@@ -200,6 +200,7 @@ var stringIter = lib(String.prototype, ITER, {
         return makeIter(StrIterProto, { tag: 'si', s: Str(toObject(this, 'String.prototype[Symbol.iterator]')), i: 0 });
     }
 }['[Symbol.iterator]']);
+rt.setStringIter(stringIter);
 
 /* ---- iterating from library code ------------------------------------------------ */
 
