@@ -18,6 +18,7 @@
 #include "sandbox/host/pool.h"
 #include "tools/policy/audit.h"
 #include "tools/registry.h"
+#include "tools/oauth/tokens.h"
 #include "tools/state/service.h"
 #include "transport/stdio.h"
 #include "common/alloc.h"
@@ -141,6 +142,25 @@ static int check_store(struct tools_state_service *s)
     return -1;
 }
 
+/* Without state and skills, OAuth tokens may still live on PostgreSQL
+ * (codemode.store): that store is reached once before serving too, its
+ * tables created or migrated. */
+static int reach_oauth_store(const struct config *cfg)
+{
+    for (size_t i = 0; i < cfg->nservers; i++) {
+        const struct tools_oauth_config *o = cfg->servers[i].oauth;
+        if (o == NULL || o->store_url == NULL)
+            continue;
+        char err[TOOLS_STATE_ERR_MAX];
+        if (tools_oauth_store_reach(o, err) != 0) {
+            log_error("app", "%s", err);
+            return -1;
+        }
+        return 0; /* one store for every server */
+    }
+    return 0;
+}
+
 /* codemode.sandbox.maxWorkers, or its default (sandbox/host/admission.h): each
  * worker may grow to the heap cap plus 16 MiB of engine and page tables. */
 static unsigned app_max_workers(const struct config_limits *l)
@@ -201,7 +221,7 @@ static void app_init(struct app *a, const struct config *cfg, const char *exe)
     if (open_audit(a) < 0)
         a->exit_code = 1; /* the callers stop at once */
     a->state = start_state(a);
-    if (a->state && check_store(a->state) < 0)
+    if (a->state ? check_store(a->state) < 0 : reach_oauth_store(cfg) < 0)
         a->exit_code = 1; /* the callers stop at once */
     a->tools = start_registry(a, 0);
 }

@@ -6,6 +6,8 @@
 #include "mcp-server/config/config.h"
 #include "tools/oauth/login.h"
 #include "tools/oauth/revoke.h"
+#include "tools/oauth/tokens.h"
+#include "tools/state/store.h"
 #include "tools/server_config.h"
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -216,9 +218,13 @@ int login_cmd_run(const struct config *cfg, const struct cli *cli)
                 srv->name);
         return 2;
     }
+    char err[TOOLS_STATE_ERR_MAX], *why = NULL;
+    if (tools_oauth_store_reach(srv->oauth, err) != 0) {
+        fprintf(stderr, "mcp-codemode: %s\n", err);
+        return 1;
+    }
     if (cli->cmd == CLI_LOGIN)
         return login(srv, cli->no_browser);
-    char err[512], *why = NULL;
     cJSON *row = NULL;
     int rc = tools_oauth_logout(srv, &row, err, sizeof err);
     if (rc < 0) {

@@ -84,6 +84,16 @@ struct tools_state *tools_oauth_store_new(const struct tools_oauth_config *cfg)
     return tools_state_new(&o);
 }
 
+int tools_oauth_store_reach(const struct tools_oauth_config *cfg, char *err)
+{
+    if (cfg->store_url == NULL)
+        return 0;
+    struct tools_state *s = tools_oauth_store_new(cfg);
+    int rc = tools_state_connect(s, err);
+    tools_state_free(s);
+    return rc == TOOLS_STATE_OK ? 0 : -1;
+}
+
 char *tools_oauth_token_key(const char *url)
 {
     return tools_oauth_canonical_uri(url);

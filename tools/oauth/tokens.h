@@ -27,6 +27,12 @@ char *tools_oauth_token_key(const char *url);
  * file. Free with tools_state_free. */
 struct tools_state *tools_oauth_store_new(const struct tools_oauth_config *cfg);
 
+/* Reaches cfg's PostgreSQL store once, creating or migrating its tables
+ * (the store's operations run on its pool on the loop, which expects them):
+ * 0, or -1 with err (TOOLS_STATE_ERR_MAX bytes). Blocks: call it at start, before the loop serves.
+ * Nothing to do (0) on the SQLite file, which is created when first used. */
+int tools_oauth_store_reach(const struct tools_oauth_config *cfg, char *err);
+
 /* Creates the token source of remote server entry s (with s->oauth; what
  * it needs is copied), its tokens in the store of tools_oauth_store_new; every
  * read and write of it runs off the loop.
