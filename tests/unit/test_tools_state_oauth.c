@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "support/pg_cluster.h"
+
 #include "tools/state/store.h"
 
 #include <pthread.h>
@@ -19,8 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64], url[160], sqlite_dir[64], sqlite_path[96];
-static int have_pg;
+static char url[160], sqlite_dir[64], sqlite_path[96];
 
 /* A backend: a SQLite file (url NULL) or the cluster's database. */
 struct backend {
@@ -28,35 +29,16 @@ struct backend {
 };
 static struct backend on_sqlite = {NULL}, on_pg = {url};
 
-static int sh(const char *cmd, char *out, size_t size)
-{
-    FILE *f = popen(cmd, "r");
-    if (f == NULL)
-        return -1;
-    size_t n = out ? fread(out, 1, size - 1, f) : 0;
-    if (out)
-        out[n] = '\0';
-    return pclose(f);
-}
-
 static int setup(void **state)
 {
     (void) state;
     snprintf(sqlite_dir, sizeof sqlite_dir, "/tmp/test-state-oauth-%ld", (long) getpid());
     snprintf(sqlite_path, sizeof sqlite_path, "%s/state.db", sqlite_dir);
-    char cmd[256], port[32];
+    char cmd[256];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", sqlite_dir);
-    if (sh(cmd, NULL, 0) != 0)
+    if (pg_sh(cmd, NULL, 0) != 0)
         return -1;
-    if (sh("sh tests/lib/pg_cluster.sh available 2>/dev/null", NULL, 0) != 0)
-        return 0;
-    snprintf(dir, sizeof dir, "/tmp/test-state-oauth-pg-%ld", (long) getpid());
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh start %s", dir);
-    if (sh(cmd, port, sizeof port) != 0)
-        return -1;
-    snprintf(url, sizeof url, "postgresql://postgres@127.0.0.1:%d/codemode", atoi(port));
-    have_pg = 1;
-    return 0;
+    return pg_cluster_start("test-state-oauth-pg", "codemode", url, sizeof url);
 }
 
 static int teardown(void **state)
@@ -64,11 +46,8 @@ static int teardown(void **state)
     (void) state;
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", sqlite_dir);
-    sh(cmd, NULL, 0);
-    if (!have_pg)
-        return 0;
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh stop %s; rm -rf %s", dir, dir);
-    sh(cmd, NULL, 0);
+    pg_sh(cmd, NULL, 0);
+    pg_cluster_stop();
     return 0;
 }
 

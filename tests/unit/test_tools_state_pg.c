@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "support/pg_cluster.h"
+
 #include "tools/state/store.h"
 
 #include <stdio.h>
@@ -18,43 +20,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64], url[160];
-static int have_pg;
-
-static int sh(const char *cmd, char *out, size_t size)
-{
-    FILE *f = popen(cmd, "r");
-    if (f == NULL)
-        return -1;
-    size_t n = out ? fread(out, 1, size - 1, f) : 0;
-    if (out)
-        out[n] = '\0';
-    return pclose(f);
-}
+static char url[160];
 
 static int setup(void **state)
 {
     (void) state;
-    if (sh("sh tests/lib/pg_cluster.sh available 2>/dev/null", NULL, 0) != 0)
-        return 0;
-    snprintf(dir, sizeof dir, "/tmp/test-state-pg-%ld", (long) getpid());
-    char cmd[256], port[32];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh start %s", dir);
-    if (sh(cmd, port, sizeof port) != 0)
-        return -1;
-    snprintf(url, sizeof url, "postgresql://postgres@127.0.0.1:%d/codemode", atoi(port));
-    have_pg = 1;
-    return 0;
+    return pg_cluster_start("test-state-pg", "codemode", url, sizeof url);
 }
 
 static int teardown(void **state)
 {
     (void) state;
-    if (!have_pg)
-        return 0;
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh stop %s; rm -rf %s", dir, dir);
-    sh(cmd, NULL, 0);
+    pg_cluster_stop();
     return 0;
 }
 

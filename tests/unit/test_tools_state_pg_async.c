@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "support/pg_cluster.h"
+
 #include "tools/state/pg_async.h"
 
 #include <stdio.h>
@@ -22,43 +24,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64], url[160];
-static int have_pg;
-
-static int sh(const char *cmd, char *out, size_t size)
-{
-    FILE *f = popen(cmd, "r");
-    if (f == NULL)
-        return -1;
-    size_t n = out ? fread(out, 1, size - 1, f) : 0;
-    if (out)
-        out[n] = '\0';
-    return pclose(f);
-}
+static char url[160];
 
 static int setup(void **state)
 {
     (void) state;
-    if (sh("sh tests/lib/pg_cluster.sh available 2>/dev/null", NULL, 0) != 0)
-        return 0;
-    snprintf(dir, sizeof dir, "/tmp/test-state-pga-%ld", (long) getpid());
-    char cmd[256], port[32];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh start %s", dir);
-    if (sh(cmd, port, sizeof port) != 0)
-        return -1;
-    snprintf(url, sizeof url, "postgresql://postgres@127.0.0.1:%d/codemode", atoi(port));
-    have_pg = 1;
-    return 0;
+    return pg_cluster_start("test-state-pga", "codemode", url, sizeof url);
 }
 
 static int teardown(void **state)
 {
     (void) state;
-    if (!have_pg)
-        return 0;
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh stop %s; rm -rf %s", dir, dir);
-    sh(cmd, NULL, 0);
+    pg_cluster_stop();
     return 0;
 }
 
@@ -89,8 +66,8 @@ static void done_loop(uv_loop_t *loop, struct tools_state *s)
 static void psql(const char *sql)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh psql %s \"%s\" >/dev/null", dir, sql);
-    assert_int_equal(sh(cmd, NULL, 0), 0);
+    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh psql %s \"%s\" >/dev/null", pg_dir, sql);
+    assert_int_equal(pg_sh(cmd, NULL, 0), 0);
 }
 
 /* --- batches ---------------------------------------------------------------------------------- */
@@ -375,15 +352,15 @@ static void under_lock(const char *table, int which)
     snprintf(cmd, sizeof cmd,
              "sh tests/lib/pg_cluster.sh psql %s 'BEGIN; LOCK TABLE %s IN ACCESS EXCLUSIVE MODE; "
              "SELECT pg_sleep(1.5); COMMIT;' >/dev/null 2>&1 &",
-             dir, table);
-    assert_int_equal(sh(cmd, NULL, 0), 0);
+             pg_dir, table);
+    assert_int_equal(pg_sh(cmd, NULL, 0), 0);
     snprintf(cmd, sizeof cmd,
              "sh tests/lib/pg_cluster.sh psql %s \"SELECT count(*) FROM pg_locks WHERE "
              "mode='AccessExclusiveLock' AND granted AND relation='%s'::regclass\"",
-             dir, table);
+             pg_dir, table);
     char out[32] = "";
     for (int i = 0; i < 100 && atoi(out) != 1; i++) /* until the holder has the lock */
-        if (sh(cmd, out, sizeof out) != 0 || atoi(out) != 1)
+        if (pg_sh(cmd, out, sizeof out) != 0 || atoi(out) != 1)
             usleep(20 * 1000);
     assert_int_equal(atoi(out), 1);
     struct ticker k = {0};

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "support/pg_cluster.h"
+
 #include "tools/state/service.h"
 #include "common/json.h"
 
@@ -21,43 +23,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64], url[160];
-static int have_pg, changes, databases;
-
-static int sh(const char *cmd, char *out, size_t size)
-{
-    FILE *f = popen(cmd, "r");
-    if (f == NULL)
-        return -1;
-    size_t n = out ? fread(out, 1, size - 1, f) : 0;
-    if (out)
-        out[n] = '\0';
-    return pclose(f);
-}
+static char url[160];
+static int changes, databases;
 
 static int setup(void **state)
 {
     (void) state;
-    if (sh("sh tests/lib/pg_cluster.sh available 2>/dev/null", NULL, 0) != 0)
-        return 0;
-    snprintf(dir, sizeof dir, "/tmp/test-service-pg-%ld", (long) getpid());
-    char cmd[256], port[32];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh start %s", dir);
-    if (sh(cmd, port, sizeof port) != 0)
-        return -1;
-    snprintf(url, sizeof url, "postgresql://postgres@127.0.0.1:%d/", atoi(port));
-    have_pg = 1;
-    return 0;
+    return pg_cluster_start("test-service-pg", "", url, sizeof url);
 }
 
 static int teardown(void **state)
 {
     (void) state;
-    if (!have_pg)
-        return 0;
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "sh tests/lib/pg_cluster.sh stop %s; rm -rf %s", dir, dir);
-    sh(cmd, NULL, 0);
+    pg_cluster_stop();
     return 0;
 }
 
@@ -75,9 +53,9 @@ static struct tools_state_service *service(uv_loop_t *loop)
     char cmd[256], db[32], full[200];
     snprintf(db, sizeof db, "svc%d", ++databases);
     snprintf(cmd, sizeof cmd,
-             "sh tests/lib/pg_cluster.sh psql %s 'CREATE DATABASE %s' postgres >/dev/null", dir,
+             "sh tests/lib/pg_cluster.sh psql %s 'CREATE DATABASE %s' postgres >/dev/null", pg_dir,
              db);
-    assert_int_equal(sh(cmd, NULL, 0), 0);
+    assert_int_equal(pg_sh(cmd, NULL, 0), 0);
     snprintf(full, sizeof full, "%s%s", url, db);
     struct tools_state_service_options o = {
         .state = 1,
