@@ -12,43 +12,16 @@
 // and a client without URL mode give ToolAuthError naming the login command.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { ElicitRequestSchema, ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { NODE, tempDir, writeConfig, runBin, assertNoSanitizerReport, assertClean, eventually } from './lib/downstream.mjs';
-import { REPO_ROOT } from './lib/paths.mjs';
+import { tempDir, writeConfig, runBin, assertNoSanitizerReport, assertClean, eventually } from './lib/downstream.mjs';
 import { connectSdk } from './lib/sdk.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
+import { PERSON, startBed as bed } from './lib/oauth-client.mjs';
+import { freePort } from './lib/ports.mjs';
 
-const BED = path.join(REPO_ROOT, 'tests/fixtures/oauth/bed.mjs');
-const PERSON = path.join(REPO_ROOT, 'tests/fixtures/oauth/person.mjs');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts the bed; { issuer, mcp, sse, control, log() }. */
-async function bed(t, opts = {}) {
-  const p = spawn(NODE, [BED, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'ignore'] });
-  t.after(() => p.kill());
-  const info = await new Promise((resolve, reject) => {
-    let out = '';
-    p.stdout.on('data', (b) => {
-      out += b;
-      const line = out.split('\n').find((l) => l.startsWith('{"issuer"'));
-      if (line) resolve(JSON.parse(line));
-    });
-    p.on('exit', () => reject(new Error(`the bed exited: ${out}`)));
-  });
-  return { ...info, log: async () => (await fetch(`${info.control}/log`)).json() };
-}
-
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /**
  * A config whose server "notes" needs a login and has listed its tools
