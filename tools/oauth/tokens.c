@@ -410,8 +410,9 @@ static void refresh_over(struct tools_oauth_tokens *t)
     finish(t, t->access != NULL && (t->stale == NULL || strcmp(t->access, t->stale) != 0));
 }
 
-/* Our lease was broken meanwhile: whatever is stored now. */
-static void reread(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err)
+/* Takes what a read of the stored row found (row is consumed): its tokens,
+ * or the problem (none stored: a login is needed; unreadable: why). */
+static void take_row(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err)
 {
     if (rc == TOOLS_STATE_OK && cJSON_IsObject(row)) {
         remember(t, row, v);
@@ -422,6 +423,12 @@ static void reread(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, 
                     rc < 0 ? err : "");
     }
     cJSON_Delete(row);
+}
+
+/* Our lease was broken meanwhile: whatever is stored now. */
+static void reread(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v, const char *err)
+{
+    take_row(t, rc, row, v, err);
     refresh_over(t);
 }
 
@@ -549,15 +556,7 @@ static void cc_read(struct tools_oauth_tokens *t, int rc, cJSON *row, int64_t v,
 {
     tools_oauth_login_free(t->login); /* a later turn than its own event */
     t->login = NULL;
-    if (rc == TOOLS_STATE_OK && cJSON_IsObject(row)) {
-        remember(t, row, v);
-        adopt(t, row);
-    } else {
-        forget_access(t);
-        set_problem(t, rc < 0 ? "its tokens cannot be read (%s)" : "it needs a login%s",
-                    rc < 0 ? err : "");
-    }
-    cJSON_Delete(row);
+    take_row(t, rc, row, v, err);
     t->obtained = t->access != NULL && t->failure == NULL; /* the grant just wrote it */
     if (t->failure) /* `login` runs the same grant and says what went wrong */
         set_problem(t, "%s", t->failure);
