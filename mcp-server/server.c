@@ -672,6 +672,7 @@ void mcp_server_free(struct mcp_server *s)
         free(*sc);
     free(s->scopes);
     mcp_approval_free_session(s);
+    mcp_login_free_session(s);
     mcp_park_free_all(s);
     free(s);
 }

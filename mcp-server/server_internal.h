@@ -82,6 +82,9 @@ int mcp_approval_response(struct mcp_server *s, const struct rpc_message *m);
 /* execute/login_ask.c: the answer to one of the server's URL-mode
  * elicitation requests (a login, docs/oauth.md); returns 1 when m was one. */
 int mcp_login_response(struct mcp_server *s, const struct rpc_message *m);
+/* execute/login_ask.c: the session ends: the logins its programs' clients
+ * were sent to that are still running tell it nothing more. */
+void mcp_login_free_session(struct mcp_server *s);
 void mcp_approval_free_session(struct mcp_server *s);
 /* execute/park.c: the 2026-07-28 input_required flow. The retry (params
  * with requestState and inputResponses) resumes a parked execution; r is

@@ -31,6 +31,8 @@ struct tools_catalog {
     size_t count;
     char **servers, **server_ids; /* every server of the build */
     char **problems;              /* per server: why it has no tools, or NULL */
+    unsigned char *login_only;    /* per server: no tool list until a login a call can start */
+    size_t nlogin_only;
     size_t nservers;
     char **unavailable;           /* "server.tool (reason)" */
     size_t nunavailable;
@@ -162,9 +164,22 @@ static const char ask_note[] =
     "Needs approval: each call waits until a person approves it; a refusal throws "
     "ToolApprovalError.";
 
+/* A server whose tools are not known until a login: one declaration that
+ * stands for any name (tools/declarations: login_only). */
+static void add_login_only(struct tools_catalog *c, size_t si)
+{
+    struct tools_decl_tool *d = &c->decls[c->ndecls++];
+    memset(d, 0, sizeof *d);
+    d->server = c->servers[si];
+    d->server_id = c->server_ids[si];
+    d->name = d->id = "";
+    d->login_only = 1;
+    d->rank = ((size_t) 1 << 40) + (si << 20);
+}
+
 static void link_views(struct tools_catalog *c)
 {
-    c->decls = xcalloc(c->count ? c->count : 1, sizeof *c->decls);
+    c->decls = xcalloc(c->count + c->nlogin_only + 1, sizeof *c->decls);
     for (size_t i = 0; i < c->count; i++) {
         struct entry *e = &c->tools[i];
         e->pub.server = e->server;
@@ -196,6 +211,9 @@ static void link_views(struct tools_catalog *c)
         d->rank = ((e->preferred ? 0 : (size_t) 1) << 40) + (e->pub.server_index << 20) +
                   (e->listed & 0xFFFFF);
     }
+    for (size_t si = 0; si < c->nservers; si++)
+        if (c->login_only[si])
+            add_login_only(c, si);
 }
 
 static void append_unavailable(const struct tools_catalog *c, struct buf *b);
@@ -223,10 +241,15 @@ struct tools_catalog *tools_catalog_build(const struct tools_catalog_server *ser
     c->servers = xcalloc(n ? n : 1, sizeof *c->servers);
     c->nservers = n;
     c->problems = xcalloc(n ? n : 1, sizeof *c->problems);
+    c->login_only = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) {
         c->servers[i] = xstrdup(servers[i].name);
         if (servers[i].unavailable)
             c->problems[i] = xstrdup(servers[i].unavailable);
+        if (servers[i].login_only && cJSON_GetArraySize(servers[i].tools) == 0) {
+            c->login_only[i] = 1;
+            c->nlogin_only++;
+        }
     }
     free(names);
     for (size_t i = 0; i < n; i++)
@@ -275,6 +298,7 @@ void tools_catalog_release(struct tools_catalog *c)
     }
     free(c->servers);
     free(c->problems);
+    free(c->login_only);
     for (size_t i = 0; i < c->nunavailable; i++)
         free(c->unavailable[i]);
     free(c->unavailable);
@@ -303,6 +327,14 @@ static long find_server(const struct tools_catalog *c, const char *s, size_t len
         if (strlen(c->server_ids[i]) == len && memcmp(c->server_ids[i], s, len) == 0)
             return (long) i;
     return -1;
+}
+
+long tools_catalog_login_server(const struct tools_catalog *c, const char *qualified)
+{
+    size_t slen;
+    const char *tool = tools_names_split(qualified, &slen);
+    long si = tool ? find_server(c, qualified, slen) : -1;
+    return si >= 0 && c->login_only[si] ? si : -1;
 }
 
 int tools_catalog_has_server(const struct tools_catalog *c, const char *server)
@@ -396,6 +428,8 @@ char *tools_catalog_worker_json(const struct tools_catalog *c, char *const *gran
         cJSON_AddStringToObject(srv, "name", c->servers[s]);
         if (with_problems && c->problems[s]) /* a call of a tool says why (50_tools.js) */
             cJSON_AddStringToObject(srv, "problem", c->problems[s]);
+        if (c->login_only[s]) /* any name is a call: the host logs in first */
+            cJSON_AddTrueToObject(srv, "login");
         cJSON *tools = cJSON_AddObjectToObject(srv, "tools"), *hidden = NULL;
         for (size_t i = 0; i < c->count; i++) {
             if (c->tools[i].pub.server_index != s)
@@ -425,16 +459,30 @@ char *tools_catalog_declarations(const struct tools_catalog *c)
     return xstrdup(c->budgeted);
 }
 
+/* The servers declared without tools until a login, on a line of their own. */
+static void report_login_only(const struct tools_catalog *c, struct buf *b)
+{
+    if (c->nlogin_only == 0)
+        return;
+    buf_append_str(b, "  declared as any tool name until a login lists their tools:");
+    for (size_t i = 0; i < c->nservers; i++)
+        if (c->login_only[i])
+            buf_printf(b, " %s", c->server_ids[i]);
+    buf_append_char(b, '\n');
+}
+
 void tools_catalog_declarations_report(const struct tools_catalog *c, struct buf *b, int brief)
 {
     const struct tools_decl_report *r = &c->report;
     size_t reduced = 0;
     for (int l = TOOLS_DECL_SUMMARY; l < TOOLS_DECL_LEVELS; l++)
         reduced += r->per_level[l];
-    buf_printf(b, "declarations: %zu tools, about %zu tokens (budget %zu)", c->ndecls, r->tokens,
+    size_t ntools = c->ndecls - c->nlogin_only;
+    buf_printf(b, "declarations: %zu tools, about %zu tokens (budget %zu)", ntools, r->tokens,
                r->budget);
     if (reduced == 0) {
-        buf_append_str(b, c->ndecls ? ", every tool with its docs\n" : "\n");
+        buf_append_str(b, ntools ? ", every tool with its docs\n" : "\n");
+        report_login_only(c, b);
         return;
     }
     buf_printf(b, ", %zu reduced:", reduced);
@@ -463,6 +511,7 @@ void tools_catalog_declarations_report(const struct tools_catalog *c, struct buf
         }
         buf_append_char(b, '\n');
     }
+    report_login_only(c, b);
 }
 
 char *tools_catalog_declarations_full(const struct tools_catalog *c)
@@ -583,6 +632,47 @@ static int searchable(const struct entry *e, char *const *grant)
     return grant == NULL || tools_policy_granted(grant, &n);
 }
 
+/* 1 when a word of query is in the server's name or id. */
+static int names_server(const struct tools_catalog *c, size_t si, const char *query)
+{
+    for (const char *p = query; *p;) {
+        while (*p && !isalnum((unsigned char) *p))
+            p++;
+        const char *w = p;
+        while (*p && isalnum((unsigned char) *p))
+            p++;
+        size_t n = (size_t) (p - w);
+        if (n && (contains_ci(c->servers[si], w, n) || contains_ci(c->server_ids[si], w, n)))
+            return 1;
+    }
+    return 0;
+}
+
+/* The servers whose tools are not known until a login, when the query names
+ * them (or asks for everything): "server.*" and what to do. */
+static void search_login_only(const struct tools_catalog *c, const char *query, int everything,
+                              cJSON *arr)
+{
+    for (size_t si = 0; si < c->nservers; si++) {
+        if (!c->login_only[si] || !(everything || names_server(c, si, query)))
+            continue;
+        struct buf name, sum;
+        buf_init(&name, 0);
+        buf_init(&sum, 0);
+        buf_printf(&name, "%s.*", c->server_ids[si]);
+        buf_printf(&sum,
+                   "Needs login: its tools are not known yet; calling any tools.%s.NAME(args) "
+                   "logs in first",
+                   c->server_ids[si]);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", name.data);
+        cJSON_AddStringToObject(o, "summary", sum.data);
+        cJSON_AddItemToArray(arr, o);
+        buf_free(&name);
+        buf_free(&sum);
+    }
+}
+
 char *tools_catalog_search(const struct tools_catalog *c, const char *query, size_t limit,
                            char *const *grant)
 {
@@ -598,7 +688,8 @@ char *tools_catalog_search(const struct tools_catalog *c, const char *query, siz
     }
     qsort(hits, n, sizeof *hits, hit_cmp);
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < n && i < limit; i++) {
+    search_login_only(c, query, everything, arr);
+    for (size_t i = 0; i < n && (size_t) cJSON_GetArraySize(arr) < limit; i++) {
         const struct entry *e = &c->tools[hits[i].index];
         cJSON *o = cJSON_CreateObject();
         struct buf q;

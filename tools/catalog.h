@@ -30,6 +30,9 @@ struct tools_catalog_server {
                                           (NULL-terminated), or NULL */
     const struct tools_result_types *learned; /* types learned from results (tools
                                           without outputSchema), or NULL: not learned */
+    /* 1: no tool list until an OAuth login, which a call can start: declared
+     * as any tool name, and tools_catalog_login_server finds it */
+    int login_only;
 };
 
 struct tools_catalog_tool {
@@ -78,6 +81,11 @@ const struct tools_catalog_tool *tools_catalog_at(const struct tools_catalog *c,
 const struct tools_catalog_tool *tools_catalog_resolve(const struct tools_catalog *c,
                                                        const char *qualified, char **why);
 
+/* The build index of the server of "server.tool" (original or sanitised
+ * names) when it was built login_only (its tools are not known until a
+ * login), else -1. */
+long tools_catalog_login_server(const struct tools_catalog *c, const char *qualified);
+
 /* 1 when `server` (original name) has tools in the catalog or was part of the build. */
 int tools_catalog_has_server(const struct tools_catalog *c, const char *server);
 
@@ -87,7 +95,8 @@ const char *tools_catalog_server_problem(const struct tools_catalog *c, const ch
                                          size_t len);
 
 /* {"jsServer":{"name":"server","problem":"why it has no tools","tools":{"jsTool":"tool"},
- * "hidden":{"jsTool":"tool"}}} for workers: "tools" the tools that are not
+ * "hidden":{"jsTool":"tool"},"login":true}} for workers ("login": a login_only
+ * server, any name of which is a call for the host): "tools" the tools that are not
  * denied and, when grant is not NULL, that one of its patterns matches;
  * "hidden" (only when there are some) the others, which programs can still
  * call (not enumerate), so that the host's gate says why the call is refused;

@@ -32,6 +32,10 @@ struct tools__login {
     struct tools_call *asker;    /* whose person was asked (until the login ends) */
     int accepted;                /* the asker's client opened the URL */
     uv_timer_t bound;            /* LOGIN_WAIT_MS */
+    /* the asker's wait, detached when its call left after the person accepted:
+     * told when the login is over (tools_login_asker.detach) */
+    void (*told_end)(void *self, void *handle, int completed);
+    void *told;
 };
 
 static const struct tools_server_config *cfg_of(const struct tools__login *lg)
@@ -91,6 +95,8 @@ static void finish(struct tools__login *lg, int ok, const char *why)
     }
     uv_timer_stop(&lg->bound);
     uv_close((uv_handle_t *) &lg->bound, bound_closed);
+    if (lg->told) /* the client that sent its person to the page, its call gone */
+        lg->told_end(NULL, lg->told, ok);
     if (ok && s->d)
         tools_downstream_reconnect(s->d); /* the waiting calls queue until it is ready */
     struct buf msg;
@@ -108,7 +114,9 @@ static void finish(struct tools__login *lg, int ok, const char *why)
         end_wait(c, ok);
         if (!ok)
             remember_failed(c->x, lg->server);
-        if (ok)
+        if (c->first_name) /* its server's tools were not known (login_first.c) */
+            tools__login_first_done(c, ok, msg.data);
+        else if (ok)
             tools__call_resend(c);
         else
             tools__call_auth_failed(c, msg.data);
@@ -218,11 +226,16 @@ static int failed_in(const struct tools_exec *x, size_t server)
 
 int tools__login_join(struct tools_call *c)
 {
-    struct tools_registry *r = c->r;
-    if (c->login_tried || c->x == NULL || c->x->login == NULL || c->tool == NULL || c->res ||
-        r->loop == NULL)
+    if (c->tool == NULL || c->res)
         return 0;
-    size_t i = c->tool->server_index;
+    return tools__login_join_server(c, c->tool->server_index);
+}
+
+int tools__login_join_server(struct tools_call *c, size_t i)
+{
+    struct tools_registry *r = c->r;
+    if (c->login_tried || c->x == NULL || c->x->login == NULL || r->loop == NULL)
+        return 0;
     struct slot *s = &r->slots[i];
     if (s->cfg->oauth == NULL || s->cfg->oauth->client_credentials || s->d == NULL ||
         failed_in(c->x, i))
@@ -250,7 +263,14 @@ void tools__login_leave(struct tools_call *c)
     if (lg == NULL)
         return;
     int was_asker = lg->asker == c;
+    const struct tools_login_asker *la = c->x->login;
     unlink_waiter(lg, c);
+    if (was_asker && lg->accepted && la->detach && c->login_handle) {
+        lg->told_end = la->end; /* its client hears when the login completes */
+        lg->told = c->login_handle;
+        c->login_handle = NULL;
+        la->detach(la->self, lg->told);
+    }
     end_wait(c, 0);
     if (!was_asker || lg->accepted)
         return; /* an accepted login goes on: its tokens serve the next calls */

@@ -80,6 +80,23 @@ static void log_declarations(const struct tools_catalog *c)
     buf_free(&b);
 }
 
+/* 1 when the server's tools are not known until an OAuth login that a call
+ * can start: it has no token and no tool list (kept ones included), or a
+ * login stored its tokens and its first connection is under way. */
+static int login_only(struct slot *s, const cJSON *tools)
+{
+    const struct tools_oauth_config *o = s->cfg->oauth;
+    if (s->d == NULL || o == NULL || o->client_credentials || cJSON_GetArraySize(tools) > 0)
+        return s->login_only = 0;
+    if (tools_downstream_needs_login(s->d))
+        return s->login_only = 1;
+    struct tools_downstream_status st;
+    tools_downstream_status(s->d, &st);
+    if (st.state != TOOLS_DOWNSTREAM_CONNECTING)
+        s->login_only = 0;
+    return s->login_only;
+}
+
 static void rebuild(struct tools_registry *r)
 {
     struct tools_catalog_server *in = xcalloc(r->nslots ? r->nslots : 1, sizeof *in);
@@ -94,6 +111,7 @@ static void rebuild(struct tools_registry *r)
         in[i].rules = r->o.policy;
         in[i].preferred = r->o.declarations_preferred;
         in[i].learned = r->types;
+        in[i].login_only = login_only(s, in[i].tools);
     }
     struct tools_catalog *c = tools_catalog_build(in, r->nslots, r->o.declarations_budget);
     free(in);
@@ -213,6 +231,7 @@ static void on_state(void *ud, struct tools_downstream *d)
              st.reason ? ": " : "", st.reason ? st.reason : "");
     rebuild(s->r);
     check_waiters(s->r);
+    tools__login_first_listed(s->r, (size_t) (s - s->r->slots));
 }
 
 static void on_tools(void *ud, struct tools_downstream *d)
@@ -319,6 +338,7 @@ void tools__call_free(struct tools_call *c)
     cJSON_Delete(c->builtin);
     cJSON_Delete(c->audit);
     free(c->later_json);
+    free(c->first_name);
     free(c);
 }
 

@@ -23,6 +23,7 @@ struct slot {
     const char *not_started;    /* why d is NULL */
     struct tools_limiter *lim;  /* maxConcurrentCalls / callsPerSecond, or NULL */
     struct tools__login *login; /* a login calls wait for (login_wait.c), or NULL */
+    int login_only; /* its tools are not known until a login a call can start (registry.c) */
 };
 
 struct tools_registry {
@@ -72,6 +73,17 @@ void tools__call_auth_failed(struct tools_call *c, const char *message);
  * to a URL, c waited for a login already, one did not complete in this
  * run): answer it as before. A connected server's (a step-up) as well. */
 int tools__login_join(struct tools_call *c);
+/* login_wait.c: the same for a call of server slot i that has no tool yet
+ * (login_first.c). */
+int tools__login_join_server(struct tools_call *c, size_t i);
+/* login_first.c: the login c (a call of a server whose tools were not
+ * known) waited for is over: ok, c waits for the server's tool list; else
+ * it fails with ToolAuthError and message. */
+void tools__login_first_done(struct tools_call *c, int ok, const char *message);
+/* login_first.c: the server of slot i changed state: the calls that waited
+ * for its login and its tool list go through the gate once it is ready
+ * (or no longer connecting). */
+void tools__login_first_listed(struct tools_registry *r, size_t i);
 /* c stops waiting (cancelled). */
 void tools__login_leave(struct tools_call *c);
 /* Ends every login (the registry is freed): their calls fail. */

@@ -97,11 +97,18 @@ static void unlink_wait(struct mcp_login_wait *w)
         *pp = w->next;
 }
 
+static void detach_login(void *self, void *handle);
+static void end_detached(struct mcp_login_wait *w, int completed);
+
 static void end_login(void *self, void *handle, int completed)
 {
     struct mcp_login_wait *w = handle;
     struct buf p, b;
     (void) self;
+    if (w->exec == NULL) {
+        end_detached(w, completed);
+        return;
+    }
     buf_init(&p, 0);
     buf_init(&b, 0);
     if (w->id && completed && w->accepted) {
@@ -125,7 +132,7 @@ static void end_login(void *self, void *handle, int completed)
 struct tools_login_asker mcp_login_asker(struct mcp_execution *e)
 {
     struct tools_login_asker la = {
-        .wait = wait_login, .ask = ask_login, .end = end_login, .self = e};
+        .wait = wait_login, .ask = ask_login, .end = end_login, .detach = detach_login, .self = e};
     return la;
 }
 
@@ -155,4 +162,47 @@ int mcp_login_response(struct mcp_server *s, const struct rpc_message *m)
     /* last use of w: a refusal ends the login, which frees w */
     w->answer(w->ud, w->accepted, why);
     return 1;
+}
+
+/* --- a login that outlives its program ------------------------------------------------------ */
+
+/* The program whose client accepted the elicitation ended before the login
+ * completed: the login goes on, and its client (the session, if it still
+ * exists then) is still told when it completes. */
+static void detach_login(void *self, void *handle)
+{
+    struct mcp_login_wait *w = handle;
+    (void) self;
+    mcp_execute_pause(w->exec, 0);
+    w->exec = NULL;
+}
+
+static void end_detached(struct mcp_login_wait *w, int completed)
+{
+    if (w->s && completed) {
+        struct buf p, b;
+        buf_init(&p, 0);
+        buf_init(&b, 0);
+        buf_printf(&p, "{\"elicitationId\":\"%s\"}", w->elicitation);
+        rpc_write_notification(&b, "notifications/elicitation/complete", p.data);
+        mcp_channel_send(&w->s->session, b.data, b.len, 0);
+        buf_free(&p);
+        buf_free(&b);
+    }
+    if (w->s)
+        unlink_wait(w);
+    free(w->id);
+    free(w);
+}
+
+void mcp_login_free_session(struct mcp_server *s)
+{
+    struct mcp_login_wait *w = s->login_waits;
+    s->login_waits = NULL;
+    while (w) { /* detached ones: tools/ ends them when their login is over */
+        struct mcp_login_wait *next = w->next;
+        w->s = NULL;
+        w->next = NULL;
+        w = next;
+    }
 }

@@ -307,9 +307,13 @@ function fillHidden(obj, map, serverId) {
         if (!rt.hasOwn(obj, map[names[i]])) def(obj, map[names[i]], fn);
     }
 }
-function serverProxy(serverId, map, hidden) {
+/* A server whose tools are not known until a login ("login" in the
+ * catalog): any name is a call, which the host holds while it logs in,
+ * then checks against the real list. */
+function anyTool(k, serverId) { return toolFn(serverId + '.' + k); }
+function serverProxy(serverId, map, hidden, login) {
     var fill = hidden ? function (obj, m, id) { fillServer(obj, m, id); fillHidden(obj, hidden, id); } : fillServer;
-    return new ProxyCtor({}, lazyHandler(fill, noteMiss, map, serverId));
+    return new ProxyCtor({}, lazyHandler(fill, login ? anyTool : noteMiss, map, serverId));
 }
 
 function fillRoot(root, catalogText) {
@@ -322,7 +326,7 @@ function fillRoot(root, catalogText) {
     catalog = cat;
     var ids = keysOf(cat);
     for (var i = 0; i < ids.length; i++) {
-        var js = ids[i], srv = serverProxy(js, cat[js].tools || {}, cat[js].hidden);
+        var js = ids[i], srv = serverProxy(js, cat[js].tools || {}, cat[js].hidden, cat[js].login === true);
         rt.defineProperty(root, js, { value: srv, enumerable: true, writable: false, configurable: false });
         if (cat[js].name !== js && !rt.hasOwn(root, cat[js].name)) def(root, cat[js].name, srv);
     }

@@ -14,14 +14,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ElicitRequestSchema, ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { tempDir, writeConfig, runBin, assertNoSanitizerReport, assertClean, eventually } from './lib/downstream.mjs';
-import { connectSdk } from './lib/sdk.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
-import { PERSON, startBed as bed } from './lib/oauth-client.mjs';
+import { PERSON, startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
 import { freePort } from './lib/ports.mjs';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A config whose server "notes" needs a login and has listed its tools
@@ -45,30 +42,6 @@ async function loggedOut(b, codemode = {}, sse = false) {
   assert.equal(out.code, 0, out.stderr);
   assertNoSanitizerReport(login.stderr + first.stderr + out.stderr);
   return { dir, file };
-}
-
-/**
- * An SDK client of the server with `caps`; the person behind it: answer(params)
- * gives the elicitation's answer (default accept) and, when accepting, the
- * person follows the URL after `delay` ms (with person.mjs's options `person`).
- */
-async function client(file, { transport = 'stdio', caps = { elicitation: { url: {} } }, args = [], answer, delay = 0, person = {} } = {}) {
-  const c = await connectSdk(['--config', file, '--pool-size', '2', ...args], { label: `elicit ${transport}`, transport, capabilities: caps });
-  c.asked = [];
-  c.completed = [];
-  c.people = [];
-  c.client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    c.asked.push(req.params);
-    const a = answer ? answer(req.params) : { action: 'accept' };
-    if (a.action === 'accept') c.people.push(sleep(delay).then(() => authorize(req.params.url, person)));
-    return a;
-  });
-  c.client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => { c.completed.push(n.params.elicitationId); });
-  c.run = async (code, timeoutMs) => {
-    const raw = await c.client.callTool({ name: 'execute_code', arguments: { code, ...(timeoutMs ? { timeoutMs } : {}) } }, undefined, { timeout: 90000 });
-    return { ok: raw.isError !== true, value: raw.structuredContent?.result, text: raw.content?.[0]?.text };
-  };
-  return c;
 }
 
 const WHOAMI = 'const r = await tools.notes.whoami({}); return r.content ? r.content[0].text : r';

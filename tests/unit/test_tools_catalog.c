@@ -261,6 +261,60 @@ static void test_declarations_budget_and_report(void **state)
     buf_free(&r);
 }
 
+/* A server whose tools are not known until a login: declared as any name,
+ * "login" in the worker catalog, found by tools_catalog_login_server and by
+ * search; a server that has tools is never login_only. */
+static void test_login_only_server(void **state)
+{
+    struct fx *f = *state;
+    struct tools_catalog_server servers[] = {
+        {.name = "kv", .tools = f->kv, .login_only = 1}, /* listed: not login_only */
+        {.name = "my-notes",
+         .login_only = 1,
+         .unavailable = "it needs a login; run: mcp-codemode login my-notes"},
+    };
+    struct tools_catalog *c = tools_catalog_build(servers, 2, TOOLS_DECLARATIONS_BUDGET_DEFAULT);
+    char *w = tools_catalog_worker_json(c, NULL, 0);
+    assert_string_equal(w, "{\"kv\":{\"name\":\"kv\",\"tools\":{\"get\":\"get\",\"set\":"
+                           "\"set\"}},\"my_notes\":{\"name\":\"my-notes\",\"login\":true,"
+                           "\"tools\":{}}}");
+    free(w);
+    assert_int_equal(tools_catalog_login_server(c, "my-notes.anything"), 1);
+    assert_int_equal(tools_catalog_login_server(c, "my_notes.echo"), 1);
+    assert_int_equal(tools_catalog_login_server(c, "kv.nope"), -1);
+    assert_int_equal(tools_catalog_login_server(c, "my_notes"), -1); /* no tool named */
+    char *why = NULL;
+    assert_null(tools_catalog_resolve(c, "my_notes.echo", &why));
+    assert_string_equal(why, "The tools of server \"my-notes\" are not available: it needs a "
+                             "login; run: mcp-codemode login my-notes");
+    free(why);
+    char *d = tools_catalog_declarations(c);
+    assert_non_null(strstr(d, "  my_notes: {\n    [tool: string]: (args?: object) => "
+                              "Promise<unknown>;\n  };\n"));
+    assert_non_null(strstr(d, "Needs login: the tools of server \"my-notes\""));
+    free(d);
+    d = tools_catalog_declarations_server(c, "my_notes");
+    assert_non_null(d);
+    assert_null(strstr(d, "kv"));
+    free(d);
+    struct buf r;
+    buf_init(&r, 0);
+    tools_catalog_declarations_report(c, &r, 0);
+    assert_non_null(strstr(r.data, "declarations: 2 tools, about "));
+    assert_non_null(strstr(r.data, "\n  declared as any tool name until a login lists their "
+                                   "tools: my_notes\n"));
+    buf_free(&r);
+    char *s = tools_catalog_search(c, "notes", 10, NULL);
+    assert_string_equal(s,
+                        "[{\"name\":\"my_notes.*\",\"summary\":\"Needs login: its tools are "
+                        "not known yet; calling any tools.my_notes.NAME(args) logs in first\"}]");
+    free(s);
+    s = tools_catalog_search(c, "get", 10, NULL);
+    assert_null(strstr(s, "my_notes"));
+    free(s);
+    tools_catalog_release(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +324,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_result_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_argument_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_declarations_budget_and_report, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_login_only_server, setup, teardown),
     };
     return cmocka_run_group_tests_name("tools_catalog", tests, NULL, NULL);
 }

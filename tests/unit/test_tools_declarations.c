@@ -549,6 +549,55 @@ static void test_index_and_budget(void **state)
     cJSON_Delete(list);
 }
 
+/* A server whose tools are not known until a login: one index-signature
+ * block with the note, in server order, the same at every budget (never
+ * counted as reduced), in one server's text and in the index. */
+static void test_login_only_server(void **state)
+{
+    (void) state;
+    cJSON *in = parse("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}}}");
+    struct tools_decl_tool t[3] = {
+        {.server = "zed", .server_id = "zed", .name = "t", .id = "t", .input_schema = in},
+        {.server = "my-notes", .server_id = "my_notes", .name = "", .id = "", .login_only = 1},
+        {.server = "a", .server_id = "a", .name = "t", .id = "t", .input_schema = in},
+    };
+    static const char block[] =
+        "  /**\n"
+        "   * Needs login: the tools of server \"my-notes\" are not known until someone logs in.\n";
+    static const char body[] = "  my_notes: {\n    [tool: string]: (args?: object) => "
+                               "Promise<unknown>;\n  };\n";
+    struct buf b;
+    buf_init(&b, 0);
+    assert_int_equal(tools_declarations_full(t, 3, &b), 0);
+    const char *note = strstr(b.data, "Needs login: the tools of server \"my-notes\"");
+    assert_non_null(note);
+    assert_non_null(strstr(note, "tools.my_notes.NAME(args), callTool(\"my_notes.NAME\", args)"));
+    assert_non_null(strstr(note, "run `mcp-codemode login my-notes`"));
+    assert_non_null(strstr(note, "ToolAuthError"));
+    const char *a = strstr(b.data, "\n  a: {"), *m = strstr(b.data, body),
+               *z = strstr(b.data, "\n  zed: {");
+    assert_true(a && m && z && a < m && m < z); /* sorted by server id */
+    (void) block;
+    /* names only: the real tools are reduced, the login block is not */
+    buf_reset(&b);
+    struct tools_decl_report rep;
+    assert_int_equal(tools_declarations_budgeted(t, 3, 0, &b, &rep), 2);
+    assert_non_null(strstr(b.data, body));
+    assert_non_null(strstr(b.data, "Needs login: the tools of server \"my-notes\""));
+    assert_int_equal(rep.per_level[TOOLS_DECL_NAME], 2);
+    free(rep.levels);
+    buf_reset(&b);
+    assert_int_equal(tools_declarations_server(t, 3, "my_notes", &b), 0);
+    assert_non_null(strstr(b.data, body));
+    assert_null(strstr(b.data, "zed"));
+    buf_reset(&b);
+    assert_int_equal(tools_declarations_index(t, 3, &b), 0);
+    assert_non_null(strstr(b.data, "// a.t\n// my_notes.* - needs login: its tools are not known "
+                                   "yet; calling any of them logs in first\n// zed.t\n"));
+    buf_free(&b);
+    cJSON_Delete(in);
+}
+
 static void expect_summary(const char *d, const char *title, size_t max, const char *want)
 {
     char *got = tools_declarations_summary(d, title, max);
@@ -1175,6 +1224,7 @@ int main(void)
         cmocka_unit_test(test_runtime_declares_the_globals),
         cmocka_unit_test(test_errors_leave_output_unchanged),
         cmocka_unit_test(test_index_and_budget),
+        cmocka_unit_test(test_login_only_server),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_long_ref_chain),
         cmocka_unit_test(test_huge_object_and_enum),

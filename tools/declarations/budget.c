@@ -73,8 +73,8 @@ static void reduce(struct fitting *fx)
     for (int level = TOOLS_DECL_SUMMARY; level < TOOLS_DECL_LEVELS && !fits; level++) {
         for (size_t k = 0; k < set->n && !fits; k++) {
             size_t i = v[k].index;
-            if (fx->levels[i] >= level)
-                continue;
+            if (fx->levels[i] >= level || set->tools[i].login_only)
+                continue; /* a login_only server's line is the same at every level */
             size_t was = cost[i * TOOLS_DECL_LEVELS + fx->levels[i]];
             size_t now = cost[i * TOOLS_DECL_LEVELS + level];
             estimate -= was > now && estimate > was - now ? was - now : 0;

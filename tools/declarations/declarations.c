@@ -153,6 +153,10 @@ static void emit_tool(struct buf *out, struct emitter *em, size_t i)
     tools__decl_indent(out, 2);
     tools__decl_doc_emit(out, doc.data, 2, 0);
     buf_free(&doc);
+    if (t->login_only) { /* any name: the real list comes after the login */
+        buf_append_str(out, "[tool: string]: (args?: object) => Promise<unknown>;\n");
+        return;
+    }
     tools__decl_key(out, str(t->id));
     if (level == TOOLS_DECL_NAME) {
         buf_append_str(out, ": AnyTool;\n");
@@ -192,6 +196,34 @@ static void emit_server_head(struct buf *out, const struct tools_decl_tool *t, i
     buf_append_str(out, ": {\n");
 }
 
+/* The head of a server whose tools are not known until a login: what the
+ * model can do about it. */
+static void emit_login_head(struct buf *out, const struct tools_decl_tool *t)
+{
+    const char *name = str(t->server), *id = str(t->server_id);
+    struct buf raw, doc;
+    buf_init(&raw, 0);
+    buf_init(&doc, 0);
+    buf_append_str(&raw, "Needs login: the tools of server ");
+    json_append_string(&raw, name, strlen(name));
+    buf_printf(
+        &raw,
+        " are not known until someone logs in. Calling any of its tools (tools.%s.NAME(args), "
+        "callTool(\"%s.NAME\", args)) logs in first: the client is asked to open the login "
+        "page, then the call is checked against the real tools and sent. Or ask the user to "
+        "run `mcp-codemode login ",
+        id, id);
+    buf_append_str(&raw, name);
+    buf_append_str(&raw, "`. A client that cannot open the page gets ToolAuthError.");
+    tools__decl_doc_clean(&doc, raw.data);
+    tools__decl_indent(out, 1);
+    tools__decl_doc_emit(out, doc.data, 1, 0);
+    tools__decl_key(out, id);
+    buf_append_str(out, ": {\n");
+    buf_free(&doc);
+    buf_free(&raw);
+}
+
 static void emit_tools_object(struct buf *out, struct emitter *em)
 {
     struct tools__decl_set *set = em->set;
@@ -205,7 +237,10 @@ static void emit_tools_object(struct buf *out, struct emitter *em)
         if (open == NULL || strcmp(open, str(t->server_id)) != 0) {
             if (open)
                 buf_append_str(out, "  };\n");
-            emit_server_head(out, t, level_of(em, i) == TOOLS_DECL_FULL);
+            if (t->login_only)
+                emit_login_head(out, t);
+            else
+                emit_server_head(out, t, level_of(em, i) == TOOLS_DECL_FULL);
             open = str(t->server_id);
         }
         emit_tool(out, em, i);

@@ -36,6 +36,9 @@ struct tools_decl_tool {
     size_t rank;                /* budget priority: lower keeps its detail longer (ties: output order) */
     const cJSON *observed_output; /* optional: without output_schema, the type learned from
                                      results (a JSON Schema), declared as observed */
+    int login_only; /* 1: stands for every tool of a server whose tools are not known until
+                       an OAuth login (server and server_id set; id ""; the rest unused):
+                       declared as an index signature whose doc says how to log in */
 };
 
 /* How much of one tool a text shows. The description starts every tool at

@@ -120,6 +120,13 @@ int tools_declarations_index(const struct tools_decl_tool *tools, size_t count, 
     size_t *order = tools__decl_order(tools, count, &n);
     for (size_t k = 0; k < n; k++) {
         const struct tools_decl_tool *t = &tools[order[k]];
+        if (t->login_only) {
+            buf_append_str(&tmp, "// ");
+            comment_text(&tmp, t->server_id);
+            buf_append_str(&tmp, ".* - needs login: its tools are not known yet; calling any "
+                                 "of them logs in first\n");
+            continue;
+        }
         char *summary = tools_declarations_summary(t->description, t->title, 0);
         buf_append_str(&tmp, "// ");
         comment_text(&tmp, t->server_id);

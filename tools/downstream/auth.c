@@ -167,6 +167,11 @@ const char *tools_downstream_step_up_scope(const struct tools_downstream *d)
     return d->oauth ? tools_oauth_tokens_step_up_scope(d->oauth) : NULL;
 }
 
+int tools_downstream_needs_login(const struct tools_downstream *d)
+{
+    return d->oauth && d->needs_login;
+}
+
 static void reloaded(void *ud, int ok)
 {
     struct tools_downstream *d = ud;

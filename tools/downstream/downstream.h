@@ -181,6 +181,10 @@ void tools_downstream_reconnect(struct tools_downstream *d);
  * for the next login to ask for (borrowed, until the next event), or NULL. */
 const char *tools_downstream_step_up_scope(const struct tools_downstream *d);
 
+/* 1 when an OAuth server has no token: it needs a login before it can
+ * connect (its calls fail with TOOLS_DOWNSTREAM_AUTH meanwhile). */
+int tools_downstream_needs_login(const struct tools_downstream *d);
+
 /* Cancels a call whose cb has not run: the server gets
  * notifications/cancelled (tasks/cancel for a task) with the reason (may
  * be NULL), and cb is never called. */

@@ -252,18 +252,22 @@ static int ask(struct tools_call *c, const cJSON *args)
     return 1;
 }
 
-/* A tool call through the gate: refused (answered later), or waiting for
- * a person, or sent. */
-static void call_tool(struct tools_call *c, const char *name, const cJSON *args)
+void tools__gate_tool(struct tools_call *c, const char *name, const cJSON *args)
 {
     struct tools_registry *r = c->r;
     struct tools_exec *x = c->x;
     uint64_t t0 = r->o.audit ? uv_hrtime() : 0;
     char *why = NULL;
     const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
+    int first = t ? 0 : tools__login_first(c, name, args); /* a server not listed until a login */
+    if (first > 0) {
+        free(why);
+        return; /* waits for the login, then comes back here */
+    }
     if (t == NULL) {
-        audit_refused(r, audit_start(r, x, name, args), "invalid", t0);
-        tools__reply_error(tools__answer_later, c, "Error", why, NULL);
+        audit_refused(r, audit_start(r, x, name, args), first < 0 ? "needs_login" : "invalid", t0);
+        tools__reply_error(tools__answer_later, c, first < 0 ? "ToolAuthError" : "Error", why,
+                           first < 0 ? name : NULL);
         free(why);
         return;
     }
@@ -352,7 +356,7 @@ static struct tools_call *host_call(struct tools_registry *r, struct tools_exec 
     c->cb = cb;
     c->ud = ud;
     if (strcmp(op, "tool") == 0) {
-        call_tool(c, name, args);
+        tools__gate_tool(c, name, args);
     } else if (strcmp(op, "describe") == 0) {
         describe(r, x, name, tools__answer_later, c);
     } else if (strcmp(op, "search") == 0) {

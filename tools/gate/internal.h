@@ -46,6 +46,10 @@ struct tools_call {
     void *login_handle;             /* the login asker's handle while it waits */
     struct tools_call *login_next;  /* the other calls waiting for the same login */
     int login_tried;                /* it waited for a login already: no second one */
+    char *first_name;               /* a call of a server not listed until a login
+                                       (login_first.c): the name it was made with */
+    size_t first_server;            /* and that server's slot */
+    int first_listing;              /* its login is done: it waits for the tool list */
     struct tools_call *prev, *next; /* in the registry's list while in flight or waiting */
 };
 
@@ -111,6 +115,19 @@ int tools__approval_lets_through(const struct tools_registry *r, enum tools_appr
 
 int tools__validate(const struct tools_catalog_tool *t, const cJSON *args, tools_reply_cb *cb,
                     void *ud);
+
+/* gate.c: a tool call through the gate (c made by tools_exec_call or
+ * tools_registry_call, or one that waited for a login): refused (answered
+ * later), waiting for a person or a login, or sent. */
+void tools__gate_tool(struct tools_call *c, const char *name, const cJSON *args);
+
+/* login_first.c: when `name` is a tool of a server whose tools are not
+ * known until a login (catalog: login_only), c waits for that login
+ * (returns 1: linked; once the login is done and the server listed its
+ * tools, it goes through tools__gate_tool again); returns -1 when it cannot
+ * wait (nobody can be sent to the login page, or it waited once): answer
+ * ToolAuthError; 0 when the server is not such a server. */
+int tools__login_first(struct tools_call *c, const char *name, const cJSON *args);
 
 /* gate.c: ToolApprovalError's reason for an answer that refuses. */
 const char *tools__approval_reason(enum tools_approval_answer a);

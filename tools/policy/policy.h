@@ -162,6 +162,13 @@ struct tools_login_asker {
      * elicitation still unanswered is cancelled. Frees the handle. */
     void (*end)(void *self, void *handle, int completed);
     void *self;
+    /* Optional (NULL: the wait just ends): the call of `handle` stops
+     * waiting (its program ended) after its person accepted to open the
+     * URL, and the login goes on. The clock runs again and `self` is no
+     * longer used; the handle stays valid until end(NULL, handle,
+     * completed) when the login is over, so that the client can still be
+     * told it is complete. */
+    void (*detach)(void *self, void *handle);
 };
 
 #endif

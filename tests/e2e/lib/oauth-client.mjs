@@ -2,11 +2,17 @@
 // (tests/fixtures/oauth/bed.mjs, npm oidc-provider in front of an SDK server
 // that requires its tokens), the person who answers its forms
 // (tests/fixtures/oauth/person.mjs, also a $BROWSER), and `login
-// --no-browser` with the redirect pasted back.
+// --no-browser` with the redirect pasted back; an SDK client of mcp-codemode
+// that declares URL-mode elicitation and hands the URL to the person.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import {
+  ElicitRequestSchema, ElicitationCompleteNotificationSchema, ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { NODE, assertNoSanitizerReport } from './downstream.mjs';
 import { BIN, REPO_ROOT } from './paths.mjs';
+import { connectSdk } from './sdk.mjs';
+import { authorize } from '../../fixtures/oauth/person.mjs';
 
 const BED = path.join(REPO_ROOT, 'tests/fixtures/oauth/bed.mjs');
 /** The person as a $BROWSER program. */
@@ -49,4 +55,36 @@ export async function loginPasted(server, file, urlPattern, answer) {
   const code = await exited;
   assertNoSanitizerReport(stderr);
   return { code, stdout, stderr, url, redirect };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * An SDK client of mcp-codemode with config `file` and `caps`; the person
+ * behind it: answer(params) gives the elicitation's answer (default accept)
+ * and, when accepting, the person follows the URL after `delay` ms (with
+ * person.mjs's options `person`). It records what it was asked (`asked`),
+ * the elicitations said complete (`completed`), the people's logins
+ * (`people`) and the notifications/tools/list_changed it got
+ * (`listChanged`); run(code, timeoutMs) runs execute_code.
+ */
+export async function elicitingClient(file, { transport = 'stdio', caps = { elicitation: { url: {} } }, args = [], answer, delay = 0, person = {} } = {}) {
+  const c = await connectSdk(['--config', file, '--pool-size', '2', ...args], { label: `elicit ${transport}`, transport, capabilities: caps });
+  c.asked = [];
+  c.completed = [];
+  c.people = [];
+  c.listChanged = 0;
+  c.client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    c.asked.push(req.params);
+    const a = answer ? answer(req.params) : { action: 'accept' };
+    if (a.action === 'accept') c.people.push(sleep(delay).then(() => authorize(req.params.url, person)));
+    return a;
+  });
+  c.client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => { c.completed.push(n.params.elicitationId); });
+  c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { c.listChanged++; });
+  c.run = async (code, timeoutMs) => {
+    const raw = await c.client.callTool({ name: 'execute_code', arguments: { code, ...(timeoutMs ? { timeoutMs } : {}) } }, undefined, { timeout: 90000 });
+    return { ok: raw.isError !== true, value: raw.structuredContent?.result, text: raw.content?.[0]?.text };
+  };
+  return c;
 }
