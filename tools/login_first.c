@@ -28,8 +28,8 @@ int tools__login_first(struct tools_call *c, const char *name, const cJSON *args
     long si = tools_catalog_login_server(c->r->catalog, name);
     if (si < 0)
         return 0;
-    if (c->login_tried)
-        return -1; /* after its login the server needs one again: no second one */
+    if (c->login_tried || (c->x && c->x->dry_run))
+        return -1; /* after its login it needs one again (no second one); a dry run asks nobody */
     struct tools_downstream *d = tools__registry_server(c->r, (size_t) si);
     int listing = d && !tools_downstream_needs_login(d); /* logged in: it connects */
     if (listing && !connecting(d))

@@ -79,7 +79,11 @@ test('declared as needing login: types, the execute_code description, search, ch
   assert.equal(found.ok, true, found.text);
   assert.deepEqual(found.value.map((x) => x.name), ['notes.*']);
   assert.match(found.value[0].summary, /^Needs login/);
-  assert.equal(c.asked.length, 0); // declaring and searching ask nobody
+  // a dry run sends nothing and asks nobody
+  const dry = await c.client.callTool({ name: 'execute_code', arguments: { code: CAUGHT, dryRun: true } });
+  assert.equal(dry.structuredContent.result[0], 'ToolAuthError', JSON.stringify(dry));
+  assert.match(dry.structuredContent.result[2], /run: mcp-codemode login notes$/);
+  assert.equal(c.asked.length, 0); // declaring, searching and a dry run ask nobody
   await c.close();
   await assertClean(c);
 

@@ -125,7 +125,7 @@ void tools__gate_tool(struct tools_call *c, const char *name, const cJSON *args)
  * known until a login (catalog: login_only), c waits for that login
  * (returns 1: linked; once the login is done and the server listed its
  * tools, it goes through tools__gate_tool again); returns -1 when it cannot
- * wait (nobody can be sent to the login page, or it waited once): answer
+ * wait (nobody can be sent to the login page, a dry run, or it waited once): answer
  * ToolAuthError; 0 when the server is not such a server. */
 int tools__login_first(struct tools_call *c, const char *name, const cJSON *args);
 
