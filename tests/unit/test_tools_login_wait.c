@@ -116,7 +116,7 @@ static void fake_end(void *self, void *handle, int completed)
     free(h);
 }
 
-static const struct tools_login_asker login_asker = {fake_wait, fake_ask, fake_end, NULL};
+static const struct tools_login_asker login_asker = {fake_wait, fake_ask, fake_end, NULL, NULL};
 
 static void reset_asker(enum answer_mode mode)
 {
