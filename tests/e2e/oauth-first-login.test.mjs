@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { TSC, tempDir, writeConfig, runBin, assertNoSanitizerReport, assertClean, eventually } from './lib/downstream.mjs';
 import { startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
 import { startServer } from './lib/raw.mjs';
+import { freePort } from './lib/ports.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -139,6 +140,27 @@ test('a call of any name logs in through URL elicitation, then meets the real li
   await assertClean(c);
 });
 
+test('Streamable HTTP with publicUrl: the first call logs in through /oauth/callback; the session gets list_changed', async (t) => {
+  const b = await bed(t);
+  const port = await freePort();
+  const dir = tempDir('codemode-first-login-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: { url: b.mcp, oauth: {} } },
+    codemode: { state: { path: path.join(dir, 'state.db') }, http: { publicUrl: `http://127.0.0.1:${port}/mcp` } },
+  });
+  const c = await client(file, { transport: 'streamable-http', args: ['--http', `127.0.0.1:${port}`] });
+  t.after(() => c.close());
+  const r = await c.run('return await tools.notes.echo({ text: "over http" })');
+  assert.equal(r.ok, true, r.text);
+  assert.equal(text(r.value), 'echo: over http');
+  assert.equal(c.asked.length, 1);
+  assert.equal(new URL(c.asked[0].url).searchParams.get('redirect_uri'), `http://127.0.0.1:${port}/oauth/callback`);
+  await eventually(() => c.completed.length === 1, { what: 'notifications/elicitation/complete' });
+  await eventually(() => c.listChanged > 0, { what: 'notifications/tools/list_changed on the session' });
+  await c.close();
+  await assertClean(c);
+});
+
 test('a client without URL-mode elicitation: ToolAuthError naming the login command, nothing asked', async (t) => {
   const b = await bed(t);
   const { file } = fresh(b);
@@ -173,29 +195,32 @@ test('a declined login: ToolAuthError, and the server stays declared as needing 
   await assertClean(c);
 });
 
-test('the program ends after its client accepted: the client is still told the login completed', async (t) => {
-  const b = await bed(t);
-  const { file } = fresh(b);
-  const c = await client(file, { delay: 1500 });
-  t.after(() => c.close());
-  const ac = new AbortController();
-  const call = c.client.callTool({ name: 'execute_code', arguments: { code: 'return await tools.notes.echo({ text: "hi" })' } },
-    undefined, { signal: ac.signal, timeout: 60000 });
-  await eventually(() => c.asked.length === 1, { what: 'the elicitation', timeout: 15000 });
-  await sleep(300); // the client's accept reaches the server
-  ac.abort();
-  await assert.rejects(call);
-  assert.equal(c.completed.length, 0);
-  await Promise.all(c.people);
-  await eventually(() => c.completed.length === 1, { what: 'notifications/elicitation/complete after the program ended', timeout: 15000 });
-  assert.deepEqual(c.completed, [c.asked[0].elicitationId]);
-  const r = await c.run('return await tools.notes.echo({ text: "again" })');
-  assert.equal(r.ok, true, r.text);
-  assert.equal(text(r.value), 'echo: again');
-  assert.equal(c.asked.length, 1); // the tokens were stored
-  await c.close();
-  await assertClean(c);
-});
+for (const transport of ['stdio', 'streamable-http']) {
+  test(`${transport}: the program ends after its client accepted: the client is still told the login completed`, async (t) => {
+    const b = await bed(t);
+    const { file } = fresh(b);
+    const args = transport === 'stdio' ? [] : ['--http', `127.0.0.1:${await freePort()}`];
+    const c = await client(file, { delay: 1500, transport, args });
+    t.after(() => c.close());
+    const ac = new AbortController();
+    const call = c.client.callTool({ name: 'execute_code', arguments: { code: 'return await tools.notes.echo({ text: "hi" })' } },
+      undefined, { signal: ac.signal, timeout: 60000 });
+    await eventually(() => c.asked.length === 1, { what: 'the elicitation', timeout: 15000 });
+    await sleep(300); // the client's accept reaches the server
+    ac.abort();
+    await assert.rejects(call);
+    assert.equal(c.completed.length, 0);
+    await Promise.all(c.people);
+    await eventually(() => c.completed.length === 1, { what: 'notifications/elicitation/complete after the program ended', timeout: 15000 });
+    assert.deepEqual(c.completed, [c.asked[0].elicitationId]);
+    const r = await c.run('return await tools.notes.echo({ text: "again" })');
+    assert.equal(r.ok, true, r.text);
+    assert.equal(text(r.value), 'echo: again');
+    assert.equal(c.asked.length, 1); // the tokens were stored
+    await c.close();
+    await assertClean(c);
+  });
+}
 
 test('a malformed answer to elicitation/create (a raw client): a clear ToolAuthError, and the server goes on', async (t) => {
   const b = await bed(t);
