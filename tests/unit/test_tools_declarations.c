@@ -561,9 +561,6 @@ static void test_login_only_server(void **state)
         {.server = "my-notes", .server_id = "my_notes", .name = "", .id = "", .login_only = 1},
         {.server = "a", .server_id = "a", .name = "t", .id = "t", .input_schema = in},
     };
-    static const char block[] =
-        "  /**\n"
-        "   * Needs login: the tools of server \"my-notes\" are not known until someone logs in.\n";
     static const char body[] = "  my_notes: {\n    [tool: string]: (args?: object) => "
                                "Promise<unknown>;\n  };\n";
     struct buf b;
@@ -577,7 +574,6 @@ static void test_login_only_server(void **state)
     const char *a = strstr(b.data, "\n  a: {"), *m = strstr(b.data, body),
                *z = strstr(b.data, "\n  zed: {");
     assert_true(a && m && z && a < m && m < z); /* sorted by server id */
-    (void) block;
     /* names only: the real tools are reduced, the login block is not */
     buf_reset(&b);
     struct tools_decl_report rep;
