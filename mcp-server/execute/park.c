@@ -8,7 +8,8 @@
  * inputRequests). The retry takes the execution over:
  * its answers reach the waiting calls, and it gets the final result (or
  * another input_required). A requestState is good once, for the call it
- * was given for, until approvalTimeoutMs passes; then the execution is
+ * was given for, until approvalTimeoutMs passes (for a login, as long as a
+ * login waits: login_park.c); then the execution is
  * cancelled. Nothing is replayed, so no tool call is ever sent twice.
  * The execution lives in this process: with codemode.http.instanceId set,
  * a requestState starts "ID.", and another instance that receives it says
