@@ -137,10 +137,8 @@ static void test_help_documents(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_config_flag_forms),
-        cmocka_unit_test(test_positional_config),
-        cmocka_unit_test(test_twice_and_unknown),
-        cmocka_unit_test(test_no_login),
+        cmocka_unit_test(test_config_flag_forms), cmocka_unit_test(test_positional_config),
+        cmocka_unit_test(test_twice_and_unknown), cmocka_unit_test(test_no_login),
         cmocka_unit_test(test_help_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
