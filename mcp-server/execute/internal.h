@@ -78,9 +78,10 @@ cJSON *mcp_approval__input_requests(struct mcp_server *s, const struct mcp_execu
 void mcp_approval__answer_inputs(struct mcp_server *s, const struct mcp_execution *e,
                                  const cJSON *responses);
 
-/* park.c: an approval of request r's execution is pending: answer r with
- * input_required and park the execution (at once, unless r is a parked one
- * or being resumed). */
+/* park.c: an approval (or a login) of request r's execution is pending:
+ * answer r with input_required and park the execution (at once, unless r
+ * is a parked one or being resumed), for expire_ms (a park that waits
+ * already is given expire_ms from now when that is longer). */
 void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
 
 #endif

@@ -148,6 +148,11 @@ static void park(struct mcp_request *r, uint64_t expire_ms)
 
 void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms)
 {
+    struct mcp_park *p = r->park;
+    if (p && expire_ms > p->expire_ms) { /* a question that may wait longer (a login) */
+        p->expire_ms = expire_ms;
+        uv_timer_start(p->timer, expired, expire_ms, 0);
+    }
     if (r->park || r->server->resuming == r || r->exec == NULL)
         return; /* parked already, or the retry parks after its answers */
     park(r, expire_ms);

@@ -153,6 +153,33 @@ test('stateless: a malformed inputResponse is refused with a clear error; the re
   assert.equal(m2.result.structuredContent.result, ALICE);
 });
 
+test('stateless: an approval parks first, the login is asked meanwhile: the requestState outlives approvalTimeoutMs, both are answered', async (t) => {
+  const b = await bed(t);
+  const { file } = await loggedOut(b, { policy: { approvalTimeoutMs: 2500, rules: { 'notes.write_note': 'ask' } } });
+  const { call } = await serve(t, file);
+  const caps = { elicitation: { form: {}, url: {} } };
+  const code = `const [w, who] = await Promise.all([tools.notes.write_note({ text: 'hi' }), tools.notes.whoami({})]);
+    return [w, who].map((x) => x.content ? x.content[0].text : x)`;
+  const m1 = await call(code, {}, { caps });
+  assert.equal(m1.result?.resultType, 'input_required', JSON.stringify(m1));
+  const approval = Object.keys(m1.result.inputRequests).find((k) => /^approval-/.test(k));
+  assert.ok(approval, JSON.stringify(m1.result.inputRequests));
+  await sleep(3500); // longer than approvalTimeoutMs: the login asked meanwhile keeps the park
+  const m2 = await call(code, { requestState: m1.result.requestState, inputResponses: { [approval]: { action: 'accept', content: { decision: 'once' } } } }, { caps });
+  assert.equal(m2.error, undefined, `the requestState outlived approvalTimeoutMs: ${JSON.stringify(m2)}`);
+  let last = m2;
+  if (m2.result?.resultType === 'input_required') { // the login, unless it came with the approval
+    const [key, q] = loginRequest(m2);
+    await authorize(q.url);
+    last = await call(code, { requestState: m2.result.requestState, inputResponses: { [key]: { action: 'accept' } } }, { caps });
+  } else {
+    const key = Object.keys(m1.result.inputRequests).find((k) => /^login-/.test(k));
+    assert.ok(key, `the login was asked: ${JSON.stringify(m1.result)} then ${JSON.stringify(m2)}`);
+  }
+  assert.equal(last.result?.resultType, 'complete', JSON.stringify(last));
+  assert.deepEqual(last.result.structuredContent.result, ['written: hi', ALICE]);
+});
+
 test('stateless: a request that does not declare elicitation.url gets ToolAuthError at once, nothing asked', async (t) => {
   const b = await bed(t);
   const { file } = await loggedOut(b);
