@@ -8,6 +8,7 @@
 #include "mcp-server/http/http.h"
 #include "mcp-server/http/oauth/verifier.h"
 #include "transport/http_client.h"
+#include "mcp-server/browser.h"
 #include "mcp-server/prompt.h"
 #include "mcp-server/run_output.h"
 #include "mcp-server/server.h"
@@ -628,6 +629,8 @@ int app_run_program(const struct config *cfg, const char *exe, const char *code,
         .stash = a.stash};
     sc.approve = run_approver(&a, json);
     sc.prompt = a.prompt;
+    /* a person is there to log in (docs/oauth.md), unless --no-login */
+    sc.login_here = !(json & APP_RUN_NO_LOGIN) && (isatty(STDIN_FILENO) || mcp_browser_set());
     struct mcp_channel session = {&a, run_sink, NULL};
     a.server = mcp_server_new(&sc, &session);
     mcp_server_set_principal(a.server, ro->principal ? ro->principal : APP_RUN_PRINCIPAL);

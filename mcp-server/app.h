@@ -23,7 +23,9 @@ int app_serve_http(const struct config *cfg, const char *exe);
  * to stderr as they happen, the result to stdout (mcp-server/run_output.h:
  * as JSON with the flag APP_RUN_JSON; APP_RUN_DRY_RUN runs it as a dry run
  * and prints the plan; `ask` tools are approved as the APP_RUN_APPROVE_*
- * flags say, else on the terminal when stderr is one, else refused). The
+ * flags say, else on the terminal when stderr is one, else refused; a
+ * server that needs a login is logged in to, the browser opened, when
+ * stdin is a terminal or $BROWSER is set, unless APP_RUN_NO_LOGIN). The
  * program runs as principal (NULL: APP_RUN_PRINCIPAL): its state scope,
  * the owner of the skills it saves, the audit log's principal. With out_dir
  * (an existing directory), images, audio, embedded resources and stashed
@@ -33,6 +35,7 @@ int app_serve_http(const struct config *cfg, const char *exe);
 #define APP_RUN_DRY_RUN 2
 #define APP_RUN_APPROVE_ALL 4  /* --approve all */
 #define APP_RUN_APPROVE_NONE 8 /* --approve none (without either: the terminal, if any) */
+#define APP_RUN_NO_LOGIN 16    /* --no-login (without it: a login when a person is there) */
 #define APP_RUN_PRINCIPAL "cli"
 struct app_run_options {
     int flags;             /* APP_RUN_* */

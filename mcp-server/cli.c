@@ -39,7 +39,7 @@ void cli_usage(FILE *f)
 {
     fputs("usage: mcp-codemode [serve] [CONFIG.json] [--stdio] [options]\n"
           "       mcp-codemode run FILE.js|- [CONFIG.json] [--json] [--dry-run] [--approve all|none]\n"
-          "                        [--principal P] [--out DIR] [options]\n"
+          "                        [--principal P] [--out DIR] [--no-login] [options]\n"
           "       mcp-codemode lower FILE.js|-\n"
           "       mcp-codemode types [CONFIG.json] [--full]\n"
           "       mcp-codemode check [--token TOKEN] [CONFIG.json]\n"
@@ -83,6 +83,9 @@ void cli_usage(FILE *f)
           "                 those run sees under codemode.state.scope)\n"
           "  --if-version N state set: only when the key is at version N (0: does not exist)\n"
           "  --no-browser   login: print the URL and read the redirected URL pasted on stdin\n"
+          "  --no-login     run: never open a login page; a call to a server that needs a\n"
+          "                 login fails with ToolAuthError (default: log in when stdin is a\n"
+          "                 terminal or $BROWSER is set)\n"
           "  --token TOKEN  check: verify an access token as codemode.http.oauth does and show\n"
           "                 the decisions for its scopes\n",
           f);
@@ -281,6 +284,10 @@ int cli_parse(int argc, char **argv, struct cli *out, char *err, size_t errsz)
         }
         if (!strcmp(a, "--no-browser") && out->cmd == CLI_LOGIN) {
             out->no_browser = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-login") && out->cmd == CLI_RUN) {
+            out->no_login = 1;
             continue;
         }
         if (!strcmp(a, "--full") && out->cmd == CLI_TYPES) {

@@ -35,6 +35,7 @@ struct cli {
     const char *token;     /* check --token: an access token for codemode.http.oauth */
     const char *server;    /* login, logout: the server's name */
     int no_browser;        /* login --no-browser */
+    int no_login;          /* run --no-login */
     struct {
         const char *key; /* config key, e.g. "poolSize" */
         const char *value;

@@ -3,6 +3,7 @@
  * person's side: the URL on stderr, the browser, the pasted redirect. The
  * logout forgets the tokens, then revokes them (tools/oauth/revoke.c). */
 #include "mcp-server/login_cmd.h"
+#include "mcp-server/browser.h"
 #include "mcp-server/config/config.h"
 #include "tools/oauth/login.h"
 #include "tools/oauth/revoke.h"
@@ -34,34 +35,6 @@ static const struct tools_server_config *find_server(const struct config *cfg, c
         if (strcmp(cfg->servers[i].name, name) == 0)
             return &cfg->servers[i];
     return NULL;
-}
-
-/* Runs `$BROWSER URL` (through sh, so $BROWSER may carry arguments), else
- * xdg-open when present, detached. */
-static void open_browser(uv_loop_t *loop, const char *url)
-{
-    const char *b = getenv("BROWSER");
-    char *args[6] = {"/bin/sh", "-c", "exec $BROWSER \"$1\"", "sh", (char *) url, NULL};
-    if (b == NULL || *b == '\0') {
-        if (access("/usr/bin/xdg-open", X_OK) != 0)
-            return;
-        args[0] = "/usr/bin/xdg-open";
-        args[1] = (char *) url;
-        args[2] = NULL;
-    }
-    uv_process_t *p = xcalloc(1, sizeof *p);
-    uv_stdio_container_t io[3] = {
-        {.flags = UV_IGNORE}, {.flags = UV_IGNORE}, {.flags = UV_INHERIT_FD, .data.fd = 2}};
-    uv_process_options_t o = {
-        .file = args[0], .args = args, .stdio = io, .stdio_count = 3, .flags = UV_PROCESS_DETACHED};
-    if (uv_spawn(loop, p, &o) == 0) {
-        uv_unref((uv_handle_t *) p);
-        uv_close((uv_handle_t *) p, (uv_close_cb) free);
-    } else {
-        fprintf(stderr, "mcp-codemode: cannot run the browser (%s); open the URL yourself\n",
-                b && *b ? "$BROWSER" : "xdg-open");
-        free(p);
-    }
 }
 
 static void deliver_line(struct session *s)
@@ -131,7 +104,7 @@ static void on_authorize(void *ud, const char *url)
     } else {
         fprintf(stderr, "Opening the authorization page; if no browser opens, visit:\n\n  %s\n\n",
                 url);
-        open_browser(&s->loop, url);
+        mcp_open_browser(&s->loop, url);
     }
     fflush(stderr);
 }

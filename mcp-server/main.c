@@ -198,7 +198,7 @@ static int run_command(const struct cli *cli, const struct config *cfg, const ch
     }
     struct app_run_options o = {
         .flags = (cli->json ? APP_RUN_JSON : 0) | (cli->dry_run ? APP_RUN_DRY_RUN : 0) |
-                 cli->approve,
+                 cli->approve | (cli->no_login ? APP_RUN_NO_LOGIN : 0),
         .principal = cli->principal,
         .out_dir = cli->out_dir,
     };

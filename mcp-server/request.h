@@ -32,6 +32,7 @@ struct mcp_request {
     struct mcp_execution *exec;
     int is_listen;           /* a 2026 subscriptions/listen stream */
     int can_elicit;          /* 2026-07-28: _meta's client capabilities have elicitation */
+    int can_elicit_url;      /* 2026-07-28: ... and elicitation.url (a login, login_park.c) */
     struct mcp_park *park;   /* a phantom request: the park holding it (park.c) */
     struct mcp_stash_wait *stash_wait; /* the shared stash's writes and reads it waits for
                                         * (execute/stash_link.c) */

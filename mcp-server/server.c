@@ -61,13 +61,18 @@ static int form_elicitation(const cJSON *params)
     return caps_have_form_elicitation(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
 }
 
-/* capabilities.elicitation.url declared (2025-11-25): the client can send
- * the person to a URL (a login, docs/oauth.md). */
-static int url_elicitation(const cJSON *params)
+/* capabilities.elicitation.url declared (2025-11-25, and per request in
+ * 2026-07-28): the client can send the person to a URL (a login,
+ * docs/oauth.md). */
+static int caps_have_url_elicitation(const cJSON *caps)
 {
-    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e, "url"));
+}
+
+static int url_elicitation(const cJSON *params)
+{
+    return caps_have_url_elicitation(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
 }
 
 static void handle_initialize(struct mcp_request *r, const cJSON *params)
@@ -388,6 +393,7 @@ static void serve_modern(struct mcp_request *r, const cJSON *params, const cJSON
     r->rev = rev;
     const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, MCP_META_CLIENT_CAPABILITIES);
     r->can_elicit = caps_have_form_elicitation(caps);
+    r->can_elicit_url = caps_have_url_elicitation(caps);
     if (!cJSON_IsObject(caps)) {
         mcp_request_error(r, RPC_INVALID_PARAMS,
                           "_meta[\"" MCP_META_CLIENT_CAPABILITIES "\"] (an object) is required",

@@ -35,6 +35,8 @@ struct mcp_server_config {
     struct tools_audit *audit;  /* may be NULL: no audit log */
     enum mcp_approve approve;
     struct mcp_prompt *prompt;  /* MCP_APPROVE_TERMINAL: the terminal, borrowed */
+    int login_here;             /* run with a person at the terminal: a login a call
+                                   waits for opens the browser here (docs/oauth.md) */
     struct tools_state_service *state; /* saved skills, for exposeAsTools; may be NULL */
     int expose_skills;          /* codemode.skills.exposeAsTools */
     const char *instance_id;    /* codemode.http.instanceId, borrowed: 2026-07-28

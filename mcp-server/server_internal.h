@@ -17,6 +17,7 @@ struct mcp_batch;
 struct mcp_execution;
 struct mcp_approval;
 struct mcp_login_wait;
+struct mcp_login_park;
 struct mcp_park;
 struct rpc_message;
 
@@ -39,6 +40,8 @@ struct mcp_server {
     int can_elicit;             /* the client declared elicitation (form mode) at initialize */
     int can_elicit_url;         /* the client declared URL-mode elicitation at initialize */
     struct mcp_login_wait *login_waits; /* calls waiting for a login (execute/login_ask.c) */
+    struct mcp_login_park *login_parks; /* 2026-07-28 calls waiting for a login
+                                           (execute/login_park.c) */
     struct mcp_approval *approvals; /* elicitation requests waiting for an answer */
     unsigned next_approval;
     char **session_approved;    /* "server\ntool" approved for the session */

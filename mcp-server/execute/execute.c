@@ -540,7 +540,9 @@ void mcp_execute(struct mcp_request *r, const cJSON *arguments)
     if (mcp_is_modern(r->rev))
         sha256_hex(code->valuestring, strlen(code->valuestring), e->code_sha);
     e->approver = mcp_approval_approver(e);
-    e->login = mcp_login_asker(e);
+    e->login = r->server->cfg.login_here ? mcp_login_here_asker(e)
+               : mcp_is_modern(r->rev)   ? mcp_login_park_asker(e)
+                                         : mcp_login_asker(e);
     struct tools_exec_options xo = {.allow = au.allow,
                                     .dry_run = au.dry_run,
                                     .execution_id = e->id,

@@ -51,6 +51,25 @@ struct tools_approver mcp_approval_approver(struct mcp_execution *e);
  * borrowed): URL-mode elicitation on whatever request e answers. */
 struct tools_login_asker mcp_login_asker(struct mcp_execution *e);
 
+/* login_park.c: the login asker for the calls of a 2026-07-28 execution e
+ * (self is e, borrowed): the URL elicitation goes into the inputRequests of
+ * an input_required result (park.c), the answer comes with the retry. For
+ * park.c: add the unanswered ones of e to reqs (created when NULL; returns
+ * it); check the answers a retry carries for them (NULL, or why they are
+ * malformed, in msg); deliver them. */
+struct tools_login_asker mcp_login_park_asker(struct mcp_execution *e);
+cJSON *mcp_login_park__input_requests(struct mcp_server *s, const struct mcp_execution *e,
+                                      cJSON *reqs);
+const char *mcp_login_park__check_inputs(struct mcp_server *s, const struct mcp_execution *e,
+                                         const cJSON *responses, char *msg, size_t msgsz);
+void mcp_login_park__answer_inputs(struct mcp_server *s, const struct mcp_execution *e,
+                                   const cJSON *responses);
+
+/* login_here.c: the login asker of `run` when a person is at the terminal
+ * (mcp_server_config.login_here): the URL on stderr, the browser opened,
+ * the loopback redirect; self is e, borrowed. */
+struct tools_login_asker mcp_login_here_asker(struct mcp_execution *e);
+
 /* approval.c, for park.c: the inputRequests of the pending 2026-07-28
  * approvals of execution e (NULL when none); deliver the answers a retry
  * carries (keyed like inputRequests). Approvals belong to the execution,
@@ -59,9 +78,10 @@ cJSON *mcp_approval__input_requests(struct mcp_server *s, const struct mcp_execu
 void mcp_approval__answer_inputs(struct mcp_server *s, const struct mcp_execution *e,
                                  const cJSON *responses);
 
-/* park.c: an approval of request r's execution is pending: answer r with
- * input_required and park the execution (at once, unless r is a parked one
- * or being resumed). */
+/* park.c: an approval (or a login) of request r's execution is pending:
+ * answer r with input_required and park the execution (at once, unless r
+ * is a parked one or being resumed), for expire_ms (a park that waits
+ * already is given expire_ms from now when that is longer). */
 void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms);
 
 #endif

@@ -5,8 +5,9 @@
  * call, its answer routed back by id, and notifications/elicitation/complete
  * once the tokens are stored. The execution's clock stops while its call
  * waits, as for approvals. Clients that did not declare URL-mode
- * elicitation (and 2026-07-28 requests, and `run`) cannot be asked: the
- * call fails with ToolAuthError as it would without this. */
+ * elicitation cannot be asked: the call fails with ToolAuthError as it
+ * would without this. 2026-07-28 requests and `run` have askers of their
+ * own (login_park.c, login_here.c). */
 #include "mcp-server/execute/internal.h"
 #include "tools/policy/policy.h"
 #include "transport/jsonrpc.h"

@@ -3,10 +3,13 @@
  * an input_required result (the elicitation forms in inputRequests, an
  * unguessable requestState), and the execution goes on, held by a phantom
  * request, until the client retries the same call with inputResponses and
- * that requestState, on any connection. The retry takes the execution over:
+ * that requestState, on any connection. A login the execution's calls wait
+ * for is asked the same way (login_park.c: a URL-mode elicitation among the
+ * inputRequests). The retry takes the execution over:
  * its answers reach the waiting calls, and it gets the final result (or
  * another input_required). A requestState is good once, for the call it
- * was given for, until approvalTimeoutMs passes; then the execution is
+ * was given for, until approvalTimeoutMs passes (for a login, as long as a
+ * login waits: login_park.c); then the execution is
  * cancelled. Nothing is replayed, so no tool call is ever sent twice.
  * The execution lives in this process: with codemode.http.instanceId set,
  * a requestState starts "ID.", and another instance that receives it says
@@ -95,6 +98,12 @@ static void expired(uv_timer_t *t)
     free_park(p);
 }
 
+/* What the person is asked for e: its pending approvals and logins (NULL: nothing). */
+static cJSON *pending_inputs(struct mcp_server *s, const struct mcp_execution *e)
+{
+    return mcp_login_park__input_requests(s, e, mcp_approval__input_requests(s, e));
+}
+
 static void input_required(struct mcp_request *r, struct mcp_park *p, cJSON *inputs)
 {
     cJSON *res = cJSON_CreateObject();
@@ -121,9 +130,12 @@ static void park(struct mcp_request *r, uint64_t expire_ms)
     p->phantom = mcp_request_phantom(s, r->rev, &ch);
     p->phantom->park = p;
     p->phantom->on_end = phantom_ended;
+    /* what the client declared for this call, for what its calls ask meanwhile */
+    p->phantom->can_elicit = r->can_elicit;
+    p->phantom->can_elicit_url = r->can_elicit_url;
     struct mcp_execution *e = r->exec;
     mcp_execute_rebind(e, p->phantom); /* its approvals follow it: they are keyed to it */
-    cJSON *inputs = mcp_approval__input_requests(s, e);
+    cJSON *inputs = pending_inputs(s, e);
     p->timer = xcalloc(1, sizeof *p->timer);
     uv_timer_init(s->cfg.loop, p->timer);
     p->timer->data = p;
@@ -136,6 +148,11 @@ static void park(struct mcp_request *r, uint64_t expire_ms)
 
 void mcp_park_ask(struct mcp_request *r, uint64_t expire_ms)
 {
+    struct mcp_park *p = r->park;
+    if (p && expire_ms > p->expire_ms) { /* a question that may wait longer (a login) */
+        p->expire_ms = expire_ms;
+        uv_timer_start(p->timer, expired, expire_ms, 0);
+    }
     if (r->park || r->server->resuming == r || r->exec == NULL)
         return; /* parked already, or the retry parks after its answers */
     park(r, expire_ms);
@@ -200,6 +217,11 @@ static const char *check_retry(struct mcp_server *s, const cJSON *params, const 
     char sha[65];
     if (code == NULL || (sha256_hex(code, strlen(code), sha), strcmp(sha, p->code_sha)))
         return "requestState belongs to another call: retry with the same arguments";
+    const char *bad = p->phantom && p->phantom->exec
+                          ? mcp_login_park__check_inputs(s, p->phantom->exec, inputs, msg, msgsz)
+                          : NULL;
+    if (bad)
+        return bad; /* the park stays: a retry with a valid answer resumes it */
     *out = p;
     return NULL;
 }
@@ -232,9 +254,12 @@ void mcp_park_resume(struct mcp_request *r, const cJSON *params, const char *cod
     mcp_execute_rebind(e, r);
     mcp_request_drop(ph);
     s->resuming = r;
-    mcp_approval__answer_inputs(s, e, cJSON_GetObjectItemCaseSensitive(params, "inputResponses"));
+    const cJSON *responses = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
+    mcp_login_park__answer_inputs(s, e, responses);
+    if (r->exec == e)
+        mcp_approval__answer_inputs(s, e, responses);
     s->resuming = NULL;
-    cJSON *left = r->exec ? mcp_approval__input_requests(s, r->exec) : NULL;
+    cJSON *left = r->exec ? pending_inputs(s, r->exec) : NULL;
     if (left) { /* unanswered, or asked since: another round */
         cJSON_Delete(left);
         park(r, expire_ms);

@@ -15,34 +15,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { tempDir, writeConfig, runBin, assertNoSanitizerReport, assertClean, eventually } from './lib/downstream.mjs';
+import { tempDir, writeConfig, runBin, assertClean, eventually } from './lib/downstream.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
-import { PERSON, startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
+import { PERSON, loggedOut, startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
 import { freePort } from './lib/ports.mjs';
-
-/**
- * A config whose server "notes" needs a login and has listed its tools
- * before: logged in once (the CLI, the person as $BROWSER), one call (its
- * tools are kept), logged out. Its tools stay declared, marked "Needs login".
- */
-async function loggedOut(b, codemode = {}, sse = false) {
-  const dir = tempDir('codemode-elicit-');
-  const file = writeConfig(dir, {
-    mcpServers: { notes: sse ? { type: 'sse', url: b.sse, oauth: {} } : { url: b.mcp, oauth: {} } },
-    codemode: { state: { path: path.join(dir, 'state.db') }, ...codemode },
-  });
-  const env = { ...process.env, BROWSER: PERSON };
-  const login = await runBin(['login', 'notes', file], { env, timeout: 30000 });
-  assert.equal(login.code, 0, login.stderr);
-  const prog = path.join(dir, 'first.js');
-  fs.writeFileSync(prog, 'const r = await tools.notes.whoami({}); r.content ? r.content[0].text : r');
-  const first = await runBin(['run', prog, file, '--json'], { timeout: 30000 });
-  assert.equal(first.code, 0, first.stderr);
-  const out = await runBin(['logout', 'notes', file]);
-  assert.equal(out.code, 0, out.stderr);
-  assertNoSanitizerReport(login.stderr + first.stderr + out.stderr);
-  return { dir, file };
-}
 
 const WHOAMI = 'const r = await tools.notes.whoami({}); return r.content ? r.content[0].text : r';
 const CAUGHT = `try { await tools.notes.whoami({}); return 'no error'; } catch (e) { return [e.name, e instanceof ToolError, e.message]; }`;

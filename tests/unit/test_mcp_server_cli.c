@@ -2,7 +2,8 @@
  * as -c, --config, --config=, or a plain path (which launchers such as the
  * MCP Inspector pass through untouched), for serve and the subcommands;
  * twice is an error; words that are neither a command nor a config path
- * are still refused; --help documents -c and every log level. */
+ * are still refused; run --no-login; --help documents -c, --no-login and
+ * every log level. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,22 @@ static void test_twice_and_unknown(void **state)
     assert_string_equal(err, "unknown option \"-x\" (see --help)");
 }
 
+/* run --no-login (docs/oauth.md): run only; off unless given. */
+static void test_no_login(void **state)
+{
+    (void) state;
+    struct cli c;
+    char err[256];
+    assert_int_equal(parse(&c, err, "run", "prog.js", "x.json", NULL), 0);
+    assert_int_equal(c.no_login, 0);
+    assert_int_equal(parse(&c, err, "run", "prog.js", "--no-login", "x.json", NULL), 0);
+    assert_int_equal(c.no_login, 1);
+    assert_string_equal(c.config_path, "x.json");
+    assert_int_equal(parse(&c, err, "login", "notes", "--no-login", NULL), -1);
+    assert_string_equal(err, "unknown option \"--no-login\" (see --help)");
+    assert_int_equal(parse(&c, err, "check", "--no-login", NULL), -1);
+}
+
 static void test_help_documents(void **state)
 {
     (void) state;
@@ -111,6 +128,7 @@ static void test_help_documents(void **state)
     cli_usage(f);
     fclose(f);
     assert_non_null(strstr(text, "-c, --config FILE"));
+    assert_non_null(strstr(text, "--no-login     run: never open a login page"));
     assert_non_null(strstr(text, "debug, info, notice, warning, error, critical, alert, "
                                  "emergency, off"));
     free(text);
@@ -119,9 +137,8 @@ static void test_help_documents(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_config_flag_forms),
-        cmocka_unit_test(test_positional_config),
-        cmocka_unit_test(test_twice_and_unknown),
+        cmocka_unit_test(test_config_flag_forms), cmocka_unit_test(test_positional_config),
+        cmocka_unit_test(test_twice_and_unknown), cmocka_unit_test(test_no_login),
         cmocka_unit_test(test_help_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

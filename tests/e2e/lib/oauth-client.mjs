@@ -3,13 +3,16 @@
 // that requires its tokens), the person who answers its forms
 // (tests/fixtures/oauth/person.mjs, also a $BROWSER), and `login
 // --no-browser` with the redirect pasted back; an SDK client of mcp-codemode
-// that declares URL-mode elicitation and hands the URL to the person.
+// that declares URL-mode elicitation and hands the URL to the person; a
+// config whose server has been logged in to once and logged out of.
 import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   ElicitRequestSchema, ElicitationCompleteNotificationSchema, ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { NODE, assertNoSanitizerReport } from './downstream.mjs';
+import { NODE, assertNoSanitizerReport, runBin, tempDir, writeConfig } from './downstream.mjs';
 import { BIN, REPO_ROOT } from './paths.mjs';
 import { connectSdk } from './sdk.mjs';
 import { authorize } from '../../fixtures/oauth/person.mjs';
@@ -87,4 +90,28 @@ export async function elicitingClient(file, { transport = 'stdio', caps = { elic
     return { ok: raw.isError !== true, value: raw.structuredContent?.result, text: raw.content?.[0]?.text };
   };
   return c;
+}
+
+/**
+ * A config whose server "notes" needs a login and has listed its tools
+ * before: logged in once (the CLI, the person as $BROWSER), one call (its
+ * tools are kept), logged out. Its tools stay declared, marked "Needs login".
+ */
+export async function loggedOut(b, codemode = {}, sse = false) {
+  const dir = tempDir('codemode-elicit-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: sse ? { type: 'sse', url: b.sse, oauth: {} } : { url: b.mcp, oauth: {} } },
+    codemode: { state: { path: path.join(dir, 'state.db') }, ...codemode },
+  });
+  const env = { ...process.env, BROWSER: PERSON };
+  const login = await runBin(['login', 'notes', file], { env, timeout: 30000 });
+  assert.equal(login.code, 0, login.stderr);
+  const prog = path.join(dir, 'first.js');
+  fs.writeFileSync(prog, 'const r = await tools.notes.whoami({}); r.content ? r.content[0].text : r');
+  const first = await runBin(['run', prog, file, '--json'], { timeout: 30000 });
+  assert.equal(first.code, 0, first.stderr);
+  const out = await runBin(['logout', 'notes', file]);
+  assert.equal(out.code, 0, out.stderr);
+  assertNoSanitizerReport(login.stderr + first.stderr + out.stderr);
+  return { dir, file };
 }
