@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { TSC, tempDir, writeConfig, runBin, assertNoSanitizerReport, assertClean, eventually } from './lib/downstream.mjs';
-import { startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
+import { PERSON, startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
 import { startServer } from './lib/raw.mjs';
 import { freePort } from './lib/ports.mjs';
 
@@ -138,6 +138,24 @@ test('a call of any name logs in through URL elicitation, then meets the real li
   assert.equal(c.asked.length, 1);
   await c.close();
   await assertClean(c);
+});
+
+test('run with the person as $BROWSER: the first call logs in at the terminal, then meets the real list', async (t) => {
+  const b = await bed(t);
+  const { dir, file } = fresh(b);
+  const prog = path.join(dir, 'first.js');
+  fs.writeFileSync(prog, `const echo = await tools.notes.echo({ text: 'hi' });
+    let typo;
+    try { await tools.notes.ech({ text: 'hi' }); typo = 'no error'; } catch (e) { typo = e.message; }
+    return [echo.content ? echo.content[0].text : echo, typo];`);
+  const r = await runBin(['run', prog, file, '--json'], { env: { ...process.env, BROWSER: PERSON }, timeout: 60000 });
+  assertNoSanitizerReport(r.stderr);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const [echo, typo] = JSON.parse(r.stdout).result;
+  assert.equal(echo, 'echo: hi');
+  assert.match(typo, /^Unknown tool "notes\.ech"\. Did you mean: notes\.echo/);
+  assert.match(r.stderr, /the server "notes" needs a login; the program waits/);
+  assert.match(r.stderr, /logged in to notes; the program goes on/);
 });
 
 test('Streamable HTTP with publicUrl: the first call logs in through /oauth/callback; the session gets list_changed', async (t) => {

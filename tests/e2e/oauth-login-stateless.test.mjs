@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { authorize } from '../fixtures/oauth/person.mjs';
-import { assertNoSanitizerReport, runBin } from './lib/downstream.mjs';
+import { assertNoSanitizerReport, runBin, tempDir, writeConfig } from './lib/downstream.mjs';
 import { CLIENT_CAPABILITIES_KEY, HttpServer, modernCall } from './lib/http.mjs';
 import { PERSON, loggedOut, startBed as bed } from './lib/oauth-client.mjs';
 import { Wire } from './lib/wire.mjs';
@@ -97,6 +97,29 @@ test('stateless: input_required with the URL elicitation, the person logs in, th
   const replay = await call(WHOAMI, { requestState: m1.result.requestState, inputResponses: { [key]: { action: 'accept' } } });
   assert.equal(replay.error?.code, -32602);
   assert.match(replay.error.message, /requestState is unknown, expired or already used/);
+});
+
+test('stateless: a server never logged in to (a fresh state database): the first call of any name logs in, then meets the real list', async (t) => {
+  const b = await bed(t);
+  const dir = tempDir('codemode-stateless-first-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: { url: b.mcp, oauth: {} } },
+    codemode: { state: { path: path.join(dir, 'state.db') } },
+  });
+  const { call } = await serve(t, file);
+  const prog = `const w = await tools.notes.whoami({});
+    let typo;
+    try { await tools.notes.whoam({}); typo = 'no error'; } catch (e) { typo = e.message; }
+    return [w.content ? w.content[0].text : w, typo];`;
+  const m1 = await call(prog);
+  const [key, q] = loginRequest(m1);
+  assert.equal(new URL(q.url).origin, b.issuer);
+  await authorize(q.url);
+  const m2 = await call(prog, { requestState: m1.result.requestState, inputResponses: { [key]: { action: 'accept' } } });
+  assert.equal(m2.result?.resultType, 'complete', JSON.stringify(m2));
+  const [who, typo] = m2.result.structuredContent.result;
+  assert.equal(who, ALICE);
+  assert.match(typo, /^Unknown tool "notes\.whoam"\. Did you mean: notes\.whoami/);
 });
 
 test('stateless: the retry comes first and waits for the person; the program goes on once logged in', async (t) => {
