@@ -197,6 +197,36 @@ test('a client without URL-mode elicitation: ToolAuthError naming the login comm
   await assertClean(c);
 });
 
+test('a name a policy rule denies, or the execution was not granted: refused at once, nobody asked to log in', async (t) => {
+  const b = await bed(t);
+  const dir = tempDir('codemode-first-login-');
+  const file = writeConfig(dir, {
+    mcpServers: { notes: { url: b.mcp, oauth: {} } },
+    codemode: { state: { path: path.join(dir, 'state.db') }, policy: { rules: { 'notes.purge*': 'deny' } } },
+  });
+  const c = await client(file);
+  t.after(() => c.close());
+  const denied = await c.run(`try { await tools.notes.purge_all({}); return 'no error'; }
+    catch (e) { return [e.name, e.message, e.decision]; }`);
+  assert.equal(denied.ok, true, denied.text);
+  assert.equal(denied.value[0], 'ToolPolicyError');
+  assert.match(denied.value[1], /^Tool "notes\.purge_all" is denied by this server's policy \(rule "notes\.purge\*"\)/);
+  const raw = await c.client.callTool({ name: 'execute_code', arguments: {
+    code: `try { await tools.notes.echo({ text: 'hi' }); return 'no error'; } catch (e) { return [e.name, e.message]; }`,
+    allow: ['other.*'],
+  } });
+  const [name, message] = raw.structuredContent.result;
+  assert.equal(name, 'ToolPolicyError');
+  assert.match(message, /^Tool "notes\.echo" was not granted to this execution/);
+  assert.equal(c.asked.length, 0);
+  // a name no rule decides still logs in, then goes on as usual
+  const ok = await c.run(`const r = await tools.notes.echo({ text: 'hi' }); return r.content ? r.content[0].text : r;`);
+  assert.equal(ok.value, 'echo: hi', ok.text);
+  assert.equal(c.asked.length, 1);
+  await c.close();
+  await assertClean(c);
+});
+
 test('a declined login: ToolAuthError, and the server stays declared as needing login', async (t) => {
   const b = await bed(t);
   const { file } = fresh(b);

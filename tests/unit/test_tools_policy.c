@@ -294,6 +294,36 @@ static void test_scope_rules(void **state)
            tools_policy_decide_scoped(&p, NULL, &purge, NULL, admin, &src), &src);
 }
 
+/* The rules alone (a server whose tools are not known yet): a matching
+ * rule decides, with its scope; no rule leaves UNSET (the default and the
+ * annotations wait for the tool) and no source. */
+static void test_rules_alone(void **state)
+{
+    (void) state;
+    struct tools_policy_rule rules[] = {
+        {(char *) "crm.*", TOOLS_POLICY_ALLOW, (char *) "crm:write"},
+        {(char *) "crm.purge*", TOOLS_POLICY_DENY, NULL},
+    };
+    struct tools_policy p;
+    tools_policy_init(&p);
+    p.default_decision = TOOLS_POLICY_DENY;
+    p.rules = rules;
+    p.nrules = 2;
+    struct tools_policy_names purge = {"crm", "crm", "purge_all", "purge_all"};
+    struct tools_policy_names del = {"crm", "crm", "delete", "delete"};
+    struct tools_policy_names other = {"notes", "notes", "x", "x"};
+    char *with[] = {(char *) "crm:write", NULL};
+    char *src = NULL;
+    expect("deny", "rule \"crm.purge*\"", tools_policy_rules_decide(&p, NULL, &purge, with, &src),
+           &src);
+    expect("allow", "rule \"crm.*\"", tools_policy_rules_decide(&p, NULL, &del, with, &src), &src);
+    expect("deny", "rule \"crm.*\", which needs scope \"crm:write\"",
+           tools_policy_rules_decide(&p, NULL, &del, NULL, &src), &src);
+    src = NULL;
+    assert_int_equal(tools_policy_rules_decide(&p, NULL, &other, with, &src), TOOLS_POLICY_UNSET);
+    assert_null(src);
+}
+
 static void test_allow_advice(void **state)
 {
     (void) state;
@@ -349,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_grants),
         cmocka_unit_test(test_allow_advice),
         cmocka_unit_test(test_scope_rules),
+        cmocka_unit_test(test_rules_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

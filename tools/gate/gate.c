@@ -7,6 +7,8 @@
  * describeTool, and the executions (grants, approvals, plans). */
 #include "tools/registry_internal.h"
 #include "tools/catalog.h"
+#include "tools/names.h"
+#include "tools/server_config.h"
 #include "tools/downstream/downstream.h"
 #include "tools/policy/audit.h"
 #include "tools/policy/policy.h"
@@ -252,6 +254,43 @@ static int ask(struct tools_call *c, const cJSON *args)
     return 1;
 }
 
+/* A call of a server whose tools are not known until a login (login_only):
+ * when a policy rule denies the name as called, or the execution's grant
+ * leaves it out, no login can change that (rules and grants match names;
+ * only the default gives way to the tool's annotations), so it is refused
+ * at once like a listed tool's call and nobody is asked to log in (-1,
+ * answered). 0: the login may go on. */
+static int refuse_unlisted(struct tools_call *c, const char *name, const cJSON *args, uint64_t t0)
+{
+    struct tools_registry *r = c->r;
+    long si = tools_catalog_login_server(r->catalog, name);
+    size_t slen;
+    const char *tool = tools_names_split(name, &slen);
+    if (si < 0 || tool == NULL)
+        return 0;
+    const struct tools_server_config *srv = r->slots[si].cfg;
+    char *called = xstrndup(name, slen);
+    struct tools_catalog_tool u = {
+        .server = srv->name, .server_id = called, .name = tool, .id = tool};
+    struct tools_policy_names n = tools_catalog_policy_names(&u);
+    char *source = NULL;
+    u.decision =
+        tools_policy_rules_decide(r->o.policy, srv, &n, c->x ? c->x->scopes : NULL, &source);
+    u.decision_source = source;
+    int out = 0;
+    if (u.decision == TOOLS_POLICY_DENY || !granted(c->x, &u)) {
+        struct buf q;
+        buf_init(&q, 0);
+        qualified_name(&u, &q);
+        cJSON *ev = audit_start(r, c->x, q.data, args);
+        buf_free(&q);
+        out = refuse(r, c->x, &u, &ev, t0, tools__answer_later, c);
+    }
+    free(source);
+    free(called);
+    return out;
+}
+
 void tools__gate_tool(struct tools_call *c, const char *name, const cJSON *args)
 {
     struct tools_registry *r = c->r;
@@ -259,6 +298,10 @@ void tools__gate_tool(struct tools_call *c, const char *name, const cJSON *args)
     uint64_t t0 = r->o.audit ? uv_hrtime() : 0;
     char *why = NULL;
     const struct tools_catalog_tool *t = tools_catalog_resolve(r->catalog, name, &why);
+    if (t == NULL && refuse_unlisted(c, name, args, t0) != 0) {
+        free(why);
+        return;
+    }
     int first = t ? 0 : tools__login_first(c, name, args); /* a server not listed until a login */
     if (first > 0) {
         free(why);

@@ -305,6 +305,32 @@ enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy 
     return TOOLS_POLICY_DENY;
 }
 
+enum tools_policy_decision tools_policy_rules_decide(const struct tools_policy *p,
+                                                     const struct tools_server_config *srv,
+                                                     const struct tools_policy_names *n,
+                                                     char *const *scopes, char **source)
+{
+    struct pick best;
+    memset(&best, 0, sizeof best);
+    global_rules(&best, p, n);
+    server_rules(&best, srv, n);
+    if (best.decision == TOOLS_POLICY_UNSET)
+        return TOOLS_POLICY_UNSET;
+    if (source)
+        *source = describe_pick(&best);
+    if (best.scope == NULL || best.decision == TOOLS_POLICY_DENY ||
+        tools_policy_has_scope(scopes, best.scope))
+        return best.decision;
+    if (source) {
+        struct buf b;
+        buf_init(&b, 0);
+        buf_printf(&b, "%s, which needs scope \"%s\"", *source, best.scope);
+        free(*source);
+        *source = buf_steal(&b);
+    }
+    return TOOLS_POLICY_DENY;
+}
+
 /* s as a JSON string, quotes included. */
 static void quoted(struct buf *b, const char *s)
 {

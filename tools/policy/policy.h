@@ -91,6 +91,17 @@ enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy 
                                                       const cJSON *tool, char *const *scopes,
                                                       char **source);
 
+/* The decision of the rules alone for n (codemode.policy's and srv's,
+ * tools_policy_decide's first step), as tools_policy_decide_scoped would give
+ * it for a caller holding `scopes`; TOOLS_POLICY_UNSET when no rule matches.
+ * What no annotation of the tool can change: a call of a server whose tools
+ * are not known yet is judged by it. *source as tools_policy_decide's (set
+ * only when a rule matches). */
+enum tools_policy_decision tools_policy_rules_decide(const struct tools_policy *p,
+                                                     const struct tools_server_config *srv,
+                                                     const struct tools_policy_names *n,
+                                                     char *const *scopes, char **source);
+
 /* How a person lets the tool named n be called without approval (for a
  * tool whose decision is ask, in a client that cannot approve): a malloc'd
  * phrase naming the exact rule, the one tools_policy_decide would then
