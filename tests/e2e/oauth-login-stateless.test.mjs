@@ -23,6 +23,7 @@ import { authorize } from '../fixtures/oauth/person.mjs';
 import { assertNoSanitizerReport, runBin, tempDir, writeConfig } from './lib/downstream.mjs';
 import { CLIENT_CAPABILITIES_KEY, HttpServer, modernCall } from './lib/http.mjs';
 import { PERSON, loggedOut, startBed as bed } from './lib/oauth-client.mjs';
+import { freePort } from './lib/ports.mjs';
 import { Wire } from './lib/wire.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -32,13 +33,14 @@ const CAUGHT = `try { await tools.notes.whoami({}); return 'no error'; } catch (
 const URL_CAPS = { elicitation: { url: {} } };
 
 /**
- * mcp-codemode over HTTP on the config `file` (stopped after test t), and
+ * mcp-codemode over HTTP on the config `file` (more arguments: args; stopped
+ * after test t), and
  * call(code, extra, opts): one stateless execute_code request (extra: more
  * params, such as requestState and inputResponses; opts.caps: the declared
  * client capabilities, opts.timeoutMs), resolving with its last message.
  */
-async function serve(t, file) {
-  const srv = await HttpServer.start(['--config', file, '--pool-size', '2'], { label: 'login stateless' });
+async function serve(t, file, args = []) {
+  const srv = await HttpServer.start(['--config', file, '--pool-size', '2', ...args], { label: 'login stateless' });
   t.after(async () => {
     await srv.stop();
     assertNoSanitizerReport(srv.stderr);
@@ -120,6 +122,21 @@ test('stateless: a server never logged in to (a fresh state database): the first
   const [who, typo] = m2.result.structuredContent.result;
   assert.equal(who, ALICE);
   assert.match(typo, /^Unknown tool "notes\.whoam"\. Did you mean: notes\.whoami/);
+});
+
+test('stateless with codemode.http.publicUrl: the person comes back to /oauth/callback of our own endpoint', async (t) => {
+  const b = await bed(t);
+  const port = await freePort();
+  const { file } = await loggedOut(b, { http: { publicUrl: `http://127.0.0.1:${port}/mcp` } });
+  const { call } = await serve(t, file, ['--http', `127.0.0.1:${port}`]);
+  const m1 = await call(WHOAMI);
+  const [key, q] = loginRequest(m1);
+  assert.equal(new URL(q.url).searchParams.get('redirect_uri'), `http://127.0.0.1:${port}/oauth/callback`);
+  const { redirect } = await authorize(q.url);
+  assert.match(redirect, new RegExp(`^http://127\\.0\\.0\\.1:${port}/oauth/callback\\?code=`));
+  const m2 = await call(WHOAMI, { requestState: m1.result.requestState, inputResponses: { [key]: { action: 'accept' } } });
+  assert.equal(m2.result?.resultType, 'complete', JSON.stringify(m2));
+  assert.equal(m2.result.structuredContent.result, ALICE);
 });
 
 test('stateless: the retry comes first and waits for the person; the program goes on once logged in', async (t) => {
