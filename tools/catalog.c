@@ -580,19 +580,27 @@ static int contains_ci(const char *hay, const char *needle, size_t nlen)
 
 /* Scores a tool against the words of the query: a word in the name counts
  * more than a word in the title or description. */
+/* The next word (a run of letters and digits) of *p, or NULL at the end;
+ * *n gets its length and *p moves past it. */
+static const char *next_word(const char **p, size_t *n)
+{
+    const char *s = *p;
+    while (*s && !isalnum((unsigned char) *s))
+        s++;
+    const char *w = s;
+    while (*s && isalnum((unsigned char) *s))
+        s++;
+    *p = s;
+    *n = (size_t) (s - w);
+    return *n ? w : NULL;
+}
+
 static int score(const struct entry *e, const char *query)
 {
     int total = 0;
-    const char *p = query;
-    while (*p) {
-        while (*p && !isalnum((unsigned char) *p))
-            p++;
-        const char *w = p;
-        while (*p && isalnum((unsigned char) *p))
-            p++;
-        size_t n = (size_t) (p - w);
-        if (n == 0)
-            continue;
+    const char *p = query, *w;
+    size_t n;
+    while ((w = next_word(&p, &n)) != NULL) {
         if (contains_ci(e->name, w, n) || contains_ci(e->id, w, n))
             total += 10;
         if (contains_ci(e->server, w, n))
@@ -635,16 +643,11 @@ static int searchable(const struct entry *e, char *const *grant)
 /* 1 when a word of query is in the server's name or id. */
 static int names_server(const struct tools_catalog *c, size_t si, const char *query)
 {
-    for (const char *p = query; *p;) {
-        while (*p && !isalnum((unsigned char) *p))
-            p++;
-        const char *w = p;
-        while (*p && isalnum((unsigned char) *p))
-            p++;
-        size_t n = (size_t) (p - w);
-        if (n && (contains_ci(c->servers[si], w, n) || contains_ci(c->server_ids[si], w, n)))
+    const char *p = query, *w;
+    size_t n;
+    while ((w = next_word(&p, &n)) != NULL)
+        if (contains_ci(c->servers[si], w, n) || contains_ci(c->server_ids[si], w, n))
             return 1;
-    }
     return 0;
 }
 

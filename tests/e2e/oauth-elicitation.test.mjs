@@ -17,7 +17,7 @@ import path from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { tempDir, writeConfig, runBin, assertClean, eventually } from './lib/downstream.mjs';
 import { authorize } from '../fixtures/oauth/person.mjs';
-import { PERSON, loggedOut, startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
+import { PERSON, assertLoginAsk, loggedOut, startBed as bed, elicitingClient as client } from './lib/oauth-client.mjs';
 import { freePort } from './lib/ports.mjs';
 
 const WHOAMI = 'const r = await tools.notes.whoami({}); return r.content ? r.content[0].text : r';
@@ -34,14 +34,7 @@ test('stdio: URL-mode elicitation, the loopback redirect, complete, and the call
   assert.equal(c.asked.length, 1);
   const q = c.asked[0];
   assert.equal(q.mode, 'url');
-  assert.match(q.elicitationId, /^[0-9a-f]{32}$/);
-  assert.match(q.message, /"notes" needs you to log in/);
-  const u = new URL(q.url);
-  assert.equal(u.origin, b.issuer);
-  assert.equal(u.searchParams.get('code_challenge_method'), 'S256');
-  assert.equal(u.searchParams.get('resource'), b.mcp);
-  assert.ok(u.searchParams.get('state'));
-  assert.match(u.searchParams.get('redirect_uri'), /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  assertLoginAsk(q, b);
   await eventually(() => c.completed.length === 1, { what: 'notifications/elicitation/complete' });
   assert.deepEqual(c.completed, [q.elicitationId]);
   // the tokens were stored: the next call needs no login

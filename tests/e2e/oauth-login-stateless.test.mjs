@@ -22,7 +22,7 @@ import path from 'node:path';
 import { authorize } from '../fixtures/oauth/person.mjs';
 import { assertNoSanitizerReport, runBin, tempDir, writeConfig } from './lib/downstream.mjs';
 import { CLIENT_CAPABILITIES_KEY, HttpServer, modernCall } from './lib/http.mjs';
-import { PERSON, loggedOut, startBed as bed } from './lib/oauth-client.mjs';
+import { PERSON, assertLoginAsk, loggedOut, startBed as bed } from './lib/oauth-client.mjs';
 import { freePort } from './lib/ports.mjs';
 import { Wire } from './lib/wire.mjs';
 
@@ -76,14 +76,7 @@ test('stateless: input_required with the URL elicitation, the person logs in, th
   const { call } = await serve(t, file);
   const m1 = await call(WHOAMI, {}, { timeoutMs: 1500 });
   const [key, q] = loginRequest(m1);
-  assert.match(q.elicitationId, /^[0-9a-f]{32}$/);
-  assert.match(q.message, /"notes" needs you to log in/);
-  const u = new URL(q.url);
-  assert.equal(u.origin, b.issuer);
-  assert.equal(u.searchParams.get('code_challenge_method'), 'S256');
-  assert.equal(u.searchParams.get('resource'), b.mcp);
-  assert.ok(u.searchParams.get('state'));
-  assert.match(u.searchParams.get('redirect_uri'), /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  assertLoginAsk(q, b);
   await sleep(2000); // longer than timeoutMs: the program's clock is stopped
   const { redirect } = await authorize(q.url);
   assert.match(redirect, /^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);

@@ -115,3 +115,19 @@ export async function loggedOut(b, codemode = {}, sse = false) {
   assertNoSanitizerReport(login.stderr + first.stderr + out.stderr);
   return { dir, file };
 }
+
+/**
+ * Asserts what a login's URL elicitation q carries for the bed b: its id and
+ * message, the authorization URL at b's issuer with PKCE S256, the resource
+ * and a state, the redirect to the loopback listener.
+ */
+export function assertLoginAsk(q, b) {
+  assert.match(q.elicitationId, /^[0-9a-f]{32}$/);
+  assert.match(q.message, /"notes" needs you to log in/);
+  const u = new URL(q.url);
+  assert.equal(u.origin, b.issuer);
+  assert.equal(u.searchParams.get('code_challenge_method'), 'S256');
+  assert.equal(u.searchParams.get('resource'), b.mcp);
+  assert.ok(u.searchParams.get('state'));
+  assert.match(u.searchParams.get('redirect_uri'), /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+}
