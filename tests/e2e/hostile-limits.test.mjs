@@ -39,6 +39,17 @@ test('while(true){} ends with a TimeoutError at its time limit', async () => {
   await assertStillServes(srv);
 });
 
+test('an integer loop (sum, bit test, compare and branch) ends with a TimeoutError at its time limit', async () => {
+  // runs in the engine's integer block (Duktape patch 0041), which counts
+  // instructions against the interrupt counter in a local of its own
+  const code = 'let s = 0, c = 0;\nfor (let i = 0; ; i = (i + 1) | 0) {\n  s = (s + i) & 0xffff;\n  if ((i & 7) === 3) c++;\n}';
+  const res = await runTimed(srv, code, { timeoutMs: 300 });
+  assertError(res, 'TimeoutError', /300 ms/);
+  assert.ok([2, 3, 4].includes(res.sc.error.line), `line ${res.sc.error.line}`);
+  assert.ok(res.ms >= 290 && res.ms < 1500, `${res.ms} ms`);
+  await assertStillServes(srv);
+});
+
 test('a memory bomb of distinct strings ends with RangeError: out of memory (16 MiB)', async () => {
   const res = await runTimed(srv, "var a = []; while (1) a.push('x'.repeat(1e5) + a.length)");
   assertError(res, 'RangeError', /out of memory.*16 MiB/);
