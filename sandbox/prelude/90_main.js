@@ -189,7 +189,10 @@ function describeError(e) {
     } else {
         d.message = 'Uncaught ' + (typeof e === 'string' ? stringify(e) : rt.formatValue(e));
     }
-    if (d.message === 'alloc failed' && rt.memoryLimitMb) {
+    // Out of memory: Duktape's 'alloc failed', or its DoubleError when the
+    // heap limit struck again while it built that error.
+    if ((d.message === 'alloc failed' || d.name === 'DoubleError' && rt.host.memoryExhausted()) &&
+        rt.memoryLimitMb) {
         d.name = 'RangeError';
         d.message = 'out of memory: the program exceeded its ' + rt.memoryLimitMb + ' MiB heap limit';
     }

@@ -190,6 +190,16 @@ static duk_ret_t native_done(duk_context *ctx)
     return 0;
 }
 
+/* rt.host.memoryExhausted(): true once an allocation of this run was
+ * refused at the heap limit (describeError names such an error out of
+ * memory even when Duktape, out of memory while building it, threw its
+ * DoubleError instead). */
+static duk_ret_t native_memory_exhausted(duk_context *ctx)
+{
+    duk_push_boolean(ctx, engine_of(ctx)->limits.alloc_failed);
+    return 1;
+}
+
 /* rt.host.lower(code): code given to eval or new Function, lowered to ES5
  * (LOWER_MODE_EVAL); a SyntaxError naming the line and column otherwise. */
 static duk_ret_t native_lower(duk_context *ctx)
@@ -277,6 +287,7 @@ static void push_new_rt(duk_context *ctx)
     put_native(ctx, "now", native_now, 0);
     put_native(ctx, "done", native_done, 0);
     put_native(ctx, "unhandled", native_unhandled, 0);
+    put_native(ctx, "memoryExhausted", native_memory_exhausted, 0);
     put_native(ctx, "lower", native_lower, 1);
     put_native(ctx, "compileSkill", native_compile_skill, 2);
     sandbox_base64_put_natives(ctx);
