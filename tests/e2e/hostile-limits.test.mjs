@@ -76,6 +76,27 @@ test('deep recursion ends with a RangeError', async () => {
   await assertStillServes(srv);
 });
 
+test('a sort comparator that loops, allocates without end or recurses ends with its error, and the server serves on', async () => {
+  // 5000 elements: the sort in C, past its first block of 2048.
+  const arr = 'var a = []; for (var i = 0; i < 5000; i++) a.push({ k: (i * 7919) % 5000 });\n';
+  const loop = await runTimed(srv, arr + 'var n = 0;\na.sort(function (x, y) { if (++n > 20000) while (true) {} return x.k - y.k; });',
+    { timeoutMs: 300 });
+  assertError(loop, 'TimeoutError', /300 ms/);
+  assert.equal(loop.sc.error.line, 3);
+  const bomb = await runTimed(srv, arr + 'var keep = [];\na.sort(function (x, y) { keep.push("x".repeat(1e4) + keep.length); return x.k - y.k; });');
+  // The limit can also strike while Duktape builds the RangeError itself
+  // (DoubleError), as it did before the sort's call path changed.
+  assert.equal(bomb.r.isError, true, bomb.raw.slice(0, 300));
+  assert.ok(/^(RangeError|DoubleError)$/.test(bomb.sc.error.name), bomb.raw.slice(0, 300));
+  assert.ok(bomb.sc.stats.memoryPeakBytes > 15 * 1024 * 1024, bomb.raw.slice(0, 300));
+  const deep = await runTimed(srv, arr + 'function cmp(x, y) { return a.slice(0, 3).sort(cmp) && x.k - y.k; }\na.sort(cmp);');
+  assertError(deep, 'RangeError');
+  const ok = await runTimed(srv, arr + 'a.sort(function (x, y) { return x.k - y.k; }); return [a[0].k, a[4999].k];');
+  assert.ok(!ok.r.isError, ok.raw.slice(0, 300));
+  assert.deepEqual(ok.sc.result, [0, 4999]);
+  await assertStillServes(srv);
+});
+
 test('deep recursion through a getter and through JSON.stringify of a deep object end with errors', async () => {
   const g = await runTimed(srv, 'var o = {}; Object.defineProperty(o, "x", {get: function () { return this.x }}); return o.x');
   assertError(g, 'RangeError');

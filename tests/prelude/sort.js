@@ -129,4 +129,106 @@ t('comparatorMutatesArray', function () {
     a.sort(function (x, y) { a.length = 0; return x - y; });
     return a;
 });
+/* The comparator call of the sort in C (fastpaths.inc) over more than one
+ * block (2048 elements): what the comparator is and does. */
+function shuffled(n) {
+    var x = 7, a = seq(n, function (i) { return { k: i % 97, i: i }; });
+    for (var i = n - 1; i > 0; i--) {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        var j = x % (i + 1), t = a[i]; a[i] = a[j]; a[j] = t;
+    }
+    return a;
+}
+function sameMembers(a, n) {
+    var seen = [];
+    for (var i = 0; i < a.length; i++) seen[a[i].i] = (seen[a[i].i] || 0) + 1;
+    for (i = 0; i < n; i++) if (seen[i] !== 1) return false;
+    return a.length === n;
+}
+t('largeThrowingComparatorKeepsEveryElement', function () {
+    var a = shuffled(5000), calls = 0, msg;
+    try { a.sort(function (x, y) { if (++calls === 30000) throw new RangeError('stop at ' + calls); return x.k - y.k; }); }
+    catch (e) { msg = e.name + ': ' + e.message; }
+    return [msg, sameMembers(a, 5000)];
+});
+t('largeComparatorMutatesArray', function () {
+    var a = shuffled(5000), n = 0;
+    a.sort(function (x, y) { if (n++ < 3) { a.push({ k: -1, i: -1 }); a.length = 10; } return x.k - y.k || x.i - y.i; });
+    return [a.length, a[0].k, a[0].i, a[4999].k, stableCheck(a)];
+});
+t('largeNestedSort', function () {
+    var a = shuffled(3000), inner = [5, 3, 9, 1], last;
+    a.sort(function (x, y) { last = inner.slice().sort(function (p, q) { return p - q; }).join(); return x.k - y.k; });
+    return [last, a[0].k, a[2999].k, stableCheck(a)];
+});
+t('largeBoundComparator', function () {
+    var a = shuffled(3000);
+    var cmp = function (dir, x, y) { return dir * (x.k - y.k) || x.i - y.i; }.bind(null, -1);
+    a.sort(cmp);
+    return [a[0].k, a[0].i, a[2999].k, a[2999].i];
+});
+t('nativeBoundComparator', function () {
+    var cmp = Function.prototype.call.bind(String.prototype.localeCompare);
+    var w = shuffled(3000).map(function (o) { return 'w' + o.i; });
+    var s = w.slice().sort(cmp), ok = true;
+    for (var i = 1; i < s.length; i++) if (s[i - 1].localeCompare(s[i]) > 0) ok = false;
+    return [['b', 'c', 'a'].sort(cmp), ok, s[0], s[2999]];
+});
+t('largeComparatorArguments', function () {
+    var a = shuffled(3000), lens = {};
+    a.sort(function () { lens[arguments.length] = 1; return arguments[0].k - arguments[1].k; });
+    return [Object.keys(lens), a[0].k, a[2999].k, stableCheck(a)];
+});
+t('largeComparatorThisSloppy', function () {
+    var self, a = shuffled(3000);
+    a.sort(function (x, y) { self = this; return x.k - y.k; });
+    return [self === globalThis, stableCheck(a)];
+});
+t('largeComparatorNonNumberResults', function () {
+    var a = shuffled(3000);
+    a.sort(function (x, y) { return x.k < y.k ? '-1' : x.k > y.k ? { valueOf: function () { return 1; } } : null; });
+    return [a[0].k, a[2999].k, stableCheck(a)];
+});
+t('comparatorNonFunctionLarge', function () {
+    var r = [];
+    [{}, 1, 'f', null, true].forEach(function (c) {
+        try { seq(3000, function (i) { return i; }).sort(c); r.push('sorted'); } catch (e) { r.push(e.name); }
+    });
+    return r;
+});
+/* Relational comparisons of strings: two primitive strings compare directly. */
+t('compareStrings', function () {
+    var S = String;
+    return ['a' < 'b', 'b' < 'a', 'a' < 'a', 'a' <= 'a', 'ab' > 'a', '' < 'a', '10' < '9', '10' < 9,
+            'Z' < 'a', '\u00e9' > 'z', '\ud83d\ude00' > '\uffff', 'a' >= 'b', new S('a') < 'b', 'b' > new S('a'),
+            { toString: function () { return 'b'; } } > 'a', 'x' < undefined, 'x' > null, '1' < true];
+});
+t('compareSymbolThrows', function () {
+    var r = [];
+    try { r.push(Symbol('a') < 'b'); } catch (e) { r.push(e.name); }
+    try { r.push('a' > Symbol('b')); } catch (e) { r.push(e.name); }
+    return r;
+});
+/* `in` and the array methods' HasProperty on arrays: own elements, holes
+ * (which look further, to the prototype), indices beyond, non-index numbers. */
+t('inArrayIndices', function () {
+    var a = [0, , 2, undefined], r = [0 in a, 1 in a, 2 in a, 3 in a, 4 in a, -0 in a, 1.5 in a, -1 in a, '2' in a, 4294967295 in a, NaN in a];
+    Array.prototype[1] = 'p';
+    try { r.push(1 in a, a[1], a.indexOf('p'), a.reduce(function (s, v) { return s + String(v); }, '')); }
+    finally { delete Array.prototype[1]; }
+    r.push(1 in a);
+    return r;
+});
+t('reduceSkipsHolesAndSeesDeletes', function () {
+    var a = [1, , 3, 4, 5], seen = [];
+    var sum = a.reduce(function (s, v, i, arr) { seen.push(i); if (i === 2) delete arr[3]; return s + v; }, 0);
+    var b = [1, 2, 3, 4];
+    var sum2 = b.reduce(function (s, v, i, arr) { if (i === 0) arr.length = 2; return s + v; }, 0);
+    var mapped = [1, , 3].map(function (v) { return v * 2; });
+    return [sum, seen, sum2, mapped.length, 1 in mapped, mapped[2]];
+});
+t('inProxyOfArray', function () {
+    var log = [], p = new Proxy([1, 2], { has: function (t, k) { log.push(String(k)); return k in t; } });
+    return [0 in p, 5 in p, log];
+});
 return __out;
