@@ -334,6 +334,11 @@ def(G, '__sp', function (arr, x) {
         while (step(it, rec)) arr[n++] = rec[0];
         return arr;
     }
+    if (next === RSI.next) { /* [...s.matchAll(re)] */
+        var rrec = [void 0];
+        while (RSI.step(it, rrec)) arr[n++] = rrec[0];
+        return arr;
+    }
     for (var s; !(s = apply(next, it, [])).done;) arr[n++] = s.value;
     return arr;
 });

@@ -47,6 +47,10 @@ out.patchedCalls = calls;
 out.execMeta = [RegExp.prototype.exec.name, RegExp.prototype.exec.length];
 try { RegExp.prototype.exec.call({}, 'x'); } catch (e) { out.notRegExp = e instanceof TypeError; }
 try { 'abc'.matchAll(/b/); } catch (e) { out.nonGlobal = e instanceof TypeError; }
+const rest = 'q1q2q3'.matchAll(/q(\d)/g);
+rest.next();
+out.spreadRest = [[...rest].map((x) => x[1]), [...rest].length];
+out.spreadArgs = ((...a) => a.map((x) => x.index))(...'a1a2'.matchAll(/a/g));
 const d = 'x1y2'.matchAll(/\d/g);
 const [p, q] = d;
 out.destructured = [p[0], q[0], d.next().done];
