@@ -22,6 +22,8 @@ out.allNamed = Array.from(log.matchAll(/(?<code>[45]\d\d)/g), (x) => x.groups.co
 out.zeroLength = [...'ab'.matchAll(/x*/g)].map((x) => x.index);
 out.emptyPattern = [...'abc'.matchAll(new RegExp('', 'g'))].length;
 
+out.groupsForOf = [];
+for (const x of log.matchAll(/(?<ms>\d+)ms/g)) out.groupsForOf.push(x.groups.ms + '@' + x.index);
 let slow = 0;
 for (const x of log.matchAll(/(\d+)ms/g)) if (+x[1] > 10) slow++;
 out.slow = slow;
