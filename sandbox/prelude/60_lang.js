@@ -106,6 +106,8 @@ function OfRec(it) { this.i = it; this.n = it.next; this.__o$ = true; this.lengt
  * (sandbox/worker/collections.c): next is theirs, step does what it does. */
 var MAP_NEXT = rt.coll.mapNext, MAP_STEP = rt.coll.mapStep;
 var SET_NEXT = rt.coll.setNext, SET_STEP = rt.coll.setStep;
+/* Likewise the RegExp String Iterator's next and step, set by 74_string.js. */
+var RSI = rt.rsi = { next: null, step: null };
 
 /* for-of over a string: a record of up to 64 code points at a time (the
  * string iterator's values), refilled by __more; s marks it. */
@@ -138,6 +140,11 @@ function ofMore(r) {
     var n = r.n;
     if (n === MAP_NEXT || n === SET_NEXT) {
         if (!(n === MAP_NEXT ? MAP_STEP : SET_STEP)(r.i, r)) return false;
+        r.__o$ = true;
+        return true;
+    }
+    if (n === RSI.next) { /* matchAll's iterator (74_string.js) */
+        if (!RSI.step(r.i, r)) return false;
         r.__o$ = true;
         return true;
     }
@@ -325,6 +332,11 @@ def(G, '__sp', function (arr, x) {
     if (next === MAP_NEXT || next === SET_NEXT) { /* no result object per value */
         var step = next === MAP_NEXT ? MAP_STEP : SET_STEP, rec = [void 0];
         while (step(it, rec)) arr[n++] = rec[0];
+        return arr;
+    }
+    if (next === RSI.next) { /* [...s.matchAll(re)] */
+        var rrec = [void 0];
+        while (RSI.step(it, rrec)) arr[n++] = rrec[0];
         return arr;
     }
     for (var s; !(s = apply(next, it, [])).done;) arr[n++] = s.value;
@@ -677,10 +689,14 @@ def(G, '__re', function (re, names) {
     defProp(re, GROUPS, { value: names });
     return re;
 });
-def(RegExp.prototype, 'exec', function (s) {
+/* The C exec of 74_string.js (rt.host.regexpExec) calls this one for a
+ * RegExp that has GROUPS, which it finds as this function's rt.HIDDEN. */
+function execGroups(s) {
     var m = apply(reExec, this, [s]);
     return this[GROUPS] ? addGroups(this, m) : m;
-});
+}
+execGroups[rt.HIDDEN] = GROUPS;
+def(RegExp.prototype, 'exec', execGroups);
 def(String.prototype, 'match', function (re) {
     if (re instanceof RegExp && re[GROUPS] && !re.global) return re.exec(Str(this));
     return apply(strMatch, this, arguments);

@@ -144,21 +144,43 @@ function cloneRegExp(re, flags) {
 
 var MatchIterProto = rt.create(rt.IteratorPrototype);
 rt.tag(MatchIterProto, 'RegExp String Iterator');
+/* exec is the C one of fastpaths.inc from here on; its rt.HIDDEN is the
+ * prelude's version (named groups), which it calls for what it does not take. */
+var EXEC = rt.useNative(RegExp.prototype, 'exec', rt.host.regexpExec), execOn = rt.host.regexpExecOn;
+execOn[rt.HIDDEN] = EXEC[rt.HIDDEN];
+
+/* The iterator's next match, or null when it is done (RegExpExec: re.exec
+ * read once, called if callable). */
+function rsiMatch(it) {
+    var st = rt.iterState(it, 'rsi');
+    if (st.done) return null;
+    var re = st.re, exec = re.exec, m;
+    if (exec === EXEC) m = execOn(re, st.s);
+    else m = typeof exec === 'function' ? apply(exec, re, [st.s]) : apply(reExec, re, [st.s]);
+    if (m === null) {
+        st.done = true;
+        return null;
+    }
+    if (!st.global) st.done = true;
+    else if (Str(m[0]) === '') re.lastIndex = toLength(re.lastIndex) + 1;
+    return m;
+}
 install(MatchIterProto, {
     next() {
-        var st = rt.iterState(this, 'rsi');
-        if (st.done) return { value: void 0, done: true };
-        var re = st.re, exec = re.exec;
-        var m = typeof exec === 'function' ? apply(exec, re, [st.s]) : apply(reExec, re, [st.s]);
-        if (m === null) {
-            st.done = true;
-            return { value: void 0, done: true };
-        }
-        if (!st.global) st.done = true;
-        else if (Str(m[0]) === '') re.lastIndex = toLength(re.lastIndex) + 1;
-        return { value: m, done: false };
+        var m = rsiMatch(this);
+        return m === null ? { value: void 0, done: true } : { value: m, done: false };
     }
 });
+/* for-of (60_lang.js) takes the match into r[0] without a result object:
+ * rt.host.rsiStep in C, which calls this for what it does not take. */
+rt.rsi.next = MatchIterProto.next;
+rt.rsi.step = rt.host.rsiStep;
+rt.host.rsiStep[rt.HIDDEN] = function (it, r) {
+    var m = rsiMatch(it);
+    if (m === null) return false;
+    r[0] = m;
+    return true;
+};
 
 install(SP, {
     matchAll(regexp) {
