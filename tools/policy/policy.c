@@ -285,14 +285,11 @@ int tools_policy_has_scope(char *const *scopes, const char *scope)
     return 0;
 }
 
-enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy *p,
-                                                      const struct tools_server_config *srv,
-                                                      const struct tools_policy_names *n,
-                                                      const cJSON *tool, char *const *scopes,
-                                                      char **source)
+/* d, decided by a rule that requires `scope` (NULL: none), for a caller
+ * holding `scopes`: deny when the caller lacks it (*source then says so). */
+static enum tools_policy_decision scoped(enum tools_policy_decision d, const char *scope,
+                                         char *const *scopes, char **source)
 {
-    enum tools_policy_decision d = tools_policy_decide(p, srv, n, tool, source);
-    const char *scope = tools_policy_scope(p, srv, n);
     if (scope == NULL || d == TOOLS_POLICY_DENY || tools_policy_has_scope(scopes, scope))
         return d;
     if (source) {
@@ -303,6 +300,16 @@ enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy 
         *source = buf_steal(&b);
     }
     return TOOLS_POLICY_DENY;
+}
+
+enum tools_policy_decision tools_policy_decide_scoped(const struct tools_policy *p,
+                                                      const struct tools_server_config *srv,
+                                                      const struct tools_policy_names *n,
+                                                      const cJSON *tool, char *const *scopes,
+                                                      char **source)
+{
+    enum tools_policy_decision d = tools_policy_decide(p, srv, n, tool, source);
+    return scoped(d, tools_policy_scope(p, srv, n), scopes, source);
 }
 
 enum tools_policy_decision tools_policy_rules_decide(const struct tools_policy *p,
@@ -318,17 +325,7 @@ enum tools_policy_decision tools_policy_rules_decide(const struct tools_policy *
         return TOOLS_POLICY_UNSET;
     if (source)
         *source = describe_pick(&best);
-    if (best.scope == NULL || best.decision == TOOLS_POLICY_DENY ||
-        tools_policy_has_scope(scopes, best.scope))
-        return best.decision;
-    if (source) {
-        struct buf b;
-        buf_init(&b, 0);
-        buf_printf(&b, "%s, which needs scope \"%s\"", *source, best.scope);
-        free(*source);
-        *source = buf_steal(&b);
-    }
-    return TOOLS_POLICY_DENY;
+    return scoped(best.decision, best.scope, scopes, source);
 }
 
 /* s as a JSON string, quotes included. */
